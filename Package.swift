@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// C libraries are wrapped at the edge: one system-library target per library
+// (module map + shim header). Only Quire's wrapper modules import them.
+let package = Package(
+    name: "Quire",
+    products: [
+        .library(name: "Quire", targets: ["Quire"]),
+        .library(name: "QuireTypes", targets: ["QuireTypes"]),
+        .executable(name: "quire", targets: ["QuireCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: C wrappers
+        .systemLibrary(
+            name: "CGIO", path: "Sources/CGIO", pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev", "shared-mime-info"])]),
+        .systemLibrary(
+            name: "CPoppler", path: "Sources/CPoppler", pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(
+            name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .systemLibrary(
+            name: "CCUPS", path: "Sources/CCUPS",
+            providers: [.apt(["libcups2-dev"])]),
+
+        // MARK: Swift modules
+        .target(name: "QuireTypes", dependencies: ["CGIO"]),
+        .target(name: "QuireRender", dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf"]),
+        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
+        .executableTarget(
+            name: "QuireCLI",
+            dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+        // MARK: Tests
+        .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes"]),
+        .testTarget(name: "QuireTests", dependencies: ["Quire"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef CGIO_SHIM_H
+#define CGIO_SHIM_H
+#include <gio/gio.h>
+#endif

@@ -1,0 +1,4 @@
+#ifndef CPoppler_SHIM_H
+#define CPoppler_SHIM_H
+#include <poppler.h>
+#endif

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A file as Quire sees it: opened read-only, its content type detected, and the actions Quire
+/// can perform on it.
+///
+/// ```swift
+/// let document = try Document(url: URL(fileURLWithPath: "report.pdf"))
+/// print(document.contentType.localizedDescription)   // "PDF document"
+/// let info = try document.info()
+/// print(info.pdf?.pageCount ?? 0)
+/// ```
+///
+/// Opening refuses anything that is not a regular, readable, non-empty file (directories,
+/// FIFOs, devices, symlink loops) with an ``InputError`` and never blocks on such files.
+/// The file stays open (read-only) for the life of the `Document`, so later reads see the file
+/// that was checked.
+public final class Document: Sendable {
+    /// The open file.
+    public let file: InputFile
+    /// The detected content type (name + content sniffing through shared-mime-info).
+    public let contentType: ContentType
+
+    /// Opens the file at `url` (a `file:` URL).
+    public convenience init(url: URL) throws(InputError) {
+        try self.init(path: DocumentPath(url: url))
+    }
+
+    /// Opens the file at `path`. Paths are bytes: any file name, including invalid UTF-8, works.
+    public init(path: DocumentPath) throws(InputError) {
+        file = try InputFile(path: path)
+        contentType = try ContentType.detect(file)
+    }
+
+    /// The path the document was opened from.
+    public var path: DocumentPath { file.path }
+
+    /// What Quire can do with this document, with the reason for anything it cannot do.
+    public var capabilities: Capabilities {
+        var result = contentType.capabilities
+        if contentType.family == .image && !ImageProbe.canLoad(mimeType: contentType.mimeType) {
+            let reason = "no image loader for \(contentType.localizedDescription) is installed"
+            result.preview = .unsupported(reason: reason)
+            result.thumbnail = .unsupported(reason: reason)
+            result.print = .unsupported(reason: reason)
+        }
+        return result
+    }
+
+    /// The info card: file facts, plus PDF metadata or image dimensions where they apply.
+    ///
+    /// For a PDF that needs a password and none (or a wrong one) is given, this does not throw:
+    /// the card says the document is password-protected and ``DocumentInfo/problem`` holds the
+    /// error. Damaged content throws ``DocumentError``.
+    public func info(password: String? = nil) throws(DocumentError) -> DocumentInfo {
+        var pdf: PDFInfo?
+        var image: ImageInfo?
+        var problem: DocumentError?
+        switch contentType.family {
+        case .pdf:
+            do {
+                let document = try PDFDocument(file: file, password: password)
+                pdf = document.info
+                if password != nil { pdf?.isEncrypted = true; pdf?.isPasswordProtected = true }
+            } catch where error.kind == .passwordRequired {
+                pdf = .locked
+                problem = error
+            }
+        case .image:
+            if ImageProbe.canLoad(mimeType: contentType.mimeType) {
+                guard let probed = ImageProbe.info(of: file) else {
+                    throw DocumentError(kind: .damaged, path: path,
+                                        reason: "not a readable image (\(contentType.localizedDescription))")
+                }
+                image = probed
+            }
+        default:
+            break
+        }
+        return DocumentInfo(
+            path: path, contentType: contentType, size: file.size,
+            modified: file.modificationTime, capabilities: capabilities,
+            pdf: pdf, image: image, problem: problem)
+    }
+}

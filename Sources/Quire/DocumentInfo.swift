@@ -1,0 +1,35 @@
+import Foundation
+
+/// The Quick Look info card of a document.
+public struct DocumentInfo: Sendable {
+    public let path: DocumentPath
+    public let contentType: ContentType
+    /// Size in bytes.
+    public let size: Int64
+    public let modified: FileTime
+    public let capabilities: Capabilities
+    /// PDF facts, for PDFs.
+    public let pdf: PDFInfo?
+    /// Pixel facts, for images.
+    public let image: ImageInfo?
+    /// A problem that left the card incomplete (e.g. a password is needed), if any.
+    public let problem: DocumentError?
+
+    /// The file name for display (one line, escaped).
+    public var name: String { path.displayName }
+
+    /// Size for people: "1.2 MB" (SI units, as GNOME's file manager shows them).
+    public var formattedSize: String { Self.formatSize(size) }
+
+    public static func formatSize(_ bytes: Int64) -> String {
+        if bytes < 1000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        let units = ["kB", "MB", "GB", "TB", "PB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 999.95 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,3 @@
+// The façade re-exports the value types other Swift programs need.
+@_exported import QuireTypes
+@_exported import QuireRender

@@ -1,0 +1,148 @@
+import Foundation
+import Quire
+
+/// The `--json` schema of `quire info` (one object per file). Field names are stable; new
+/// fields may be added, none removed or renamed.
+struct InfoRecord: Encodable {
+    struct ErrorRecord: Encodable {
+        /// Stable class of error: an input kind (`not-found`, `is-fifo`, …) or a document kind
+        /// (`damaged`, `password-required`, …).
+        var kind: String
+        var message: String
+        var errno: Int32?
+        var glibDomain: String?
+        var glibCode: Int32?
+
+        init(_ error: InputError) {
+            kind = error.kind.rawValue
+            message = error.reason
+            errno = error.errno
+            glibDomain = nil
+            glibCode = nil
+        }
+
+        init(_ error: DocumentError) {
+            if let input = error.inputError {
+                self = ErrorRecord(input)
+                return
+            }
+            kind = error.kind.rawValue
+            message = error.reason
+            errno = nil
+            glibDomain = error.underlying?.domain
+            glibCode = error.underlying?.code
+        }
+    }
+
+    struct CapabilityRecord: Encodable {
+        let supported: Bool
+        /// For print: `direct`, `conversion` or `none`.
+        let mode: String?
+        let via: String?
+        let reason: String?
+    }
+
+    struct PDFRecord: Encodable {
+        let pages: Int?
+        let pageWidth: Double?
+        let pageHeight: Double?
+        let paper: String?
+        let title: String?
+        let author: String?
+        let subject: String?
+        let keywords: String?
+        let creator: String?
+        let producer: String?
+        let created: String?
+        let modified: String?
+        let version: String?
+        let encrypted: Bool
+        let passwordProtected: Bool
+    }
+
+    struct ImageRecord: Encodable {
+        let width: Int
+        let height: Int
+        let format: String?
+    }
+
+    let path: String
+    let name: String
+    let ok: Bool
+    var kind: String?
+    var mimeType: String?
+    var parentTypes: [String]?
+    var family: String?
+    var iconName: String?
+    var genericIconName: String?
+    var uncertain: Bool?
+    var size: Int64?
+    var sizeHuman: String?
+    var modified: String?
+    var pdf: PDFRecord?
+    var image: ImageRecord?
+    var capabilities: [String: CapabilityRecord]?
+    var error: ErrorRecord?
+
+    init(path: DocumentPath, error: ErrorRecord) {
+        self.path = path.description
+        self.name = path.displayName
+        self.ok = false
+        self.error = error
+    }
+
+    init(info: DocumentInfo) {
+        path = info.path.description
+        name = info.name
+        ok = info.problem == nil
+        let type = info.contentType
+        kind = type.localizedDescription
+        mimeType = type.mimeType
+        parentTypes = type.parentTypes
+        family = type.family.rawValue
+        iconName = type.iconName
+        genericIconName = type.genericIconName
+        uncertain = type.isUncertain
+        size = info.size
+        sizeHuman = info.formattedSize
+        modified = Self.iso8601(info.modified.date)
+        if let pdf = info.pdf {
+            self.pdf = PDFRecord(
+                pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,
+                paper: pdf.firstPageSize?.paperName, title: pdf.title, author: pdf.author,
+                subject: pdf.subject, keywords: pdf.keywords, creator: pdf.creator,
+                producer: pdf.producer, created: pdf.creationDate.map(Self.iso8601),
+                modified: pdf.modificationDate.map(Self.iso8601), version: pdf.version,
+                encrypted: pdf.isEncrypted, passwordProtected: pdf.isPasswordProtected)
+        }
+        if let image = info.image {
+            self.image = ImageRecord(width: image.width, height: image.height, format: image.format)
+        }
+        let caps = info.capabilities
+        var print: CapabilityRecord
+        switch caps.print {
+        case .direct: print = CapabilityRecord(supported: true, mode: "direct", via: nil, reason: nil)
+        case .byConversion(let type): print = CapabilityRecord(supported: true, mode: "conversion", via: type, reason: nil)
+        case .unsupported(let reason): print = CapabilityRecord(supported: false, mode: "none", via: nil, reason: reason)
+        }
+        capabilities = [
+            "preview": CapabilityRecord(supported: caps.preview.isSupported, mode: nil, via: nil, reason: caps.preview.reason),
+            "thumbnail": CapabilityRecord(supported: caps.thumbnail.isSupported, mode: nil, via: nil, reason: caps.thumbnail.reason),
+            "print": print,
+        ]
+        error = info.problem.map(ErrorRecord.init)
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// Encodes records as a JSON array; keys sorted and nulls written, so the schema is stable.
+    static func encode(_ records: [InfoRecord]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(records), as: UTF8.self)
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+@main
+struct QuireCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quire",
+        abstract: "Tell what a document is, preview it, thumbnail it and print it.",
+        discussion: """
+            Quire detects file types with shared-mime-info, renders previews and thumbnails with \
+            poppler, cairo and gdk-pixbuf, and prints through CUPS.
+
+            Exit status follows sysexits(3): 0 success, 64 usage error, 65 bad data (damaged or \
+            password-protected document), 66 input file missing or not a readable regular file, \
+            69 a service is unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
+            """,
+        version: QuireVersion.string,
+        subcommands: [InfoCommand.self])
+}
+
+enum QuireVersion {
+    static let string = "0.1.0"
+}

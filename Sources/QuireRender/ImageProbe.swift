@@ -1,0 +1,53 @@
+internal import CGdkPixbuf
+import QuireTypes
+
+/// Reads an image's pixel size and format from its header with gdk-pixbuf, without decoding
+/// the pixels.
+public enum ImageProbe {
+    /// The header facts of the image in `file`, or nil when no installed loader recognises it.
+    public static func info(of file: InputFile) -> ImageInfo? {
+        var width: Int32 = 0, height: Int32 = 0
+        // The /proc/self/fd path reads the very file that was checked and opened.
+        guard let format = gdk_pixbuf_get_file_info(file.procPath, &width, &height),
+              width > 0, height > 0 else { return nil }
+        let name = gdk_pixbuf_format_get_name(format).map { pointer in
+            defer { g_free(pointer) }
+            return String(cString: pointer)
+        }
+        return ImageInfo(width: Int(width), height: Int(height), format: name)
+    }
+
+    /// Whether an installed gdk-pixbuf loader handles `mimeType`.
+    public static func canLoad(mimeType: String) -> Bool {
+        supportedMimeTypes.contains(mimeType)
+    }
+
+    /// MIME types of every installed gdk-pixbuf loader (read once).
+    public static let supportedMimeTypes: Set<String> = {
+        var result = Set<String>()
+        guard let formats = gdk_pixbuf_get_formats() else { return result }
+        defer { g_slist_free(formats) }
+        var node: UnsafeMutablePointer<GSList>? = formats
+        while let current = node {
+            if let data = current.pointee.data, case let format = OpaquePointer(data),
+               let types = gdk_pixbuf_format_get_mime_types(format) {
+                var index = 0
+                while let type = types[index] {
+                    result.insert(String(cString: type))
+                    index += 1
+                }
+                g_strfreev(types)
+            }
+            node = current.pointee.next
+        }
+        return result
+    }()
+}
+
+/// Pixel facts of an image.
+public struct ImageInfo: Sendable, Hashable, Codable {
+    public let width: Int
+    public let height: Int
+    /// gdk-pixbuf's format name ("png", "jpeg", …).
+    public let format: String?
+}

@@ -1,0 +1,88 @@
+/// A uniform type for file content, in the manner of `UTType`, backed by shared-mime-info.
+///
+/// A content type is identified by its MIME type. It knows its human description
+/// ("PDF document"), its icon names, its parent types (is-a), the document family Quire
+/// handles it with, and what Quire can do with it.
+public struct ContentType: Sendable, Hashable, CustomStringConvertible {
+    /// The MIME type, e.g. `application/pdf`.
+    public let mimeType: String
+    /// The localized human description from shared-mime-info, e.g. "PDF document".
+    public let localizedDescription: String
+    /// The generic icon name (freedesktop icon naming), e.g. `x-office-document`.
+    public let genericIconName: String
+    /// The specific icon name: the MIME type with `/` replaced by `-`, e.g. `application-pdf`.
+    public let iconName: String
+    /// All ancestor types, nearest first (e.g. `text/x-csrc` → `text/plain`, …,
+    /// `application/octet-stream`).
+    public let parentTypes: [String]
+    /// The family Quire treats this type as.
+    public let family: DocumentFamily
+    /// True when detection was uncertain (no glob or magic matched with confidence).
+    public let isUncertain: Bool
+
+    /// What Quire can do with content of this type.
+    public var capabilities: Capabilities { Capabilities.of(family, description: localizedDescription) }
+
+    public var description: String { mimeType }
+
+    /// The content type for a known MIME type (or alias), without looking at any file.
+    public init(mimeType: String) {
+        self.init(resolving: MimeHierarchy.shared.canonical(mimeType), uncertain: false)
+    }
+
+    init(resolving type: String, uncertain: Bool) {
+        let mime = SharedMimeInfo.mimeType(of: type)
+        self.mimeType = mime
+        self.localizedDescription = SharedMimeInfo.description(of: type)
+        self.genericIconName = SharedMimeInfo.genericIconName(of: type)
+        self.iconName = mime.replacingOccurrences(of: "/", with: "-")
+        self.parentTypes = MimeHierarchy.shared.ancestors(of: mime)
+        self.isUncertain = uncertain
+        self.family = Self.family(of: mime)
+    }
+
+    /// Whether this type is `other` or a subtype of it (shared-mime-info `is-a`).
+    public func conforms(to other: String) -> Bool {
+        mimeType == other || SharedMimeInfo.isA(mimeType, other) || parentTypes.contains(other)
+    }
+
+    static func family(of mime: String) -> DocumentFamily {
+        for (family, bases) in DocumentFamily.baseTypes {
+            for base in bases where mime == base || SharedMimeInfo.isA(mime, base) {
+                return family
+            }
+        }
+        if DocumentFamily.officePrefixes.contains(where: mime.hasPrefix) { return .officeDocument }
+        if SharedMimeInfo.isA(mime, "image/x-compressed-xcf") { return .other }
+        if mime.hasPrefix("image/") { return .image }
+        if SharedMimeInfo.isA(mime, "text/plain") { return .text }
+        return .other
+    }
+
+    // MARK: Detection
+
+    /// Bytes read from the start of a file for content sniffing. Larger than any magic rule's
+    /// extent in shared-mime-info's database.
+    public static let sniffLength = 64 * 1024
+
+    /// Detects the type from a file name and the first bytes of its content, exactly as file
+    /// managers do: the name is matched against globs, the bytes against magic rules, and
+    /// shared-mime-info decides between them.
+    public static func detect(fileName: [UInt8], prefix: [UInt8]) -> ContentType {
+        let guess = SharedMimeInfo.guess(fileName: fileName, data: prefix)
+        return ContentType(resolving: guess.type, uncertain: guess.uncertain)
+    }
+
+    /// Detects the type of an open file from its name and first bytes.
+    public static func detect(_ file: InputFile) throws(InputError) -> ContentType {
+        let prefix = try file.read(upTo: sniffLength)
+        return detect(fileName: file.path.lastComponentBytes, prefix: prefix)
+    }
+
+    /// Detects from content alone (no file name), e.g. for data read from a pipe.
+    public static func detect(data: [UInt8]) -> ContentType {
+        detect(fileName: [], prefix: Array(data.prefix(sniffLength)))
+    }
+}
+
+import Foundation

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The is-a relations of shared-mime-info: the `subclasses` and `aliases` files that
+/// `update-mime-database` writes under each `$XDG_DATA_DIRS/mime/`, plus the rules the
+/// specification states (every `text/*` is a `text/plain`; every stream is an
+/// `application/octet-stream`). Read once per process.
+struct MimeHierarchy: Sendable {
+    private let parents: [String: [String]]
+    private let aliases: [String: String]
+
+    static let shared = MimeHierarchy(directories: MimeHierarchy.mimeDirectories())
+
+    init(directories: [String]) {
+        var parents: [String: [String]] = [:]
+        var aliases: [String: String] = [:]
+        // Earlier directories take precedence; read later ones first so earlier ones append last
+        // but keep first-seen order for each type.
+        for directory in directories {
+            for (child, parent) in Self.pairs(in: directory + "/subclasses") {
+                if !(parents[child]?.contains(parent) ?? false) { parents[child, default: []].append(parent) }
+            }
+            for (alias, canonical) in Self.pairs(in: directory + "/aliases") where aliases[alias] == nil {
+                aliases[alias] = canonical
+            }
+        }
+        self.parents = parents
+        self.aliases = aliases
+    }
+
+    func canonical(_ type: String) -> String { aliases[type] ?? type }
+
+    /// All ancestors of `type`, nearest first, without duplicates.
+    func ancestors(of type: String) -> [String] {
+        var result: [String] = []
+        var queue = directParents(of: canonical(type))
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            if next == type || result.contains(next) { continue }
+            result.append(next)
+            queue.append(contentsOf: directParents(of: next))
+        }
+        if let octet = result.firstIndex(of: "application/octet-stream") {
+            result.remove(at: octet)
+            result.append("application/octet-stream")
+        }
+        return result
+    }
+
+    func directParents(of type: String) -> [String] {
+        var result = parents[type] ?? []
+        if type.hasPrefix("text/") && type != "text/plain" && !result.contains("text/plain") {
+            result.append("text/plain")
+        }
+        let streamable = !type.hasPrefix("inode/") && type != "application/octet-stream"
+        if streamable && !result.contains("application/octet-stream") {
+            result.append("application/octet-stream")
+        }
+        return result
+    }
+
+    private static func pairs(in file: String) -> [(String, String)] {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 1)
+            guard fields.count == 2 else { return nil }
+            return (String(fields[0]), String(fields[1]).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    static func mimeDirectories() -> [String] {
+        let env = ProcessInfo.processInfo.environment
+        let home = env["HOME"] ?? NSHomeDirectory()
+        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        let dataDirs = (env["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init)
+        return ([dataHome] + dataDirs).map { $0 + "/mime" }
+    }
+}

@@ -1,0 +1,53 @@
+internal import CGIO
+import Foundation
+
+/// Thin wrapper over GIO's content-type functions (shared-mime-info on Linux).
+/// The only file in QuireTypes that touches C.
+enum SharedMimeInfo {
+    struct Guess {
+        let type: String
+        let uncertain: Bool
+    }
+
+    /// Guesses the type from the file name and its first bytes, as file managers do
+    /// (`g_content_type_guess`: glob match on the name, magic match on the data).
+    static func guess(fileName: [UInt8], data: [UInt8]) -> Guess {
+        var uncertain: gboolean = 0
+        let raw: UnsafeMutablePointer<gchar>? = (fileName + [0]).withUnsafeBufferPointer { nameBuffer in
+            data.withUnsafeBufferPointer { dataBuffer in
+                nameBuffer.baseAddress!.withMemoryRebound(to: gchar.self, capacity: nameBuffer.count) { name in
+                    g_content_type_guess(fileName.isEmpty ? nil : name, dataBuffer.baseAddress,
+                                         gsize(dataBuffer.count), &uncertain)
+                }
+            }
+        }
+        return Guess(type: take(raw) ?? "application/octet-stream", uncertain: uncertain != 0)
+    }
+
+    static func description(of type: String) -> String {
+        take(g_content_type_get_description(type)) ?? type
+    }
+
+    static func genericIconName(of type: String) -> String {
+        take(g_content_type_get_generic_icon_name(type)) ?? "text-x-generic"
+    }
+
+    static func mimeType(of type: String) -> String {
+        take(g_content_type_get_mime_type(type)) ?? type
+    }
+
+    static func isA(_ type: String, _ supertype: String) -> Bool {
+        g_content_type_is_a(type, supertype) != 0
+    }
+
+    static func isUnknown(_ type: String) -> Bool {
+        g_content_type_is_unknown(type) != 0
+    }
+
+    /// Copies a GLib-allocated string into Swift and frees it.
+    private static func take(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
+        guard let pointer else { return nil }
+        defer { g_free(pointer) }
+        return String(cString: pointer)
+    }
+}
