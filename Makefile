@@ -5,10 +5,13 @@ SAMPLES := Samples/generated
 # Debian packages needed to build, generate samples and test.
 DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libcairo2-dev \
 	libgdk-pixbuf-2.0-dev libcups2-dev
-DEB_TEST := qpdf poppler-utils util-linux
+DEB_TEST := qpdf poppler-utils util-linux desktop-file-utils
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 
-.PHONY: all deps build release samples demo test man man-check bench clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all deps build release samples demo test man man-check bench install uninstall clean
 
 all: build
 
@@ -43,6 +46,24 @@ man: deps
 
 man-check:
 	scripts/generate-man.sh --check
+
+## install: binary, man pages, shell completions and file-manager integration under PREFIX.
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 .build/release/quire $(DESTDIR)$(PREFIX)/bin/quire
+	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	.build/release/quire --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire
+	.build/release/quire --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire
+	.build/release/quire --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish
+	.build/release/quire integrate install --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
+
+uninstall:
+	-$(DESTDIR)$(PREFIX)/bin/quire integrate uninstall --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
+	rm -f $(DESTDIR)$(PREFIX)/bin/quire $(DESTDIR)$(PREFIX)/share/man/man1/quire.*1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish
 
 clean:
 	rm -rf .build $(SAMPLES)

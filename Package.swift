@@ -32,9 +32,10 @@ let package = Package(
         .target(name: "QuireTypes", dependencies: ["CGIO"]),
         .target(name: "QuireRender", dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
+        .target(name: "QuireIntegration", dependencies: ["Quire"]),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Quire", "QuireIntegration", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
@@ -43,6 +44,7 @@ let package = Package(
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -35,16 +35,7 @@ public final class Document: Sendable {
     public var path: DocumentPath { file.path }
 
     /// What Quire can do with this document, with the reason for anything it cannot do.
-    public var capabilities: Capabilities {
-        var result = contentType.capabilities
-        if contentType.family == .image && !ImageProbe.canLoad(mimeType: contentType.mimeType) {
-            let reason = "no image loader for \(contentType.localizedDescription) is installed"
-            result.preview = .unsupported(reason: reason)
-            result.thumbnail = .unsupported(reason: reason)
-            result.print = .unsupported(reason: reason)
-        }
-        return result
-    }
+    public var capabilities: Capabilities { SupportedTypes.capabilities(of: contentType) }
 
     /// The info card: file facts, plus PDF metadata or image dimensions where they apply.
     ///

@@ -59,6 +59,11 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
         return .other
     }
 
+    /// Every MIME type shared-mime-info knows, sorted (aliases excluded).
+    public static var registeredMimeTypes: [String] {
+        Array(Set(SharedMimeInfo.registeredTypes().map(SharedMimeInfo.mimeType(of:)))).sorted()
+    }
+
     // MARK: Detection
 
     /// Bytes read from the start of a file for content sniffing. Larger than any magic rule's

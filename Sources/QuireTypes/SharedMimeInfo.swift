@@ -51,3 +51,20 @@ enum SharedMimeInfo {
         return String(cString: pointer)
     }
 }
+
+extension SharedMimeInfo {
+    /// Every content type registered in shared-mime-info (`g_content_types_get_registered`).
+    static func registeredTypes() -> [String] {
+        guard let list = g_content_types_get_registered() else { return [] }
+        defer { g_list_free_full(list, g_free) }
+        var result: [String] = []
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            if let data = current.pointee.data {
+                result.append(String(cString: data.assumingMemoryBound(to: CChar.self)))
+            }
+            node = current.pointee.next
+        }
+        return result
+    }
+}

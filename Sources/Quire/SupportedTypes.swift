@@ -1,0 +1,36 @@
+/// The MIME types Quire can handle on this machine, derived from the type layer and the
+/// installed loaders, so that integration files never drift from what the code supports.
+public enum SupportedTypes {
+    /// Capabilities for a type, refined by what this machine can load (image loaders).
+    public static func capabilities(of type: ContentType) -> Capabilities {
+        var result = type.capabilities
+        if type.family == .image && !ImageProbe.canLoad(mimeType: type.mimeType) {
+            let reason = "no image loader for \(type.localizedDescription) is installed"
+            result.preview = .unsupported(reason: reason)
+            result.thumbnail = .unsupported(reason: reason)
+            result.print = .unsupported(reason: reason)
+        }
+        return result
+    }
+
+    /// MIME types Quire can thumbnail, sorted.
+    public static var thumbnailable: [String] {
+        registered.filter { capabilities(of: $0).thumbnail.isSupported }.map(\.mimeType)
+    }
+
+    /// MIME types Quire can preview, sorted.
+    public static var previewable: [String] {
+        registered.filter { capabilities(of: $0).preview.isSupported }.map(\.mimeType)
+    }
+
+    /// MIME types whose content Quire can print (directly or by conversion), sorted.
+    public static var printable: [String] {
+        registered.filter { capabilities(of: $0).print.isSupported }.map(\.mimeType)
+    }
+
+    private static var registered: [ContentType] {
+        ContentType.registeredMimeTypes
+            .filter { !$0.hasPrefix("inode/") && !$0.hasPrefix("x-scheme-handler/") && !$0.hasPrefix("x-content/") }
+            .map(ContentType.init(mimeType:))
+    }
+}

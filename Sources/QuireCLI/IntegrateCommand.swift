@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import QuireIntegration
+
+struct IntegrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "integrate",
+        abstract: "Install Quire into file managers: thumbnailer, context actions, service menus.",
+        discussion: """
+            Writes a freedesktop thumbnailer file (the MIME types are every type this build can \
+            thumbnail), Nemo actions ("Print with Quire" appears only when `quire can-print` \
+            says printing can work; "Quick Look"), a Dolphin service menu, a Thunar custom-action \
+            snippet and, per user, Nautilus scripts. A manifest records what was written, and \
+            uninstall removes exactly that (files you edited are kept).
+            """,
+        subcommands: [Install.self, Uninstall.self, Status.self])
+
+    struct Location: ParsableArguments {
+        @Flag(name: .long, help: "Install for the current user under $XDG_DATA_HOME (default).")
+        var user = false
+
+        @Flag(name: .long, help: "Install for everyone under PREFIX/share.")
+        var system = false
+
+        @Option(name: .long, help: ArgumentHelp("Prefix for --system (where quire is installed).", valueName: "dir"))
+        var prefix = "/usr/local"
+
+        @Option(name: .long, help: ArgumentHelp("Staging root prepended to every path written with --system (packaging).", valueName: "dir"))
+        var destdir: String?
+
+        func validate() throws {
+            if user && system { throw ValidationError("Choose one of --user and --system.") }
+        }
+
+        var installer: IntegrationInstaller {
+            if system {
+                return IntegrationInstaller(scope: .system(prefix: (destdir ?? "") + prefix),
+                                            executable: prefix + "/bin/quire")
+            }
+            return IntegrationInstaller(scope: .user, executable: Self.currentExecutable)
+        }
+
+        /// The absolute path of the running `quire`, so a user install works without PATH.
+        static var currentExecutable: String {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "quire"
+        }
+    }
+
+    static func report(_ changes: [IntegrationInstaller.Change], dryRun: Bool) {
+        for change in changes {
+            let verb: String
+            switch change.action {
+            case .written: verb = dryRun ? "would write" : "wrote"
+            case .unchanged: verb = "up to date"
+            case .removed: verb = dryRun ? "would remove" : "removed"
+            case .keptModified: verb = "kept (edited since install)"
+            case .missing: verb = "already gone"
+            }
+            Terminal.out("\(verb): \(change.path)\n")
+        }
+    }
+
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write the integration files.")
+        @OptionGroup var location: Location
+        @Flag(name: .long, help: "Say what would be written without writing.") var dryRun = false
+
+        func run() throws {
+            do {
+                let changes = try location.installer.install(dryRun: dryRun)
+                IntegrateCommand.report(changes, dryRun: dryRun)
+            } catch {
+                Terminal.error(error.description)
+                throw ExitStatus.cannotCreate.exitCode
+            }
+        }
+    }
+
+    struct Uninstall: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove exactly the files install wrote.")
+        @OptionGroup var location: Location
+        @Flag(name: .long, help: "Say what would be removed without removing.") var dryRun = false
+
+        func run() throws {
+            do {
+                let changes = try location.installer.uninstall(dryRun: dryRun)
+                if changes.isEmpty { Terminal.out("nothing to remove: Quire's integration is not installed here\n") }
+                IntegrateCommand.report(changes, dryRun: dryRun)
+            } catch {
+                Terminal.error(error.description)
+                throw ExitStatus.cannotCreate.exitCode
+            }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show which integration files are installed.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let statuses = location.installer.status()
+            let width = statuses.map(\.state.rawValue.count).max() ?? 0
+            for status in statuses {
+                let state = status.state.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+                Terminal.out("\(state)  \(status.path)  (\(status.purpose))\n")
+            }
+            if statuses.contains(where: { $0.state != .installed }) { throw ExitCode(1) }
+        }
+    }
+}

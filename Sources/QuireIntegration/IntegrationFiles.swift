@@ -1,0 +1,137 @@
+import Quire
+
+/// The integration files for file managers, generated from the type layer so that the MIME
+/// types they list are exactly those the code supports.
+public enum IntegrationFiles {
+    /// - Parameters:
+    ///   - executable: how the files invoke Quire: an absolute path, or `quire` when it is on
+    ///     `PATH` (system installs).
+    ///   - includeUserOnly: whether to add files that only exist per user (Nautilus scripts).
+    public static func all(executable: String, includeUserOnly: Bool) -> [IntegrationFile] {
+        let quire = DesktopEntry.quote(executable)
+        let thumbnailable = SupportedTypes.thumbnailable
+        let previewable = SupportedTypes.previewable
+        let printable = SupportedTypes.printable
+        var files = [
+            IntegrationFile(relativePath: "thumbnailers/quire.thumbnailer", contents: """
+                [Thumbnailer Entry]
+                TryExec=\(quire)
+                Exec=\(quire) thumbnail -s %s %u %o
+                MimeType=\(DesktopEntry.list(thumbnailable))
+
+                """, purpose: "thumbnailer for GNOME, Nemo, Caja and other GIO file managers"),
+            IntegrationFile(relativePath: "nemo/actions/quire-print.nemo_action", contents: """
+                [Nemo Action]
+                Name=Print with Quire
+                Comment=Print the selected files through CUPS
+                Exec=\(quire) print -- %F
+                Icon-Name=document-print
+                Selection=NotNone
+                Mimetypes=\(DesktopEntry.list(printable))
+                Conditions=exec \(quire) can-print -- %F;
+
+                """, purpose: "Nemo \"Print with Quire\", shown only when printing can work"),
+            IntegrationFile(relativePath: "nemo/actions/quire-quicklook.nemo_action", contents: """
+                [Nemo Action]
+                Name=Quick Look
+                Comment=Preview the selected file with Quire
+                Exec=\(quire) preview --open -- %F
+                Icon-Name=view-preview
+                Selection=S
+                Mimetypes=\(DesktopEntry.list(previewable))
+
+                """, purpose: "Nemo \"Quick Look\""),
+            IntegrationFile(relativePath: "kio/servicemenus/quire.desktop", contents: dolphinServiceMenu(quire, previewable),
+                            executable: true, purpose: "Dolphin service menu (KDE Frameworks 6)"),
+            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire.desktop", contents: dolphinServiceMenu(quire, previewable),
+                            purpose: "Dolphin service menu (KDE Frameworks 5)"),
+            IntegrationFile(relativePath: "quire/thunar-uca.xml", contents: thunarActions(quire),
+                            purpose: "Thunar custom actions: merge into ~/.config/Thunar/uca.xml"),
+        ]
+        if includeUserOnly {
+            files.append(IntegrationFile(relativePath: "nautilus/scripts/Print with Quire", contents: """
+                #!/bin/sh
+                # Installed by `quire integrate`. Nautilus passes the selected files as arguments;
+                # they are handed on as separate arguments, never re-parsed by a shell.
+                exec \(shellQuote(executable)) print -- "$@"
+
+                """, executable: true, purpose: "Nautilus script \"Print with Quire\""))
+            files.append(IntegrationFile(relativePath: "nautilus/scripts/Quick Look with Quire", contents: """
+                #!/bin/sh
+                # Installed by `quire integrate`: previews the first selected file.
+                [ "$#" -gt 0 ] || exit 0
+                exec \(shellQuote(executable)) preview --open -- "$1"
+
+                """, executable: true, purpose: "Nautilus script \"Quick Look with Quire\""))
+        }
+        return files
+    }
+
+    static func dolphinServiceMenu(_ quire: String, _ types: [String]) -> String {
+        """
+        [Desktop Entry]
+        Type=Service
+        Name=Quire
+        MimeType=\(DesktopEntry.list(types))
+        Actions=quirePrint;quireQuickLook;
+        X-KDE-ServiceTypes=KonqPopupMenu/Plugin
+        X-KDE-Priority=TopLevel
+
+        [Desktop Action quirePrint]
+        Name=Print with Quire
+        Icon=document-print
+        Exec=\(quire) print -- %F
+
+        [Desktop Action quireQuickLook]
+        Name=Quick Look
+        Icon=view-preview
+        Exec=\(quire) preview --open -- %f
+
+        """
+    }
+
+    static func thunarActions(_ quire: String) -> String {
+        let command = xmlEscape("\(quire) print -- %F")
+        let preview = xmlEscape("\(quire) preview --open -- %f")
+        return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!-- Quire's custom actions for Thunar: copy the <action> elements into
+             ~/.config/Thunar/uca.xml (Edit > Configure custom actions shows them). -->
+        <actions>
+        <action>
+          <icon>document-print</icon>
+          <name>Print with Quire</name>
+          <unique-id>quire-print</unique-id>
+          <command>\(command)</command>
+          <description>Print the selected files through CUPS</description>
+          <patterns>*</patterns>
+          <image-files/>
+          <other-files/>
+          <text-files/>
+        </action>
+        <action>
+          <icon>view-preview</icon>
+          <name>Quick Look</name>
+          <unique-id>quire-quicklook</unique-id>
+          <command>\(preview)</command>
+          <description>Preview the selected file with Quire</description>
+          <patterns>*</patterns>
+          <image-files/>
+          <other-files/>
+          <text-files/>
+        </action>
+        </actions>
+
+        """
+    }
+
+    static func xmlEscape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// POSIX shell single-quoting, for the program path in the Nautilus scripts.
+    static func shellQuote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Installs, removes and inspects Quire's integration files under one XDG data directory,
+/// keeping a manifest of exactly what it wrote so that `uninstall` removes exactly that.
+public struct IntegrationInstaller: Sendable {
+    /// Where the files go.
+    public enum Scope: Sendable, Equatable {
+        /// `$XDG_DATA_HOME` (default `~/.local/share`).
+        case user
+        /// `PREFIX/share` (default prefix `/usr/local`).
+        case system(prefix: String)
+    }
+
+    /// What happened (or would happen, in a dry run) to one file.
+    public struct Change: Sendable, Equatable {
+        public enum Action: String, Sendable {
+            case written, unchanged, removed, keptModified = "kept-modified", missing
+        }
+        public let path: String
+        public let action: Action
+    }
+
+    /// The state of one file.
+    public struct FileStatus: Sendable, Equatable {
+        public enum State: String, Sendable { case installed, outdated, modified, missing }
+        public let path: String
+        public let state: State
+        public let purpose: String
+    }
+
+    public let scope: Scope
+    public let dataDirectory: String
+    public let files: [IntegrationFile]
+
+    public init(scope: Scope, executable: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.scope = scope
+        switch scope {
+        case .user:
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            dataDirectory = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+            files = IntegrationFiles.all(executable: executable, includeUserOnly: true)
+        case .system(let prefix):
+            dataDirectory = prefix + "/share"
+            files = IntegrationFiles.all(executable: executable, includeUserOnly: false)
+        }
+    }
+
+    var manifestPath: String { dataDirectory + "/quire/installed-files" }
+
+    func absolute(_ relative: String) -> String { dataDirectory + "/" + relative }
+
+    /// Writes every file (atomically) and the manifest.
+    public func install(dryRun: Bool) throws(IntegrationError) -> [Change] {
+        var changes: [Change] = []
+        var manifest = readManifest()
+        for file in files {
+            let path = absolute(file.relativePath)
+            if read(path) == file.contents && isExecutable(path) == file.executable {
+                changes.append(Change(path: path, action: .unchanged))
+            } else {
+                if !dryRun { try write(file, to: path) }
+                changes.append(Change(path: path, action: .written))
+            }
+            manifest[file.relativePath] = Self.fingerprint(file.contents)
+        }
+        if !dryRun { try writeManifest(manifest) }
+        return changes
+    }
+
+    /// Removes the files listed in the manifest — only those whose content is still what Quire
+    /// wrote — then the manifest and any directories left empty.
+    public func uninstall(dryRun: Bool) throws(IntegrationError) -> [Change] {
+        var changes: [Change] = []
+        let manifest = readManifest()
+        for (relative, fingerprint) in manifest.sorted(by: { $0.key < $1.key }) {
+            let path = absolute(relative)
+            guard let contents = read(path) else {
+                changes.append(Change(path: path, action: .missing))
+                continue
+            }
+            if Self.fingerprint(contents) != fingerprint {
+                changes.append(Change(path: path, action: .keptModified))
+                continue
+            }
+            if !dryRun && unlink(path) != 0 && errno != ENOENT {
+                throw IntegrationError(path: path, reason: "cannot remove: \(String(cString: strerror(errno)))")
+            }
+            changes.append(Change(path: path, action: .removed))
+            if !dryRun { removeEmptyParents(of: path) }
+        }
+        if !dryRun {
+            unlink(manifestPath)
+            removeEmptyParents(of: manifestPath)
+        }
+        return changes
+    }
+
+    /// The state of each file Quire would install.
+    public func status() -> [FileStatus] {
+        let manifest = readManifest()
+        return files.map { file in
+            let path = absolute(file.relativePath)
+            let state: FileStatus.State
+            if let contents = read(path) {
+                if contents == file.contents {
+                    state = .installed
+                } else if manifest[file.relativePath] == Self.fingerprint(contents) {
+                    state = .outdated
+                } else {
+                    state = .modified
+                }
+            } else {
+                state = .missing
+            }
+            return FileStatus(path: path, state: state, purpose: file.purpose)
+        }
+    }
+
+    // MARK: Files
+
+    private func read(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    private func write(_ file: IntegrationFile, to path: String) throws(IntegrationError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw IntegrationError(path: directory, reason: "cannot create directory: \(error.localizedDescription)")
+        }
+        try AtomicWrite.write(Data(file.contents.utf8), to: path, mode: file.executable ? 0o755 : 0o644)
+    }
+
+    private func readManifest() -> [String: String] {
+        guard let text = read(manifestPath) else { return [:] }
+        var result: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            if parts.count == 2 { result[String(parts[1])] = String(parts[0]) }
+        }
+        return result
+    }
+
+    private func writeManifest(_ manifest: [String: String]) throws(IntegrationError) {
+        let text = "# Files written by `quire integrate install`; `quire integrate uninstall` removes them.\n"
+            + manifest.sorted { $0.key < $1.key }.map { "\($0.value)\t\($0.key)" }.joined(separator: "\n") + "\n"
+        let directory = (manifestPath as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try AtomicWrite.write(Data(text.utf8), to: manifestPath, mode: 0o644)
+    }
+
+    /// Removes now-empty directories between `path` and the data directory.
+    private func removeEmptyParents(of path: String) {
+        var directory = (path as NSString).deletingLastPathComponent
+        while directory.count > dataDirectory.count && directory.hasPrefix(dataDirectory + "/") {
+            if rmdir(directory) != 0 { break }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// FNV-1a 64-bit of the content, to notice files a user edited (not a security measure).
+    static func fingerprint(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// An integration file could not be written or removed.
+public struct IntegrationError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import QuireIntegration
+import QuireTestSupport
+import Testing
+
+@Suite("File-manager integration files")
+struct IntegrationTests {
+    func installer(_ dir: TemporaryDirectory) -> IntegrationInstaller {
+        IntegrationInstaller(scope: .user, executable: "/opt/quire dir/bin/quire",
+                             environment: ["HOME": dir.path, "XDG_DATA_HOME": dir.file("share")])
+    }
+
+    func allFiles(under root: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { item in
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: root + "/" + item, isDirectory: &isDirectory)
+            return !isDirectory.boolValue
+        }.sorted()
+    }
+
+    @Test func installThenUninstallLeavesNothingBehind() throws {
+        let dir = TemporaryDirectory()
+        let share = dir.file("share")
+        try FileManager.default.createDirectory(atPath: share + "/applications", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: share + "/applications/other.desktop", contents: Data("x".utf8))
+        let before = allFiles(under: share)
+
+        let installed = try installer(dir).install(dryRun: false)
+        #expect(installed.allSatisfy { $0.action == .written })
+        #expect(allFiles(under: share).count == before.count + installed.count + 1)  // + manifest
+        #expect(installer(dir).status().allSatisfy { $0.state == .installed })
+        // Installing again changes nothing.
+        #expect(try installer(dir).install(dryRun: false).allSatisfy { $0.action == .unchanged })
+
+        let removed = try installer(dir).uninstall(dryRun: false)
+        #expect(removed.count == installed.count)
+        #expect(removed.allSatisfy { $0.action == .removed })
+        #expect(allFiles(under: share) == before)
+        // Directories Quire created are gone too; the user's own stay.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: share)
+        #expect(leftovers == ["applications"])
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let dir = TemporaryDirectory()
+        let changes = try installer(dir).install(dryRun: true)
+        #expect(!changes.isEmpty)
+        #expect(allFiles(under: dir.path).isEmpty)
+    }
+
+    @Test func uninstallKeepsFilesTheUserEdited() throws {
+        let dir = TemporaryDirectory()
+        _ = try installer(dir).install(dryRun: false)
+        let edited = dir.file("share/nemo/actions/quire-print.nemo_action")
+        try "[Nemo Action]\nName=Mine\n".write(toFile: edited, atomically: true, encoding: .utf8)
+        #expect(installer(dir).status().first { $0.path == edited }?.state == .modified)
+        let changes = try installer(dir).uninstall(dryRun: false)
+        #expect(changes.first { $0.path == edited }?.action == .keptModified)
+        #expect(FileManager.default.fileExists(atPath: edited))
+    }
+
+    @Test func thumbnailerFileFollowsTheSpecAndTheTypeLayer() throws {
+        let file = try #require(IntegrationFiles.all(executable: "/usr/bin/quire", includeUserOnly: false)
+            .first { $0.relativePath == "thumbnailers/quire.thumbnailer" })
+        let lines = file.contents.split(separator: "\n").map(String.init)
+        #expect(lines.first == "[Thumbnailer Entry]")
+        #expect(lines.contains("TryExec=/usr/bin/quire"))
+        #expect(lines.contains("Exec=/usr/bin/quire thumbnail -s %s %u %o"))
+        let mimeLine = try #require(lines.first { $0.hasPrefix("MimeType=") })
+        let types = mimeLine.dropFirst("MimeType=".count).split(separator: ";").map(String.init)
+        #expect(types.contains("application/pdf"))
+        #expect(types.contains("image/png"))
+        #expect(types.contains("text/x-csrc"))
+        #expect(!types.contains("application/zip"))
+        #expect(Set(types).count == types.count)
+    }
+
+    @Test func execLinesQuoteTheProgramAndNeverHoldFileNames() throws {
+        let files = IntegrationFiles.all(executable: "/opt/quire dir/bin/quire", includeUserOnly: true)
+        let nemo = try #require(files.first { $0.relativePath.hasSuffix("quire-print.nemo_action") })
+        #expect(nemo.contents.contains("Exec=\"/opt/quire dir/bin/quire\" print -- %F\n"))
+        #expect(nemo.contents.contains("Conditions=exec \"/opt/quire dir/bin/quire\" can-print -- %F;\n"))
+        let script = try #require(files.first { $0.relativePath == "nautilus/scripts/Print with Quire" })
+        #expect(script.contents.contains("exec '/opt/quire dir/bin/quire' print -- \"$@\""))
+        #expect(script.executable)
+    }
+
+    @Test("Dolphin service menus pass desktop-file-validate")
+    func desktopFilesValidate() throws {
+        let validator = "/usr/bin/desktop-file-validate"
+        try #require(FileManager.default.isExecutableFile(atPath: validator), "desktop-file-utils is installed by make test")
+        let dir = TemporaryDirectory()
+        _ = try installer(dir).install(dryRun: false)
+        let path = dir.file("share/kio/servicemenus/quire.desktop")
+        let result = ProcessRunner.run([validator, path])
+        // Service menus use KDE's Type=Service; the validator knows only Application, Link and
+        // Directory, so it reports Service-only keys. Every other error is a real problem.
+        let output = result.standardOutputText + result.standardError
+        let errors = output.split(separator: "\n").map(String.init)
+            .filter { $0.contains(": error: ") && !$0.contains("the type is \"Service\"") }
+        #expect(errors.isEmpty, "\(errors.map { String($0.suffix(200)) })")
+        #expect(output.contains("the type is \"Service\""), "the validator ran on the file")
+    }
+}
