@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "QuireRender", dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
         .target(name: "QuireIntegration", dependencies: ["Quire"]),
+        .target(name: "QuireService", dependencies: ["Quire", "CGIO"]),
         .executableTarget(
             name: "QuireCLI",
             dependencies: ["Quire", "QuireIntegration", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

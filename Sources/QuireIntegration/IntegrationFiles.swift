@@ -47,6 +47,18 @@ public enum IntegrationFiles {
                             purpose: "Dolphin service menu (KDE Frameworks 5)"),
             IntegrationFile(relativePath: "quire/thunar-uca.xml", contents: thunarActions(quire),
                             purpose: "Thunar custom actions: merge into ~/.config/Thunar/uca.xml"),
+            IntegrationFile(relativePath: "dbus-1/services/quire-thumbnailer1.service", contents: """
+                [D-BUS Service]
+                Name=org.freedesktop.thumbnails.Thumbnailer1
+                Exec=\(quire) thumbnailer-service
+
+                """, purpose: "D-Bus activation of the thumbnail service (Thumbnailer1)"),
+            IntegrationFile(relativePath: "dbus-1/services/quire-cache1.service", contents: """
+                [D-BUS Service]
+                Name=org.freedesktop.thumbnails.Cache1
+                Exec=\(quire) thumbnailer-service
+
+                """, purpose: "D-Bus activation of the thumbnail cache service (Cache1)"),
         ]
         if includeUserOnly {
             files.append(IntegrationFile(relativePath: "nautilus/scripts/Print with Quire", contents: """
