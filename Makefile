@@ -11,7 +11,7 @@ DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build release samples demo test man man-check bench install uninstall clean
+.PHONY: all deps build release samples demo test man man-check bench fuzz install uninstall clean
 
 all: build
 
@@ -65,5 +65,10 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish
 
+## fuzz: libFuzzer targets, FUZZ_SECONDS each (default 60).
+FUZZ_SECONDS ?= 60
+fuzz: deps samples
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf .build $(SAMPLES)
+	rm -rf .build .build-fuzz $(SAMPLES)

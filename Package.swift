@@ -41,6 +41,9 @@ let package = Package(
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
 
+        // MARK: Fuzz targets (make fuzz builds them with -sanitize=fuzzer; plain builds replay inputs)
+        .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes"], path: "Fuzz/SniffFuzzer"),
+
         // MARK: Tests
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
