@@ -1,0 +1,225 @@
+#!/bin/bash
+# A private CUPS test bed on loopback: dbus-daemon + cupsd + ippeveprinter + queues.
+#
+#   cups-testbed.sh start DIR         start everything; writes DIR/env (shell syntax)
+#   cups-testbed.sh start-empty DIR   a cupsd with no printers at all
+#   cups-testbed.sh dead DIR          no scheduler: DIR/env names a port where nothing listens
+#   cups-testbed.sh stop DIR          stop exactly the processes started for DIR
+#
+# DIR/env holds CUPS_SERVER=127.0.0.1:PORT, TESTBED_RECEIVED=DIR/received (one .pdf/.prn and
+# one .env file per document the IPP printer received, with the job's IPP_* attributes),
+# TESTBED_IPP_URI and TESTBED_QUEUES. Queues (full bed):
+#   quire-office      default queue, accepting, idle
+#   quire-rejecting   rejecting jobs, reason "closed for maintenance"
+#   quire-stopped     accepting but stopped (disabled), reason "paper jam in tray 2"
+# Needs (Debian): cups cups-client cups-ipp-utils cups-filters dbus-daemon (as root).
+set -euo pipefail
+
+die() { echo "cups-testbed: $*" >&2; exit 1; }
+
+mode=${1:-}
+dir=${2:-}
+[ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|start-empty|dead|stop DIR"
+
+free_port() {
+    local port
+    for _ in $(seq 1 200); do
+        port=$(( 20000 + RANDOM % 40000 ))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            if ! ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; then
+                echo "$port"; return 0
+            fi
+        fi
+    done
+    die "no free port found"
+}
+
+wait_port() { # port seconds
+    local i
+    for i in $(seq 1 $(( $2 * 20 ))); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+
+stop_bed() {
+    local pidfile pid
+    for pidfile in "$dir"/pids/*.pid; do
+        [ -e "$pidfile" ] || continue
+        pid=$(cat "$pidfile")
+        if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; fi
+    done
+    for pidfile in "$dir"/pids/*.pid; do
+        [ -e "$pidfile" ] || continue
+        pid=$(cat "$pidfile")
+        for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+        kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+        rm -f "$pidfile"
+    done
+}
+
+write_env() { # port [extra lines]
+    {
+        echo "CUPS_SERVER=127.0.0.1:$1"
+        echo "TESTBED_DIR=$dir"
+        echo "TESTBED_RECEIVED=$dir/received"
+        shift
+        for line in "$@"; do echo "$line"; done
+    } > "$dir/env.tmp"
+    mv "$dir/env.tmp" "$dir/env"
+}
+
+start_cupsd() { # port
+    local port=$1
+    mkdir -p "$dir"/{etc/ppd,etc/ssl,spool/tmp,cache,state/certs,log,pids,home,received}
+    chmod 0755 "$dir" "$dir"/etc "$dir"/spool
+    chmod 1777 "$dir"/spool/tmp
+    cat > "$dir/etc/cups-files.conf" <<EOF
+ServerRoot $dir/etc
+RequestRoot $dir/spool
+TempDir $dir/spool/tmp
+CacheDir $dir/cache
+StateDir $dir/state
+AccessLog $dir/log/access_log
+ErrorLog $dir/log/error_log
+PageLog $dir/log/page_log
+FileDevice Yes
+SystemGroup root
+EOF
+    cat > "$dir/etc/cupsd.conf" <<EOF
+LogLevel info
+Listen 127.0.0.1:$port
+Browsing No
+WebInterface No
+DefaultAuthType None
+PreserveJobHistory Yes
+PreserveJobFiles No
+MaxJobs 1000
+<Location />
+  Order allow,deny
+  Allow all
+</Location>
+<Policy default>
+  JobPrivateAccess all
+  JobPrivateValues none
+  SubscriptionPrivateAccess all
+  SubscriptionPrivateValues none
+  <Limit All>
+    Order deny,allow
+    Allow all
+  </Limit>
+</Policy>
+EOF
+    setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
+        </dev/null >>"$dir/log/cupsd.out" 2>&1 &
+    echo $! > "$dir/pids/cupsd.pid"
+    wait_port "$port" 10 || { cat "$dir/log/error_log" >&2 2>/dev/null || true; stop_bed; die "cupsd did not start"; }
+}
+
+start_printer() { # ipp_port
+    local ipp_port=$1
+    mkdir -p "$dir/ippspool" "$dir/dbus"
+    cat > "$dir/dbus/system.conf" <<EOF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=$dir/dbus/system_bus_socket</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_type="method_call"/>
+    <allow send_type="method_return"/>
+    <allow send_type="signal"/>
+    <allow send_type="error"/>
+    <allow receive_type="method_call"/>
+    <allow receive_type="method_return"/>
+    <allow receive_type="signal"/>
+    <allow receive_type="error"/>
+    <allow send_destination="*"/>
+  </policy>
+</busconfig>
+EOF
+    setsid dbus-daemon --nofork --config-file="$dir/dbus/system.conf" \
+        </dev/null >>"$dir/log/dbus.out" 2>&1 &
+    echo $! > "$dir/pids/dbus.pid"
+    for _ in $(seq 1 100); do [ -S "$dir/dbus/system_bus_socket" ] && break; sleep 0.05; done
+    [ -S "$dir/dbus/system_bus_socket" ] || { stop_bed; die "dbus-daemon did not start"; }
+
+    # The print command: keep each document and the job's IPP_* attributes.
+    cat > "$dir/record.sh" <<EOF
+#!/bin/sh
+stamp=\$(date +%s%N)-\$\$
+ext=prn
+case "\$CONTENT_TYPE" in application/pdf) ext=pdf ;; esac
+cp "\$1" "$dir/received/\$stamp.\$ext.part" && mv "$dir/received/\$stamp.\$ext.part" "$dir/received/\$stamp.\$ext"
+env | grep -E '^(IPP_|CONTENT_TYPE)' | sort > "$dir/received/\$stamp.env.part"
+echo "DOCUMENT=$dir/received/\$stamp.\$ext" >> "$dir/received/\$stamp.env.part"
+mv "$dir/received/\$stamp.env.part" "$dir/received/\$stamp.env"
+exit 0
+EOF
+    chmod 0755 "$dir/record.sh"
+    DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/dbus/system_bus_socket" \
+        setsid ippeveprinter -n localhost -p "$ipp_port" -k -d "$dir/ippspool" -c "$dir/record.sh" \
+        -2 -f application/pdf,image/jpeg,image/pwg-raster -l "Test lab" -M Quire -m "Test Printer" \
+        -r off "Quire Test Printer" </dev/null >>"$dir/log/ippeveprinter.out" 2>&1 &
+    echo $! > "$dir/pids/ippeveprinter.pid"
+    wait_port "$ipp_port" 10 || { cat "$dir/log/ippeveprinter.out" >&2; stop_bed; die "ippeveprinter did not start"; }
+}
+
+add_queue() { # name uri [lpadmin args...]
+    local name=$1 uri=$2
+    shift 2
+    lpadmin -p "$name" -E -v "$uri" -m everywhere -o outputorder-default=normal "$@" \
+        || die "lpadmin failed for $name"
+    # lpadmin returns before the PPD exists: wait until the queue lists its options.
+    for _ in $(seq 1 200); do
+        if lpoptions -p "$name" -l 2>/dev/null | grep -q .; then return 0; fi
+        sleep 0.05
+    done
+    die "queue $name never became ready"
+}
+
+case "$mode" in
+start|start-empty)
+    [ "$(id -u)" = 0 ] || die "must run as root (cupsd with a private configuration)"
+    mkdir -p "$dir"
+    dir=$(cd "$dir" && pwd)
+    [ -e "$dir/pids/cupsd.pid" ] && stop_bed
+    rm -rf "$dir/received" "$dir/spool" "$dir/etc" "$dir/cache" "$dir/state" "$dir/ippspool"
+    port=$(free_port)
+    start_cupsd "$port"
+    export CUPS_SERVER="127.0.0.1:$port"
+    if [ "$mode" = start ]; then
+        ipp_port=$(free_port)
+        start_printer "$ipp_port"
+        uri="ipp://localhost:$ipp_port/ipp/print"
+        add_queue quire-office "$uri" -L "Room 101" -D "Office printer"
+        add_queue quire-rejecting "$uri" -D "Rejecting printer"
+        add_queue quire-stopped "$uri" -D "Stopped printer"
+        lpadmin -d quire-office
+        cupsreject -r "closed for maintenance" quire-rejecting
+        cupsdisable -r "paper jam in tray 2" quire-stopped
+        write_env "$port" "TESTBED_IPP_URI=$uri" "TESTBED_QUEUES=quire-office quire-rejecting quire-stopped"
+    else
+        write_env "$port" "TESTBED_QUEUES="
+    fi
+    cat "$dir/env"
+    ;;
+dead)
+    mkdir -p "$dir"
+    dir=$(cd "$dir" && pwd)
+    write_env "$(free_port)" "TESTBED_QUEUES="
+    cat "$dir/env"
+    ;;
+stop)
+    [ -d "$dir" ] || exit 0
+    dir=$(cd "$dir" && pwd)
+    stop_bed
+    ;;
+*)
+    die "unknown mode $mode (start, start-empty, dead, stop)"
+    ;;
+esac
