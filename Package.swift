@@ -31,7 +31,8 @@ let package = Package(
         // MARK: Swift modules
         .target(name: "QuireTypes", dependencies: ["CGIO"]),
         .target(name: "QuireRender", dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf"]),
-        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
+        .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
+        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .executableTarget(
             name: "QuireCLI",
             dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -40,6 +41,7 @@ let package = Package(
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI"]),
+        .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire"]),
     ],
     swiftLanguageModes: [.v6]
 )
