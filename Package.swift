@@ -37,11 +37,15 @@ let package = Package(
             name: "QuireCLI",
             dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
+        // MARK: Sample programs (built with the package, using only the public API)
+        .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
+
         // MARK: Tests
-        .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes"]),
-        .testTarget(name: "QuireTests", dependencies: ["Quire"]),
-        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI"]),
-        .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire"]),
+        .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
+        .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
+        .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

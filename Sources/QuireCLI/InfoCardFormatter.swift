@@ -12,7 +12,7 @@ enum InfoCardFormatter {
             rows.append(("Is a", type.parentTypes.joined(separator: ", ")))
         }
         rows.append(("Icon", "\(type.iconName) (generic: \(type.genericIconName))"))
-        rows.append(("Size", "\(info.formattedSize) (\(grouped(info.size)) bytes)"))
+        rows.append(("Size", info.size < 1000 ? info.formattedSize : "\(info.formattedSize) (\(grouped(info.size)) bytes)"))
         rows.append(("Modified", dateString(info.modified.date)))
         if let pdf = info.pdf {
             if pdf.isPasswordProtected && pdf.pageCount == nil {

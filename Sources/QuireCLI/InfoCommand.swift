@@ -33,8 +33,10 @@ struct InfoCommand: AsyncParsableCommand {
         let styled = Terminal.stylesStandardOutput
         for (index, argument) in files.enumerated() {
             let path = RawArguments.path(argument)
+            var opened: Document?
             do {
                 let document = try Document(path: path)
+                opened = document
                 let info = try document.info(password: password)
                 if let problem = info.problem {
                     Terminal.error(problem.description)
@@ -52,7 +54,7 @@ struct InfoCommand: AsyncParsableCommand {
             } catch let error as DocumentError {
                 Terminal.error(error.description)
                 firstFailure = firstFailure ?? ExitStatus.of(error)
-                records.append(InfoRecord(path: path, error: InfoRecord.ErrorRecord(error)))
+                records.append(InfoRecord(path: path, document: opened, error: InfoRecord.ErrorRecord(error)))
             }
         }
         if json { Terminal.out(try InfoRecord.encode(records) + "\n") }

@@ -84,11 +84,25 @@ struct InfoRecord: Encodable {
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
-    init(path: DocumentPath, error: ErrorRecord) {
+    /// A file that failed; what was learnt before the failure (type, size) is kept.
+    init(path: DocumentPath, document: Document? = nil, error: ErrorRecord) {
         self.path = path.description
         self.name = path.displayName
         self.ok = false
         self.error = error
+        if let document {
+            let type = document.contentType
+            kind = type.localizedDescription
+            mimeType = type.mimeType
+            parentTypes = type.parentTypes
+            family = type.family.rawValue
+            iconName = type.iconName
+            genericIconName = type.genericIconName
+            uncertain = type.isUncertain
+            size = document.file.size
+            sizeHuman = DocumentInfo.formatSize(document.file.size)
+            modified = Self.iso8601(document.file.modificationTime.date)
+        }
     }
 
     init(info: DocumentInfo) {

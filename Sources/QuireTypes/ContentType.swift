@@ -68,9 +68,25 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
     /// Detects the type from a file name and the first bytes of its content, exactly as file
     /// managers do: the name is matched against globs, the bytes against magic rules, and
     /// shared-mime-info decides between them.
+    ///
+    /// GIO's `g_content_type_guess` lets a single glob match decide, so a PDF named `notes.txt`
+    /// would read as text. Quire asks GIO twice — name and data together, then data alone — and
+    /// resolves the two as the shared-mime-info specification recommends: the name's type is
+    /// kept when it is the content's type or a subtype of it (`.docx` over a ZIP, `.c` over
+    /// plain text), otherwise content that matched a magic rule wins.
     public static func detect(fileName: [UInt8], prefix: [UInt8]) -> ContentType {
-        let guess = SharedMimeInfo.guess(fileName: fileName, data: prefix)
-        return ContentType(resolving: guess.type, uncertain: guess.uncertain)
+        let byName = SharedMimeInfo.guess(fileName: fileName, data: prefix)
+        guard !fileName.isEmpty, !prefix.isEmpty else {
+            return ContentType(resolving: byName.type, uncertain: byName.uncertain)
+        }
+        let byContent = SharedMimeInfo.guess(fileName: [], data: prefix)
+        let contentIsSpecific = !byContent.uncertain
+            && byContent.type != "text/plain" && byContent.type != "application/octet-stream"
+        if contentIsSpecific && byName.type != byContent.type
+            && !SharedMimeInfo.isA(byName.type, byContent.type) {
+            return ContentType(resolving: byContent.type, uncertain: false)
+        }
+        return ContentType(resolving: byName.type, uncertain: byName.uncertain)
     }
 
     /// Detects the type of an open file from its name and first bytes.

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Generates Quire's sample set into Samples/generated (or $1).
+# Builds Samples/Generator (cairo + gdk-pixbuf) with swiftc, then derives the encrypted,
+# truncated, garbage and misleadingly named variants from its output.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+out="${1:-$here/generated}"
+build="$root/.build/samples"
+mkdir -p "$out" "$build"
+
+flags=()
+for f in $(pkg-config --cflags cairo gdk-pixbuf-2.0 2>/dev/null); do
+    case "$f" in -pthread) ;; *) flags+=(-Xcc "$f") ;; esac
+done
+if [[ ! -x "$build/generator" || "$here/Generator/main.swift" -nt "$build/generator" ]]; then
+    swiftc -O -I "$root/Sources/CCairo" -I "$root/Sources/CGdkPixbuf" "${flags[@]}" \
+        $(pkg-config --libs cairo gdk-pixbuf-2.0) "$here/Generator/main.swift" -o "$build/generator"
+fi
+"$build/generator" "$out"
+
+# Encrypted: user password "secret" (AES-256).
+qpdf --encrypt secret owner-secret 256 -- "$out/document.pdf" "$out/encrypted.pdf"
+# Truncated: the first 1 KiB of a valid PDF (header and part of the first object).
+head -c 1024 "$out/document.pdf" > "$out/truncated.pdf"
+# Garbage: deterministic bytes that are no PDF, under a .pdf name.
+python3 -c 'import random,sys; r=random.Random(7); sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(4096)))' > "$out/garbage.pdf"
+# Misleading or missing extensions: detection must go by content.
+cp "$out/document.pdf" "$out/pdf-named-as.txt"
+cp "$out/quadrants.png" "$out/png-without-extension"
+cp "$out/photo.jpg" "$out/jpeg-named-as.png"
+cp "$out/document.pdf" "$out/pdf-without-extension"
+# Small committed samples.
+cp "$here/files/"* "$out/"
+echo "samples written to $out"
