@@ -25,12 +25,15 @@ let package = Package(
             name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
 
         // MARK: Swift modules
         .target(name: "QuireTypes", dependencies: ["CGIO"]),
-        .target(name: "QuireRender", dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf"]),
+        .target(name: "QuireRender", dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .executableTarget(

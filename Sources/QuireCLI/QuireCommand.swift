@@ -14,7 +14,9 @@ struct QuireCommand: AsyncParsableCommand {
             69 a service is unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
             """,
         version: QuireVersion.string,
-        subcommands: [InfoCommand.self])
+        subcommands: [InfoCommand.self, ActionsCommand.self, CanPrintCommand.self, PrintCommand.self,
+                      PrintersCommand.self, JobsCommand.self, JobCommand.self, CancelCommand.self,
+                      ReleaseCommand.self])
 }
 
 enum QuireVersion {

@@ -92,6 +92,11 @@ public struct PrintOptions: Sendable, Hashable {
         return result
     }
 
+    /// The options exactly as they would be sent (for `--dry-run`).
+    public func cupsOptionsForDisplay(pageRangesValue: String?) -> [(String, String)] {
+        cupsOptions(pageRangesValue: pageRangesValue)
+    }
+
     /// The IPP/CUPS options for the job, given the pages that will be sent (nil when the
     /// scheduler should apply ``pageRanges`` itself).
     ///
