@@ -11,6 +11,8 @@ import Glibc
 final class CUPSConnection {
     let http: OpaquePointer
     let server: PrintServer
+    /// The thread's libcups server setting before this connection changed it, to restore.
+    private let previousServer: String?
 
     /// Connects, or throws ``PrintError/Kind/schedulerNotRunning``.
     init(_ server: PrintServer, timeoutMilliseconds: Int32 = 10_000) throws(PrintError) {
@@ -25,9 +27,22 @@ final class CUPSConnection {
                                             name: "server-error-service-unavailable", message: reason))
         }
         self.http = http
+        // libcups treats a connection to any server other than its current one as a direct
+        // connection to a printer (cupsCopyDestInfo then asks for the device's resource). Make
+        // the thread's server the one connected to for the life of this connection.
+        if server.host != nil || server.port != nil {
+            let current = cupsServer().map { String(cString: $0) } ?? ""
+            previousServer = current.hasPrefix("/") ? current : "\(current):\(ippPort())"
+            cupsSetServer(host.hasPrefix("/") ? host : "\(host):\(port)")
+        } else {
+            previousServer = nil
+        }
     }
 
-    deinit { httpClose(http) }
+    deinit {
+        httpClose(http)
+        if let previousServer { cupsSetServer(previousServer) }
+    }
 
     /// Sends `request` (consumed) and returns the response with its status.
     func send(_ request: OpaquePointer, resource: String = "/") -> (response: IPPResponse?, status: IPPStatus) {

@@ -4,6 +4,7 @@
 #   cups-testbed.sh start DIR         start everything; writes DIR/env (shell syntax)
 #   cups-testbed.sh start-empty DIR   a cupsd with no printers at all
 #   cups-testbed.sh dead DIR          no scheduler: DIR/env names a port where nothing listens
+#   cups-testbed.sh reject-all DIR REASON   make every queue of a started bed reject jobs
 #   cups-testbed.sh stop DIR          stop exactly the processes started for DIR
 #
 # DIR/env holds CUPS_SERVER=127.0.0.1:PORT, TESTBED_RECEIVED=DIR/received (one .pdf/.prn and
@@ -16,6 +17,7 @@
 set -euo pipefail
 
 die() { echo "cups-testbed: $*" >&2; exit 1; }
+step() { [ -n "${TESTBED_TRACE:-}" ] && echo "$(date +%s.%N) $$ $*" >> "$TESTBED_TRACE"; return 0; }
 
 mode=${1:-}
 dir=${2:-}
@@ -43,20 +45,32 @@ wait_port() { # port seconds
     return 1
 }
 
+# Alive and not a zombie (daemons are reparented to PID 1, which may reap them late).
+alive() {
+    local state
+    state=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
+    [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
 stop_bed() {
-    local pidfile pid
+    local pidfile pid pids=() left
     for pidfile in "$dir"/pids/*.pid; do
         [ -e "$pidfile" ] || continue
         pid=$(cat "$pidfile")
-        if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; fi
-    done
-    for pidfile in "$dir"/pids/*.pid; do
-        [ -e "$pidfile" ] || continue
-        pid=$(cat "$pidfile")
-        for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-        kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+        # Only signal the process we started: same PID and still the program we ran.
+        if [ -n "$pid" ] && alive "$pid" && tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$dir"; then
+            kill "$pid" 2>/dev/null || true
+            pids+=("$pid")
+        fi
         rm -f "$pidfile"
     done
+    for _ in $(seq 1 60); do
+        left=0
+        for pid in "${pids[@]}"; do alive "$pid" && left=1; done
+        [ "$left" = 0 ] && return 0
+        sleep 0.05
+    done
+    for pid in "${pids[@]}"; do alive "$pid" && kill -9 "$pid" 2>/dev/null || true; done
 }
 
 write_env() { # port [extra lines]
@@ -190,19 +204,19 @@ start|start-empty)
     [ -e "$dir/pids/cupsd.pid" ] && stop_bed
     rm -rf "$dir/received" "$dir/spool" "$dir/etc" "$dir/cache" "$dir/state" "$dir/ippspool"
     port=$(free_port)
-    start_cupsd "$port"
+    step cupsd; start_cupsd "$port"
     export CUPS_SERVER="127.0.0.1:$port"
     if [ "$mode" = start ]; then
         ipp_port=$(free_port)
-        start_printer "$ipp_port"
+        step printer; start_printer "$ipp_port"
         uri="ipp://localhost:$ipp_port/ipp/print"
-        add_queue quire-office "$uri" -L "Room 101" -D "Office printer"
+        step queues; add_queue quire-office "$uri" -L "Room 101" -D "Office printer"
         add_queue quire-rejecting "$uri" -D "Rejecting printer"
         add_queue quire-stopped "$uri" -D "Stopped printer"
-        lpadmin -d quire-office
+        step default; lpadmin -d quire-office
         cupsreject -r "closed for maintenance" quire-rejecting
         cupsdisable -r "paper jam in tray 2" quire-stopped
-        write_env "$port" "TESTBED_IPP_URI=$uri" "TESTBED_QUEUES=quire-office quire-rejecting quire-stopped"
+        step env; write_env "$port" "TESTBED_IPP_URI=$uri" "TESTBED_QUEUES=quire-office quire-rejecting quire-stopped"
     else
         write_env "$port" "TESTBED_QUEUES="
     fi
@@ -213,6 +227,13 @@ dead)
     dir=$(cd "$dir" && pwd)
     write_env "$(free_port)" "TESTBED_QUEUES="
     cat "$dir/env"
+    ;;
+reject-all)
+    [ -f "$dir/env" ] || die "$dir is not a started test bed"
+    export CUPS_SERVER=$(sed -n 's/^CUPS_SERVER=//p' "$dir/env")
+    for queue in $(sed -n 's/^TESTBED_QUEUES=//p' "$dir/env"); do
+        cupsreject -r "${3:-rejecting}" "$queue"
+    done
     ;;
 stop)
     [ -d "$dir" ] || exit 0
