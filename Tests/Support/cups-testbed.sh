@@ -64,7 +64,9 @@ stop_bed() {
         fi
         rm -f "$pidfile"
     done
-    for _ in $(seq 1 60); do
+    # A caller may have started us with SIGTERM blocked (the mask is inherited through spawn),
+    # so give the daemons half a second, then SIGKILL: everything they own is under DIR.
+    for _ in $(seq 1 10); do
         left=0
         for pid in "${pids[@]}"; do alive "$pid" && left=1; done
         [ "$left" = 0 ] && return 0
