@@ -5,7 +5,7 @@ SAMPLES := Samples/generated
 # Debian packages needed to build, generate samples and test.
 DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libcairo2-dev \
 	libgdk-pixbuf-2.0-dev libcups2-dev
-DEB_TEST := qpdf poppler-utils util-linux
+DEB_TEST := qpdf poppler-utils util-linux cups cups-client cups-ipp-utils cups-filters dbus-daemon
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 
 .PHONY: all deps build release samples demo test man man-check bench clean

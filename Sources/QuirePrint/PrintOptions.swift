@@ -1,6 +1,16 @@
 /// What the user asked for. Everything is optional: unset values leave the destination's
 /// defaults in place.
 public struct PrintOptions: Sendable, Hashable {
+    /// One IPP attribute passed through as given (`-o key=value`).
+    public struct Attribute: Sendable, Hashable {
+        public let key: String
+        public let value: String
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
     public enum Sides: String, Sendable, Hashable, CaseIterable {
         case oneSided = "one-sided"
         case twoSidedLongEdge = "two-sided-long-edge"
@@ -46,21 +56,9 @@ public struct PrintOptions: Sendable, Hashable {
     /// `job-hold-until`: "indefinite" holds the job until released; "no-hold" prints now.
     public var holdUntil: String?
     /// Other IPP attributes, passed as given (`-o key=value`). Later entries win.
-    public var extra: [(key: String, value: String)] = []
+    public var extra: [Attribute] = []
 
     public init() {}
-
-    public static func == (a: PrintOptions, b: PrintOptions) -> Bool {
-        a.copies == b.copies && a.pageRanges == b.pageRanges && a.sides == b.sides && a.media == b.media
-            && a.colorMode == b.colorMode && a.orientation == b.orientation && a.collate == b.collate
-            && a.numberUp == b.numberUp && a.fitToPage == b.fitToPage && a.title == b.title
-            && a.priority == b.priority && a.holdUntil == b.holdUntil
-            && a.extra.map(\.key) == b.extra.map(\.key) && a.extra.map(\.value) == b.extra.map(\.value)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(copies); hasher.combine(pageRanges); hasher.combine(title)
-    }
 
     /// Maps `lp -H` values: "hold" → "indefinite", "immediate" → "no-hold"; others as given
     /// ("day-time", "night", "weekend", "HH:MM").
@@ -74,18 +72,18 @@ public struct PrintOptions: Sendable, Hashable {
 
     /// Parses one `-o` argument as `lp` does ("key=value", several separated by spaces; a bare
     /// "key" means "key=true", "nokey" "key=false"). Throws for an empty key.
-    public static func parseExtra(_ argument: String) throws(PrintError) -> [(key: String, value: String)] {
-        var result: [(key: String, value: String)] = []
+    public static func parseExtra(_ argument: String) throws(PrintError) -> [Attribute] {
+        var result: [Attribute] = []
         for word in argument.split(separator: " ", omittingEmptySubsequences: true) {
             if let equals = word.firstIndex(of: "=") {
                 let key = String(word[..<equals])
                 let value = String(word[word.index(after: equals)...])
                 if key.isEmpty { throw PrintError(.invalidOption, "invalid option \"\(argument)\": empty name") }
-                result.append((key, value))
+                result.append(Attribute(key, value))
             } else if word.hasPrefix("no") && word.count > 2 {
-                result.append((String(word.dropFirst(2)), "false"))
+                result.append(Attribute(String(word.dropFirst(2)), "false"))
             } else {
-                result.append((String(word), "true"))
+                result.append(Attribute(String(word), "true"))
             }
         }
         if result.isEmpty { throw PrintError(.invalidOption, "invalid option \"\(argument)\": expected key=value") }
@@ -118,7 +116,7 @@ public struct PrintOptions: Sendable, Hashable {
         if fitToPage { options.append(("print-scaling", "fit")); options.append(("fit-to-page", "true")) }
         if let priority { options.append(("job-priority", String(priority))) }
         if let holdUntil { options.append(("job-hold-until", holdUntil)) }
-        for (key, value) in extra { options.append((key, value)) }
+        for attribute in extra { options.append((attribute.key, attribute.value)) }
         return options
     }
 }

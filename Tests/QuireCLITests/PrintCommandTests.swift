@@ -46,6 +46,36 @@ final class PrintCommandTests {
         #expect(quire(["job", requestID]).standardOutputText.contains("Priority:   80\n"))
     }
 
+    @Test func collateLandscapeAndMediaAreApplied() throws {
+        let result = quire(["print", "--collate", "-n", "2", "--landscape", "--media", "iso_a4_210x297mm",
+                            "-t", "cli-layout", sixPages])
+        #expect(result.status == 0)
+        let received = try #require(bed.waitForDocument(titled: "cli-layout"))
+        #expect(received.attributes["IPP_MULTIPLE_DOCUMENT_HANDLING"] == "separate-documents-collated-copies")
+        // CUPS's pdftopdf applied orientation and media: landscape A4 pages arrive.
+        let info = ProcessRunner.run(["/usr/bin/pdfinfo", received.path]).standardOutputText
+        #expect(info.contains("Page size:       841.89 x 595.276 pts (A4)"))
+    }
+
+    @Test func severalFilesMakeOneJob() throws {
+        let two = bed.directory.file("two.pdf")
+        try TestPDF.write(pages: 2, to: two)
+        let result = quire(["print", "-t", "cli-two-files", sixPages, two])
+        #expect(result.status == 0)
+        #expect(result.standardOutputText.hasSuffix(" (2 file(s))\n"))
+        let requestID = try #require(result.standardOutputText.split(separator: " ").dropFirst(3).first.map(String.init))
+        let json = quire(["job", "--json", requestID])
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [String: Any])
+        #expect(record["title"] as? String == "cli-two-files")
+    }
+
+    @Test func colourIsRefusedByAMonochromePrinter() {
+        let result = quire(["print", "--color", sixPages])
+        #expect(result.status == 64)
+        #expect(result.standardError == "quire: quire-office: does not print in color (supported: monochrome)\n")
+        #expect(quire(["jobs", "--all"]).standardOutputText.isEmpty)
+    }
+
     @Test(arguments: [("0", "pages are numbered from 1"), ("5-3", "runs backwards"), ("x", "is not a page number"),
                       ("7", "beyond the last page (the document has 6 pages)")])
     func badPageRangesAreUsageErrorsAndSendNothing(_ range: String, _ message: String) throws {
