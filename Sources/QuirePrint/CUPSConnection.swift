@@ -27,6 +27,8 @@ final class CUPSConnection {
                                             name: "server-error-service-unavailable", message: reason))
         }
         self.http = http
+        // A scheduler that stops answering fails the request instead of hanging it.
+        httpSetTimeout(http, 60, nil, nil)
         // libcups treats a connection to any server other than its current one as a direct
         // connection to a printer (cupsCopyDestInfo then asks for the device's resource). Make
         // the thread's server the one connected to for the life of this connection.

@@ -54,6 +54,17 @@ final class PrintJobTests {
         #expect(received.attributes["IPP_SIDES"] == "two-sided-long-edge")
     }
 
+    @Test func documentPrintFacade() throws {
+        let document = try Document(path: DocumentPath(sixPages))
+        let actions = document.interaction(printSystem: system)
+        #expect(actions.print.isAvailable)
+        #expect(actions.print.detail == "sent as it is; printer quire-office (2 accepting jobs)")
+        let job = try document.print(options: options("facade"), system: system)
+        #expect(job.destination == "quire-office")
+        let received = try #require(bed.waitForDocument(titled: "facade"))
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 6)
+    }
+
     @Test func numberUpWithRangesSelectsDocumentPagesFirst() throws {
         // 4 document pages, 2 per side → 2 sides. Had CUPS applied "2-5" after number-up, it
         // would have selected output pages 2-3 of 3.
@@ -164,7 +175,8 @@ final class PrintJobTests {
         }
         #expect(try queue.jobs(on: "quire-office").isEmpty)
         let all = try queue.jobs(on: "quire-office", which: .all)
-        #expect(all.allSatisfy { $0.state == .canceled || $0.state == .aborted })
+        #expect(all.count == 1, "the job was created before the document was refused")
+        #expect(all.first?.state == .canceled, "Quire cancelled it")
     }
 
     @Test func unsupportedOptionsAreRefusedNamingThePrinter() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuirePrint
 import QuireTestSupport
 import Testing
@@ -115,6 +116,21 @@ struct PrintSystemUnavailableTests {
         } catch {
             #expect(error.kind == .noPrinters)
         }
+    }
+
+    @Test func printActionCombinesContentAndPrintSystem() throws {
+        let bed = try CUPSTestBed(.dead)
+        let pdf = bed.directory.file("report.pdf")
+        try TestPDF.write(pages: 1, to: pdf)
+        let system = PrintSystem(server: PrintServer(bed.server), environment: [:])
+        let actions = try Document(path: DocumentPath(pdf)).interaction(printSystem: system)
+        #expect(actions.preview.isAvailable)
+        #expect(!actions.print.isAvailable)
+        #expect(actions.print.reason == "the print system is not running")
+        // Content that cannot print says so whatever the print system's state.
+        let unsupported = DocumentInteraction.printAction(content: .unsupported(reason: "this file type cannot be printed (ZIP archive)"),
+                                                          system: .available([]))
+        #expect(unsupported.reason == "this file type cannot be printed (ZIP archive)")
     }
 
     @Test func schedulerNotRunning() throws {
