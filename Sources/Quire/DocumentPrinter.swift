@@ -13,9 +13,12 @@ import Foundation
 /// ```
 public struct DocumentPrinter: Sendable {
     public let system: PrintSystem
+    /// How text, images and SVG become PDF.
+    public let conversion: PrintConversion
 
-    public init(system: PrintSystem = PrintSystem()) {
+    public init(system: PrintSystem = PrintSystem(), conversion: PrintConversion = .standard) {
         self.system = system
+        self.conversion = conversion
     }
 
     /// Checks everything and prepares the job without sending it (what `--dry-run` shows).
@@ -27,7 +30,7 @@ public struct DocumentPrinter: Sendable {
         let selectPagesOurselves = options.pageRanges != nil && (options.numberUp ?? 1) > 1
         var pageRangesValue: String?
         for document in documents {
-            let item = try Self.item(for: document, options: options, selectPages: selectPagesOurselves)
+            let item = try item(for: document, options: options, selectPages: selectPagesOurselves)
             planned.append(item)
             if !selectPagesOurselves, options.pageRanges != nil, let pages = item.pages {
                 // One job-level page-ranges for all documents (validated against each).
@@ -65,7 +68,7 @@ public struct DocumentPrinter: Sendable {
         throw PrintError(.unprintable, "\(plan.items[0].document.name): a preview needs PDF content")
     }
 
-    static func item(for document: Document, options: PrintOptions, selectPages: Bool) throws -> PrintPlan.Item {
+    func item(for document: Document, options: PrintOptions, selectPages: Bool) throws -> PrintPlan.Item {
         let name = document.path.displayName
         let pdf: PDFDocument?
         var source: PrintDocument.Source
@@ -78,10 +81,10 @@ public struct DocumentPrinter: Sendable {
             pdf = document.contentType.family == .pdf ? try PDFDocument(file: document.file) : nil
             if pdf != nil { mimeType = "application/pdf" }
         case .byConversion:
-            let data = try PrintConversion.pdfData(for: document)
-            source = .data(data)
+            let converted = try conversion.convertedFile(for: document)
+            source = .file(converted)
             mimeType = "application/pdf"
-            pdf = nil  // TODO(merge): open the converted PDF for page counts once conversion exists
+            pdf = try PDFDocument(file: converted)
         }
         var pages: [Int]?
         if let pdf {

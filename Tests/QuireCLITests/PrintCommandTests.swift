@@ -213,6 +213,17 @@ final class PrintCommandTests {
         #expect(quire(["actions", zip]).standardOutputText.contains("Print      no: this file type cannot be printed"))
     }
 
+    @Test func textNeedsTheRenderersForNow() throws {
+        // TODO(merge with the renderers): text prints as PDF pages; update this test then.
+        let text = bed.directory.file("notes.txt")
+        try "hello\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let result = quire(["print", text])
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("notes.txt: printing"))
+        #expect(result.standardError.contains("needs conversion to PDF, which is not available in this build yet"))
+        #expect(quire(["jobs", "--all"]).standardOutputText.isEmpty)
+    }
+
     @Test func missingFileIsNoInput() {
         let result = quire(["print", bed.directory.file("missing.pdf")])
         #expect(result.status == 66)
