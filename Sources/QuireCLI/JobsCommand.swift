@@ -26,7 +26,10 @@ struct JobsCommand: AsyncParsableCommand {
     func run() async throws {
         let which: JobQueue.Which = all ? .all : (completed ? .completed : .active)
         let jobs: [JobInfo]
-        do { jobs = try JobQueue().jobs(on: destination, which: which) } catch {
+        do {
+            if let destination { _ = try PrintSystem().destination(named: destination) }
+            jobs = try JobQueue().jobs(on: destination, which: which)
+        } catch {
             throw PrintFailure.report(error).exitCode
         }
         if json {
