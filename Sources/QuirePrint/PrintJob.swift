@@ -79,6 +79,11 @@ extension PrintSystem {
         var array: UnsafeMutablePointer<cups_option_t>?
         defer { cupsFreeOptions(count, array) }
         for (key, value) in cupsOptions { count = cupsAddOption(key, value, count, &array) }
+        // As lp does: the destination's own options (lpoptions, an instance's settings, the
+        // queue's defaults) apply where the user set nothing.
+        for (key, value) in Self.destinationOptions(info.dest.pointee) where cupsGetOption(key, count, array) == nil {
+            count = cupsAddOption(key, value, count, &array)
+        }
 
         var jobID: Int32 = 0
         let title = options.title ?? documents[0].name
@@ -114,6 +119,20 @@ extension PrintSystem {
             warnings.append("\(name) is stopped\(why.isEmpty ? "" : " (\(why))"); the job waits in the queue until the printer is resumed")
         }
         return PrintJob(id: Int(jobID), destination: name, documentCount: documents.count, warnings: warnings)
+    }
+
+    /// Options stored with a destination that are job settings, not descriptions of the queue.
+    static func destinationOptions(_ dest: cups_dest_t) -> [(String, String)] {
+        guard let options = dest.options else { return [] }
+        var result: [(String, String)] = []
+        for index in 0..<Int(dest.num_options) {
+            guard let name = options[index].name, let value = options[index].value else { continue }
+            let key = String(cString: name)
+            let descriptive = ["printer-", "marker-", "device-uri", "auth-info-required", "job-sheets"]
+            if descriptive.contains(where: { key.hasPrefix($0) }) { continue }
+            result.append((key, String(cString: value)))
+        }
+        return result
     }
 
     private func send(_ document: PrintDocument, last: Bool, jobID: Int32, connection: CUPSConnection,

@@ -179,6 +179,21 @@ final class PrintCommandTests {
         #expect(result.standardOutputText.hasPrefix("destination: quire-stopped (stopped: paper jam in tray 2)\n"))
     }
 
+    @Test func lpoptionsInstanceIsTheDefaultAndItsOptionsApply() throws {
+        let home = bed.directory.file("home")
+        try FileManager.default.createDirectory(atPath: home + "/.cups", withIntermediateDirectories: true)
+        try "Dest quire-office/draft print-quality=3\nDefault quire-office/draft\n"
+            .write(toFile: home + "/.cups/lpoptions", atomically: true, encoding: .utf8)
+        #expect(quire(["printers"]).standardOutputText.contains("quire-office/draft (default): idle, accepting jobs\n"))
+        let result = quire(["print", "-t", "cli-instance", sixPages])
+        #expect(result.standardOutputText.hasPrefix("request id is quire-office-"))
+        let received = try #require(bed.waitForDocument(titled: "cli-instance"))
+        #expect(received.attributes["IPP_PRINT_QUALITY"] == "draft")
+        // An explicit option still wins over the instance's.
+        _ = quire(["print", "-o", "print-quality=5", "-t", "cli-instance-high", sixPages])
+        #expect(bed.waitForDocument(titled: "cli-instance-high")?.attributes["IPP_PRINT_QUALITY"] == "high")
+    }
+
     @Test func printersListsStateAndCapabilities() throws {
         let text = quire(["printers"])
         #expect(text.status == 0)
