@@ -191,6 +191,26 @@ final class PrintJobTests {
         try queue.cancel(job.id)
     }
 
+    @Test func holdAndReleaseAPendingJob() throws {
+        // On the stopped queue the job stays pending, so it can be held and released.
+        let destination = try system.destination(named: "quire-stopped")
+        let document = PrintDocument(source: .data(TestPDF.make(pages: 1)), mimeType: "application/pdf", name: "h.pdf")
+        let job = try system.submit([document], to: destination, options: options("hold-release"))
+        #expect(try queue.job(job.id).state == .pending)
+        try queue.hold(job.id)
+        #expect(try queue.job(job.id).state == .held)
+        try queue.release(job.id)
+        #expect(try queue.job(job.id).state == .pending)
+        try queue.cancel(job.id)
+        #expect(try queue.job(job.id).state == .canceled)
+        do {
+            try queue.hold(job.id)
+            Issue.record("a cancelled job cannot be held")
+        } catch {
+            #expect(error.message.hasPrefix("job \(job.id): cannot hold"))
+        }
+    }
+
     @Test func failureAfterCreationLeavesNoStrayJob() throws {
         // The scheduler creates the job, then refuses the document format: the job must be cancelled.
         let destination = try system.destination(named: "quire-office")
