@@ -25,8 +25,12 @@ public struct DocumentInteraction: Sendable {
     public var all: [Action] { [preview, thumbnail, print] }
 
     /// Evaluates the actions; asks `printSystem` whether any printer accepts jobs.
-    public init(document: Document, printSystem: PrintSystem = PrintSystem()) {
-        let capabilities = document.capabilities
+    public init(document: Document, printSystem: PrintSystem = PrintSystem(),
+                conversion: PrintConversion = .standard) {
+        var capabilities = document.capabilities
+        if case .byConversion = capabilities.print, !conversion.isAvailable {
+            capabilities.print = .unsupported(reason: PrintConversion.unavailableReason(document))
+        }
         preview = Action(name: "Preview", isAvailable: capabilities.preview.isSupported,
                          reason: capabilities.preview.reason, detail: nil)
         thumbnail = Action(name: "Thumbnail", isAvailable: capabilities.thumbnail.isSupported,

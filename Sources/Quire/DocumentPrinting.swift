@@ -1,7 +1,8 @@
 extension Document {
     /// Which of Preview, Thumbnail and Print apply to this document now, each with its reason.
-    public func interaction(printSystem: PrintSystem = PrintSystem()) -> DocumentInteraction {
-        DocumentInteraction(document: self, printSystem: printSystem)
+    public func interaction(printSystem: PrintSystem = PrintSystem(),
+                            conversion: PrintConversion = .standard) -> DocumentInteraction {
+        DocumentInteraction(document: self, printSystem: printSystem, conversion: conversion)
     }
 
     /// Prints this document: checks the content, the destination (`nil` for the default, as

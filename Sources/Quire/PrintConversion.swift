@@ -13,16 +13,22 @@ import Foundation
 public struct PrintConversion: Sendable {
     /// Turns a document that prints by conversion into PDF bytes.
     public let convert: @Sendable (Document) throws -> [UInt8]
+    /// Whether this converter can convert at all (the Print action is offered only then).
+    public let isAvailable: Bool
 
-    public init(convert: @escaping @Sendable (Document) throws -> [UInt8]) {
+    public init(isAvailable: Bool = true, convert: @escaping @Sendable (Document) throws -> [UInt8]) {
+        self.isAvailable = isAvailable
         self.convert = convert
+    }
+
+    static func unavailableReason(_ document: Document) -> String {
+        "printing \(document.contentType.localizedDescription) files needs conversion to PDF, which is not available in this build yet"
     }
 
     /// The converter Quire uses by default.
     // TODO(merge with the renderers): return the renderer's PDF export for text/image/SVG.
-    public static let standard = PrintConversion { document in
-        throw PrintError(.unprintable,
-                         "\(document.path): printing \(document.contentType.localizedDescription) files needs conversion to PDF, which is not available in this build yet")
+    public static let standard = PrintConversion(isAvailable: false) { document in
+        throw PrintError(.unprintable, "\(document.path): \(unavailableReason(document))")
     }
 
     /// The converted PDF as an open, already-unlinked temporary file (so poppler can read it

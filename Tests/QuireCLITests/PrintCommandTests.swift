@@ -237,6 +237,8 @@ final class PrintCommandTests {
         #expect(result.standardError.contains("notes.txt: printing"))
         #expect(result.standardError.contains("needs conversion to PDF, which is not available in this build yet"))
         #expect(quire(["jobs", "--all"]).standardOutputText.isEmpty)
+        #expect(quire(["can-print", text]).status == 1)
+        #expect(quire(["actions", text]).standardOutputText.contains("Print      no: printing "))
     }
 
     @Test func missingFileIsNoInput() {

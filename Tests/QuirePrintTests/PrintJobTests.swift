@@ -78,8 +78,11 @@ final class PrintJobTests {
             #expect(error.kind == .unprintable)
             #expect(error.message.hasSuffix("needs conversion to PDF, which is not available in this build yet"))
         }
+        #expect(!document.interaction(printSystem: system).print.isAvailable)
         // …and with a converter the whole path works: ranges count the converted PDF's pages.
-        let converting = DocumentPrinter(system: system, conversion: PrintConversion { _ in TestPDF.make(pages: 3) })
+        let converter = PrintConversion { _ in TestPDF.make(pages: 3) }
+        #expect(document.interaction(printSystem: system, conversion: converter).print.detail?.hasPrefix("converted to PDF") == true)
+        let converting = DocumentPrinter(system: system, conversion: converter)
         let plan = try converting.plan([document], destination: nil,
                                        options: try options("converted") { $0.pageRanges = try PageRanges("2-3") })
         #expect(plan.items[0].pageCount == 3)
