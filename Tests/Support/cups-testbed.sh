@@ -130,11 +130,11 @@ EOF
     setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
         </dev/null >>"$dir/log/cupsd.out" 2>&1 &
     echo $! > "$dir/pids/cupsd.pid"
-    wait_port "$port" 10 || { cat "$dir/log/error_log" >&2 2>/dev/null || true; stop_bed; die "cupsd did not start"; }
+    wait_port "$port" 30 || { cat "$dir/log/error_log" >&2 2>/dev/null || true; stop_bed; die "cupsd did not start"; }
 }
 
-start_printer() { # ipp_port
-    local ipp_port=$1
+start_printer() { # ipp_port (global; updated if the printer had to move)
+    ipp_port=$1
     mkdir -p "$dir/ippspool" "$dir/dbus"
     cat > "$dir/dbus/system.conf" <<EOF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -177,12 +177,27 @@ mv "$dir/received/\$stamp.env.part" "$dir/received/\$stamp.env"
 exit 0
 EOF
     chmod 0755 "$dir/record.sh"
-    DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/dbus/system_bus_socket" \
-        setsid ippeveprinter -n localhost -p "$ipp_port" -k -d "$dir/ippspool" -c "$dir/record.sh" \
-        -2 -f application/pdf,image/jpeg,image/pwg-raster -l "Test lab" -M Quire -m "Test Printer" \
-        -r off "Quire Test Printer" </dev/null >>"$dir/log/ippeveprinter.out" 2>&1 &
-    echo $! > "$dir/pids/ippeveprinter.pid"
-    wait_port "$ipp_port" 10 || { cat "$dir/log/ippeveprinter.out" >&2; stop_bed; die "ippeveprinter did not start"; }
+    # Several beds may start at once (parallel suites): if the printer exits because another
+    # process took its port, try again on a new one.
+    local attempt pid
+    for attempt in 1 2 3; do
+        DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/dbus/system_bus_socket" \
+            setsid ippeveprinter -n localhost -p "$ipp_port" -k -d "$dir/ippspool" -c "$dir/record.sh" \
+            -2 -f application/pdf,image/jpeg,image/pwg-raster -l "Test lab" -M Quire -m "Test Printer" \
+            -r off "Quire Test Printer" </dev/null >>"$dir/log/ippeveprinter.out" 2>&1 &
+        pid=$!
+        echo "$pid" > "$dir/pids/ippeveprinter.pid"
+        for _ in $(seq 1 600); do
+            (exec 3<>"/dev/tcp/127.0.0.1/$ipp_port") 2>/dev/null && return 0
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.05
+        done
+        kill -9 "$pid" 2>/dev/null || true
+        ipp_port=$(free_port)
+    done
+    cat "$dir/log/ippeveprinter.out" >&2
+    stop_bed
+    die "ippeveprinter did not start"
 }
 
 add_queue() { # name uri [lpadmin args...]
@@ -210,7 +225,7 @@ start|start-empty)
     export CUPS_SERVER="127.0.0.1:$port"
     if [ "$mode" = start ]; then
         ipp_port=$(free_port)
-        step printer; start_printer "$ipp_port"
+        step printer; start_printer "$ipp_port"   # may move to another port: sets ipp_port
         uri="ipp://localhost:$ipp_port/ipp/print"
         step queues; add_queue quire-office "$uri" -L "Room 101" -D "Office printer"
         add_queue quire-rejecting "$uri" -D "Rejecting printer"
