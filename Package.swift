@@ -25,12 +25,33 @@ let package = Package(
             name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CRsvg", path: "Sources/CRsvg", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(
+            name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(
+            name: "CArchive", path: "Sources/CArchive", pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(
+            name: "CSpectre", path: "Sources/CSpectre", pkgConfig: "libspectre",
+            providers: [.apt(["libspectre-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
 
         // MARK: Swift modules
         .target(name: "QuireTypes", dependencies: ["CGIO"]),
-        .target(name: "QuireRender", dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf"]),
+        .target(
+            name: "QuireRender",
+            dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
+                           "CArchive", "CSpectre", "CPNG"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
         .executableTarget(
             name: "QuireCLI",
@@ -42,6 +63,7 @@ let package = Package(
         // MARK: Tests
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
+        .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
     ],

@@ -1,0 +1,4 @@
+#ifndef CPangoCairo_SHIM_H
+#define CPangoCairo_SHIM_H
+#include <pango/pangocairo.h>
+#endif

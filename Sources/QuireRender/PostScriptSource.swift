@@ -1,0 +1,99 @@
+internal import CSpectre
+internal import CCairo
+import QuireTypes
+
+/// PostScript and EPS through libspectre, which runs Ghostscript in-process (libgs, with
+/// `-dSAFER`: no file writes, no deletes, no external programs). Pages are rasterised at the
+/// requested scale; vector output (PDF export) embeds a 150 dpi raster of each page.
+final class PostScriptSource: PageSource {
+    let path: DocumentPath
+    let document: OpaquePointer  // SpectreDocument*
+    let pageCount: Int
+    var isPaper: Bool { true }
+    var isRaster: Bool { false }
+    private let sizes: [PageSize]
+
+    init(file: InputFile) throws(DocumentError) {
+        path = file.path
+        document = spectre_document_new()
+        // The /proc/self/fd path reads the very file that was checked and opened.
+        spectre_document_load(document, file.procPath)
+        let status = spectre_document_status(document)
+        if status != SPECTRE_STATUS_SUCCESS {
+            let message = String(cString: spectre_status_to_string(status))
+            spectre_document_free(document)
+            throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable PostScript document (\(message))")
+        }
+        let count = Int(spectre_document_get_n_pages(document))
+        guard count > 0 else {
+            spectre_document_free(document)
+            throw DocumentError(kind: .damaged, path: file.path, reason: "the PostScript document has no pages")
+        }
+        pageCount = count
+        var sizes: [PageSize] = []
+        for index in 0..<count {
+            var width: Int32 = 0, height: Int32 = 0
+            if let page = spectre_document_get_page(document, UInt32(index)) {
+                spectre_page_get_size(page, &width, &height)
+                spectre_page_free(page)
+            }
+            sizes.append(width > 0 && height > 0 ? PageSize(width: Double(width), height: Double(height))
+                                                 : PageSize(width: 595.28, height: 841.89))
+        }
+        self.sizes = sizes
+    }
+
+    deinit { spectre_document_free(document) }
+
+    func pageSize(at index: Int) -> PageSize { sizes[min(max(index, 0), sizes.count - 1)] }
+
+    func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
+        guard let page = spectre_document_get_page(document, UInt32(index)) else {
+            throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) cannot be read")
+        }
+        defer { spectre_page_free(page) }
+        let size = pageSize(at: index)
+        let context = spectre_render_context_new()
+        defer { spectre_render_context_free(context) }
+        // Ask for half a pixel more than needed so Ghostscript's rounding never yields fewer rows
+        // than are read below (the buffer's height is not reported).
+        spectre_render_context_set_scale(context, (Double(width) + 0.5) / size.width, (Double(height) + 0.5) / size.height)
+        spectre_render_context_set_antialias_bits(context, 4, 2)
+        var data: UnsafeMutablePointer<UInt8>?
+        var rowLength: Int32 = 0
+        spectre_page_render(page, context, &data, &rowLength)
+        defer { free(data) }
+        let status = spectre_page_status(page)
+        guard status == SPECTRE_STATUS_SUCCESS, let data, rowLength >= Int32(width * 4) else {
+            throw DocumentError(kind: .damaged, path: path,
+                                reason: "PostScript page \(index + 1) cannot be rendered (\(String(cString: spectre_status_to_string(status))))")
+        }
+        let image = try CairoImage(width: width, height: height, path: path)
+        cairo_surface_flush(image.surface)
+        let stride = Int(cairo_image_surface_get_stride(image.surface))
+        let target = UnsafeMutablePointer<UInt32>(OpaquePointer(cairo_image_surface_get_data(image.surface)!))
+        // Ghostscript's display device writes xRGB words (cairo's RGB24); make them opaque.
+        data.withMemoryRebound(to: UInt32.self, capacity: Int(rowLength) / 4 * height) { source in
+            for y in 0..<height {
+                let from = source + y * Int(rowLength) / 4, to = target + y * stride / 4
+                for x in 0..<width { to[x] = from[x] | 0xFF00_0000 }
+            }
+        }
+        cairo_surface_mark_dirty(image.surface)
+        return image
+    }
+
+    func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        let size = pageSize(at: index)
+        let scale = 150.0 / 72
+        let image = try raster(page: index, width: max(1, Int((size.width * scale).rounded())),
+                               height: max(1, Int((size.height * scale).rounded())))
+        cairo_save(cr)
+        cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+}
+
+import Foundation
