@@ -52,10 +52,11 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Quire", "QuireThumbnails", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
@@ -66,6 +67,7 @@ let package = Package(
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
+        .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
