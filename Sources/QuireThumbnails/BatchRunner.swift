@@ -30,25 +30,25 @@ public final class BatchRunner: @unchecked Sendable {
     public let options: BatchOptions
     public let cache: ThumbnailCache
     let worker: WorkerCommand
-    let sandbox: WorkerSandbox
+    private let givenSandbox: WorkerSandbox?
+    /// Detected only when some file needs rendering (the probe starts a process).
+    private lazy var sandbox: WorkerSandbox = {
+        if let givenSandbox { return givenSandbox }
+        return options.useSandbox ? WorkerSandbox.detect(environment: worker.environment) : .disabled("--no-sandbox")
+    }()
 
     private let lock = NSLock()
     private var summary = BatchSummary()
     private var cancelled = false
     private var pool: WorkerPool?
+    private var usedSandbox: WorkerSandbox?
 
     /// - Parameter sandbox: the confinement of workers; detected when nil (and `useSandbox`).
     public init(options: BatchOptions, cache: ThumbnailCache, worker: WorkerCommand, sandbox: WorkerSandbox? = nil) {
         self.options = options
         self.cache = cache
         self.worker = worker
-        if let sandbox {
-            self.sandbox = sandbox
-        } else if options.useSandbox {
-            self.sandbox = WorkerSandbox.detect(environment: worker.environment)
-        } else {
-            self.sandbox = .disabled("--no-sandbox")
-        }
+        self.givenSandbox = sandbox
     }
 
     /// Stops the batch: no new files are started, running workers are killed, and `run`
@@ -107,6 +107,7 @@ public final class BatchRunner: @unchecked Sendable {
             return finish(start)
         }
         // Largest first: the long files start early and the tail of the run stays short.
+        let sandbox = pending.isEmpty ? WorkerSandbox.disabled("no file needed rendering") : self.sandbox
         pending.sort { $0.size != $1.size ? $0.size > $1.size : $0.key.canonicalPath.bytes.lexicographicallyPrecedes($1.key.canonicalPath.bytes) }
         lock.lock()
         onEvent(.planned(toGenerate: pending.count, alreadyHandled: handled, sandbox: sandbox))
@@ -119,6 +120,7 @@ public final class BatchRunner: @unchecked Sendable {
                 quietStandardError: worker.quietStandardError))
             lock.lock()
             self.pool = pool
+            usedSandbox = sandbox
             let stopNow = cancelled
             lock.unlock()
             if stopNow { pool.cancel() }
@@ -155,7 +157,7 @@ public final class BatchRunner: @unchecked Sendable {
         defer { lock.unlock() }
         summary.elapsed = Date().timeIntervalSince(start)
         summary.cancelled = cancelled
-        summary.sandbox = sandbox
+        summary.sandbox = usedSandbox ?? .disabled("no file needed rendering")
         return summary
     }
 
