@@ -317,24 +317,3 @@ public struct ThumbnailCache: Sendable {
         return DocumentPath(bytes: bytes)
     }
 }
-
-/// Version facts of the thumbnails module.
-public enum QuireThumbnailsInfo {
-    /// Quire's version, used in `Software` and the failure-marker directory name.
-    public static let version = "0.1.0"
-    /// The `Software` tEXt value.
-    public static let software = "Quire \(version)"
-}
-
-/// A process-wide counter for unique temporary names.
-final class TemporaryNameCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-}
