@@ -6,7 +6,13 @@ import QuireTypes
 /// `-dSAFER`: no file writes, no deletes, no external programs). Pages are rasterised at the
 /// requested scale; vector output (PDF export) embeds a 150 dpi raster of each page.
 final class PostScriptSource: PageSource {
+    /// Ghostscript allows one interpreter instance per process: every libspectre call that may
+    /// start one (load, render) runs under this lock.
+    static let ghostscript = NSLock()
+
     let path: DocumentPath
+    /// Kept open: libspectre reopens the file by its /proc/self/fd name on every render.
+    let file: InputFile
     let document: OpaquePointer  // SpectreDocument*
     let pageCount: Int
     var isPaper: Bool { true }
@@ -15,9 +21,11 @@ final class PostScriptSource: PageSource {
 
     init(file: InputFile) throws(DocumentError) {
         path = file.path
+        self.file = file
         document = spectre_document_new()
         // The /proc/self/fd path reads the very file that was checked and opened.
-        spectre_document_load(document, file.procPath)
+        let document = self.document, procPath = file.procPath
+        Self.withGhostscript { spectre_document_load(document, procPath) }
         let status = spectre_document_status(document)
         if status != SPECTRE_STATUS_SUCCESS {
             let message = String(cString: spectre_status_to_string(status))
@@ -43,7 +51,36 @@ final class PostScriptSource: PageSource {
         self.sizes = sizes
     }
 
-    deinit { spectre_document_free(document) }
+    deinit {
+        let document = self.document
+        Self.withGhostscript { spectre_document_free(document) }
+    }
+
+    /// Runs `body` on a thread with a 32 MiB stack, one at a time. Ghostscript's interpreter can
+    /// recurse deeply on hostile input, and callers may be on small-stack worker threads.
+    static func withGhostscript(_ body: () -> Void) {
+        ghostscript.lock()
+        defer { ghostscript.unlock() }
+        withoutActuallyEscaping(body) { body in
+            // A joined pthread: when this returns, the thread and its reference to `body` are gone.
+            let box = Unmanaged.passRetained(UnsafeSendableBox(body))
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            pthread_attr_setstacksize(&attributes, 32 << 20)
+            var thread = pthread_t()
+            let started = pthread_create(&thread, &attributes, { argument in
+                Unmanaged<UnsafeSendableBox>.fromOpaque(argument!).takeUnretainedValue().value()
+                return nil
+            }, box.toOpaque())
+            pthread_attr_destroy(&attributes)
+            if started == 0 {
+                pthread_join(thread, nil)
+            } else {
+                box.takeUnretainedValue().value()  // no thread: run here rather than not at all
+            }
+            box.release()
+        }
+    }
 
     func pageSize(at index: Int) -> PageSize { sizes[min(max(index, 0), sizes.count - 1)] }
 
@@ -61,7 +98,15 @@ final class PostScriptSource: PageSource {
         spectre_render_context_set_antialias_bits(context, 4, 2)
         var data: UnsafeMutablePointer<UInt8>?
         var rowLength: Int32 = 0
-        spectre_page_render(page, context, &data, &rowLength)
+        var rendered: (UnsafeMutablePointer<UInt8>?, Int32) = (nil, 0)
+        Self.withGhostscript {
+            var pageData: UnsafeMutablePointer<UInt8>?
+            var length: Int32 = 0
+            spectre_page_render(page, context, &pageData, &length)
+            rendered = (pageData, length)
+        }
+        data = rendered.0
+        rowLength = rendered.1
         defer { free(data) }
         let status = spectre_page_status(page)
         guard status == SPECTRE_STATUS_SUCCESS, let data, rowLength >= Int32(width * 4) else {
@@ -97,3 +142,10 @@ final class PostScriptSource: PageSource {
 }
 
 import Foundation
+
+/// Carries a non-Sendable closure to the Ghostscript thread; the caller waits for it, so it is
+/// never used concurrently.
+private final class UnsafeSendableBox: @unchecked Sendable {
+    let value: () -> Void
+    init(_ value: @escaping () -> Void) { self.value = value }
+}
