@@ -25,12 +25,13 @@ final class PostScriptSource: PageSource {
         document = spectre_document_new()
         // The /proc/self/fd path reads the very file that was checked and opened.
         let document = self.document, procPath = file.procPath
-        Self.withGhostscript { spectre_document_load(document, procPath) }
+        let diagnostics = Self.withGhostscript { spectre_document_load(document, procPath) }
         let status = spectre_document_status(document)
         if status != SPECTRE_STATUS_SUCCESS {
             let message = String(cString: spectre_status_to_string(status))
             spectre_document_free(document)
-            throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable PostScript document (\(message))")
+            throw DocumentError(kind: .damaged, path: file.path,
+                                reason: "not a readable PostScript document (\(message)\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
         }
         let count = Int(spectre_document_get_n_pages(document))
         guard count > 0 else {
@@ -58,9 +59,42 @@ final class PostScriptSource: PageSource {
 
     /// Runs `body` on a thread with a 32 MiB stack, one at a time. Ghostscript's interpreter can
     /// recurse deeply on hostile input, and callers may be on small-stack worker threads.
-    static func withGhostscript(_ body: () -> Void) {
+    ///
+    /// libspectre and Ghostscript print diagnostics on the process's standard output and error;
+    /// while `body` runs both descriptors point at a temporary file, whose text is returned
+    /// (one line) so it can go into the error message instead of corrupting piped output.
+    @discardableResult
+    static func withGhostscript(_ body: () -> Void) -> String {
         ghostscript.lock()
         defer { ghostscript.unlock() }
+        let capture = tmpfile()
+        let savedOut = dup(STDOUT_FILENO), savedError = dup(STDERR_FILENO)
+        if let capture {
+            fflush(nil)
+            dup2(fileno(capture), STDOUT_FILENO)
+            dup2(fileno(capture), STDERR_FILENO)
+        }
+        defer {
+            if capture != nil {
+                fflush(nil)
+                dup2(savedOut, STDOUT_FILENO)
+                dup2(savedError, STDERR_FILENO)
+            }
+            close(savedOut); close(savedError)
+        }
+        runOnLargeStack(body)
+        guard let capture else { return "" }
+        defer { fclose(capture) }
+        fflush(capture)
+        rewind(capture)
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let count = fread(&buffer, 1, buffer.count, capture)
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
+    private static func runOnLargeStack(_ body: () -> Void) {
         withoutActuallyEscaping(body) { body in
             // A joined pthread: when this returns, the thread and its reference to `body` are gone.
             let box = Unmanaged.passRetained(UnsafeSendableBox(body))
@@ -99,7 +133,7 @@ final class PostScriptSource: PageSource {
         var data: UnsafeMutablePointer<UInt8>?
         var rowLength: Int32 = 0
         var rendered: (UnsafeMutablePointer<UInt8>?, Int32) = (nil, 0)
-        Self.withGhostscript {
+        let diagnostics = Self.withGhostscript {
             var pageData: UnsafeMutablePointer<UInt8>?
             var length: Int32 = 0
             spectre_page_render(page, context, &pageData, &length)
@@ -111,7 +145,7 @@ final class PostScriptSource: PageSource {
         let status = spectre_page_status(page)
         guard status == SPECTRE_STATUS_SUCCESS, let data, rowLength >= Int32(width * 4) else {
             throw DocumentError(kind: .damaged, path: path,
-                                reason: "PostScript page \(index + 1) cannot be rendered (\(String(cString: spectre_status_to_string(status))))")
+                                reason: "PostScript page \(index + 1) cannot be rendered (\(String(cString: spectre_status_to_string(status)))\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
         }
         let image = try CairoImage(width: width, height: height, path: path)
         cairo_surface_flush(image.surface)
