@@ -26,18 +26,6 @@ public final class PDFDocument: @unchecked Sendable {
             return
         }
         let error = GLibError.take(gerror)
-        // poppler 22.12 reports a wrong password on an fd-opened document as "damaged": ask
-        // again without one; if that says "encrypted", the password was the problem.
-        if password != nil, let error, error.code != Int32(POPPLER_ERROR_ENCRYPTED.rawValue),
-           let again = try? file.duplicateDescriptor() {
-            var retryError: UnsafeMutablePointer<GError>?
-            if let document = poppler_document_new_from_fd(again, nil, &retryError) {
-                g_object_unref(UnsafeMutableRawPointer(document))
-            } else if let retry = GLibError.take(retryError), retry.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
-                throw DocumentError(kind: .passwordRequired, path: file.path,
-                                    reason: "the password is not correct for this PDF", underlying: error)
-            }
-        }
         if let error, error.domain == "poppler-quark", error.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
             throw DocumentError(kind: .passwordRequired, path: file.path,
                                 reason: password == nil
