@@ -57,11 +57,16 @@ let package = Package(
             name: "QuireCLI",
             dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
+        // MARK: Sample programs (built with the package, using only the public API)
+        .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
+        .executableTarget(name: "thumbnail-sample", dependencies: ["Quire"], path: "Samples/Thumbnail"),
+
         // MARK: Tests
-        .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes"]),
-        .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender"]),
-        .testTarget(name: "QuireTests", dependencies: ["Quire"]),
-        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI"]),
+        .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
+        .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
+        .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

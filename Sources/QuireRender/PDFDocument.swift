@@ -33,12 +33,29 @@ public final class PDFDocument: @unchecked Sendable {
                                     : "the password is not correct for this PDF",
                                 underlying: error)
         }
+        // poppler-glib retries a failed password as Latin-1 on the descriptor it has already
+        // consumed, so a wrong password surfaces as "damaged". Opening without a password tells
+        // the two apart: an encrypted document then says so.
+        if password != nil, Self.needsPassword(file) {
+            throw DocumentError(kind: .passwordRequired, path: file.path,
+                                reason: "the password is not correct for this PDF", underlying: error)
+        }
         throw DocumentError(kind: .damaged, path: file.path,
                             reason: "not a readable PDF (\(error?.message ?? "poppler could not open it"))",
                             underlying: error)
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
+
+    /// Whether the PDF in `file` opens only with a password.
+    static func needsPassword(_ file: InputFile) -> Bool {
+        do {
+            _ = try PDFDocument(file: file, password: nil)
+            return false
+        } catch {
+            return error.kind == .passwordRequired
+        }
+    }
 
     var document: OpaquePointer { handle }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireTestSupport
 
 @Suite struct ThumbnailCommandTests {
     /// Bad input of every family: one line on stderr naming the file, a sysexits status, no
@@ -12,22 +13,22 @@ import Testing
         ("garbage.ps", 65),
     ])
     func badInputFailsCleanly(name: String, status: Int32) throws {
-        let directory = try QuireBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = TemporaryDirectory()
+        let directory = scratch.url
         let output = directory.appendingPathComponent("out.png").path
-        let result = try QuireBinary.run(["thumbnail", "-s", "128", QuireBinary.sample(name), output])
+        let result = QuireBinary.run(["thumbnail", "-s", "128", Samples.path(name), output])
         #expect(!result.timedOut)
-        #expect(result.status == status, "\(name): \(result.stderr)")
-        #expect(result.errorLines.count == 1, "\(name): \(result.stderr)")
-        #expect(result.stderr.hasPrefix("quire: ") && result.stderr.contains(name))
+        #expect(result.status == status, "\(name): \(result.standardError)")
+        #expect(result.errorLines.count == 1, "\(name): \(result.standardError)")
+        #expect(result.standardError.hasPrefix("quire: ") && result.standardError.contains(name))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     @Test func specialFilesAreRefusedWithoutBlocking() throws {
-        let directory = try QuireBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputs = try QuireBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: inputs) }
+        let scratch = TemporaryDirectory()
+        let directory = scratch.url
+        let inputScratch = TemporaryDirectory()
+        let inputs = inputScratch.url
         let fifo = inputs.appendingPathComponent("pipe.pdf").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let empty = inputs.appendingPathComponent("empty.pdf").path
@@ -35,29 +36,29 @@ import Testing
         let folder = inputs.appendingPathComponent("folder.png").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for (input, status) in [(fifo, Int32(66)), (empty, 65), (folder, 66), (inputs.appendingPathComponent("missing.pdf").path, 66)] {
-            let result = try QuireBinary.run(["thumbnail", input, directory.appendingPathComponent("out.png").path], timeout: 10)
+            let result = QuireBinary.run(["thumbnail", input, directory.appendingPathComponent("out.png").path], timeout: 10)
             #expect(!result.timedOut, "\(input) hung")
-            #expect(result.status == status, "\(input): \(result.stderr)")
+            #expect(result.status == status, "\(input): \(result.standardError)")
             #expect(result.errorLines.count == 1)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     @Test func unwritableOutputIsStatus73() throws {
-        let result = try QuireBinary.run(["thumbnail", QuireBinary.sample("document.pdf"), "/nonexistent-dir/out.png"])
+        let result = QuireBinary.run(["thumbnail", Samples.path("document.pdf"), "/nonexistent-dir/out.png"])
         #expect(result.status == 73)
         #expect(result.errorLines.count == 1)
     }
 
     @Test func fileURIWithEscapesIsDecoded() throws {
-        let directory = try QuireBinary.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = TemporaryDirectory()
+        let directory = scratch.url
         let input = directory.appendingPathComponent("my document.pdf")
-        try FileManager.default.copyItem(atPath: QuireBinary.sample("document.pdf"), toPath: input.path)
+        try FileManager.default.copyItem(atPath: Samples.path("document.pdf"), toPath: input.path)
         let uri = "file://" + directory.path + "/my%20document.pdf"
         let output = directory.appendingPathComponent("thumb.png")
-        let result = try QuireBinary.run(["thumbnail", "-s", "128", uri, output.path])
-        #expect(result.status == 0, "\(result.stderr)")
+        let result = QuireBinary.run(["thumbnail", "-s", "128", uri, output.path])
+        #expect(result.status == 0, "\(result.standardError)")
         let png = [UInt8](try Data(contentsOf: output))
         let text = Self.textChunks(png)
         #expect(text["Thumb::URI"] == uri)
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func remoteURIsAreNotFetched() throws {
-        let result = try QuireBinary.run(["thumbnail", "http://example.invalid/x.pdf", "/tmp/never.png"])
+        let result = QuireBinary.run(["thumbnail", "http://example.invalid/x.pdf", "/tmp/never.png"])
         #expect(result.status == 66)
         #expect(result.errorLines.count == 1)
     }

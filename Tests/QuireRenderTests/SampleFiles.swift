@@ -1,33 +1,11 @@
 import Foundation
 import QuireRender
 import QuireTypes
+import QuireTestSupport
 
-/// The generated sample set (Samples/generated), created on first use by running
-/// Samples/generate.sh when it is missing or incomplete.
+/// Opening generated samples (QuireTestSupport runs Samples/generate.sh when they are missing).
 enum SampleFiles {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let directory = root.appendingPathComponent("Samples/generated")
-
-    /// Runs the generator once per test process (thread-safe lazy static).
-    static let ready: Bool = {
-        let marker = directory.appendingPathComponent("garbage.ps")
-        let newest = directory.appendingPathComponent("thousand-pages.pdf")
-        if FileManager.default.fileExists(atPath: marker.path) && FileManager.default.fileExists(atPath: newest.path) {
-            return true
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("Samples/generate.sh").path]
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
-
-    static func path(_ name: String) -> String {
-        precondition(ready, "Samples/generate.sh failed")
-        return directory.appendingPathComponent(name).path
-    }
+    static func path(_ name: String) -> String { Samples.path(name) }
 
     static func open(_ name: String) throws -> InputFile {
         try InputFile(path: DocumentPath(path(name)))

@@ -1,0 +1,48 @@
+# Quire — two commands for a newcomer: `make demo` and `make test`.
+SWIFT ?= swift
+SAMPLES := Samples/generated
+
+# Debian packages needed to build, generate samples and test.
+DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libcairo2-dev \
+	libgdk-pixbuf-2.0-dev libcups2-dev
+DEB_TEST := qpdf poppler-utils util-linux
+DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
+
+.PHONY: all deps build release samples demo test man man-check bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh $(DEB_PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+samples: deps
+	Samples/generate.sh $(SAMPLES)
+
+## demo: install what is missing, build release, generate samples, show their info cards.
+demo: release samples
+	@echo
+	@echo "== quire info Samples/generated/* =="
+	@.build/release/quire info $(SAMPLES)/* || \
+		echo "(quire exited $$?: the errors above are the deliberately broken samples)"
+
+## test: install what is missing, then run the whole suite and check man pages are in sync.
+test: deps samples
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+	scripts/generate-man.sh --check
+
+man: deps
+	$(SWIFT) build
+	scripts/generate-man.sh
+
+man-check:
+	scripts/generate-man.sh --check
+
+clean:
+	rm -rf .build $(SAMPLES)

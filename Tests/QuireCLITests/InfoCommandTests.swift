@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// `quire info` through the built binary: output, JSON, and every bad-input case.
+@Suite("quire info")
+struct InfoCommandTests {
+    @Test func humanCardForAPDF() throws {
+        let result = QuireBinary.run(["info", Samples.path("document.pdf")])
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        let out = result.standardOutputText
+        #expect(out.hasPrefix("document.pdf\n"))
+        #expect(out.contains("Kind:       PDF document"))
+        #expect(out.contains("Pages:      3"))
+        #expect(out.contains("Page size:  595.3 × 841.9 pt (A4)"))
+        #expect(out.contains("Title:      Quire Sample Document"))
+        #expect(out.contains("Print:      yes (sent as it is)"))
+        #expect(!out.contains("\u{1B}["), "no colour codes when not a terminal")
+    }
+
+    @Test func jsonIsAnArrayInArgumentOrderAndKeepsGoing() throws {
+        let result = QuireBinary.run(["info", "--json", Samples.path("document.pdf"), "/nonexistent-quire",
+                                      Samples.path("quadrants.png")])
+        #expect(result.status == 66)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]])
+        #expect(records.count == 3)
+        #expect(records[0]["ok"] as? Bool == true)
+        #expect(records[0]["mimeType"] as? String == "application/pdf")
+        #expect((records[0]["pdf"] as? [String: Any])?["pages"] as? Int == 3)
+        #expect((records[0]["pdf"] as? [String: Any])?["created"] as? String == "2026-01-02T03:04:05Z")
+        #expect(records[1]["ok"] as? Bool == false)
+        #expect((records[1]["error"] as? [String: Any])?["kind"] as? String == "not-found")
+        #expect((records[2]["image"] as? [String: Any])?["width"] as? Int == 64)
+        let capabilities = try #require(records[2]["capabilities"] as? [String: [String: Any]])
+        #expect(capabilities["print"]?["mode"] as? String == "conversion")
+        #expect(result.errorLines == ["quire: /nonexistent-quire: no such file"])
+    }
+
+    @Test func jsonForEverySampleParses() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Samples.directory.path).sorted()
+        let result = QuireBinary.run(["info", "--json"] + names.map(Samples.path))
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]])
+        #expect(records.count == names.count)
+        // Exactly the deliberately bad samples whose header `info` reads fail (the other
+        // damaged samples — truncated PNG/SVG/zip, bombs — have readable headers; rendering
+        // refuses them, see ThumbnailCommandTests).
+        let failed = records.filter { $0["ok"] as? Bool == false }.compactMap { $0["name"] as? String }.sorted()
+        #expect(failed == ["encrypted.pdf", "garbage.jpg", "garbage.pdf", "truncated.jpg", "truncated.pdf"])
+        #expect(result.status == 65)
+    }
+
+    struct BadCase: Sendable, CustomTestStringConvertible {
+        let label: String
+        let make: @Sendable (TemporaryDirectory) -> String
+        let status: Int32
+        let reason: String
+        var testDescription: String { label }
+    }
+
+    static let badCases: [BadCase] = [
+        BadCase(label: "missing", make: { $0.file("missing.pdf") }, status: 66, reason: "no such file"),
+        BadCase(label: "directory", make: { $0.path }, status: 66, reason: "is a directory, not a file"),
+        BadCase(label: "empty", make: { dir in
+            FileManager.default.createFile(atPath: dir.file("empty.pdf"), contents: Data())
+            return dir.file("empty.pdf")
+        }, status: 65, reason: "file is empty (0 bytes)"),
+        BadCase(label: "FIFO", make: { dir in
+            mkfifo(dir.file("fifo"), 0o600)
+            return dir.file("fifo")
+        }, status: 66, reason: "is a named pipe (FIFO), not a regular file"),
+        BadCase(label: "/dev/zero", make: { _ in "/dev/zero" }, status: 66,
+                reason: "is a character device, not a regular file"),
+        BadCase(label: "symlink loop", make: { dir in
+            symlink(dir.file("b"), dir.file("a"))
+            symlink(dir.file("a"), dir.file("b"))
+            return dir.file("a")
+        }, status: 66, reason: "too many levels of symbolic links (symlink loop)"),
+        BadCase(label: "truncated PDF", make: { _ in Samples.path("truncated.pdf") }, status: 65,
+                reason: "not a readable PDF (PDF document is damaged)"),
+        BadCase(label: "garbage PDF", make: { _ in Samples.path("garbage.pdf") }, status: 65,
+                reason: "not a readable PDF (PDF document is damaged)"),
+        BadCase(label: "encrypted PDF", make: { _ in Samples.path("encrypted.pdf") }, status: 65,
+                reason: "PDF is password-protected (give the password with --password)"),
+    ]
+
+    @Test("bad input: one line naming the file, sysexits status, prompt exit", arguments: badCases)
+    func badInput(_ bad: BadCase) throws {
+        let dir = TemporaryDirectory()
+        let path = bad.make(dir)
+        let result = QuireBinary.run(["info", path], timeout: 10)
+        #expect(!result.timedOut)
+        #expect(result.signal == nil)
+        #expect(result.elapsed < 5)
+        #expect(result.status == bad.status)
+        #expect(result.errorLines == ["quire: \(path): \(bad.reason)"])
+    }
+
+    @Test func encryptedPDFStillShowsItsCardAndOpensWithPassword() {
+        let locked = QuireBinary.run(["info", Samples.path("encrypted.pdf")])
+        #expect(locked.standardOutputText.contains("Encrypted:  yes, a password is needed to open it"))
+        let open = QuireBinary.run(["info", "--password", "secret", Samples.path("encrypted.pdf")])
+        #expect(open.status == 0)
+        #expect(open.standardOutputText.contains("Pages:      3"))
+    }
+
+    @Test func unreadableFile() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("secret.txt")
+        FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        #expect(chmod(path, 0) == 0)
+        let result: ProcessRunner.Result
+        if geteuid() == 0 {
+            // Root reads anything: drop to nobody for this check.
+            #expect(chmod(dir.path, 0o755) == 0)
+            result = ProcessRunner.run(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                        QuireBinary.path, "info", path])
+        } else {
+            result = QuireBinary.run(["info", path])
+        }
+        #expect(result.status == 66)
+        #expect(result.errorLines == ["quire: \(path): permission denied (the file is not readable)"])
+    }
+
+    @Test("awkward names", arguments: ["with spaces.txt", "new\nline.txt", "-leading-dash.txt", "tab\there.txt"])
+    func awkwardNames(name: String) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file(name)
+        FileManager.default.createFile(atPath: path, contents: Data("hello\n".utf8))
+        let result = QuireBinary.run(["info", "--json", "--", path])
+        #expect(result.status == 0)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]])
+        #expect(records.first?["mimeType"] as? String == "text/plain")
+        #expect(records.first?["size"] as? Int == 6)
+        // The human card shows the name on one line.
+        let human = QuireBinary.run(["info", "--", path])
+        let firstLine = human.standardOutputText.split(separator: "\n").first.map(String.init)
+        #expect(firstLine == name.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t"))
+    }
+
+    @Test func leadingDashNameInTheWorkingDirectoryForm() throws {
+        // Without `--`, a name starting with '-' is an option: usage error 64, not a crash.
+        let result = QuireBinary.run(["info", "-not-an-option.pdf"])
+        #expect(result.status == 64)
+    }
+
+    @Test func invalidUTF8NameIsOpenedByItsBytes() throws {
+        let dir = TemporaryDirectory()
+        let bytes = Array(dir.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)  // Latin-1 é
+        let fd = (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                open($0, O_WRONLY | O_CREAT, 0o600)
+            }
+        }
+        #expect(fd >= 0)
+        _ = write(fd, "bonjour\n", 8)
+        close(fd)
+        let result = QuireBinary.run(bytes: [Array("info".utf8), Array("--json".utf8), bytes])
+        #expect(result.status == 0)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]])
+        #expect(records.first?["size"] as? Int == 8)
+        #expect(records.first?["name"] as? String == "caf\\xE9.txt")
+        // A missing file with such a name gets an escaped one-line message.
+        let missing = Array(dir.path.utf8) + Array("/no".utf8) + [0xFF, 0x0A] + Array("pe".utf8)
+        let failed = QuireBinary.run(bytes: [Array("info".utf8), missing])
+        #expect(failed.status == 66)
+        #expect(failed.errorLines == ["quire: \(dir.path)/no\\xFF\\npe: no such file"])
+    }
+
+    @Test func sourceFilesAreNotModified() throws {
+        let path = Samples.path("document.pdf")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var statBefore = stat()
+        stat(path, &statBefore)
+        _ = QuireBinary.run(["info", path])
+        var statAfter = stat()
+        stat(path, &statAfter)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(statAfter.st_mtim.tv_sec == statBefore.st_mtim.tv_sec)
+        #expect(statAfter.st_mtim.tv_nsec == statBefore.st_mtim.tv_nsec)
+    }
+
+    @Test func noArgumentsIsAUsageError() {
+        let result = QuireBinary.run(["info"])
+        #expect(result.status == 64)
+    }
+
+    @Test func noColorIsHonouredAndPlainOutputHasNoEscapes() {
+        let result = QuireBinary.run(["info", Samples.path("notes.txt")], environment: ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0)
+        #expect(!result.standardOutputText.contains("\u{1B}"))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The built `quire` executable under test.
+public enum QuireBinary {
+    /// `$QUIRE_BINARY`, else `quire` beside the test runner, else `.build/debug/quire`.
+    public static let path: String = {
+        if let override = ProcessInfo.processInfo.environment["QUIRE_BINARY"], !override.isEmpty {
+            return override
+        }
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = runner.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("quire").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return Samples.repositoryRoot.appendingPathComponent(".build/debug/quire").path
+    }()
+
+    /// Runs `quire` with string arguments.
+    public static func run(_ arguments: [String], timeout: Double = 30,
+                           environment: [String: String]? = nil) -> ProcessRunner.Result {
+        ProcessRunner.run([path] + arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs `quire` with raw byte arguments (for file names that are not UTF-8).
+    public static func run(bytes arguments: [[UInt8]], timeout: Double = 30) -> ProcessRunner.Result {
+        ProcessRunner.run(bytes: [Array(path.utf8)] + arguments, timeout: timeout)
+    }
+}
+
+/// A temporary directory removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let url: URL
+    public var path: String { url.path }
+
+    public init(_ label: String = "quire-test") {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        // Restore permissions a test may have removed, then remove everything (names may not
+        // be UTF-8, so let chmod/rm walk the tree; no shell is involved).
+        _ = ProcessRunner.run(["/bin/chmod", "-R", "u+rwx", url.path], timeout: 30)
+        _ = ProcessRunner.run(["/bin/rm", "-rf", url.path], timeout: 30)
+    }
+
+    public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Locates the repository and its generated samples; generates them once if missing.
+public enum Samples {
+    /// The repository root (found from this file's location).
+    public static let repositoryRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var generated = false
+
+    /// The generated samples directory, running `Samples/generate.sh` first if it is missing.
+    public static var directory: URL {
+        let dir = repositoryRoot.appendingPathComponent("Samples/generated")
+        lock.lock()
+        defer { lock.unlock() }
+        if !generated {
+            // garbage.ps is among the last files generate.sh writes: an older or interrupted
+            // sample set is regenerated.
+            if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("document.pdf").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("garbage.ps").path) {
+                let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path
+                let result = ProcessRunner.run([script], timeout: 300)
+                precondition(result.status == 0, "Samples/generate.sh failed: \(result.standardError)")
+            }
+            generated = true
+        }
+        return dir
+    }
+
+    /// The path of one generated sample.
+    public static func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+}

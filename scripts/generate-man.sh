@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Regenerates man/ from the argument parser with swift-argument-parser's generate-manual plugin.
+#   scripts/generate-man.sh          write man/*.1
+#   scripts/generate-man.sh --check  fail if man/ differs from what the parser generates
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+date="$(cat man/.date 2>/dev/null || echo 2026-11-22)"
+outputs=".build/plugins/GenerateManual/outputs/QuireCLI"
+rm -rf "$outputs"
+swift package generate-manual --multi-page --date "$date" --configuration debug \
+    --authors "Quire developers" >/dev/null
+generated="$(mktemp -d)"
+trap 'rm -rf "$generated"' EXIT
+for page in "$outputs"/*.1; do
+    name="$(basename "$page")"
+    [[ "$name" == "quire.help.1" ]] && continue   # the implicit help command needs no page
+    cp "$page" "$generated/$name"
+done
+if [[ "${1:-}" == "--check" ]]; then
+    if ! diff -ru --exclude=.date man "$generated"; then
+        echo "man/ is out of date with the argument parser: run 'make man' and commit." >&2
+        exit 1
+    fi
+    echo "man pages are in sync with the parser"
+else
+    mkdir -p man
+    find man -name '*.1' -delete
+    cp "$generated"/*.1 man/
+    echo "wrote $(ls "$generated" | wc -l) man pages to man/"
+fi

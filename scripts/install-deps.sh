@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Quire needs to build and test, if any are missing.
+# As root: installs them with apt-get. Otherwise: prints the exact command and fails.
+set -euo pipefail
+packages=("$@")
+missing=()
+for package in "${packages[@]}"; do
+    status="$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)"
+    [[ "$status" == "installed" ]] || missing+=("$package")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+    exit 0
+fi
+command="apt-get install -y --no-install-recommends ${missing[*]}"
+if [[ "$(id -u)" -ne 0 ]]; then
+    echo "quire: missing Debian packages; run as root:" >&2
+    echo "  $command" >&2
+    exit 1
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# Recommends are left out on purpose: CUPS's would pull avahi and cups-browsed.
+if ! apt-get install -y -qq --no-install-recommends "${missing[@]}"; then
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
