@@ -84,19 +84,30 @@ enum TerminalGraphics {
     static func halfBlocks(_ image: RenderedImage) -> [UInt8] {
         var out = ""
         for y in stride(from: 0, to: image.height, by: 2) {
+            var current = ""  // the SGR state in effect on this line; repeated only on change
             for x in 0..<image.width {
                 let top = image.pixel(x: x, y: y)
                 let bottom = y + 1 < image.height ? image.pixel(x: x, y: y + 1) : RenderedImage.Pixel(red: 0, green: 0, blue: 0, alpha: 0)
+                let style: String, glyph: String
                 switch (top.alpha >= 128, bottom.alpha >= 128) {
                 case (true, true):
-                    out += "\u{1B}[38;2;\(top.red);\(top.green);\(top.blue);48;2;\(bottom.red);\(bottom.green);\(bottom.blue)m▀"
+                    style = "\u{1B}[38;2;\(top.red);\(top.green);\(top.blue);48;2;\(bottom.red);\(bottom.green);\(bottom.blue)m"
+                    glyph = "▀"
                 case (true, false):
-                    out += "\u{1B}[49;38;2;\(top.red);\(top.green);\(top.blue)m▀"
+                    style = "\u{1B}[0;38;2;\(top.red);\(top.green);\(top.blue)m"
+                    glyph = "▀"
                 case (false, true):
-                    out += "\u{1B}[49;38;2;\(bottom.red);\(bottom.green);\(bottom.blue)m▄"
+                    style = "\u{1B}[0;38;2;\(bottom.red);\(bottom.green);\(bottom.blue)m"
+                    glyph = "▄"
                 case (false, false):
-                    out += "\u{1B}[0m "
+                    style = "\u{1B}[0m"
+                    glyph = " "
                 }
+                if style != current {
+                    out += style
+                    current = style
+                }
+                out += glyph
             }
             out += "\u{1B}[0m\n"
         }
