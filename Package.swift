@@ -60,11 +60,12 @@ let package = Package(
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
+        .executableTarget(name: "thumbnail-sample", dependencies: ["Quire"], path: "Samples/Thumbnail"),
 
         // MARK: Tests
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
-        .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender"]),
+        .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
         .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireTestSupport"]),

@@ -14,7 +14,7 @@ struct QuireCommand: AsyncParsableCommand {
             69 a service is unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
             """,
         version: QuireVersion.string,
-        subcommands: [InfoCommand.self, ThumbnailCommand.self, ThumbnailWorkerCommand.self])
+        subcommands: [InfoCommand.self, PreviewCommand.self, ThumbnailCommand.self, ThumbnailWorkerCommand.self])
 }
 
 enum QuireVersion {

@@ -6,11 +6,6 @@ struct ThumbnailBatchOptions: ParsableArguments {
     @Flag(name: .long, help: "Fill the freedesktop thumbnail cache for every PATH (files and, with -r, directory trees).")
     var batch = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Thumbnail flavor: normal (128), large (256), x-large (512), xx-large (1024) or all. Repeatable. Default: large.",
-        valueName: "flavor"))
-    var size: [String] = []
-
     @Flag(name: [.short, .long], help: "Walk directories recursively.")
     var recursive = false
 
@@ -49,16 +44,18 @@ struct ThumbnailBatchOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Memory limit per worker in MiB (default 2048).", valueName: "MiB"))
     var memoryLimit: Int = 2048
 
-    /// The flavors asked for (default: large).
-    func flavors() throws -> [ThumbnailFlavor] {
+    /// The flavors named by `--size` values (default: large).
+    static func flavors(_ sizes: [String]) throws -> [ThumbnailFlavor] {
         var out: [ThumbnailFlavor] = []
-        for name in size {
+        for name in sizes {
             if name.lowercased() == "all" {
                 out.append(contentsOf: ThumbnailFlavor.allCases)
             } else if let flavor = ThumbnailFlavor(name: name) {
                 out.append(flavor)
+            } else if let pixels = Int(name), let flavor = ThumbnailFlavor.allCases.first(where: { $0.pixelSize == pixels }) {
+                out.append(flavor)
             } else {
-                throw ValidationError("Unknown thumbnail size '\(name)': use normal, large, x-large, xx-large or all.")
+                throw ValidationError("Unknown thumbnail size '\(name)' for --batch: use normal, large, x-large, xx-large or all.")
             }
         }
         if out.isEmpty { out = [.large] }
@@ -90,7 +87,6 @@ struct ThumbnailBatchOptions: ParsableArguments {
     }
 
     func validateBatch() throws {
-        _ = try flavors()
         _ = try maximumFileSize()
         _ = try shardSpec()
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }

@@ -12,6 +12,7 @@ import QuireThumbnails
 /// after everything else is done.
 struct ThumbnailBatchRun {
     let options: ThumbnailBatchOptions
+    let flavors: [ThumbnailFlavor]
     let arguments: [String]
 
     /// Output state shared by the event handler (events arrive serially).
@@ -58,7 +59,6 @@ struct ThumbnailBatchRun {
     }
 
     func run() throws {
-        let flavors = try options.flavors()
         let cache = ThumbnailCache()
         var batch = BatchOptions(
             flavors: flavors, recursive: options.recursive,

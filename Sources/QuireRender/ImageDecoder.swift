@@ -34,22 +34,55 @@ final class ImageDecoder {
         init(maximumPixels: Int) { self.maximumPixels = maximumPixels }
     }
 
+    private var headerProbed = false
+
     /// Reads the header only: the stored pixel size (for files, with `gdk_pixbuf_get_file_info`).
-    /// - Throws: `limitExceeded` for pixel bombs, `damaged` when no loader recognises the data.
+    /// - Throws: `limitExceeded` for pixel bombs, `damaged` when no loader recognises the data
+    ///   or the data is truncated.
     func probe() throws(DocumentError) -> (width: Int, height: Int) {
+        try checkIntegrity()
+        if try probeFileHeader() { return (storedWidth, storedHeight) }
+        // Bytes (or a file whose header the probe could not read): run the loader until the
+        // size is known, then stop it.
+        _ = try decode { _, _ in (0, 0) }
+        if storedWidth == 0 {
+            throw DocumentError(kind: .damaged, path: path, reason: "not a readable image (no installed loader recognised the data)")
+        }
+        return (storedWidth, storedHeight)
+    }
+
+    /// Refuses data whose format's end marker is missing (cut-off downloads and copies).
+    private func checkIntegrity() throws(DocumentError) {
+        let head: [UInt8], tail: [UInt8], size: Int
+        switch source {
+        case .bytes(let bytes, _):
+            head = Array(bytes.prefix(16)); tail = Array(bytes.suffix(1024)); size = bytes.count
+        case .file(let file):
+            do {
+                head = try file.read(upTo: 16)
+                tail = try file.read(upTo: 1024, at: max(0, file.size - 1024))
+            } catch { throw DocumentError(error) }
+            size = Int(file.size)
+        }
+        if let reason = ImageIntegrity.truncation(head: head, tail: tail, size: size) {
+            throw DocumentError(kind: .damaged, path: path, reason: reason)
+        }
+    }
+
+    /// `gdk_pixbuf_get_file_info` on a file (once). True when it gave a size.
+    private func probeFileHeader() throws(DocumentError) -> Bool {
+        guard !headerProbed else { return storedWidth > 0 }
+        headerProbed = true
         if case .file(let file) = source {
             var width: Int32 = 0, height: Int32 = 0
             if gdk_pixbuf_get_file_info(file.procPath, &width, &height) != nil, width > 0, height > 0 {
                 try checkPixels(Int(width), Int(height))
                 storedWidth = Int(width)
                 storedHeight = Int(height)
-                return (storedWidth, storedHeight)
+                return true
             }
         }
-        // Bytes (or a file whose header the probe could not read): run the loader until the
-        // size is known, then stop it.
-        _ = try decode { _, _ in (0, 0) }
-        return (storedWidth, storedHeight)
+        return false
     }
 
     private func checkPixels(_ width: Int, _ height: Int) throws(DocumentError) {
@@ -64,7 +97,7 @@ final class ImageDecoder {
     /// answer stops after the header). Returns the oriented pixbuf as a cairo surface, or nil
     /// when stopped.
     func decode(target: @escaping (Int, Int) -> (Int, Int)) throws(DocumentError) -> CairoImage? {
-        if case .file = source, storedWidth == 0 { _ = try? probe() }
+        _ = try probeFileHeader()
         if storedWidth > 0 { try checkPixels(storedWidth, storedHeight) }
 
         guard let loader = gdk_pixbuf_loader_new() else {

@@ -6,7 +6,13 @@ import QuireTypes
 /// `-dSAFER`: no file writes, no deletes, no external programs). Pages are rasterised at the
 /// requested scale; vector output (PDF export) embeds a 150 dpi raster of each page.
 final class PostScriptSource: PageSource {
+    /// Ghostscript allows one interpreter instance per process: every libspectre call that may
+    /// start one (load, render) runs under this lock.
+    static let ghostscript = NSLock()
+
     let path: DocumentPath
+    /// Kept open: libspectre reopens the file by its /proc/self/fd name on every render.
+    let file: InputFile
     let document: OpaquePointer  // SpectreDocument*
     let pageCount: Int
     var isPaper: Bool { true }
@@ -15,14 +21,17 @@ final class PostScriptSource: PageSource {
 
     init(file: InputFile) throws(DocumentError) {
         path = file.path
+        self.file = file
         document = spectre_document_new()
         // The /proc/self/fd path reads the very file that was checked and opened.
-        spectre_document_load(document, file.procPath)
+        let document = self.document, procPath = file.procPath
+        let diagnostics = Self.withGhostscript { spectre_document_load(document, procPath) }
         let status = spectre_document_status(document)
         if status != SPECTRE_STATUS_SUCCESS {
             let message = String(cString: spectre_status_to_string(status))
             spectre_document_free(document)
-            throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable PostScript document (\(message))")
+            throw DocumentError(kind: .damaged, path: file.path,
+                                reason: "not a readable PostScript document (\(message)\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
         }
         let count = Int(spectre_document_get_n_pages(document))
         guard count > 0 else {
@@ -43,7 +52,69 @@ final class PostScriptSource: PageSource {
         self.sizes = sizes
     }
 
-    deinit { spectre_document_free(document) }
+    deinit {
+        let document = self.document
+        Self.withGhostscript { spectre_document_free(document) }
+    }
+
+    /// Runs `body` on a thread with a 32 MiB stack, one at a time. Ghostscript's interpreter can
+    /// recurse deeply on hostile input, and callers may be on small-stack worker threads.
+    ///
+    /// libspectre and Ghostscript print diagnostics on the process's standard output and error;
+    /// while `body` runs both descriptors point at a temporary file, whose text is returned
+    /// (one line) so it can go into the error message instead of corrupting piped output.
+    @discardableResult
+    static func withGhostscript(_ body: () -> Void) -> String {
+        ghostscript.lock()
+        defer { ghostscript.unlock() }
+        let capture = tmpfile()
+        let savedOut = dup(STDOUT_FILENO), savedError = dup(STDERR_FILENO)
+        if let capture {
+            fflush(nil)
+            dup2(fileno(capture), STDOUT_FILENO)
+            dup2(fileno(capture), STDERR_FILENO)
+        }
+        defer {
+            if capture != nil {
+                fflush(nil)
+                dup2(savedOut, STDOUT_FILENO)
+                dup2(savedError, STDERR_FILENO)
+            }
+            close(savedOut); close(savedError)
+        }
+        runOnLargeStack(body)
+        guard let capture else { return "" }
+        defer { fclose(capture) }
+        fflush(capture)
+        rewind(capture)
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let count = fread(&buffer, 1, buffer.count, capture)
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
+    private static func runOnLargeStack(_ body: () -> Void) {
+        withoutActuallyEscaping(body) { body in
+            // A joined pthread: when this returns, the thread and its reference to `body` are gone.
+            let box = Unmanaged.passRetained(UnsafeSendableBox(body))
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            pthread_attr_setstacksize(&attributes, 32 << 20)
+            var thread = pthread_t()
+            let started = pthread_create(&thread, &attributes, { argument in
+                Unmanaged<UnsafeSendableBox>.fromOpaque(argument!).takeUnretainedValue().value()
+                return nil
+            }, box.toOpaque())
+            pthread_attr_destroy(&attributes)
+            if started == 0 {
+                pthread_join(thread, nil)
+            } else {
+                box.takeUnretainedValue().value()  // no thread: run here rather than not at all
+            }
+            box.release()
+        }
+    }
 
     func pageSize(at index: Int) -> PageSize { sizes[min(max(index, 0), sizes.count - 1)] }
 
@@ -61,12 +132,20 @@ final class PostScriptSource: PageSource {
         spectre_render_context_set_antialias_bits(context, 4, 2)
         var data: UnsafeMutablePointer<UInt8>?
         var rowLength: Int32 = 0
-        spectre_page_render(page, context, &data, &rowLength)
+        var rendered: (UnsafeMutablePointer<UInt8>?, Int32) = (nil, 0)
+        let diagnostics = Self.withGhostscript {
+            var pageData: UnsafeMutablePointer<UInt8>?
+            var length: Int32 = 0
+            spectre_page_render(page, context, &pageData, &length)
+            rendered = (pageData, length)
+        }
+        data = rendered.0
+        rowLength = rendered.1
         defer { free(data) }
         let status = spectre_page_status(page)
         guard status == SPECTRE_STATUS_SUCCESS, let data, rowLength >= Int32(width * 4) else {
             throw DocumentError(kind: .damaged, path: path,
-                                reason: "PostScript page \(index + 1) cannot be rendered (\(String(cString: spectre_status_to_string(status))))")
+                                reason: "PostScript page \(index + 1) cannot be rendered (\(String(cString: spectre_status_to_string(status)))\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
         }
         let image = try CairoImage(width: width, height: height, path: path)
         cairo_surface_flush(image.surface)
@@ -97,3 +176,10 @@ final class PostScriptSource: PageSource {
 }
 
 import Foundation
+
+/// Carries a non-Sendable closure to the Ghostscript thread; the caller waits for it, so it is
+/// never used concurrently.
+private final class UnsafeSendableBox: @unchecked Sendable {
+    let value: () -> Void
+    init(_ value: @escaping () -> Void) { self.value = value }
+}
