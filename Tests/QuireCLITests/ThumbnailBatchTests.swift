@@ -215,6 +215,41 @@ import Testing
         #expect(upToDate > 0)
     }
 
+    @Test func interruptStopsCleanlyWithASummary() throws {
+        var files: [String: String] = [:]
+        for index in 0..<150 { files["d\(index).pdf"] = index % 10 == 0 ? "thousand-pages.pdf" : "document.pdf" }
+        let fixture = try Fixture(files)
+        let output = fixture.directory.file("stdout.jsonl")
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: QuireBinary.path)
+        process.arguments = ["thumbnail", "--batch", "--json", "-r", "--jobs", "2", "--size", "all", fixture.tree]
+        process.environment = fixture.environment()
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while fixture.cacheFiles().count < 12 && Date() < deadline && process.isRunning { usleep(2_000) }
+        #expect(process.isRunning)
+        let interrupted = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(interrupted) < 5, "stops promptly")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        let summary = try #require(lines.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(summary["event"] as? String == "summary")
+        #expect(summary["cancelled"] as? Bool == true)
+        #expect(summary["failed"] as? Int == 0, "files cut off by the interrupt are not failures")
+        #expect((summary["generated"] as? Int ?? 0) > 0 && (summary["generated"] as? Int ?? 0) < 150)
+        #expect(!FileManager.default.fileExists(atPath: fixture.thumbnails + "/fail"), "no failure markers for interrupted files")
+        for name in fixture.cacheFiles() {
+            #expect(name.hasSuffix(".png"), "no temporary file: \(name)")
+        }
+        let leftovers = ProcessRunner.run(["/usr/bin/pgrep", "-f", "__thumbnail-worker"])
+        #expect(leftovers.standardOutputText.isEmpty, "no worker survives")
+    }
+
     @Test func shardsSplitTheTreeExactly() throws {
         var files: [String: String] = [:]
         for index in 0..<40 { files["dir\(index % 3)/f\(index).txt"] = "notes.txt" }
