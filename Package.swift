@@ -43,6 +43,9 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
+            name: "CQPDF", path: "Sources/CQPDF", pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]),
+        .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
 
@@ -52,7 +55,7 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG"]),
-        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO", "CQPDF", "CGdkPixbuf"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
         .executableTarget(
             name: "QuireCLI",
@@ -68,7 +71,7 @@ let package = Package(
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
-        .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireTestSupport"]),
+        .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireRender", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,7 @@ public struct RendererThumbnailSource: ThumbnailRendering {
     }
 
     public func renderThumbnails(of file: InputFile, type: ContentType, sizes: [Int]) throws -> RenderedThumbnails {
+        if type.family == .pdf, let fast = try scannedPage(file, sizes: sizes) { return fast }
         let renderer: Renderer
         do {
             renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024)
@@ -41,5 +42,22 @@ public struct RendererThumbnailSource: ThumbnailRendering {
             break
         }
         return result
+    }
+
+    /// Fast path for a first page that is one full-page JPEG (a scan or a photo): decode the
+    /// JPEG at a reduced DCT scale instead of letting poppler decode every pixel.
+    func scannedPage(_ file: InputFile, sizes: [Int]) throws -> RenderedThumbnails? {
+        guard let scan = ScannedPageProbe.scan(of: file) else { return nil }
+        var pngs: [Int: [UInt8]] = [:]
+        for size in sizes {
+            let scale = Double(size) / max(scan.pageWidth, scan.pageHeight)
+            let width = max(1, Int((scan.pageWidth * scale).rounded()))
+            let height = max(1, Int((scan.pageHeight * scale).rounded()))
+            guard let image = ScaledJPEGDecoder.decode(scan.jpeg, width: width, height: height) else { return nil }
+            do { pngs[size] = try PNGEncoder.encode(image) } catch {
+                throw ThumbnailRenderingError(kind: "encoding", reason: String(describing: error))
+            }
+        }
+        return RenderedThumbnails(pngBySize: pngs, pageCount: scan.pageCount)
     }
 }
