@@ -38,6 +38,7 @@ enum BatchRecord {
         let cancelled: Bool
         let workers: Int
         let workersStarted: Int
+        let workerProblem: String?
         let sandbox: Sandbox
         let cache: String
         let flavors: [String]
@@ -67,6 +68,7 @@ enum BatchRecord {
             elapsedSeconds: (summary.elapsed * 1000).rounded() / 1000,
             filesPerSecond: (summary.filesPerSecond * 10).rounded() / 10,
             cancelled: summary.cancelled, workers: jobs, workersStarted: summary.workersStarted,
+            workerProblem: summary.workerProblem,
             sandbox: Summary.Sandbox(used: summary.sandbox.isActive,
                                      kind: summary.sandbox.isActive ? "bubblewrap" : "none",
                                      reason: summary.sandbox.reasonUnavailable),

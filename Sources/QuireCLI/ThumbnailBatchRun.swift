@@ -103,6 +103,10 @@ struct ThumbnailBatchRun {
         } else {
             Terminal.out(Self.summaryText(summary, flavors: flavors, cache: cache, verbose: options.verbose, dryRun: options.dryRun))
         }
+        if let problem = summary.workerProblem {
+            Terminal.error("cannot run thumbnail workers: \(problem)")
+            throw ExitStatus.unavailable.exitCode
+        }
         if summary.cancelled { throw ExitCode(130) }
         if summary.failed > 0 { throw ExitStatus.dataError.exitCode }
     }

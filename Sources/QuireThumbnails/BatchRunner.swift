@@ -138,12 +138,16 @@ public final class BatchRunner: @unchecked Sendable {
             let done = summary.total
             lock.unlock()
             let expected = handled + pending.count
+            let startFailure = pool.startFailure
             if done < expected {
                 lock.lock()
                 summary.skipped += expected - done
-                summary.skippedByKind["cancelled", default: 0] += expected - done
+                summary.skippedByKind[startFailure == nil ? "cancelled" : "worker-unavailable", default: 0] += expected - done
                 lock.unlock()
             }
+            lock.lock()
+            summary.workerProblem = startFailure
+            lock.unlock()
             lock.lock()
             summary.workersStarted = pool.workersStarted
             self.pool = nil
@@ -226,6 +230,8 @@ public final class BatchRunner: @unchecked Sendable {
                 return BatchFileResult(path: path, status: .skipped, kind: kind, reason: reason, thumbnails: marker, size: item.size)
             }
             return BatchFileResult(path: path, status: .failed, kind: kind, reason: reason, thumbnails: marker, size: item.size)
+        case let .failed(kind, reason) where kind == "worker":
+            return BatchFileResult(path: path, status: .skipped, kind: "worker-unavailable", reason: reason, size: item.size)
         case let .failed(kind, reason):
             let marker = recordFailure(item, kind: kind, reason: reason, modificationTime: item.modificationTime, size: item.size)
             return BatchFileResult(path: path, status: .failed, kind: kind, reason: reason, thumbnails: marker, size: item.size)

@@ -12,6 +12,8 @@ public struct BatchSummary: Sendable {
     public var elapsed: Double = 0
     public var cancelled = false
     public var workersStarted = 0
+    /// Set when worker processes could not be started; the batch stopped early.
+    public var workerProblem: String?
     public var sandbox: WorkerSandbox = .disabled("not started")
 
     public init() {}

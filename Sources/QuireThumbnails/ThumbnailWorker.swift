@@ -47,6 +47,10 @@ public struct ThumbnailWorker: Sendable {
         }
         let crashOn = environment["QUIRE_TEST_WORKER_CRASH_ON"].map { Array($0.utf8) }
         let hangOn = environment["QUIRE_TEST_WORKER_HANG_ON"].map { Array($0.utf8) }
+        // Handshake: the parent waits for this before sending files, so a worker that cannot
+        // start (missing binary, broken sandbox) is not mistaken for a file that crashes it.
+        if environment["QUIRE_TEST_WORKER_FAIL_START"] != nil { return 3 }
+        guard WireIO.writeAll(output, WorkerHandshake.frame) else { return 1 }
         while let payload = WireIO.readFrame(input) {
             guard let request = try? WorkerRequest(payload: payload) else { return 2 }
             let name = DocumentPath(bytes: request.path).lastComponentBytes

@@ -39,6 +39,13 @@ final class WorkerPool: @unchecked Sendable {
     private var nextJob = 0
     private var stopping = false
     private var live: [Int: pid_t] = [:]
+    /// Why workers could not be started, if they could not.
+    private var startFailureStorage: String?
+    var startFailure: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return startFailureStorage
+    }
     /// Workers started in all (for the summary).
     private(set) var workersStarted = 0
 
@@ -100,14 +107,22 @@ final class WorkerPool: @unchecked Sendable {
                     let argv = configuration.sandbox.command(executable: configuration.executable, arguments: configuration.arguments)
                     let process = try WorkerProcess(argv: argv, environment: configuration.environment,
                                                     quietStandardError: configuration.quietStandardError)
+                    if let problem = process.awaitHandshake(timeout: 20) {
+                        throw ThumbnailCacheError(path: configuration.executable, reason: problem)
+                    }
                     lock.lock()
                     live[slot] = process.pid
                     workersStarted += 1
                     lock.unlock()
                     worker = process
                 } catch {
+                    // Workers cannot start: stop the batch rather than fail every file.
                     handle(job, .failed(kind: "worker", reason: String(describing: error)))
-                    continue
+                    lock.lock()
+                    stopping = true
+                    startFailureStorage = String(describing: error)
+                    lock.unlock()
+                    break
                 }
             }
             let outcome = worker!.process(job.request, timeout: configuration.timeout)
@@ -132,7 +147,7 @@ final class WorkerPool: @unchecked Sendable {
                 live[slot] = nil
                 lock.unlock()
             }
-            if isCancelled, case .failed = result {
+            if isCancelled && startFailure == nil, case .failed = result {
                 handle(job, .cancelled)
             } else {
                 handle(job, result)

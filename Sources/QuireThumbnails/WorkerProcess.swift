@@ -80,6 +80,30 @@ final class WorkerProcess {
         }
     }
 
+    /// Waits at most `timeout` seconds for the worker's handshake; nil when it arrived, else
+    /// why the worker is unusable (it is killed).
+    func awaitHandshake(timeout: Double) -> String? {
+        var pollSet = pollfd(fd: responseFD, events: Int16(POLLIN), revents: 0)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 {
+                terminate()
+                return "the worker did not start within \(Int(timeout)) s"
+            }
+            pollSet.revents = 0
+            let ready = poll(&pollSet, 1, Int32(remaining * 1000 + 1))
+            if ready < 0 && errno == EINTR { continue }
+            break
+        }
+        guard let payload = WireIO.readFrame(responseFD) else { return "the worker could not start (\(reap()))" }
+        guard WorkerHandshake.isValid(payload) else {
+            terminate()
+            return "the worker does not speak this protocol version"
+        }
+        return nil
+    }
+
     /// Sends `request` and waits at most `timeout` seconds for the answer.
     func process(_ request: WorkerRequest, timeout: Double) -> Outcome {
         guard WireIO.writeAll(requestFD, request.frame) else { return .died(reap()) }

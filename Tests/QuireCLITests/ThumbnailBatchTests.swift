@@ -31,6 +31,7 @@ import Testing
             env["NO_COLOR"] = "1"
             env.removeValue(forKey: "QUIRE_TEST_WORKER_CRASH_ON")
             env.removeValue(forKey: "QUIRE_TEST_WORKER_HANG_ON")
+            env.removeValue(forKey: "QUIRE_TEST_WORKER_FAIL_START")
             for (key, value) in extra { env[key] = value }
             return env
         }
@@ -248,6 +249,21 @@ import Testing
         }
         let leftovers = ProcessRunner.run(["/usr/bin/pgrep", "-f", "__thumbnail-worker"])
         #expect(leftovers.standardOutputText.isEmpty, "no worker survives")
+    }
+
+    @Test func workersThatCannotStartStopTheBatchWithoutMarkingFiles() throws {
+        var files: [String: String] = [:]
+        for index in 0..<5 { files["doc\(index).pdf"] = "document.pdf" }
+        let fixture = try Fixture(files)
+        let run = fixture.run(["-r", fixture.tree], extra: ["QUIRE_TEST_WORKER_FAIL_START": "1"])
+        #expect(run.result.status == 69)
+        #expect(run.result.standardError.contains("cannot run thumbnail workers"))
+        #expect(run.summary["failed"] as? Int == 0)
+        #expect(run.summary["skipped"] as? Int == 5)
+        #expect(run.summary["workerProblem"] as? String != nil)
+        #expect(!FileManager.default.fileExists(atPath: fixture.thumbnails + "/fail"), "no file is blamed")
+        // Once workers start again, everything is done.
+        #expect(fixture.run(["-r", fixture.tree]).summary["generated"] as? Int == 5)
     }
 
     @Test func shardsSplitTheTreeExactly() throws {
