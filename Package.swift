@@ -33,8 +33,8 @@ let package = Package(
             name: "CRsvg", path: "Sources/CRsvg",
             providers: [.apt(["librsvg2-2"])]),
         .systemLibrary(
-            name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
-            providers: [.apt(["libpango1.0-dev"])]),
+            name: "CPangoCairo", path: "Sources/CPangoCairo",
+            providers: [.apt(["libpangocairo-1.0-0"])]),
         .systemLibrary(
             name: "CArchive", path: "Sources/CArchive",
             providers: [.apt(["libarchive-dev"])]),
