@@ -27,17 +27,19 @@ let package = Package(
         .systemLibrary(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]),
+        // Loaded with dlopen on first use (see their shim.h): not linked, so a PDF thumbnail
+        // does not pay for Ghostscript, librsvg or libarchive at start-up.
         .systemLibrary(
-            name: "CRsvg", path: "Sources/CRsvg", pkgConfig: "librsvg-2.0",
-            providers: [.apt(["librsvg2-dev"])]),
+            name: "CRsvg", path: "Sources/CRsvg",
+            providers: [.apt(["librsvg2-2"])]),
         .systemLibrary(
-            name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
-            providers: [.apt(["libpango1.0-dev"])]),
+            name: "CPangoCairo", path: "Sources/CPangoCairo",
+            providers: [.apt(["libpangocairo-1.0-0"])]),
         .systemLibrary(
-            name: "CArchive", path: "Sources/CArchive", pkgConfig: "libarchive",
+            name: "CArchive", path: "Sources/CArchive",
             providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(
-            name: "CSpectre", path: "Sources/CSpectre", pkgConfig: "libspectre",
+            name: "CSpectre", path: "Sources/CSpectre",
             providers: [.apt(["libspectre-dev"])]),
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",

@@ -19,6 +19,7 @@ public enum ContactSheet {
             throw DocumentError(kind: .limitExceeded, path: renderer.path,
                                 reason: "a sheet shows at most \(maximumPages) pages (\(pages.count) selected)")
         }
+        let pango = try LazyLibraries.pango(renderer.path)
         let cell = max(16, min(cellSize, 2048))
         let padding = 12, label = 22
         var columnCount = columns ?? Int(Double(pages.count).squareRoot().rounded(.up))
@@ -30,8 +31,8 @@ public enum ContactSheet {
         try sheet.draw(path: renderer.path) { (cr) throws(DocumentError) in
             cairo_set_source_rgb(cr, 0.88, 0.88, 0.88)
             cairo_paint(cr)
-            let font = pango_font_description_from_string("Sans 11")
-            defer { pango_font_description_free(font) }
+            let font = pango.pango_font_description_from_string("Sans 11")
+            defer { pango.pango_font_description_free(font) }
             for (slot, page) in pages.enumerated() {
                 let column = slot % columnCount, row = slot / columnCount
                 let cellX = Double(padding + column * (cell + padding))
@@ -44,15 +45,15 @@ public enum ContactSheet {
                 cairo_fill(cr)
                 cairo_set_source_surface(cr, image.surface, x, y)
                 cairo_paint(cr)
-                let pageLayout = pango_cairo_create_layout(cr)!
+                let pageLayout = pango.pango_cairo_create_layout(cr)!
                 defer { g_object_unref(UnsafeMutableRawPointer(pageLayout)) }
-                pango_layout_set_font_description(pageLayout, font)
-                pango_layout_set_text(pageLayout, "\(page + 1)", -1)
+                pango.pango_layout_set_font_description(pageLayout, font)
+                pango.pango_layout_set_text(pageLayout, "\(page + 1)", -1)
                 var textWidth: Int32 = 0, textHeight: Int32 = 0
-                pango_layout_get_pixel_size(pageLayout, &textWidth, &textHeight)
+                pango.pango_layout_get_pixel_size(pageLayout, &textWidth, &textHeight)
                 cairo_set_source_rgb(cr, 0.1, 0.1, 0.1)
                 cairo_move_to(cr, cellX + Double(cell - Int(textWidth)) / 2, cellY + Double(cell) + Double(label - Int(textHeight)) / 2 + 1)
-                pango_cairo_show_layout(cr, pageLayout)
+                pango.pango_cairo_show_layout(cr, pageLayout)
             }
         }
         return sheet.rendered()

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import QuireTypes
 
 /// Finds the preview image a zip-based document carries: OpenDocument
@@ -95,30 +92,3 @@ enum ContainerPreview {
     }
 }
 
-/// Collects elements (local name and attributes) of a small XML document. External entities
-/// are not resolved.
-final class XMLScan: NSObject, XMLParserDelegate {
-    struct Element {
-        let name: String
-        let attributes: [String: String]
-    }
-    private(set) var elements: [Element] = []
-
-    init(_ bytes: [UInt8]) {
-        super.init()
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = true
-        parser.delegate = self
-        parser.parse()
-    }
-
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        var local: [String: String] = [:]
-        for (key, value) in attributes {
-            local[String(key.split(separator: ":").last ?? Substring(key))] = value
-        }
-        elements.append(Element(name: elementName, attributes: local))
-    }
-}

@@ -14,6 +14,8 @@ final class PostScriptSource: PageSource {
     /// Kept open: libspectre reopens the file by its /proc/self/fd name on every render.
     let file: InputFile
     let document: OpaquePointer  // SpectreDocument*
+    /// libspectre's entry points (loaded on first use).
+    let spectre: quire_spectre_api
     let pageCount: Int
     var isPaper: Bool { true }
     var isRaster: Bool { false }
@@ -22,29 +24,34 @@ final class PostScriptSource: PageSource {
     init(file: InputFile) throws(DocumentError) {
         path = file.path
         self.file = file
-        document = spectre_document_new()
+        let spectre = try LazyLibraries.spectre(file.path)
+        self.spectre = spectre
+        guard let document = spectre.spectre_document_new() else {
+            throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libspectre could not allocate a document")
+        }
+        self.document = document
         // The /proc/self/fd path reads the very file that was checked and opened.
-        let document = self.document, procPath = file.procPath
-        let diagnostics = Self.withGhostscript { spectre_document_load(document, procPath) }
-        let status = spectre_document_status(document)
+        let procPath = file.procPath, load = spectre.spectre_document_load
+        let diagnostics = Self.withGhostscript { load(document, procPath) }
+        let status = spectre.spectre_document_status(document)
         if status != SPECTRE_STATUS_SUCCESS {
-            let message = String(cString: spectre_status_to_string(status))
-            spectre_document_free(document)
+            let message = (spectre.spectre_status_to_string(status).map { String(cString: $0) } ?? "error \(status.rawValue)")
+            spectre.spectre_document_free(document)
             throw DocumentError(kind: .damaged, path: file.path,
                                 reason: "not a readable PostScript document (\(message)\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
         }
-        let count = Int(spectre_document_get_n_pages(document))
+        let count = Int(spectre.spectre_document_get_n_pages(document))
         guard count > 0 else {
-            spectre_document_free(document)
+            spectre.spectre_document_free(document)
             throw DocumentError(kind: .damaged, path: file.path, reason: "the PostScript document has no pages")
         }
         pageCount = count
         var sizes: [PageSize] = []
         for index in 0..<count {
             var width: Int32 = 0, height: Int32 = 0
-            if let page = spectre_document_get_page(document, UInt32(index)) {
-                spectre_page_get_size(page, &width, &height)
-                spectre_page_free(page)
+            if let page = spectre.spectre_document_get_page(document, UInt32(index)) {
+                spectre.spectre_page_get_size(page, &width, &height)
+                spectre.spectre_page_free(page)
             }
             sizes.append(width > 0 && height > 0 ? PageSize(width: Double(width), height: Double(height))
                                                  : PageSize(width: 595.28, height: 841.89))
@@ -53,8 +60,8 @@ final class PostScriptSource: PageSource {
     }
 
     deinit {
-        let document = self.document
-        Self.withGhostscript { spectre_document_free(document) }
+        let document = self.document, free = spectre.spectre_document_free
+        Self.withGhostscript { free(document) }
     }
 
     /// Runs `body` on a thread with a 32 MiB stack, one at a time. Ghostscript's interpreter can
@@ -119,33 +126,34 @@ final class PostScriptSource: PageSource {
     func pageSize(at index: Int) -> PageSize { sizes[min(max(index, 0), sizes.count - 1)] }
 
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
-        guard let page = spectre_document_get_page(document, UInt32(index)) else {
+        guard let page = spectre.spectre_document_get_page(document, UInt32(index)) else {
             throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) cannot be read")
         }
-        defer { spectre_page_free(page) }
+        defer { spectre.spectre_page_free(page) }
         let size = pageSize(at: index)
-        let context = spectre_render_context_new()
-        defer { spectre_render_context_free(context) }
+        let context = spectre.spectre_render_context_new()
+        defer { spectre.spectre_render_context_free(context) }
         // Ask for half a pixel more than needed so Ghostscript's rounding never yields fewer rows
         // than are read below (the buffer's height is not reported).
-        spectre_render_context_set_scale(context, (Double(width) + 0.5) / size.width, (Double(height) + 0.5) / size.height)
-        spectre_render_context_set_antialias_bits(context, 4, 2)
+        spectre.spectre_render_context_set_scale(context, (Double(width) + 0.5) / size.width, (Double(height) + 0.5) / size.height)
+        spectre.spectre_render_context_set_antialias_bits(context, 4, 2)
         var data: UnsafeMutablePointer<UInt8>?
         var rowLength: Int32 = 0
         var rendered: (UnsafeMutablePointer<UInt8>?, Int32) = (nil, 0)
+        let render = spectre.spectre_page_render
         let diagnostics = Self.withGhostscript {
             var pageData: UnsafeMutablePointer<UInt8>?
             var length: Int32 = 0
-            spectre_page_render(page, context, &pageData, &length)
+            render(page, context, &pageData, &length)
             rendered = (pageData, length)
         }
         data = rendered.0
         rowLength = rendered.1
         defer { free(data) }
-        let status = spectre_page_status(page)
+        let status = spectre.spectre_page_status(page)
         guard status == SPECTRE_STATUS_SUCCESS, let data, rowLength >= Int32(width * 4) else {
             throw DocumentError(kind: .damaged, path: path,
-                                reason: "PostScript page \(index + 1) cannot be rendered (\(String(cString: spectre_status_to_string(status)))\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
+                                reason: "PostScript page \(index + 1) cannot be rendered (\((spectre.spectre_status_to_string(status).map { String(cString: $0) } ?? "error \(status.rawValue)"))\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
         }
         let image = try CairoImage(width: width, height: height, path: path)
         cairo_surface_flush(image.surface)

@@ -57,7 +57,7 @@ public final class Renderer: @unchecked Sendable {
                 // Cut at the last line end so no half line (or half character) is shown.
                 if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
             }
-            source = TextSource(text: bytes, truncated: truncated, contentType: contentType, path: file.path)
+            source = try TextSource(text: bytes, truncated: truncated, contentType: contentType, path: file.path)
         case .officeDocument, .ebook, .comicBook:
             let (name, bytes) = try ContainerPreview.extract(from: file, family: contentType.family, limits: limits)
             previewName = name

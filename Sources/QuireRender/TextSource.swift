@@ -17,6 +17,8 @@ final class TextSource: PageSource {
     let path: DocumentPath
     let layout: OpaquePointer  // PangoLayout*
     let context: OpaquePointer  // PangoContext*
+    /// Pango's entry points (loaded on first use).
+    let pango: quire_pangocairo_api
     /// PangoLayoutLine pointers in order (the layout keeps them alive).
     private let lines: [OpaquePointer]
     let pageCount: Int
@@ -24,28 +26,37 @@ final class TextSource: PageSource {
     let isTruncated: Bool
     var isPaper: Bool { true }
 
-    init(text bytes: [UInt8], truncated: Bool, contentType: ContentType, path: DocumentPath) {
+    init(text bytes: [UInt8], truncated: Bool, contentType: ContentType, path: DocumentPath) throws(DocumentError) {
         self.path = path
+        let pango = try LazyLibraries.pango(path)
+        self.pango = pango
         isTruncated = truncated
         let text = Self.clean(bytes)
-        let fontMap = pango_cairo_font_map_get_default()
-        context = pango_font_map_create_context(fontMap)
+        let fontMap = pango.pango_cairo_font_map_get_default()
+        guard let context = pango.pango_font_map_create_context(fontMap) else {
+            throw DocumentError(kind: .unsupported, path: path, reason: "Pango found no fonts (install fonts-dejavu-core)")
+        }
+        self.context = context
         // Unhinted metrics: the same line breaks at every scale and in PDF output.
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        pango_cairo_context_set_font_options(context, options)
+        pango.pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
-        layout = pango_layout_new(context)
+        guard let layout = pango.pango_layout_new(context) else {
+            g_object_unref(UnsafeMutableRawPointer(context))
+            throw DocumentError(kind: .unsupported, path: path, reason: "Pango could not create a layout")
+        }
+        self.layout = layout
         let family = Self.usesProportionalFont(contentType) ? "Sans" : "Monospace"
-        let font = pango_font_description_from_string("\(family) \(Self.fontSize)")
-        pango_layout_set_font_description(layout, font)
-        pango_font_description_free(font)
-        pango_layout_set_width(layout, Int32((Self.page.width - 2 * Self.margin) * Double(PANGO_SCALE)))
-        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-        pango_layout_set_text(layout, text, -1)
+        let font = pango.pango_font_description_from_string("\(family) \(Self.fontSize)")
+        pango.pango_layout_set_font_description(layout, font)
+        pango.pango_font_description_free(font)
+        pango.pango_layout_set_width(layout, Int32((Self.page.width - 2 * Self.margin) * Double(quire_pango_scale)))
+        pango.pango_layout_set_wrap(layout, quire_pango_wrap_word_char)
+        pango.pango_layout_set_text(layout, text, -1)
         var collected: [OpaquePointer] = []
-        var node = pango_layout_get_lines_readonly(layout)
+        var node = pango.pango_layout_get_lines_readonly(layout)
         while let current = node {
             if let data = current.pointee.data { collected.append(OpaquePointer(data)) }
             node = current.pointee.next
@@ -109,7 +120,7 @@ final class TextSource: PageSource {
         for (row, line) in lines[first..<last].enumerated() {
             // Baseline 80 % down the line pitch.
             cairo_move_to(cr, Self.margin, Self.margin + Double(row) * Self.linePitch + Self.linePitch * 0.8)
-            pango_cairo_show_layout_line(cr, UnsafeMutablePointer(line))
+            pango.pango_cairo_show_layout_line(cr, line)
         }
         cairo_restore(cr)
     }

@@ -18,31 +18,37 @@ final class ZipArchive {
     /// `/proc/self/fd`, so it has its own offset).
     private final class Reader {
         let handle: OpaquePointer
+        let api: quire_archive_api
         init(file: InputFile) throws(DocumentError) {
-            handle = archive_read_new()
-            archive_read_support_format_zip(handle)
-            if archive_read_open_filename(handle, file.procPath, 65536) != ARCHIVE_OK {
-                let message = archive_error_string(handle).map { String(cString: $0) } ?? "cannot open the archive"
-                archive_read_free(handle)
+            let api = try LazyLibraries.archive(file.path)
+            self.api = api
+            guard let handle = api.archive_read_new() else {
+                throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libarchive could not allocate a reader")
+            }
+            self.handle = handle
+            api.archive_read_support_format_zip(handle)
+            if api.archive_read_open_filename(handle, file.procPath, 65536) != ARCHIVE_OK {
+                let message = api.archive_error_string(handle).map { String(cString: $0) } ?? "cannot open the archive"
+                api.archive_read_free(handle)
                 throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable zip container (\(message))")
             }
         }
-        deinit { archive_read_free(handle) }
+        deinit { api.archive_read_free(handle) }
 
-        var errorMessage: String { archive_error_string(handle).map { String(cString: $0) } ?? "unknown error" }
+        var errorMessage: String { api.archive_error_string(handle).map { String(cString: $0) } ?? "unknown error" }
 
         /// The next entry's name, nil at the end.
         func next(path: DocumentPath) throws(DocumentError) -> (name: String, isFile: Bool)? {
             var entry: OpaquePointer?
-            let status = archive_read_next_header(handle, &entry)
+            let status = api.archive_read_next_header(handle, &entry)
             if status == ARCHIVE_EOF { return nil }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
                 throw DocumentError(kind: .damaged, path: path, reason: "damaged zip container (\(errorMessage))")
             }
-            let name = archive_entry_pathname_utf8(entry).map { String(cString: $0) }
-                ?? archive_entry_pathname(entry).map { String(decoding: Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            let name = api.archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+                ?? api.archive_entry_pathname(entry).map { String(decoding: Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
                 ?? ""
-            return (name, archive_entry_filetype(entry) & 0o170000 == 0o100000)
+            return (name, api.archive_entry_filetype(entry) & 0o170000 == 0o100000)
         }
     }
 
@@ -77,7 +83,7 @@ final class ZipArchive {
             var data: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)
             while true {
-                let read = chunk.withUnsafeMutableBytes { archive_read_data(reader.handle, $0.baseAddress, $0.count) }
+                let read = chunk.withUnsafeMutableBytes { reader.api.archive_read_data(reader.handle, $0.baseAddress, $0.count) }
                 if read == 0 { break }
                 if read < 0 {
                     throw DocumentError(kind: .damaged, path: path,

@@ -47,3 +47,18 @@ import QuireTypes
         #expect(ContainerPreview.firstImage(["b/10.jpg", "b/9.jpg", ".hidden.png"]) == "b/9.jpg")
     }
 }
+
+@Suite struct XMLScanTests {
+    @Test func startTagsAndAttributes() {
+        let xml = """
+            <?xml version="1.0"?><!-- <item id="comment"/> --><opf:package xmlns:opf="x">
+            <item id='a' href="images/a%20b.png" media-type="image/png" properties="nav cover-image"/>
+            <meta name="cover" content="x&amp;y&#65;"/><![CDATA[<item id="cdata"/>]]></opf:package>
+            """
+        let scan = XMLScan(Array(xml.utf8))
+        #expect(scan.elements.map(\.name) == ["package", "item", "meta"])
+        #expect(scan.elements[1].attributes["href"] == "images/a%20b.png")
+        #expect(scan.elements[1].attributes["properties"] == "nav cover-image")
+        #expect(scan.elements[2].attributes["content"] == "x&yA")
+    }
+}
