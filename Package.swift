@@ -45,7 +45,7 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
-            name: "CQPDF", path: "Sources/CQPDF", pkgConfig: "libqpdf",
+            name: "CQPDF", path: "Sources/CQPDF",
             providers: [.apt(["libqpdf-dev"])]),
         .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",

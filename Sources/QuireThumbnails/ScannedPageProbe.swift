@@ -12,6 +12,9 @@ import QuireTypes
 /// `/Decode`, rotation, CMYK, an image not covering the page) returns nil and the page goes
 /// through the normal renderer. Uses libqpdf's object API on the already open descriptor.
 struct ScannedPageProbe {
+    /// libqpdf, loaded on first use; nil when it is not installed.
+    private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
+
     /// The first page's single JPEG and the page's size in points.
     struct Scan {
         var jpeg: [UInt8]
@@ -22,51 +25,51 @@ struct ScannedPageProbe {
 
     /// Looks at `file`; nil when the fast path does not apply (or the PDF is unreadable to qpdf).
     static func scan(of file: InputFile) -> Scan? {
-        guard let qpdf = qpdf_init() else { return nil }
+        guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return nil }
         var handle: qpdf_data? = qpdf
-        defer { qpdf_cleanup(&handle) }
-        qpdf_silence_errors(qpdf)
-        qpdf_set_suppress_warnings(qpdf, 1)
-        guard qpdf_read(qpdf, file.procPath, nil) & QPDF_ERRORS == 0 else {
-            while qpdf_has_error(qpdf) != 0 { _ = qpdf_get_error(qpdf) }  // handled: no warning at cleanup
+        defer { api.qpdf_cleanup(&handle) }
+        api.qpdf_silence_errors(qpdf)
+        api.qpdf_set_suppress_warnings(qpdf, 1)
+        guard api.qpdf_read(qpdf, file.procPath, nil) & QPDF_ERRORS == 0 else {
+            while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }  // handled: no warning at cleanup
             return nil
         }
-        let pages = Int(qpdf_get_num_pages(qpdf))
+        let pages = Int(api.qpdf_get_num_pages(qpdf))
         guard pages >= 1 else { return nil }
-        let page = qpdf_get_page_n(qpdf, 0)
-        let object = Objects(qpdf: qpdf)
+        let page = api.qpdf_get_page_n(qpdf, 0)
+        let object = Objects(api: api, qpdf: qpdf)
 
         // Geometry: no rotation, the media box (inheritable) defines the page.
         if let rotate = object.inherited(page, "/Rotate"), object.number(rotate).map({ Int($0) % 360 != 0 }) ?? true { return nil }
         guard let mediaBox = object.inherited(page, "/MediaBox"), let box = object.numbers(mediaBox), box.count == 4 else { return nil }
-        if qpdf_oh_has_key(qpdf, page, "/CropBox") != 0 {
-            guard let crop = object.numbers(qpdf_oh_get_key(qpdf, page, "/CropBox")), crop == box else { return nil }
+        if api.qpdf_oh_has_key(qpdf, page, "/CropBox") != 0 {
+            guard let crop = object.numbers(api.qpdf_oh_get_key(qpdf, page, "/CropBox")), crop == box else { return nil }
         }
         let width = box[2] - box[0], height = box[3] - box[1]
         guard width > 1, height > 1 else { return nil }
 
         // Resources: exactly one XObject, an 8-bit DeviceRGB/DeviceGray (or ICC N=1/3) JPEG image.
-        guard let resources = object.inherited(page, "/Resources"), qpdf_oh_is_dictionary(qpdf, resources) != 0 else { return nil }
-        let xobjects = qpdf_oh_get_key(qpdf, resources, "/XObject")
-        guard qpdf_oh_is_dictionary(qpdf, xobjects) != 0 else { return nil }
+        guard let resources = object.inherited(page, "/Resources"), api.qpdf_oh_is_dictionary(qpdf, resources) != 0 else { return nil }
+        let xobjects = api.qpdf_oh_get_key(qpdf, resources, "/XObject")
+        guard api.qpdf_oh_is_dictionary(qpdf, xobjects) != 0 else { return nil }
         let names = object.keys(xobjects)
         guard names.count == 1, let imageName = names.first else { return nil }
-        let image = qpdf_oh_get_key(qpdf, xobjects, imageName)
-        guard qpdf_oh_is_stream(qpdf, image) != 0 else { return nil }
-        let dict = qpdf_oh_get_dict(qpdf, image)
-        guard qpdf_oh_is_name_and_equals(qpdf, qpdf_oh_get_key(qpdf, dict, "/Subtype"), "/Image") != 0 else { return nil }
-        for key in ["/SMask", "/Mask", "/Decode", "/ImageMask"] where qpdf_oh_has_key(qpdf, dict, key) != 0 {
-            if key == "/ImageMask", qpdf_oh_get_bool_value(qpdf, qpdf_oh_get_key(qpdf, dict, key)) == 0 { continue }
+        let image = api.qpdf_oh_get_key(qpdf, xobjects, imageName)
+        guard api.qpdf_oh_is_stream(qpdf, image) != 0 else { return nil }
+        let dict = api.qpdf_oh_get_dict(qpdf, image)
+        guard api.qpdf_oh_is_name_and_equals(qpdf, api.qpdf_oh_get_key(qpdf, dict, "/Subtype"), "/Image") != 0 else { return nil }
+        for key in ["/SMask", "/Mask", "/Decode", "/ImageMask"] where api.qpdf_oh_has_key(qpdf, dict, key) != 0 {
+            if key == "/ImageMask", api.qpdf_oh_get_bool_value(qpdf, api.qpdf_oh_get_key(qpdf, dict, key)) == 0 { continue }
             return nil
         }
-        guard object.number(qpdf_oh_get_key(qpdf, dict, "/BitsPerComponent")) == 8 else { return nil }
-        guard object.isSimpleColorSpace(qpdf_oh_get_key(qpdf, dict, "/ColorSpace")) else { return nil }
-        let filter = qpdf_oh_get_key(qpdf, dict, "/Filter")
+        guard object.number(api.qpdf_oh_get_key(qpdf, dict, "/BitsPerComponent")) == 8 else { return nil }
+        guard object.isSimpleColorSpace(api.qpdf_oh_get_key(qpdf, dict, "/ColorSpace")) else { return nil }
+        let filter = api.qpdf_oh_get_key(qpdf, dict, "/Filter")
         let filters: [String]
-        if qpdf_oh_is_name(qpdf, filter) != 0 {
+        if api.qpdf_oh_is_name(qpdf, filter) != 0 {
             filters = [object.name(filter)]
-        } else if qpdf_oh_is_array(qpdf, filter) != 0 {
-            filters = (0..<qpdf_oh_get_array_n_items(qpdf, filter)).map { object.name(qpdf_oh_get_array_item(qpdf, filter, $0)) }
+        } else if api.qpdf_oh_is_array(qpdf, filter) != 0 {
+            filters = (0..<api.qpdf_oh_get_array_n_items(qpdf, filter)).map { object.name(api.qpdf_oh_get_array_item(qpdf, filter, $0)) }
         } else {
             return nil
         }
@@ -77,7 +80,7 @@ struct ScannedPageProbe {
         // Content: only q/Q, cm and `/Name Do`, and the image's unit square must cover the page.
         var contentPointer: UnsafeMutablePointer<UInt8>?
         var contentLength = 0
-        guard qpdf_oh_get_page_content_data(qpdf, page, &contentPointer, &contentLength) == 0, let contentPointer else { return nil }
+        guard api.qpdf_oh_get_page_content_data(qpdf, page, &contentPointer, &contentLength) == 0, let contentPointer else { return nil }
         let content = Array(UnsafeBufferPointer(start: contentPointer, count: contentLength))
         free(contentPointer)
         guard contentLength < 4096, let matrix = Self.imageMatrix(content, imageName: String(imageName.dropFirst())) else { return nil }
@@ -89,12 +92,12 @@ struct ScannedPageProbe {
         var jpegPointer: UnsafeMutablePointer<UInt8>?
         var jpegLength = 0
         var filtered: QPDF_BOOL = 0
-        guard qpdf_oh_get_stream_data(qpdf, image, qpdf_dl_generalized, &filtered, &jpegPointer, &jpegLength) == 0,
+        guard api.qpdf_oh_get_stream_data(qpdf, image, qpdf_dl_generalized, &filtered, &jpegPointer, &jpegLength) == 0,
               let jpegPointer else { return nil }
         defer { free(jpegPointer) }
         let jpeg = Array(UnsafeBufferPointer(start: jpegPointer, count: jpegLength))
         guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
-        while qpdf_has_error(qpdf) != 0 { _ = qpdf_get_error(qpdf) }
+        while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
         return Scan(jpeg: jpeg, pageWidth: width, pageHeight: height, pageCount: pages)
     }
 
@@ -148,50 +151,51 @@ struct ScannedPageProbe {
 
     /// Small helpers over qpdf object handles.
     struct Objects {
+        let api: quire_qpdf_api
         let qpdf: qpdf_data
 
         func inherited(_ page: qpdf_oh, _ key: String) -> qpdf_oh? {
             var node = page
             for _ in 0..<32 {
-                if qpdf_oh_has_key(qpdf, node, key) != 0 { return qpdf_oh_get_key(qpdf, node, key) }
-                guard qpdf_oh_has_key(qpdf, node, "/Parent") != 0 else { return nil }
-                node = qpdf_oh_get_key(qpdf, node, "/Parent")
+                if api.qpdf_oh_has_key(qpdf, node, key) != 0 { return api.qpdf_oh_get_key(qpdf, node, key) }
+                guard api.qpdf_oh_has_key(qpdf, node, "/Parent") != 0 else { return nil }
+                node = api.qpdf_oh_get_key(qpdf, node, "/Parent")
             }
             return nil
         }
 
         func number(_ handle: qpdf_oh) -> Double? {
-            qpdf_oh_is_number(qpdf, handle) != 0 ? qpdf_oh_get_numeric_value(qpdf, handle) : nil
+            api.qpdf_oh_is_number(qpdf, handle) != 0 ? api.qpdf_oh_get_numeric_value(qpdf, handle) : nil
         }
 
         func numbers(_ handle: qpdf_oh) -> [Double]? {
-            guard qpdf_oh_is_array(qpdf, handle) != 0 else { return nil }
-            let values = (0..<qpdf_oh_get_array_n_items(qpdf, handle)).compactMap { number(qpdf_oh_get_array_item(qpdf, handle, $0)) }
-            return values.count == Int(qpdf_oh_get_array_n_items(qpdf, handle)) ? values : nil
+            guard api.qpdf_oh_is_array(qpdf, handle) != 0 else { return nil }
+            let values = (0..<api.qpdf_oh_get_array_n_items(qpdf, handle)).compactMap { number(api.qpdf_oh_get_array_item(qpdf, handle, $0)) }
+            return values.count == Int(api.qpdf_oh_get_array_n_items(qpdf, handle)) ? values : nil
         }
 
         func name(_ handle: qpdf_oh) -> String {
-            guard qpdf_oh_is_name(qpdf, handle) != 0, let name = qpdf_oh_get_name(qpdf, handle) else { return "" }
+            guard api.qpdf_oh_is_name(qpdf, handle) != 0, let name = api.qpdf_oh_get_name(qpdf, handle) else { return "" }
             return String(cString: name)
         }
 
         func keys(_ dictionary: qpdf_oh) -> [String] {
             var out: [String] = []
-            qpdf_oh_begin_dict_key_iter(qpdf, dictionary)
-            while qpdf_oh_dict_more_keys(qpdf) != 0, out.count < 64 {
-                if let key = qpdf_oh_dict_next_key(qpdf) { out.append(String(cString: key)) }
+            api.qpdf_oh_begin_dict_key_iter(qpdf, dictionary)
+            while api.qpdf_oh_dict_more_keys(qpdf) != 0, out.count < 64 {
+                if let key = api.qpdf_oh_dict_next_key(qpdf) { out.append(String(cString: key)) }
             }
             return out
         }
 
         /// DeviceRGB, DeviceGray, or ICCBased with 1 or 3 components.
         func isSimpleColorSpace(_ handle: qpdf_oh) -> Bool {
-            if qpdf_oh_is_name(qpdf, handle) != 0 { return ["/DeviceRGB", "/DeviceGray"].contains(name(handle)) }
-            guard qpdf_oh_is_array(qpdf, handle) != 0, qpdf_oh_get_array_n_items(qpdf, handle) == 2,
-                  name(qpdf_oh_get_array_item(qpdf, handle, 0)) == "/ICCBased" else { return false }
-            let profile = qpdf_oh_get_array_item(qpdf, handle, 1)
-            guard qpdf_oh_is_stream(qpdf, profile) != 0 else { return false }
-            let n = number(qpdf_oh_get_key(qpdf, qpdf_oh_get_dict(qpdf, profile), "/N"))
+            if api.qpdf_oh_is_name(qpdf, handle) != 0 { return ["/DeviceRGB", "/DeviceGray"].contains(name(handle)) }
+            guard api.qpdf_oh_is_array(qpdf, handle) != 0, api.qpdf_oh_get_array_n_items(qpdf, handle) == 2,
+                  name(api.qpdf_oh_get_array_item(qpdf, handle, 0)) == "/ICCBased" else { return false }
+            let profile = api.qpdf_oh_get_array_item(qpdf, handle, 1)
+            guard api.qpdf_oh_is_stream(qpdf, profile) != 0 else { return false }
+            let n = number(api.qpdf_oh_get_key(qpdf, api.qpdf_oh_get_dict(qpdf, profile), "/N"))
             return n == 1 || n == 3
         }
     }
