@@ -266,6 +266,29 @@ import Testing
         #expect(fixture.run(["-r", fixture.tree]).summary["generated"] as? Int == 5)
     }
 
+    @Test func namesWithNewlinesAndInvalidUTF8AreThumbnailedUnderTheirExactURI() throws {
+        let fixture = try Fixture(["plain.pdf": "document.pdf"])
+        let source = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path("document.pdf"))))
+        let name: [UInt8] = Array("odd\nna me".utf8) + [0xFF] + Array(".pdf".utf8)
+        let path = Array(fixture.tree.utf8) + [0x2F] + name + [0]
+        let fd = path.withUnsafeBufferPointer { $0.baseAddress!.withMemoryRebound(to: CChar.self, capacity: path.count) {
+            open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) } }
+        #expect(fd >= 0)
+        _ = source.withUnsafeBytes { write(fd, $0.baseAddress, source.count) }
+        close(fd)
+        let run = fixture.run(["-r", "--max-file-size", "100M", fixture.tree])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        #expect(run.summary["generated"] as? Int == 2)
+        let uri = "file://" + fixture.tree + "/odd%0Ana%20me%FF.pdf"
+        let thumbnail = fixture.thumbnails + "/large/" + Self.md5(uri, fixture) + ".png"
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: thumbnail)))
+        #expect(String(decoding: bytes, as: UTF8.self).contains("Thumb::URI\0\(uri)"))
+
+        let small = fixture.run(["-r", "--force", "--max-file-size", "1K", fixture.tree])
+        #expect(small.summary["skipped"] as? Int == 2)
+        #expect(small.files.allSatisfy { $0["kind"] as? String == "too-large" })
+    }
+
     @Test func shardsSplitTheTreeExactly() throws {
         var files: [String: String] = [:]
         for index in 0..<40 { files["dir\(index % 3)/f\(index).txt"] = "notes.txt" }
