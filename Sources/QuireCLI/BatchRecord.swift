@@ -39,6 +39,7 @@ enum BatchRecord {
         let workers: Int
         let workersStarted: Int
         let workerProblem: String?
+        let cacheProblem: String?
         let sandbox: Sandbox
         let cache: String
         let flavors: [String]
@@ -69,6 +70,7 @@ enum BatchRecord {
             filesPerSecond: (summary.filesPerSecond * 10).rounded() / 10,
             cancelled: summary.cancelled, workers: jobs, workersStarted: summary.workersStarted,
             workerProblem: summary.workerProblem,
+            cacheProblem: summary.cacheProblem,
             sandbox: Summary.Sandbox(used: summary.sandbox.isActive,
                                      kind: summary.sandbox.isActive ? "bubblewrap" : "none",
                                      reason: summary.sandbox.reasonUnavailable),

@@ -103,6 +103,10 @@ struct ThumbnailBatchRun {
         } else {
             Terminal.out(Self.summaryText(summary, flavors: flavors, cache: cache, verbose: options.verbose, dryRun: options.dryRun))
         }
+        if let problem = summary.cacheProblem {
+            Terminal.error("cannot write the thumbnail cache: \(problem)")
+            throw ExitStatus.cannotCreate.exitCode
+        }
         if let problem = summary.workerProblem {
             Terminal.error("cannot run thumbnail workers: \(problem)")
             throw ExitStatus.unavailable.exitCode

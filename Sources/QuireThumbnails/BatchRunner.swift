@@ -113,6 +113,15 @@ public final class BatchRunner: @unchecked Sendable {
         onEvent(.planned(toGenerate: pending.count, alreadyHandled: handled, sandbox: sandbox))
         lock.unlock()
 
+        // The cache must be writable before any work is done (else every file would fail alike).
+        if !pending.isEmpty, let problem = cacheProblem() {
+            lock.lock()
+            summary.cacheProblem = problem
+            summary.skipped += pending.count
+            summary.skippedByKind["cache-unwritable", default: 0] += pending.count
+            lock.unlock()
+            return finish(start)
+        }
         if !pending.isEmpty && !isCancelled {
             let pool = WorkerPool(configuration: .init(
                 executable: worker.executable, arguments: worker.arguments, environment: worker.environment,
@@ -154,6 +163,17 @@ public final class BatchRunner: @unchecked Sendable {
             lock.unlock()
         }
         return finish(start)
+    }
+
+    /// Why the cache cannot take thumbnails (directories not creatable or not writable), if so.
+    private func cacheProblem() -> String? {
+        for directory in options.flavors.map(cache.directory(for:)) + [cache.failureDirectory] {
+            do { try ThumbnailCache.makeDirectory(directory) } catch { return error.description }
+            if access(directory, W_OK | X_OK) != 0 {
+                return "\(directory): not writable (\(String(cString: strerror(errno))))"
+            }
+        }
+        return nil
     }
 
     private func finish(_ start: Date) -> BatchSummary {

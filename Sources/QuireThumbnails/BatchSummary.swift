@@ -1,9 +1,14 @@
 /// Totals of a batch run.
 public struct BatchSummary: Sendable {
+    /// Files whose thumbnails were written.
     public var generated = 0
+    /// Files whose thumbnails (every requested flavor) were already current.
     public var upToDate = 0
+    /// Files that failed (render error, crash, timeout, cache write).
     public var failed = 0
+    /// Files not attempted (see ``skippedByKind``).
     public var skipped = 0
+    /// `--dry-run`: files that would be generated.
     public var wouldGenerate = 0
     /// Failures as (display path, reason), in the order they happened.
     public var failures: [(path: String, kind: String, reason: String)] = []
@@ -14,6 +19,8 @@ public struct BatchSummary: Sendable {
     public var workersStarted = 0
     /// Set when worker processes could not be started; the batch stopped early.
     public var workerProblem: String?
+    /// Set when the cache could not be written; nothing was rendered.
+    public var cacheProblem: String?
     public var sandbox: WorkerSandbox = .disabled("not started")
 
     public init() {}

@@ -58,6 +58,11 @@ import Testing
             files.first { ($0["path"] as? String)?.hasSuffix("/" + name) == true }?["kind"] as? String
         }
 
+        /// The failure markers written.
+        func failureMarkers() -> [String] {
+            (try? FileManager.default.contentsOfDirectory(atPath: thumbnails + "/fail/quire-0.1.0")) ?? []
+        }
+
         /// Every file under the cache (relative paths).
         func cacheFiles() -> [String] {
             (FileManager.default.enumerator(atPath: thumbnails)?.allObjects as? [String] ?? []).filter {
@@ -243,7 +248,7 @@ import Testing
         #expect(summary["cancelled"] as? Bool == true)
         #expect(summary["failed"] as? Int == 0, "files cut off by the interrupt are not failures")
         #expect((summary["generated"] as? Int ?? 0) > 0 && (summary["generated"] as? Int ?? 0) < 150)
-        #expect(!FileManager.default.fileExists(atPath: fixture.thumbnails + "/fail"), "no failure markers for interrupted files")
+        #expect(fixture.failureMarkers().isEmpty, "no failure markers for interrupted files")
         for name in fixture.cacheFiles() {
             #expect(name.hasSuffix(".png"), "no temporary file: \(name)")
         }
@@ -261,7 +266,7 @@ import Testing
         #expect(run.summary["failed"] as? Int == 0)
         #expect(run.summary["skipped"] as? Int == 5)
         #expect(run.summary["workerProblem"] as? String != nil)
-        #expect(!FileManager.default.fileExists(atPath: fixture.thumbnails + "/fail"), "no file is blamed")
+        #expect(fixture.failureMarkers().isEmpty, "no file is blamed")
         // Once workers start again, everything is done.
         #expect(fixture.run(["-r", fixture.tree]).summary["generated"] as? Int == 5)
     }
@@ -287,6 +292,18 @@ import Testing
         let small = fixture.run(["-r", "--force", "--max-file-size", "1K", fixture.tree])
         #expect(small.summary["skipped"] as? Int == 2)
         #expect(small.files.allSatisfy { $0["kind"] as? String == "too-large" })
+    }
+
+    @Test func anUnwritableCacheStopsBeforeRendering() throws {
+        let fixture = try Fixture(["a.pdf": "document.pdf"])
+        // A regular file where the cache directory should be.
+        try FileManager.default.createDirectory(atPath: fixture.cacheHome, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: fixture.thumbnails, contents: Data("x".utf8))
+        let run = fixture.run(["-r", fixture.tree])
+        #expect(run.result.status == 73)
+        #expect(run.result.standardError.contains("cannot write the thumbnail cache"))
+        #expect(run.summary["cacheProblem"] as? String != nil)
+        #expect(run.summary["workersStarted"] as? Int == 0)
     }
 
     @Test func shardsSplitTheTreeExactly() throws {
