@@ -4,7 +4,9 @@
 # plus peak memory (max RSS) for the thumbnail of a 1000-page PDF.
 #
 # Usage: bench/thumbnail-bench.sh [QUIRE_BINARY] [RUNS]
-#   QUIRE_BINARY defaults to .build/release/quire (build it with: swift build -c release)
+#   QUIRE_BINARY defaults to .build/release/quire (build it with: swift build -c release).
+#                For shipping numbers build with the Swift runtime linked in:
+#                swift build -c release --static-swift-stdlib -Xlinker -no-pie
 #   RUNS         repetitions per file (default 20)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,16 +19,21 @@ command -v pdftocairo >/dev/null || { echo "bench: pdftocairo missing (apt-get i
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-now() { date +%s%N; }
+# Microseconds from bash's clock (no process started to read it).
+now() { local t=${EPOCHREALTIME/./}; echo "$t"; }
 
-# Milliseconds per run of a command over RUNS runs (after one warm-up run).
-per_run() {
-    "$@" >/dev/null 2>&1
-    local start end
-    start=$(now)
-    for ((i = 0; i < runs; i++)); do "$@" >/dev/null 2>&1; done
-    end=$(now)
-    echo "scale=2; ($end - $start) / 1000000 / $runs" | bc
+# Runs two commands alternately RUNS times (after one warm-up each), so that load from other
+# processes on the machine hits both alike; prints "A_ms B_ms" per run.
+pair() {
+    local -n first=$1 second=$2
+    "${first[@]}" >/dev/null 2>&1; "${second[@]}" >/dev/null 2>&1
+    local a=0 b=0 t0 t1 t2
+    for ((i = 0; i < runs; i++)); do
+        t0=$(now); "${first[@]}" >/dev/null 2>&1; t1=$(now); "${second[@]}" >/dev/null 2>&1; t2=$(now)
+        a=$((a + t1 - t0)); b=$((b + t2 - t1))
+    done
+    echo "scale=2; $a / 1000 / $runs" | bc
+    echo "scale=2; $b / 1000 / $runs" | bc
 }
 
 printf '%-24s %12s %14s %8s\n' "file" "quire ms" "pdftocairo ms" "ratio"
@@ -35,12 +42,13 @@ for name in document.pdf encrypted.pdf:secret thousand-pages.pdf; do
     [[ "$name" == *:* ]] && password="${name#*:}"
     input="$samples/$file"
     if [[ -n "$password" ]]; then
-        q=$(per_run "$quire" thumbnail -s 256 --password "$password" "$input" "$tmp/q.png")
-        p=$(per_run pdftocairo -png -singlefile -scale-to 256 -upw "$password" "$input" "$tmp/p")
+        q_cmd=("$quire" thumbnail -s 256 --password "$password" "$input" "$tmp/q.png")
+        p_cmd=(pdftocairo -png -singlefile -scale-to 256 -upw "$password" "$input" "$tmp/p")
     else
-        q=$(per_run "$quire" thumbnail -s 256 "$input" "$tmp/q.png")
-        p=$(per_run pdftocairo -png -singlefile -scale-to 256 "$input" "$tmp/p")
+        q_cmd=("$quire" thumbnail -s 256 "$input" "$tmp/q.png")
+        p_cmd=(pdftocairo -png -singlefile -scale-to 256 "$input" "$tmp/p")
     fi
+    { read -r q; read -r p; } < <(pair q_cmd p_cmd)
     ratio=$(echo "scale=2; $p / $q" | bc)
     printf '%-24s %12s %14s %7sx\n' "$file" "$q" "$p" "$ratio"
 done
@@ -54,5 +62,8 @@ printf '  quire      %6s KiB\n  pdftocairo %6s KiB\n' "$qm" "$pm"
 echo
 echo "Other families (quire only, ms per file):"
 for file in format.jpg format.png drawing.svg notes.txt document.odt book.epub document.ps; do
-    printf '  %-20s %8s\n' "$file" "$(per_run "$quire" thumbnail -s 256 "$samples/$file" "$tmp/q.png")"
+    q_cmd=("$quire" thumbnail -s 256 "$samples/$file" "$tmp/q.png")
+    true_cmd=(true)
+    { read -r q; read -r _; } < <(pair q_cmd true_cmd)
+    printf '  %-20s %8s\n' "$file" "$q"
 done
