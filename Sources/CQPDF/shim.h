@@ -17,6 +17,9 @@ typedef struct {
     __typeof__(qpdf_has_error) *_Nonnull qpdf_has_error;
     __typeof__(qpdf_get_error) *_Nonnull qpdf_get_error;
     __typeof__(qpdf_get_num_pages) *_Nonnull qpdf_get_num_pages;
+    __typeof__(qpdf_get_root) *_Nonnull qpdf_get_root;
+    __typeof__(qpdf_oh_is_integer) *_Nonnull qpdf_oh_is_integer;
+    __typeof__(qpdf_oh_get_int_value_as_int) *_Nonnull qpdf_oh_get_int_value_as_int;
     __typeof__(qpdf_get_page_n) *_Nonnull qpdf_get_page_n;
     __typeof__(qpdf_oh_has_key) *_Nonnull qpdf_oh_has_key;
     __typeof__(qpdf_oh_get_key) *_Nonnull qpdf_oh_get_key;
@@ -63,6 +66,12 @@ static inline const quire_qpdf_api *_Nullable quire_qpdf_api_load(void) {
     *(void **)&api.qpdf_get_error = symbol;
     if (!(symbol = dlsym(library, "qpdf_get_num_pages"))) return NULL;
     *(void **)&api.qpdf_get_num_pages = symbol;
+    if (!(symbol = dlsym(library, "qpdf_get_root"))) return NULL;
+    *(void **)&api.qpdf_get_root = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_is_integer"))) return NULL;
+    *(void **)&api.qpdf_oh_is_integer = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_get_int_value_as_int"))) return NULL;
+    *(void **)&api.qpdf_oh_get_int_value_as_int = symbol;
     if (!(symbol = dlsym(library, "qpdf_get_page_n"))) return NULL;
     *(void **)&api.qpdf_get_page_n = symbol;
     if (!(symbol = dlsym(library, "qpdf_oh_has_key"))) return NULL;

@@ -25,6 +25,10 @@ struct ScannedPageProbe {
 
     /// Looks at `file`; nil when the fast path does not apply (or the PDF is unreadable to qpdf).
     static func scan(of file: InputFile) -> Scan? {
+        // An image stream's dictionary is never inside a compressed object stream, so a PDF with
+        // a JPEG image names /DCTDecode in plain bytes: a cheap scan rules out most documents
+        // before qpdf parses anything.
+        guard mentionsDCTDecode(file) else { return nil }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return nil }
         var handle: qpdf_data? = qpdf
         defer { api.qpdf_cleanup(&handle) }
@@ -34,10 +38,15 @@ struct ScannedPageProbe {
             while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }  // handled: no warning at cleanup
             return nil
         }
-        let pages = Int(api.qpdf_get_num_pages(qpdf))
-        guard pages >= 1 else { return nil }
-        let page = api.qpdf_get_page_n(qpdf, 0)
         let object = Objects(api: api, qpdf: qpdf)
+        // The first page by descending the page tree (not qpdf's all-pages cache, which loads
+        // every page object of a long document).
+        let tree = api.qpdf_oh_get_key(qpdf, api.qpdf_get_root(qpdf), "/Pages")
+        guard let page = object.firstPage(tree) else { return nil }
+        let countHandle = api.qpdf_oh_get_key(qpdf, tree, "/Count")
+        guard api.qpdf_oh_is_integer(qpdf, countHandle) != 0 else { return nil }
+        let pages = Int(api.qpdf_oh_get_int_value_as_int(qpdf, countHandle))
+        guard pages >= 1 else { return nil }
 
         // Geometry: no rotation, the media box (inheritable) defines the page.
         if let rotate = object.inherited(page, "/Rotate"), object.number(rotate).map({ Int($0) % 360 != 0 }) ?? true { return nil }
@@ -101,6 +110,23 @@ struct ScannedPageProbe {
         return Scan(jpeg: jpeg, pageWidth: width, pageHeight: height, pageCount: pages)
     }
 
+    /// Whether the file's bytes contain `/DCTDecode` (read in 1 MiB chunks that overlap).
+    static func mentionsDCTDecode(_ file: InputFile) -> Bool {
+        let needle = Array("/DCTDecode".utf8)
+        let chunk = 1 << 20
+        var offset: Int64 = 0
+        while offset < file.size {
+            guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count >= needle.count else { return false }
+            let found = bytes.withUnsafeBytes { haystack in
+                needle.withUnsafeBytes { LinuxSystemCalls.contains(haystack, $0) }
+            }
+            if found { return true }
+            if bytes.count < chunk { return false }
+            offset += Int64(chunk - needle.count)
+        }
+        return false
+    }
+
     struct Matrix {
         var a = 1.0, b = 0.0, c = 0.0, d = 1.0, e = 0.0, f = 0.0
 
@@ -153,6 +179,20 @@ struct ScannedPageProbe {
     struct Objects {
         let api: quire_qpdf_api
         let qpdf: qpdf_data
+
+        /// The leftmost leaf of the page tree under `node`.
+        func firstPage(_ node: qpdf_oh) -> qpdf_oh? {
+            var current = node
+            for _ in 0..<32 {
+                guard api.qpdf_oh_is_dictionary(qpdf, current) != 0 else { return nil }
+                let type = api.qpdf_oh_get_key(qpdf, current, "/Type")
+                if api.qpdf_oh_is_name_and_equals(qpdf, type, "/Page") != 0 { return current }
+                let kids = api.qpdf_oh_get_key(qpdf, current, "/Kids")
+                guard api.qpdf_oh_is_array(qpdf, kids) != 0, api.qpdf_oh_get_array_n_items(qpdf, kids) > 0 else { return nil }
+                current = api.qpdf_oh_get_array_item(qpdf, kids, 0)
+            }
+            return nil
+        }
 
         func inherited(_ page: qpdf_oh, _ key: String) -> qpdf_oh? {
             var node = page
