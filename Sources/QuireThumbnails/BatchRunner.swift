@@ -77,7 +77,6 @@ public final class BatchRunner: @unchecked Sendable {
     /// Runs the batch over `paths`, calling `onEvent` for each event (serially).
     public func run(_ paths: [DocumentPath], onEvent: @escaping @Sendable (BatchEvent) -> Void) -> BatchSummary {
         let start = Date()
-        if !options.dryRun { cache.removeLeftovers() }
         var pending: [Pending] = []
         var handled = 0
         let planner = BatchPlanner(options: options, cache: cache)
@@ -122,7 +121,18 @@ public final class BatchRunner: @unchecked Sendable {
             lock.unlock()
             return finish(start)
         }
+        if !pending.isEmpty && isCancelled {
+            // Interrupted while walking: what was found but not rendered is reported as skipped.
+            lock.lock()
+            summary.skipped += pending.count
+            summary.skippedByKind["cancelled", default: 0] += pending.count
+            lock.unlock()
+        }
         if !pending.isEmpty && !isCancelled {
+            // Temporary files of writers that died (only possible in the instant between link
+            // and rename) are removed before new ones are written; not on runs with nothing to do,
+            // so that an up-to-date rerun never lists the cache directories.
+            cache.removeLeftovers()
             let pool = WorkerPool(configuration: .init(
                 executable: worker.executable, arguments: worker.arguments, environment: worker.environment,
                 sandbox: sandbox, workerCount: max(1, options.jobs), timeout: options.timeout,
