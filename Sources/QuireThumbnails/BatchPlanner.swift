@@ -21,6 +21,9 @@ struct BatchPlanner {
     enum Found {
         case candidate(Candidate)
         case skipped(path: DocumentPath, kind: String, reason: String, size: Int64)
+        /// A path given on the command line that does not exist or cannot be read: an error of
+        /// the run (no failure marker: it is not a file that failed to thumbnail).
+        case unusable(path: DocumentPath, kind: String, reason: String)
     }
 
     let options: BatchOptions
@@ -40,13 +43,14 @@ struct BatchPlanner {
         for path in paths {
             if shouldStop() { return }
             guard let key = ThumbnailKey(path: path, relativeTo: workingDirectory) else {
-                visit(.skipped(path: path, kind: "invalid-path", reason: "cannot be expressed as a file URI", size: 0))
+                visit(.unusable(path: path, kind: "invalid-path", reason: "cannot be expressed as a file URI"))
                 continue
             }
             var info = stat()
             guard key.canonicalPath.withCString({ stat($0, &info) }) == 0 else {
-                let reason = String(cString: strerror(errno))
-                visit(.skipped(path: path, kind: errno == ENOENT ? "not-found" : "unreadable", reason: reason, size: 0))
+                let code = errno
+                visit(.unusable(path: path, kind: code == ENOENT || code == ENOTDIR ? "not-found" : "unreadable",
+                                reason: code == ENOENT ? "no such file or directory" : String(cString: strerror(code))))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {

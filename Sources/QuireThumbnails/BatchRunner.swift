@@ -85,6 +85,9 @@ public final class BatchRunner: @unchecked Sendable {
             case let .skipped(path, kind, reason, size):
                 report(BatchFileResult(path: path, status: .skipped, kind: kind, reason: reason, size: size), onEvent)
                 handled += 1
+            case let .unusable(path, kind, reason):
+                report(BatchFileResult(path: path, status: .failed, kind: kind, reason: reason), onEvent)
+                handled += 1
             case let .candidate(candidate):
                 if let result = check(candidate) {
                     report(result, onEvent)

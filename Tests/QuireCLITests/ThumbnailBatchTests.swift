@@ -334,6 +334,15 @@ import Testing
         #expect(inside.files.allSatisfy { $0["kind"] as? String == "inside-cache" })
     }
 
+    @Test func aMissingPathIsAnErrorButTheRestIsDone() throws {
+        let fixture = try Fixture(["a.pdf": "document.pdf"])
+        let run = fixture.run([fixture.tree + "/a.pdf", fixture.tree + "/missing.pdf"])
+        #expect(run.result.status == 65)
+        #expect(fixture.status(of: run.files, "a.pdf") == "generated")
+        #expect(fixture.kind(of: run.files, "missing.pdf") == "not-found")
+        #expect(fixture.failureMarkers().isEmpty)
+    }
+
     @Test func usageErrors() {
         #expect(QuireBinary.run(["thumbnail", "--batch", "--size", "huge", "/tmp"]).status == 64)
         #expect(QuireBinary.run(["thumbnail", "--batch", "--shard", "4/3", "/tmp"]).status == 64)
