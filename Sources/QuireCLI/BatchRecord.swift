@@ -12,6 +12,7 @@ enum BatchRecord {
         let reason: String?
         let thumbnails: [String]
         let size: Int64
+        let uri: String?
     }
 
     struct Summary: Encodable {
@@ -58,7 +59,7 @@ enum BatchRecord {
 
     static func file(_ result: BatchFileResult) -> String {
         line(File(path: result.path.string, status: result.status.rawValue, kind: result.kind, reason: result.reason,
-                  thumbnails: result.thumbnails, size: result.size))
+                  thumbnails: result.thumbnails, size: result.size, uri: result.uri))
     }
 
     static func summary(_ summary: BatchSummary, jobs: Int, cache: ThumbnailCache, flavors: [ThumbnailFlavor]) -> String {

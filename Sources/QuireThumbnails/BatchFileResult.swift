@@ -27,14 +27,17 @@ public struct BatchFileResult: Sendable {
     public let thumbnails: [String]
     /// Size of the original in bytes.
     public let size: Int64
+    /// The file's canonical `file://` URI (lossless, unlike a display of ``path``), when known.
+    public let uri: String?
 
     public init(path: DocumentPath, status: Status, kind: String? = nil, reason: String? = nil,
-                thumbnails: [String] = [], size: Int64 = 0) {
+                thumbnails: [String] = [], size: Int64 = 0, uri: String? = nil) {
         self.path = path
         self.status = status
         self.kind = kind
         self.reason = reason
         self.thumbnails = thumbnails
         self.size = size
+        self.uri = uri
     }
 }

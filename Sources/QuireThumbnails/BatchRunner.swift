@@ -103,7 +103,8 @@ public final class BatchRunner: @unchecked Sendable {
             for item in pending {
                 report(BatchFileResult(path: item.key.canonicalPath, status: .wouldGenerate,
                                        reason: "needs " + item.flavors.map(\.rawValue).joined(separator: ", "),
-                                       thumbnails: item.flavors.map { cache.path(for: item.key, flavor: $0) }, size: item.size),
+                                       thumbnails: item.flavors.map { cache.path(for: item.key, flavor: $0) }, size: item.size,
+                                       uri: item.key.uri),
                        onEvent)
             }
             return finish(start)
@@ -225,11 +226,12 @@ public final class BatchRunner: @unchecked Sendable {
         if options.flavors.allSatisfy({ isCurrent(candidate, $0) }) {
             return BatchFileResult(path: path, status: .upToDate,
                                    thumbnails: options.flavors.map { cache.path(for: candidate.key, flavor: $0) },
-                                   size: candidate.size)
+                                   size: candidate.size, uri: candidate.key.uri)
         }
         if cache.lookupFailure(candidate.key, modificationTime: candidate.modificationTime, size: candidate.size).isCurrent {
             return BatchFileResult(path: path, status: .skipped, kind: "known-failure",
-                                   reason: "failed before and unchanged since (use --force to retry)", size: candidate.size)
+                                   reason: "failed before and unchanged since (use --force to retry)", size: candidate.size,
+                                   uri: candidate.key.uri)
         }
         return nil
     }
@@ -238,36 +240,36 @@ public final class BatchRunner: @unchecked Sendable {
         let path = item.key.canonicalPath
         switch outcome {
         case .cancelled:
-            return BatchFileResult(path: path, status: .skipped, kind: "cancelled", reason: "the batch was interrupted", size: item.size)
+            return BatchFileResult(path: path, status: .skipped, kind: "cancelled", reason: "the batch was interrupted", size: item.size, uri: item.key.uri)
         case let .response(.rendered(_, _, _, pngs)):
             var written: [String] = []
             for flavor in item.flavors {
                 guard let png = pngs[flavor.pixelSize] else {
                     return BatchFileResult(path: path, status: .failed, kind: "render",
-                                           reason: "no \(flavor.rawValue) thumbnail was produced", thumbnails: written, size: item.size)
+                                           reason: "no \(flavor.rawValue) thumbnail was produced", thumbnails: written, size: item.size, uri: item.key.uri)
                 }
                 do {
                     written.append(try cache.store(png: png, for: item.key, flavor: flavor))
                 } catch {
                     return BatchFileResult(path: path, status: .failed, kind: "cache-write", reason: error.description,
-                                           thumbnails: written, size: item.size)
+                                           thumbnails: written, size: item.size, uri: item.key.uri)
                 }
             }
             // A stale failure marker from an older version of the file is now wrong.
             unlink(cache.failurePath(for: item.key))
-            return BatchFileResult(path: path, status: .generated, thumbnails: written, size: item.size)
+            return BatchFileResult(path: path, status: .generated, thumbnails: written, size: item.size, uri: item.key.uri)
         case let .response(.failed(kind, reason, mtime, size)):
             let marker = recordFailure(item, kind: kind, reason: reason,
                                        modificationTime: mtime >= 0 ? mtime : item.modificationTime, size: size >= 0 ? size : item.size)
             if kind == "unsupported" {
-                return BatchFileResult(path: path, status: .skipped, kind: kind, reason: reason, thumbnails: marker, size: item.size)
+                return BatchFileResult(path: path, status: .skipped, kind: kind, reason: reason, thumbnails: marker, size: item.size, uri: item.key.uri)
             }
-            return BatchFileResult(path: path, status: .failed, kind: kind, reason: reason, thumbnails: marker, size: item.size)
+            return BatchFileResult(path: path, status: .failed, kind: kind, reason: reason, thumbnails: marker, size: item.size, uri: item.key.uri)
         case let .failed(kind, reason) where kind == "worker":
-            return BatchFileResult(path: path, status: .skipped, kind: "worker-unavailable", reason: reason, size: item.size)
+            return BatchFileResult(path: path, status: .skipped, kind: "worker-unavailable", reason: reason, size: item.size, uri: item.key.uri)
         case let .failed(kind, reason):
             let marker = recordFailure(item, kind: kind, reason: reason, modificationTime: item.modificationTime, size: item.size)
-            return BatchFileResult(path: path, status: .failed, kind: kind, reason: reason, thumbnails: marker, size: item.size)
+            return BatchFileResult(path: path, status: .failed, kind: kind, reason: reason, thumbnails: marker, size: item.size, uri: item.key.uri)
         }
     }
 

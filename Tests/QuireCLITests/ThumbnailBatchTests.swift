@@ -285,6 +285,7 @@ import Testing
         #expect(run.result.status == 0, "\(run.result.standardError)")
         #expect(run.summary["generated"] as? Int == 2)
         let uri = "file://" + fixture.tree + "/odd%0Ana%20me%FF.pdf"
+        #expect(run.files.contains { $0["uri"] as? String == uri }, "JSON carries the lossless URI")
         let thumbnail = fixture.thumbnails + "/large/" + Self.md5(uri, fixture) + ".png"
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: thumbnail)))
         #expect(String(decoding: bytes, as: UTF8.self).contains("Thumb::URI\0\(uri)"))
