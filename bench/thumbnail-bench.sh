@@ -22,21 +22,38 @@ trap 'rm -rf "$tmp"' EXIT
 # Microseconds from bash's clock (no process started to read it).
 now() { local t=${EPOCHREALTIME/./}; echo "$t"; }
 
+# Children's user+system CPU time so far, in microseconds, into $cpu (bash's `times` builtin
+# redirected to a file: no subshell, which would report its own children instead).
+cpu_now() {
+    times > "$tmp/times"
+    local line
+    { read -r _; read -r line; } < "$tmp/times"   # second line: "0m0.123s 0m0.045s" for children
+    cpu=$(( $(to_us "${line%% *}") + $(to_us "${line##* }") ))
+}
+to_us() {   # 1m2.345s -> microseconds
+    local v=${1%s} m=${1%%m*}
+    local sec=${v#*m}
+    local whole=${sec%.*} frac=${sec#*.}
+    frac=$(printf '%-6s' "$frac"); frac=${frac// /0}
+    echo $(( (10#$m * 60 + 10#$whole) * 1000000 + 10#$frac ))
+}
+
 # Runs two commands alternately RUNS times (after one warm-up each), so that load from other
-# processes on the machine hits both alike; prints "A_ms B_ms" per run.
+# processes on the machine hits both alike. Prints four lines: A wall ms, B wall ms, A CPU ms,
+# B CPU ms (per run). CPU time (user + system) is the steadier number on a shared machine.
 pair() {
     local -n first=$1 second=$2
     "${first[@]}" >/dev/null 2>&1; "${second[@]}" >/dev/null 2>&1
-    local a=0 b=0 t0 t1 t2
+    local a=0 b=0 ca=0 cb=0 t0 t1 t2 c0 c1 c2
     for ((i = 0; i < runs; i++)); do
-        t0=$(now); "${first[@]}" >/dev/null 2>&1; t1=$(now); "${second[@]}" >/dev/null 2>&1; t2=$(now)
-        a=$((a + t1 - t0)); b=$((b + t2 - t1))
+        cpu_now; c0=$cpu; t0=${EPOCHREALTIME/./}; "${first[@]}" >/dev/null 2>&1; t1=${EPOCHREALTIME/./}; cpu_now; c1=$cpu
+        "${second[@]}" >/dev/null 2>&1; t2=${EPOCHREALTIME/./}; cpu_now; c2=$cpu
+        a=$((a + t1 - t0)); b=$((b + t2 - t1)); ca=$((ca + c1 - c0)); cb=$((cb + c2 - c1))
     done
-    echo "scale=2; $a / 1000 / $runs" | bc
-    echo "scale=2; $b / 1000 / $runs" | bc
+    for v in $a $b $ca $cb; do echo "scale=2; $v / 1000 / $runs" | bc; done
 }
 
-printf '%-24s %12s %14s %8s\n' "file" "quire ms" "pdftocairo ms" "ratio"
+printf '%-20s %10s %10s %7s   %10s %10s %7s\n' "file" "quire" "pdftocairo" "ratio" "quire CPU" "ptc CPU" "ratio"
 for name in document.pdf encrypted.pdf:secret thousand-pages.pdf; do
     file="${name%%:*}"; password=""
     [[ "$name" == *:* ]] && password="${name#*:}"
@@ -48,11 +65,11 @@ for name in document.pdf encrypted.pdf:secret thousand-pages.pdf; do
         q_cmd=("$quire" thumbnail -s 256 "$input" "$tmp/q.png")
         p_cmd=(pdftocairo -png -singlefile -scale-to 256 "$input" "$tmp/p")
     fi
-    { read -r q; read -r p; } < <(pair q_cmd p_cmd)
-    ratio=$(echo "scale=2; $p / $q" | bc)
-    printf '%-24s %12s %14s %7sx\n' "$file" "$q" "$p" "$ratio"
+    { read -r q; read -r p; read -r qc; read -r pc; } < <(pair q_cmd p_cmd)
+    printf '%-20s %8sms %8sms %6sx   %8sms %8sms %6sx\n' "$file" "$q" "$p" "$(echo "scale=2; $p / $q" | bc)" \
+        "$qc" "$pc" "$(echo "scale=2; $pc / $qc" | bc)"
 done
-echo "(ratio = pdftocairo time / quire time; above 1 means quire is faster)"
+echo "(per file, one process each; ratio = pdftocairo / quire: above 1 means quire is faster)"
 
 echo
 echo "Peak memory (max RSS) for the first-page thumbnail of thousand-pages.pdf:"
@@ -64,6 +81,6 @@ echo "Other families (quire only, ms per file):"
 for file in format.jpg format.png drawing.svg notes.txt document.odt book.epub document.ps; do
     q_cmd=("$quire" thumbnail -s 256 "$samples/$file" "$tmp/q.png")
     true_cmd=(true)
-    { read -r q; read -r _; } < <(pair q_cmd true_cmd)
+    { read -r q; read -r _; read -r _; read -r _; } < <(pair q_cmd true_cmd)
     printf '  %-20s %8s\n' "$file" "$q"
 done
