@@ -191,6 +191,12 @@ import Testing
         #expect(run.summary["generated"] as? Int == 4)
         #expect(run.summary["failed"] as? Int == 2)
         #expect((run.summary["workersStarted"] as? Int ?? 0) >= 3, "crashed and hung workers were replaced")
+        #expect(fixture.failureMarkers().count == 2, "both are recorded")
+        // Recorded: the next run does not send them to a worker again.
+        let again = fixture.run(["-r", fixture.tree])
+        #expect(fixture.kind(of: again.files, "doc1.pdf") == "known-failure")
+        #expect(fixture.kind(of: again.files, "doc4.pdf") == "known-failure")
+        #expect(again.summary["upToDate"] as? Int == 4)
         // No worker outlives the batch.
         #expect(Self.workersLeft().isEmpty)
     }
