@@ -29,7 +29,8 @@ public struct DocumentInteraction: Sendable {
                 conversion: PrintConversion = .standard) {
         var capabilities = document.capabilities
         if case .byConversion = capabilities.print, !conversion.isAvailable {
-            capabilities.print = .unsupported(reason: PrintConversion.unavailableReason(document))
+            capabilities.print = .unsupported(
+                reason: "printing \(document.contentType.localizedDescription) files needs conversion to PDF, which this converter cannot do")
         }
         preview = Action(name: "Preview", isAvailable: capabilities.preview.isSupported,
                          reason: capabilities.preview.reason, detail: nil)

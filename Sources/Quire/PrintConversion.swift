@@ -6,10 +6,8 @@ import Foundation
 /// The seam between printing and the renderers: content that prints `.byConversion`
 /// (text, images, SVG) becomes PDF here before it is sent.
 ///
-/// The renderers with PDF export are built in the preview work (issue 3); until they are wired
-/// in, ``standard`` reports that conversion is not available rather than sending something
-/// wrong. ``DocumentPrinter`` takes the converter as a parameter, so the rest of the print path
-/// (page counts, ranges, number-up, preview) already works on converted PDFs.
+/// ``DocumentPrinter`` takes the converter as a parameter, so the rest of the print path (page
+/// counts, ranges, number-up, preview) treats converted PDFs like any other PDF.
 public struct PrintConversion: Sendable {
     /// Turns a document that prints by conversion into PDF bytes.
     public let convert: @Sendable (Document) throws -> [UInt8]
@@ -21,14 +19,15 @@ public struct PrintConversion: Sendable {
         self.convert = convert
     }
 
-    static func unavailableReason(_ document: Document) -> String {
-        "printing \(document.contentType.localizedDescription) files needs conversion to PDF, which is not available in this build yet"
-    }
-
-    /// The converter Quire uses by default.
-    // TODO(merge with the renderers): return the renderer's PDF export for text/image/SVG.
-    public static let standard = PrintConversion(isAvailable: false) { document in
-        throw PrintError(.unprintable, "\(document.path): \(unavailableReason(document))")
+    /// The converter Quire uses: the renderers' PDF export (text is laid out in pages, images
+    /// and SVG are placed on a page). A document that cannot be rendered is refused with the
+    /// renderer's reason, before anything reaches the print system.
+    public static let standard = PrintConversion { document in
+        do {
+            return try PDFExport.data(document.file, contentType: document.contentType)
+        } catch let error as DocumentError {
+            throw PrintError(.unprintable, error.description)
+        }
     }
 
     /// The converted PDF as an open, already-unlinked temporary file (so poppler can read it

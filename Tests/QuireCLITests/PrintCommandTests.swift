@@ -228,17 +228,35 @@ final class PrintCommandTests {
         #expect(quire(["actions", zip]).standardOutputText.contains("Print      no: this file type cannot be printed"))
     }
 
-    @Test func textNeedsTheRenderersForNow() throws {
-        // TODO(merge with the renderers): text prints as PDF pages; update this test then.
+    @Test func textAndImagesPrintAsConvertedPDFPages() throws {
+        // 150 lines of text lay out on 3 A4 pages (the text renderer puts 62 lines on a page).
         let text = bed.directory.file("notes.txt")
-        try "hello\n".write(toFile: text, atomically: true, encoding: .utf8)
-        let result = quire(["print", text])
+        try (1...150).map { "line \($0)" }.joined(separator: "\n").write(toFile: text, atomically: true, encoding: .utf8)
+        #expect(quire(["can-print", text]).status == 0)
+        #expect(quire(["actions", text]).standardOutputText.contains("Print      yes (converted to PDF"))
+        let result = quire(["print", "-t", "cli-text", "-P", "2-3", text])
+        #expect(result.status == 0, "\(result.standardError)")
+        let received = try #require(bed.waitForDocument(titled: "cli-text"))
+        #expect(received.attributes["IPP_DOCUMENT_FORMAT_SUPPLIED"] == "application/pdf")
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2)
+        // A range beyond the converted page count is refused before anything is sent.
+        let beyond = quire(["print", "-t", "cli-text-beyond", "-P", "4", text])
+        #expect(beyond.status == 64)
+        let image = Samples.path("photo.jpg")
+        let printed = quire(["print", "-t", "cli-image", image])
+        #expect(printed.status == 0, "\(printed.standardError)")
+        let page = try #require(bed.waitForDocument(titled: "cli-image"))
+        #expect(CUPSTestBed.pageCount(ofPDF: page.path) == 1)
+    }
+
+    @Test func damagedConvertibleContentIsRefusedWithoutAJob() throws {
+        let broken = bed.directory.file("broken.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: URL(fileURLWithPath: broken))
+        let result = quire(["print", broken])
         #expect(result.status == 65)
-        #expect(result.standardError.contains("notes.txt: printing"))
-        #expect(result.standardError.contains("needs conversion to PDF, which is not available in this build yet"))
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.contains("broken.png") == true)
         #expect(quire(["jobs", "--all"]).standardOutputText.isEmpty)
-        #expect(quire(["can-print", text]).status == 1)
-        #expect(quire(["actions", text]).standardOutputText.contains("Print      no: printing "))
     }
 
     @Test func missingFileIsNoInput() {

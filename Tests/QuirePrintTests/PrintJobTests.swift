@@ -70,16 +70,11 @@ final class PrintJobTests {
         try "three pages of notes\n".write(toFile: text, atomically: true, encoding: .utf8)
         let document = try Document(path: DocumentPath(text))
         #expect(document.capabilities.print == .byConversion(to: "application/pdf"))
-        // Until the renderers are merged the standard converter refuses clearly…
-        do {
-            _ = try printer.plan([document], destination: nil, options: options("text"))
-            Issue.record("expected conversion to be unavailable")
-        } catch let error as PrintError {
-            #expect(error.kind == .unprintable)
-            #expect(error.message.hasSuffix("needs conversion to PDF, which is not available in this build yet"))
-        }
-        #expect(!document.interaction(printSystem: system).print.isAvailable)
-        // …and with a converter the whole path works: ranges count the converted PDF's pages.
+        // The standard converter lays the text out with the renderers: one page here.
+        let standardPlan = try printer.plan([document], destination: nil, options: options("text"))
+        #expect(standardPlan.items[0].pageCount == 1)
+        #expect(document.interaction(printSystem: system).print.isAvailable)
+        // Any converter plugs into the same path: ranges count the converted PDF's pages.
         let converter = PrintConversion { _ in TestPDF.make(pages: 3) }
         #expect(document.interaction(printSystem: system, conversion: converter).print.detail?.hasPrefix("converted to PDF") == true)
         let converting = DocumentPrinter(system: system, conversion: converter)
