@@ -25,21 +25,51 @@ let package = Package(
             name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        // Loaded with dlopen on first use (see their shim.h): not linked, so a PDF thumbnail
+        // does not pay for Ghostscript, librsvg or libarchive at start-up.
+        .systemLibrary(
+            name: "CRsvg", path: "Sources/CRsvg",
+            providers: [.apt(["librsvg2-2"])]),
+        .systemLibrary(
+            name: "CPangoCairo", path: "Sources/CPangoCairo",
+            providers: [.apt(["libpangocairo-1.0-0"])]),
+        .systemLibrary(
+            name: "CArchive", path: "Sources/CArchive",
+            providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(
+            name: "CSpectre", path: "Sources/CSpectre",
+            providers: [.apt(["libspectre-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CQPDF", path: "Sources/CQPDF",
+            providers: [.apt(["libqpdf-dev"])]),
+        .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
 
         // MARK: Swift modules
         .target(name: "QuireTypes", dependencies: ["CGIO"]),
-        .target(name: "QuireRender", dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf"]),
-        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
+        .target(
+            name: "QuireRender",
+            dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
+                           "CArchive", "CSpectre", "CPNG"]),
+        .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO", "CQPDF", "CGdkPixbuf"]),
+        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire"]),
-        .target(name: "QuireService", dependencies: ["Quire", "CGIO"]),
+        .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "CGIO"]),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireIntegration", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
+        .executableTarget(name: "thumbnail-sample", dependencies: ["Quire"], path: "Samples/Thumbnail"),
 
         // MARK: Fuzz targets (make fuzz builds them with -sanitize=fuzzer; plain builds replay inputs)
         .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes"], path: "Fuzz/SniffFuzzer"),
@@ -47,9 +77,13 @@ let package = Package(
         // MARK: Tests
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
+        .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
-        .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireTestSupport"]),
+        .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
+        .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
+        .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireRender", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

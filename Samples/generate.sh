@@ -30,6 +30,9 @@ cp "$out/document.pdf" "$out/pdf-named-as.txt"
 cp "$out/quadrants.png" "$out/png-without-extension"
 cp "$out/photo.jpg" "$out/jpeg-named-as.png"
 cp "$out/document.pdf" "$out/pdf-without-extension"
+# Containers, GIF, EXIF-rotated JPEG, PostScript and hostile samples (built in-process in Python).
+python3 "$here/derive.py" "$out"
+rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"
 echo "samples written to $out"

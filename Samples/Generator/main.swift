@@ -20,6 +20,20 @@ enum Spec {
     static let pngWidth: Int32 = 64, pngHeight: Int32 = 48
     static let jpegWidth: Int32 = 80, jpegHeight: Int32 = 60
     static let textLines = 120
+    // Image formats (PNG, JPEG, TIFF, BMP, WebP, GIF): 300×200, left half red, right half blue.
+    static let formatWidth: Int32 = 300, formatHeight: Int32 = 200
+    // ICO: 128×64 (the ICO saver allows at most 256×256), same halves.
+    static let icoWidth: Int32 = 128, icoHeight: Int32 = 64
+    // photo-rotated.jpg: stored 80×60 like photo.jpg (left red, right blue) with EXIF
+    // orientation 6 (rotate 90° clockwise): upright it is 60×80, top red, bottom blue.
+    static let rotatedOrientation = 6
+    // Embedded previews in containers: 240×160 solid green (ODF/OOXML/iWork previews, EPUB
+    // cover, first CBZ page). Other CBZ pages and EPUB images are solid red.
+    static let previewWidth: Int32 = 240, previewHeight: Int32 = 160
+    // long.txt: 200 lines; with 62 lines per A4 page that is 4 pages.
+    static let longTextLines = 200
+    // thousand-pages.pdf: 1000 A4 pages of text, for the memory benchmark.
+    static let thousandPages = 1000
 }
 
 func fail(_ message: String) -> Never {
@@ -114,6 +128,81 @@ func makeJPEG(_ path: String) {
     g_object_unref(UnsafeMutableRawPointer(pixbuf))
 }
 
+/// A `width`×`height` RGB pixbuf filled by `color(x, y)`.
+func makePixbuf(_ width: Int32, _ height: Int32, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> OpaquePointer {
+    guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, width, height) else { fail("pixbuf") }
+    let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+    let pixels = gdk_pixbuf_get_pixels(pixbuf)!
+    for y in 0..<Int(height) {
+        for x in 0..<Int(width) {
+            let p = pixels + y * stride + x * 3
+            let (r, g, b) = color(x, y)
+            p[0] = r; p[1] = g; p[2] = b
+        }
+    }
+    return pixbuf
+}
+
+func save(_ pixbuf: OpaquePointer, _ path: String, _ format: String, _ options: [(String, String)] = []) {
+    var error: UnsafeMutablePointer<GError>?
+    var keys: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.0) } + [nil]
+    var values: [UnsafeMutablePointer<CChar>?] = options.map { strdup($0.1) } + [nil]
+    if gdk_pixbuf_savev(pixbuf, path, format, &keys, &values, &error) == 0 {
+        fail("writing \(path): \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+    }
+    keys.forEach { free($0) }
+    values.forEach { free($0) }
+}
+
+/// One image per gdk-pixbuf saver, and the raw parts the zip containers are built from.
+func makeFormatImages(_ dir: String) {
+    let halves = makePixbuf(Spec.formatWidth, Spec.formatHeight) { x, _ in x < Int(Spec.formatWidth) / 2 ? (255, 0, 0) : (0, 0, 255) }
+    save(halves, dir + "format.png", "png")
+    save(halves, dir + "format.jpg", "jpeg", [("quality", "95")])
+    save(halves, dir + "format.tiff", "tiff")
+    save(halves, dir + "format.bmp", "bmp")
+    save(halves, dir + "format.webp", "webp", [("lossless", "TRUE")])
+    g_object_unref(UnsafeMutableRawPointer(halves))
+    let icon = makePixbuf(Spec.icoWidth, Spec.icoHeight) { x, _ in x < Int(Spec.icoWidth) / 2 ? (255, 0, 0) : (0, 0, 255) }
+    save(icon, dir + "format.ico", "ico")
+    g_object_unref(UnsafeMutableRawPointer(icon))
+
+    let parts = dir + ".parts/"
+    try? FileManager.default.createDirectory(atPath: parts, withIntermediateDirectories: true)
+    let green = makePixbuf(Spec.previewWidth, Spec.previewHeight) { _, _ in (0, 255, 0) }
+    save(green, parts + "green.png", "png")
+    save(green, parts + "green.jpg", "jpeg", [("quality", "95")])
+    g_object_unref(UnsafeMutableRawPointer(green))
+    let red = makePixbuf(Spec.previewWidth, Spec.previewHeight) { _, _ in (255, 0, 0) }
+    save(red, parts + "red.png", "png")
+    save(red, parts + "red.jpg", "jpeg", [("quality", "95")])
+    g_object_unref(UnsafeMutableRawPointer(red))
+}
+
+/// Many pages of text, for memory measurements.
+func makeThousandPagePDF(_ path: String) {
+    guard let surface = cairo_pdf_surface_create(path, Spec.pageWidth, Spec.pageHeight) else { fail("pdf surface") }
+    let cr = cairo_create(surface)
+    cairo_select_font_face(cr, "serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+    cairo_set_font_size(cr, 11)
+    for page in 1...Spec.thousandPages {
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        for line in 0..<20 {
+            cairo_move_to(cr, 72, 100 + Double(line) * 16)
+            cairo_show_text(cr, "Page \(page), line \(line + 1): The quick brown fox jumps over the lazy dog.")
+        }
+        cairo_set_source_rgb(cr, 1, 0, 0)
+        cairo_rectangle(cr, 72, 500, 200, 100)
+        cairo_fill(cr)
+        cairo_show_page(cr)
+    }
+    check(cairo_status(cr), "drawing")
+    cairo_destroy(cr)
+    cairo_surface_finish(surface)
+    check(cairo_surface_status(surface), "writing \(path)")
+    cairo_surface_destroy(surface)
+}
+
 func write(_ path: String, _ text: String) {
     _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
 }
@@ -123,6 +212,9 @@ let dir = output + "/"
 makeDocumentPDF(dir + "document.pdf")
 makeQuadrantPNG(dir + "quadrants.png")
 makeJPEG(dir + "photo.jpg")
+makeFormatImages(dir)
+makeThousandPagePDF(dir + "thousand-pages.pdf")
+write(dir + "long.txt", (1...Spec.longTextLines).map { "Line \($0) of the long text sample." }.joined(separator: "\n") + "\n")
 write(dir + "notes.txt", (1...Spec.textLines).map { "Note \($0): plain text sample line." }.joined(separator: "\n") + "\n")
 write(dir + "hello.c", """
     #include <stdio.h>

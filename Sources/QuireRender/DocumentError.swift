@@ -24,13 +24,17 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
     public let underlying: GLibError?
     /// The underlying input error, if any.
     public let inputError: InputError?
+    /// The underlying cairo status, if any.
+    public let cairo: CairoError?
 
-    public init(kind: Kind, path: DocumentPath?, reason: String, underlying: GLibError? = nil) {
+    public init(kind: Kind, path: DocumentPath?, reason: String, underlying: GLibError? = nil,
+                cairo: CairoError? = nil) {
         self.kind = kind
         self.path = path
         self.reason = reason
         self.underlying = underlying
         self.inputError = nil
+        self.cairo = cairo
     }
 
     public init(_ input: InputError) {
@@ -39,6 +43,7 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
         self.reason = input.reason
         self.underlying = nil
         self.inputError = input
+        self.cairo = nil
     }
 
     /// `PATH: reason` on one line.

@@ -55,9 +55,8 @@ public struct Capabilities: Sendable, Hashable {
         case .pdf:
             return Capabilities(preview: .supported, thumbnail: .supported, print: .direct)
         case .postscript:
-            return Capabilities(preview: .unsupported(reason: "PostScript preview is not available in this build"),
-                                thumbnail: .unsupported(reason: "PostScript thumbnails are not available in this build"),
-                                print: .direct)
+            // Rendered in-process by Ghostscript through libspectre.
+            return Capabilities(preview: .supported, thumbnail: .supported, print: .direct)
         case .image, .svg, .text:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .byConversion(to: "application/pdf"))

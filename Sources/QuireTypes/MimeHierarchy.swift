@@ -58,13 +58,34 @@ struct MimeHierarchy: Sendable {
         return result
     }
 
+    /// `child parent` lines, split on bytes: this runs in every process (a thumbnailer
+    /// included), and line-by-line Foundation string trimming cost milliseconds.
     private static func pairs(in file: String) -> [(String, String)] {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2 else { return nil }
-            return (String(fields[0]), String(fields[1]).trimmingCharacters(in: .whitespaces))
+        guard let data = FileManager.default.contents(atPath: file) else { return [] }
+        var result: [(String, String)] = []
+        result.reserveCapacity(512)
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var lineStart = 0
+            let count = bytes.count
+            while lineStart < count {
+                var lineEnd = lineStart
+                while lineEnd < count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+                var space = lineStart
+                while space < lineEnd && bytes[space] != 0x20 { space += 1 }
+                if space > lineStart && space < lineEnd {
+                    var valueStart = space + 1, valueEnd = lineEnd
+                    while valueStart < valueEnd && (bytes[valueStart] == 0x20 || bytes[valueStart] == 0x09) { valueStart += 1 }
+                    while valueEnd > valueStart && (bytes[valueEnd - 1] == 0x20 || bytes[valueEnd - 1] == 0x09 || bytes[valueEnd - 1] == 0x0D) { valueEnd -= 1 }
+                    if valueEnd > valueStart {
+                        result.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<space]), as: UTF8.self),
+                                       String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)))
+                    }
+                }
+                lineStart = lineEnd + 1
+            }
         }
+        return result
     }
 
     static func mimeDirectories() -> [String] {

@@ -103,3 +103,88 @@ struct IntegrationTests {
         #expect(output.contains("the type is \"Service\""), "the validator ran on the file")
     }
 }
+
+/// The generated `.thumbnailer` file, executed the way file managers execute it.
+@Suite("Thumbnailer file, run as a file manager runs it")
+struct ThumbnailerExecTests {
+    /// The Exec line split into arguments (desktop-entry quoting), with field codes replaced.
+    static func command(input: String, output: String, size: Int) throws -> [String] {
+        let files = IntegrationFiles.all(executable: QuireBinary.path, includeUserOnly: false)
+        let thumbnailer = try #require(files.first { $0.relativePath == "thumbnailers/quire.thumbnailer" })
+        let exec = try #require(thumbnailer.contents.split(separator: "\n").first { $0.hasPrefix("Exec=") })
+        var arguments: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for character in exec.dropFirst("Exec=".count) {
+            if escaped { current.append(character); escaped = false; continue }
+            switch character {
+            case "\\" where quoted: escaped = true
+            case "\"": quoted.toggle()
+            case " " where !quoted:
+                if !current.isEmpty { arguments.append(current); current = "" }
+            default: current.append(character)
+            }
+        }
+        if !current.isEmpty { arguments.append(current) }
+        // file:// URI as GLib writes it: unreserved characters and '/' kept, every other byte %XX.
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+        let uri = "file://" + input.utf8.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        return arguments.map {
+            switch $0 {
+            case "%s": return String(size)
+            case "%u": return uri
+            case "%i": return input
+            case "%o": return output
+            default: return $0
+            }
+        }
+    }
+
+    /// Width and height from a PNG's IHDR.
+    static func pngSize(_ path: String) -> (Int, Int)? {
+        guard let data = FileManager.default.contents(atPath: path), data.count > 24,
+              data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+        let bytes = [UInt8](data)
+        func be32(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be32(16), be32(20))
+    }
+
+    @Test func execWithPlaceholdersSubstituted() throws {
+        let dir = TemporaryDirectory()
+        // A name a shell would choke on: the Exec line never passes through one.
+        let input = dir.file("report; rm -rf ~ $(x) 'q'.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("document.pdf"), toPath: input)
+        let output = dir.file("out.png")
+        let command = try Self.command(input: input, output: output, size: 128)
+        #expect(command.contains("thumbnail"))
+        let result = ProcessRunner.run(command, timeout: 30)
+        #expect(result.status == 0, "\(result.standardError)")
+        let size = try #require(Self.pngSize(output))
+        #expect(max(size.0, size.1) == 128)
+    }
+
+    @Test("under bubblewrap, as GNOME runs thumbnailers: input at a fixed path, read-only system")
+    func execUnderGNOMEStyleSandbox() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap is installed by make test")
+        let dir = TemporaryDirectory()
+        let output = dir.file("out")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let inside = "/tmp/gnome-desktop-file-to-thumbnail.pdf"
+        let command = try Self.command(input: inside, output: "/tmp/out/thumb.png", size: 256)
+        let binary = URL(fileURLWithPath: QuireBinary.path).resolvingSymlinksInPath().path
+        var sandbox = ["/usr/bin/bwrap", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+                       "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+                       "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                       "--ro-bind", binary, binary,
+                       "--bind", output, "/tmp/out",
+                       "--ro-bind", Samples.path("document.pdf"), inside,
+                       "--unshare-all", "--die-with-parent", "--chdir", "/", "--setenv", "GIO_USE_VFS", "local"]
+        // The Swift runtime of a development build lives outside /usr.
+        if FileManager.default.fileExists(atPath: "/opt/swift") { sandbox += ["--ro-bind", "/opt/swift", "/opt/swift"] }
+        let result = ProcessRunner.run(sandbox + command, timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let size = try #require(Self.pngSize(output + "/thumb.png"))
+        #expect(max(size.0, size.1) == 256)
+    }
+}

@@ -18,7 +18,10 @@ public enum Samples {
         lock.lock()
         defer { lock.unlock() }
         if !generated {
-            if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("document.pdf").path) {
+            // garbage.ps is among the last files generate.sh writes: an older or interrupted
+            // sample set is regenerated.
+            if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("document.pdf").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("garbage.ps").path) {
                 let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path
                 let result = ProcessRunner.run([script], timeout: 300)
                 precondition(result.status == 0, "Samples/generate.sh failed: \(result.standardError)")

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Derives Quire's container, GIF, EXIF, PostScript and hostile samples from the generator's
+output. Usage: derive.py OUTDIR. Every constant here is mirrored in Generator/main.swift's Spec
+or Samples/README.md."""
+import os, random, struct, sys, zipfile, zlib
+
+out = sys.argv[1]
+parts = os.path.join(out, ".parts")
+def path(name): return os.path.join(out, name)
+def part(name):
+    with open(os.path.join(parts, name), "rb") as f: return f.read()
+def write(name, data):
+    with open(path(name), "wb") as f: f.write(data)
+
+# --- EXIF-rotated JPEG: photo.jpg (80x60, left red / right blue) with orientation 6 ----------
+jpeg = open(path("photo.jpg"), "rb").read()
+assert jpeg[:2] == b"\xff\xd8"
+tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1) \
+     + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0) + struct.pack("<I", 0)
+payload = b"Exif\x00\x00" + tiff
+write("photo-rotated.jpg", jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:])
+
+# --- GIF 300x200, left red / right blue (LZW with a clear code every two pixels) --------------
+def gif(width, height, color):
+    palette = bytes([255, 0, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255])
+    codes, bits = [], 3
+    pixels = [color(x, y) for y in range(height) for x in range(width)]
+    for i in range(0, len(pixels), 2):
+        codes.append(4)
+        codes.extend(pixels[i:i + 2])
+    codes.append(5)
+    stream, acc, n = bytearray(), 0, 0
+    for code in codes:
+        acc |= code << n; n += bits
+        while n >= 8: stream.append(acc & 0xFF); acc >>= 8; n -= 8
+    if n: stream.append(acc & 0xFF)
+    blocks = b"".join(bytes([len(stream[i:i + 255])]) + bytes(stream[i:i + 255]) for i in range(0, len(stream), 255))
+    return (b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF1, 0, 0) + palette
+            + b"," + struct.pack("<HHHHB", 0, 0, width, height, 0) + b"\x02" + blocks + b"\x00;")
+write("format.gif", gif(300, 200, lambda x, y: 0 if x < 150 else 1))
+
+# --- Containers with embedded previews ---------------------------------------------------------
+def container(name, entries, mimetype=None):
+    with zipfile.ZipFile(path(name), "w") as z:
+        if mimetype is not None:
+            z.writestr(zipfile.ZipInfo("mimetype"), mimetype, compress_type=zipfile.ZIP_STORED)
+        for entry, data in entries:
+            z.writestr(entry, data, compress_type=zipfile.ZIP_DEFLATED)
+
+green_png, green_jpg, red_png = part("green.png"), part("green.jpg"), part("red.png")
+container("document.odt", [
+    ("META-INF/manifest.xml", '<?xml version="1.0"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"/>'),
+    ("content.xml", '<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"/>'),
+    ("Thumbnails/thumbnail.png", green_png),
+], mimetype="application/vnd.oasis.opendocument.text")
+container("document.docx", [
+    ("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
+    ("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>'),
+    ("word/document.xml", '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>'),
+    ("docProps/thumbnail.jpeg", green_jpg),
+])
+container("document.pages", [
+    ("Index/Document.iwa", b"\x00" * 16),
+    ("QuickLook/Thumbnail.jpg", green_jpg),
+])
+container("book.epub", [
+    ("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'),
+    ("OEBPS/content.opf", '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">quire-sample</dc:identifier><dc:title>Quire Sample Book</dc:title></metadata><manifest><item id="a" href="images/a-first.png" media-type="image/png"/><item id="c" href="images/the%20cover.png" media-type="image/png" properties="cover-image"/><item id="ch" href="chapter.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="ch"/></spine></package>'),
+    ("OEBPS/chapter.xhtml", '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>Chapter</p></body></html>'),
+    ("OEBPS/images/a-first.png", red_png),
+    ("OEBPS/images/the cover.png", green_png),
+], mimetype="application/epub+zip")
+container("comic.cbz", [
+    ("page10.png", red_png), ("page2.png", red_png), ("__MACOSX/._page0.png", b"junk"), ("page1.png", green_png),
+])
+
+# --- Hostile and damaged containers ---------------------------------------------------------------
+with zipfile.ZipFile(path("bomb.odt"), "w") as z:
+    z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text", compress_type=zipfile.ZIP_STORED)
+    z.writestr("content.xml", "<x/>", compress_type=zipfile.ZIP_DEFLATED)
+    # 100 MiB of zeros inflated (about 100 KiB stored): over the 64 MiB entry limit.
+    z.writestr("Thumbnails/thumbnail.png", b"\x89PNG\r\n\x1a\n" + bytes(100 << 20), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+with zipfile.ZipFile(path("many-entries.cbz"), "w") as z:
+    for i in range(20001):
+        z.writestr("p%05d.txt" % i, b"", compress_type=zipfile.ZIP_STORED)
+write("truncated.odt", open(path("document.odt"), "rb").read()[:400])
+write("truncated.epub", open(path("book.epub"), "rb").read()[:300])
+
+# --- Pixel bomb: a valid PNG header declaring 100000 x 100000 RGBA pixels --------------------------
+def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+write("pixel-bomb.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 100000, 100000, 8, 6, 0, 0, 0))
+      + chunk(b"IDAT", zlib.compress(bytes(1024))) + chunk(b"IEND", b""))
+
+# --- Damaged images and SVG -------------------------------------------------------------------------
+rng = random.Random(11)
+write("truncated.png", open(path("format.png"), "rb").read()[:200])
+write("truncated.jpg", open(path("format.jpg"), "rb").read()[:300])
+write("garbage.jpg", bytes(rng.randrange(256) for _ in range(4096)))
+write("garbage.gif", b"GIF89a" + bytes(rng.randrange(256) for _ in range(512)))
+write("truncated.svg", b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect x="0" y="0" wid')
+write("external.svg", b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100">'
+      b'<rect width="100" height="100" fill="#00ff00"/><image href="file:///etc/passwd" width="100" height="100"/>'
+      b'<image xlink:href="http://example.invalid/x.png" width="100" height="100"/></svg>')
+write("invalid-utf8.txt", b"valid line\n\xff\xfe broken bytes \xc3\x28 here\n\tindented after a tab\n")
+
+# --- PostScript: 2 A4 pages (595 x 842 pt), page 1 has a red rectangle at (72, 72) from the top-left, 200 x 100 pt
+ps = """%!PS-Adobe-3.0
+%%BoundingBox: 0 0 595 842
+%%Pages: 2
+%%DocumentMedia: A4 595 842 0 () ()
+%%EndComments
+%%Page: 1 1
+1 0 0 setrgbcolor
+72 670 200 100 rectfill
+0 0 1 setrgbcolor
+400 400 50 0 360 arc fill
+showpage
+%%Page: 2 2
+0 0.6 0 setrgbcolor
+300 62 moveto 400 62 lineto 350 142 lineto closepath fill
+showpage
+%%EOF
+"""
+write("document.ps", ps.encode())
+eps = """%!PS-Adobe-3.0 EPSF-3.0
+%%BoundingBox: 0 0 200 100
+%%Pages: 1
+%%EndComments
+0 0 1 setrgbcolor
+0 0 200 100 rectfill
+%%EOF
+"""
+write("drawing.eps", eps.encode())
+write("garbage.ps", b"%!PS-Adobe-3.0\n" + bytes(rng.randrange(256) for _ in range(2048)))

@@ -1,0 +1,54 @@
+#ifndef CArchive_SHIM_H
+#define CArchive_SHIM_H
+// Loaded lazily: linking this library would cost every quire process (a thumbnail of a PDF
+// included) its start-up time and memory, so the module map links nothing and the entry points
+// are resolved with dlopen/dlsym the first time the family is rendered.
+#include <archive.h>
+#include <archive_entry.h>
+#include <dlfcn.h>
+#include <stddef.h>
+
+/// Entry points, resolved with dlsym when the family is first rendered.
+typedef struct {
+    __typeof__(&archive_read_new) _Nonnull archive_read_new;
+    __typeof__(&archive_read_support_format_zip) _Nonnull archive_read_support_format_zip;
+    __typeof__(&archive_read_open_filename) _Nonnull archive_read_open_filename;
+    __typeof__(&archive_read_free) _Nonnull archive_read_free;
+    __typeof__(&archive_error_string) _Nonnull archive_error_string;
+    __typeof__(&archive_read_next_header) _Nonnull archive_read_next_header;
+    __typeof__(&archive_entry_pathname_utf8) _Nonnull archive_entry_pathname_utf8;
+    __typeof__(&archive_entry_pathname) _Nonnull archive_entry_pathname;
+    __typeof__(&archive_entry_filetype) _Nonnull archive_entry_filetype;
+    __typeof__(&archive_read_data) _Nonnull archive_read_data;
+} quire_archive_api;
+
+/// Loads libarchive.so.13 (RTLD_LOCAL) and resolves every entry point once; NULL when the library
+/// or a symbol is missing. The result lives for the life of the process.
+static inline const quire_archive_api *_Nullable quire_archive_api_load(void) {
+    static quire_archive_api api;
+    void *library = dlopen("libarchive.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return NULL;
+    void *symbol;
+    if (!(symbol = dlsym(library, "archive_read_new"))) return NULL;
+    *(void **)&api.archive_read_new = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_zip"))) return NULL;
+    *(void **)&api.archive_read_support_format_zip = symbol;
+    if (!(symbol = dlsym(library, "archive_read_open_filename"))) return NULL;
+    *(void **)&api.archive_read_open_filename = symbol;
+    if (!(symbol = dlsym(library, "archive_read_free"))) return NULL;
+    *(void **)&api.archive_read_free = symbol;
+    if (!(symbol = dlsym(library, "archive_error_string"))) return NULL;
+    *(void **)&api.archive_error_string = symbol;
+    if (!(symbol = dlsym(library, "archive_read_next_header"))) return NULL;
+    *(void **)&api.archive_read_next_header = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_pathname_utf8"))) return NULL;
+    *(void **)&api.archive_entry_pathname_utf8 = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_pathname"))) return NULL;
+    *(void **)&api.archive_entry_pathname = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_filetype"))) return NULL;
+    *(void **)&api.archive_entry_filetype = symbol;
+    if (!(symbol = dlsym(library, "archive_read_data"))) return NULL;
+    *(void **)&api.archive_read_data = symbol;
+    return &api;
+}
+#endif

@@ -1,0 +1,97 @@
+#ifndef CPangoCairo_SHIM_H
+#define CPangoCairo_SHIM_H
+// Loaded lazily: Pango (with HarfBuzz, FriBidi, libthai…) is needed only for text pages and
+// contact sheets, so the module map links nothing and the entry points are resolved with
+// dlopen/dlsym on first use. Pango's headers need pkg-config's include paths, and pkg-config
+// would also link the library, so the few entry points Quire uses are declared here as in
+// Pango 1.50 (all stable since 1.0–1.16).
+#include <dlfcn.h>
+#include <glib-object.h>
+#include <cairo.h>
+
+typedef struct _PangoFontMap PangoFontMap;
+typedef struct _PangoContext PangoContext;
+typedef struct _PangoLayout PangoLayout;
+typedef struct _PangoLayoutLine PangoLayoutLine;
+typedef struct _PangoFontDescription PangoFontDescription;
+
+/// Pango units per device unit (PANGO_SCALE).
+static const int quire_pango_scale = 1024;
+/// PANGO_WRAP_WORD_CHAR: wrap at word boundaries, or between characters if a word is too long.
+static const int quire_pango_wrap_word_char = 2;
+
+typedef PangoFontMap *_Nullable (*cpangocairo_pango_cairo_font_map_get_default_fn)(void);
+typedef PangoContext *_Nullable (*cpangocairo_pango_font_map_create_context_fn)(PangoFontMap *_Nullable fontmap);
+typedef void (*cpangocairo_pango_cairo_context_set_font_options_fn)(PangoContext *_Nonnull context, const cairo_font_options_t *_Nullable options);
+typedef PangoLayout *_Nullable (*cpangocairo_pango_layout_new_fn)(PangoContext *_Nonnull context);
+typedef PangoFontDescription *_Nullable (*cpangocairo_pango_font_description_from_string_fn)(const char *_Nonnull string);
+typedef void (*cpangocairo_pango_font_description_free_fn)(PangoFontDescription *_Nullable description);
+typedef void (*cpangocairo_pango_layout_set_font_description_fn)(PangoLayout *_Nonnull layout, const PangoFontDescription *_Nullable description);
+typedef void (*cpangocairo_pango_layout_set_width_fn)(PangoLayout *_Nonnull layout, int width);
+typedef void (*cpangocairo_pango_layout_set_wrap_fn)(PangoLayout *_Nonnull layout, int wrap);
+typedef void (*cpangocairo_pango_layout_set_text_fn)(PangoLayout *_Nonnull layout, const char *_Nonnull text, int length);
+typedef GSList *_Nullable (*cpangocairo_pango_layout_get_lines_readonly_fn)(PangoLayout *_Nonnull layout);
+typedef void (*cpangocairo_pango_cairo_show_layout_line_fn)(cairo_t *_Nonnull cr, PangoLayoutLine *_Nonnull line);
+typedef PangoLayout *_Nullable (*cpangocairo_pango_cairo_create_layout_fn)(cairo_t *_Nonnull cr);
+typedef void (*cpangocairo_pango_layout_get_pixel_size_fn)(PangoLayout *_Nonnull layout, int *_Nullable width, int *_Nullable height);
+typedef void (*cpangocairo_pango_cairo_show_layout_fn)(cairo_t *_Nonnull cr, PangoLayout *_Nonnull layout);
+
+/// Entry points, resolved with dlsym when text is first laid out.
+typedef struct {
+    cpangocairo_pango_cairo_font_map_get_default_fn _Nonnull pango_cairo_font_map_get_default;
+    cpangocairo_pango_font_map_create_context_fn _Nonnull pango_font_map_create_context;
+    cpangocairo_pango_cairo_context_set_font_options_fn _Nonnull pango_cairo_context_set_font_options;
+    cpangocairo_pango_layout_new_fn _Nonnull pango_layout_new;
+    cpangocairo_pango_font_description_from_string_fn _Nonnull pango_font_description_from_string;
+    cpangocairo_pango_font_description_free_fn _Nonnull pango_font_description_free;
+    cpangocairo_pango_layout_set_font_description_fn _Nonnull pango_layout_set_font_description;
+    cpangocairo_pango_layout_set_width_fn _Nonnull pango_layout_set_width;
+    cpangocairo_pango_layout_set_wrap_fn _Nonnull pango_layout_set_wrap;
+    cpangocairo_pango_layout_set_text_fn _Nonnull pango_layout_set_text;
+    cpangocairo_pango_layout_get_lines_readonly_fn _Nonnull pango_layout_get_lines_readonly;
+    cpangocairo_pango_cairo_show_layout_line_fn _Nonnull pango_cairo_show_layout_line;
+    cpangocairo_pango_cairo_create_layout_fn _Nonnull pango_cairo_create_layout;
+    cpangocairo_pango_layout_get_pixel_size_fn _Nonnull pango_layout_get_pixel_size;
+    cpangocairo_pango_cairo_show_layout_fn _Nonnull pango_cairo_show_layout;
+} quire_pangocairo_api;
+
+/// Loads libpangocairo-1.0.so.0 (and with it libpango) and resolves every entry point once;
+/// NULL when the library or a symbol is missing.
+static inline const quire_pangocairo_api *_Nullable quire_pangocairo_api_load(void) {
+    static quire_pangocairo_api api;
+    void *library = dlopen("libpangocairo-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return NULL;
+    void *symbol;
+    if (!(symbol = dlsym(library, "pango_cairo_font_map_get_default"))) return NULL;
+    *(void **)&api.pango_cairo_font_map_get_default = symbol;
+    if (!(symbol = dlsym(library, "pango_font_map_create_context"))) return NULL;
+    *(void **)&api.pango_font_map_create_context = symbol;
+    if (!(symbol = dlsym(library, "pango_cairo_context_set_font_options"))) return NULL;
+    *(void **)&api.pango_cairo_context_set_font_options = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_new"))) return NULL;
+    *(void **)&api.pango_layout_new = symbol;
+    if (!(symbol = dlsym(library, "pango_font_description_from_string"))) return NULL;
+    *(void **)&api.pango_font_description_from_string = symbol;
+    if (!(symbol = dlsym(library, "pango_font_description_free"))) return NULL;
+    *(void **)&api.pango_font_description_free = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_set_font_description"))) return NULL;
+    *(void **)&api.pango_layout_set_font_description = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_set_width"))) return NULL;
+    *(void **)&api.pango_layout_set_width = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_set_wrap"))) return NULL;
+    *(void **)&api.pango_layout_set_wrap = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_set_text"))) return NULL;
+    *(void **)&api.pango_layout_set_text = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_get_lines_readonly"))) return NULL;
+    *(void **)&api.pango_layout_get_lines_readonly = symbol;
+    if (!(symbol = dlsym(library, "pango_cairo_show_layout_line"))) return NULL;
+    *(void **)&api.pango_cairo_show_layout_line = symbol;
+    if (!(symbol = dlsym(library, "pango_cairo_create_layout"))) return NULL;
+    *(void **)&api.pango_cairo_create_layout = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_get_pixel_size"))) return NULL;
+    *(void **)&api.pango_layout_get_pixel_size = symbol;
+    if (!(symbol = dlsym(library, "pango_cairo_show_layout"))) return NULL;
+    *(void **)&api.pango_cairo_show_layout = symbol;
+    return &api;
+}
+#endif

@@ -1,0 +1,35 @@
+import QuireRender
+
+/// Previews, thumbnails and PDF conversion of a ``Document``.
+extension Document {
+    /// A renderer for this document's family (PDF, PostScript, SVG, image, text, container).
+    /// - Throws: ``DocumentError`` (`unsupported`, `damaged`, `passwordRequired`, `limitExceeded`).
+    public func renderer(password: String? = nil, limits: RenderLimits = .standard) throws(DocumentError) -> Renderer {
+        try Renderer(file: file, contentType: contentType, password: password, limits: limits)
+    }
+
+    /// Renders page `page` (0-based) of the document — the Quick Look preview.
+    ///
+    /// ```swift
+    /// let document = try Document(path: DocumentPath("report.pdf"))
+    /// let image = try await document.preview(page: 0, size: .fit(width: 800, height: 600))
+    /// let png = try PNGEncoder.encode(image)
+    /// ```
+    public func preview(page: Int = 0, size: RenderSize = .natural, password: String? = nil) async throws(DocumentError) -> RenderedImage {
+        try renderer(password: password).render(page: page, size: size)
+    }
+
+    /// The freedesktop thumbnail of the first page: longest side `size` (raster images are not
+    /// enlarged), with the standard's tEXt metadata. `try thumbnail.pngData()` gives the file.
+    public func thumbnail(size: Int = 256, uri: String? = nil, password: String? = nil,
+                          software: String = "Quire") async throws(DocumentError) -> Thumbnail {
+        try Thumbnail.make(file: file, contentType: contentType, size: size, uri: uri, password: password,
+                           software: software)
+    }
+
+    /// The document converted to PDF (what printing sends for text, images and SVG).
+    /// `pages` are 0-based; nil means all.
+    public func pdfData(pages: [Int]? = nil, password: String? = nil) async throws(DocumentError) -> [UInt8] {
+        try PDFExport.data(file, contentType: contentType, pages: pages, password: password)
+    }
+}

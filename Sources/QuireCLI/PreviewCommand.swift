@@ -1,0 +1,225 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+struct PreviewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Render a preview of a file: a page as PNG, PDF or SVG, a contact sheet, or an image in the terminal.",
+        discussion: """
+            Works for PDF, PostScript/EPS, SVG, images (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO), \
+            text and source code (paginated on A4), and documents that carry a preview image \
+            (OpenDocument, Office Open XML, iWork, EPUB covers, CBZ comics).
+
+            Without -o, on a terminal the page is shown inline (kitty graphics, iTerm2 inline \
+            images, sixel, or Unicode half-block colour cells; QUIRE_GRAPHICS=kitty|iterm|sixel|blocks \
+            overrides the guess); when standard output is a pipe it receives the PNG (or PDF/SVG) \
+            bytes. Several pages with -o OUT.png write OUT-1.png, OUT-2.png, … \
+            (--format pdf writes one PDF with all the selected pages). Output files are written \
+            to a temporary file and renamed: a failure leaves nothing behind.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case png, pdf, svg
+    }
+
+    @Argument(help: ArgumentHelp("The file to preview.", valueName: "file"))
+    var file: String
+
+    @Option(name: .long, help: ArgumentHelp("Page to render (from 1).", valueName: "n"))
+    var page: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Pages to render, e.g. 1-3,5 or all.", valueName: "range"))
+    var pages: String?
+
+    @Option(name: .long, help: ArgumentHelp("Fit each page in a box of W×H pixels, e.g. 800x600.", valueName: "WxH"))
+    var size: String?
+
+    @Option(name: .long, help: ArgumentHelp("Width in pixels (height follows the aspect ratio).", valueName: "w"))
+    var width: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Output format.", valueName: "png|pdf|svg"))
+    var format: Format = .png
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (several pages: numbered files).", valueName: "out"))
+    var output: String?
+
+    @Flag(name: .long, help: "One contact-sheet image of page thumbnails with page numbers.")
+    var sheet = false
+
+    @Flag(name: .long, help: "Print the info card above the inline preview.")
+    var info = false
+
+    @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
+    var password: String?
+
+    func validate() throws {
+        if page != nil && pages != nil { throw ValidationError("Give --page or --pages, not both.") }
+        if size != nil && width != nil { throw ValidationError("Give --size or --width, not both.") }
+        if let page, page < 1 { throw ValidationError("Pages count from 1.") }
+        if let width, width < 1 || width > 32767 { throw ValidationError("--width must be between 1 and 32767.") }
+        if size != nil && parsedBox == nil { throw ValidationError("--size takes WIDTHxHEIGHT, e.g. 800x600.") }
+        if sheet && format != .png { throw ValidationError("--sheet writes a PNG image; it cannot be combined with --format \(format.rawValue).") }
+    }
+
+    var parsedBox: (Int, Int)? {
+        guard let size else { return nil }
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (1...32767).contains(parts[0]), (1...32767).contains(parts[1]) else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    func run() async throws {
+        let path = RawArguments.path(file)
+        let outputPath = output.map(RawArguments.path)
+        let toTerminal = outputPath == nil && Terminal.isTerminal(STDOUT_FILENO)
+        do {
+            let document = try Document(path: path)
+            if info {
+                let card = InfoCardFormatter.card(try document.info(password: password), styled: toTerminal && Terminal.stylesStandardOutput)
+                if outputPath == nil && !toTerminal {
+                    FileHandle.standardError.write(Data(card.utf8))
+                } else {
+                    Terminal.out(card + "\n")
+                }
+            }
+            let renderer = try document.renderer(password: password)
+            let selected: [Int]
+            if let page {
+                guard page <= renderer.pageCount else {
+                    throw ValidationError("Page \(page) does not exist: the document has \(renderer.pageCount) page\(renderer.pageCount == 1 ? "" : "s").")
+                }
+                selected = [page - 1]
+            } else if let pages {
+                selected = try PageSelection.parse(pages, pageCount: renderer.pageCount)
+            } else if format == .pdf || sheet {
+                selected = Array(0..<renderer.pageCount)
+            } else {
+                selected = [0]
+            }
+            switch format {
+            case .pdf:
+                try emit([try renderer.pdfData(pages: selected)], pages: [selected[0]], renderer: renderer,
+                         output: outputPath, toTerminal: toTerminal, extension: "pdf")
+            case .svg:
+                try emit(try selected.map { (page) throws(DocumentError) in try renderer.svgData(page: page) },
+                         pages: selected, renderer: renderer, output: outputPath, toTerminal: toTerminal, extension: "svg")
+            case .png:
+                try await renderPNG(renderer: renderer, pages: selected, output: outputPath, toTerminal: toTerminal)
+            }
+        } catch let error as InputError {
+            Terminal.error(error.description)
+            throw ExitStatus.of(error).exitCode
+        } catch let error as DocumentError {
+            Terminal.error(error.description)
+            throw ExitStatus.of(error).exitCode
+        } catch let error as OutputError {
+            Terminal.error(error.description)
+            throw ExitStatus.cannotCreate.exitCode
+        } catch let error as PNGEncoder.EncodingError {
+            Terminal.error("\(path): \(error.description)")
+            throw ExitStatus.software.exitCode
+        }
+    }
+
+    private func renderPNG(renderer: Renderer, pages selected: [Int], output: DocumentPath?, toTerminal: Bool) async throws {
+        let method = TerminalGraphics.detect()
+        var renderSize: RenderSize
+        var upscale = true
+        if let width {
+            renderSize = .width(width)
+        } else if let (w, h) = parsedBox {
+            renderSize = .fit(width: w, height: h)
+        } else if toTerminal {
+            let box = TerminalGraphics.box(for: method)
+            renderSize = .fit(width: box.width, height: box.height)
+            upscale = false
+        } else {
+            renderSize = .natural
+        }
+        if sheet {
+            var cell = 200
+            if let width { cell = width } else if let (w, h) = parsedBox { cell = max(w, h) }
+            var image = try ContactSheet.make(renderer, pages: selected, cellSize: cell)
+            if toTerminal {
+                // Shrink the sheet to the terminal.
+                let box = TerminalGraphics.box(for: method)
+                if image.width > box.width || image.height > box.height {
+                    let sheetImage = image
+                    image = try Self.scaled(sheetImage, toFit: box)
+                }
+                FileHandle.standardOutput.write(Data(try TerminalGraphics.encode(image, as: method)))
+                return
+            }
+            try emit([try PNGEncoder.encode(image)], pages: [0], renderer: renderer, output: output,
+                     toTerminal: false, extension: "png")
+            return
+        }
+        if toTerminal {
+            for (index, page) in selected.enumerated() {
+                if selected.count > 1 {
+                    Terminal.out((index > 0 ? "\n" : "") + Terminal.dim("Page \(page + 1) of \(renderer.pageCount)", enabled: Terminal.stylesStandardOutput) + "\n")
+                }
+                let image = try renderer.render(page: page, size: renderSize, allowUpscaling: upscale)
+                FileHandle.standardOutput.write(Data(try TerminalGraphics.encode(image, as: method)))
+            }
+            return
+        }
+        var files: [[UInt8]] = []
+        for page in selected {
+            files.append(try PNGEncoder.encode(renderer.render(page: page, size: renderSize, allowUpscaling: upscale)))
+        }
+        try emit(files, pages: selected, renderer: renderer, output: output, toTerminal: false, extension: "png")
+    }
+
+    /// Nearest-neighbour shrink of a composed sheet for terminal display.
+    static func scaled(_ image: RenderedImage, toFit box: (width: Int, height: Int)) throws -> RenderedImage {
+        let scale = min(Double(box.width) / Double(image.width), Double(box.height) / Double(image.height))
+        let w = max(1, Int(Double(image.width) * scale)), h = max(1, Int(Double(image.height) * scale))
+        var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let sx = min(image.width - 1, Int(Double(x) / scale)), sy = min(image.height - 1, Int(Double(y) / scale))
+                let from = (sy * image.width + sx) * 4, to = (y * w + x) * 4
+                for c in 0..<4 { pixels[to + c] = image.pixels[from + c] }
+            }
+        }
+        return RenderedImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// Writes one file per entry of `files`: to OUTPUT (numbered when several), or to
+    /// standard output when it is not a terminal.
+    private func emit(_ files: [[UInt8]], pages: [Int], renderer: Renderer, output: DocumentPath?,
+                      toTerminal: Bool, extension ext: String) throws {
+        guard let output else {
+            if toTerminal {
+                throw ValidationError("Not writing \(ext.uppercased()) data to a terminal: give -o FILE or pipe the output.")
+            }
+            if files.count > 1 {
+                throw ValidationError("Several pages cannot go to standard output as one \(ext.uppercased()): give -o FILE (numbered files) or --sheet.")
+            }
+            FileHandle.standardOutput.write(Data(files[0]))
+            return
+        }
+        if files.count == 1 {
+            try OutputFile.write(files[0], to: output)
+            return
+        }
+        let digits = String(renderer.pageCount).count
+        for (data, page) in zip(files, pages) {
+            try OutputFile.write(data, to: Self.numbered(output, page: page + 1, digits: digits))
+        }
+    }
+
+    /// `out.png` → `out-07.png` (page number zero-padded to the page count's digits).
+    static func numbered(_ path: DocumentPath, page: Int, digits: Int) -> DocumentPath {
+        var number = String(page)
+        while number.count < digits { number = "0" + number }
+        let bytes = path.bytes
+        let nameStart = (bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
+        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > nameStart {
+            return DocumentPath(bytes: Array(bytes[..<dot]) + Array("-\(number)".utf8) + Array(bytes[dot...]))
+        }
+        return DocumentPath(bytes: bytes + Array("-\(number)".utf8))
+    }
+}

@@ -1,0 +1,103 @@
+internal import CCairo
+import QuireTypes
+
+/// An ARGB32 cairo image surface (premultiplied alpha, native-endian words). Owns the surface.
+final class CairoImage {
+    let surface: OpaquePointer  // cairo_surface_t*
+    let width: Int
+    let height: Int
+
+    /// Largest side cairo image surfaces support.
+    static let maximumSide = 32767
+
+    init(width: Int, height: Int, path: DocumentPath?) throws(DocumentError) {
+        guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide else {
+            throw DocumentError(kind: .limitExceeded, path: path,
+                                reason: "output size \(width)×\(height) is outside 1…\(Self.maximumSide) pixels")
+        }
+        let created = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        if let error = CairoError.check(cairo_surface_status(created)) {
+            cairo_surface_destroy(created)
+            throw DocumentError(kind: .limitExceeded, path: path,
+                                reason: "cannot allocate a \(width)×\(height) image", cairo: error)
+        }
+        surface = created
+        self.width = width
+        self.height = height
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    /// Runs `body` with a new cairo context on the surface; checks the context's status after.
+    func draw(path: DocumentPath?, _ body: (OpaquePointer) throws(DocumentError) -> Void) throws(DocumentError) {
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        try body(cr)
+        if let error = CairoError.check(cairo_status(cr)) {
+            throw DocumentError(kind: .damaged, path: path, reason: "drawing failed: \(error.message)", cairo: error)
+        }
+        cairo_surface_flush(surface)
+    }
+
+    /// Fills the whole surface with opaque white.
+    func fillWhite() {
+        let cr = cairo_create(surface)!
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+    }
+
+    /// Copies the pixels out as straight RGBA.
+    func rendered() -> RenderedImage {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = UnsafePointer<UInt32>(OpaquePointer(cairo_image_surface_get_data(surface)!))
+        let w = width, h = height
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
+            for y in 0..<h {
+                let row = data + y * stride / 4
+                var o = y * w * 4
+                for x in 0..<w {
+                    let word = row[x]
+                    let a = UInt32(word >> 24)
+                    var r = (word >> 16) & 0xFF, g = (word >> 8) & 0xFF, b = word & 0xFF
+                    if a != 255 && a != 0 {
+                        r = (r * 255 + a / 2) / a; g = (g * 255 + a / 2) / a; b = (b * 255 + a / 2) / a
+                    }
+                    buffer[o] = UInt8(min(r, 255)); buffer[o + 1] = UInt8(min(g, 255))
+                    buffer[o + 2] = UInt8(min(b, 255)); buffer[o + 3] = UInt8(a)
+                    o += 4
+                }
+            }
+            count = w * h * 4
+        }
+        return RenderedImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// A surface holding `image` (straight RGBA → premultiplied ARGB32).
+    convenience init(_ image: RenderedImage) throws(DocumentError) {
+        try self.init(width: image.width, height: image.height, path: nil)
+        Self.fill(surface, width: image.width, height: image.height) { x, y in
+            let o = (y * image.width + x) * 4
+            return (image.pixels[o], image.pixels[o + 1], image.pixels[o + 2], image.pixels[o + 3])
+        }
+    }
+
+    /// Writes straight RGBA pixels given by `source` into an ARGB32 surface, premultiplying.
+    static func fill(_ surface: OpaquePointer, width: Int, height: Int,
+                     _ source: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = UnsafeMutablePointer<UInt32>(OpaquePointer(cairo_image_surface_get_data(surface)!))
+        for y in 0..<height {
+            let row = data + y * stride / 4
+            for x in 0..<width {
+                let (r, g, b, a) = source(x, y)
+                let alpha = UInt32(a)
+                func pm(_ c: UInt8) -> UInt32 { alpha == 255 ? UInt32(c) : (UInt32(c) * alpha + 127) / 255 }
+                row[x] = alpha << 24 | pm(r) << 16 | pm(g) << 8 | pm(b)
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+    }
+}

@@ -1,0 +1,210 @@
+internal import CGdkPixbuf
+internal import CCairo
+import QuireTypes
+
+/// Decodes raster images with gdk-pixbuf: reduced-scale decoding where the loader can (JPEG DCT
+/// scaling), EXIF orientation applied, and pixel bombs refused from the header before any pixel
+/// buffer is allocated.
+final class ImageDecoder {
+    /// Where the encoded bytes come from.
+    enum Source {
+        case file(InputFile)
+        case bytes([UInt8], name: String)
+    }
+
+    let source: Source
+    let path: DocumentPath
+    let limits: RenderLimits
+    /// Pixel size as stored (before orientation).
+    private(set) var storedWidth = 0
+    private(set) var storedHeight = 0
+
+    init(source: Source, path: DocumentPath, limits: RenderLimits) {
+        self.source = source
+        self.path = path
+        self.limits = limits
+    }
+
+    /// State shared with the `size-prepared` callback.
+    private final class SizeRequest {
+        var target: ((Int, Int) -> (Int, Int))?
+        var width = 0, height = 0
+        var refused = false
+        let maximumPixels: Int
+        init(maximumPixels: Int) { self.maximumPixels = maximumPixels }
+    }
+
+    private var headerProbed = false
+
+    /// Reads the header only: the stored pixel size (for files, with `gdk_pixbuf_get_file_info`).
+    /// - Throws: `limitExceeded` for pixel bombs, `damaged` when no loader recognises the data
+    ///   or the data is truncated.
+    func probe() throws(DocumentError) -> (width: Int, height: Int) {
+        try checkIntegrity()
+        if try probeFileHeader() { return (storedWidth, storedHeight) }
+        // Bytes (or a file whose header the probe could not read): run the loader until the
+        // size is known, then stop it.
+        _ = try decode { _, _ in (0, 0) }
+        if storedWidth == 0 {
+            throw DocumentError(kind: .damaged, path: path, reason: "not a readable image (no installed loader recognised the data)")
+        }
+        return (storedWidth, storedHeight)
+    }
+
+    /// Refuses data whose format's end marker is missing (cut-off downloads and copies).
+    private func checkIntegrity() throws(DocumentError) {
+        let head: [UInt8], tail: [UInt8], size: Int
+        switch source {
+        case .bytes(let bytes, _):
+            head = Array(bytes.prefix(16)); tail = Array(bytes.suffix(1024)); size = bytes.count
+        case .file(let file):
+            do {
+                head = try file.read(upTo: 16)
+                tail = try file.read(upTo: 1024, at: max(0, file.size - 1024))
+            } catch { throw DocumentError(error) }
+            size = Int(file.size)
+        }
+        if let reason = ImageIntegrity.truncation(head: head, tail: tail, size: size) {
+            throw DocumentError(kind: .damaged, path: path, reason: reason)
+        }
+    }
+
+    /// `gdk_pixbuf_get_file_info` on a file (once). True when it gave a size.
+    private func probeFileHeader() throws(DocumentError) -> Bool {
+        guard !headerProbed else { return storedWidth > 0 }
+        headerProbed = true
+        if case .file(let file) = source {
+            var width: Int32 = 0, height: Int32 = 0
+            if gdk_pixbuf_get_file_info(file.procPath, &width, &height) != nil, width > 0, height > 0 {
+                try checkPixels(Int(width), Int(height))
+                storedWidth = Int(width)
+                storedHeight = Int(height)
+                return true
+            }
+        }
+        return false
+    }
+
+    private func checkPixels(_ width: Int, _ height: Int) throws(DocumentError) {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || product > limits.maximumImagePixels {
+            throw DocumentError(kind: .limitExceeded, path: path,
+                                reason: "image is \(width)×\(height) pixels, more than the limit of \(limits.maximumImagePixels / 1_000_000) megapixels (refused before decoding)")
+        }
+    }
+
+    /// Decodes, asking the loader for the size `target(storedWidth, storedHeight)` (a (0, 0)
+    /// answer stops after the header). Returns the oriented pixbuf as a cairo surface, or nil
+    /// when stopped.
+    func decode(target: @escaping (Int, Int) -> (Int, Int)) throws(DocumentError) -> CairoImage? {
+        _ = try probeFileHeader()
+        if storedWidth > 0 { try checkPixels(storedWidth, storedHeight) }
+
+        guard let loader = gdk_pixbuf_loader_new() else {
+            throw DocumentError(kind: .unsupported, path: path, reason: "cannot create an image loader")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        let request = SizeRequest(maximumPixels: limits.maximumImagePixels)
+        request.target = target
+        let context = Unmanaged.passRetained(request)
+        defer { context.release() }
+        let callback: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { loader, width, height, data in
+            guard let loader, let data else { return }
+            let request = Unmanaged<SizeRequest>.fromOpaque(data).takeUnretainedValue()
+            request.width = Int(width)
+            request.height = Int(height)
+            let (product, overflow) = Int(width).multipliedReportingOverflow(by: Int(height))
+            if overflow || product > request.maximumPixels || width <= 0 || height <= 0 {
+                request.refused = true
+                gdk_pixbuf_loader_set_size(loader, 0, 0)  // 0×0 stops the loader before allocating
+                return
+            }
+            let (w, h) = request.target?(Int(width), Int(height)) ?? (Int(width), Int(height))
+            if w <= 0 || h <= 0 { request.refused = false }
+            gdk_pixbuf_loader_set_size(loader, Int32(max(0, w)), Int32(max(0, h)))
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
+                              unsafeBitCast(callback, to: GCallback.self), context.toOpaque(), nil, GConnectFlags(0))
+
+        var gerror: UnsafeMutablePointer<GError>?
+        var failed = false
+        func feed(_ chunk: UnsafeRawBufferPointer) -> Bool {
+            guard chunk.count > 0 else { return true }
+            let ok = gdk_pixbuf_loader_write(loader, chunk.baseAddress!.assumingMemoryBound(to: guchar.self), gsize(chunk.count), &gerror) != 0
+            // Stop feeding as soon as the size is known to be refused or only the size was wanted.
+            return ok && !request.refused && !(request.width > 0 && target(request.width, request.height) == (0, 0))
+        }
+        switch source {
+        case .bytes(let bytes, _):
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + 65536)
+                let keepGoing = bytes[offset..<end].withUnsafeBytes { feed($0) }
+                offset = end
+                if !keepGoing { failed = gerror != nil; break }
+            }
+        case .file(let file):
+            var offset: Int64 = 0
+            while true {
+                let chunk: [UInt8]
+                do { chunk = try file.read(upTo: 65536, at: offset) } catch {
+                    gdk_pixbuf_loader_close(loader, nil)
+                    throw DocumentError(error)
+                }
+                if chunk.isEmpty { break }
+                offset += Int64(chunk.count)
+                if !chunk.withUnsafeBytes({ feed($0) }) { failed = gerror != nil; break }
+            }
+        }
+        var closeError: UnsafeMutablePointer<GError>?
+        let closed: Bool
+        if failed || request.refused {
+            closed = gdk_pixbuf_loader_close(loader, nil) != 0
+        } else {
+            closed = gdk_pixbuf_loader_close(loader, &closeError) != 0
+        }
+        if request.width > 0 {
+            storedWidth = request.width
+            storedHeight = request.height
+        }
+        if request.refused {
+            _ = GLibError.take(gerror)
+            try checkPixels(request.width, request.height)
+            throw DocumentError(kind: .damaged, path: path, reason: "image header has an invalid size")
+        }
+        if request.width > 0 && target(request.width, request.height) == (0, 0) {
+            _ = GLibError.take(gerror); _ = GLibError.take(closeError)
+            return nil
+        }
+        if let error = GLibError.take(gerror) ?? GLibError.take(closeError) {
+            throw DocumentError(kind: .damaged, path: path, reason: "not a readable image (\(error.message))", underlying: error)
+        }
+        guard closed, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            throw DocumentError(kind: .damaged, path: path, reason: "not a readable image (no installed loader recognised the data)")
+        }
+        // apply_embedded_orientation returns a new reference (the same pixbuf when upright).
+        guard let oriented = gdk_pixbuf_apply_embedded_orientation(pixbuf) else {
+            throw DocumentError(kind: .limitExceeded, path: path, reason: "not enough memory to orient the image")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }
+        return try Self.surface(from: oriented, path: path)
+    }
+
+    /// Copies a pixbuf (RGB or RGBA, 8-bit) into a premultiplied ARGB32 cairo surface.
+    static func surface(from pixbuf: OpaquePointer, path: DocumentPath) throws(DocumentError) -> CairoImage {
+        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels >= 3,
+              let pixels = gdk_pixbuf_read_pixels(pixbuf) else {
+            throw DocumentError(kind: .unsupported, path: path, reason: "unsupported pixel layout")
+        }
+        let image = try CairoImage(width: width, height: height, path: path)
+        CairoImage.fill(image.surface, width: width, height: height) { x, y in
+            let p = pixels + y * stride + x * channels
+            return (p[0], p[1], p[2], hasAlpha ? p[3] : 255)
+        }
+        return image
+    }
+}

@@ -1,0 +1,48 @@
+internal import CCairo
+import QuireTypes
+
+/// A raster image (PNG, JPEG, GIF's first frame, WebP, TIFF, BMP, ICO…) as one page whose size
+/// in points is its upright pixel size. Rasters are decoded at the requested size.
+final class ImageSource: PageSource {
+    let decoder: ImageDecoder
+    let path: DocumentPath
+    /// Upright pixel size (EXIF orientation applied).
+    let width: Int
+    let height: Int
+    let orientation: Int
+    var pageCount: Int { 1 }
+    var isPaper: Bool { false }
+    var isRaster: Bool { true }
+
+    init(decoder: ImageDecoder, header: [UInt8]) throws(DocumentError) {
+        self.decoder = decoder
+        path = decoder.path
+        let stored = try decoder.probe()
+        orientation = ExifOrientation.read(header)
+        let swap = ExifOrientation.swapsAxes(orientation)
+        width = swap ? stored.height : stored.width
+        height = swap ? stored.width : stored.height
+    }
+
+    func pageSize(at index: Int) -> PageSize { PageSize(width: Double(width), height: Double(height)) }
+
+    func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
+        let swap = ExifOrientation.swapsAxes(orientation)
+        let (w, h) = swap ? (height, width) : (width, height)
+        guard let image = try decoder.decode(target: { _, _ in (w, h) }) else {
+            throw DocumentError(kind: .damaged, path: path, reason: "the image could not be decoded")
+        }
+        return image
+    }
+
+    func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        guard let image = try decoder.decode(target: { w, h in (w, h) }) else {
+            throw DocumentError(kind: .damaged, path: path, reason: "the image could not be decoded")
+        }
+        cairo_save(cr)
+        cairo_scale(cr, Double(width) / Double(image.width), Double(height) / Double(image.height))
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+}

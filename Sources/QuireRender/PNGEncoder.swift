@@ -1,0 +1,58 @@
+internal import CPNG
+import Foundation
+
+/// Encodes ``RenderedImage``s as 8-bit RGBA, non-interlaced PNG with libpng.
+///
+/// Uses zlib level 1 and the SUB filter by default: about three times faster than cairo's PNG
+/// writer (level 6, adaptive filters) for a few percent more bytes — thumbnails are written far
+/// more often than they are read from disk.
+public enum PNGEncoder {
+    /// A tEXt chunk (Latin-1 keyword, text).
+    public struct TextChunk: Sendable, Hashable {
+        public let key: String
+        public let value: String
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Why encoding failed (libpng's message).
+    public struct EncodingError: Error, Sendable, CustomStringConvertible {
+        public let message: String
+        public var description: String { "PNG encoding failed: \(message)" }
+    }
+
+    /// The PNG file bytes for `image`, with `text` as tEXt chunks before the image data.
+    /// - Parameter compressionLevel: zlib level 0…9 (default 1).
+    public static func encode(_ image: RenderedImage, text: [TextChunk] = [],
+                              compressionLevel: Int = 1) throws(EncodingError) -> [UInt8] {
+        // tEXt keywords are 1–79 Latin-1 characters; values must not hold NUL.
+        let keys = text.map { strdup(String($0.key.prefix(79)).replacingOccurrences(of: "\0", with: "")) }
+        let values = text.map { strdup($0.value.replacingOccurrences(of: "\0", with: "")) }
+        defer {
+            keys.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        var buffer = quire_png_buffer(data: nil, length: 0, capacity: 0)
+        var error = quire_png_error()
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
+                values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
+                    quire_png_encode_rgba(pixels.baseAddress, Int32(image.width), Int32(image.height),
+                                          image.width * 4, Int32(max(0, min(9, compressionLevel))), PNG_FILTER_SUB,
+                                          keyPointers.baseAddress, valuePointers.baseAddress, Int32(text.count),
+                                          &buffer, &error)
+                }
+            }
+        }
+        defer { free(buffer.data) }
+        guard status == 0, let data = buffer.data else {
+            let message = withUnsafeBytes(of: error.message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            throw EncodingError(message: message.isEmpty ? "libpng error" : message)
+        }
+        return Array(UnsafeBufferPointer(start: data, count: buffer.length))
+    }
+}

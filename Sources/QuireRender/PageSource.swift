@@ -1,0 +1,37 @@
+internal import CCairo
+import QuireTypes
+
+/// What every family's renderer provides: pages with a size in points, drawn into a cairo
+/// context whose user space is the page in points. Internal: cairo types stay inside QuireRender.
+protocol PageSource: AnyObject {
+    /// The file the pages come from (for messages).
+    var path: DocumentPath { get }
+    var pageCount: Int { get }
+    /// Page size in points (1/72 inch); for raster images one point per pixel.
+    func pageSize(at index: Int) -> PageSize
+    /// Whether pages are paper (opaque white under the content) or keep their transparency.
+    var isPaper: Bool { get }
+    /// Draws page `index` (user space: points from the page's top-left corner).
+    /// - Parameter forPrinting: vector output for print (PDF export), not a screen raster.
+    func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError)
+    /// Renders page `index` to exactly `width`×`height` pixels. The default draws the page
+    /// scaled; sources that decode at reduced scale (images) override it.
+    func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage
+    /// Whether the page has an intrinsic pixel size that upscaling would only blur.
+    var isRaster: Bool { get }
+}
+
+extension PageSource {
+    var isRaster: Bool { false }
+
+    func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
+        let image = try CairoImage(width: width, height: height, path: path)
+        if isPaper { image.fillWhite() }
+        let size = pageSize(at: index)
+        try image.draw(path: path) { (cr) throws(DocumentError) in
+            cairo_scale(cr, Double(width) / size.width, Double(height) / size.height)
+            try draw(page: index, in: cr, forPrinting: false)
+        }
+        return image
+    }
+}

@@ -1,0 +1,193 @@
+internal import CSpectre
+internal import CCairo
+import QuireTypes
+
+/// PostScript and EPS through libspectre, which runs Ghostscript in-process (libgs, with
+/// `-dSAFER`: no file writes, no deletes, no external programs). Pages are rasterised at the
+/// requested scale; vector output (PDF export) embeds a 150 dpi raster of each page.
+final class PostScriptSource: PageSource {
+    /// Ghostscript allows one interpreter instance per process: every libspectre call that may
+    /// start one (load, render) runs under this lock.
+    static let ghostscript = NSLock()
+
+    let path: DocumentPath
+    /// Kept open: libspectre reopens the file by its /proc/self/fd name on every render.
+    let file: InputFile
+    let document: OpaquePointer  // SpectreDocument*
+    /// libspectre's entry points (loaded on first use).
+    let spectre: quire_spectre_api
+    let pageCount: Int
+    var isPaper: Bool { true }
+    var isRaster: Bool { false }
+    private let sizes: [PageSize]
+
+    init(file: InputFile) throws(DocumentError) {
+        path = file.path
+        self.file = file
+        let spectre = try LazyLibraries.spectre(file.path)
+        self.spectre = spectre
+        guard let document = spectre.spectre_document_new() else {
+            throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libspectre could not allocate a document")
+        }
+        self.document = document
+        // The /proc/self/fd path reads the very file that was checked and opened.
+        let procPath = file.procPath, load = spectre.spectre_document_load
+        let diagnostics = Self.withGhostscript { load(document, procPath) }
+        let status = spectre.spectre_document_status(document)
+        if status != SPECTRE_STATUS_SUCCESS {
+            let message = (spectre.spectre_status_to_string(status).map { String(cString: $0) } ?? "error \(status.rawValue)")
+            spectre.spectre_document_free(document)
+            throw DocumentError(kind: .damaged, path: file.path,
+                                reason: "not a readable PostScript document (\(message)\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
+        }
+        let count = Int(spectre.spectre_document_get_n_pages(document))
+        guard count > 0 else {
+            spectre.spectre_document_free(document)
+            throw DocumentError(kind: .damaged, path: file.path, reason: "the PostScript document has no pages")
+        }
+        pageCount = count
+        var sizes: [PageSize] = []
+        for index in 0..<count {
+            var width: Int32 = 0, height: Int32 = 0
+            if let page = spectre.spectre_document_get_page(document, UInt32(index)) {
+                spectre.spectre_page_get_size(page, &width, &height)
+                spectre.spectre_page_free(page)
+            }
+            sizes.append(width > 0 && height > 0 ? PageSize(width: Double(width), height: Double(height))
+                                                 : PageSize(width: 595.28, height: 841.89))
+        }
+        self.sizes = sizes
+    }
+
+    deinit {
+        let document = self.document, free = spectre.spectre_document_free
+        Self.withGhostscript { free(document) }
+    }
+
+    /// Runs `body` on a thread with a 32 MiB stack, one at a time. Ghostscript's interpreter can
+    /// recurse deeply on hostile input, and callers may be on small-stack worker threads.
+    ///
+    /// libspectre and Ghostscript print diagnostics on the process's standard output and error;
+    /// while `body` runs both descriptors point at a temporary file, whose text is returned
+    /// (one line) so it can go into the error message instead of corrupting piped output.
+    @discardableResult
+    static func withGhostscript(_ body: () -> Void) -> String {
+        ghostscript.lock()
+        defer { ghostscript.unlock() }
+        let capture = tmpfile()
+        let savedOut = dup(STDOUT_FILENO), savedError = dup(STDERR_FILENO)
+        if let capture {
+            fflush(nil)
+            dup2(fileno(capture), STDOUT_FILENO)
+            dup2(fileno(capture), STDERR_FILENO)
+        }
+        defer {
+            if capture != nil {
+                fflush(nil)
+                dup2(savedOut, STDOUT_FILENO)
+                dup2(savedError, STDERR_FILENO)
+            }
+            close(savedOut); close(savedError)
+        }
+        runOnLargeStack(body)
+        guard let capture else { return "" }
+        defer { fclose(capture) }
+        fflush(capture)
+        rewind(capture)
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let count = fread(&buffer, 1, buffer.count, capture)
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
+    private static func runOnLargeStack(_ body: () -> Void) {
+        withoutActuallyEscaping(body) { body in
+            // A joined pthread: when this returns, the thread and its reference to `body` are gone.
+            let box = Unmanaged.passRetained(UnsafeSendableBox(body))
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            pthread_attr_setstacksize(&attributes, 32 << 20)
+            var thread = pthread_t()
+            let started = pthread_create(&thread, &attributes, { argument in
+                Unmanaged<UnsafeSendableBox>.fromOpaque(argument!).takeUnretainedValue().value()
+                return nil
+            }, box.toOpaque())
+            pthread_attr_destroy(&attributes)
+            if started == 0 {
+                pthread_join(thread, nil)
+            } else {
+                box.takeUnretainedValue().value()  // no thread: run here rather than not at all
+            }
+            box.release()
+        }
+    }
+
+    func pageSize(at index: Int) -> PageSize { sizes[min(max(index, 0), sizes.count - 1)] }
+
+    func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
+        guard let page = spectre.spectre_document_get_page(document, UInt32(index)) else {
+            throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) cannot be read")
+        }
+        defer { spectre.spectre_page_free(page) }
+        let size = pageSize(at: index)
+        let context = spectre.spectre_render_context_new()
+        defer { spectre.spectre_render_context_free(context) }
+        // Ask for half a pixel more than needed so Ghostscript's rounding never yields fewer rows
+        // than are read below (the buffer's height is not reported).
+        spectre.spectre_render_context_set_scale(context, (Double(width) + 0.5) / size.width, (Double(height) + 0.5) / size.height)
+        spectre.spectre_render_context_set_antialias_bits(context, 4, 2)
+        var data: UnsafeMutablePointer<UInt8>?
+        var rowLength: Int32 = 0
+        var rendered: (UnsafeMutablePointer<UInt8>?, Int32) = (nil, 0)
+        let render = spectre.spectre_page_render
+        let diagnostics = Self.withGhostscript {
+            var pageData: UnsafeMutablePointer<UInt8>?
+            var length: Int32 = 0
+            render(page, context, &pageData, &length)
+            rendered = (pageData, length)
+        }
+        data = rendered.0
+        rowLength = rendered.1
+        defer { free(data) }
+        let status = spectre.spectre_page_status(page)
+        guard status == SPECTRE_STATUS_SUCCESS, let data, rowLength >= Int32(width * 4) else {
+            throw DocumentError(kind: .damaged, path: path,
+                                reason: "PostScript page \(index + 1) cannot be rendered (\((spectre.spectre_status_to_string(status).map { String(cString: $0) } ?? "error \(status.rawValue)"))\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
+        }
+        let image = try CairoImage(width: width, height: height, path: path)
+        cairo_surface_flush(image.surface)
+        let stride = Int(cairo_image_surface_get_stride(image.surface))
+        let target = UnsafeMutablePointer<UInt32>(OpaquePointer(cairo_image_surface_get_data(image.surface)!))
+        // Ghostscript's display device writes xRGB words (cairo's RGB24); make them opaque.
+        data.withMemoryRebound(to: UInt32.self, capacity: Int(rowLength) / 4 * height) { source in
+            for y in 0..<height {
+                let from = source + y * Int(rowLength) / 4, to = target + y * stride / 4
+                for x in 0..<width { to[x] = from[x] | 0xFF00_0000 }
+            }
+        }
+        cairo_surface_mark_dirty(image.surface)
+        return image
+    }
+
+    func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        let size = pageSize(at: index)
+        let scale = 150.0 / 72
+        let image = try raster(page: index, width: max(1, Int((size.width * scale).rounded())),
+                               height: max(1, Int((size.height * scale).rounded())))
+        cairo_save(cr)
+        cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+}
+
+import Foundation
+
+/// Carries a non-Sendable closure to the Ghostscript thread; the caller waits for it, so it is
+/// never used concurrently.
+private final class UnsafeSendableBox: @unchecked Sendable {
+    let value: () -> Void
+    init(_ value: @escaping () -> Void) { self.value = value }
+}

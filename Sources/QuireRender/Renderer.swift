@@ -1,0 +1,203 @@
+internal import CCairo
+import QuireTypes
+
+/// Renders any document family Quire supports: PDF, PostScript/EPS, SVG, raster images, text,
+/// and containers that carry a preview image (OpenDocument, OOXML, iWork, EPUB, CBZ). The
+/// renderer is chosen from ``ContentType/family``.
+///
+/// ```swift
+/// let file = try InputFile(path: DocumentPath("report.pdf"))
+/// let renderer = try Renderer(file: file, contentType: try ContentType.detect(file))
+/// let image = try renderer.render(page: 0, size: .longestSide(256))
+/// let png = try PNGEncoder.encode(image)
+/// ```
+///
+/// A renderer holds C library state that is not thread-safe: use one renderer from one task at
+/// a time (it may move between tasks).
+public final class Renderer: @unchecked Sendable {
+    /// The type the renderer was chosen for.
+    public let contentType: ContentType
+    /// The document's path (for messages).
+    public var path: DocumentPath { source.path }
+    /// For containers: the entry the preview image came from.
+    public let embeddedPreviewName: String?
+    let source: PageSource
+    private let textTruncated: Bool
+
+    /// Opens the document for rendering.
+    /// - Parameters:
+    ///   - password: for encrypted PDFs.
+    ///   - textByteLimit: lay out at most this many bytes of a text file (thumbnails need only
+    ///     the first page); defaults to `limits.maximumTextBytes`.
+    /// - Throws: ``DocumentError``: `unsupported` for families Quire cannot render, `damaged`,
+    ///   `passwordRequired` or `limitExceeded` from the family's renderer.
+    public init(file: InputFile, contentType: ContentType, password: String? = nil,
+                limits: RenderLimits = .standard, textByteLimit: Int? = nil) throws(DocumentError) {
+        self.contentType = contentType
+        var previewName: String?
+        var truncated = false
+        switch contentType.family {
+        case .pdf:
+            source = try PDFPageSource(file: file, password: password)
+        case .postscript:
+            source = try PostScriptSource(file: file)
+        case .svg:
+            source = try SVGSource(file: file, limits: limits)
+        case .image:
+            let header: [UInt8]
+            do { header = try file.read(upTo: 256 * 1024) } catch { throw DocumentError(error) }
+            source = try ImageSource(decoder: ImageDecoder(source: .file(file), path: file.path, limits: limits), header: header)
+        case .text:
+            let limit = min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes)
+            var bytes: [UInt8]
+            do { bytes = try file.read(upTo: limit + 1) } catch { throw DocumentError(error) }
+            if bytes.count > limit {
+                truncated = true
+                bytes.removeLast(bytes.count - limit)
+                // Cut at the last line end so no half line (or half character) is shown.
+                if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
+            }
+            source = try TextSource(text: bytes, truncated: truncated, contentType: contentType, path: file.path)
+        case .officeDocument, .ebook, .comicBook:
+            let (name, bytes) = try ContainerPreview.extract(from: file, family: contentType.family, limits: limits)
+            previewName = name
+            let decoder = ImageDecoder(source: .bytes(bytes, name: name), path: file.path, limits: limits)
+            source = try ImageSource(decoder: decoder, header: Array(bytes.prefix(256 * 1024)))
+        case .empty:
+            throw DocumentError(kind: .unsupported, path: file.path, reason: "the file is empty")
+        case .other:
+            throw DocumentError(kind: .unsupported, path: file.path,
+                                reason: "this file type cannot be previewed (\(contentType.localizedDescription))")
+        }
+        embeddedPreviewName = previewName
+        textTruncated = truncated
+    }
+
+    /// Number of pages (1 for images, SVG and embedded previews).
+    public var pageCount: Int { source.pageCount }
+
+    /// Size of page `index` in points (for raster images: pixels, upright).
+    public func pageSize(at index: Int) -> PageSize { source.pageSize(at: index) }
+
+    /// Whether the content is a raster with its own pixel size (images, embedded previews).
+    public var isRaster: Bool { source.isRaster }
+
+    /// Whether a text file was cut at the byte limit before layout.
+    public var isTruncated: Bool { textTruncated }
+
+    /// Pixel size `render(page:size:allowUpscaling:)` will produce.
+    public func pixelSize(page index: Int = 0, size: RenderSize, allowUpscaling: Bool = true) -> (width: Int, height: Int) {
+        size.pixels(for: source.pageSize(at: index), isRaster: source.isRaster, upscale: allowUpscaling)
+    }
+
+    /// Renders page `index` (0-based) straight at the target size. Paper pages (PDF, PS, text)
+    /// are opaque white under the content; images and SVG keep their transparency.
+    /// - Parameter allowUpscaling: when false, raster images are not enlarged past their size.
+    public func render(page index: Int = 0, size: RenderSize = .natural,
+                       allowUpscaling: Bool = true) throws(DocumentError) -> RenderedImage {
+        try checkPage(index)
+        let (width, height) = pixelSize(page: index, size: size, allowUpscaling: allowUpscaling)
+        return try source.raster(page: index, width: width, height: height).rendered()
+    }
+
+    /// Internal: the page as a cairo surface (for composition, e.g. contact sheets).
+    func surface(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
+        try checkPage(index)
+        return try source.raster(page: index, width: width, height: height)
+    }
+
+    func checkPage(_ index: Int) throws(DocumentError) {
+        guard index >= 0, index < pageCount else {
+            throw DocumentError(kind: .limitExceeded, path: path,
+                                reason: "there is no page \(index + 1) (the document has \(pageCount) page\(pageCount == 1 ? "" : "s"))")
+        }
+    }
+
+    /// The pages as a PDF document (each page at its own size; text on A4), vector where the
+    /// source is vector. `pages` are 0-based; nil means all.
+    public func pdfData(pages: [Int]? = nil) throws(DocumentError) -> [UInt8] {
+        let sink = ByteSink()
+        try writeVector(kind: .pdf, pages: pages ?? Array(0..<pageCount), sink: sink)
+        return sink.bytes
+    }
+
+    /// Page `index` as an SVG document.
+    public func svgData(page index: Int = 0) throws(DocumentError) -> [UInt8] {
+        let sink = ByteSink()
+        try writeVector(kind: .svg, pages: [index], sink: sink)
+        return sink.bytes
+    }
+
+    /// Writes the PDF to a file descriptor as it is produced (the descriptor is not closed).
+    public func writePDF(pages: [Int]? = nil, to descriptor: Int32) throws(DocumentError) {
+        let sink = ByteSink(descriptor: descriptor)
+        try writeVector(kind: .pdf, pages: pages ?? Array(0..<pageCount), sink: sink)
+        if let code = sink.errorNumber {
+            throw DocumentError(kind: .input, path: path, reason: "cannot write the PDF: \(String(cString: strerror(code)))")
+        }
+    }
+
+    enum VectorKind { case pdf, svg }
+
+    private func writeVector(kind: VectorKind, pages: [Int], sink: ByteSink) throws(DocumentError) {
+        for page in pages { try checkPage(page) }
+        guard let first = pages.first else { return }
+        let firstSize = source.pageSize(at: first)
+        let closure = Unmanaged.passUnretained(sink).toOpaque()
+        let write: cairo_write_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            let sink = Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
+            return sink.append(UnsafeRawBufferPointer(start: data, count: Int(length))) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
+        }
+        let surface: OpaquePointer
+        switch kind {
+        case .pdf:
+            surface = cairo_pdf_surface_create_for_stream(write, closure, firstSize.width, firstSize.height)
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Quire")
+        case .svg:
+            surface = cairo_svg_surface_create_for_stream(write, closure, firstSize.width, firstSize.height)
+        }
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        for page in pages {
+            let size = source.pageSize(at: page)
+            if kind == .pdf { cairo_pdf_surface_set_size(surface, size.width, size.height) }
+            cairo_save(cr)
+            if source.isPaper && kind == .svg {
+                cairo_set_source_rgb(cr, 1, 1, 1)
+                cairo_paint(cr)
+            }
+            try source.draw(page: page, in: cr, forPrinting: kind == .pdf)
+            cairo_restore(cr)
+            cairo_show_page(cr)
+        }
+        cairo_surface_finish(surface)
+        if let error = CairoError.check(cairo_status(cr)) ?? CairoError.check(cairo_surface_status(surface)) {
+            throw DocumentError(kind: .damaged, path: path, reason: "cannot produce \(kind == .pdf ? "PDF" : "SVG") (\(error.message))", cairo: error)
+        }
+    }
+}
+
+/// Collects bytes in memory or writes them through to a descriptor.
+final class ByteSink {
+    private(set) var bytes: [UInt8] = []
+    let descriptor: Int32?
+    private(set) var errorNumber: Int32?
+
+    init(descriptor: Int32? = nil) { self.descriptor = descriptor }
+
+    func append(_ raw: UnsafeRawBufferPointer) -> Bool {
+        guard let descriptor else {
+            bytes.append(contentsOf: raw)
+            return true
+        }
+        if let code = FileDescriptorWriter.writeAll(descriptor, raw) {
+            errorNumber = code
+            return false
+        }
+        return true
+    }
+}
+
+import Foundation

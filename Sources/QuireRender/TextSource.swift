@@ -1,0 +1,127 @@
+internal import CPangoCairo
+internal import CCairo
+import QuireTypes
+
+/// Text (plain text, source code, Markdown, CSV, logs…) laid out with Pango as A4 pages: a
+/// fixed 12 pt line pitch, long lines wrapped (at words, else anywhere), tab stops every 8
+/// columns, invalid UTF-8 replaced with U+FFFD. Code and data use a monospace font.
+final class TextSource: PageSource {
+    /// A4 portrait, in points.
+    static let page = PageSize(width: 595.28, height: 841.89)
+    static let margin = 48.0
+    static let fontSize = 10.0
+    static let linePitch = 12.0
+    /// Lines that fit on one page: floor((841.89 − 2 × 48) / 12) = 62.
+    static var linesPerPage: Int { Int((page.height - 2 * margin) / linePitch) }
+
+    let path: DocumentPath
+    let layout: OpaquePointer  // PangoLayout*
+    let context: OpaquePointer  // PangoContext*
+    /// Pango's entry points (loaded on first use).
+    let pango: quire_pangocairo_api
+    /// PangoLayoutLine pointers in order (the layout keeps them alive).
+    private let lines: [OpaquePointer]
+    let pageCount: Int
+    /// True when the text was cut at the byte limit.
+    let isTruncated: Bool
+    var isPaper: Bool { true }
+
+    init(text bytes: [UInt8], truncated: Bool, contentType: ContentType, path: DocumentPath) throws(DocumentError) {
+        self.path = path
+        let pango = try LazyLibraries.pango(path)
+        self.pango = pango
+        isTruncated = truncated
+        let text = Self.clean(bytes)
+        let fontMap = pango.pango_cairo_font_map_get_default()
+        guard let context = pango.pango_font_map_create_context(fontMap) else {
+            throw DocumentError(kind: .unsupported, path: path, reason: "Pango found no fonts (install fonts-dejavu-core)")
+        }
+        self.context = context
+        // Unhinted metrics: the same line breaks at every scale and in PDF output.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        pango.pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        guard let layout = pango.pango_layout_new(context) else {
+            g_object_unref(UnsafeMutableRawPointer(context))
+            throw DocumentError(kind: .unsupported, path: path, reason: "Pango could not create a layout")
+        }
+        self.layout = layout
+        let family = Self.usesProportionalFont(contentType) ? "Sans" : "Monospace"
+        let font = pango.pango_font_description_from_string("\(family) \(Self.fontSize)")
+        pango.pango_layout_set_font_description(layout, font)
+        pango.pango_font_description_free(font)
+        pango.pango_layout_set_width(layout, Int32((Self.page.width - 2 * Self.margin) * Double(quire_pango_scale)))
+        pango.pango_layout_set_wrap(layout, quire_pango_wrap_word_char)
+        pango.pango_layout_set_text(layout, text, -1)
+        var collected: [OpaquePointer] = []
+        var node = pango.pango_layout_get_lines_readonly(layout)
+        while let current = node {
+            if let data = current.pointee.data { collected.append(OpaquePointer(data)) }
+            node = current.pointee.next
+        }
+        // A final newline makes an empty last line: not a line of its own on paper.
+        if collected.count > 1, text.hasSuffix("\n") { collected.removeLast() }
+        lines = collected
+        pageCount = max(1, (collected.count + Self.linesPerPage - 1) / Self.linesPerPage)
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(layout))
+        g_object_unref(UnsafeMutableRawPointer(context))
+    }
+
+    /// Prose types get a proportional font; everything else (code, data, logs, plain text that
+    /// may hold aligned columns) is monospace.
+    static func usesProportionalFont(_ type: ContentType) -> Bool {
+        type.conforms(to: "text/markdown") || type.conforms(to: "text/x-readme")
+            || type.conforms(to: "text/html") || type.conforms(to: "text/enriched")
+    }
+
+    /// UTF-8 with invalid bytes replaced; CRLF and CR become LF; other control characters
+    /// (except tab, and form feed which is dropped) become U+FFFD so nothing invisible hides.
+    static func clean(_ bytes: [UInt8]) -> String {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        let decoded = String(decoding: body, as: UTF8.self)
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for scalar in decoded.unicodeScalars {
+            switch scalar.value {
+            case 0x0D:
+                out.append("\n")
+                previousCR = true
+                continue
+            case 0x0A:
+                if !previousCR { out.append(scalar) }
+            case 0x09:
+                out.append(scalar)
+            case 0x0C:
+                break
+            case 0x00..<0x20, 0x7F:
+                out.append("\u{FFFD}")
+            default:
+                out.append(scalar)
+            }
+            previousCR = false
+        }
+        return String(out)
+    }
+
+    func pageSize(at index: Int) -> PageSize { Self.page }
+
+    func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        let first = index * Self.linesPerPage
+        guard first < lines.count else { return }
+        let last = min(lines.count, first + Self.linesPerPage)
+        cairo_save(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        for (row, line) in lines[first..<last].enumerated() {
+            // Baseline 80 % down the line pitch.
+            cairo_move_to(cr, Self.margin, Self.margin + Double(row) * Self.linePitch + Self.linePitch * 0.8)
+            pango.pango_cairo_show_layout_line(cr, line)
+        }
+        cairo_restore(cr)
+    }
+}

@@ -1,0 +1,104 @@
+internal import CArchive
+import QuireTypes
+
+/// Reads entries of a zip container in-process with libarchive, with limits on the number of
+/// entries and on each entry's inflated size (zip bombs). Entry names are only compared, never
+/// used as file names or passed to any program.
+final class ZipArchive {
+    let file: InputFile
+    let limits: RenderLimits
+    var path: DocumentPath { file.path }
+
+    init(file: InputFile, limits: RenderLimits) {
+        self.file = file
+        self.limits = limits
+    }
+
+    /// An open libarchive reader over the file (a fresh open of the checked file through
+    /// `/proc/self/fd`, so it has its own offset).
+    private final class Reader {
+        let handle: OpaquePointer
+        let api: quire_archive_api
+        init(file: InputFile) throws(DocumentError) {
+            let api = try LazyLibraries.archive(file.path)
+            self.api = api
+            guard let handle = api.archive_read_new() else {
+                throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libarchive could not allocate a reader")
+            }
+            self.handle = handle
+            api.archive_read_support_format_zip(handle)
+            if api.archive_read_open_filename(handle, file.procPath, 65536) != ARCHIVE_OK {
+                let message = api.archive_error_string(handle).map { String(cString: $0) } ?? "cannot open the archive"
+                api.archive_read_free(handle)
+                throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable zip container (\(message))")
+            }
+        }
+        deinit { api.archive_read_free(handle) }
+
+        var errorMessage: String { api.archive_error_string(handle).map { String(cString: $0) } ?? "unknown error" }
+
+        /// The next entry's name, nil at the end.
+        func next(path: DocumentPath) throws(DocumentError) -> (name: String, isFile: Bool)? {
+            var entry: OpaquePointer?
+            let status = api.archive_read_next_header(handle, &entry)
+            if status == ARCHIVE_EOF { return nil }
+            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+                throw DocumentError(kind: .damaged, path: path, reason: "damaged zip container (\(errorMessage))")
+            }
+            let name = api.archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+                ?? api.archive_entry_pathname(entry).map { String(decoding: Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+                ?? ""
+            return (name, api.archive_entry_filetype(entry) & 0o170000 == 0o100000)
+        }
+    }
+
+    /// Names of the regular-file entries, in archive order.
+    func entryNames() throws(DocumentError) -> [String] {
+        let reader = try Reader(file: file)
+        var names: [String] = []
+        var count = 0
+        while let entry = try reader.next(path: path) {
+            count += 1
+            if count > limits.maximumArchiveEntries {
+                throw DocumentError(kind: .limitExceeded, path: path,
+                                    reason: "zip container has more than \(limits.maximumArchiveEntries) entries")
+            }
+            if entry.isFile { names.append(entry.name) }
+        }
+        return names
+    }
+
+    /// The inflated bytes of entry `name`, refused past `limit` bytes.
+    func contents(of name: String, limit: Int? = nil) throws(DocumentError) -> [UInt8] {
+        let maximum = limit ?? limits.maximumInflatedEntrySize
+        let reader = try Reader(file: file)
+        var count = 0
+        while let entry = try reader.next(path: path) {
+            count += 1
+            if count > limits.maximumArchiveEntries {
+                throw DocumentError(kind: .limitExceeded, path: path,
+                                    reason: "zip container has more than \(limits.maximumArchiveEntries) entries")
+            }
+            guard entry.name == name else { continue }
+            var data: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let read = chunk.withUnsafeMutableBytes { reader.api.archive_read_data(reader.handle, $0.baseAddress, $0.count) }
+                if read == 0 { break }
+                if read < 0 {
+                    throw DocumentError(kind: .damaged, path: path,
+                                        reason: "cannot inflate \(DocumentPath.escaped(Array(name.utf8))) (\(reader.errorMessage))")
+                }
+                if data.count + read > maximum {
+                    throw DocumentError(kind: .limitExceeded, path: path,
+                                        reason: "\(DocumentPath.escaped(Array(name.utf8))) inflates to more than \(maximum) bytes (zip bomb?)")
+                }
+                data.append(contentsOf: chunk[0..<read])
+            }
+            return data
+        }
+        throw DocumentError(kind: .damaged, path: path, reason: "zip entry \(name) is missing")
+    }
+}
+
+import Foundation

@@ -1,0 +1,116 @@
+import Foundation
+import Quire
+import QuireThumbnails
+
+/// The service's backend: the batch machinery (isolated worker processes, atomic cache writes,
+/// failure markers) applied to the URIs of each request, and the cache operations of `Cache1`.
+public struct CacheThumbnailerBackend: ThumbnailerBackend {
+    public let cache: ThumbnailCache
+    public let worker: BatchRunner.WorkerCommand
+    public let jobs: Int
+    public let timeout: Double
+    public let supportedMimeTypes: [String]
+    public var flavors: [String] { ThumbnailFlavor.allCases.map(\.rawValue) }
+
+    public init(cache: ThumbnailCache = ThumbnailCache(), worker: BatchRunner.WorkerCommand,
+                jobs: Int = 2, timeout: Double = 15) {
+        self.cache = cache
+        self.worker = worker
+        self.jobs = jobs
+        self.timeout = timeout
+        self.supportedMimeTypes = SupportedTypes.thumbnailable
+    }
+
+    public func thumbnail(uris: [String], flavor: String) async -> [ThumbnailOutcome] {
+        guard let flavorValue = ThumbnailFlavor(rawValue: flavor) else {
+            return uris.map { ThumbnailOutcome(uri: $0, error: (.unsupported, "unsupported flavor \(flavor)")) }
+        }
+        var outcomes: [String: ThumbnailOutcome] = [:]
+        var canonical: [String: String] = [:]  // requested URI → canonical URI
+        var paths: [DocumentPath] = []
+        for uri in uris {
+            guard let path = ThumbnailCache.localPath(ofURI: uri), let key = ThumbnailKey(path: path) else {
+                outcomes[uri] = ThumbnailOutcome(uri: uri, error: (.unsupported, "not a local file:// URI"))
+                continue
+            }
+            canonical[uri] = key.uri
+            paths.append(path)
+        }
+        if !paths.isEmpty {
+            let options = BatchOptions(flavors: [flavorValue], jobs: max(1, min(jobs, paths.count)),
+                                       timeout: timeout)
+            let runner = BatchRunner(options: options, cache: cache, worker: worker)
+            let results = ResultBox()
+            _ = await Task.detached {
+                runner.run(paths) { event in
+                    if case .file(let result) = event { results.append(result) }
+                }
+            }.value
+            var byURI: [String: BatchFileResult] = [:]
+            for result in results.all {
+                if let uri = result.uri ?? ThumbnailKey(path: result.path)?.uri { byURI[uri] = result }
+            }
+            for (requested, key) in canonical {
+                outcomes[requested] = Self.outcome(for: requested, result: byURI[key])
+            }
+        }
+        return uris.map { outcomes[$0] ?? ThumbnailOutcome(uri: $0, error: (.failed, "no result")) }
+    }
+
+    static func outcome(for uri: String, result: BatchFileResult?) -> ThumbnailOutcome {
+        guard let result else { return ThumbnailOutcome(uri: uri, error: (.unreadable, "the file could not be read")) }
+        let reason = result.reason ?? result.kind ?? result.status.rawValue
+        switch result.kind {
+        case "not-found", "unreadable", "not-regular", "directory", "invalid-path":
+            return ThumbnailOutcome(uri: uri, error: (.unreadable, reason))
+        case "unsupported":
+            return ThumbnailOutcome(uri: uri, error: (.unsupported, reason))
+        default:
+            break
+        }
+        switch result.status {
+        case .generated, .upToDate, .wouldGenerate:
+            return ThumbnailOutcome(uri: uri)
+        case .failed:
+            return ThumbnailOutcome(uri: uri, error: (.failed, reason))
+        case .skipped:
+            return ThumbnailOutcome(uri: uri, error: (.failed, reason))
+        }
+    }
+
+    public func move(from: [String], to: [String]) async {
+        for (source, destination) in zip(from, to) {
+            guard let old = key(source), let new = key(destination) else { continue }
+            _ = try? cache.move(from: old, to: new)
+        }
+    }
+
+    public func copy(from: [String], to: [String]) async {
+        for (source, destination) in zip(from, to) {
+            guard let old = key(source), let new = key(destination) else { continue }
+            _ = try? cache.copy(from: old, to: new)
+        }
+    }
+
+    public func delete(uris: [String]) async {
+        for uri in uris { if let key = key(uri) { _ = cache.delete(key) } }
+    }
+
+    /// Removes entries whose files are gone. `base_uris` and `since` do not narrow it: an entry
+    /// for a file that no longer exists is never useful.
+    public func cleanup(baseURIs: [String], since: UInt32) async {
+        cache.cleanup()
+    }
+
+    private func key(_ uri: String) -> ThumbnailKey? {
+        ThumbnailCache.localPath(ofURI: uri).flatMap { ThumbnailKey(path: $0) }
+    }
+}
+
+/// Collects batch results from the runner's (serial) event handler.
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [BatchFileResult] = []
+    func append(_ result: BatchFileResult) { lock.lock(); results.append(result); lock.unlock() }
+    var all: [BatchFileResult] { lock.lock(); defer { lock.unlock() }; return results }
+}

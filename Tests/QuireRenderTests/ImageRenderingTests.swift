@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import QuireRender
+import QuireTypes
+
+@Suite struct ImageRenderingTests {
+    @Test func quadrantsAtNaturalSize() throws {
+        let image = try SampleFiles.renderer("quadrants.png").render()
+        #expect(image.width == 64 && image.height == 48)
+        #expect(image.pixel(x: 10, y: 10).isClose(to: 255, 0, 0, tolerance: 0))
+        #expect(image.pixel(x: 50, y: 10).isClose(to: 0, 255, 0, tolerance: 0))
+        #expect(image.pixel(x: 10, y: 40).isClose(to: 0, 0, 255, tolerance: 0))
+        #expect(image.pixel(x: 50, y: 40).isClose(to: 255, 255, 255, tolerance: 0))
+    }
+
+    /// photo-rotated.jpg is stored 80×60 (left red, right blue) with EXIF orientation 6.
+    @Test func exifRotatedJPEGComesOutUpright() throws {
+        let renderer = try SampleFiles.renderer("photo-rotated.jpg")
+        let image = try renderer.render()
+        #expect(image.width == 60 && image.height == 80)
+        #expect(image.pixel(x: 30, y: 10).isClose(to: 255, 0, 0))
+        #expect(image.pixel(x: 30, y: 70).isClose(to: 0, 0, 255))
+        let small = try renderer.render(size: .longestSide(40))
+        #expect(small.width == 30 && small.height == 40)
+        #expect(small.pixel(x: 15, y: 5).isClose(to: 255, 0, 0, tolerance: 40))
+        #expect(small.pixel(x: 15, y: 35).isClose(to: 0, 0, 255, tolerance: 40))
+    }
+
+    @Test(arguments: ["format.png", "format.jpg", "format.gif", "format.tiff", "format.bmp", "format.webp", "format.ico"])
+    func everyImageFormatDecodesAtReducedSize(name: String) throws {
+        let renderer = try SampleFiles.renderer(name)
+        let image = try renderer.render(size: .longestSide(100))
+        #expect(image.width == 100)
+        #expect(image.pixel(x: 10, y: image.height / 2).isClose(to: 255, 0, 0))
+        #expect(image.pixel(x: 90, y: image.height / 2).isClose(to: 0, 0, 255))
+    }
+
+    @Test func pixelBombIsRefusedBeforeDecoding() throws {
+        #expect {
+            _ = try SampleFiles.renderer("pixel-bomb.png")
+        } throws: { error in
+            guard let error = error as? DocumentError else { return false }
+            return error.kind == .limitExceeded && error.reason.contains("100000×100000")
+        }
+    }
+
+    @Test(arguments: ["truncated.png", "truncated.jpg", "garbage.jpg"])
+    func damagedImagesAreRefused(name: String) throws {
+        #expect {
+            _ = try SampleFiles.renderer(name).render(size: .longestSide(64))
+        } throws: { ($0 as? DocumentError)?.kind == .damaged }
+    }
+
+    @Test func svgKeepsItsColoursAndTransparency() throws {
+        let renderer = try SampleFiles.renderer("drawing.svg")
+        let image = try renderer.render(size: .width(240))
+        #expect(image.width == 240 && image.height == 160)
+        #expect(image.pixel(x: 20, y: 80).isClose(to: 255, 0, 0, tolerance: 0))
+        #expect(image.pixel(x: 220, y: 80).isClose(to: 0, 0, 255, tolerance: 0))
+    }
+
+    @Test func svgDoesNotLoadExternalFiles() throws {
+        // The SVG references file:///etc/passwd and an http URL: both ignored, the green
+        // rectangle is drawn.
+        let image = try SampleFiles.renderer("external.svg").render(size: .width(100))
+        #expect(image.pixel(x: 50, y: 50).isClose(to: 0, 255, 0, tolerance: 0))
+    }
+
+    @Test func damagedSVGIsRefused() throws {
+        #expect {
+            _ = try SampleFiles.renderer("truncated.svg")
+        } throws: { ($0 as? DocumentError)?.kind == .damaged }
+    }
+}
