@@ -6,13 +6,14 @@ public struct RenderLimits: Sendable, Hashable {
     public var maximumArchiveEntries: Int
     /// An embedded preview or cover larger than this once inflated is refused (zip bombs).
     public var maximumInflatedEntrySize: Int
-    /// Text beyond this many bytes is not laid out (the preview says it was cut).
+    /// Text beyond this many bytes is not laid out (default 2 MiB, about 500 pages; laying out
+    /// takes about a second per MiB). ``Renderer/isTruncated`` tells when text was cut.
     public var maximumTextBytes: Int
     /// SVG files larger than this are refused.
     public var maximumSVGBytes: Int
 
     public init(maximumImagePixels: Int = 128_000_000, maximumArchiveEntries: Int = 10_000,
-                maximumInflatedEntrySize: Int = 64 << 20, maximumTextBytes: Int = 8 << 20,
+                maximumInflatedEntrySize: Int = 64 << 20, maximumTextBytes: Int = 2 << 20,
                 maximumSVGBytes: Int = 32 << 20) {
         self.maximumImagePixels = maximumImagePixels
         self.maximumArchiveEntries = maximumArchiveEntries
