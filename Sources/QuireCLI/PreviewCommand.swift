@@ -53,7 +53,11 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
     var password: String?
 
+    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds (exit status 75); 0 waits forever.", valueName: "seconds"))
+    var timeout = 120
+
     func validate() throws {
+        if timeout < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
         if page != nil && pages != nil { throw ValidationError("Give --page or --pages, not both.") }
         if size != nil && width != nil { throw ValidationError("Give --size or --width, not both.") }
         if let page, page < 1 { throw ValidationError("Pages count from 1.") }
@@ -73,6 +77,7 @@ struct PreviewCommand: AsyncParsableCommand {
         let path = RawArguments.path(file)
         let outputPath = output.map(RawArguments.path)
         let toTerminal = outputPath == nil && Terminal.isTerminal(STDOUT_FILENO)
+        Watchdog.arm(seconds: timeout, path: path)
         do {
             let document = try Document(path: path)
             if info {

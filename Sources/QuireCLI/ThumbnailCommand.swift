@@ -21,6 +21,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
     var password: String?
 
+    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds (exit status 75); 0 waits forever.", valueName: "seconds"))
+    var timeout = 30
+
     @Argument(help: ArgumentHelp("The file: a path or a file:// URI.", valueName: "input"))
     var input: String
 
@@ -28,12 +31,14 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var output: String
 
     func validate() throws {
+        if timeout < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
         if size < 1 || size > 4096 { throw ValidationError("SIZE must be between 1 and 4096.") }
     }
 
     func run() async throws {
         let (path, uri) = try Self.resolve(input)
         let outputPath = RawArguments.path(output)
+        Watchdog.arm(seconds: timeout, path: path)
         do {
             let document = try Document(path: path)
             let thumbnail = try await document.thumbnail(size: size, uri: uri, password: password,
