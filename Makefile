@@ -3,9 +3,14 @@ SWIFT ?= swift
 SAMPLES := Samples/generated
 
 # Debian packages needed to build, generate samples and test.
+# Libraries loaded on first use (dlopen) still need their headers to build: libarchive-dev,
+# libspectre-dev, libqpdf-dev; librsvg2-2 and libpangocairo-1.0-0 are declared in the shims.
 DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libcairo2-dev \
-	libgdk-pixbuf-2.0-dev libcups2-dev
-DEB_TEST := qpdf poppler-utils util-linux
+	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev libarchive-dev libspectre-dev libpng-dev \
+	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core
+DEB_TEST := qpdf poppler-utils util-linux cups cups-client cups-ipp-utils cups-filters dbus-daemon
+# Benchmark only: the baselines and the tree generators.
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 
 .PHONY: all deps build release samples demo test man man-check bench clean
@@ -46,3 +51,9 @@ man-check:
 
 clean:
 	rm -rf .build $(SAMPLES)
+
+## bench: batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer.
+bench: deps
+	@scripts/install-deps.sh $(DEB_BENCH)
+	$(SWIFT) build -c release
+	bench/batch-bench.sh

@@ -45,6 +45,9 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
+            name: "CQPDF", path: "Sources/CQPDF",
+            providers: [.apt(["libqpdf-dev"])]),
+        .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
 
@@ -54,10 +57,12 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG"]),
-        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender"]),
+        .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO", "CQPDF", "CGdkPixbuf"]),
+        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Quire", "QuireThumbnails", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
@@ -69,6 +74,8 @@ let package = Package(
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
+        .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireRender", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

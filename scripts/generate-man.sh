@@ -15,6 +15,7 @@ trap 'rm -rf "$generated"' EXIT
 for page in "$outputs"/*.1; do
     name="$(basename "$page")"
     [[ "$name" == "quire.help.1" ]] && continue   # the implicit help command needs no page
+    [[ "$name" == quire.__* ]] && continue         # hidden internal subcommands (thumbnail workers)
     cp "$page" "$generated/$name"
 done
 if [[ "${1:-}" == "--check" ]]; then

@@ -1,3 +1,4 @@
 // The façade re-exports the value types other Swift programs need.
 @_exported import QuireTypes
 @_exported import QuireRender
+@_exported import QuirePrint

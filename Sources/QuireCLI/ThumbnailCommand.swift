@@ -1,5 +1,6 @@
 import ArgumentParser
 import Quire
+import QuireThumbnails
 
 struct ThumbnailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,32 +14,61 @@ struct ThumbnailCommand: AsyncParsableCommand {
             and Thumb::Image::Width/Height or Thumb::Document::Pages where known. It is written \
             to a temporary file beside OUTPUT and renamed, so no reader sees half a PNG and a \
             failure leaves nothing behind.
+
+            With --batch PATH..., fills the freedesktop thumbnail cache instead \
+            ($XDG_CACHE_HOME/thumbnails, default ~/.cache/thumbnails) for files and, with -r, \
+            directory trees; --size then names flavors (normal, large, x-large, xx-large, all; \
+            repeatable; default large). Current thumbnails and files that failed before and have \
+            not changed are skipped. Rendering runs in long-lived worker processes with memory \
+            and CPU limits, under bubblewrap when it is installed; a file that crashes or hangs \
+            its worker is recorded as failed (a failure marker) and the batch goes on. Exit \
+            status is 65 if any file failed, 130 if interrupted.
             """)
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Bounding square in pixels (128, 256, 512, 1024…).", valueName: "size"))
-    var size = 256
+    @Option(name: [.short, .customLong("size")], help: ArgumentHelp(
+        "Bounding square in pixels (128, 256, 512, 1024…); with --batch a flavor (normal, large, x-large, xx-large, all), repeatable.",
+        valueName: "size"))
+    var sizes: [String] = []
+
+    @OptionGroup var batchOptions: ThumbnailBatchOptions
+
+    /// The single-file size in pixels (default 256).
+    var size: Int {
+        guard let last = sizes.last else { return 256 }
+        return Int(last) ?? ThumbnailFlavor(name: last)?.pixelSize ?? -1
+    }
 
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
     var password: String?
 
-    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds (exit status 75); 0 waits forever.", valueName: "seconds"))
-    var timeout = 30
+    @Argument(help: ArgumentHelp("INPUT (a path or a file:// URI) and OUTPUT (the PNG); with --batch, the files and directories.",
+                                 valueName: "input output | path"))
+    var arguments: [String] = []
 
-    @Argument(help: ArgumentHelp("The file: a path or a file:// URI.", valueName: "input"))
-    var input: String
-
-    @Argument(help: ArgumentHelp("Where to write the PNG.", valueName: "output"))
-    var output: String
+    var input: String { arguments.first ?? "" }
+    var output: String { arguments.count > 1 ? arguments[1] : "" }
 
     func validate() throws {
-        if timeout < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
+        if batchOptions.batch {
+            if arguments.isEmpty { throw ValidationError("Give at least one file or directory to --batch.") }
+            _ = try ThumbnailBatchOptions.flavors(sizes)
+            try batchOptions.validateBatch()
+            return
+        }
+        if arguments.count != 2 { throw ValidationError("Give INPUT and OUTPUT (or --batch PATH...).") }
+        if sizes.count > 1 { throw ValidationError("Give one --size for a single thumbnail.") }
         if size < 1 || size > 4096 { throw ValidationError("SIZE must be between 1 and 4096.") }
     }
 
     func run() async throws {
+        if batchOptions.batch {
+            try ThumbnailBatchRun(options: batchOptions, flavors: ThumbnailBatchOptions.flavors(sizes), arguments: arguments).run()
+            return
+        }
         let (path, uri) = try Self.resolve(input)
         let outputPath = RawArguments.path(output)
-        Watchdog.arm(seconds: timeout, path: path)
+        // --timeout (shared with --batch): a single thumbnail gives up with status 75.
+        Watchdog.arm(seconds: Int(batchOptions.timeout.rounded(.up)), path: path)
         do {
             let document = try Document(path: path)
             let thumbnail = try await document.thumbnail(size: size, uri: uri, password: password,

@@ -1,0 +1,64 @@
+/// Which actions apply to a document right now — Preview, Thumbnail, Print — each with the
+/// reason when it does not. Print needs printable content *and* a printer accepting jobs.
+///
+/// ```swift
+/// let actions = DocumentInteraction(document: try Document(path: "report.pdf"))
+/// if !actions.print.isAvailable { print(actions.print.reason!) }   // "no printers are set up"
+/// ```
+public struct DocumentInteraction: Sendable {
+    /// One action and whether it is available.
+    public struct Action: Sendable, Hashable, Codable {
+        public let name: String
+        public let isAvailable: Bool
+        /// Why the action is unavailable; nil when available.
+        public let reason: String?
+        /// Extra detail when available ("sent as it is", "converted to PDF", the printer).
+        public let detail: String?
+    }
+
+    public let preview: Action
+    public let thumbnail: Action
+    public let print: Action
+    /// The print system's state behind ``print``.
+    public let printAvailability: PrintAvailability
+
+    public var all: [Action] { [preview, thumbnail, print] }
+
+    /// Evaluates the actions; asks `printSystem` whether any printer accepts jobs.
+    public init(document: Document, printSystem: PrintSystem = PrintSystem(),
+                conversion: PrintConversion = .standard) {
+        var capabilities = document.capabilities
+        if case .byConversion = capabilities.print, !conversion.isAvailable {
+            capabilities.print = .unsupported(
+                reason: "printing \(document.contentType.localizedDescription) files needs conversion to PDF, which this converter cannot do")
+        }
+        preview = Action(name: "Preview", isAvailable: capabilities.preview.isSupported,
+                         reason: capabilities.preview.reason, detail: nil)
+        thumbnail = Action(name: "Thumbnail", isAvailable: capabilities.thumbnail.isSupported,
+                           reason: capabilities.thumbnail.reason, detail: nil)
+        // Only ask the scheduler when the content could print at all.
+        let availability: PrintAvailability = capabilities.print.isSupported
+            ? printSystem.availability() : .available([])
+        printAvailability = availability
+        print = Self.printAction(content: capabilities.print, system: availability)
+    }
+
+    /// Print is available only when the content is printable and a printer accepts jobs.
+    public static func printAction(content: PrintCapability, system: PrintAvailability) -> Action {
+        switch content {
+        case .unsupported(let reason):
+            return Action(name: "Print", isAvailable: false, reason: reason, detail: nil)
+        case .direct, .byConversion:
+            if let reason = system.reason {
+                return Action(name: "Print", isAvailable: false, reason: reason, detail: nil)
+            }
+            var detail = content == .direct ? "sent as it is" : "converted to PDF"
+            if case .available(let destinations) = system {
+                let chosen = destinations.first(where: \.isDefault) ?? destinations.first
+                if let chosen { detail += "; printer \(chosen.fullName)" }
+                if destinations.count > 1 { detail += " (\(destinations.count) accepting jobs)" }
+            }
+            return Action(name: "Print", isAvailable: true, reason: nil, detail: detail)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Prints documents: resolves the destination, validates options and page ranges against the
+/// documents *before* anything is sent, selects pages itself when needed, then submits one job.
+///
+/// ```swift
+/// var options = PrintOptions()
+/// options.pageRanges = try PageRanges("2-3")
+/// let printer = DocumentPrinter()
+/// let plan = try printer.plan([try Document(path: "report.pdf")], destination: nil, options: options)
+/// let job = try printer.submit(plan)
+/// print(job.requestID)   // "office-12"
+/// ```
+public struct DocumentPrinter: Sendable {
+    public let system: PrintSystem
+    /// How text, images and SVG become PDF.
+    public let conversion: PrintConversion
+
+    public init(system: PrintSystem = PrintSystem(), conversion: PrintConversion = .standard) {
+        self.system = system
+        self.conversion = conversion
+    }
+
+    /// Checks everything and prepares the job without sending it (what `--dry-run` shows).
+    ///
+    /// - Throws: ``PrintError`` (unprintable type, bad page range, unknown destination, no
+    ///   printers, option not supported) or ``DocumentError`` (damaged or locked PDF).
+    public func plan(_ documents: [Document], destination name: String?, options: PrintOptions) throws -> PrintPlan {
+        var planned: [PrintPlan.Item] = []
+        let selectPagesOurselves = options.pageRanges != nil && (options.numberUp ?? 1) > 1
+        var pageRangesValue: String?
+        for document in documents {
+            let item = try item(for: document, options: options, selectPages: selectPagesOurselves)
+            planned.append(item)
+            if !selectPagesOurselves, options.pageRanges != nil, let pages = item.pages {
+                // One job-level page-ranges for all documents (validated against each).
+                pageRangesValue = pageRangesValue ?? PageRanges.compact(pages)
+            }
+        }
+        if !selectPagesOurselves, let ranges = options.pageRanges, pageRangesValue == nil {
+            pageRangesValue = ranges.description  // PostScript: page count unknown, CUPS applies it
+        }
+        let destination = try system.destination(named: name)
+        try system.validate(options, for: destination)
+        var warnings: [String] = []
+        if let problem = destination.problem, destination.isAcceptingJobs {
+            warnings.append("\(destination.fullName) is \(problem); the job waits in the queue until the printer is resumed")
+        }
+        return PrintPlan(destination: destination, options: options, items: planned,
+                         pageRangesValue: selectPagesOurselves ? nil : pageRangesValue, warnings: warnings)
+    }
+
+    /// Sends the planned job. If anything fails after the job was created it is cancelled.
+    public func submit(_ plan: PrintPlan) throws(PrintError) -> PrintJob {
+        try system.submit(plan.items.map(\.document), to: plan.destination, options: plan.options,
+                          pageRangesValue: plan.pageRangesValue)
+    }
+
+    /// A PDF with exactly the pages that would print (all documents, selected pages, in order).
+    /// Only PDF content (as sent or after conversion) can be previewed.
+    public func previewPDF(_ plan: PrintPlan) throws -> [UInt8] {
+        if plan.items.count == 1, let pdf = plan.items[0].pdf, let pages = plan.items[0].pages {
+            return try pdf.pdfData(pages: pages)
+        }
+        guard plan.items.count == 1 else {
+            throw PrintError(.invalidOption, "--preview takes exactly one file")
+        }
+        throw PrintError(.unprintable, "\(plan.items[0].document.name): a preview needs PDF content")
+    }
+
+    func item(for document: Document, options: PrintOptions, selectPages: Bool) throws -> PrintPlan.Item {
+        let name = document.path.displayName
+        let pdf: PDFDocument?
+        var source: PrintDocument.Source
+        var mimeType = document.contentType.mimeType
+        switch document.capabilities.print {
+        case .unsupported(let reason):
+            throw PrintError(.unprintable, "\(document.path): \(reason)")
+        case .direct:
+            source = .file(document.file)
+            pdf = document.contentType.family == .pdf ? try PDFDocument(file: document.file) : nil
+            if pdf != nil { mimeType = "application/pdf" }
+        case .byConversion:
+            let converted = try conversion.convertedFile(for: document)
+            source = .file(converted)
+            mimeType = "application/pdf"
+            pdf = try PDFDocument(file: converted)
+        }
+        var pages: [Int]?
+        if let pdf {
+            pages = try options.pageRanges?.pages(pageCount: pdf.pageCount) ?? Array(1...max(1, pdf.pageCount))
+            if selectPages, let selected = pages {
+                source = .data(try pdf.pdfData(pages: selected))
+            }
+        }
+        return PrintPlan.Item(document: PrintDocument(source: source, mimeType: mimeType, name: name),
+                              pageCount: pdf?.pageCount, pages: pages, pdf: pdf,
+                              pagesSelectedBeforeSending: selectPages && pdf != nil)
+    }
+}
+
+/// A checked, ready-to-send print job (see ``DocumentPrinter/plan(_:destination:options:)``).
+public struct PrintPlan: Sendable {
+    public struct Item: Sendable {
+        public let document: PrintDocument
+        /// Pages in the document, when known (PDF).
+        public let pageCount: Int?
+        /// The document pages that will print, when known.
+        public let pages: [Int]?
+        let pdf: PDFDocument?
+        /// Whether Quire extracted the pages itself (page ranges with number-up).
+        public let pagesSelectedBeforeSending: Bool
+    }
+
+    public let destination: Destination
+    public let options: PrintOptions
+    public let items: [Item]
+    /// The `page-ranges` sent to the scheduler, if any.
+    public let pageRangesValue: String?
+    /// Things the user should know (e.g. the printer is stopped).
+    public let warnings: [String]
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+struct ActionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "actions",
+        abstract: "Show which of Preview, Thumbnail and Print apply to a file, each with its reason.",
+        discussion: """
+            Print applies only when the content is printable (directly, or converted to PDF) and \
+            at least one printer accepts jobs; otherwise the reason says what to fix: no printers \
+            are set up, the print system is not running, every printer is rejecting jobs, or the \
+            file type cannot be printed.
+            """)
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("The file.", valueName: "file"))
+    var file: String
+
+    func run() async throws {
+        let document: Document
+        do { document = try Document(path: RawArguments.path(file)) } catch {
+            throw PrintFailure.report(error).exitCode
+        }
+        let actions = DocumentInteraction(document: document)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(actions.all), as: UTF8.self) + "\n")
+            return
+        }
+        for action in actions.all {
+            let padded = action.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+            if action.isAvailable {
+                Terminal.out("\(padded) yes" + (action.detail.map { " (\($0))" } ?? "") + "\n")
+            } else {
+                Terminal.out("\(padded) no: \(action.reason ?? "unavailable")\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import QuireThumbnails
+
+/// JSON Lines records of `thumbnail --batch --json`: one `file` object per file, then one
+/// `summary` object.
+enum BatchRecord {
+    struct File: Encodable {
+        let event = "file"
+        let path: String
+        let status: String
+        let kind: String?
+        let reason: String?
+        let thumbnails: [String]
+        let size: Int64
+        let uri: String?
+    }
+
+    struct Summary: Encodable {
+        struct Failure: Encodable {
+            let path: String
+            let kind: String
+            let reason: String
+        }
+        struct Sandbox: Encodable {
+            let used: Bool
+            let kind: String
+            let reason: String?
+        }
+        let event = "summary"
+        let generated: Int
+        let upToDate: Int
+        let failed: Int
+        let skipped: Int
+        let wouldGenerate: Int
+        let skippedByKind: [String: Int]
+        let failures: [Failure]
+        let elapsedSeconds: Double
+        let filesPerSecond: Double
+        let cancelled: Bool
+        let workers: Int
+        let workersStarted: Int
+        let workerProblem: String?
+        let cacheProblem: String?
+        let sandbox: Sandbox
+        let cache: String
+        let flavors: [String]
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func line(_ value: some Encodable) -> String {
+        guard let data = try? encoder.encode(value) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    static func file(_ result: BatchFileResult) -> String {
+        line(File(path: result.path.string, status: result.status.rawValue, kind: result.kind, reason: result.reason,
+                  thumbnails: result.thumbnails, size: result.size, uri: result.uri))
+    }
+
+    static func summary(_ summary: BatchSummary, jobs: Int, cache: ThumbnailCache, flavors: [ThumbnailFlavor]) -> String {
+        line(Summary(
+            generated: summary.generated, upToDate: summary.upToDate, failed: summary.failed, skipped: summary.skipped,
+            wouldGenerate: summary.wouldGenerate, skippedByKind: summary.skippedByKind,
+            failures: summary.failures.map { Summary.Failure(path: $0.path, kind: $0.kind, reason: $0.reason) },
+            elapsedSeconds: (summary.elapsed * 1000).rounded() / 1000,
+            filesPerSecond: (summary.filesPerSecond * 10).rounded() / 10,
+            cancelled: summary.cancelled, workers: jobs, workersStarted: summary.workersStarted,
+            workerProblem: summary.workerProblem,
+            cacheProblem: summary.cacheProblem,
+            sandbox: Summary.Sandbox(used: summary.sandbox.isActive,
+                                     kind: summary.sandbox.isActive ? "bubblewrap" : "none",
+                                     reason: summary.sandbox.reasonUnavailable),
+            cache: cache.root, flavors: flavors.map(\.rawValue)))
+    }
+}

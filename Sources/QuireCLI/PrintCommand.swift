@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+struct PrintCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "print",
+        abstract: "Print files through CUPS, like lp(1).",
+        discussion: """
+            All files go to one job. PDF and PostScript are sent as they are; text and images are \
+            converted to PDF. Page ranges (-P) count document pages and are checked against each \
+            document before anything is sent ("0", "5-3" or a page past the end is an error). \
+            With --number-up and -P together, Quire selects the pages itself (CUPS would count \
+            the ranges after number-up).
+
+            On success prints "request id is QUEUE-ID (N file(s))" as lp does. Exit status: 64 \
+            bad option, page range, or unknown printer (the available ones are listed); 65 the \
+            file cannot be printed; 66 a file is missing or unreadable; 69 no printers, print \
+            system not running, or the printer rejects jobs.
+            """)
+
+    @Option(name: [.customShort("d"), .customLong("destination")], help: ArgumentHelp("Printer (queue or queue/instance).", valueName: "dest"))
+    var destination: String?
+
+    @Option(name: [.customShort("n"), .customLong("copies")], help: "Number of copies.")
+    var copies: Int?
+
+    @Option(name: [.customShort("P"), .customLong("pages")], help: ArgumentHelp("Document pages, e.g. 1-3,5,8-.", valueName: "ranges"))
+    var pages: String?
+
+    @Option(name: .customShort("o"), help: ArgumentHelp("Any other option as key=value (repeatable).", valueName: "key=value"))
+    var extraOptions: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("one-sided, two-sided-long-edge (long), two-sided-short-edge (short).", valueName: "sides"))
+    var sides: String?
+
+    @Option(name: .long, help: ArgumentHelp("Media name, e.g. iso_a4_210x297mm or A4.", valueName: "media"))
+    var media: String?
+
+    @Flag(name: .long, help: "Print in colour.")
+    var color = false
+
+    @Flag(name: .long, help: "Print in black and white.")
+    var monochrome = false
+
+    @Flag(name: .long, help: "Landscape orientation.")
+    var landscape = false
+
+    @Flag(name: .long, help: "Collate copies.")
+    var collate = false
+
+    @Option(name: .long, help: ArgumentHelp("Document pages per side (1, 2, 4, 6, 9, 16).", valueName: "n"))
+    var numberUp: Int?
+
+    @Flag(name: .long, help: "Scale pages to fit the media.")
+    var fit = false
+
+    @Option(name: [.customShort("t"), .customLong("title")], help: "Job title (default: the first file's name).")
+    var title: String?
+
+    @Option(name: [.customShort("q"), .customLong("priority")], help: "Job priority, 1-100 (50 is normal).")
+    var priority: Int?
+
+    @Option(name: [.customShort("H"), .customLong("hold")], help: ArgumentHelp("hold (until released), immediate, or a job-hold-until value.", valueName: "when"))
+    var hold: String?
+
+    @Flag(name: .long, help: "Show the destination, options and pages without sending anything.")
+    var dryRun = false
+
+    @Option(name: .long, help: ArgumentHelp("Write exactly the pages that would print to this PDF (nothing is sent).", valueName: "out.pdf"))
+    var preview: String?
+
+    @Argument(help: ArgumentHelp("Files to print.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Give at least one file.") }
+        if color && monochrome { throw ValidationError("--color and --monochrome exclude each other.") }
+        if let copies, copies < 1 { throw ValidationError("-n must be at least 1.") }
+        if let numberUp, numberUp < 1 { throw ValidationError("--number-up must be at least 1.") }
+    }
+
+    func options() throws(PrintError) -> PrintOptions {
+        var options = PrintOptions()
+        options.copies = copies
+        if let pages { options.pageRanges = try PageRanges(pages) }
+        if let sides {
+            guard let parsed = PrintOptions.Sides(argument: sides) else {
+                throw PrintError(.invalidOption, "--sides \(sides): expected one-sided, two-sided-long-edge or two-sided-short-edge")
+            }
+            options.sides = parsed
+        }
+        options.media = media
+        if color { options.colorMode = .color }
+        if monochrome { options.colorMode = .monochrome }
+        if landscape { options.orientation = .landscape }
+        if collate { options.collate = true }
+        options.numberUp = numberUp
+        options.fitToPage = fit
+        options.title = title
+        options.priority = priority
+        options.holdUntil = hold.map(PrintOptions.holdValue)
+        for argument in extraOptions { options.extra += try PrintOptions.parseExtra(argument) }
+        return options
+    }
+
+    func run() async throws {
+        do {
+            let options = try options()
+            var documents: [Document] = []
+            for file in files { documents.append(try Document(path: RawArguments.path(file))) }
+            let printer = DocumentPrinter()
+            let plan = try printer.plan(documents, destination: destination, options: options)
+            if let preview {
+                let data = try printer.previewPDF(plan)
+                do { try Data(data).write(to: URL(fileURLWithPath: preview)) } catch {
+                    Terminal.error("\(preview): cannot write the preview (\(error.localizedDescription))")
+                    throw ExitStatus.cannotCreate.exitCode
+                }
+                Terminal.out("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(preview)\n")
+                return
+            }
+            if dryRun {
+                Terminal.out(Self.describe(plan))
+                for warning in plan.warnings { Terminal.warning(warning) }
+                return
+            }
+            let job = try printer.submit(plan)
+            for warning in job.warnings { Terminal.warning(warning) }
+            Terminal.out("request id is \(job.requestID) (\(job.documentCount) file(s))\n")
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            throw PrintFailure.report(error).exitCode
+        }
+    }
+
+    static func describe(_ plan: PrintPlan) -> String {
+        var out = "destination: \(plan.destination.fullName)"
+        if let problem = plan.destination.problem { out += " (\(problem))" }
+        out += "\n"
+        for item in plan.items {
+            out += "file: \(item.document.name) (\(item.document.mimeType)"
+            if let count = item.pageCount { out += ", \(count) page\(count == 1 ? "" : "s")" }
+            out += ")"
+            if let pages = item.pages { out += ": pages \(PageRanges.compact(pages))" }
+            if item.pagesSelectedBeforeSending { out += " (selected by Quire)" }
+            out += "\n"
+        }
+        let options = plan.options.cupsOptionsForDisplay(pageRangesValue: plan.pageRangesValue)
+        out += "options: " + (options.isEmpty ? "(printer defaults)" : options.map { "\($0.0)=\($0.1)" }.joined(separator: " ")) + "\n"
+        out += "title: \(plan.options.title ?? plan.items.first?.document.name ?? "")\n"
+        return out
+    }
+}

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import Dispatch
+import Foundation
+import Quire
+import QuireThumbnails
+
+/// Runs `quire thumbnail --batch`: builds the batch from the options, shows progress (on a
+/// terminal only), prints results and the summary, and maps the outcome to the exit status —
+/// after everything else is done.
+struct ThumbnailBatchRun {
+    let options: ThumbnailBatchOptions
+    let flavors: [ThumbnailFlavor]
+    let arguments: [String]
+
+    /// Output state shared by the event handler (events arrive serially).
+    final class Output: @unchecked Sendable {
+        let json: Bool
+        let verbose: Bool
+        let progress: BatchProgressBar?
+
+        init(json: Bool, verbose: Bool, progress: BatchProgressBar?) {
+            self.json = json
+            self.verbose = verbose
+            self.progress = progress
+        }
+
+        func handle(_ event: BatchEvent) {
+            switch event {
+            case let .planned(toGenerate, _, sandbox):
+                if verbose && !json {
+                    progress?.clear()
+                    Terminal.out("sandbox: \(sandbox.summary)\nto render: \(toGenerate) files\n")
+                }
+                progress?.plan(total: toGenerate)
+            case let .file(result):
+                if json {
+                    progress?.clear()
+                    Terminal.out(BatchRecord.file(result))
+                } else if verbose {
+                    progress?.clear()
+                    let detail = [result.kind, result.reason].compactMap { $0 }.joined(separator: ": ")
+                    Terminal.out("\(result.status.rawValue): \(result.path)\(detail.isEmpty ? "" : " (\(detail))")\n")
+                } else if result.status == .failed {
+                    progress?.clear()
+                    Terminal.error("\(result.path): \(result.reason ?? "failed")")
+                }
+                switch result.status {
+                case .generated: progress?.finishedOne(generated: true, failed: false)
+                case .failed: progress?.finishedOne(generated: false, failed: true)
+                case .skipped where result.kind == "unsupported" || result.kind == "cancelled":
+                    progress?.finishedOne(generated: false, failed: false)
+                default: progress?.scannedOne()
+                }
+            }
+        }
+    }
+
+    func run() throws {
+        let cache = ThumbnailCache()
+        var batch = BatchOptions(
+            flavors: flavors, recursive: options.recursive,
+            jobs: options.jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
+            force: options.force, timeout: options.timeout, maximumFileSize: try options.maximumFileSize(),
+            includeHidden: options.includeHidden, shard: try options.shardSpec(), dryRun: options.dryRun,
+            useSandbox: !options.noSandbox)
+        batch.limits = .init(memoryBytes: UInt64(options.memoryLimit) << 20,
+                             cpuSecondsPerFile: max(30, Int(options.timeout.rounded(.up)) * 2))
+        let worker = BatchRunner.WorkerCommand(
+            executable: Self.ownExecutable(),
+            arguments: [ThumbnailWorkerCommand.name,
+                        "--memory-limit", String(batch.limits.memoryBytes),
+                        "--cpu-limit", String(batch.limits.cpuSecondsPerFile)])
+        let runner = BatchRunner(options: batch, cache: cache, worker: worker)
+
+        // Ctrl-C (or SIGTERM): stop cleanly — workers are killed, nothing partial is left, the
+        // summary is printed. A second Ctrl-C ends the process at once.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let signalQueue = DispatchQueue(label: "quire.signals")
+        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            source.setEventHandler {
+                runner.cancel()
+                signal(SIGINT, SIG_DFL)
+                signal(SIGTERM, SIG_DFL)
+            }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+
+        let showProgress = Terminal.isTerminal(STDERR_FILENO) && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        let output = Output(json: options.json, verbose: options.verbose, progress: showProgress ? BatchProgressBar() : nil)
+        let paths = arguments.map(RawArguments.path)
+        let summary = runner.run(paths) { output.handle($0) }
+        output.progress?.clear()
+
+        if options.json {
+            Terminal.out(BatchRecord.summary(summary, jobs: batch.jobs, cache: cache, flavors: flavors))
+        } else {
+            Terminal.out(Self.summaryText(summary, flavors: flavors, cache: cache, verbose: options.verbose, dryRun: options.dryRun))
+        }
+        if let problem = summary.cacheProblem {
+            Terminal.error("cannot write the thumbnail cache: \(problem)")
+            throw ExitStatus.cannotCreate.exitCode
+        }
+        if let problem = summary.workerProblem {
+            Terminal.error("cannot run thumbnail workers: \(problem)")
+            throw ExitStatus.unavailable.exitCode
+        }
+        if summary.cancelled { throw ExitCode(130) }
+        if summary.failed > 0 { throw ExitStatus.dataError.exitCode }
+    }
+
+    static func summaryText(_ summary: BatchSummary, flavors: [ThumbnailFlavor], cache: ThumbnailCache,
+                            verbose: Bool, dryRun: Bool) -> String {
+        var parts = ["\(summary.generated) generated", "\(summary.upToDate) up to date",
+                     "\(summary.failed) failed", "\(summary.skipped) skipped"]
+        if dryRun { parts.insert("\(summary.wouldGenerate) to generate (dry run)", at: 0) }
+        var text = (summary.cancelled ? "Interrupted: " : "") + parts.joined(separator: ", ")
+        text += String(format: " in %.2f s (%.1f files/s); %@ in %@\n", summary.elapsed, summary.filesPerSecond,
+                       flavors.map(\.rawValue).joined(separator: ", "), cache.root)
+        if !summary.failures.isEmpty {
+            text += "Failed:\n"
+            for failure in summary.failures.prefix(verbose ? Int.max : 20) {
+                text += "  \(failure.path): \(failure.reason)\n"
+            }
+            if !verbose && summary.failures.count > 20 { text += "  … and \(summary.failures.count - 20) more (see --verbose)\n" }
+        }
+        if !summary.skippedByKind.isEmpty {
+            text += "Skipped: " + summary.skippedByKind.sorted { $0.key < $1.key }
+                .map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "\n"
+        }
+        if verbose { text += "Workers started: \(summary.workersStarted); sandbox: \(summary.sandbox.summary)\n" }
+        return text
+    }
+
+    /// The running executable (`/proc/self/exe`), so workers are this very `quire`.
+    static func ownExecutable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 { return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        return CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,63 @@
+internal import CCUPS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP connection to a CUPS scheduler. Owns the `http_t`; closed in `deinit`.
+///
+/// libcups keeps per-thread state (last error, default connection); every request Quire makes
+/// goes through an explicit connection and reads `cupsLastError()` right after the call, on the
+/// same thread, so concurrent users do not see each other's errors.
+final class CUPSConnection {
+    let http: OpaquePointer
+    let server: PrintServer
+    /// The thread's libcups server setting before this connection changed it, to restore.
+    private let previousServer: String?
+
+    /// Connects, or throws ``PrintError/Kind/schedulerNotRunning``.
+    init(_ server: PrintServer, timeoutMilliseconds: Int32 = 10_000) throws(PrintError) {
+        self.server = server
+        let (host, port) = server.resolved
+        guard let http = httpConnect2(host, Int32(port), nil, AF_UNSPEC, cupsEncryption(), 1,
+                                      timeoutMilliseconds, nil) else {
+            let reason = String(cString: strerror(errno))
+            throw PrintError(.schedulerNotRunning,
+                             "the print system is not running (cannot reach the CUPS scheduler at \(server): \(reason))",
+                             ipp: IPPStatus(code: IPPStatus.serviceUnavailable,
+                                            name: "server-error-service-unavailable", message: reason))
+        }
+        self.http = http
+        // A scheduler that stops answering fails the request instead of hanging it.
+        httpSetTimeout(http, 60, nil, nil)
+        // libcups treats a connection to any server other than its current one as a direct
+        // connection to a printer (cupsCopyDestInfo then asks for the device's resource). Make
+        // the thread's server the one connected to for the life of this connection.
+        if server.host != nil || server.port != nil {
+            let current = cupsServer().map { String(cString: $0) } ?? ""
+            previousServer = current.hasPrefix("/") ? current : "\(current):\(ippPort())"
+            cupsSetServer(host.hasPrefix("/") ? host : "\(host):\(port)")
+        } else {
+            previousServer = nil
+        }
+    }
+
+    deinit {
+        httpClose(http)
+        if let previousServer { cupsSetServer(previousServer) }
+    }
+
+    /// Sends `request` (consumed) and returns the response with its status.
+    func send(_ request: OpaquePointer, resource: String = "/") -> (response: IPPResponse?, status: IPPStatus) {
+        let response = cupsDoRequest(http, request, resource)
+        let last = IPPStatus.last()
+        guard let response else { return (nil, last) }
+        let code = ippGetStatusCode(response)
+        return (IPPResponse(response), IPPStatus(code, message: last.message))
+    }
+}
+
+extension CUPSConnection {
+    func send(_ request: IPPRequest, resource: String = "/") -> (response: IPPResponse?, status: IPPStatus) {
+        send(request.take(), resource: resource)
+    }
+}

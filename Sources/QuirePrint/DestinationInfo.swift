@@ -1,0 +1,67 @@
+internal import CCUPS
+
+/// A destination's `cups_dest_t` (inside its owning list) and its `cups_dinfo_t`
+/// (`cupsCopyDestInfo`, freed in `deinit`), on one connection.
+final class DestinationInfo {
+    let connection: CUPSConnection
+    let list: DestinationList
+    let dest: UnsafeMutablePointer<cups_dest_t>
+    let info: OpaquePointer
+
+    init(_ connection: CUPSConnection, list: DestinationList, destination: Destination) throws(PrintError) {
+        guard let dest = list.find(name: destination.name, instance: destination.instance) else {
+            throw PrintError(.unknownDestination, "\(destination.fullName): no such printer",
+                             available: list.entries.map { entry in entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name })
+        }
+        guard let info = cupsCopyDestInfo(connection.http, dest) else {
+            let status = IPPStatus.last()
+            throw PrintError(.requestFailed, "\(destination.fullName): cannot read the printer's capabilities", ipp: status)
+        }
+        self.connection = connection
+        self.list = list
+        self.dest = dest
+        self.info = info
+    }
+
+    deinit { cupsFreeDestInfo(info) }
+
+    func supported(_ option: String) -> IPPAttributes.Value? {
+        guard let attr = cupsFindDestSupported(connection.http, dest, info, option) else { return nil }
+        return IPPAttributes.read(attr)
+    }
+
+    func defaultValue(_ option: String) -> IPPAttributes.Value? {
+        guard let attr = cupsFindDestDefault(connection.http, dest, info, option) else { return nil }
+        return IPPAttributes.read(attr)
+    }
+
+    /// `cupsCheckDestSupported`: whether the destination takes `value` for `option`.
+    func check(_ option: String, _ value: String) -> Bool {
+        cupsCheckDestSupported(connection.http, dest, info, option, value) != 0
+    }
+
+    /// Media names (PWG self-describing names) the destination offers, and its default.
+    func media() -> (names: [String], defaultName: String?) {
+        var names: [String] = []
+        let count = cupsGetDestMediaCount(connection.http, dest, info, UInt32(CUPS_MEDIA_FLAGS_DEFAULT))
+        var size = cups_size_t()
+        for index in 0..<max(0, count) {
+            if cupsGetDestMediaByIndex(connection.http, dest, info, index, UInt32(CUPS_MEDIA_FLAGS_DEFAULT), &size) != 0 {
+                let name = Self.string(size.media)
+                if !names.contains(name) { names.append(name) }
+            }
+        }
+        var defaultName: String?
+        if cupsGetDestMediaDefault(connection.http, dest, info, UInt32(CUPS_MEDIA_FLAGS_DEFAULT), &size) != 0 {
+            defaultName = Self.string(size.media)
+        }
+        return (names, defaultName)
+    }
+
+    static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+internal import CCUPS
+
+/// An IPP response owned by Swift; deleted in `deinit`.
+final class IPPResponse {
+    let ipp: OpaquePointer
+    init(_ ipp: OpaquePointer) { self.ipp = ipp }
+    deinit { ippDelete(ipp) }
+
+    /// The attribute groups of one tag (e.g. one per printer or job), as Swift values.
+    func groups(_ tag: ipp_tag_t) -> [IPPAttributes] {
+        var result: [IPPAttributes] = []
+        var current: IPPAttributes?
+        var attribute = ippFirstAttribute(ipp)
+        while let attr = attribute {
+            let name = ippGetName(attr)
+            if name == nil || ippGetGroupTag(attr) != tag {
+                if let done = current { result.append(done); current = nil }
+            } else if let name {
+                if current == nil { current = IPPAttributes() }
+                current?.values[String(cString: name)] = IPPAttributes.read(attr)
+            }
+            attribute = ippNextAttribute(ipp)
+        }
+        if let done = current { result.append(done) }
+        return result
+    }
+}

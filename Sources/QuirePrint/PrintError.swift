@@ -1,0 +1,47 @@
+/// A printing failure: what went wrong in words the user can act on, and the IPP status libcups
+/// reported when there was one.
+public struct PrintError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable {
+        /// The scheduler (cupsd) cannot be reached.
+        case schedulerNotRunning
+        /// The scheduler runs but has no printers.
+        case noPrinters
+        /// The named destination does not exist.
+        case unknownDestination
+        /// The destination refuses new jobs.
+        case notAccepting
+        /// A print option is malformed or not supported by the destination.
+        case invalidOption
+        /// A page range is malformed or outside the document.
+        case invalidPageRange
+        /// No job with that id.
+        case unknownJob
+        /// The scheduler refused the request (permissions).
+        case notPermitted
+        /// The content cannot be printed (type, conversion not available).
+        case unprintable
+        /// Any other failure while talking to the scheduler.
+        case requestFailed
+    }
+
+    public let kind: Kind
+    /// One line for the user, naming the printer, job or file and the reason.
+    public let message: String
+    /// The IPP status behind the failure, when libcups reported one.
+    public let ipp: IPPStatus?
+    /// Destination names that exist (filled for ``Kind/unknownDestination``).
+    public let available: [String]
+
+    public init(_ kind: Kind, _ message: String, ipp: IPPStatus? = nil, available: [String] = []) {
+        self.kind = kind
+        self.message = message
+        self.ipp = ipp
+        self.available = available
+    }
+
+    /// The message, followed by the IPP status when there is one.
+    public var description: String {
+        guard let ipp, !ipp.isSuccess else { return message }
+        return "\(message) [\(ipp)]"
+    }
+}

@@ -1,0 +1,180 @@
+internal import CCUPS
+import QuireTypes
+
+/// A job the scheduler accepted: its id, destination and any warnings (e.g. the printer is
+/// stopped, so the job waits in the queue).
+public struct PrintJob: Sendable, Hashable, Codable {
+    public let id: Int
+    /// The destination's full name ("queue" or "queue/instance").
+    public let destination: String
+    /// Number of documents sent.
+    public let documentCount: Int
+    public let warnings: [String]
+
+    /// "quire-office-12", as `lp` prints it.
+    public var requestID: String {
+        let queue = destination.split(separator: "/").first.map(String.init) ?? destination
+        return "\(queue)-\(id)"
+    }
+}
+
+extension PrintSystem {
+    /// Checks `options` against what `destination` supports, without sending anything.
+    /// - Throws: ``PrintError/Kind/invalidOption`` naming the printer and the supported values.
+    public func validate(_ options: PrintOptions, for destination: Destination) throws(PrintError) {
+        let connection = try connect()
+        let list = DestinationList(connection)
+        let info = try DestinationInfo(connection, list: list, destination: destination)
+        try validate(options, info: info, destination: destination)
+    }
+
+    func validate(_ options: PrintOptions, info: DestinationInfo, destination: Destination) throws(PrintError) {
+        let capabilities = PrintCapabilities(info)
+        let name = destination.fullName
+        if let copies = options.copies, !capabilities.copies.contains(copies) {
+            throw PrintError(.invalidOption,
+                             "\(name): cannot print \(copies) copies (allowed: \(capabilities.copies.lowerBound)-\(capabilities.copies.upperBound))")
+        }
+        if let sides = options.sides, !capabilities.sides.isEmpty, !capabilities.sides.contains(sides.rawValue) {
+            throw PrintError(.invalidOption,
+                             "\(name): does not print \(sides.rawValue) (supported: \(capabilities.sides.joined(separator: ", ")))")
+        }
+        if let media = options.media, !info.check("media", media) {
+            throw PrintError(.invalidOption,
+                             "\(name): does not support media \"\(media)\" (supported: \(capabilities.media.joined(separator: ", ")))")
+        }
+        if let mode = options.colorMode, !capabilities.colorModes.isEmpty, !capabilities.colorModes.contains(mode.rawValue) {
+            throw PrintError(.invalidOption,
+                             "\(name): does not print in \(mode.rawValue) (supported: \(capabilities.colorModes.joined(separator: ", ")))")
+        }
+        if let numberUp = options.numberUp, !capabilities.numberUp.contains(numberUp) {
+            throw PrintError(.invalidOption,
+                             "\(name): cannot print \(numberUp) pages per side (supported: \(capabilities.numberUp.map(String.init).joined(separator: ", ")))")
+        }
+        if let priority = options.priority, !(1...100).contains(priority) {
+            throw PrintError(.invalidOption, "priority \(priority) is out of range (1-100)")
+        }
+    }
+
+    /// Submits `documents` as one job: `cupsCreateDestJob`, then for each document
+    /// `cupsStartDestDocument` / `cupsWriteRequestData` / `cupsFinishDestDocument`.
+    ///
+    /// - Parameters:
+    ///   - pageRangesValue: the IPP `page-ranges` text to send (document pages already
+    ///     validated), or nil when all pages print or the pages were selected beforehand.
+    /// - Returns: the job, with a warning when the destination is stopped (the job waits).
+    /// - Throws: ``PrintError``. If anything fails after the job was created, the job is
+    ///   cancelled before this throws: no stray jobs.
+    public func submit(_ documents: [PrintDocument], to destination: Destination, options: PrintOptions,
+                       pageRangesValue: String? = nil) throws(PrintError) -> PrintJob {
+        guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
+        let connection = try connect()
+        let list = DestinationList(connection)
+        let info = try DestinationInfo(connection, list: list, destination: destination)
+        try validate(options, info: info, destination: destination)
+
+        let name = destination.fullName
+        let cupsOptions = options.cupsOptions(pageRangesValue: pageRangesValue)
+        var count: Int32 = 0
+        var array: UnsafeMutablePointer<cups_option_t>?
+        defer { cupsFreeOptions(count, array) }
+        for (key, value) in cupsOptions { count = cupsAddOption(key, value, count, &array) }
+        // As lp does: the destination's own options (lpoptions, an instance's settings, the
+        // queue's defaults) apply where the user set nothing.
+        for (key, value) in Self.destinationOptions(info.dest.pointee) where cupsGetOption(key, count, array) == nil {
+            count = cupsAddOption(key, value, count, &array)
+        }
+
+        var jobID: Int32 = 0
+        let title = options.title ?? documents[0].name
+        let created = cupsCreateDestJob(connection.http, info.dest, info.info, &jobID, title, count, array)
+        let createStatus = IPPStatus(created, message: IPPStatus.last().message)
+        if !createStatus.isSuccess || jobID == 0 {
+            if createStatus.code == IPPStatus.notAcceptingJobs {
+                let why = destination.stateMessage.map { " (\($0))" } ?? ""
+                throw PrintError(.notAccepting, "\(name): the printer is not accepting jobs\(why)", ipp: createStatus)
+            }
+            if createStatus.code == IPPStatus.forbidden || createStatus.code == IPPStatus.notAuthorized {
+                throw PrintError(.notPermitted, "\(name): not allowed to print here", ipp: createStatus)
+            }
+            throw PrintError(.requestFailed, "\(name): the scheduler refused the job (\(createStatus.message))", ipp: createStatus)
+        }
+
+        do {
+            for (index, document) in documents.enumerated() {
+                try send(document, last: index == documents.count - 1, jobID: jobID,
+                         connection: connection, info: info, destination: name)
+            }
+        } catch {
+            // No stray jobs: cancel on a fresh connection (this one may be mid-request).
+            if let fresh = try? CUPSConnection(server) {
+                _ = cupsCancelDestJob(fresh.http, info.dest, jobID)
+            }
+            throw error
+        }
+
+        var warnings: [String] = []
+        if destination.state == .stopped {
+            let why = destination.stateMessage ?? destination.stateReasons.joined(separator: ", ")
+            warnings.append("\(name) is stopped\(why.isEmpty ? "" : " (\(why))"); the job waits in the queue until the printer is resumed")
+        }
+        return PrintJob(id: Int(jobID), destination: name, documentCount: documents.count, warnings: warnings)
+    }
+
+    /// Options stored with a destination that are job settings, not descriptions of the queue.
+    static func destinationOptions(_ dest: cups_dest_t) -> [(String, String)] {
+        guard let options = dest.options else { return [] }
+        var result: [(String, String)] = []
+        for index in 0..<Int(dest.num_options) {
+            guard let name = options[index].name, let value = options[index].value else { continue }
+            let key = String(cString: name)
+            let descriptive = ["printer-", "marker-", "device-uri", "auth-info-required", "job-sheets"]
+            if descriptive.contains(where: { key.hasPrefix($0) }) { continue }
+            result.append((key, String(cString: value)))
+        }
+        return result
+    }
+
+    private func send(_ document: PrintDocument, last: Bool, jobID: Int32, connection: CUPSConnection,
+                      info: DestinationInfo, destination: String) throws(PrintError) {
+        let started = cupsStartDestDocument(connection.http, info.dest, info.info, jobID, document.name,
+                                            document.mimeType, 0, nil, last ? 1 : 0)
+        guard started == HTTP_STATUS_CONTINUE else {
+            throw PrintError(.requestFailed, "\(destination): cannot start sending \(document.name)", ipp: IPPStatus.last())
+        }
+        func write(_ chunk: [UInt8]) throws(PrintError) {
+            guard !chunk.isEmpty else { return }
+            let status = chunk.withUnsafeBytes { raw in
+                cupsWriteRequestData(connection.http, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
+            }
+            guard status == HTTP_STATUS_CONTINUE else {
+                throw PrintError(.requestFailed, "\(destination): sending \(document.name) failed", ipp: IPPStatus.last())
+            }
+        }
+        switch document.source {
+        case .data(let data):
+            var offset = 0
+            while offset < data.count {
+                let end = min(data.count, offset + 64 * 1024)
+                try write(Array(data[offset..<end]))
+                offset = end
+            }
+        case .file(let file):
+            var offset: Int64 = 0
+            while true {
+                let chunk: [UInt8]
+                do { chunk = try file.read(upTo: 64 * 1024, at: offset) } catch {
+                    throw PrintError(.requestFailed, "\(file.path): cannot read the file (\(error.reason))")
+                }
+                if chunk.isEmpty { break }
+                try write(chunk)
+                offset += Int64(chunk.count)
+            }
+        }
+        let finished = cupsFinishDestDocument(connection.http, info.dest, info.info)
+        let status = IPPStatus(finished, message: IPPStatus.last().message)
+        guard status.isSuccess else {
+            throw PrintError(.requestFailed, "\(destination): the scheduler did not accept \(document.name) (\(status.message))", ipp: status)
+        }
+    }
+}

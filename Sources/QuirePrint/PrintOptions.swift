@@ -1,0 +1,122 @@
+/// What the user asked for. Everything is optional: unset values leave the destination's
+/// defaults in place.
+public struct PrintOptions: Sendable, Hashable {
+    /// One IPP attribute passed through as given (`-o key=value`).
+    public struct Attribute: Sendable, Hashable {
+        public let key: String
+        public let value: String
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public enum Sides: String, Sendable, Hashable, CaseIterable {
+        case oneSided = "one-sided"
+        case twoSidedLongEdge = "two-sided-long-edge"
+        case twoSidedShortEdge = "two-sided-short-edge"
+
+        /// Accepts IPP names and the short forms "one", "long", "short", "duplex".
+        public init?(argument: String) {
+            switch argument.lowercased() {
+            case "one", "one-sided", "simplex": self = .oneSided
+            case "long", "two-sided-long-edge", "duplex", "two-sided": self = .twoSidedLongEdge
+            case "short", "two-sided-short-edge", "tumble": self = .twoSidedShortEdge
+            default: return nil
+            }
+        }
+    }
+
+    public enum ColorMode: String, Sendable, Hashable {
+        case color, monochrome
+    }
+
+    public enum Orientation: Int, Sendable, Hashable {
+        case portrait = 3, landscape = 4, reverseLandscape = 5, reversePortrait = 6
+    }
+
+    public var copies: Int?
+    /// Pages to print, in document pages.
+    public var pageRanges: PageRanges?
+    public var sides: Sides?
+    /// A media name: PWG ("iso_a4_210x297mm") or the scheduler's ("A4", "Letter").
+    public var media: String?
+    public var colorMode: ColorMode?
+    public var orientation: Orientation?
+    /// Collate copies (true) or not (false).
+    public var collate: Bool?
+    /// Document pages per sheet side (1, 2, 4, 6, 9, 16).
+    public var numberUp: Int?
+    /// Scale each page to fit the media.
+    public var fitToPage: Bool = false
+    /// Job title; defaults to the file name.
+    public var title: String?
+    /// Job priority 1...100 (50 is normal).
+    public var priority: Int?
+    /// `job-hold-until`: "indefinite" holds the job until released; "no-hold" prints now.
+    public var holdUntil: String?
+    /// Other IPP attributes, passed as given (`-o key=value`). Later entries win.
+    public var extra: [Attribute] = []
+
+    public init() {}
+
+    /// Maps `lp -H` values: "hold" → "indefinite", "immediate" → "no-hold"; others as given
+    /// ("day-time", "night", "weekend", "HH:MM").
+    public static func holdValue(_ argument: String) -> String {
+        switch argument.lowercased() {
+        case "hold": return "indefinite"
+        case "immediate", "resume": return "no-hold"
+        default: return argument
+        }
+    }
+
+    /// Parses one `-o` argument as `lp` does ("key=value", several separated by spaces; a bare
+    /// "key" means "key=true", "nokey" "key=false"). Throws for an empty key.
+    public static func parseExtra(_ argument: String) throws(PrintError) -> [Attribute] {
+        var result: [Attribute] = []
+        for word in argument.split(separator: " ", omittingEmptySubsequences: true) {
+            if let equals = word.firstIndex(of: "=") {
+                let key = String(word[..<equals])
+                let value = String(word[word.index(after: equals)...])
+                if key.isEmpty { throw PrintError(.invalidOption, "invalid option \"\(argument)\": empty name") }
+                result.append(Attribute(key, value))
+            } else if word.hasPrefix("no") && word.count > 2 {
+                result.append(Attribute(String(word.dropFirst(2)), "false"))
+            } else {
+                result.append(Attribute(String(word), "true"))
+            }
+        }
+        if result.isEmpty { throw PrintError(.invalidOption, "invalid option \"\(argument)\": expected key=value") }
+        return result
+    }
+
+    /// The options exactly as they would be sent (for `--dry-run`).
+    public func cupsOptionsForDisplay(pageRangesValue: String?) -> [(String, String)] {
+        cupsOptions(pageRangesValue: pageRangesValue)
+    }
+
+    /// The IPP/CUPS options for the job, given the pages that will be sent (nil when the
+    /// scheduler should apply ``pageRanges`` itself).
+    ///
+    /// `pageRangesValue` is the already-validated IPP text, or nil when the pages were selected
+    /// before submission (with number-up) or all pages print.
+    func cupsOptions(pageRangesValue: String?) -> [(String, String)] {
+        var options: [(String, String)] = []
+        if let copies { options.append(("copies", String(copies))) }
+        if let pageRangesValue { options.append(("page-ranges", pageRangesValue)) }
+        if let sides { options.append(("sides", sides.rawValue)) }
+        if let media { options.append(("media", media)) }
+        if let colorMode { options.append(("print-color-mode", colorMode.rawValue)) }
+        if let orientation { options.append(("orientation-requested", String(orientation.rawValue))) }
+        if let collate {
+            options.append(("multiple-document-handling",
+                            collate ? "separate-documents-collated-copies" : "separate-documents-uncollated-copies"))
+        }
+        if let numberUp { options.append(("number-up", String(numberUp))) }
+        if fitToPage { options.append(("print-scaling", "fit")); options.append(("fit-to-page", "true")) }
+        if let priority { options.append(("job-priority", String(priority))) }
+        if let holdUntil { options.append(("job-hold-until", holdUntil)) }
+        for attribute in extra { options.append((attribute.key, attribute.value)) }
+        return options
+    }
+}

@@ -1,0 +1,166 @@
+internal import CCUPS
+import Foundation
+
+/// The print system as one CUPS scheduler presents it: its destinations, their capabilities,
+/// whether printing can work at all, and (see ``JobQueue`` and ``PrintJob``) its jobs.
+///
+/// Every call opens its own connection to the scheduler and closes it before returning, so a
+/// `PrintSystem` can be shared between tasks. Calls block while the scheduler answers.
+public struct PrintSystem: Sendable {
+    /// The scheduler this talks to.
+    public let server: PrintServer
+    /// The environment used for default-destination resolution (`LPDEST`, `PRINTER`, `HOME`).
+    public let environment: [String: String]
+
+    public init(server: PrintServer = .default,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.server = server
+        self.environment = environment
+    }
+
+    func connect() throws(PrintError) -> CUPSConnection { try CUPSConnection(server) }
+
+    // MARK: Destinations
+
+    /// Every queue and instance, sorted by name, with state and the default marked.
+    ///
+    /// - Throws: ``PrintError/Kind/schedulerNotRunning`` when the scheduler cannot be reached.
+    ///   An empty array means the scheduler runs but has no printers.
+    public func destinations() throws(PrintError) -> [Destination] {
+        let connection = try connect()
+        return try destinations(connection)
+    }
+
+    func destinations(_ connection: CUPSConnection) throws(PrintError) -> [Destination] {
+        let list = DestinationList(connection)
+        if list.count == 0 {
+            if list.status.code == IPPStatus.serviceUnavailable {
+                throw PrintError(.schedulerNotRunning,
+                                 "the print system is not running (the CUPS scheduler at \(server) does not answer)",
+                                 ipp: list.status)
+            }
+            return []
+        }
+        let states = printerStates(connection)
+        let defaultName = defaultDestinationName(connection, known: list.entries.map(\.name))
+        return list.entries.map { entry in
+            let attributes = states[entry.name]
+            let reasons = (attributes?.strings("printer-state-reasons")
+                ?? entry.options["printer-state-reasons"].map { $0.split(separator: ",").map(String.init) } ?? [])
+                .filter { $0 != "none" }
+            let accepting = attributes?.boolean("printer-is-accepting-jobs")
+                ?? (entry.options["printer-is-accepting-jobs"] != "false")
+            let fullName = entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name
+            return Destination(
+                name: entry.name, instance: entry.instance,
+                state: .init(ipp: attributes?.integer("printer-state") ?? entry.options["printer-state"].flatMap { Int($0) }),
+                stateReasons: reasons,
+                stateMessage: attributes?.string("printer-state-message").flatMap { $0.isEmpty ? nil : $0 },
+                isAcceptingJobs: accepting,
+                location: nonEmpty(attributes?.string("printer-location") ?? entry.options["printer-location"]),
+                info: nonEmpty(attributes?.string("printer-info") ?? entry.options["printer-info"]),
+                makeAndModel: nonEmpty(attributes?.string("printer-make-and-model") ?? entry.options["printer-make-and-model"]),
+                isDefault: defaultName.map { $0 == fullName } ?? entry.isDefault,
+                deviceURI: nonEmpty(attributes?.string("device-uri") ?? entry.options["device-uri"]))
+        }.sorted { ($0.name, $0.instance ?? "") < ($1.name, $1.instance ?? "") }
+    }
+
+    /// The destination to use: `name` if given (as "queue" or "queue/instance"), otherwise the
+    /// default as `lp` resolves it: `LPDEST`, `PRINTER`, `~/.cups/lpoptions` Default, then the
+    /// scheduler's default. When no default is set and exactly one queue exists, that one.
+    ///
+    /// - Throws: ``PrintError`` naming the available destinations when `name` does not exist;
+    ///   `noPrinters` / `schedulerNotRunning` when there is nothing to print to.
+    public func destination(named name: String? = nil) throws(PrintError) -> Destination {
+        let all = try destinations()
+        if all.isEmpty { throw Self.noPrintersError(server) }
+        let available = all.map(\.fullName)
+        if let name {
+            if let found = all.first(where: { $0.fullName == name }) { return found }
+            throw PrintError(.unknownDestination,
+                             "\(name): no such printer (available: \(available.joined(separator: ", ")))",
+                             available: available)
+        }
+        if let found = all.first(where: \.isDefault) { return found }
+        if let requested = userDefault()?.name {
+            throw PrintError(.unknownDestination,
+                             "\(requested): the default printer does not exist (available: \(available.joined(separator: ", ")))",
+                             available: available)
+        }
+        if all.count == 1 { return all[0] }
+        throw PrintError(.unknownDestination,
+                         "no default printer is set; choose one with -d (available: \(available.joined(separator: ", ")))",
+                         available: available)
+    }
+
+    static func noPrintersError(_ server: PrintServer) -> PrintError {
+        PrintError(.noPrinters, "no printers are set up (add one in your desktop's printer settings or with lpadmin)",
+                   ipp: IPPStatus(code: IPPStatus.notFound, name: "client-error-not-found", message: "No destinations added."))
+    }
+
+    /// Whether printing can work now: at least one destination exists and accepts jobs.
+    public func availability() -> PrintAvailability {
+        do {
+            let all = try destinations()
+            if all.isEmpty { return .noPrinters }
+            if all.allSatisfy({ !$0.isAcceptingJobs }) {
+                return .allRejecting(all.map { ($0.fullName, $0.problem ?? "rejecting jobs") }.map(PrintAvailability.Refusal.init))
+            }
+            return .available(all.filter(\.isAcceptingJobs))
+        } catch {
+            return .schedulerNotRunning(detail: error.message)
+        }
+    }
+
+    // MARK: Default destination
+
+    /// `LPDEST`, then `PRINTER` (ignoring the historical "lp"), then `~/.cups/lpoptions` Default.
+    func userDefault() -> (name: String, source: String)? {
+        if let value = environment["LPDEST"], !value.isEmpty { return (value, "LPDEST") }
+        if let value = environment["PRINTER"], !value.isEmpty, value != "lp" { return (value, "PRINTER") }
+        if let home = environment["HOME"], let name = Self.lpoptionsDefault(path: home + "/.cups/lpoptions") {
+            return (name, "~/.cups/lpoptions")
+        }
+        return nil
+    }
+
+    /// The "Default name[/instance]" line of an lpoptions file.
+    static func lpoptionsDefault(path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in text.split(whereSeparator: \.isNewline) {
+            let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            if words.count >= 2, words[0].lowercased() == "default" { return String(words[1]) }
+        }
+        return nil
+    }
+
+    private func defaultDestinationName(_ connection: CUPSConnection, known: [String]) -> String? {
+        if let user = userDefault() { return user.name }
+        let request = IPPRequest(IPP_OP_CUPS_GET_DEFAULT)
+        request.addKeywords("requested-attributes", ["printer-name"])
+        let (response, status) = connection.send(request)
+        guard status.isSuccess, let response else { return nil }
+        return response.groups(IPP_TAG_PRINTER).first?.string("printer-name")
+    }
+
+    private func printerStates(_ connection: CUPSConnection) -> [String: IPPAttributes] {
+        let request = IPPRequest(IPP_OP_CUPS_GET_PRINTERS)
+        request.addKeywords("requested-attributes", [
+            "printer-name", "printer-state", "printer-state-reasons", "printer-state-message",
+            "printer-is-accepting-jobs", "printer-info", "printer-location", "printer-make-and-model",
+            "device-uri",
+        ])
+        let (response, status) = connection.send(request)
+        guard status.isSuccess, let response else { return [:] }
+        var result: [String: IPPAttributes] = [:]
+        for group in response.groups(IPP_TAG_PRINTER) {
+            if let name = group.string("printer-name") { result[name] = group }
+        }
+        return result
+    }
+}
+
+func nonEmpty(_ value: String?) -> String? {
+    guard let value, !value.isEmpty else { return nil }
+    return value
+}

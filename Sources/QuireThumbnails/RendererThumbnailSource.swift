@@ -1,0 +1,63 @@
+import QuireRender
+import QuireTypes
+
+/// The production ``ThumbnailRendering``: QuireRender's `Renderer` (every family it supports)
+/// and its libpng `PNGEncoder` (level 1, SUB filter). The document is opened once and rendered
+/// once per requested size, first page only; raster images are never enlarged.
+public struct RendererThumbnailSource: ThumbnailRendering {
+    public let limits: RenderLimits
+
+    public init(limits: RenderLimits = .standard) {
+        self.limits = limits
+    }
+
+    public func renderThumbnails(of file: InputFile, type: ContentType, sizes: [Int]) throws -> RenderedThumbnails {
+        if type.family == .pdf, let fast = try scannedPage(file, sizes: sizes) { return fast }
+        let renderer: Renderer
+        do {
+            renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024)
+        } catch {
+            throw ThumbnailRenderingError(kind: error.kind.rawValue, reason: error.reason)
+        }
+        var pngs: [Int: [UInt8]] = [:]
+        for size in sizes {
+            do {
+                let image = try renderer.render(page: 0, size: .longestSide(size), allowUpscaling: false)
+                pngs[size] = try PNGEncoder.encode(image)
+            } catch let error as DocumentError {
+                throw ThumbnailRenderingError(kind: error.kind.rawValue, reason: error.reason)
+            } catch {
+                throw ThumbnailRenderingError(kind: "encoding", reason: String(describing: error))
+            }
+        }
+        var result = RenderedThumbnails(pngBySize: pngs)
+        switch type.family {
+        case .image, .svg:
+            let page = renderer.pageSize(at: 0)
+            result.imageWidth = Int(page.width.rounded())
+            result.imageHeight = Int(page.height.rounded())
+        case .pdf, .postscript:
+            result.pageCount = renderer.pageCount
+        default:
+            break
+        }
+        return result
+    }
+
+    /// Fast path for a first page that is one full-page JPEG (a scan or a photo): decode the
+    /// JPEG at a reduced DCT scale instead of letting poppler decode every pixel.
+    func scannedPage(_ file: InputFile, sizes: [Int]) throws -> RenderedThumbnails? {
+        guard let scan = ScannedPageProbe.scan(of: file) else { return nil }
+        var pngs: [Int: [UInt8]] = [:]
+        for size in sizes {
+            let scale = Double(size) / max(scan.pageWidth, scan.pageHeight)
+            let width = max(1, Int((scan.pageWidth * scale).rounded()))
+            let height = max(1, Int((scan.pageHeight * scale).rounded()))
+            guard let image = ScaledJPEGDecoder.decode(scan.jpeg, width: width, height: height) else { return nil }
+            do { pngs[size] = try PNGEncoder.encode(image) } catch {
+                throw ThumbnailRenderingError(kind: "encoding", reason: String(describing: error))
+            }
+        }
+        return RenderedThumbnails(pngBySize: pngs, pageCount: scan.pageCount)
+    }
+}

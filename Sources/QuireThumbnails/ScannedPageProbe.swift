@@ -1,0 +1,242 @@
+internal import CQPDF
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireTypes
+
+/// Finds PDFs whose first page is nothing but one JPEG image covering the page (scans, photos
+/// saved as PDF) and hands out that JPEG's bytes, so the thumbnail can be decoded at a reduced
+/// scale (DCT scaling) instead of poppler decoding every pixel at full resolution.
+///
+/// The checks are strict; anything else (text or vector content, several images, masks,
+/// `/Decode`, rotation, CMYK, an image not covering the page) returns nil and the page goes
+/// through the normal renderer. Uses libqpdf's object API on the already open descriptor.
+struct ScannedPageProbe {
+    /// libqpdf, loaded on first use; nil when it is not installed.
+    private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
+
+    /// The first page's single JPEG and the page's size in points.
+    struct Scan {
+        var jpeg: [UInt8]
+        var pageWidth: Double
+        var pageHeight: Double
+        var pageCount: Int
+    }
+
+    /// Looks at `file`; nil when the fast path does not apply (or the PDF is unreadable to qpdf).
+    static func scan(of file: InputFile) -> Scan? {
+        // An image stream's dictionary is never inside a compressed object stream, so a PDF with
+        // a JPEG image names /DCTDecode in plain bytes: a cheap scan rules out most documents
+        // before qpdf parses anything.
+        guard mentionsDCTDecode(file) else { return nil }
+        guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return nil }
+        var handle: qpdf_data? = qpdf
+        defer { api.qpdf_cleanup(&handle) }
+        api.qpdf_silence_errors(qpdf)
+        api.qpdf_set_suppress_warnings(qpdf, 1)
+        guard api.qpdf_read(qpdf, file.procPath, nil) & QPDF_ERRORS == 0 else {
+            while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }  // handled: no warning at cleanup
+            return nil
+        }
+        let object = Objects(api: api, qpdf: qpdf)
+        // The first page by descending the page tree (not qpdf's all-pages cache, which loads
+        // every page object of a long document).
+        let tree = api.qpdf_oh_get_key(qpdf, api.qpdf_get_root(qpdf), "/Pages")
+        guard let page = object.firstPage(tree) else { return nil }
+        let countHandle = api.qpdf_oh_get_key(qpdf, tree, "/Count")
+        guard api.qpdf_oh_is_integer(qpdf, countHandle) != 0 else { return nil }
+        let pages = Int(api.qpdf_oh_get_int_value_as_int(qpdf, countHandle))
+        guard pages >= 1 else { return nil }
+
+        // Geometry: no rotation, the media box (inheritable) defines the page.
+        if let rotate = object.inherited(page, "/Rotate"), object.number(rotate).map({ Int($0) % 360 != 0 }) ?? true { return nil }
+        guard let mediaBox = object.inherited(page, "/MediaBox"), let box = object.numbers(mediaBox), box.count == 4 else { return nil }
+        if api.qpdf_oh_has_key(qpdf, page, "/CropBox") != 0 {
+            guard let crop = object.numbers(api.qpdf_oh_get_key(qpdf, page, "/CropBox")), crop == box else { return nil }
+        }
+        let width = box[2] - box[0], height = box[3] - box[1]
+        guard width > 1, height > 1 else { return nil }
+
+        // Resources: exactly one XObject, an 8-bit DeviceRGB/DeviceGray (or ICC N=1/3) JPEG image.
+        guard let resources = object.inherited(page, "/Resources"), api.qpdf_oh_is_dictionary(qpdf, resources) != 0 else { return nil }
+        let xobjects = api.qpdf_oh_get_key(qpdf, resources, "/XObject")
+        guard api.qpdf_oh_is_dictionary(qpdf, xobjects) != 0 else { return nil }
+        let names = object.keys(xobjects)
+        guard names.count == 1, let imageName = names.first else { return nil }
+        let image = api.qpdf_oh_get_key(qpdf, xobjects, imageName)
+        guard api.qpdf_oh_is_stream(qpdf, image) != 0 else { return nil }
+        let dict = api.qpdf_oh_get_dict(qpdf, image)
+        guard api.qpdf_oh_is_name_and_equals(qpdf, api.qpdf_oh_get_key(qpdf, dict, "/Subtype"), "/Image") != 0 else { return nil }
+        for key in ["/SMask", "/Mask", "/Decode", "/ImageMask"] where api.qpdf_oh_has_key(qpdf, dict, key) != 0 {
+            if key == "/ImageMask", api.qpdf_oh_get_bool_value(qpdf, api.qpdf_oh_get_key(qpdf, dict, key)) == 0 { continue }
+            return nil
+        }
+        guard object.number(api.qpdf_oh_get_key(qpdf, dict, "/BitsPerComponent")) == 8 else { return nil }
+        guard object.isSimpleColorSpace(api.qpdf_oh_get_key(qpdf, dict, "/ColorSpace")) else { return nil }
+        let filter = api.qpdf_oh_get_key(qpdf, dict, "/Filter")
+        let filters: [String]
+        if api.qpdf_oh_is_name(qpdf, filter) != 0 {
+            filters = [object.name(filter)]
+        } else if api.qpdf_oh_is_array(qpdf, filter) != 0 {
+            filters = (0..<api.qpdf_oh_get_array_n_items(qpdf, filter)).map { object.name(api.qpdf_oh_get_array_item(qpdf, filter, $0)) }
+        } else {
+            return nil
+        }
+        guard filters.last == "/DCTDecode",
+              filters.dropLast().allSatisfy({ ["/FlateDecode", "/LZWDecode", "/ASCII85Decode", "/ASCIIHexDecode"].contains($0) })
+        else { return nil }
+
+        // Content: only q/Q, cm and `/Name Do`, and the image's unit square must cover the page.
+        var contentPointer: UnsafeMutablePointer<UInt8>?
+        var contentLength = 0
+        guard api.qpdf_oh_get_page_content_data(qpdf, page, &contentPointer, &contentLength) == 0, let contentPointer else { return nil }
+        let content = Array(UnsafeBufferPointer(start: contentPointer, count: contentLength))
+        free(contentPointer)
+        guard contentLength < 4096, let matrix = Self.imageMatrix(content, imageName: String(imageName.dropFirst())) else { return nil }
+        let tolerance = max(width, height) * 0.01
+        guard abs(matrix.b) < 1e-6, abs(matrix.c) < 1e-6,
+              abs(matrix.a - width) <= tolerance, abs(matrix.d - height) <= tolerance,
+              abs(matrix.e - box[0]) <= tolerance, abs(matrix.f - box[1]) <= tolerance else { return nil }
+
+        var jpegPointer: UnsafeMutablePointer<UInt8>?
+        var jpegLength = 0
+        var filtered: QPDF_BOOL = 0
+        guard api.qpdf_oh_get_stream_data(qpdf, image, qpdf_dl_generalized, &filtered, &jpegPointer, &jpegLength) == 0,
+              let jpegPointer else { return nil }
+        defer { free(jpegPointer) }
+        let jpeg = Array(UnsafeBufferPointer(start: jpegPointer, count: jpegLength))
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
+        return Scan(jpeg: jpeg, pageWidth: width, pageHeight: height, pageCount: pages)
+    }
+
+    /// Whether the file's bytes contain `/DCTDecode` (read in 1 MiB chunks that overlap).
+    static func mentionsDCTDecode(_ file: InputFile) -> Bool {
+        let needle = Array("/DCTDecode".utf8)
+        let chunk = 1 << 20
+        var offset: Int64 = 0
+        while offset < file.size {
+            guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count >= needle.count else { return false }
+            let found = bytes.withUnsafeBytes { haystack in
+                needle.withUnsafeBytes { LinuxSystemCalls.contains(haystack, $0) }
+            }
+            if found { return true }
+            if bytes.count < chunk { return false }
+            offset += Int64(chunk - needle.count)
+        }
+        return false
+    }
+
+    struct Matrix {
+        var a = 1.0, b = 0.0, c = 0.0, d = 1.0, e = 0.0, f = 0.0
+
+        /// `self` applied after `other` (PDF `cm` pre-multiplies the current matrix).
+        func concatenated(with other: Matrix) -> Matrix {
+            Matrix(a: a * other.a + b * other.c, b: a * other.b + b * other.d,
+                   c: c * other.a + d * other.c, d: c * other.b + d * other.d,
+                   e: e * other.a + f * other.c + other.e, f: e * other.b + f * other.d + other.f)
+        }
+    }
+
+    /// The CTM in force at the single `/imageName Do`, if the content is only `q`, `Q`, `cm`
+    /// and that one `Do`; nil otherwise.
+    static func imageMatrix(_ content: [UInt8], imageName: String) -> Matrix? {
+        let tokens = content.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0x0C })
+            .map { String(decoding: $0, as: UTF8.self) }
+        var stack: [Matrix] = []
+        var current = Matrix()
+        var operands: [String] = []
+        var drawn: Matrix?
+        for token in tokens {
+            switch token {
+            case "q":
+                guard operands.isEmpty else { return nil }
+                stack.append(current)
+            case "Q":
+                guard operands.isEmpty, let top = stack.popLast() else { return nil }
+                current = top
+            case "cm":
+                let values = operands.compactMap(Double.init)
+                guard values.count == 6, operands.count == 6 else { return nil }
+                current = Matrix(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5])
+                    .concatenated(with: current)
+                operands = []
+            case "Do":
+                guard drawn == nil, operands == ["/" + imageName] else { return nil }
+                drawn = current
+                operands = []
+            default:
+                guard operands.count < 6 else { return nil }
+                operands.append(token)
+                continue
+            }
+            if token != "cm" && token != "Do" { operands = [] }
+        }
+        return operands.isEmpty ? drawn : nil
+    }
+
+    /// Small helpers over qpdf object handles.
+    struct Objects {
+        let api: quire_qpdf_api
+        let qpdf: qpdf_data
+
+        /// The leftmost leaf of the page tree under `node`.
+        func firstPage(_ node: qpdf_oh) -> qpdf_oh? {
+            var current = node
+            for _ in 0..<32 {
+                guard api.qpdf_oh_is_dictionary(qpdf, current) != 0 else { return nil }
+                let type = api.qpdf_oh_get_key(qpdf, current, "/Type")
+                if api.qpdf_oh_is_name_and_equals(qpdf, type, "/Page") != 0 { return current }
+                let kids = api.qpdf_oh_get_key(qpdf, current, "/Kids")
+                guard api.qpdf_oh_is_array(qpdf, kids) != 0, api.qpdf_oh_get_array_n_items(qpdf, kids) > 0 else { return nil }
+                current = api.qpdf_oh_get_array_item(qpdf, kids, 0)
+            }
+            return nil
+        }
+
+        func inherited(_ page: qpdf_oh, _ key: String) -> qpdf_oh? {
+            var node = page
+            for _ in 0..<32 {
+                if api.qpdf_oh_has_key(qpdf, node, key) != 0 { return api.qpdf_oh_get_key(qpdf, node, key) }
+                guard api.qpdf_oh_has_key(qpdf, node, "/Parent") != 0 else { return nil }
+                node = api.qpdf_oh_get_key(qpdf, node, "/Parent")
+            }
+            return nil
+        }
+
+        func number(_ handle: qpdf_oh) -> Double? {
+            api.qpdf_oh_is_number(qpdf, handle) != 0 ? api.qpdf_oh_get_numeric_value(qpdf, handle) : nil
+        }
+
+        func numbers(_ handle: qpdf_oh) -> [Double]? {
+            guard api.qpdf_oh_is_array(qpdf, handle) != 0 else { return nil }
+            let values = (0..<api.qpdf_oh_get_array_n_items(qpdf, handle)).compactMap { number(api.qpdf_oh_get_array_item(qpdf, handle, $0)) }
+            return values.count == Int(api.qpdf_oh_get_array_n_items(qpdf, handle)) ? values : nil
+        }
+
+        func name(_ handle: qpdf_oh) -> String {
+            guard api.qpdf_oh_is_name(qpdf, handle) != 0, let name = api.qpdf_oh_get_name(qpdf, handle) else { return "" }
+            return String(cString: name)
+        }
+
+        func keys(_ dictionary: qpdf_oh) -> [String] {
+            var out: [String] = []
+            api.qpdf_oh_begin_dict_key_iter(qpdf, dictionary)
+            while api.qpdf_oh_dict_more_keys(qpdf) != 0, out.count < 64 {
+                if let key = api.qpdf_oh_dict_next_key(qpdf) { out.append(String(cString: key)) }
+            }
+            return out
+        }
+
+        /// DeviceRGB, DeviceGray, or ICCBased with 1 or 3 components.
+        func isSimpleColorSpace(_ handle: qpdf_oh) -> Bool {
+            if api.qpdf_oh_is_name(qpdf, handle) != 0 { return ["/DeviceRGB", "/DeviceGray"].contains(name(handle)) }
+            guard api.qpdf_oh_is_array(qpdf, handle) != 0, api.qpdf_oh_get_array_n_items(qpdf, handle) == 2,
+                  name(api.qpdf_oh_get_array_item(qpdf, handle, 0)) == "/ICCBased" else { return false }
+            let profile = api.qpdf_oh_get_array_item(qpdf, handle, 1)
+            guard api.qpdf_oh_is_stream(qpdf, profile) != 0 else { return false }
+            let n = number(api.qpdf_oh_get_key(qpdf, api.qpdf_oh_get_dict(qpdf, profile), "/N"))
+            return n == 1 || n == 3
+        }
+    }
+}

@@ -1,0 +1,319 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import QuireTypes
+
+/// The per-user freedesktop thumbnail cache (Thumbnail Managing Standard 0.9).
+///
+/// Layout: `$XDG_CACHE_HOME/thumbnails/{normal,large,x-large,xx-large}/<md5 of URI>.png`, and
+/// failure markers in `fail/<program>-<version>/`. Directories are created 0700, files 0600, and
+/// every write goes to an unnamed temporary file in the target directory that is linked under a
+/// temporary name and renamed over the entry, so readers (and a `kill -9`) never see a partial
+/// thumbnail.
+public struct ThumbnailCache: Sendable {
+    /// The cache root, e.g. `/home/me/.cache/thumbnails` (no trailing slash).
+    public let root: String
+    /// The failure-marker directory name, `<program>-<version>`.
+    public let failureProgram: String
+
+    /// A cache at `root`, or at the standard location for `environment`.
+    public init(root: String? = nil, failureProgram: String = "quire-\(QuireThumbnailsInfo.version)",
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        var chosen = root ?? Self.standardRoot(environment: environment)
+        while chosen.count > 1 && chosen.hasSuffix("/") { chosen.removeLast() }
+        self.root = chosen
+        self.failureProgram = failureProgram
+    }
+
+    /// `$XDG_CACHE_HOME/thumbnails` when that variable is an absolute path, else
+    /// `$HOME/.cache/thumbnails` (the XDG Base Directory fallback).
+    public static func standardRoot(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/thumbnails"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.cache/thumbnails"
+    }
+
+    // MARK: Paths
+
+    /// The directory of a flavor.
+    public func directory(for flavor: ThumbnailFlavor) -> String { root + "/" + flavor.directoryName }
+
+    /// The directory holding Quire's failure markers.
+    public var failureDirectory: String { root + "/fail/" + failureProgram }
+
+    /// The thumbnail path for `key` in `flavor`.
+    public func path(for key: ThumbnailKey, flavor: ThumbnailFlavor) -> String {
+        directory(for: flavor) + "/" + key.fileName
+    }
+
+    /// The failure-marker path for `key`.
+    public func failurePath(for key: ThumbnailKey) -> String { failureDirectory + "/" + key.fileName }
+
+    /// Whether `path` (canonical, absolute) lies inside the cache. Such files are never
+    /// thumbnailed.
+    public func contains(_ path: DocumentPath) -> Bool {
+        let rootBytes = Array(root.utf8)
+        return path.bytes == rootBytes || (path.bytes.count > rootBytes.count
+            && path.bytes.starts(with: rootBytes) && path.bytes[rootBytes.count] == UInt8(ascii: "/"))
+    }
+
+    // MARK: Lookup
+
+    /// The state of one cache entry for a file with the given mtime and size.
+    public enum EntryState: Sendable, Hashable {
+        /// No entry (or an unreadable one).
+        case missing
+        /// An entry whose MTime (and Size, if present) match.
+        case current(path: String)
+        /// An entry for an older version of the file.
+        case stale(path: String)
+
+        public var isCurrent: Bool {
+            if case .current = self { return true }
+            return false
+        }
+    }
+
+    /// Looks up the thumbnail of `key` in `flavor` and compares it with the file's mtime/size.
+    public func lookup(_ key: ThumbnailKey, flavor: ThumbnailFlavor, modificationTime: Int64, size: Int64) -> EntryState {
+        Self.state(at: path(for: key, flavor: flavor), modificationTime: modificationTime, size: size)
+    }
+
+    /// Looks up the failure marker of `key`: `.current` means the file failed before and has not
+    /// changed since, so it is not retried.
+    public func lookupFailure(_ key: ThumbnailKey, modificationTime: Int64, size: Int64) -> EntryState {
+        Self.state(at: failurePath(for: key), modificationTime: modificationTime, size: size)
+    }
+
+    /// A current thumbnail in a shared repository beside the file (`.sh_thumbnails/<flavor>/`,
+    /// named by the MD5 of the file name), which is read but never written.
+    public func sharedThumbnail(for key: ThumbnailKey, flavor: ThumbnailFlavor, modificationTime: Int64, size: Int64) -> String? {
+        let bytes = key.canonicalPath.bytes
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let directory = bytes[..<slash]
+        let name = Array(bytes[(slash + 1)...])
+        let candidate = Array(directory) + Array("/.sh_thumbnails/\(flavor.directoryName)/\(ThumbnailKey.md5Hex(name)).png".utf8)
+        let path = String(decoding: candidate, as: UTF8.self)
+        // The directory part may not be UTF-8: read through the raw bytes.
+        if case .current = Self.state(atBytes: candidate, modificationTime: modificationTime, size: size) { return path }
+        return nil
+    }
+
+    /// Reads the metadata of the thumbnail at `path`, nil if it is missing or has no keys.
+    public static func metadata(at path: String) -> ThumbnailMetadata? {
+        metadata(atBytes: Array(path.utf8))
+    }
+
+    static func metadata(atBytes path: [UInt8]) -> ThumbnailMetadata? {
+        let fd = DocumentPath(bytes: path).withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        // Thumbnailers put their keys before the image data: the first 8 KiB nearly always hold them.
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8192) }
+        guard count > 0 else { return nil }
+        if let text = buffer.withUnsafeBytes({ PNGChunks.textChunks(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }),
+           let metadata = ThumbnailMetadata(text: text) {
+            return metadata
+        }
+        guard count == 8192, let whole = FileManager.default.contents(atPath: String(decoding: path, as: UTF8.self)) else {
+            return nil
+        }
+        return PNGChunks.textChunks([UInt8](whole)).flatMap { ThumbnailMetadata(text: $0) }
+    }
+
+    static func state(at path: String, modificationTime: Int64, size: Int64) -> EntryState {
+        state(atBytes: Array(path.utf8), modificationTime: modificationTime, size: size)
+    }
+
+    static func state(atBytes path: [UInt8], modificationTime: Int64, size: Int64) -> EntryState {
+        guard let metadata = metadata(atBytes: path) else { return .missing }
+        let display = String(decoding: path, as: UTF8.self)
+        return metadata.isCurrent(modificationTime: modificationTime, size: size) ? .current(path: display) : .stale(path: display)
+    }
+
+    // MARK: Writing
+
+    /// Writes a thumbnail atomically (0600 file, 0700 directories). `png` must already carry
+    /// its tEXt keys. Returns the entry's path.
+    @discardableResult
+    public func store(png: [UInt8], for key: ThumbnailKey, flavor: ThumbnailFlavor) throws(ThumbnailCacheError) -> String {
+        let destination = path(for: key, flavor: flavor)
+        try Self.writeAtomically(png, directory: directory(for: flavor), destination: destination)
+        return destination
+    }
+
+    /// Records that `key` could not be thumbnailed: a failure marker (a 1×1 PNG with
+    /// `Thumb::URI`, `Thumb::MTime` and `Thumb::Size`) that keeps it from being retried until the
+    /// file changes.
+    @discardableResult
+    public func storeFailure(for key: ThumbnailKey, modificationTime: Int64, size: Int64,
+                             reason: String? = nil) throws(ThumbnailCacheError) -> String {
+        var entries = ThumbnailMetadata(uri: key.uri, modificationTime: modificationTime, size: size,
+                                        software: failureProgram).textEntries
+        if let reason { entries.append(("Quire::Failure", String(reason.prefix(500)))) }
+        let png = PNGChunks.inserting(text: entries, into: PNGChunks.emptyImage)!
+        let destination = failurePath(for: key)
+        try Self.writeAtomically(png, directory: failureDirectory, destination: destination)
+        return destination
+    }
+
+    /// Creates `directory` and its missing parents with mode 0700.
+    public static func makeDirectory(_ directory: String) throws(ThumbnailCacheError) {
+        if mkdir(directory, 0o700) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT else {
+            throw ThumbnailCacheError(path: directory, reason: "cannot create directory (\(String(cString: strerror(errno))))", errno: errno)
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        guard !parent.isEmpty, parent != directory else {
+            throw ThumbnailCacheError(path: directory, reason: "cannot create directory", errno: ENOENT)
+        }
+        try makeDirectory(parent)
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw ThumbnailCacheError(path: directory, reason: "cannot create directory (\(String(cString: strerror(errno))))", errno: errno)
+        }
+    }
+
+    private static let O_TMPFILE_FLAG: Int32 = 0o20200000  // __O_TMPFILE | O_DIRECTORY (Linux)
+    private static let counter = TemporaryNameCounter()
+
+    /// The prefix of temporary names; leftovers (after a power cut) are removed by ``removeLeftovers()``.
+    static let temporaryPrefix = ".quire-tmp-"
+
+    static func writeAtomically(_ bytes: [UInt8], directory: String, destination: String) throws(ThumbnailCacheError) {
+        func failure(_ what: String, _ path: String) -> ThumbnailCacheError {
+            let code = errno
+            return ThumbnailCacheError(path: path, reason: "\(what) (\(String(cString: strerror(code))))", errno: code)
+        }
+        var fd = open(directory, O_TMPFILE_FLAG | O_WRONLY | O_CLOEXEC, 0o600)
+        if fd < 0 && errno == ENOENT {
+            try makeDirectory(directory)
+            fd = open(directory, O_TMPFILE_FLAG | O_WRONLY | O_CLOEXEC, 0o600)
+        }
+        let temporary = directory + "/" + temporaryPrefix + "\(getpid())-\(counter.next())"
+        var linked = false
+        if fd < 0 {
+            // No O_TMPFILE on this file system: a named temporary file.
+            fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard fd >= 0 else { throw failure("cannot create a temporary file", directory) }
+            linked = true
+        }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                let error = failure("cannot write", destination)
+                close(fd)
+                if linked { unlink(temporary) }
+                throw error
+            }
+            written += result
+        }
+        fchmod(fd, 0o600)
+        if !linked {
+            if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) != 0 {
+                let error = failure("cannot link the temporary file", directory)
+                close(fd)
+                throw error
+            }
+        }
+        close(fd)
+        if rename(temporary, destination) != 0 {
+            let error = failure("cannot rename into place", destination)
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Removes temporary files left by writers that no longer run. Returns how many.
+    @discardableResult
+    public func removeLeftovers() -> Int {
+        var removed = 0
+        for directory in ThumbnailFlavor.allCases.map(directory(for:)) + [failureDirectory] {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for name in names where name.hasPrefix(Self.temporaryPrefix) {
+                let pidText = name.dropFirst(Self.temporaryPrefix.count).prefix { $0 != "-" }
+                if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
+                if pidText == String(getpid()) { continue }
+                if unlink(directory + "/" + name) == 0 { removed += 1 }
+            }
+        }
+        return removed
+    }
+
+    // MARK: Maintenance (the Cache1 operations)
+
+    /// Deletes every thumbnail and failure marker of `key`. Returns how many files were removed.
+    @discardableResult
+    public func delete(_ key: ThumbnailKey) -> Int {
+        var removed = 0
+        for entry in ThumbnailFlavor.allCases.map({ path(for: key, flavor: $0) }) + [failurePath(for: key)] {
+            if unlink(entry) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Copies the thumbnails of `source` to `destination` (for a copied file), rewriting
+    /// `Thumb::URI`. Returns how many entries were written.
+    @discardableResult
+    public func copy(from source: ThumbnailKey, to destination: ThumbnailKey) throws(ThumbnailCacheError) -> Int {
+        var count = 0
+        for flavor in ThumbnailFlavor.allCases {
+            guard let data = FileManager.default.contents(atPath: path(for: source, flavor: flavor)),
+                  let png = PNGChunks.inserting(text: [("Thumb::URI", destination.uri)], into: [UInt8](data)) else { continue }
+            try store(png: png, for: destination, flavor: flavor)
+            count += 1
+        }
+        return count
+    }
+
+    /// Moves the thumbnails of a renamed file to its new name, rewriting `Thumb::URI`.
+    @discardableResult
+    public func move(from source: ThumbnailKey, to destination: ThumbnailKey) throws(ThumbnailCacheError) -> Int {
+        let count = try copy(from: source, to: destination)
+        delete(source)
+        return count
+    }
+
+    /// Removes thumbnails and failure markers whose original `file://` no longer exists.
+    /// Returns how many entries were removed.
+    @discardableResult
+    public func cleanup() -> Int {
+        var removed = 0
+        for directory in ThumbnailFlavor.allCases.map(directory(for:)) + [failureDirectory] {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for name in names where name.hasSuffix(".png") {
+                let entry = directory + "/" + name
+                guard let metadata = Self.metadata(at: entry), let original = Self.localPath(ofURI: metadata.uri) else { continue }
+                var info = stat()
+                let gone = original.withCString { lstat($0, &info) } != 0 && (errno == ENOENT || errno == ENOTDIR)
+                if gone && unlink(entry) == 0 { removed += 1 }
+            }
+        }
+        return removed
+    }
+
+    /// The local path of a `file://` URI (percent-decoded bytes), nil for other schemes.
+    static func localPath(ofURI uri: String) -> DocumentPath? {
+        guard uri.hasPrefix("file://") else { return nil }
+        var bytes: [UInt8] = []
+        let utf8 = Array(uri.utf8.dropFirst(7))
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+               let value = UInt8(String(decoding: utf8[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        guard bytes.first == UInt8(ascii: "/") else { return nil }  // file://host/… is not local
+        return DocumentPath(bytes: bytes)
+    }
+}

@@ -1,0 +1,17 @@
+/// Why the thumbnail cache could not be read or written: the user's message and the `errno`.
+public struct ThumbnailCacheError: Error, Sendable, CustomStringConvertible {
+    /// The cache path involved.
+    public let path: String
+    /// One-line reason, without the path.
+    public let reason: String
+    /// The underlying `errno`, if a system call failed.
+    public let errno: Int32?
+
+    public init(path: String, reason: String, errno: Int32? = nil) {
+        self.path = path
+        self.reason = reason
+        self.errno = errno
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// How worker processes are confined: bubblewrap when `bwrap` exists and works (no network,
+/// every file system read-only, new session, fresh PID/IPC/UTS namespaces, dies with its
+/// parent), else plain processes with resource limits only.
+public struct WorkerSandbox: Sendable, Hashable {
+    /// The `bwrap` executable, nil when not sandboxed.
+    public let bubblewrap: String?
+    /// Why there is no sandbox (when ``bubblewrap`` is nil).
+    public let reasonUnavailable: String?
+
+    /// Whether workers run inside bubblewrap.
+    public var isActive: Bool { bubblewrap != nil }
+
+    /// A short description for `--verbose` and `--json`.
+    public var summary: String {
+        if bubblewrap != nil { return "bubblewrap (no network, read-only file system)" }
+        return "none (\(reasonUnavailable ?? "disabled"))"
+    }
+
+    /// No sandbox, with the reason.
+    public static func disabled(_ reason: String) -> WorkerSandbox {
+        WorkerSandbox(bubblewrap: nil, reasonUnavailable: reason)
+    }
+
+    init(bubblewrap: String?, reasonUnavailable: String?) {
+        self.bubblewrap = bubblewrap
+        self.reasonUnavailable = reasonUnavailable
+    }
+
+    /// Finds `bwrap` on `PATH` and checks that it can start a process here (user namespaces
+    /// may be disabled, e.g. inside some containers).
+    public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> WorkerSandbox {
+        let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
+        guard let bwrap = searchPath.split(separator: ":").map({ String($0) + "/bwrap" })
+            .first(where: { access($0, X_OK) == 0 }) else {
+            return .disabled("bwrap is not installed")
+        }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: bwrap)
+        probe.arguments = arguments(bubblewrap: bwrap, executable: "/bin/true", arguments: []).dropFirst().map { $0 }
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        probe.standardInput = FileHandle.nullDevice
+        do {
+            try probe.run()
+            probe.waitUntilExit()
+        } catch {
+            return .disabled("bwrap could not be started")
+        }
+        guard probe.terminationStatus == 0 else {
+            return .disabled("bwrap does not work here (user namespaces unavailable?)")
+        }
+        return WorkerSandbox(bubblewrap: bwrap, reasonUnavailable: nil)
+    }
+
+    /// The full argv (program first) to start `executable arguments…` under this policy.
+    func command(executable: String, arguments: [String]) -> [String] {
+        guard let bubblewrap else { return [executable] + arguments }
+        return Self.arguments(bubblewrap: bubblewrap, executable: executable, arguments: arguments)
+    }
+
+    static func arguments(bubblewrap: String, executable: String, arguments: [String]) -> [String] {
+        [bubblewrap,
+         "--ro-bind", "/", "/",
+         "--dev", "/dev",
+         "--proc", "/proc",
+         "--unshare-all",          // network, IPC, PID, UTS, cgroup, user (where allowed)
+         "--die-with-parent",
+         "--new-session",
+         "--cap-drop", "ALL",
+         "--", executable] + arguments
+    }
+}

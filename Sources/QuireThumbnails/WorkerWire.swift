@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Length-prefixed binary framing for the worker pipe. A frame is a little-endian `UInt32`
+/// length followed by that many bytes; inside, fields are written in order as integers or
+/// length-prefixed byte strings, so file names may hold newlines, NULs are impossible, and
+/// invalid UTF-8 passes unchanged.
+struct WireWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func integer(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func data(_ value: [UInt8]) {
+        integer(Int64(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    mutating func string(_ value: String) { data(Array(value.utf8)) }
+
+    /// The frame: length then payload.
+    var frame: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 4)
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: bytes)
+        return out
+    }
+}
+
+/// Reads the fields of one frame's payload in order.
+struct WireReader {
+    struct Malformed: Error {}
+
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func integer() throws(Malformed) -> Int64 {
+        guard offset + 8 <= bytes.count else { throw Malformed() }
+        var value: Int64 = 0
+        for index in (0..<8).reversed() { value = value << 8 | Int64(bytes[offset + index]) }
+        offset += 8
+        return value
+    }
+
+    mutating func data() throws(Malformed) -> [UInt8] {
+        let count = try integer()
+        guard count >= 0, offset + Int(count) <= bytes.count else { throw Malformed() }
+        defer { offset += Int(count) }
+        return Array(bytes[offset..<(offset + Int(count))])
+    }
+
+    mutating func string() throws(Malformed) -> String { String(decoding: try data(), as: UTF8.self) }
+}
+
+/// Blocking whole-frame I/O on a descriptor.
+enum WireIO {
+    /// Largest frame accepted (a 1024 px RGBA PNG is at most ~4 MiB per flavor).
+    static let maximumFrame = 64 << 20
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            written += result
+        }
+        return true
+    }
+
+    /// Reads exactly `count` bytes; nil on end of file or error.
+    static func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let result = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, count - filled) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if result == 0 { return nil }
+            filled += result
+        }
+        return buffer
+    }
+
+    /// Reads one frame's payload; nil on end of file, error or an oversized frame.
+    static func readFrame(_ fd: Int32) -> [UInt8]? {
+        guard let header = readExactly(fd, 4) else { return nil }
+        let length = Int(UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24)
+        guard length <= maximumFrame else { return nil }
+        if length == 0 { return [] }
+        return readExactly(fd, length)
+    }
+}
