@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO", "CQPDF", "CGdkPixbuf"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
-        .target(name: "QuireIntegration", dependencies: ["Quire"]),
+        .target(name: "QuireIntegration", dependencies: ["Quire", "CGIO"]),
         .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "CGIO"]),
         .executableTarget(
             name: "QuireCLI",

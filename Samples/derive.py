@@ -131,4 +131,6 @@ eps = """%!PS-Adobe-3.0 EPSF-3.0
 %%EOF
 """
 write("drawing.eps", eps.encode())
+# A PostScript page that never finishes: the CLI's --timeout must end it.
+write("infinite-loop.ps", b"%!PS-Adobe-3.0\n%%Pages: 1\n%%Page: 1 1\n{ } loop\nshowpage\n%%EOF\n")
 write("garbage.ps", b"%!PS-Adobe-3.0\n" + bytes(rng.randrange(256) for _ in range(2048)))

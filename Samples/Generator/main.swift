@@ -154,6 +154,21 @@ func save(_ pixbuf: OpaquePointer, _ path: String, _ format: String, _ options: 
     values.forEach { free($0) }
 }
 
+/// gdk-pixbuf's WebP format, if a loader is installed.
+func webpFormat() -> OpaquePointer? {
+    guard let formats = gdk_pixbuf_get_formats() else { return nil }
+    defer { g_slist_free(formats) }
+    var node: UnsafeMutablePointer<GSList>? = formats
+    while let current = node {
+        if let data = current.pointee.data, let name = gdk_pixbuf_format_get_name(OpaquePointer(data)) {
+            defer { g_free(name) }
+            if String(cString: name) == "webp" { return OpaquePointer(data) }
+        }
+        node = current.pointee.next
+    }
+    return nil
+}
+
 /// One image per gdk-pixbuf saver, and the raw parts the zip containers are built from.
 func makeFormatImages(_ dir: String) {
     let halves = makePixbuf(Spec.formatWidth, Spec.formatHeight) { x, _ in x < Int(Spec.formatWidth) / 2 ? (255, 0, 0) : (0, 0, 255) }
@@ -161,7 +176,12 @@ func makeFormatImages(_ dir: String) {
     save(halves, dir + "format.jpg", "jpeg", [("quality", "95")])
     save(halves, dir + "format.tiff", "tiff")
     save(halves, dir + "format.bmp", "bmp")
-    save(halves, dir + "format.webp", "webp", [("lossless", "TRUE")])
+    // WebP only where webp-pixbuf-loader (its loader and saver) is installed.
+    if let webp = webpFormat(), gdk_pixbuf_format_is_writable(webp) != 0 {
+        save(halves, dir + "format.webp", "webp", [("lossless", "TRUE")])
+    } else {
+        FileHandle.standardError.write(Data("generate-samples: no WebP saver (webp-pixbuf-loader); format.webp skipped\n".utf8))
+    }
     g_object_unref(UnsafeMutableRawPointer(halves))
     let icon = makePixbuf(Spec.icoWidth, Spec.icoHeight) { x, _ in x < Int(Spec.icoWidth) / 2 ? (255, 0, 0) : (0, 0, 255) }
     save(icon, dir + "format.ico", "ico")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireIntegration
 
 struct PreviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,12 +54,21 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
     var password: String?
 
+    @Flag(name: .long, help: "Open the preview in the desktop's default image viewer (Quick Look for file managers).")
+    var open = false
+
+    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds (exit status 75); 0 waits forever.", valueName: "seconds"))
+    var timeout = 120
+
     func validate() throws {
+        if timeout < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
         if page != nil && pages != nil { throw ValidationError("Give --page or --pages, not both.") }
         if size != nil && width != nil { throw ValidationError("Give --size or --width, not both.") }
         if let page, page < 1 { throw ValidationError("Pages count from 1.") }
         if let width, width < 1 || width > 32767 { throw ValidationError("--width must be between 1 and 32767.") }
         if size != nil && parsedBox == nil { throw ValidationError("--size takes WIDTHxHEIGHT, e.g. 800x600.") }
+        if open && output != nil { throw ValidationError("--open shows the preview in a viewer; it cannot be combined with -o.") }
+        if open && format != .png { throw ValidationError("--open shows a PNG preview; it cannot be combined with --format \(format.rawValue).") }
         if sheet && format != .png { throw ValidationError("--sheet writes a PNG image; it cannot be combined with --format \(format.rawValue).") }
     }
 
@@ -73,6 +83,7 @@ struct PreviewCommand: AsyncParsableCommand {
         let path = RawArguments.path(file)
         let outputPath = output.map(RawArguments.path)
         let toTerminal = outputPath == nil && Terminal.isTerminal(STDOUT_FILENO)
+        Watchdog.arm(seconds: timeout, path: path)
         do {
             let document = try Document(path: path)
             if info {
@@ -97,6 +108,10 @@ struct PreviewCommand: AsyncParsableCommand {
             } else {
                 selected = [0]
             }
+            if open {
+                try openInViewer(renderer: renderer, pages: selected, name: path.lastComponentBytes)
+                return
+            }
             switch format {
             case .pdf:
                 try emit([try renderer.pdfData(pages: selected)], pages: [selected[0]], renderer: renderer,
@@ -116,10 +131,30 @@ struct PreviewCommand: AsyncParsableCommand {
         } catch let error as OutputError {
             Terminal.error(error.description)
             throw ExitStatus.cannotCreate.exitCode
+        } catch let error as DefaultApplication.OpenError {
+            Terminal.error(error.description)
+            throw ExitStatus.unavailable.exitCode
         } catch let error as PNGEncoder.EncodingError {
             Terminal.error("\(path): \(error.description)")
             throw ExitStatus.software.exitCode
         }
+    }
+
+    /// Renders the page (or the contact sheet) to a PNG in a private directory and hands it to
+    /// the default image viewer. Previews older than a day are removed on the way.
+    private func openInViewer(renderer: Renderer, pages selected: [Int], name: [UInt8]) throws {
+        let box = parsedBox ?? (width ?? 1600, width ?? 1600)
+        let image = sheet
+            ? try ContactSheet.make(renderer, pages: selected, cellSize: 240)
+            : try renderer.render(page: selected[0], size: .fit(width: box.0, height: box.1), allowUpscaling: false)
+        let directory = try PreviewDirectory.prepare()
+        let safeName = String(decoding: name, as: UTF8.self).unicodeScalars
+            .map { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) ? String($0) : "_" }
+            .joined().prefix(80)
+        let file = directory + "/\(safeName)-page-\(selected[0] + 1)-\(getpid()).png"
+        try OutputFile.write(try PNGEncoder.encode(image), to: DocumentPath(file), permissions: 0o600)
+        try DefaultApplication.open(DocumentPath(file))
+        Terminal.out("opened \(file)\n")
     }
 
     private func renderPNG(renderer: Renderer, pages selected: [Int], output: DocumentPath?, toTerminal: Bool) async throws {

@@ -15,7 +15,7 @@ struct ThumbnailBatchOptions: ParsableArguments {
     @Flag(name: .long, help: "Regenerate current thumbnails and retry files that failed before.")
     var force = false
 
-    @Option(name: .long, help: ArgumentHelp("Per-file time limit in seconds; a worker over it is killed (default 15).",
+    @Option(name: .long, help: ArgumentHelp("Per-file time limit in seconds; a worker over it is killed, a single thumbnail gives up with status 75 (default 15).",
                                             valueName: "seconds"))
     var timeout: Double = 15
 

@@ -67,6 +67,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         let (path, uri) = try Self.resolve(input)
         let outputPath = RawArguments.path(output)
+        // --timeout (shared with --batch): a single thumbnail gives up with status 75.
+        Watchdog.arm(seconds: Int(batchOptions.timeout.rounded(.up)), path: path)
         do {
             let document = try Document(path: path)
             let thumbnail = try await document.thumbnail(size: size, uri: uri, password: password,

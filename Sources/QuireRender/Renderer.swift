@@ -23,6 +23,7 @@ public final class Renderer: @unchecked Sendable {
     public let embeddedPreviewName: String?
     let source: PageSource
     private let textTruncated: Bool
+    private let limits: RenderLimits
 
     /// Opens the document for rendering.
     /// - Parameters:
@@ -71,6 +72,7 @@ public final class Renderer: @unchecked Sendable {
         }
         embeddedPreviewName = previewName
         textTruncated = truncated
+        self.limits = limits
     }
 
     /// Number of pages (1 for images, SVG and embedded previews).
@@ -86,8 +88,13 @@ public final class Renderer: @unchecked Sendable {
     public var isTruncated: Bool { textTruncated }
 
     /// Pixel size `render(page:size:allowUpscaling:)` will produce.
+    /// Pages over ``RenderLimits/maximumOutputPixels`` are scaled down to fit it.
     public func pixelSize(page index: Int = 0, size: RenderSize, allowUpscaling: Bool = true) -> (width: Int, height: Int) {
-        size.pixels(for: source.pageSize(at: index), isRaster: source.isRaster, upscale: allowUpscaling)
+        let (width, height) = size.pixels(for: source.pageSize(at: index), isRaster: source.isRaster, upscale: allowUpscaling)
+        let pixels = Double(width) * Double(height)
+        guard pixels > Double(limits.maximumOutputPixels) else { return (width, height) }
+        let shrink = (Double(limits.maximumOutputPixels) / pixels).squareRoot()
+        return (max(1, Int(Double(width) * shrink)), max(1, Int(Double(height) * shrink)))
     }
 
     /// Renders page `index` (0-based) straight at the target size. Paper pages (PDF, PS, text)

@@ -15,11 +15,12 @@ final class TextSource: PageSource {
     static var linesPerPage: Int { Int((page.height - 2 * margin) / linePitch) }
 
     let path: DocumentPath
-    let layout: OpaquePointer  // PangoLayout*
+    /// One PangoLayout per chunk of source lines (they own the lines below).
+    let layouts: [OpaquePointer]
     let context: OpaquePointer  // PangoContext*
     /// Pango's entry points (loaded on first use).
     let pango: quire_pangocairo_api
-    /// PangoLayoutLine pointers in order (the layout keeps them alive).
+    /// PangoLayoutLine pointers in order (the layouts keep them alive).
     private let lines: [OpaquePointer]
     let pageCount: Int
     /// True when the text was cut at the byte limit.
@@ -43,32 +44,64 @@ final class TextSource: PageSource {
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         pango.pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
-        guard let layout = pango.pango_layout_new(context) else {
-            g_object_unref(UnsafeMutableRawPointer(context))
-            throw DocumentError(kind: .unsupported, path: path, reason: "Pango could not create a layout")
-        }
-        self.layout = layout
         let family = Self.usesProportionalFont(contentType) ? "Sans" : "Monospace"
-        let font = pango.pango_font_description_from_string("\(family) \(Self.fontSize)")
-        pango.pango_layout_set_font_description(layout, font)
-        pango.pango_font_description_free(font)
-        pango.pango_layout_set_width(layout, Int32((Self.page.width - 2 * Self.margin) * Double(quire_pango_scale)))
-        pango.pango_layout_set_wrap(layout, quire_pango_wrap_word_char)
-        pango.pango_layout_set_text(layout, text, -1)
-        var collected: [OpaquePointer] = []
-        var node = pango.pango_layout_get_lines_readonly(layout)
-        while let current = node {
-            if let data = current.pointee.data { collected.append(OpaquePointer(data)) }
-            node = current.pointee.next
+        guard let font = pango.pango_font_description_from_string("\(family) \(Self.fontSize)") else {
+            g_object_unref(UnsafeMutableRawPointer(context))
+            throw DocumentError(kind: .unsupported, path: path, reason: "Pango could not load a \(family) font")
         }
-        // A final newline makes an empty last line: not a line of its own on paper.
-        if collected.count > 1, text.hasSuffix("\n") { collected.removeLast() }
+        defer { pango.pango_font_description_free(font) }
+
+        // One layout for a whole file is quadratic in Pango (a 6 MB log took minutes): lay the
+        // text out in chunks of source lines, each its own layout, and page through their lines.
+        var sourceLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if text.hasSuffix("\n") { sourceLines.removeLast() }
+        var pieces: [Substring] = []
+        pieces.reserveCapacity(sourceLines.count)
+        for line in sourceLines {
+            // A line of megabytes without a newline would be one huge paragraph: cut it into
+            // pieces that wrap the same way, just with a break every few thousand characters.
+            var rest = line
+            while rest.unicodeScalars.count > Self.longestPiece {
+                let cut = rest.unicodeScalars.index(rest.unicodeScalars.startIndex, offsetBy: Self.longestPiece)
+                pieces.append(rest[..<cut])
+                rest = rest[cut...]
+            }
+            pieces.append(rest)
+        }
+        var layouts: [OpaquePointer] = []
+        var collected: [OpaquePointer] = []
+        var start = 0
+        while start < pieces.count {
+            let end = min(pieces.count, start + Self.linesPerChunk)
+            guard let layout = pango.pango_layout_new(context) else {
+                layouts.forEach { g_object_unref(UnsafeMutableRawPointer($0)) }
+                g_object_unref(UnsafeMutableRawPointer(context))
+                throw DocumentError(kind: .unsupported, path: path, reason: "Pango could not create a layout")
+            }
+            layouts.append(layout)
+            pango.pango_layout_set_font_description(layout, font)
+            pango.pango_layout_set_width(layout, Int32((Self.page.width - 2 * Self.margin) * Double(quire_pango_scale)))
+            pango.pango_layout_set_wrap(layout, quire_pango_wrap_word_char)
+            pango.pango_layout_set_text(layout, pieces[start..<end].joined(separator: "\n"), -1)
+            var node = pango.pango_layout_get_lines_readonly(layout)
+            while let current = node {
+                if let data = current.pointee.data { collected.append(OpaquePointer(data)) }
+                node = current.pointee.next
+            }
+            start = end
+        }
+        self.layouts = layouts
         lines = collected
         pageCount = max(1, (collected.count + Self.linesPerPage - 1) / Self.linesPerPage)
     }
 
+    /// Source lines per Pango layout.
+    static let linesPerChunk = 200
+    /// Longest run of characters laid out as one paragraph.
+    static let longestPiece = 4096
+
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(layout))
+        layouts.forEach { g_object_unref(UnsafeMutableRawPointer($0)) }
         g_object_unref(UnsafeMutableRawPointer(context))
     }
 

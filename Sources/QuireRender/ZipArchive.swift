@@ -26,14 +26,14 @@ final class ZipArchive {
                 throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libarchive could not allocate a reader")
             }
             self.handle = handle
-            api.archive_read_support_format_zip(handle)
+            _ = api.archive_read_support_format_zip(handle)
             if api.archive_read_open_filename(handle, file.procPath, 65536) != ARCHIVE_OK {
                 let message = api.archive_error_string(handle).map { String(cString: $0) } ?? "cannot open the archive"
-                api.archive_read_free(handle)
+                _ = api.archive_read_free(handle)
                 throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable zip container (\(message))")
             }
         }
-        deinit { api.archive_read_free(handle) }
+        deinit { _ = api.archive_read_free(handle) }
 
         var errorMessage: String { api.archive_error_string(handle).map { String(cString: $0) } ?? "unknown error" }
 

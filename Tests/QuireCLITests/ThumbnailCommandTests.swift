@@ -44,6 +44,16 @@ import QuireTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    @Test func endlessDocumentIsStoppedByTheTimeout() throws {
+        let scratch = TemporaryDirectory()
+        let output = scratch.url.appendingPathComponent("out.png").path
+        let result = QuireBinary.run(["thumbnail", "--timeout", "2", Samples.path("infinite-loop.ps"), output], timeout: 30)
+        #expect(!result.timedOut)
+        #expect(result.status == 75)
+        #expect(result.errorLines.count == 1 && result.standardError.contains("gave up after 2 s"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
+
     @Test func unwritableOutputIsStatus73() throws {
         let result = QuireBinary.run(["thumbnail", Samples.path("document.pdf"), "/nonexistent-dir/out.png"])
         #expect(result.status == 73)

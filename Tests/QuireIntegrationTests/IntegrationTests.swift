@@ -188,3 +188,75 @@ struct ThumbnailerExecTests {
         #expect(max(size.0, size.1) == 256)
     }
 }
+
+/// `quire preview --open`: the preview goes to the default image viewer that GIO picks.
+@Suite("Quick Look through the default viewer")
+struct PreviewOpenTests {
+    @Test func opensThePreviewWithTheDefaultImageViewer() throws {
+        let home = TemporaryDirectory("quire-open")
+        let received = home.file("viewer-got")
+        // A viewer registered as the default for PNG: it records the file it was given.
+        let viewer = home.file("viewer.sh")
+        try "#!/bin/sh\ncp \"$1\" '\(received).part' && mv '\(received).part' '\(received)'\n"
+            .write(toFile: viewer, atomically: true, encoding: .utf8)
+        #expect(chmod(viewer, 0o755) == 0)
+        try FileManager.default.createDirectory(atPath: home.file("data/applications"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: home.file("config"), withIntermediateDirectories: true)
+        try """
+            [Desktop Entry]
+            Type=Application
+            Name=Test viewer
+            Exec=\(viewer) %f
+            MimeType=image/png;
+
+            """.write(toFile: home.file("data/applications/quire-test-viewer.desktop"), atomically: true, encoding: .utf8)
+        try "[Default Applications]\nimage/png=quire-test-viewer.desktop\n"
+            .write(toFile: home.file("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: home.file("runtime"), withIntermediateDirectories: true)
+        #expect(chmod(home.file("runtime"), 0o700) == 0)
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.file("data")
+        env["XDG_CONFIG_HOME"] = home.file("config")
+        env["XDG_RUNTIME_DIR"] = home.file("runtime")
+        env["XDG_DATA_DIRS"] = "/usr/share"
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+
+        let result = QuireBinary.run(["preview", "--open", "--size", "300x300", Samples.path("document.pdf")],
+                                     environment: env)
+        #expect(result.status == 0, "\(result.standardError)")
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: received) && Date() < deadline { usleep(50_000) }
+        let size = try #require(ThumbnailerExecTests.pngSize(received))
+        #expect(max(size.0, size.1) == 300)
+        // The image the viewer got lives in the private runtime directory.
+        let previews = try FileManager.default.contentsOfDirectory(atPath: home.file("runtime/quire-preview"))
+        #expect(previews.count == 1)
+        #expect(previews.first?.hasPrefix("document.pdf-page-1-") == true)
+    }
+
+    @Test func noViewerIsAClearError() throws {
+        let home = TemporaryDirectory("quire-open-none")
+        try FileManager.default.createDirectory(atPath: home.file("runtime"), withIntermediateDirectories: true)
+        #expect(chmod(home.file("runtime"), 0o700) == 0)
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.file("data")
+        env["XDG_CONFIG_HOME"] = home.file("config")
+        env["XDG_RUNTIME_DIR"] = home.file("runtime")
+        // The MIME database but no applications at all.
+        try FileManager.default.createDirectory(atPath: home.file("share"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: home.file("share/mime"), withDestinationPath: "/usr/share/mime")
+        env["XDG_DATA_DIRS"] = home.file("share")
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        let result = QuireBinary.run(["preview", "--open", Samples.path("quadrants.png")], environment: env)
+        #expect(result.status == 69)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.contains("no application could open it") == true)
+    }
+
+    @Test func openCannotBeCombinedWithAnOutputFile() {
+        let result = QuireBinary.run(["preview", "--open", "-o", "/tmp/x.png", Samples.path("quadrants.png")])
+        #expect(result.status == 64)
+    }
+}

@@ -69,3 +69,18 @@ import QuireTypes
         #expect(image.pixel(x: 278, y: 122).isClose(to: 255, 255, 255, tolerance: 2))
     }
 }
+
+@Suite struct OutputLimitTests {
+    @Test func hugePagesAreScaledToThePixelBudget() throws {
+        let file = try SampleFiles.open("document.pdf")
+        var limits = RenderLimits.standard
+        limits.maximumOutputPixels = 100_000
+        let renderer = try Renderer(file: file, contentType: try ContentType.detect(file), limits: limits)
+        let image = try renderer.render(page: 0, size: .width(2000))
+        #expect(image.width * image.height <= 100_000)
+        #expect(abs(Double(image.width) / Double(image.height) - 595.28 / 841.89) < 0.01)
+        // The red rectangle is still where it belongs.
+        let scale = Double(image.width) / 595.28
+        #expect(image.pixel(x: Int(172 * scale), y: Int(122 * scale)).isClose(to: 255, 0, 0, tolerance: 0))
+    }
+}

@@ -56,3 +56,23 @@ import QuireTypes
         #expect(TextSource.clean([0x61, 0xFF, 0x62, 0x0D, 0x0A, 0x01]) == "a\u{FFFD}b\n\u{FFFD}")
     }
 }
+
+@Suite struct LargeTextTests {
+    /// 3 MiB of log lines: cut at the 2 MiB limit on a line boundary, laid out in well under
+    /// the time a thumbnailer is given (one layout per file used to take minutes).
+    @Test func largeLogIsCutAndLaidOutQuickly() throws {
+        let directory = try SampleFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("big.log")
+        let line = "2026-01-01 12:00:00 INFO worker processed an item in 12 ms\n"
+        try String(repeating: line, count: (3 << 20) / line.utf8.count).write(to: url, atomically: true, encoding: .utf8)
+        let file = try InputFile(path: DocumentPath(url.path))
+        let start = Date()
+        let renderer = try Renderer(file: file, contentType: try ContentType.detect(file))
+        _ = try renderer.render(page: 0, size: .longestSide(128))
+        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(renderer.isTruncated)
+        let linesKept = (2 << 20) / line.utf8.count
+        #expect(renderer.pageCount == (linesKept + TextSource.linesPerPage - 1) / TextSource.linesPerPage)
+    }
+}

@@ -18,10 +18,10 @@ public enum Samples {
         lock.lock()
         defer { lock.unlock() }
         if !generated {
-            // garbage.ps is among the last files generate.sh writes: an older or interrupted
+            // infinite-loop.ps is among the last files generate.sh writes: an older or interrupted
             // sample set is regenerated.
             if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("document.pdf").path)
-                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("garbage.ps").path) {
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("infinite-loop.ps").path) {
                 let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path
                 let result = ProcessRunner.run([script], timeout: 300)
                 precondition(result.status == 0, "Samples/generate.sh failed: \(result.standardError)")
