@@ -6,7 +6,7 @@ import Glibc
 /// An HTTP connection to a CUPS scheduler. Owns the `http_t`; closed in `deinit`.
 ///
 /// libcups keeps per-thread state (last error, default connection); every request Quire makes
-/// goes through an explicit connection and reads `cupsLastError()` right after the call, on the
+/// goes through an explicit connection and reads `cups.cupsLastError()` right after the call, on the
 /// same thread, so concurrent users do not see each other's errors.
 final class CUPSConnection {
     let http: OpaquePointer
@@ -17,8 +17,13 @@ final class CUPSConnection {
     /// Connects, or throws ``PrintError/Kind/schedulerNotRunning``.
     init(_ server: PrintServer, timeoutMilliseconds: Int32 = 10_000) throws(PrintError) {
         self.server = server
+        guard CUPSLibrary.isAvailable else {
+            throw PrintError(.schedulerNotRunning, "printing needs libcups (Debian package libcups2), which is not installed",
+                             ipp: IPPStatus(code: IPPStatus.serviceUnavailable, name: "server-error-service-unavailable",
+                                            message: "libcups.so.2 not found"))
+        }
         let (host, port) = server.resolved
-        guard let http = httpConnect2(host, Int32(port), nil, AF_UNSPEC, cupsEncryption(), 1,
+        guard let http = cups.httpConnect2(host, Int32(port), nil, AF_UNSPEC, cups.cupsEncryption(), 1,
                                       timeoutMilliseconds, nil) else {
             let reason = String(cString: strerror(errno))
             throw PrintError(.schedulerNotRunning,
@@ -28,30 +33,30 @@ final class CUPSConnection {
         }
         self.http = http
         // A scheduler that stops answering fails the request instead of hanging it.
-        httpSetTimeout(http, 60, nil, nil)
+        cups.httpSetTimeout(http, 60, nil, nil)
         // libcups treats a connection to any server other than its current one as a direct
         // connection to a printer (cupsCopyDestInfo then asks for the device's resource). Make
         // the thread's server the one connected to for the life of this connection.
         if server.host != nil || server.port != nil {
-            let current = cupsServer().map { String(cString: $0) } ?? ""
-            previousServer = current.hasPrefix("/") ? current : "\(current):\(ippPort())"
-            cupsSetServer(host.hasPrefix("/") ? host : "\(host):\(port)")
+            let current = cups.cupsServer().map { String(cString: $0) } ?? ""
+            previousServer = current.hasPrefix("/") ? current : "\(current):\(cups.ippPort())"
+            cups.cupsSetServer(host.hasPrefix("/") ? host : "\(host):\(port)")
         } else {
             previousServer = nil
         }
     }
 
     deinit {
-        httpClose(http)
-        if let previousServer { cupsSetServer(previousServer) }
+        cups.httpClose(http)
+        if let previousServer { cups.cupsSetServer(previousServer) }
     }
 
     /// Sends `request` (consumed) and returns the response with its status.
     func send(_ request: OpaquePointer, resource: String = "/") -> (response: IPPResponse?, status: IPPStatus) {
-        let response = cupsDoRequest(http, request, resource)
+        let response = cups.cupsDoRequest(http, request, resource)
         let last = IPPStatus.last()
         guard let response else { return (nil, last) }
-        let code = ippGetStatusCode(response)
+        let code = cups.ippGetStatusCode(response)
         return (IPPResponse(response), IPPStatus(code, message: last.message))
     }
 }

@@ -11,16 +11,16 @@ final class DestinationList {
 
     init(_ connection: CUPSConnection) {
         var dests: UnsafeMutablePointer<cups_dest_t>?
-        count = cupsGetDests2(connection.http, &dests)
+        count = cups.cupsGetDests2(connection.http, &dests)
         status = IPPStatus.last()
         self.dests = dests
     }
 
-    deinit { cupsFreeDests(count, dests) }
+    deinit { cups.cupsFreeDests(count, dests) }
 
     /// The `cups_dest_t` for a name (and instance), or nil.
     func find(name: String, instance: String?) -> UnsafeMutablePointer<cups_dest_t>? {
-        cupsGetDest(name, instance, count, dests)
+        cups.cupsGetDest(name, instance, count, dests)
     }
 
     struct Entry {

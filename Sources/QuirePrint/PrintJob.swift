@@ -77,17 +77,17 @@ extension PrintSystem {
         let cupsOptions = options.cupsOptions(pageRangesValue: pageRangesValue)
         var count: Int32 = 0
         var array: UnsafeMutablePointer<cups_option_t>?
-        defer { cupsFreeOptions(count, array) }
-        for (key, value) in cupsOptions { count = cupsAddOption(key, value, count, &array) }
+        defer { cups.cupsFreeOptions(count, array) }
+        for (key, value) in cupsOptions { count = cups.cupsAddOption(key, value, count, &array) }
         // As lp does: the destination's own options (lpoptions, an instance's settings, the
         // queue's defaults) apply where the user set nothing.
-        for (key, value) in Self.destinationOptions(info.dest.pointee) where cupsGetOption(key, count, array) == nil {
-            count = cupsAddOption(key, value, count, &array)
+        for (key, value) in Self.destinationOptions(info.dest.pointee) where cups.cupsGetOption(key, count, array) == nil {
+            count = cups.cupsAddOption(key, value, count, &array)
         }
 
         var jobID: Int32 = 0
         let title = options.title ?? documents[0].name
-        let created = cupsCreateDestJob(connection.http, info.dest, info.info, &jobID, title, count, array)
+        let created = cups.cupsCreateDestJob(connection.http, info.dest, info.info, &jobID, title, count, array)
         let createStatus = IPPStatus(created, message: IPPStatus.last().message)
         if !createStatus.isSuccess || jobID == 0 {
             if createStatus.code == IPPStatus.notAcceptingJobs {
@@ -108,7 +108,7 @@ extension PrintSystem {
         } catch {
             // No stray jobs: cancel on a fresh connection (this one may be mid-request).
             if let fresh = try? CUPSConnection(server) {
-                _ = cupsCancelDestJob(fresh.http, info.dest, jobID)
+                _ = cups.cupsCancelDestJob(fresh.http, info.dest, jobID)
             }
             throw error
         }
@@ -137,7 +137,7 @@ extension PrintSystem {
 
     private func send(_ document: PrintDocument, last: Bool, jobID: Int32, connection: CUPSConnection,
                       info: DestinationInfo, destination: String) throws(PrintError) {
-        let started = cupsStartDestDocument(connection.http, info.dest, info.info, jobID, document.name,
+        let started = cups.cupsStartDestDocument(connection.http, info.dest, info.info, jobID, document.name,
                                             document.mimeType, 0, nil, last ? 1 : 0)
         guard started == HTTP_STATUS_CONTINUE else {
             throw PrintError(.requestFailed, "\(destination): cannot start sending \(document.name)", ipp: IPPStatus.last())
@@ -145,7 +145,7 @@ extension PrintSystem {
         func write(_ chunk: [UInt8]) throws(PrintError) {
             guard !chunk.isEmpty else { return }
             let status = chunk.withUnsafeBytes { raw in
-                cupsWriteRequestData(connection.http, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
+                cups.cupsWriteRequestData(connection.http, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
             }
             guard status == HTTP_STATUS_CONTINUE else {
                 throw PrintError(.requestFailed, "\(destination): sending \(document.name) failed", ipp: IPPStatus.last())
@@ -171,7 +171,7 @@ extension PrintSystem {
                 offset += Int64(chunk.count)
             }
         }
-        let finished = cupsFinishDestDocument(connection.http, info.dest, info.info)
+        let finished = cups.cupsFinishDestDocument(connection.http, info.dest, info.info)
         let status = IPPStatus(finished, message: IPPStatus.last().message)
         guard status.isSuccess else {
             throw PrintError(.requestFailed, "\(destination): the scheduler did not accept \(document.name) (\(status.message))", ipp: status)
