@@ -167,6 +167,43 @@ final class ThumbnailerServiceTests {
         #expect(!FileManager.default.fileExists(atPath: entry))
     }
 
+    @Test func cacheMoveAndCopyFollowRenamedAndCopiedFiles() throws {
+        try start()
+        let original = files.file("before.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("document.pdf"), toPath: original)
+        let handle = try #require(Self.handle(queue([uri(original)])))
+        #expect(waitFor("Finished", handle: handle))
+        let before = try #require(ThumbnailKey(path: DocumentPath(original)))
+        #expect(FileManager.default.fileExists(atPath: cacheHome.file("thumbnails/normal/\(before.fileName)")))
+
+        // The file is renamed: Move re-keys the entry and rewrites Thumb::URI.
+        let renamed = files.file("after.pdf")
+        try FileManager.default.moveItem(atPath: original, toPath: renamed)
+        let moved = bus.call("org.freedesktop.thumbnails.Cache1", "/org/freedesktop/thumbnails/Cache1",
+                             "org.freedesktop.thumbnails.Cache1.Move", ["['\(before.uri)']", "['\(uri(renamed))']"])
+        #expect(moved.status == 0, "\(moved.standardError)")
+        let after = try #require(ThumbnailKey(path: DocumentPath(renamed)))
+        let movedEntry = cacheHome.file("thumbnails/normal/\(after.fileName)")
+        #expect(!FileManager.default.fileExists(atPath: cacheHome.file("thumbnails/normal/\(before.fileName)")))
+        #expect(ThumbnailCache.metadata(at: movedEntry)?.uri == after.uri)
+
+        // The file is copied: Copy leaves both entries.
+        let copy = files.file("copy.pdf")
+        try FileManager.default.copyItem(atPath: renamed, toPath: copy)
+        let copied = bus.call("org.freedesktop.thumbnails.Cache1", "/org/freedesktop/thumbnails/Cache1",
+                              "org.freedesktop.thumbnails.Cache1.Copy", ["['\(after.uri)']", "['\(uri(copy))']"])
+        #expect(copied.status == 0, "\(copied.standardError)")
+        let copyKey = try #require(ThumbnailKey(path: DocumentPath(copy)))
+        #expect(ThumbnailCache.metadata(at: cacheHome.file("thumbnails/normal/\(copyKey.fileName)"))?.uri == copyKey.uri)
+        #expect(FileManager.default.fileExists(atPath: movedEntry))
+
+        // Mismatched lists are an argument error, and the service keeps answering.
+        let bad = bus.call("org.freedesktop.thumbnails.Cache1", "/org/freedesktop/thumbnails/Cache1",
+                           "org.freedesktop.thumbnails.Cache1.Move", ["['\(after.uri)']", "[]"])
+        #expect(bad.standardError.contains("org.freedesktop.DBus.Error.InvalidArgs"))
+        #expect(call("GetFlavors", []).status == 0)
+    }
+
     @Test func exitsWhenIdle() throws {
         try start(idleTimeout: 1)
         #expect(service?.waitForExit(timeout: 10) == true)
