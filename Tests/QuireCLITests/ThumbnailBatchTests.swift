@@ -74,14 +74,26 @@ import Testing
     }
 
     /// PIDs of `quire __thumbnail-worker` processes still alive (after up to 2 s for them to go).
-    static func workersLeft() -> String {
-        var output = ""
+    /// Worker processes (or their bubblewrap parents) still alive from the batch whose
+    /// thumbnail cache is `cacheHome`. Other suites run batches in parallel, so a machine-wide
+    /// search would see their workers: this one matches the worker's environment.
+    static func workersLeft(cacheHome: String) -> String {
+        let marker = Array("XDG_CACHE_HOME=\(cacheHome)".utf8)
+        var found: [String] = []
         for _ in 0..<20 {
-            output = ProcessRunner.run(["/usr/bin/pgrep", "-f", "quire __thumbnail-worker"]).standardOutputText
-            if output.isEmpty { break }
+            found = []
+            let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            for pid in pids where pid.allSatisfy(\.isNumber) {
+                guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                      String(decoding: cmdline, as: UTF8.self).contains("__thumbnail-worker"),
+                      let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
+                let variables = [UInt8](environ).split(separator: 0)
+                if variables.contains(where: { Array($0) == marker }) { found.append(pid) }
+            }
+            if found.isEmpty { break }
             usleep(100_000)
         }
-        return output
+        return found.joined(separator: " ")
     }
 
     static func mode(_ path: String) -> mode_t {
@@ -198,7 +210,7 @@ import Testing
         #expect(fixture.kind(of: again.files, "doc4.pdf") == "known-failure")
         #expect(again.summary["upToDate"] as? Int == 4)
         // No worker outlives the batch.
-        #expect(Self.workersLeft().isEmpty)
+        #expect(Self.workersLeft(cacheHome: fixture.cacheHome).isEmpty)
     }
 
     @Test func killingTheParentLeavesNoPartialThumbnailAndARerunFinishes() throws {
@@ -220,7 +232,7 @@ import Testing
         process.waitUntilExit()
         usleep(300_000)
 
-        #expect(Self.workersLeft().isEmpty, "workers die with their parent")
+        #expect(Self.workersLeft(cacheHome: fixture.cacheHome).isEmpty, "workers die with their parent")
         let written = fixture.cacheFiles()
         #expect(!written.isEmpty)
         for name in written {
@@ -269,7 +281,7 @@ import Testing
         for name in fixture.cacheFiles() {
             #expect(name.hasSuffix(".png"), "no temporary file: \(name)")
         }
-        #expect(Self.workersLeft().isEmpty, "no worker survives")
+        #expect(Self.workersLeft(cacheHome: fixture.cacheHome).isEmpty, "no worker survives")
     }
 
     @Test func workersThatCannotStartStopTheBatchWithoutMarkingFiles() throws {
