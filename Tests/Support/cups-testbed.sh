@@ -86,8 +86,17 @@ write_env() { # port [extra lines]
     mv "$dir/env.tmp" "$dir/env"
 }
 
-start_cupsd() { # port
-    local port=$1
+# Whether PID itself listens on 127.0.0.1:PORT (not some other process that took the port).
+listening_pid_is() { # port pid
+    if command -v ss >/dev/null 2>&1; then
+        ss -Hltnp "sport = :$1" 2>/dev/null | grep -q "pid=$2,"
+    else
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && kill -0 "$2" 2>/dev/null
+    fi
+}
+
+start_cupsd() { # port (global; updated if cupsd had to move because the port was taken)
+    port=$1
     mkdir -p "$dir"/{etc/ppd,etc/ssl,spool/tmp,cache,state/certs,log,pids,home,received}
     chmod 0755 "$dir" "$dir"/etc "$dir"/spool
     chmod 1777 "$dir"/spool/tmp
@@ -102,6 +111,7 @@ ErrorLog $dir/log/error_log
 PageLog $dir/log/page_log
 FileDevice Yes
 SystemGroup root
+Printcap $dir/state/printcap
 EOF
     cat > "$dir/etc/cupsd.conf" <<EOF
 LogLevel info
@@ -127,10 +137,28 @@ MaxJobs 1000
   </Limit>
 </Policy>
 EOF
-    setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
-        </dev/null >>"$dir/log/cupsd.out" 2>&1 &
-    echo $! > "$dir/pids/cupsd.pid"
-    wait_port "$port" 30 || { cat "$dir/log/error_log" >&2 2>/dev/null || true; stop_bed; die "cupsd did not start"; }
+    # Parallel beds pick ports at random: if another process took this one between the check
+    # and cupsd's bind, cupsd exits, and it is started again on a new port.
+    local attempt pid
+    for attempt in 1 2 3 4; do
+        sed -i "s/^Listen 127.0.0.1:.*/Listen 127.0.0.1:$port/" "$dir/etc/cupsd.conf"
+        setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
+            </dev/null >>"$dir/log/cupsd.out" 2>&1 &
+        pid=$!
+        echo "$pid" > "$dir/pids/cupsd.pid"
+        for _ in $(seq 1 600); do
+            if listening_pid_is "$port" "$pid"; then
+                return 0
+            fi
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.05
+        done
+        kill -9 "$pid" 2>/dev/null || true
+        port=$(free_port)
+    done
+    tail -5 "$dir/log/error_log" >&2 2>/dev/null || true
+    stop_bed
+    die "cupsd did not start"
 }
 
 start_printer() { # ipp_port (global; updated if the printer had to move)
@@ -188,7 +216,7 @@ EOF
         pid=$!
         echo "$pid" > "$dir/pids/ippeveprinter.pid"
         for _ in $(seq 1 600); do
-            (exec 3<>"/dev/tcp/127.0.0.1/$ipp_port") 2>/dev/null && return 0
+            listening_pid_is "$ipp_port" "$pid" && return 0
             kill -0 "$pid" 2>/dev/null || break
             sleep 0.05
         done
