@@ -37,8 +37,21 @@ samples: deps
 demo: release samples
 	@echo
 	@echo "== quire info Samples/generated/* =="
-	@.build/release/quire info $(SAMPLES)/* || \
-		echo "(quire exited $$?: the errors above are the deliberately broken samples)"
+	@.build/release/quire info $(SAMPLES)/document.pdf $(SAMPLES)/photo.jpg $(SAMPLES)/hello.c \
+		$(SAMPLES)/encrypted.pdf $(SAMPLES)/truncated.pdf || \
+		echo "(quire exited $$?: the last two are deliberately broken samples)"
+	@echo
+	@echo "== quire actions Samples/generated/document.pdf =="
+	@.build/release/quire actions $(SAMPLES)/document.pdf || true
+	@echo
+	@echo "== quire thumbnail -s 256 document.pdf → .build/demo/document.png =="
+	@mkdir -p .build/demo
+	@.build/release/quire thumbnail -s 256 $(SAMPLES)/document.pdf .build/demo/document.png && \
+		.build/release/quire info .build/demo/document.png | grep -E "Kind|Dimensions"
+	@echo
+	@echo "== quire thumbnail --batch -r over all samples, into a throwaway cache (.build/demo/cache) =="
+	@XDG_CACHE_HOME=$(CURDIR)/.build/demo/cache .build/release/quire thumbnail --batch -r --timeout 3 $(SAMPLES) || \
+		echo "(the failures above are the deliberately broken samples)"
 
 ## test: install what is missing, then run the whole suite and check man pages are in sync.
 test: deps samples
