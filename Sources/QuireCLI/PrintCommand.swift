@@ -16,7 +16,11 @@ struct PrintCommand: AsyncParsableCommand {
             On success prints "request id is QUEUE-ID (N file(s))" as lp does. Exit status: 64 \
             bad option, page range, or unknown printer (the available ones are listed); 65 the \
             file cannot be printed; 66 a file is missing or unreadable; 69 no printers, print \
-            system not running, or the printer rejects jobs.
+            system not running, or the printer rejects jobs (or was removed meanwhile: 64).
+
+            With --wait, Quire follows the job until the scheduler reports it finished and \
+            prints "QUEUE-ID: completed" (exit 0); a job cancelled (e.g. by another user or \
+            `cancel`) or aborted exits 75, a scheduler that stops meanwhile 69.
             """)
 
     @Option(name: [.customShort("d"), .customLong("destination")], help: ArgumentHelp("Printer (queue or queue/instance).", valueName: "dest"))
@@ -64,6 +68,9 @@ struct PrintCommand: AsyncParsableCommand {
     @Option(name: [.customShort("H"), .customLong("hold")], help: ArgumentHelp("hold (until released), immediate, or a job-hold-until value.", valueName: "when"))
     var hold: String?
 
+    @Flag(name: .long, help: "Wait until the job is completed, cancelled or aborted (exit 0 only if completed).")
+    var wait = false
+
     @Flag(name: .long, help: "Show the destination, options and pages without sending anything.")
     var dryRun = false
 
@@ -78,6 +85,7 @@ struct PrintCommand: AsyncParsableCommand {
         if color && monochrome { throw ValidationError("--color and --monochrome exclude each other.") }
         if let copies, copies < 1 { throw ValidationError("-n must be at least 1.") }
         if let numberUp, numberUp < 1 { throw ValidationError("--number-up must be at least 1.") }
+        if wait && (dryRun || preview != nil) { throw ValidationError("--wait needs a job: not with --dry-run or --preview.") }
     }
 
     func options() throws(PrintError) -> PrintOptions {
@@ -128,11 +136,35 @@ struct PrintCommand: AsyncParsableCommand {
             let job = try printer.submit(plan)
             for warning in job.warnings { Terminal.warning(warning) }
             Terminal.out("request id is \(job.requestID) (\(job.documentCount) file(s))\n")
+            if wait { try await follow(job, printer.system) }
         } catch let exit as ExitCode {
             throw exit
         } catch {
             throw PrintFailure.report(error).exitCode
         }
+    }
+
+    /// `--wait`: polls the job until it is finished and reports how it ended.
+    func follow(_ job: PrintJob, _ system: PrintSystem) async throws {
+        let finished = try await JobQueue(system: system).waitUntilFinished(job.id)
+        let detail = Self.detail(finished)
+        switch finished.state {
+        case .completed:
+            Terminal.out("\(job.requestID): completed\n")
+        case .canceled:
+            Terminal.error("\(job.requestID) was cancelled before it completed\(detail)")
+            throw ExitStatus.temporaryFailure.exitCode
+        default:
+            Terminal.error("\(job.requestID) was aborted by the print system\(detail)")
+            throw ExitStatus.temporaryFailure.exitCode
+        }
+    }
+
+    static func detail(_ job: JobInfo) -> String {
+        var parts: [String] = []
+        if let message = job.stateMessage { parts.append(message) }
+        parts += job.stateReasons.filter { $0 != "none" && !(job.stateMessage?.contains($0) ?? false) }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: "; ")))"
     }
 
     static func describe(_ plan: PrintPlan) -> String {

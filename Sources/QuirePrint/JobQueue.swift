@@ -51,6 +51,31 @@ public struct JobQueue: Sendable {
         return job
     }
 
+    /// Follows job `id` until it is completed, cancelled or aborted, asking the scheduler
+    /// (Get-Job-Attributes) every `interval`. Returns the finished job; what the caller makes
+    /// of a cancelled or aborted one is up to it.
+    ///
+    /// - Throws: ``PrintError/Kind/schedulerNotRunning`` when the scheduler stops answering,
+    ///   ``PrintError/Kind/requestFailed`` when the job disappears (purged) or the task is
+    ///   cancelled.
+    public func waitUntilFinished(_ id: Int, interval: Duration = .milliseconds(500)) async throws(PrintError) -> JobInfo {
+        while true {
+            let current: JobInfo
+            do {
+                current = try job(id)
+            } catch where error.kind == .unknownJob {
+                throw PrintError(.requestFailed, "job \(id) is no longer known to the scheduler; whether it printed is unknown",
+                                 ipp: error.ipp)
+            }
+            if current.state.isFinished { return current }
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                throw PrintError(.requestFailed, "stopped waiting for job \(id)")
+            }
+        }
+    }
+
     /// Cancels job `id`.
     public func cancel(_ id: Int) throws(PrintError) {
         try jobOperation(IPP_OP_CANCEL_JOB, id, action: "cancel")

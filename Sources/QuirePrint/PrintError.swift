@@ -31,12 +31,17 @@ public struct PrintError: Error, Sendable, CustomStringConvertible {
     public let ipp: IPPStatus?
     /// Destination names that exist (filled for ``Kind/unknownDestination``).
     public let available: [String]
+    /// A job the failure left on the scheduler ("queue-12"), when it could not be cancelled
+    /// (the scheduler stopped while the job was being sent). The message says how to remove it.
+    public let leftoverJob: String?
 
-    public init(_ kind: Kind, _ message: String, ipp: IPPStatus? = nil, available: [String] = []) {
+    public init(_ kind: Kind, _ message: String, ipp: IPPStatus? = nil, available: [String] = [],
+                leftoverJob: String? = nil) {
         self.kind = kind
         self.message = message
         self.ipp = ipp
         self.available = available
+        self.leftoverJob = leftoverJob
     }
 
     /// The message, followed by the IPP status when there is one.

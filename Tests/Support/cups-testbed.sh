@@ -6,6 +6,10 @@
 #   cups-testbed.sh dead DIR          no scheduler: DIR/env names a port where nothing listens
 #   cups-testbed.sh reject-all DIR REASON   make every queue of a started bed reject jobs
 #   cups-testbed.sh stop DIR          stop exactly the processes started for DIR
+#   cups-testbed.sh stop-scheduler DIR      kill the bed's cupsd (as a crash or `systemctl stop`)
+#   cups-testbed.sh start-scheduler DIR     start it again: same port, configuration and spool
+#   cups-testbed.sh admin DIR TOOL ARGS...  run a CUPS admin tool (lpadmin, cupsdisable,
+#                                           cupsreject, cancel, lpstat…) against the bed
 #
 # DIR/env holds CUPS_SERVER=127.0.0.1:PORT, TESTBED_RECEIVED=DIR/received (one .pdf/.prn and
 # one .env file per document the IPP printer received, with the job's IPP_* attributes),
@@ -252,12 +256,43 @@ reject-all)
         cupsreject -r "${3:-rejecting}" "$queue"
     done
     ;;
+stop-scheduler)
+    [ -f "$dir/env" ] || die "$dir is not a started test bed"
+    dir=$(cd "$dir" && pwd)
+    pid=$(cat "$dir/pids/cupsd.pid" 2>/dev/null || true)
+    [ -n "$pid" ] && alive "$pid" && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -qF "$dir" || die "cupsd is not running"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 20); do alive "$pid" || break; sleep 0.05; done
+    alive "$pid" && kill -9 "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.05; done
+    alive "$pid" && die "cupsd did not stop"
+    rm -f "$dir/pids/cupsd.pid"
+    ;;
+start-scheduler)
+    [ -f "$dir/env" ] || die "$dir is not a started test bed"
+    dir=$(cd "$dir" && pwd)
+    port=$(sed -n 's/^CUPS_SERVER=127.0.0.1://p' "$dir/env")
+    setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
+        </dev/null >>"$dir/log/cupsd.out" 2>&1 &
+    echo $! > "$dir/pids/cupsd.pid"
+    wait_port "$port" 30 || die "cupsd did not start again"
+    ;;
+admin)
+    [ -f "$dir/env" ] || die "$dir is not a started test bed"
+    export CUPS_SERVER=$(sed -n 's/^CUPS_SERVER=//p' "$dir/env")
+    shift 2
+    case "${1:-}" in
+    lpadmin|cupsdisable|cupsenable|cupsreject|cupsaccept|cancel|lpstat|lpmove) ;;
+    *) die "admin: not a CUPS admin tool: ${1:-}" ;;
+    esac
+    exec "$@"
+    ;;
 stop)
     [ -d "$dir" ] || exit 0
     dir=$(cd "$dir" && pwd)
     stop_bed
     ;;
 *)
-    die "unknown mode $mode (start, start-empty, dead, stop)"
+    die "unknown mode $mode (start, start-empty, dead, reject-all, stop-scheduler, start-scheduler, admin, stop)"
     ;;
 esac
