@@ -14,9 +14,11 @@ struct PrintCommand: AsyncParsableCommand {
             the ranges after number-up).
 
             On success prints "request id is QUEUE-ID (N file(s))" as lp does. Exit status: 64 \
-            bad option, page range, or unknown printer (the available ones are listed); 65 the \
-            file cannot be printed; 66 a file is missing or unreadable; 69 no printers, print \
-            system not running, or the printer rejects jobs (or was removed meanwhile: 64).
+            bad option, page range, or unknown printer, also one removed while printing (the \
+            available ones are listed); 65 the file cannot be printed; 66 a file is missing or \
+            unreadable; 69 no printers, print system not running (a job it leaves half-sent is \
+            named, to cancel), or the printer rejects jobs (with its reason). A paused printer \
+            takes the job with a warning.
 
             With --wait, Quire follows the job until the scheduler reports it finished and \
             prints "QUEUE-ID: completed" (exit 0); a job cancelled (e.g. by another user or \
@@ -160,10 +162,16 @@ struct PrintCommand: AsyncParsableCommand {
         }
     }
 
+    /// Why a job ended, from its reasons and message: " (by a user; …)", or "".
     static func detail(_ job: JobInfo) -> String {
-        var parts: [String] = []
-        if let message = job.stateMessage { parts.append(message) }
-        parts += job.stateReasons.filter { $0 != "none" && !(job.stateMessage?.contains($0) ?? false) }
+        let known = [
+            "job-canceled-by-user": "by a user", "job-canceled-by-operator": "by an operator",
+            "job-canceled-at-device": "at the printer", "aborted-by-system": "by the print system",
+            "job-aborted-by-system": "by the print system", "document-format-error": "the printer could not read it",
+            "job-completed-with-errors": "with errors",
+        ]
+        var parts = job.stateReasons.compactMap { known[$0] }
+        if let message = job.stateMessage, !message.isEmpty { parts.append(message) }
         return parts.isEmpty ? "" : " (\(parts.joined(separator: "; ")))"
     }
 
