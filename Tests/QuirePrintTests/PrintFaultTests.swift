@@ -57,7 +57,10 @@ final class PrintFaultTests {
         #expect(try allJobs().isEmpty)
     }
 
-    @Test func schedulerStoppedWhileAMultiFileJobIsBeingSent() throws {
+    /// The scheduler stops before the first document (index 0: the job exists, empty) or before
+    /// the second (the first was sent).
+    @Test(arguments: [0, 1])
+    func schedulerStoppedWhileAMultiFileJobIsBeingSent(stopBefore: Int) throws {
         let plan = try plan("fault-stopped-midway", files: [twoPages, threePages])
         var stopped = false
         var sent: [String] = []
@@ -65,7 +68,7 @@ final class PrintFaultTests {
         do {
             let job = try printer.submit(plan) { index, document in
                 sent.append(document.name)
-                if index == 1 { stopped = (try? bed.stopScheduler()) != nil }
+                if index == stopBefore { stopped = (try? bed.stopScheduler()) != nil }
             }
             Issue.record("expected a failure, got job \(job.requestID)")
             return
@@ -73,7 +76,7 @@ final class PrintFaultTests {
             error = caught
         }
         #expect(stopped)
-        #expect(sent == ["two.pdf", "three.pdf"])
+        #expect(sent == Array(["two.pdf", "three.pdf"].prefix(stopBefore + 1)))
         #expect(error.kind == .schedulerNotRunning)
         let leftover = try #require(error.leftoverJob)
         #expect(leftover.hasPrefix("quire-office-"))
@@ -153,6 +156,27 @@ final class PrintFaultTests {
         let finished = try await waiting.value
         #expect(finished.state == .canceled)
         #expect(try queue.jobs(which: .active).isEmpty)
+    }
+
+    @Test func waitReportsAJobWhosePrinterWasRemoved() async throws {
+        var options = PrintOptions()
+        options.title = "fault-wait-removed"
+        options.holdUntil = "indefinite"
+        let plan = try printer.plan([try Document(path: DocumentPath(twoPages))], destination: nil, options: options)
+        let job = try printer.submit(plan)
+        let queue = self.queue
+        let waiting = Task { () async -> PrintError? in
+            do {
+                _ = try await queue.waitUntilFinished(job.id, interval: .milliseconds(100))
+                return nil
+            } catch { return error as? PrintError }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        try bed.admin("lpadmin", "-x", "quire-office")
+        let error = try #require(await waiting.value)
+        #expect(error.kind == .requestFailed)
+        #expect(error.message == "\(job.requestID): the printer was removed, and the job with it")
+        #expect(try queue.jobs(which: .all).isEmpty)
     }
 
     @Test func waitFailsWhenTheSchedulerStops() async throws {
