@@ -144,7 +144,17 @@ extension PrintSystem {
                cups.cupsCancelDestJob(fresh.http, info.dest, jobID).rawValue < 0x0100 {
                 throw error
             }
-            if Self.reachable(server) { throw error }
+            if let all = try? destinations() {
+                // The scheduler answers. A printer deleted meanwhile took the job with it.
+                if !all.contains(where: { $0.name == destination.name }) {
+                    let available = all.map(\.fullName)
+                    let list = available.isEmpty ? "" : " (available: \(available.joined(separator: ", ")))"
+                    throw PrintError(.unknownDestination,
+                                     "\(name): the printer was removed while the job was being sent, and the job with it\(list)",
+                                     ipp: error.ipp, available: available)
+                }
+                throw error
+            }
             throw PrintError(.schedulerNotRunning,
                              "the print system stopped while \(job.requestID) was being sent; the incomplete job stays "
                                  + "held on the scheduler: cancel it (quire cancel \(job.requestID)) once CUPS runs again",

@@ -105,6 +105,26 @@ final class PrintFaultTests {
         #expect(try allJobs().isEmpty)
     }
 
+    @Test func printerRemovedWhileAMultiFileJobIsBeingSent() throws {
+        let plan = try plan("fault-removed-midway", files: [twoPages, threePages])
+        var removed = false
+        let error: PrintError
+        do {
+            let job = try printer.submit(plan) { index, _ in
+                if index == 1 { removed = (try? bed.admin("lpadmin", "-x", "quire-office")) != nil }
+            }
+            Issue.record("expected a failure, got job \(job.requestID)")
+            return
+        } catch let caught {
+            error = caught
+        }
+        #expect(removed)
+        #expect(error.kind == .unknownDestination)
+        #expect(error.message == "quire-office: the printer was removed while the job was being sent, and the job with it (available: quire-rejecting, quire-stopped)")
+        #expect(error.leftoverJob == nil)
+        #expect(try allJobs().isEmpty)
+    }
+
     @Test func lastPrinterRemovedBetweenPlanningAndSubmission() throws {
         let plan = try plan("fault-removed-all")
         for queue in ["quire-office", "quire-rejecting", "quire-stopped"] { try bed.admin("lpadmin", "-x", queue) }
