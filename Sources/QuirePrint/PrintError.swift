@@ -20,6 +20,9 @@ public struct PrintError: Error, Sendable, CustomStringConvertible {
         case notPermitted
         /// The content cannot be printed (type, conversion not available).
         case unprintable
+        /// The job was cancelled or aborted by someone else (another user, an operator, the
+        /// scheduler) before Quire had sent it all.
+        case cancelled
         /// Any other failure while talking to the scheduler.
         case requestFailed
     }

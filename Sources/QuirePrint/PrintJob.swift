@@ -153,6 +153,8 @@ extension PrintSystem {
                                      "\(name): the printer was removed while the job was being sent, and the job with it\(list)",
                                      ipp: error.ipp, available: available)
                 }
+                // Someone cancelled the half-sent job (e.g. `cancel -a`): nothing is left, say so.
+                if let ended = endedWhileSending(job) { throw ended }
                 throw error
             }
             throw PrintError(.schedulerNotRunning,
@@ -161,6 +163,9 @@ extension PrintSystem {
                              ipp: error.ipp, leftoverJob: job.requestID)
         }
 
+        // cupsd takes documents for a job cancelled meanwhile without complaint: check.
+        if let ended = endedWhileSending(job) { throw ended }
+
         var warnings: [String] = []
         let now = currentState(of: destination.name, connection) ?? destination
         if now.state == .stopped {
@@ -168,6 +173,21 @@ extension PrintSystem {
             warnings.append("\(name) is stopped\(why.isEmpty ? "" : " (\(why))"); the job waits in the queue until the printer is resumed")
         }
         return PrintJob(id: job.id, destination: name, documentCount: documents.count, warnings: warnings)
+    }
+
+    /// The error for a job that was cancelled or aborted (by another user, an operator or the
+    /// scheduler) while Quire was sending it, or nil when it is still going.
+    func endedWhileSending(_ job: PrintJob) -> PrintError? {
+        guard let info = try? JobQueue(system: self).job(job.id) else { return nil }
+        switch info.state {
+        case .canceled:
+            return PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
+        case .aborted:
+            let why = info.stateMessage.map { " (\($0))" } ?? ""
+            return PrintError(.cancelled, "\(job.requestID) was aborted by the print system while it was being sent\(why)")
+        default:
+            return nil
+        }
     }
 
     static func removed(_ name: String, available: [String], ipp: IPPStatus? = nil) -> PrintError {

@@ -125,6 +125,27 @@ final class PrintFaultTests {
         #expect(try allJobs().isEmpty)
     }
 
+    @Test func jobCancelledByAnotherClientWhileBeingSent() throws {
+        let plan = try plan("fault-cancelled-midway", files: [twoPages, threePages])
+        var cancelled = false
+        let error: PrintError
+        do {
+            let job = try printer.submit(plan) { index, _ in
+                if index == 1 { cancelled = (try? bed.admin("cancel", "-a", "quire-office")) != nil }
+            }
+            Issue.record("expected a failure, got job \(job.requestID)")
+            return
+        } catch let caught {
+            error = caught
+        }
+        #expect(cancelled)
+        #expect(error.kind == .cancelled)
+        #expect(error.message.hasPrefix("quire-office-"))
+        #expect(error.message.hasSuffix(" was cancelled by another user or the print system while it was being sent"))
+        #expect(try queue.jobs(which: .active).isEmpty)
+        #expect(bed.waitForDocument(titled: "fault-cancelled-midway", timeout: 1) == nil)
+    }
+
     @Test func lastPrinterRemovedBetweenPlanningAndSubmission() throws {
         let plan = try plan("fault-removed-all")
         for queue in ["quire-office", "quire-rejecting", "quire-stopped"] { try bed.admin("lpadmin", "-x", queue) }
