@@ -17,8 +17,9 @@ struct PrintCommand: AsyncParsableCommand {
             bad option, page range, or unknown printer, also one removed while printing (the \
             available ones are listed); 65 the file cannot be printed; 66 a file is missing or \
             unreadable; 69 no printers, print system not running (a job it leaves half-sent is \
-            named, to cancel), or the printer rejects jobs (with its reason). A paused printer \
-            takes the job with a warning.
+            named, to cancel), or the printer rejects jobs (with its reason); 75 the job was \
+            cancelled by someone else while it was being sent. A paused printer takes the job \
+            with a warning.
 
             With --wait, Quire follows the job until the scheduler reports it finished and \
             prints "QUEUE-ID: completed" (exit 0); a job cancelled (e.g. by another user or \
