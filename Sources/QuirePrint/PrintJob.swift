@@ -163,8 +163,9 @@ extension PrintSystem {
                              ipp: error.ipp, leftoverJob: job.requestID)
         }
 
-        // cupsd takes documents for a job cancelled meanwhile without complaint: check.
-        if let ended = endedWhileSending(job) { throw ended }
+        // cupsd takes documents for a job cancelled meanwhile without complaint: check. (Only
+        // cancelled: how a job that was sent whole ends is for `--wait` to report.)
+        if let ended = endedWhileSending(job, includingAborted: false) { throw ended }
 
         var warnings: [String] = []
         let now = currentState(of: destination.name, connection) ?? destination
@@ -177,12 +178,12 @@ extension PrintSystem {
 
     /// The error for a job that was cancelled or aborted (by another user, an operator or the
     /// scheduler) while Quire was sending it, or nil when it is still going.
-    func endedWhileSending(_ job: PrintJob) -> PrintError? {
+    func endedWhileSending(_ job: PrintJob, includingAborted: Bool = true) -> PrintError? {
         guard let info = try? JobQueue(system: self).job(job.id) else { return nil }
         switch info.state {
         case .canceled:
             return PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
-        case .aborted:
+        case .aborted where includingAborted:
             let why = info.stateMessage.map { " (\($0))" } ?? ""
             return PrintError(.cancelled, "\(job.requestID) was aborted by the print system while it was being sent\(why)")
         default:
