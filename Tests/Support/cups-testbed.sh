@@ -90,8 +90,20 @@ write_env() { # port [extra lines]
     mv "$dir/env.tmp" "$dir/env"
 }
 
-start_cupsd() { # port
-    local port=$1
+# Until process PID listens on PORT itself (not some other bed's daemon that took the same
+# port); fails early if the process exits (e.g. it could not bind).
+wait_listener() { # pid port seconds
+    local i
+    for i in $(seq 1 $(( $3 * 20 ))); do
+        alive "$1" || return 1
+        if ss -Hltnp "sport = :$2" 2>/dev/null | grep -q "pid=$1,"; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+
+start_cupsd() { # port (global: updated if cupsd had to move to another port)
+    port=$1
     mkdir -p "$dir"/{etc/ppd,etc/ssl,spool/tmp,cache,state/certs,log,pids,home,received}
     chmod 0755 "$dir" "$dir"/etc "$dir"/spool
     chmod 1777 "$dir"/spool/tmp
@@ -107,6 +119,8 @@ PageLog $dir/log/page_log
 FileDevice Yes
 SystemGroup root
 EOF
+    local attempt pid
+    for attempt in 1 2 3; do
     cat > "$dir/etc/cupsd.conf" <<EOF
 LogLevel info
 Listen 127.0.0.1:$port
@@ -133,8 +147,16 @@ MaxJobs 1000
 EOF
     setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
         </dev/null >>"$dir/log/cupsd.out" 2>&1 &
-    echo $! > "$dir/pids/cupsd.pid"
-    wait_port "$port" 30 || { cat "$dir/log/error_log" >&2 2>/dev/null || true; stop_bed; die "cupsd did not start"; }
+    pid=$!
+    echo "$pid" > "$dir/pids/cupsd.pid"
+    wait_listener "$pid" "$port" 30 && return 0
+    # Another process took the port between choosing and binding it: move.
+    alive "$pid" && kill -9 "$pid" 2>/dev/null || true
+    port=$(free_port)
+    done
+    cat "$dir/log/error_log" >&2 2>/dev/null || true
+    stop_bed
+    die "cupsd did not start"
 }
 
 start_printer() { # ipp_port (global; updated if the printer had to move)
@@ -274,8 +296,9 @@ start-scheduler)
     port=$(sed -n 's/^CUPS_SERVER=127.0.0.1://p' "$dir/env")
     setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
         </dev/null >>"$dir/log/cupsd.out" 2>&1 &
-    echo $! > "$dir/pids/cupsd.pid"
-    wait_port "$port" 30 || die "cupsd did not start again"
+    pid=$!
+    echo "$pid" > "$dir/pids/cupsd.pid"
+    wait_listener "$pid" "$port" 30 || die "cupsd did not start again on port $port"
     ;;
 admin)
     [ -f "$dir/env" ] || die "$dir is not a started test bed"
