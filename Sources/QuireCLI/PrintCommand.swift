@@ -149,7 +149,14 @@ struct PrintCommand: AsyncParsableCommand {
 
     /// `--wait`: polls the job until it is finished and reports how it ended.
     func follow(_ job: PrintJob, _ system: PrintSystem) async throws {
-        let finished = try await JobQueue(system: system).waitUntilFinished(job.id)
+        let finished: JobInfo
+        do {
+            finished = try await JobQueue(system: system).waitUntilFinished(job.id)
+        } catch {
+            guard error.kind == .schedulerNotRunning else { throw error }
+            throw PrintError(error.kind, error.message + "; stopped waiting for \(job.requestID), which stays in the queue",
+                             ipp: error.ipp)
+        }
         let detail = Self.detail(finished)
         switch finished.state {
         case .completed:

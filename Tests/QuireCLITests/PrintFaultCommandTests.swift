@@ -75,6 +75,8 @@ final class PrintFaultCommandTests {
         #expect(process.waitForExit(timeout: 30))
         #expect(process.exitStatus == 69)
         #expect(process.errorOutput.hasPrefix("quire: the print system is not running"))
+        #expect(process.errorOutput.contains("; stopped waiting for \(requestID), which stays in the queue"))
+        #expect(process.errorOutput.split(separator: "\n").count == 1)
         // The held job survives the restart, as jobs do; it is the user's to release or cancel.
         try bed.startScheduler()
         #expect(quire(["cancel", requestID]).status == 0)

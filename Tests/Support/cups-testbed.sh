@@ -25,7 +25,7 @@ step() { [ -n "${TESTBED_TRACE:-}" ] && echo "$(date +%s.%N) $$ $*" >> "$TESTBED
 
 mode=${1:-}
 dir=${2:-}
-[ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|start-empty|dead|stop DIR"
+[ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|start-empty|dead|reject-all|stop-scheduler|start-scheduler|admin|stop DIR [ARGS...]"
 
 free_port() {
     local port
