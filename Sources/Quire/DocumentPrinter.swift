@@ -50,10 +50,15 @@ public struct DocumentPrinter: Sendable {
                          pageRangesValue: selectPagesOurselves ? nil : pageRangesValue, warnings: warnings)
     }
 
-    /// Sends the planned job. If anything fails after the job was created it is cancelled.
-    public func submit(_ plan: PrintPlan) throws(PrintError) -> PrintJob {
+    /// Sends the planned job. If anything fails after the job was created it is cancelled
+    /// (see ``PrintSystem/submit(_:to:options:pageRangesValue:willSend:)``). The destination's
+    /// state is read again: a printer removed, stopped or rejecting since planning is reported.
+    ///
+    /// - Parameter willSend: called before each document is sent, with its index.
+    public func submit(_ plan: PrintPlan,
+                       willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
         try system.submit(plan.items.map(\.document), to: plan.destination, options: plan.options,
-                          pageRangesValue: plan.pageRangesValue)
+                          pageRangesValue: plan.pageRangesValue, willSend: willSend)
     }
 
     /// A PDF with exactly the pages that would print (all documents, selected pages, in order).

@@ -14,9 +14,16 @@ struct PrintCommand: AsyncParsableCommand {
             the ranges after number-up).
 
             On success prints "request id is QUEUE-ID (N file(s))" as lp does. Exit status: 64 \
-            bad option, page range, or unknown printer (the available ones are listed); 65 the \
-            file cannot be printed; 66 a file is missing or unreadable; 69 no printers, print \
-            system not running, or the printer rejects jobs.
+            bad option, page range, or unknown printer, also one removed while printing (the \
+            available ones are listed); 65 the file cannot be printed; 66 a file is missing or \
+            unreadable; 69 no printers, print system not running (a job it leaves half-sent is \
+            named, to cancel), or the printer rejects jobs (with its reason); 75 the job was \
+            cancelled by someone else while it was being sent. A paused printer takes the job \
+            with a warning.
+
+            With --wait, Quire follows the job until the scheduler reports it finished and \
+            prints "QUEUE-ID: completed" (exit 0); a job cancelled (e.g. by another user or \
+            `cancel`) or aborted exits 75, a scheduler that stops meanwhile 69.
             """)
 
     @Option(name: [.customShort("d"), .customLong("destination")], help: ArgumentHelp("Printer (queue or queue/instance).", valueName: "dest"))
@@ -64,6 +71,9 @@ struct PrintCommand: AsyncParsableCommand {
     @Option(name: [.customShort("H"), .customLong("hold")], help: ArgumentHelp("hold (until released), immediate, or a job-hold-until value.", valueName: "when"))
     var hold: String?
 
+    @Flag(name: .long, help: "Wait until the job is completed, cancelled or aborted (exit 0 only if completed).")
+    var wait = false
+
     @Flag(name: .long, help: "Show the destination, options and pages without sending anything.")
     var dryRun = false
 
@@ -78,6 +88,7 @@ struct PrintCommand: AsyncParsableCommand {
         if color && monochrome { throw ValidationError("--color and --monochrome exclude each other.") }
         if let copies, copies < 1 { throw ValidationError("-n must be at least 1.") }
         if let numberUp, numberUp < 1 { throw ValidationError("--number-up must be at least 1.") }
+        if wait && (dryRun || preview != nil) { throw ValidationError("--wait needs a job: not with --dry-run or --preview.") }
     }
 
     func options() throws(PrintError) -> PrintOptions {
@@ -128,11 +139,48 @@ struct PrintCommand: AsyncParsableCommand {
             let job = try printer.submit(plan)
             for warning in job.warnings { Terminal.warning(warning) }
             Terminal.out("request id is \(job.requestID) (\(job.documentCount) file(s))\n")
+            if wait { try await follow(job, printer.system) }
         } catch let exit as ExitCode {
             throw exit
         } catch {
             throw PrintFailure.report(error).exitCode
         }
+    }
+
+    /// `--wait`: polls the job until it is finished and reports how it ended.
+    func follow(_ job: PrintJob, _ system: PrintSystem) async throws {
+        let finished: JobInfo
+        do {
+            finished = try await JobQueue(system: system).waitUntilFinished(job.id)
+        } catch {
+            guard error.kind == .schedulerNotRunning else { throw error }
+            throw PrintError(error.kind, error.message + "; stopped waiting for \(job.requestID), which stays in the queue",
+                             ipp: error.ipp)
+        }
+        let detail = Self.detail(finished)
+        switch finished.state {
+        case .completed:
+            Terminal.out("\(job.requestID): completed\n")
+        case .canceled:
+            Terminal.error("\(job.requestID) was cancelled before it completed\(detail)")
+            throw ExitStatus.temporaryFailure.exitCode
+        default:
+            Terminal.error("\(job.requestID) was aborted by the print system\(detail)")
+            throw ExitStatus.temporaryFailure.exitCode
+        }
+    }
+
+    /// Why a job ended, from its reasons and message: " (by a user; …)", or "".
+    static func detail(_ job: JobInfo) -> String {
+        let known = [
+            "job-canceled-by-user": "by a user", "job-canceled-by-operator": "by an operator",
+            "job-canceled-at-device": "at the printer", "aborted-by-system": "by the print system",
+            "job-aborted-by-system": "by the print system", "document-format-error": "the printer could not read it",
+            "job-completed-with-errors": "with errors",
+        ]
+        var parts = job.stateReasons.compactMap { known[$0] }
+        if let message = job.stateMessage, !message.isEmpty { parts.append(message) }
+        return parts.isEmpty ? "" : " (\(parts.joined(separator: "; ")))"
     }
 
     static func describe(_ plan: PrintPlan) -> String {

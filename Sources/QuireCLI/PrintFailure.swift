@@ -9,6 +9,7 @@ enum PrintFailure {
         case .unknownDestination, .invalidOption, .invalidPageRange, .unknownJob: return .usage
         case .unprintable: return .dataError
         case .notPermitted: return .noPermission
+        case .cancelled: return .temporaryFailure
         }
     }
 

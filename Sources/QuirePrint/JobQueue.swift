@@ -51,6 +51,39 @@ public struct JobQueue: Sendable {
         return job
     }
 
+    /// Follows job `id` until it is completed, cancelled or aborted, asking the scheduler
+    /// (Get-Job-Attributes) every `interval`. Returns the finished job; what the caller makes
+    /// of a cancelled or aborted one is up to it.
+    ///
+    /// - Throws: ``PrintError/Kind/schedulerNotRunning`` when the scheduler stops answering,
+    ///   ``PrintError/Kind/requestFailed`` when the job disappears (purged) or the task is
+    ///   cancelled.
+    public func waitUntilFinished(_ id: Int, interval: Duration = .milliseconds(500)) async throws(PrintError) -> JobInfo {
+        var queue: String?
+        while true {
+            let current: JobInfo
+            do {
+                current = try job(id)
+            } catch where error.kind == .unknownJob {
+                // Purged: its printer was deleted (which takes its jobs with it), or the
+                // scheduler keeps no job history.
+                if let queue, let names = try? system.destinations().map(\.name), !names.contains(queue) {
+                    throw PrintError(.requestFailed, "\(queue)-\(id): the printer was removed, and the job with it",
+                                     ipp: error.ipp)
+                }
+                throw PrintError(.requestFailed, "job \(id) is no longer known to the scheduler; whether it printed is unknown",
+                                 ipp: error.ipp)
+            }
+            queue = current.destination
+            if current.state.isFinished { return current }
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                throw PrintError(.requestFailed, "stopped waiting for job \(id)")
+            }
+        }
+    }
+
     /// Cancels job `id`.
     public func cancel(_ id: Int) throws(PrintError) {
         try jobOperation(IPP_OP_CANCEL_JOB, id, action: "cancel")

@@ -20,6 +20,9 @@ public struct PrintError: Error, Sendable, CustomStringConvertible {
         case notPermitted
         /// The content cannot be printed (type, conversion not available).
         case unprintable
+        /// The job was cancelled or aborted by someone else (another user, an operator, the
+        /// scheduler) before Quire had sent it all.
+        case cancelled
         /// Any other failure while talking to the scheduler.
         case requestFailed
     }
@@ -31,12 +34,17 @@ public struct PrintError: Error, Sendable, CustomStringConvertible {
     public let ipp: IPPStatus?
     /// Destination names that exist (filled for ``Kind/unknownDestination``).
     public let available: [String]
+    /// A job the failure left on the scheduler ("queue-12"), when it could not be cancelled
+    /// (the scheduler stopped while the job was being sent). The message says how to remove it.
+    public let leftoverJob: String?
 
-    public init(_ kind: Kind, _ message: String, ipp: IPPStatus? = nil, available: [String] = []) {
+    public init(_ kind: Kind, _ message: String, ipp: IPPStatus? = nil, available: [String] = [],
+                leftoverJob: String? = nil) {
         self.kind = kind
         self.message = message
         self.ipp = ipp
         self.available = available
+        self.leftoverJob = leftoverJob
     }
 
     /// The message, followed by the IPP status when there is one.

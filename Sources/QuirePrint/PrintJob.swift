@@ -59,21 +59,41 @@ extension PrintSystem {
     /// Submits `documents` as one job: `cupsCreateDestJob`, then for each document
     /// `cupsStartDestDocument` / `cupsWriteRequestData` / `cupsFinishDestDocument`.
     ///
+    /// The destination is looked up again on the scheduler, so a printer removed, stopped or
+    /// set to reject jobs since `destination` was read is reported as it is now.
+    ///
     /// - Parameters:
     ///   - pageRangesValue: the IPP `page-ranges` text to send (document pages already
     ///     validated), or nil when all pages print or the pages were selected beforehand.
+    ///   - willSend: called before each document is sent, with its index (progress).
     /// - Returns: the job, with a warning when the destination is stopped (the job waits).
     /// - Throws: ``PrintError``. If anything fails after the job was created, the job is
-    ///   cancelled before this throws: no stray jobs.
+    ///   cancelled before this throws: no stray jobs. When even that is impossible (the
+    ///   scheduler stopped), the error is ``PrintError/Kind/schedulerNotRunning`` and names the
+    ///   job left behind (``PrintError/leftoverJob``).
     public func submit(_ documents: [PrintDocument], to destination: Destination, options: PrintOptions,
-                       pageRangesValue: String? = nil) throws(PrintError) -> PrintJob {
+                       pageRangesValue: String? = nil,
+                       willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
         guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
         let connection = try connect()
         let list = DestinationList(connection)
+        let name = destination.fullName
+        if list.count == 0 {
+            // The scheduler went away after connecting, or its last printer was removed.
+            if list.status.code == IPPStatus.serviceUnavailable {
+                throw PrintError(.schedulerNotRunning,
+                                 "the print system is not running (the CUPS scheduler at \(server) does not answer)",
+                                 ipp: list.status)
+            }
+            throw PrintError(.noPrinters, "\(name): the printer was removed, and no printers are set up now",
+                             ipp: list.status)
+        }
+        guard list.find(name: destination.name, instance: destination.instance) != nil else {
+            throw Self.removed(name, available: list.entries.map { entry in entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name })
+        }
         let info = try DestinationInfo(connection, list: list, destination: destination)
         try validate(options, info: info, destination: destination)
 
-        let name = destination.fullName
         let cupsOptions = options.cupsOptions(pageRangesValue: pageRangesValue)
         var count: Int32 = 0
         var array: UnsafeMutablePointer<cups_option_t>?
@@ -91,34 +111,104 @@ extension PrintSystem {
         let createStatus = IPPStatus(created, message: IPPStatus.last().message)
         if !createStatus.isSuccess || jobID == 0 {
             if createStatus.code == IPPStatus.notAcceptingJobs {
-                let why = destination.stateMessage.map { " (\($0))" } ?? ""
+                // The reason as the queue states it now, not as it was when planned.
+                let now = currentState(of: destination.name, connection) ?? destination
+                let why = (now.stateMessage ?? destination.stateMessage).map { " (\($0))" } ?? ""
                 throw PrintError(.notAccepting, "\(name): the printer is not accepting jobs\(why)", ipp: createStatus)
             }
             if createStatus.code == IPPStatus.forbidden || createStatus.code == IPPStatus.notAuthorized {
                 throw PrintError(.notPermitted, "\(name): not allowed to print here", ipp: createStatus)
             }
+            if createStatus.code == IPPStatus.notFound {
+                let available = (try? destinations(connection))?.map(\.fullName) ?? []
+                throw Self.removed(name, available: available, ipp: createStatus)
+            }
+            if createStatus.code == IPPStatus.serviceUnavailable || !Self.reachable(server) {
+                throw PrintError(.schedulerNotRunning,
+                                 "the print system stopped before \(name) took the job (\(createStatus.message))",
+                                 ipp: createStatus)
+            }
             throw PrintError(.requestFailed, "\(name): the scheduler refused the job (\(createStatus.message))", ipp: createStatus)
         }
 
+        let job = PrintJob(id: Int(jobID), destination: name, documentCount: documents.count, warnings: [])
         do {
             for (index, document) in documents.enumerated() {
+                willSend(index, document)
                 try send(document, last: index == documents.count - 1, jobID: jobID,
                          connection: connection, info: info, destination: name)
             }
         } catch {
             // No stray jobs: cancel on a fresh connection (this one may be mid-request).
-            if let fresh = try? CUPSConnection(server) {
-                _ = cups.cupsCancelDestJob(fresh.http, info.dest, jobID)
+            if let fresh = try? CUPSConnection(server),
+               cups.cupsCancelDestJob(fresh.http, info.dest, jobID).rawValue < 0x0100 {
+                throw error
             }
-            throw error
+            if let all = try? destinations() {
+                // The scheduler answers. A printer deleted meanwhile took the job with it.
+                if !all.contains(where: { $0.name == destination.name }) {
+                    let available = all.map(\.fullName)
+                    let list = available.isEmpty ? "" : " (available: \(available.joined(separator: ", ")))"
+                    throw PrintError(.unknownDestination,
+                                     "\(name): the printer was removed while the job was being sent, and the job with it\(list)",
+                                     ipp: error.ipp, available: available)
+                }
+                // Someone cancelled the half-sent job (e.g. `cancel -a`): nothing is left, say so.
+                if let ended = endedWhileSending(job) { throw ended }
+                throw error
+            }
+            throw PrintError(.schedulerNotRunning,
+                             "the print system stopped while \(job.requestID) was being sent; the incomplete job stays "
+                                 + "held on the scheduler: cancel it (quire cancel \(job.requestID)) once CUPS runs again",
+                             ipp: error.ipp, leftoverJob: job.requestID)
         }
 
+        // cupsd takes documents for a job cancelled meanwhile without complaint: check. (Only
+        // cancelled: how a job that was sent whole ends is for `--wait` to report.)
+        if let ended = endedWhileSending(job, includingAborted: false) { throw ended }
+
         var warnings: [String] = []
-        if destination.state == .stopped {
-            let why = destination.stateMessage ?? destination.stateReasons.joined(separator: ", ")
+        let now = currentState(of: destination.name, connection) ?? destination
+        if now.state == .stopped {
+            let why = now.stateMessage ?? now.stateReasons.joined(separator: ", ")
             warnings.append("\(name) is stopped\(why.isEmpty ? "" : " (\(why))"); the job waits in the queue until the printer is resumed")
         }
-        return PrintJob(id: Int(jobID), destination: name, documentCount: documents.count, warnings: warnings)
+        return PrintJob(id: job.id, destination: name, documentCount: documents.count, warnings: warnings)
+    }
+
+    /// The error for a job that was cancelled or aborted (by another user, an operator or the
+    /// scheduler) while Quire was sending it, or nil when it is still going.
+    func endedWhileSending(_ job: PrintJob, includingAborted: Bool = true) -> PrintError? {
+        guard let info = try? JobQueue(system: self).job(job.id) else { return nil }
+        switch info.state {
+        case .canceled:
+            return PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
+        case .aborted where includingAborted:
+            let why = info.stateMessage.map { " (\($0))" } ?? ""
+            return PrintError(.cancelled, "\(job.requestID) was aborted by the print system while it was being sent\(why)")
+        default:
+            return nil
+        }
+    }
+
+    static func removed(_ name: String, available: [String], ipp: IPPStatus? = nil) -> PrintError {
+        let list = available.isEmpty ? "" : " (available: \(available.joined(separator: ", ")))"
+        return PrintError(.unknownDestination, "\(name): the printer no longer exists\(list)", ipp: ipp, available: available)
+    }
+
+    /// Whether the scheduler accepts a connection now.
+    static func reachable(_ server: PrintServer) -> Bool {
+        (try? CUPSConnection(server, timeoutMilliseconds: 2_000)) != nil
+    }
+
+    /// The queue's state, reasons and message as the scheduler reports them now.
+    func currentState(of queue: String, _ connection: CUPSConnection) -> Destination? {
+        guard let attributes = printerStates(connection)[queue] else { return nil }
+        return Destination(
+            name: queue, state: .init(ipp: attributes.integer("printer-state")),
+            stateReasons: attributes.strings("printer-state-reasons").filter { $0 != "none" },
+            stateMessage: nonEmpty(attributes.string("printer-state-message")),
+            isAcceptingJobs: attributes.boolean("printer-is-accepting-jobs") ?? true)
     }
 
     /// Options stored with a destination that are job settings, not descriptions of the queue.

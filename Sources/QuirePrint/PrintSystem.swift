@@ -143,7 +143,7 @@ public struct PrintSystem: Sendable {
         return response.groups(IPP_TAG_PRINTER).first?.string("printer-name")
     }
 
-    private func printerStates(_ connection: CUPSConnection) -> [String: IPPAttributes] {
+    func printerStates(_ connection: CUPSConnection) -> [String: IPPAttributes] {
         let request = IPPRequest(IPP_OP_CUPS_GET_PRINTERS)
         request.addKeywords("requested-attributes", [
             "printer-name", "printer-state", "printer-state-reasons", "printer-state-message",

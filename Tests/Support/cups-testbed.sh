@@ -6,6 +6,10 @@
 #   cups-testbed.sh dead DIR          no scheduler: DIR/env names a port where nothing listens
 #   cups-testbed.sh reject-all DIR REASON   make every queue of a started bed reject jobs
 #   cups-testbed.sh stop DIR          stop exactly the processes started for DIR
+#   cups-testbed.sh stop-scheduler DIR      kill the bed's cupsd (as a crash or `systemctl stop`)
+#   cups-testbed.sh start-scheduler DIR     start it again: same port, configuration and spool
+#   cups-testbed.sh admin DIR TOOL ARGS...  run a CUPS admin tool (lpadmin, cupsdisable,
+#                                           cupsreject, cancel, lpstat…) against the bed
 #
 # DIR/env holds CUPS_SERVER=127.0.0.1:PORT, TESTBED_RECEIVED=DIR/received (one .pdf/.prn and
 # one .env file per document the IPP printer received, with the job's IPP_* attributes),
@@ -21,7 +25,7 @@ step() { [ -n "${TESTBED_TRACE:-}" ] && echo "$(date +%s.%N) $$ $*" >> "$TESTBED
 
 mode=${1:-}
 dir=${2:-}
-[ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|start-empty|dead|stop DIR"
+[ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|start-empty|dead|reject-all|stop-scheduler|start-scheduler|admin|stop DIR [ARGS...]"
 
 free_port() {
     local port
@@ -95,7 +99,19 @@ listening_pid_is() { # port pid
     fi
 }
 
-start_cupsd() { # port (global; updated if cupsd had to move because the port was taken)
+# Until process PID listens on PORT itself (not some other bed's daemon that took the same
+# port); fails early if the process exits (e.g. it could not bind).
+wait_listener() { # pid port seconds
+    local i
+    for i in $(seq 1 $(( $3 * 20 ))); do
+        alive "$1" || return 1
+        if ss -Hltnp "sport = :$2" 2>/dev/null | grep -q "pid=$1,"; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+
+start_cupsd() { # port (global: updated if cupsd had to move to another port)
     port=$1
     mkdir -p "$dir"/{etc/ppd,etc/ssl,spool/tmp,cache,state/certs,log,pids,home,received}
     chmod 0755 "$dir" "$dir"/etc "$dir"/spool
@@ -113,6 +129,8 @@ FileDevice Yes
 SystemGroup root
 Printcap $dir/state/printcap
 EOF
+    local attempt pid
+    for attempt in 1 2 3; do
     cat > "$dir/etc/cupsd.conf" <<EOF
 LogLevel info
 Listen 127.0.0.1:$port
@@ -137,26 +155,16 @@ MaxJobs 1000
   </Limit>
 </Policy>
 EOF
-    # Parallel beds pick ports at random: if another process took this one between the check
-    # and cupsd's bind, cupsd exits, and it is started again on a new port.
-    local attempt pid
-    for attempt in 1 2 3 4; do
-        sed -i "s/^Listen 127.0.0.1:.*/Listen 127.0.0.1:$port/" "$dir/etc/cupsd.conf"
-        setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
-            </dev/null >>"$dir/log/cupsd.out" 2>&1 &
-        pid=$!
-        echo "$pid" > "$dir/pids/cupsd.pid"
-        for _ in $(seq 1 600); do
-            if listening_pid_is "$port" "$pid"; then
-                return 0
-            fi
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.05
-        done
-        kill -9 "$pid" 2>/dev/null || true
-        port=$(free_port)
+    setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
+        </dev/null >>"$dir/log/cupsd.out" 2>&1 &
+    pid=$!
+    echo "$pid" > "$dir/pids/cupsd.pid"
+    wait_listener "$pid" "$port" 30 && return 0
+    # Another process took the port between choosing and binding it: move.
+    alive "$pid" && kill -9 "$pid" 2>/dev/null || true
+    port=$(free_port)
     done
-    tail -5 "$dir/log/error_log" >&2 2>/dev/null || true
+    cat "$dir/log/error_log" >&2 2>/dev/null || true
     stop_bed
     die "cupsd did not start"
 }
@@ -280,12 +288,44 @@ reject-all)
         cupsreject -r "${3:-rejecting}" "$queue"
     done
     ;;
+stop-scheduler)
+    [ -f "$dir/env" ] || die "$dir is not a started test bed"
+    dir=$(cd "$dir" && pwd)
+    pid=$(cat "$dir/pids/cupsd.pid" 2>/dev/null || true)
+    [ -n "$pid" ] && alive "$pid" && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -qF "$dir" || die "cupsd is not running"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 20); do alive "$pid" || break; sleep 0.05; done
+    alive "$pid" && kill -9 "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.05; done
+    alive "$pid" && die "cupsd did not stop"
+    rm -f "$dir/pids/cupsd.pid"
+    ;;
+start-scheduler)
+    [ -f "$dir/env" ] || die "$dir is not a started test bed"
+    dir=$(cd "$dir" && pwd)
+    port=$(sed -n 's/^CUPS_SERVER=127.0.0.1://p' "$dir/env")
+    setsid cupsd -f -c "$dir/etc/cupsd.conf" -s "$dir/etc/cups-files.conf" \
+        </dev/null >>"$dir/log/cupsd.out" 2>&1 &
+    pid=$!
+    echo "$pid" > "$dir/pids/cupsd.pid"
+    wait_listener "$pid" "$port" 30 || die "cupsd did not start again on port $port"
+    ;;
+admin)
+    [ -f "$dir/env" ] || die "$dir is not a started test bed"
+    export CUPS_SERVER=$(sed -n 's/^CUPS_SERVER=//p' "$dir/env")
+    shift 2
+    case "${1:-}" in
+    lpadmin|cupsdisable|cupsenable|cupsreject|cupsaccept|cancel|lpstat|lpmove) ;;
+    *) die "admin: not a CUPS admin tool: ${1:-}" ;;
+    esac
+    exec "$@"
+    ;;
 stop)
     [ -d "$dir" ] || exit 0
     dir=$(cd "$dir" && pwd)
     stop_bed
     ;;
 *)
-    die "unknown mode $mode (start, start-empty, dead, stop)"
+    die "unknown mode $mode (start, start-empty, dead, reject-all, stop-scheduler, start-scheduler, admin, stop)"
     ;;
 esac

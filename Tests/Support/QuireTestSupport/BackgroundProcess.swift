@@ -64,6 +64,14 @@ public final class BackgroundProcess: @unchecked Sendable {
         return !isRunning
     }
 
+    /// The exit status once the process has exited by itself (nil while running or if killed
+    /// by a signal).
+    public var exitStatus: Int32? {
+        guard !isRunning else { return nil }
+        let signalled = (status & 0x7f) != 0
+        return signalled ? nil : (status >> 8) & 0xff
+    }
+
     public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     public var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 

@@ -60,6 +60,32 @@ public final class CUPSTestBed: @unchecked Sendable {
         guard result.status == 0 else { throw Failure(description: "reject-all failed: \(result.standardError)") }
     }
 
+    /// Kills the bed's cupsd (as a crash or `systemctl stop cups` would); the printer stays.
+    public func stopScheduler() throws {
+        try script("stop-scheduler")
+    }
+
+    /// Starts cupsd again on the same port with the same queues and spool (jobs survive).
+    public func startScheduler() throws {
+        try script("start-scheduler")
+    }
+
+    /// Runs a CUPS admin tool against this bed, e.g. `admin("lpadmin", "-x", "quire-office")`,
+    /// `admin("cupsdisable", "-r", "out of toner", "quire-office")`, `admin("cancel", "7")`.
+    public func admin(_ tool: String, _ arguments: String...) throws {
+        try script(["admin", tool] + arguments)
+    }
+
+    private func script(_ mode: String) throws { try script([mode]) }
+
+    private func script(_ arguments: [String]) throws {
+        let result = ProcessRunner.run(["/bin/bash", Self.script, arguments[0], directory.path] + arguments.dropFirst(),
+                                       timeout: 60)
+        guard result.status == 0 else {
+            throw Failure(description: "\(arguments.joined(separator: " ")) failed (status \(result.status)): \(result.standardError)")
+        }
+    }
+
     /// The environment for a `quire` child process talking to this scheduler: no LPDEST/PRINTER,
     /// HOME inside the bed (so the user's lpoptions do not count), plus `extra`.
     public func environment(_ extra: [String: String] = [:]) -> [String: String] {
