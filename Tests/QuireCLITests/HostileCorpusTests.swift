@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import QuireTestSupport
+
+/// Every command over every entry of the hostile corpus (`Samples/hostile.py`: damaged and
+/// bit-flipped PDFs, pixel and zip bombs, path traversal in zips, hostile file names, FIFOs,
+/// devices, symlink loops, empty and unreadable files) through the built `quire` binary.
+///
+/// Each run gets the corpus directory as its working directory, names passed as separate raw
+/// argv entries after `--`, HOME/XDG/TMPDIR inside the scratch directory and a dead CUPS server.
+/// Asserted per run: it exits within a bound, never by a signal, with a sysexits status; a
+/// failure prints a `quire: NAME: reason` line naming the file in its escaped display form; the
+/// output directory holds the promised files on success and nothing on failure. Asserted after
+/// all runs: the corpus is byte-identical (same names, kinds, contents, timestamps), nothing new
+/// appeared in it (no `pwned`), and nothing was written to the scratch HOME, TMPDIR or outside.
+@Suite struct HostileCorpusTests {
+    /// Statuses a run may end with: success, bad data, no input, unavailable service, time limit.
+    static let allowedStatuses: Set<Int32> = [0, 65, 66, 69, 75]
+
+    struct Run: Sendable {
+        let entry: [UInt8]
+        let command: String
+        let arguments: [[UInt8]]
+        let outputDirectory: String?
+        let bound: Double
+    }
+
+    @Test func everyCommandSurvivesEveryHostileFile() throws {
+        let scratch = TemporaryDirectory("quire-hostile")
+        let corpus = scratch.file("corpus")
+        let generated = ProcessRunner.run(
+            ["/usr/bin/env", "python3", Samples.repositoryRoot.appendingPathComponent("Samples/hostile.py").path,
+             corpus, Samples.directory.path], timeout: 120)
+        try #require(generated.status == 0, "hostile.py failed: \(generated.standardError)")
+        let entries = try DirectorySnapshot.names(in: corpus)
+        try #require(entries.count > 60, "the corpus is unexpectedly small: \(entries.count)")
+        let before = try DirectorySnapshot(directory: corpus)
+
+        for name in ["home", "tmp", "cache", "runtime", "out", "config", "data"] {
+            try FileManager.default.createDirectory(atPath: scratch.file(name), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = scratch.file("home")
+        env["TMPDIR"] = scratch.file("tmp")
+        env["XDG_CACHE_HOME"] = scratch.file("cache")
+        env["XDG_RUNTIME_DIR"] = scratch.file("runtime")
+        env["XDG_CONFIG_HOME"] = scratch.file("config")
+        env["XDG_DATA_HOME"] = scratch.file("data")
+        env["CUPS_SERVER"] = "127.0.0.1:1"   // nothing listens there
+        env["NO_COLOR"] = "1"
+        for key in ["PRINTER", "LPDEST", "QUIRE_GRAPHICS"] { env[key] = nil }
+        for key in env.keys where key.hasPrefix("QUIRE_") { env[key] = nil }
+
+        var runs: [Run] = []
+        for (index, entry) in entries.enumerated() {
+            func out(_ command: String) -> String {
+                let directory = scratch.file("out/\(index)-\(command)")
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+                return directory
+            }
+            let a = { (s: String) in Array(s.utf8) }
+            runs.append(Run(entry: entry, command: "info", arguments: [a("info"), a("--"), entry],
+                            outputDirectory: nil, bound: 20))
+            runs.append(Run(entry: entry, command: "info-json", arguments: [a("info"), a("--json"), a("--"), entry],
+                            outputDirectory: nil, bound: 20))
+            let preview = out("preview")
+            runs.append(Run(entry: entry, command: "preview",
+                            arguments: [a("preview"), a("--timeout"), a("4"), a("-o"), a(preview + "/out.png"), a("--"), entry],
+                            outputDirectory: preview, bound: 15))
+            let thumbnail = out("thumbnail")
+            runs.append(Run(entry: entry, command: "thumbnail",
+                            arguments: [a("thumbnail"), a("-s"), a("128"), a("--timeout"), a("4"), a("--"), entry,
+                                        a(thumbnail + "/out.png")],
+                            outputDirectory: thumbnail, bound: 15))
+            runs.append(Run(entry: entry, command: "actions", arguments: [a("actions"), a("--"), entry],
+                            outputDirectory: nil, bound: 20))
+            runs.append(Run(entry: entry, command: "print", arguments: [a("print"), a("--dry-run"), a("--"), entry],
+                            outputDirectory: nil, bound: 20))
+        }
+        let binary = Array(QuireBinary.path.utf8)
+        let environment = env
+        let results = Parallel.map(runs, width: 8) { run in
+            ProcessRunner.run(bytes: [binary] + run.arguments, environment: environment, timeout: 30,
+                              workingDirectory: corpus)
+        }
+        for (run, result) in zip(runs, results) {
+            check(run, result)
+        }
+        if ProcessInfo.processInfo.environment["QUIRE_HOSTILE_DEBUG"] != nil {
+            for (run, result) in zip(runs, results) {
+                print("DEBUG \(run.command) \(Display.escaped(run.entry)) status=\(result.status) t=\(String(format: "%.2f", result.elapsed)) err=\(result.standardError.prefix(150).debugDescription)")
+            }
+        }
+
+        // Batch: all entries at once, into the scratch cache.
+        let batch = ProcessRunner.run(
+            bytes: [binary] + ["thumbnail", "--batch", "--verbose", "--size", "normal", "--timeout", "4", "--"].map { (s: String) in Array(s.utf8) }
+                + entries,
+            environment: environment, timeout: 120, workingDirectory: corpus)
+        #expect(!batch.timedOut && batch.elapsed < 90, "batch took \(batch.elapsed) s")
+        #expect(batch.signal == nil, "batch died of signal \(batch.signal ?? 0)")
+        #expect([0, 65].contains(batch.status), "batch: status \(batch.status): \(batch.standardError)")
+        let batchReport = batch.standardOutputText + batch.standardError
+        for entry in entries {
+            #expect(batchReport.contains(Display.escaped(entry)), "batch did not report \(Display.escaped(entry))")
+        }
+        for line in batch.errorLines {
+            #expect(line.hasPrefix("quire: "), "batch: unexpected stderr line \(line)")
+        }
+        let cacheFiles = try DirectorySnapshot.files(under: scratch.file("cache"))
+        for file in cacheFiles {
+            #expect(file.hasPrefix("thumbnails/") && file.hasSuffix(".png"), "batch left \(file) in the cache")
+        }
+
+        // Afterwards: the corpus is untouched and nothing strayed.
+        let after = try DirectorySnapshot(directory: corpus)
+        #expect(after.entries.keys.sorted { $0.lexicographicallyPrecedes($1) }
+                == before.entries.keys.sorted { $0.lexicographicallyPrecedes($1) },
+                "entries appeared or disappeared in the corpus")
+        for (name, state) in before.entries {
+            #expect(after.entries[name] == state, "\(Display.escaped(name)) changed")
+        }
+        for directory in ["home", "tmp", "runtime", "config", "data"] {
+            let left = try DirectorySnapshot.files(under: scratch.file(directory))
+            #expect(left.isEmpty, "files left in \(directory): \(left)")
+        }
+        let scratchTop = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
+        #expect(scratchTop == ["cache", "config", "corpus", "data", "home", "out", "runtime", "tmp"])
+        for stray in ["/tmp/pwned", "/tmp/pwned.png", "/pwned.png", "/tmp/quire-absolute-pwned.png",
+                      FileManager.default.currentDirectoryPath + "/pwned", scratch.file("pwned"), scratch.file("pwned.png")] {
+            #expect(!FileManager.default.fileExists(atPath: stray), "\(stray) was created")
+        }
+    }
+
+    /// The per-run assertions.
+    private func check(_ run: Run, _ result: ProcessRunner.Result) {
+        let name = Display.escaped(run.entry)
+        let label = "\(run.command) \(name)"
+        #expect(!result.timedOut, "\(label): hung (killed after \(result.elapsed) s)")
+        #expect(result.elapsed < run.bound, "\(label): took \(result.elapsed) s")
+        #expect(result.signal == nil, "\(label): died of signal \(result.signal ?? 0): \(result.standardError)")
+        #expect(Self.allowedStatuses.contains(result.status), "\(label): status \(result.status): \(result.standardError)")
+        #expect(!result.standardError.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" },
+                "\(label): raw control characters on stderr: \(result.standardError.debugDescription)")
+        if result.status != 0 {
+            let naming = result.errorLines.filter { $0.hasPrefix("quire: \(name): ") && $0.count > "quire: \(name): ".count }
+            let printSystemDown = run.command == "print" && result.status == 69
+                && result.standardError.contains("the print system is not running")
+            #expect(!naming.isEmpty || printSystemDown,
+                    "\(label): status \(result.status) without a 'quire: \(name): reason' line: \(result.standardError)")
+        }
+        if run.command == "info-json" {
+            let parsed = try? JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]]
+            #expect(parsed?.count == 1, "\(label): stdout is not a one-element JSON array")
+        }
+        guard let directory = run.outputDirectory else { return }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        if result.status == 0 {
+            #expect(left == ["out.png"], "\(label): output directory holds \(left)")
+        } else {
+            #expect(left.isEmpty, "\(label): failed but left \(left)")
+        }
+    }
+}
+
+/// The escaped display form Quire promises for names: `\n`, `\t`, `\r`, `\\`, other control
+/// characters and invalid UTF-8 bytes as `\xHH`. Written independently of the product's code.
+enum Display {
+    static func escaped(_ bytes: [UInt8]) -> String {
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = byte < 0x80 ? 1 : byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3
+                : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0
+            if length > 1, index + length <= bytes.count,
+               let scalar = String(validating: bytes[index..<(index + length)], as: UTF8.self) {
+                out += scalar
+                index += length
+                continue
+            }
+            switch byte {
+            case 0x0A: out += "\\n"
+            case 0x09: out += "\\t"
+            case 0x0D: out += "\\r"
+            case 0x5C: out += "\\\\"
+            case 0x20..<0x7F: out += String(UnicodeScalar(byte))
+            default: out += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+            index += 1
+        }
+        return out
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
