@@ -130,11 +130,12 @@ struct PrintCommand: AsyncParsableCommand {
             Watchdog.disarm()
             if let preview {
                 let data = try printer.previewPDF(plan)
-                do { try Data(data).write(to: URL(fileURLWithPath: preview)) } catch {
-                    Terminal.error("\(preview): cannot write the preview (\(error.localizedDescription))")
+                // Atomically (temporary file beside it, then rename): a failure leaves nothing.
+                do { try OutputFile.write(data, to: RawArguments.path(preview)) } catch {
+                    Terminal.error(error.description)
                     throw ExitStatus.cannotCreate.exitCode
                 }
-                Terminal.out("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(preview)\n")
+                Terminal.out("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(RawArguments.path(preview))\n")
                 return
             }
             if dryRun {
