@@ -151,6 +151,34 @@ import QuireTestSupport
         }
     }
 
+    /// Mode 000 means nothing to root, so as root the commands run as `nobody` (setpriv): every
+    /// command refuses the file with status 66 and one line naming it, and writes nothing.
+    @Test func unreadableFileIsRefusedByEveryCommand() throws {
+        let scratch = TemporaryDirectory("quire-unreadable")
+        #expect(chmod(scratch.path, 0o777) == 0)
+        let file = scratch.file("unreadable -x.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("document.pdf"), toPath: file)
+        #expect(chmod(file, 0) == 0)
+        let before = try DirectorySnapshot(directory: scratch.path)
+        let out = scratch.file("out.png")
+        let prefix = getuid() == 0
+            ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", QuireBinary.path]
+            : [QuireBinary.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CUPS_SERVER"] = "127.0.0.1:1"
+        environment["HOME"] = scratch.path
+        environment["XDG_CACHE_HOME"] = scratch.path
+        for arguments in [["info", "--", file], ["preview", "-o", out, "--", file], ["thumbnail", "--", file, out],
+                          ["actions", "--", file], ["print", "--dry-run", "--", file]] {
+            let result = ProcessRunner.run(prefix + arguments, environment: environment, timeout: 30)
+            #expect(result.status == 66, "\(arguments[0]): \(result.status) \(result.standardError)")
+            #expect(result.errorLines == ["quire: \(file): permission denied (the file is not readable)"],
+                    "\(arguments[0]): \(result.standardError)")
+        }
+        let after = try DirectorySnapshot(directory: scratch.path)
+        #expect(after.entries == before.entries, "the directory changed")
+    }
+
     /// The per-run assertions.
     private func check(_ run: Run, _ result: ProcessRunner.Result) {
         let name = Display.escaped(run.entry)
