@@ -25,9 +25,13 @@ struct ActionsCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String
 
+    func validate() throws {
+        _ = try Watchdog.seconds(timeoutOption, default: 60)
+    }
+
     func run() async throws {
         let path = RawArguments.path(file)
-        Watchdog.arm(seconds: Watchdog.seconds(timeoutOption, default: 60), path: path)
+        Watchdog.arm(seconds: try Watchdog.seconds(timeoutOption, default: 60), path: path)
         let document: Document
         do {
             document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),

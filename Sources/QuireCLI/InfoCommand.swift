@@ -30,6 +30,7 @@ struct InfoCommand: AsyncParsableCommand {
     var files: [String]
 
     func validate() throws {
+        _ = try Watchdog.seconds(timeoutOption, default: 60)
         if files.isEmpty { throw ValidationError("Give at least one file.") }
         if let timeoutOption, timeoutOption < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
     }
@@ -40,7 +41,7 @@ struct InfoCommand: AsyncParsableCommand {
         let styled = Terminal.stylesStandardOutput
         let maximumFileSize = try limits.maximumFileSize()
         let renderLimits = try limits.renderLimits()
-        let seconds = Watchdog.seconds(timeoutOption, default: 60)
+        let seconds = try Watchdog.seconds(timeoutOption, default: 60)
         for (index, argument) in files.enumerated() {
             let path = RawArguments.path(argument)
             Watchdog.arm(seconds: seconds, path: path)

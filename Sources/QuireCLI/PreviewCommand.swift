@@ -63,10 +63,10 @@ struct PreviewCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
-    var timeout: Int { Watchdog.seconds(timeoutOption, default: 120) }
+    var timeout: Int { (try? Watchdog.seconds(timeoutOption, default: 120)) ?? 120 }
 
     func validate() throws {
-        if timeout < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
+        _ = try Watchdog.seconds(timeoutOption, default: 120)
         if page != nil && pages != nil { throw ValidationError("Give --page or --pages, not both.") }
         if size != nil && width != nil { throw ValidationError("Give --size or --width, not both.") }
         if let page, page < 1 { throw ValidationError("Pages count from 1.") }

@@ -81,6 +81,7 @@ struct PrintCommand: AsyncParsableCommand {
     var files: [String]
 
     func validate() throws {
+        _ = try Watchdog.seconds(timeoutOption, default: 60)
         if files.isEmpty { throw ValidationError("Give at least one file.") }
         if color && monochrome { throw ValidationError("--color and --monochrome exclude each other.") }
         if let copies, copies < 1 { throw ValidationError("-n must be at least 1.") }
@@ -117,7 +118,7 @@ struct PrintCommand: AsyncParsableCommand {
             var documents: [Document] = []
             let maximumFileSize = try limits.maximumFileSize()
             let renderLimits = try limits.renderLimits()
-            let seconds = Watchdog.seconds(timeoutOption, default: 60)
+            let seconds = try Watchdog.seconds(timeoutOption, default: 60)
             for file in files {
                 let path = RawArguments.path(file)
                 Watchdog.arm(seconds: seconds * files.count, path: path)

@@ -20,11 +20,17 @@ struct ThumbnailBatchOptions: ParsableArguments {
         valueName: "seconds"))
     var timeoutOption: Double?
 
-    /// The per-file time limit: --timeout, else `QUIRE_TIMEOUT`, else 15 s.
+    /// The per-file time limit: --timeout, else `QUIRE_TIMEOUT`, else 15 s (checked by
+    /// ``validateTimeout()``).
     var timeout: Double {
         if let timeoutOption { return timeoutOption }
-        if let text = ProcessInfo.processInfo.environment["QUIRE_TIMEOUT"], let value = Double(text), value > 0 { return value }
-        return 15
+        return (try? Watchdog.environmentSeconds(allowZero: false)) ?? 15
+    }
+
+    /// --timeout and `QUIRE_TIMEOUT` must be finite, positive and at most ``Watchdog/maximumSeconds``.
+    func validateTimeout() throws {
+        if let timeoutOption { _ = try Watchdog.validated(timeoutOption, name: "--timeout", allowZero: false) }
+        _ = try Watchdog.environmentSeconds(allowZero: false)
     }
 
     @Flag(name: .long, help: "Include files and directories whose names start with a dot.")
@@ -78,7 +84,6 @@ struct ThumbnailBatchOptions: ParsableArguments {
     func validateBatch() throws {
         _ = try shardSpec()
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
-        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
         if memoryLimit < 64 { throw ValidationError("--memory-limit must be at least 64 MiB.") }
     }
 }

@@ -51,6 +51,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var output: String { arguments.count > 1 ? arguments[1] : "" }
 
     func validate() throws {
+        try batchOptions.validateTimeout()
         if batchOptions.batch {
             if arguments.isEmpty { throw ValidationError("Give at least one file or directory to --batch.") }
             _ = try ThumbnailBatchOptions.flavors(sizes)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArgumentParser
 import Foundation
 import Quire
 
@@ -22,11 +23,33 @@ enum Watchdog {
     }
     private static let state = State()
 
+    /// The longest time limit accepted (about 11 days); larger, negative, infinite or NaN values
+    /// are usage errors rather than a trap when converted to whole seconds.
+    static let maximumSeconds: Double = 1_000_000
+
+    /// Checks a time limit given as `name` (an option or `QUIRE_TIMEOUT`).
+    static func validated(_ value: Double, name: String, allowZero: Bool) throws -> Double {
+        guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= maximumSeconds else {
+            throw ValidationError("\(name) must be a number of seconds \(allowZero ? "from 0" : "above 0") to \(Int(maximumSeconds)) (got \(value)).")
+        }
+        return value
+    }
+
+    /// `QUIRE_TIMEOUT`, checked; nil when unset or empty.
+    static func environmentSeconds(allowZero: Bool) throws -> Double? {
+        guard let text = ProcessInfo.processInfo.environment[Limit.time.environmentVariable], !text.isEmpty else { return nil }
+        guard let value = Double(text) else {
+            throw ValidationError("\(Limit.time.environmentVariable) must be a number of seconds (got '\(text)').")
+        }
+        return try validated(value, name: Limit.time.environmentVariable, allowZero: allowZero)
+    }
+
     /// The per-file time limit: the option, else `QUIRE_TIMEOUT`, else `fallback` (0: none).
-    static func seconds(_ option: Int?, default fallback: Int) -> Int {
-        if let option { return option }
-        if let text = ProcessInfo.processInfo.environment[Limit.time.environmentVariable],
-           let value = Double(text), value >= 0 { return Int(value.rounded(.up)) }
+    static func seconds(_ option: Int?, default fallback: Int) throws -> Int {
+        if let option {
+            return Int(try validated(Double(option), name: Limit.time.option, allowZero: true))
+        }
+        if let value = try environmentSeconds(allowZero: true) { return Int(value.rounded(.up)) }
         return fallback
     }
 

@@ -140,9 +140,18 @@ import QuireTestSupport
         (["info", "--max-file-size", "lots", "x.pdf"], [:], "--max-file-size"),
         (["info", "x.pdf"], ["QUIRE_MAX_PAGES": "many"], "QUIRE_MAX_PAGES"),
         (["thumbnail", "x.cbz", "y.png"], ["QUIRE_MAX_INFLATED_SIZE": "-5"], "QUIRE_MAX_INFLATED_SIZE"),
+        // These used to trap converting the seconds to Int (signal 4).
+        (["thumbnail", "--timeout", "1e300", "x.pdf", "y.png"], [:], "--timeout"),
+        (["thumbnail", "--timeout", "nan", "x.pdf", "y.png"], [:], "--timeout"),
+        (["thumbnail", "--batch", "--timeout", "inf", "x.pdf"], [:], "--timeout"),
+        (["thumbnailer-service", "--timeout", "1e300"], [:], "--timeout"),
+        (["info", "x.pdf"], ["QUIRE_TIMEOUT": "1e300"], "QUIRE_TIMEOUT"),
+        (["thumbnail", "x.pdf", "y.png"], ["QUIRE_TIMEOUT": "nan"], "QUIRE_TIMEOUT"),
+        (["preview", "x.pdf"], ["QUIRE_TIMEOUT": "soon"], "QUIRE_TIMEOUT"),
     ])
     func invalidValuesAreUsageErrors(arguments: [String], env: [String: String], name: String) {
         let result = Self.run(arguments, env)
+        #expect(result.signal == nil, "died of signal \(result.signal ?? 0)")
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains(name), "\(result.standardError)")
     }
