@@ -92,6 +92,13 @@ import QuireTestSupport
         Self.expectLimit(Self.run(["preview", "-o", out, odt], ["QUIRE_MAX_INFLATED_SIZE": "100"]), file: "document.odt", option: "--max-inflated-size")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(Self.run(["thumbnail", "--max-inflated-size", "1M", odt, out], ["QUIRE_MAX_INFLATED_SIZE": "100"]).status == 0)
+        // The budget is per container, not per entry: book.epub inflates container.xml (221 bytes),
+        // the OPF (551) and the cover (522); each fits in 800 bytes, all three do not.
+        let epub = Samples.path("book.epub")
+        let total = Self.run(["thumbnail", "--max-inflated-size", "800", epub, out])
+        Self.expectLimit(total, file: "book.epub", option: "--max-inflated-size")
+        #expect(total.standardError.contains("the container inflates to more than the maximum of 800 bytes"), "\(total.standardError)")
+        #expect(Self.run(["thumbnail", "--max-inflated-size", "1300", epub, out]).status == 0)
         // Raised past the bomb, the limit is no longer what stops it.
         let raised = Self.run(["thumbnail", "--max-inflated-size", "200M", Samples.path("bomb.odt"), scratch.file("b.png")])
         #expect(!raised.standardError.contains("--max-inflated-size"), "\(raised.standardError)")
