@@ -110,24 +110,31 @@ import QuireTestSupport
                     "info --json: no stderr line for \(Display.escaped(entry))")
         }
 
-        // Batch: all entries at once, into the scratch cache.
-        let batch = ProcessRunner.run(
-            bytes: [binary] + ["thumbnail", "--batch", "--verbose", "--size", "normal", "--timeout", "3", "--"].map { (s: String) in Array(s.utf8) }
-                + entries,
-            environment: environment, timeout: 120, workingDirectory: corpus)
-        #expect(!batch.timedOut && batch.elapsed < 90, "batch took \(batch.elapsed) s")
-        #expect(batch.signal == nil, "batch died of signal \(batch.signal ?? 0)")
-        #expect([0, 65].contains(batch.status), "batch: status \(batch.status): \(batch.standardError)")
-        let batchReport = batch.standardOutputText + batch.standardError
-        for entry in entries {
-            #expect(batchReport.contains(Display.escaped(entry)), "batch did not report \(Display.escaped(entry))")
-        }
-        for line in batch.errorLines {
-            #expect(line.hasPrefix("quire: "), "batch: unexpected stderr line \(line)")
-        }
-        let cacheFiles = try DirectorySnapshot.files(under: scratch.file("cache"))
-        for file in cacheFiles {
-            #expect(file.hasPrefix("thumbnails/") && file.hasSuffix(".png"), "batch left \(file) in the cache")
+        // Batch: all entries at once, into a scratch cache; under bubblewrap when it works here,
+        // and with --no-sandbox (resource limits only).
+        for (cacheName, extra) in [("cache", [String]()), ("cache-unsandboxed", ["--no-sandbox"])] {
+            var batchEnvironment = environment
+            batchEnvironment["XDG_CACHE_HOME"] = scratch.file(cacheName)
+            let batch = ProcessRunner.run(
+                bytes: [binary] + (["thumbnail", "--batch", "--verbose", "--size", "normal", "--timeout", "3"] + extra + ["--"])
+                    .map { (s: String) in Array(s.utf8) } + entries,
+                environment: batchEnvironment, timeout: 120, workingDirectory: corpus)
+            let label = "batch \(extra.joined())"
+            #expect(!batch.timedOut && batch.elapsed < 90, "\(label) took \(batch.elapsed) s")
+            #expect(batch.signal == nil, "\(label) died of signal \(batch.signal ?? 0)")
+            #expect([0, 65].contains(batch.status), "\(label): status \(batch.status): \(batch.standardError)")
+            let batchReport = batch.standardOutputText + batch.standardError
+            for entry in entries {
+                #expect(batchReport.contains(Display.escaped(entry)), "\(label) did not report \(Display.escaped(entry))")
+            }
+            for line in batch.errorLines {
+                #expect(line.hasPrefix("quire: "), "\(label): unexpected stderr line \(line)")
+            }
+            let cacheFiles = (try? DirectorySnapshot.files(under: scratch.file(cacheName))) ?? []
+            #expect(!cacheFiles.isEmpty, "\(label) wrote no thumbnails")
+            for file in cacheFiles {
+                #expect(file.hasPrefix("thumbnails/") && file.hasSuffix(".png"), "\(label) left \(file) in the cache")
+            }
         }
 
         // Afterwards: the corpus is untouched and nothing strayed.
@@ -144,7 +151,7 @@ import QuireTestSupport
         }
         withExtendedLifetime(bed) {}   // the scheduler runs until every command is done
         let scratchTop = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
-        #expect(scratchTop == ["cache", "config", "corpus", "data", "home", "out", "runtime", "tmp"])
+        #expect(scratchTop == ["cache", "cache-unsandboxed", "config", "corpus", "data", "home", "out", "runtime", "tmp"])
         for stray in ["/tmp/pwned", "/tmp/pwned.png", "/pwned.png", "/tmp/quire-absolute-pwned.png",
                       FileManager.default.currentDirectoryPath + "/pwned", scratch.file("pwned"), scratch.file("pwned.png")] {
             #expect(!FileManager.default.fileExists(atPath: stray), "\(stray) was created")
