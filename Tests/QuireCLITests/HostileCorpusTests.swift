@@ -91,6 +91,20 @@ import QuireTestSupport
         for (run, result) in zip(runs, results) {
             check(run, result)
         }
+        // Specific outcomes: a PDF whose page tree yields no page is not printable (it used to be
+        // planned and submitted as a 0-page job); bombs are refused by their limits.
+        func outcome(_ command: String, _ name: String) -> ProcessRunner.Result? {
+            zip(runs, results).first { $0.0.command == command && $0.0.entry == Array(name.utf8) }?.1
+        }
+        #expect(outcome("print", "huge-page-count.pdf")?.standardError
+                == "quire: huge-page-count.pdf: the PDF has no pages\n")
+        for (name, option) in [("pixel-bomb.png", "--max-pixels"), ("pixel-bomb.jpg", "--max-pixels"), ("bomb.odt", "--max-inflated-size"),
+                               ("bomb.epub", "--max-inflated-size"), ("bomb.cbz", "--max-inflated-size"),
+                               ("many-entries.cbz", "--max-entries"), ("sparse-huge.pdf", "--max-file-size")] {
+            let result = outcome("thumbnail", name)
+            #expect(result?.status == 65 && result?.standardError.contains("(\(option))") == true,
+                    "thumbnail \(name): \(result?.standardError ?? "not run")")
+        }
         if ProcessInfo.processInfo.environment["QUIRE_HOSTILE_DEBUG"] != nil {
             for (run, result) in zip(runs, results) {
                 print("DEBUG \(run.command) \(Display.escaped(run.entry)) status=\(result.status) t=\(String(format: "%.2f", result.elapsed)) err=\(result.standardError.prefix(150).debugDescription)")
