@@ -19,6 +19,8 @@ public final class Document: Sendable {
     public let file: InputFile
     /// The detected content type (name + content sniffing through shared-mime-info).
     public let contentType: ContentType
+    /// The limits used when this document is rendered, thumbnailed or converted.
+    public let limits: RenderLimits
 
     /// Opens the file at `url` (a `file:` URL).
     public convenience init(url: URL) throws(InputError) {
@@ -26,9 +28,14 @@ public final class Document: Sendable {
     }
 
     /// Opens the file at `path`. Paths are bytes: any file name, including invalid UTF-8, works.
-    public init(path: DocumentPath) throws(InputError) {
-        file = try InputFile(path: path)
+    /// - Parameters:
+    ///   - maximumFileSize: larger files are refused (``Limit/fileSize``).
+    ///   - limits: the limits for rendering, thumbnails and conversion of this document.
+    public init(path: DocumentPath, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
+                limits: RenderLimits = .standard) throws(InputError) {
+        file = try InputFile(path: path, maximumSize: maximumFileSize)
         contentType = try ContentType.detect(file)
+        self.limits = limits
     }
 
     /// The path the document was opened from.

@@ -93,6 +93,8 @@ public struct DocumentPrinter: Sendable {
         }
         var pages: [Int]?
         if let pdf {
+            // A damaged page tree can leave no readable page: nothing would print.
+            guard pdf.pageCount > 0 else { throw PrintError(.unprintable, "\(document.path): the PDF has no pages") }
             pages = try options.pageRanges?.pages(pageCount: pdf.pageCount) ?? Array(1...max(1, pdf.pageCount))
             if selectPages, let selected = pages {
                 source = .data(try pdf.pdfData(pages: selected))

@@ -4,8 +4,9 @@ import QuireRender
 extension Document {
     /// A renderer for this document's family (PDF, PostScript, SVG, image, text, container).
     /// - Throws: ``DocumentError`` (`unsupported`, `damaged`, `passwordRequired`, `limitExceeded`).
-    public func renderer(password: String? = nil, limits: RenderLimits = .standard) throws(DocumentError) -> Renderer {
-        try Renderer(file: file, contentType: contentType, password: password, limits: limits)
+    /// `limits` defaults to the document's ``Document/limits``.
+    public func renderer(password: String? = nil, limits: RenderLimits? = nil) throws(DocumentError) -> Renderer {
+        try Renderer(file: file, contentType: contentType, password: password, limits: limits ?? self.limits)
     }
 
     /// Renders page `page` (0-based) of the document — the Quick Look preview.
@@ -24,12 +25,12 @@ extension Document {
     public func thumbnail(size: Int = 256, uri: String? = nil, password: String? = nil,
                           software: String = "Quire") async throws(DocumentError) -> Thumbnail {
         try Thumbnail.make(file: file, contentType: contentType, size: size, uri: uri, password: password,
-                           software: software)
+                           software: software, limits: limits)
     }
 
     /// The document converted to PDF (what printing sends for text, images and SVG).
     /// `pages` are 0-based; nil means all.
     public func pdfData(pages: [Int]? = nil, password: String? = nil) async throws(DocumentError) -> [UInt8] {
-        try PDFExport.data(file, contentType: contentType, pages: pages, password: password)
+        try PDFExport.data(file, contentType: contentType, pages: pages, password: password, limits: limits)
     }
 }

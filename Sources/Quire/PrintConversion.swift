@@ -24,7 +24,7 @@ public struct PrintConversion: Sendable {
     /// renderer's reason, before anything reaches the print system.
     public static let standard = PrintConversion { document in
         do {
-            return try PDFExport.data(document.file, contentType: document.contentType)
+            return try PDFExport.data(document.file, contentType: document.contentType, limits: document.limits)
         } catch let error as DocumentError {
             throw PrintError(.unprintable, error.description)
         }

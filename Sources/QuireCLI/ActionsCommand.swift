@@ -16,12 +16,29 @@ struct ActionsCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Time limit in seconds (exit status 75); 0 waits forever (default 60; env QUIRE_TIMEOUT).", valueName: "seconds"))
+    var timeoutOption: Int?
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String
 
+    func validate() throws {
+        _ = try Watchdog.seconds(timeoutOption, default: 60)
+    }
+
     func run() async throws {
+        let path = RawArguments.path(file)
+        Watchdog.arm(seconds: try Watchdog.seconds(timeoutOption, default: 60), path: path)
         let document: Document
-        do { document = try Document(path: RawArguments.path(file)) } catch {
+        do {
+            document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
+                                    limits: try limits.renderLimits())
+        } catch let error as ValidationError {
+            throw error
+        } catch {
             throw PrintFailure.report(error).exitCode
         }
         let actions = DocumentInteraction(document: document)

@@ -10,8 +10,11 @@ struct CanPrintCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String
 
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     func run() async throws {
-        guard let document = try? Document(path: RawArguments.path(file)) else { throw ExitCode(1) }
+        guard let document = try? Document(path: RawArguments.path(file), maximumFileSize: limits.maximumFileSize(),
+                                           limits: limits.renderLimits()) else { throw ExitCode(1) }
         let actions = DocumentInteraction(document: document)
         if !actions.print.isAvailable { throw ExitCode(1) }
     }

@@ -20,22 +20,34 @@ struct InfoCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
     var password: String?
 
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Per-file time limit in seconds (exit status 75); 0 waits forever (default 60; env QUIRE_TIMEOUT).", valueName: "seconds"))
+    var timeoutOption: Int?
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     @Argument(help: ArgumentHelp("Files to describe.", valueName: "file"))
     var files: [String]
 
     func validate() throws {
+        _ = try Watchdog.seconds(timeoutOption, default: 60)
         if files.isEmpty { throw ValidationError("Give at least one file.") }
+        if let timeoutOption, timeoutOption < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
     }
 
     func run() async throws {
         var firstFailure: ExitStatus?
         var records: [InfoRecord] = []
         let styled = Terminal.stylesStandardOutput
+        let maximumFileSize = try limits.maximumFileSize()
+        let renderLimits = try limits.renderLimits()
+        let seconds = try Watchdog.seconds(timeoutOption, default: 60)
         for (index, argument) in files.enumerated() {
             let path = RawArguments.path(argument)
+            Watchdog.arm(seconds: seconds, path: path)
             var opened: Document?
             do {
-                let document = try Document(path: path)
+                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits)
                 opened = document
                 let info = try document.info(password: password)
                 if let problem = info.problem {

@@ -57,11 +57,16 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Open the preview in the desktop's default image viewer (Quick Look for file managers).")
     var open = false
 
-    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds (exit status 75); 0 waits forever.", valueName: "seconds"))
-    var timeout = 120
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Give up after this many seconds (exit status 75); 0 waits forever (default 120; env QUIRE_TIMEOUT).", valueName: "seconds"))
+    var timeoutOption: Int?
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
+    var timeout: Int { (try? Watchdog.seconds(timeoutOption, default: 120)) ?? 120 }
 
     func validate() throws {
-        if timeout < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
+        _ = try Watchdog.seconds(timeoutOption, default: 120)
         if page != nil && pages != nil { throw ValidationError("Give --page or --pages, not both.") }
         if size != nil && width != nil { throw ValidationError("Give --size or --width, not both.") }
         if let page, page < 1 { throw ValidationError("Pages count from 1.") }
@@ -85,7 +90,8 @@ struct PreviewCommand: AsyncParsableCommand {
         let toTerminal = outputPath == nil && Terminal.isTerminal(STDOUT_FILENO)
         Watchdog.arm(seconds: timeout, path: path)
         do {
-            let document = try Document(path: path)
+            let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
+                                        limits: try limits.renderLimits())
             if info {
                 let card = InfoCardFormatter.card(try document.info(password: password), styled: toTerminal && Terminal.stylesStandardOutput)
                 if outputPath == nil && !toTerminal {
@@ -108,6 +114,7 @@ struct PreviewCommand: AsyncParsableCommand {
             } else {
                 selected = [0]
             }
+            try document.limits.checkPageCount(selected.count, path: path)
             if open {
                 try openInViewer(renderer: renderer, pages: selected, name: path.lastComponentBytes)
                 return

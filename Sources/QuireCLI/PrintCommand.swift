@@ -80,10 +80,18 @@ struct PrintCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write exactly the pages that would print to this PDF (nothing is sent).", valueName: "out.pdf"))
     var preview: String?
 
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Per-file time limit in seconds for reading and converting (exit status 75); 0 waits forever (default 60; env QUIRE_TIMEOUT).",
+        valueName: "seconds"))
+    var timeoutOption: Int?
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     @Argument(help: ArgumentHelp("Files to print.", valueName: "file"))
     var files: [String]
 
     func validate() throws {
+        _ = try Watchdog.seconds(timeoutOption, default: 60)
         if files.isEmpty { throw ValidationError("Give at least one file.") }
         if color && monochrome { throw ValidationError("--color and --monochrome exclude each other.") }
         if let copies, copies < 1 { throw ValidationError("-n must be at least 1.") }
@@ -119,16 +127,27 @@ struct PrintCommand: AsyncParsableCommand {
         do {
             let options = try options()
             var documents: [Document] = []
-            for file in files { documents.append(try Document(path: RawArguments.path(file))) }
+            let maximumFileSize = try limits.maximumFileSize()
+            let renderLimits = try limits.renderLimits()
+            let seconds = try Watchdog.seconds(timeoutOption, default: 60)
+            for file in files {
+                let path = RawArguments.path(file)
+                Watchdog.arm(seconds: seconds * files.count, path: path)
+                documents.append(try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits))
+            }
             let printer = DocumentPrinter()
             let plan = try printer.plan(documents, destination: destination, options: options)
+            // Reading and converting is done: the time limit does not cover talking to CUPS
+            // (a job must never be cut off half-submitted).
+            Watchdog.disarm()
             if let preview {
                 let data = try printer.previewPDF(plan)
-                do { try Data(data).write(to: URL(fileURLWithPath: preview)) } catch {
-                    Terminal.error("\(preview): cannot write the preview (\(error.localizedDescription))")
+                // Atomically (temporary file beside it, then rename): a failure leaves nothing.
+                do { try OutputFile.write(data, to: RawArguments.path(preview)) } catch {
+                    Terminal.error(error.description)
                     throw ExitStatus.cannotCreate.exitCode
                 }
-                Terminal.out("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(preview)\n")
+                Terminal.out("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(RawArguments.path(preview))\n")
                 return
             }
             if dryRun {

@@ -15,13 +15,23 @@ struct ThumbnailBatchOptions: ParsableArguments {
     @Flag(name: .long, help: "Regenerate current thumbnails and retry files that failed before.")
     var force = false
 
-    @Option(name: .long, help: ArgumentHelp("Per-file time limit in seconds; a worker over it is killed, a single thumbnail gives up with status 75 (default 15).",
-                                            valueName: "seconds"))
-    var timeout: Double = 15
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Per-file time limit in seconds; a worker over it is killed, a single thumbnail gives up with status 75 (default 15; env QUIRE_TIMEOUT).",
+        valueName: "seconds"))
+    var timeoutOption: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Skip files larger than this (bytes, or with K, M, G suffix; default 1G).",
-                                            valueName: "size"))
-    var maxFileSize: String = "1G"
+    /// The per-file time limit: --timeout, else `QUIRE_TIMEOUT`, else 15 s (checked by
+    /// ``validateTimeout()``).
+    var timeout: Double {
+        if let timeoutOption { return timeoutOption }
+        return (try? Watchdog.environmentSeconds(allowZero: false)) ?? 15
+    }
+
+    /// --timeout and `QUIRE_TIMEOUT` must be finite, positive and at most ``Watchdog/maximumSeconds``.
+    func validateTimeout() throws {
+        if let timeoutOption { _ = try Watchdog.validated(timeoutOption, name: "--timeout", allowZero: false) }
+        _ = try Watchdog.environmentSeconds(allowZero: false)
+    }
 
     @Flag(name: .long, help: "Include files and directories whose names start with a dot.")
     var includeHidden = false
@@ -63,21 +73,6 @@ struct ThumbnailBatchOptions: ParsableArguments {
         return out.filter { seen.insert($0).inserted }
     }
 
-    func maximumFileSize() throws -> Int64 {
-        let text = maxFileSize.trimmingCharacters(in: .whitespaces).uppercased()
-        let multipliers: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
-        var digits = Substring(text)
-        var multiplier: Int64 = 1
-        if let last = text.last, let factor = multipliers[last] {
-            multiplier = factor
-            digits = text.dropLast()
-        }
-        guard let value = Int64(digits), value > 0 else {
-            throw ValidationError("--max-file-size must be a positive number of bytes, optionally with K, M or G.")
-        }
-        return value.multipliedReportingOverflow(by: multiplier).overflow ? Int64.max : value * multiplier
-    }
-
     func shardSpec() throws -> ShardSpec? {
         guard let shard else { return nil }
         guard let spec = ShardSpec(shard) else {
@@ -87,10 +82,8 @@ struct ThumbnailBatchOptions: ParsableArguments {
     }
 
     func validateBatch() throws {
-        _ = try maximumFileSize()
         _ = try shardSpec()
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
-        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
         if memoryLimit < 64 { throw ValidationError("--memory-limit must be at least 64 MiB.") }
     }
 }

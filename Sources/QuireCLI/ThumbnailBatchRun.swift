@@ -12,6 +12,7 @@ import QuireThumbnails
 /// after everything else is done.
 struct ThumbnailBatchRun {
     let options: ThumbnailBatchOptions
+    let limits: LimitOptions
     let flavors: [ThumbnailFlavor]
     let arguments: [String]
 
@@ -63,7 +64,7 @@ struct ThumbnailBatchRun {
         var batch = BatchOptions(
             flavors: flavors, recursive: options.recursive,
             jobs: options.jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
-            force: options.force, timeout: options.timeout, maximumFileSize: try options.maximumFileSize(),
+            force: options.force, timeout: options.timeout, maximumFileSize: try limits.maximumFileSize(),
             includeHidden: options.includeHidden, shard: try options.shardSpec(), dryRun: options.dryRun,
             useSandbox: !options.noSandbox)
         batch.limits = .init(memoryBytes: UInt64(options.memoryLimit) << 20,
@@ -72,7 +73,8 @@ struct ThumbnailBatchRun {
             executable: Self.ownExecutable(),
             arguments: [ThumbnailWorkerCommand.name,
                         "--memory-limit", String(batch.limits.memoryBytes),
-                        "--cpu-limit", String(batch.limits.cpuSecondsPerFile)])
+                        "--cpu-limit", String(batch.limits.cpuSecondsPerFile)]
+                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits()))
         let runner = BatchRunner(options: batch, cache: cache, worker: worker)
 
         // Ctrl-C (or SIGTERM): stop cleanly — workers are killed, nothing partial is left, the

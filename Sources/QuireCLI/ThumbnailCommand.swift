@@ -32,6 +32,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     @OptionGroup var batchOptions: ThumbnailBatchOptions
 
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     /// The single-file size in pixels (default 256).
     var size: Int {
         guard let last = sizes.last else { return 256 }
@@ -49,6 +51,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var output: String { arguments.count > 1 ? arguments[1] : "" }
 
     func validate() throws {
+        try batchOptions.validateTimeout()
         if batchOptions.batch {
             if arguments.isEmpty { throw ValidationError("Give at least one file or directory to --batch.") }
             _ = try ThumbnailBatchOptions.flavors(sizes)
@@ -62,7 +65,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func run() async throws {
         if batchOptions.batch {
-            try ThumbnailBatchRun(options: batchOptions, flavors: ThumbnailBatchOptions.flavors(sizes), arguments: arguments).run()
+            try ThumbnailBatchRun(options: batchOptions, limits: limits, flavors: ThumbnailBatchOptions.flavors(sizes), arguments: arguments).run()
             return
         }
         let (path, uri) = try Self.resolve(input)
@@ -70,7 +73,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         // --timeout (shared with --batch): a single thumbnail gives up with status 75.
         Watchdog.arm(seconds: Int(batchOptions.timeout.rounded(.up)), path: path)
         do {
-            let document = try Document(path: path)
+            let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
+                                        limits: try limits.renderLimits())
             let thumbnail = try await document.thumbnail(size: size, uri: uri, password: password,
                                                           software: "Quire \(QuireVersion.string)")
             let png: [UInt8]

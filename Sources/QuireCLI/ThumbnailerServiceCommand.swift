@@ -30,8 +30,9 @@ struct ThumbnailerServiceCommand: AsyncParsableCommand {
     var timeout: Double = 15
 
     func validate() throws {
-        if idleTimeout <= 0 { throw ValidationError("--idle-timeout must be positive.") }
+        if !(idleTimeout > 0) || !idleTimeout.isFinite { throw ValidationError("--idle-timeout must be a positive number of seconds.") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        _ = try Watchdog.validated(timeout, name: "--timeout", allowZero: false)
     }
 
     func run() async throws {

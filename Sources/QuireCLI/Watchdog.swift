@@ -1,26 +1,101 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArgumentParser
 import Foundation
 import Quire
 
-/// Ends the process when rendering takes too long. Some documents make the C libraries run
+/// Ends the process when one file takes too long. Some documents make the C libraries run
 /// for minutes or forever (a PostScript `{} loop`, pathological PDFs) and poppler or Ghostscript
 /// rendering cannot be cancelled, so a thread outside the rendering waits and exits the process
-/// with one line on standard error. Output is encoded in memory before any file is created, so
-/// nothing partial is left behind.
+/// with one line on standard error naming the file and the limit (``Limit/time``). Output is
+/// encoded in memory before any file is created, so nothing partial is left behind.
+///
+/// Commands that work through several files call ``arm(seconds:path:)`` again for each file:
+/// the limit is per file.
 enum Watchdog {
-    /// Starts the timer (0 disables it).
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var deadline: Double = .infinity
+        var message = ""
+        var started = false
+        var errorOutput: Int32 = STDERR_FILENO
+    }
+    private static let state = State()
+
+    /// The longest time limit accepted (about 11 days); larger, negative, infinite or NaN values
+    /// are usage errors rather than a trap when converted to whole seconds.
+    static let maximumSeconds: Double = 1_000_000
+
+    /// Checks a time limit given as `name` (an option or `QUIRE_TIMEOUT`).
+    static func validated(_ value: Double, name: String, allowZero: Bool) throws -> Double {
+        guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= maximumSeconds else {
+            throw ValidationError("\(name) must be a number of seconds \(allowZero ? "from 0" : "above 0") to \(Int(maximumSeconds)) (got \(value)).")
+        }
+        return value
+    }
+
+    /// `QUIRE_TIMEOUT`, checked; nil when unset or empty.
+    static func environmentSeconds(allowZero: Bool) throws -> Double? {
+        guard let text = ProcessInfo.processInfo.environment[Limit.time.environmentVariable], !text.isEmpty else { return nil }
+        guard let value = Double(text) else {
+            throw ValidationError("\(Limit.time.environmentVariable) must be a number of seconds (got '\(text)').")
+        }
+        return try validated(value, name: Limit.time.environmentVariable, allowZero: allowZero)
+    }
+
+    /// The per-file time limit: the option, else `QUIRE_TIMEOUT`, else `fallback` (0: none).
+    static func seconds(_ option: Int?, default fallback: Int) throws -> Int {
+        if let option {
+            return Int(try validated(Double(option), name: Limit.time.option, allowZero: true))
+        }
+        if let value = try environmentSeconds(allowZero: true) { return Int(value.rounded(.up)) }
+        return fallback
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Stops the timer (the process goes on without a time limit).
+    static func disarm() {
+        state.lock.lock()
+        state.deadline = .infinity
+        state.lock.unlock()
+    }
+
+    /// Starts (or restarts, for the next file) the timer; 0 disables it.
     static func arm(seconds: Int, path: DocumentPath) {
-        guard seconds > 0 else { return }
-        let message = "quire: \(path): gave up after \(seconds) s (the document takes too long to render; see --timeout)\n"
+        let state = self.state
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        guard seconds > 0 else {
+            state.deadline = .infinity
+            return
+        }
+        state.deadline = now() + Double(seconds)
+        state.message = "quire: \(path): gave up after \(seconds) s, the per-file time limit (\(Limit.time.option))\n"
+        guard !state.started else { return }
+        state.started = true
         // A copy of standard error as it is now: Ghostscript's calls point descriptor 2 at a
         // capture file while they run.
-        let errorOutput = dup(STDERR_FILENO)
+        let copy = dup(STDERR_FILENO)
+        state.errorOutput = copy >= 0 ? copy : STDERR_FILENO
         let thread = Thread {
-            sleep(UInt32(seconds))
-            message.withCString { _ = write(errorOutput >= 0 ? errorOutput : STDERR_FILENO, $0, strlen($0)) }
-            _exit(ExitStatus.temporaryFailure.rawValue)
+            while true {
+                state.lock.lock()
+                let remaining = state.deadline - now()
+                let message = state.message
+                let output = state.errorOutput
+                state.lock.unlock()
+                if remaining <= 0 {
+                    message.withCString { _ = write(output, $0, strlen($0)) }
+                    _exit(ExitStatus.temporaryFailure.rawValue)
+                }
+                usleep(UInt32(min(max(remaining, 0.01), 0.2) * 1_000_000))
+            }
         }
         thread.start()
     }

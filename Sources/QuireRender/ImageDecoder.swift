@@ -89,7 +89,7 @@ final class ImageDecoder {
         let (product, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || product > limits.maximumImagePixels {
             throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "image is \(width)×\(height) pixels, more than the limit of \(limits.maximumImagePixels / 1_000_000) megapixels (refused before decoding)")
+                                reason: "image is \(width)×\(height) pixels, " + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels") + "; refused before decoding")
         }
     }
 

@@ -8,6 +8,8 @@ final class ZipArchive {
     let file: InputFile
     let limits: RenderLimits
     var path: DocumentPath { file.path }
+    /// Bytes inflated so far from this container, across entries (``RenderLimits/maximumInflatedBytes``).
+    private(set) var inflated = 0
 
     init(file: InputFile, limits: RenderLimits) {
         self.file = file
@@ -61,23 +63,24 @@ final class ZipArchive {
             count += 1
             if count > limits.maximumArchiveEntries {
                 throw DocumentError(kind: .limitExceeded, path: path,
-                                    reason: "zip container has more than \(limits.maximumArchiveEntries) entries")
+                                    reason: "zip container has " + Limit.entries.exceeded(limits.maximumArchiveEntries, "entries"))
             }
             if entry.isFile { names.append(entry.name) }
         }
         return names
     }
 
-    /// The inflated bytes of entry `name`, refused past `limit` bytes.
+    /// The inflated bytes of entry `name`, refused past `limit` bytes, or when the bytes inflated
+    /// from this container in all would pass ``RenderLimits/maximumInflatedBytes``.
     func contents(of name: String, limit: Int? = nil) throws(DocumentError) -> [UInt8] {
-        let maximum = limit ?? limits.maximumInflatedEntrySize
+        let maximum = limit ?? limits.maximumInflatedBytes
         let reader = try Reader(file: file)
         var count = 0
         while let entry = try reader.next(path: path) {
             count += 1
             if count > limits.maximumArchiveEntries {
                 throw DocumentError(kind: .limitExceeded, path: path,
-                                    reason: "zip container has more than \(limits.maximumArchiveEntries) entries")
+                                    reason: "zip container has " + Limit.entries.exceeded(limits.maximumArchiveEntries, "entries"))
             }
             guard entry.name == name else { continue }
             var data: [UInt8] = []
@@ -90,11 +93,18 @@ final class ZipArchive {
                                         reason: "cannot inflate \(DocumentPath.escaped(Array(name.utf8))) (\(reader.errorMessage))")
                 }
                 if data.count + read > maximum {
+                    let reason = limit == nil
+                        ? Limit.inflatedSize.exceeded(maximum, "bytes") : "more than the \(maximum)-byte limit for this entry"
                     throw DocumentError(kind: .limitExceeded, path: path,
-                                        reason: "\(DocumentPath.escaped(Array(name.utf8))) inflates to more than \(maximum) bytes (zip bomb?)")
+                                        reason: "\(DocumentPath.escaped(Array(name.utf8))) inflates to \(reason) (zip bomb?)")
+                }
+                if inflated + data.count + read > limits.maximumInflatedBytes {
+                    throw DocumentError(kind: .limitExceeded, path: path,
+                                        reason: "the container inflates to " + Limit.inflatedSize.exceeded(limits.maximumInflatedBytes, "bytes") + " (zip bomb?)")
                 }
                 data.append(contentsOf: chunk[0..<read])
             }
+            inflated += data.count
             return data
         }
         throw DocumentError(kind: .damaged, path: path, reason: "zip entry \(name) is missing")

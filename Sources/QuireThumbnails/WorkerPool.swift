@@ -133,7 +133,7 @@ final class WorkerPool: @unchecked Sendable {
             case .timedOut:
                 worker!.terminate()
                 worker = nil
-                result = .failed(kind: "timeout", reason: "timed out after \(Self.seconds(configuration.timeout)) (worker killed)")
+                result = .failed(kind: "timeout", reason: "timed out after \(Self.seconds(configuration.timeout)), the per-file time limit (--timeout); worker killed")
             case .died(let how):
                 worker = nil
                 result = .failed(kind: "crash", reason: how)

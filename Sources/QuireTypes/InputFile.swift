@@ -67,7 +67,7 @@ public final class InputFile: Sendable {
         if Int64(after.st_size) > maximumSize {
             close(fd)
             throw InputError(path: path, kind: .tooLarge,
-                             reason: "file is \(after.st_size) bytes, more than the maximum of \(maximumSize) bytes")
+                             reason: "file is \(after.st_size) bytes, " + Limit.fileSize.exceeded(maximumSize, "bytes"))
         }
         self.descriptor = fd
         self.size = Int64(after.st_size)

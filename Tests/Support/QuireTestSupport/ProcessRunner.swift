@@ -23,13 +23,16 @@ public enum ProcessRunner {
     }
 
     public static func run(_ arguments: [String], environment: [String: String]? = nil,
-                           timeout: Double = 30) -> Result {
-        run(bytes: arguments.map { Array($0.utf8) }, environment: environment, timeout: timeout)
+                           timeout: Double = 30, workingDirectory: String? = nil) -> Result {
+        run(bytes: arguments.map { Array($0.utf8) }, environment: environment, timeout: timeout,
+            workingDirectory: workingDirectory)
     }
 
-    /// - Parameter bytes: argv as raw bytes; `bytes[0]` is the program path.
+    /// - Parameters:
+    ///   - bytes: argv as raw bytes; `bytes[0]` is the program path.
+    ///   - workingDirectory: the child's working directory (default: the caller's).
     public static func run(bytes: [[UInt8]], environment: [String: String]? = nil,
-                           timeout: Double = 30) -> Result {
+                           timeout: Double = 30, workingDirectory: String? = nil) -> Result {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("quire-run-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -43,6 +46,15 @@ public enum ProcessRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let workingDirectory {
+            // glibc ≥ 2.29; not exported by the Glibc module, so looked up at run time.
+            typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else {
+                return Result(status: 127, signal: nil, timedOut: false, standardOutput: [],
+                              standardError: "posix_spawn_file_actions_addchdir_np is missing", elapsed: 0)
+            }
+            _ = unsafeBitCast(symbol, to: AddChdir.self)(&actions, workingDirectory)
+        }
 
         var env = environment ?? ProcessInfo.processInfo.environment
         if environment == nil { env["NO_COLOR"] = "1" }
