@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 seconds="${1:-60}"
-targets=(sniff)
+targets=(${FUZZ_TARGETS:-sniff open thumbnail})
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library
        -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
 [[ -f Samples/generated/document.pdf ]] || Samples/generate.sh >/dev/null

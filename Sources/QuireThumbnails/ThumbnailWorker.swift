@@ -56,6 +56,10 @@ public struct ThumbnailWorker: Sendable {
             let name = DocumentPath(bytes: request.path).lastComponentBytes
             if let crashOn, name == crashOn { abort() }
             if let hangOn, name == hangOn { while true { sleep(60) } }
+            if let probe = SandboxProbe(environment: environment) {
+                guard WireIO.writeAll(output, probe.run().frame) else { return 1 }
+                continue
+            }
             armCPULimit()
             let response = handle(request)
             guard WireIO.writeAll(output, response.frame) else { return 1 }
