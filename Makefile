@@ -17,7 +17,7 @@ DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build release samples demo test man man-check bench fuzz install uninstall clean
+.PHONY: all deps build release samples demo test man man-check bench fuzz asan install uninstall clean
 
 all: build
 
@@ -76,8 +76,15 @@ FUZZ_SECONDS ?= 60
 fuzz: deps samples
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
+## asan: the whole test suite built with AddressSanitizer (in .build-asan). Leak checking is off:
+## GLib, fontconfig and Pango keep one-time caches for the life of the process.
+asan: deps samples
+	$(SWIFT) build --build-tests --scratch-path .build-asan -Xswiftc -sanitize=address
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 QUIRE_BINARY=$(CURDIR)/.build-asan/debug/quire \
+		$(SWIFT) test --skip-build --scratch-path .build-asan
+
 clean:
-	rm -rf .build .build-fuzz $(SAMPLES)
+	rm -rf .build .build-fuzz .build-asan $(SAMPLES)
 
 ## bench: batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer.
 bench: deps
