@@ -47,8 +47,9 @@ public struct WorkerSandbox: Sendable, Hashable {
         self.isDegraded = isDegraded
     }
 
-    /// Finds `bwrap` (`$QUIRE_BWRAP` when set, else on `PATH`) and checks that it can start a process here (user namespaces
-    /// may be disabled, e.g. inside some containers).
+    /// Finds `bwrap` (`$QUIRE_BWRAP` when set, else on `PATH`) and checks that it can start a
+    /// process here (user namespaces may be disabled, e.g. inside some containers). Anything
+    /// missing or broken gives an ``isDegraded`` value: workers then run under rlimits only.
     public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> WorkerSandbox {
         let bwrap: String
         if let override = environment["QUIRE_BWRAP"], !override.isEmpty {
