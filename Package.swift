@@ -73,6 +73,8 @@ let package = Package(
 
         // MARK: Fuzz targets (make fuzz builds them with -sanitize=fuzzer; plain builds replay inputs)
         .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes"], path: "Fuzz/SniffFuzzer"),
+        .executableTarget(name: "fuzz-open", dependencies: ["Quire"], path: "Fuzz/OpenFuzzer"),
+        .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire"], path: "Fuzz/ThumbnailFuzzer"),
 
         // MARK: Tests
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),

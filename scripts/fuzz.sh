@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 seconds="${1:-60}"
-targets=(sniff)
+targets=(${FUZZ_TARGETS:-sniff open thumbnail})
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library
        -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
 [[ -f Samples/generated/document.pdf ]] || Samples/generate.sh >/dev/null
@@ -18,7 +18,7 @@ for target in "${targets[@]}"; do
     corpus=".build-fuzz/corpus/$target"
     mkdir -p "$corpus" "Fuzz/corpus/$target"
     echo "== fuzz-$target for ${seconds}s"
-    .build-fuzz/debug/"fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    .build-fuzz/debug/"fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len="${FUZZ_MAX_LEN:-65536}" \
         -artifact_prefix=".build-fuzz/crashes/$target-" -print_final_stats=1 \
         "$corpus" "Fuzz/corpus/$target" Samples/generated 2>&1 \
         | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done|==[0-9]+==ERROR|SUMMARY)" || true

@@ -43,4 +43,18 @@ struct SniffReplay {
         }
     }
 }
+/// LeakSanitizer's built-in suppressions for `make asan` (see Sources/QuireCLI/SanitizerDefaults.swift).
+@_cdecl("__lsan_default_suppressions")
+func lsanDefaultSuppressions() -> UnsafePointer<CChar> {
+    let list: StaticString = """
+        leak:libgio-2.0.so
+        leak:libglib-2.0.so
+        leak:libgobject-2.0.so
+        leak:libfontconfig.so
+        leak:readBytesFromFile
+        leak:Foundation7ProcessC3run
+
+        """
+    return UnsafeRawPointer(list.utf8Start).assumingMemoryBound(to: CChar.self)
+}
 #endif

@@ -25,6 +25,9 @@ enum BatchRecord {
             let used: Bool
             let kind: String
             let reason: String?
+            /// Set when bubblewrap was wanted but is missing or broken: workers ran under
+            /// resource limits only.
+            let notice: String?
         }
         let event = "summary"
         let generated: Int
@@ -74,7 +77,8 @@ enum BatchRecord {
             cacheProblem: summary.cacheProblem,
             sandbox: Summary.Sandbox(used: summary.sandbox.isActive,
                                      kind: summary.sandbox.isActive ? "bubblewrap" : "none",
-                                     reason: summary.sandbox.reasonUnavailable),
+                                     reason: summary.sandbox.reasonUnavailable,
+                                     notice: summary.sandbox.degradedNotice),
             cache: cache.root, flavors: flavors.map(\.rawValue)))
     }
 }

@@ -31,6 +31,10 @@ struct ThumbnailBatchRun {
         func handle(_ event: BatchEvent) {
             switch event {
             case let .planned(toGenerate, _, sandbox):
+                if let notice = sandbox.degradedNotice {
+                    progress?.clear()
+                    Terminal.warning(notice)
+                }
                 if verbose && !json {
                     progress?.clear()
                     Terminal.out("sandbox: \(sandbox.summary)\nto render: \(toGenerate) files\n")

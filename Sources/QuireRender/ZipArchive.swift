@@ -31,7 +31,8 @@ final class ZipArchive {
             _ = api.archive_read_support_format_zip(handle)
             if api.archive_read_open_filename(handle, file.procPath, 65536) != ARCHIVE_OK {
                 let message = api.archive_error_string(handle).map { String(cString: $0) } ?? "cannot open the archive"
-                _ = api.archive_read_free(handle)
+                // Every stored property is set, so throwing runs deinit, which frees the handle:
+                // freeing it here too was a double free (found by fuzz-thumbnail).
                 throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable zip container (\(message))")
             }
         }

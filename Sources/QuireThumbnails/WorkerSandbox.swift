@@ -18,7 +18,17 @@ public struct WorkerSandbox: Sendable, Hashable {
     /// A short description for `--verbose` and `--json`.
     public var summary: String {
         if bubblewrap != nil { return "bubblewrap (no network, read-only file system)" }
-        return "none (\(reasonUnavailable ?? "disabled"))"
+        return "none, resource limits only (\(reasonUnavailable ?? "disabled"))"
+    }
+
+    /// Whether bubblewrap was wanted but is missing or broken (not `--no-sandbox`, not "nothing
+    /// to render"): the batch goes on under resource limits and says so.
+    public let isDegraded: Bool
+
+    /// The notice shown when degraded, nil otherwise.
+    public var degradedNotice: String? {
+        guard isDegraded else { return nil }
+        return "workers are not sandboxed (\(reasonUnavailable ?? "bubblewrap unavailable")): resource limits only"
     }
 
     /// No sandbox, with the reason.
@@ -26,18 +36,34 @@ public struct WorkerSandbox: Sendable, Hashable {
         WorkerSandbox(bubblewrap: nil, reasonUnavailable: reason)
     }
 
-    init(bubblewrap: String?, reasonUnavailable: String?) {
-        self.bubblewrap = bubblewrap
-        self.reasonUnavailable = reasonUnavailable
+    /// Bubblewrap was wanted but cannot be used: workers run under resource limits only.
+    static func unavailable(_ reason: String) -> WorkerSandbox {
+        WorkerSandbox(bubblewrap: nil, reasonUnavailable: reason, isDegraded: true)
     }
 
-    /// Finds `bwrap` on `PATH` and checks that it can start a process here (user namespaces
-    /// may be disabled, e.g. inside some containers).
+    init(bubblewrap: String?, reasonUnavailable: String?, isDegraded: Bool = false) {
+        self.bubblewrap = bubblewrap
+        self.reasonUnavailable = reasonUnavailable
+        self.isDegraded = isDegraded
+    }
+
+    /// Finds `bwrap` (`$QUIRE_BWRAP` when set, else on `PATH`) and checks that it can start a
+    /// process here (user namespaces may be disabled, e.g. inside some containers). Anything
+    /// missing or broken gives an ``isDegraded`` value: workers then run under rlimits only.
     public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> WorkerSandbox {
-        let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
-        guard let bwrap = searchPath.split(separator: ":").map({ String($0) + "/bwrap" })
-            .first(where: { access($0, X_OK) == 0 }) else {
-            return .disabled("bwrap is not installed")
+        let bwrap: String
+        if let override = environment["QUIRE_BWRAP"], !override.isEmpty {
+            guard access(override, X_OK) == 0 else {
+                return .unavailable("QUIRE_BWRAP=\(override) is not an executable")
+            }
+            bwrap = override
+        } else {
+            let searchPath = environment["PATH"] ?? "/usr/bin:/bin"
+            guard let found = searchPath.split(separator: ":").map({ String($0) + "/bwrap" })
+                .first(where: { access($0, X_OK) == 0 }) else {
+                return .unavailable("bwrap is not installed")
+            }
+            bwrap = found
         }
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: bwrap)
@@ -49,10 +75,10 @@ public struct WorkerSandbox: Sendable, Hashable {
             try probe.run()
             probe.waitUntilExit()
         } catch {
-            return .disabled("bwrap could not be started")
+            return .unavailable("bwrap could not be started")
         }
         guard probe.terminationStatus == 0 else {
-            return .disabled("bwrap does not work here (user namespaces unavailable?)")
+            return .unavailable("bwrap does not work here (user namespaces unavailable?)")
         }
         return WorkerSandbox(bubblewrap: bwrap, reasonUnavailable: nil)
     }

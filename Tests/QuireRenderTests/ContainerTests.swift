@@ -42,6 +42,17 @@ import QuireTypes
         } throws: { ($0 as? DocumentError)?.kind == .damaged }
     }
 
+    /// libarchive refusing to open the file used to free its reader twice (found by fuzz-thumbnail).
+    @Test(arguments: ["application/vnd.oasis.opendocument.text", "application/epub+zip", "application/vnd.comicbook+zip"])
+    func bytesThatAreNotAZipAreDamagedNotACrash(mimeType: String) throws {
+        for sample in ["notes.txt", "document.pdf", "photo.jpg"] {
+            let file = try SampleFiles.open(sample)
+            #expect {
+                _ = try Renderer(file: file, contentType: ContentType(mimeType: mimeType))
+            } throws: { ($0 as? DocumentError)?.kind == .damaged }
+        }
+    }
+
     @Test func naturalOrderPicksPageOne() {
         #expect(ContainerPreview.firstImage(["page10.png", "page2.png", "__MACOSX/._page0.png", "page1.png"]) == "page1.png")
         #expect(ContainerPreview.firstImage(["b/10.jpg", "b/9.jpg", ".hidden.png"]) == "b/9.jpg")

@@ -1,0 +1,105 @@
+// libFuzzer target: opening a document from bytes — type detection on an open file, the info
+// card (PDF metadata through poppler, image headers through gdk-pixbuf), and PDF / image opening
+// forced on whatever the bytes are.
+// Built with -sanitize=fuzzer (make fuzz); without it, a replay driver runs saved inputs.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Quire
+
+/// File-name extensions the first input byte chooses from (so name-based detection is fuzzed too).
+let extensions = ["", ".pdf", ".png", ".jpg", ".gif", ".svg", ".txt", ".odt", ".epub", ".cbz", ".ps",
+                  ".tiff", ".bmp", ".webp", ".ico", ".docx"]
+
+/// A private directory for the input file: RAM-backed /dev/shm when there is one.
+let scratch: String = {
+    var template = Array((access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp").utf8CString.dropLast())
+        + Array("/quire-fuzz-open-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { buffer in
+        guard let made = mkdtemp(buffer.baseAddress!) else { fatalError("mkdtemp failed") }
+        return String(cString: made)
+    }
+}()
+
+/// Writes `content` to a fresh file named with the chosen extension; returns its path.
+func writeInput(_ bytes: [UInt8]) -> String {
+    let choice = bytes.first.map { Int($0) % extensions.count } ?? 0
+    let path = scratch + "/input" + extensions[choice]
+    let content = bytes.dropFirst()
+    unlink(path)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    precondition(fd >= 0, "cannot create \(path)")
+    content.withContiguousStorageIfAvailable { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            precondition(written > 0, "write failed")
+            offset += written
+        }
+    }
+    close(fd)
+    return path
+}
+
+func fuzzOne(_ bytes: [UInt8]) {
+    let path = writeInput(bytes)
+    defer { unlink(path) }
+    guard let document = try? Document(path: DocumentPath(path)) else { return }
+    precondition(!document.contentType.mimeType.isEmpty)
+    if let info = try? document.info() {
+        precondition(info.size == Int64(bytes.count - 1))
+        if let image = info.image { precondition(image.width > 0 && image.height > 0) }
+        if let pages = info.pdf?.pageCount { precondition(pages >= 0) }
+    }
+    // Whatever the detected type: the PDF parser and the image header probe on the same bytes.
+    if let pdf = try? PDFDocument(file: document.file, password: bytes.count % 2 == 0 ? nil : "fuzz") {
+        _ = pdf.info
+    }
+    _ = ImageProbe.info(of: document.file)
+}
+
+#if FUZZING
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzOne(size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+
+@_cdecl("fuzz_open_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzzerTestOneInput(data, size) }
+}
+#else
+import Foundation
+
+@main
+struct OpenReplay {
+    static func main() throws {
+        defer { rmdir(scratch) }
+        for path in CommandLine.arguments.dropFirst() {
+            fuzzOne([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        }
+    }
+}
+/// LeakSanitizer's built-in suppressions for `make asan` (see Sources/QuireCLI/SanitizerDefaults.swift).
+@_cdecl("__lsan_default_suppressions")
+func lsanDefaultSuppressions() -> UnsafePointer<CChar> {
+    let list: StaticString = """
+        leak:libgio-2.0.so
+        leak:libglib-2.0.so
+        leak:libgobject-2.0.so
+        leak:libfontconfig.so
+        leak:readBytesFromFile
+        leak:Foundation7ProcessC3run
+
+        """
+    return UnsafeRawPointer(list.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+#endif
