@@ -20,7 +20,7 @@ let scratch: String = {
 
 /// Per-input limits: small enough that no input can ask for much memory or time.
 let limits = RenderLimits(maximumImagePixels: 4_000_000, maximumArchiveEntries: 200,
-                          maximumInflatedEntrySize: 4 << 20, maximumTextBytes: 64 << 10,
+                          maximumInflatedBytes: 4 << 20, maximumTextBytes: 64 << 10,
                           maximumSVGBytes: 1 << 20, maximumOutputPixels: 1_000_000)
 
 /// Types forced on every input, whatever it is.
