@@ -139,7 +139,8 @@ public final class BatchRunner: @unchecked Sendable {
             cache.removeLeftovers()
             let pool = WorkerPool(configuration: .init(
                 executable: worker.executable, arguments: worker.arguments, environment: worker.environment,
-                sandbox: sandbox, workerCount: max(1, options.jobs), timeout: options.timeout,
+                sandbox: sandbox, readable: Self.readableRoots(given: paths, pending: pending.map(\.key.canonicalPath)),
+                workerCount: max(1, options.jobs), timeout: options.timeout,
                 quietStandardError: worker.quietStandardError))
             lock.lock()
             self.pool = pool
@@ -234,6 +235,28 @@ public final class BatchRunner: @unchecked Sendable {
                                    uri: candidate.key.uri)
         }
         return nil
+    }
+
+    /// What the sandboxed workers may read: the canonical paths given, plus the directory of any
+    /// file to render that resolved outside them (a symbolic link leading elsewhere).
+    static func readableRoots(given: [DocumentPath], pending: [DocumentPath]) -> [String] {
+        // Only directories and regular files: a FIFO, a device or a /proc entry given on the
+        // command line is never rendered, and must not become a mount in the sandbox.
+        var roots = given.compactMap { ThumbnailKey(path: $0)?.canonicalPath }.filter { path in
+            var info = stat()
+            guard path.withCString({ stat($0, &info) }) == 0 else { return false }
+            let kind = info.st_mode & S_IFMT
+            let text = path.string
+            return (kind == S_IFDIR || kind == S_IFREG) && text == path.description
+                && !["/proc", "/dev", "/sys"].contains { text == $0 || text.hasPrefix($0 + "/") }
+        }.map(\.string)
+        for file in pending where file.string == file.description {
+            let path = file.string
+            if !roots.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
+                roots.append((path as NSString).deletingLastPathComponent)
+            }
+        }
+        return WorkerSandbox.minimalRoots(roots)
     }
 
     private func complete(_ item: Pending, _ outcome: WorkerPool.JobOutcome) -> BatchFileResult {

@@ -6,18 +6,23 @@ import Glibc
 /// `QUIRE_TEST_WORKER_PROBE_WRITE` (paths separated by `:`) or `QUIRE_TEST_WORKER_PROBE_CONNECT`
 /// (a TCP port on 127.0.0.1) is set, the worker answers every request with a failure of kind
 /// `probe` whose reason lists each attempt: `write <path>: created` or `write <path>: <error>`,
+/// `read <path>: read` or `read <path>: <error>` (`QUIRE_TEST_WORKER_PROBE_READ`),
 /// `connect <port>: connected` or `connect <port>: <error>`. Files it manages to create are
 /// left in place so the caller can see them.
 struct SandboxProbe {
     let writePaths: [String]
+    let readPaths: [String]
     let connectPort: UInt16?
 
     init?(environment: [String: String]) {
         writePaths = environment["QUIRE_TEST_WORKER_PROBE_WRITE"].map {
             $0.split(separator: ":").map(String.init)
         } ?? []
+        readPaths = environment["QUIRE_TEST_WORKER_PROBE_READ"].map {
+            $0.split(separator: ":").map(String.init)
+        } ?? []
         connectPort = environment["QUIRE_TEST_WORKER_PROBE_CONNECT"].flatMap { UInt16($0) }
-        if writePaths.isEmpty && connectPort == nil { return nil }
+        if writePaths.isEmpty && readPaths.isEmpty && connectPort == nil { return nil }
     }
 
     func run() -> WorkerResponse {
@@ -30,6 +35,16 @@ struct SandboxProbe {
             } else {
                 results.append("write \(path): \(Self.describe(errno))")
             }
+        }
+        for path in readPaths {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            var byte: UInt8 = 0
+            if fd >= 0 && Glibc.read(fd, &byte, 1) == 1 {
+                results.append("read \(path): read")
+            } else {
+                results.append("read \(path): \(Self.describe(errno))")
+            }
+            if fd >= 0 { close(fd) }
         }
         if let port = connectPort { results.append("connect \(port): \(Self.connect(port: port))") }
         return .failed(kind: "probe", reason: results.joined(separator: "; "), modificationTime: -1, size: -1)

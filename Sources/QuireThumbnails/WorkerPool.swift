@@ -16,6 +16,8 @@ final class WorkerPool: @unchecked Sendable {
         var arguments: [String]
         var environment: [String: String]
         var sandbox: WorkerSandbox
+        /// Paths the workers may read inside the sandbox (the batch's inputs).
+        var readable: [String] = []
         var workerCount: Int
         var timeout: Double
         var quietStandardError: Bool
@@ -104,7 +106,8 @@ final class WorkerPool: @unchecked Sendable {
             let job = jobs[index]
             if worker == nil {
                 do {
-                    let argv = configuration.sandbox.command(executable: configuration.executable, arguments: configuration.arguments)
+                    let argv = configuration.sandbox.command(executable: configuration.executable, arguments: configuration.arguments,
+                                                                readable: configuration.readable)
                     let process = try WorkerProcess(argv: argv, environment: configuration.environment,
                                                     quietStandardError: configuration.quietStandardError)
                     if let problem = process.awaitHandshake(timeout: 20) {

@@ -4,8 +4,9 @@ import Glibc
 import Foundation
 
 /// How worker processes are confined: bubblewrap when `bwrap` exists and works (no network,
-/// every file system read-only, new session, fresh PID/IPC/UTS namespaces, dies with its
-/// parent), else plain processes with resource limits only.
+/// only the system and the batch's inputs visible and read-only, a private `/tmp`, new session,
+/// fresh PID/IPC/UTS namespaces, dies with its parent), else plain processes with resource
+/// limits only.
 public struct WorkerSandbox: Sendable, Hashable {
     /// The `bwrap` executable, nil when not sandboxed.
     public let bubblewrap: String?
@@ -83,21 +84,55 @@ public struct WorkerSandbox: Sendable, Hashable {
         return WorkerSandbox(bubblewrap: bwrap, reasonUnavailable: nil)
     }
 
-    /// The full argv (program first) to start `executable arguments…` under this policy.
-    func command(executable: String, arguments: [String]) -> [String] {
+    /// The full argv (program first) to start `executable arguments…` under this policy, with
+    /// read access to `readable` (the batch's inputs) besides the system.
+    func command(executable: String, arguments: [String], readable: [String] = []) -> [String] {
         guard let bubblewrap else { return [executable] + arguments }
-        return Self.arguments(bubblewrap: bubblewrap, executable: executable, arguments: arguments)
+        return Self.arguments(bubblewrap: bubblewrap, executable: executable, arguments: arguments,
+                              readable: readable)
     }
 
-    static func arguments(bubblewrap: String, executable: String, arguments: [String]) -> [String] {
-        [bubblewrap,
-         "--ro-bind", "/", "/",
-         "--dev", "/dev",
-         "--proc", "/proc",
-         "--unshare-all",          // network, IPC, PID, UTS, cgroup, user (where allowed)
-         "--die-with-parent",
-         "--new-session",
-         "--cap-drop", "ALL",
-         "--", executable] + arguments
+    /// bubblewrap's arguments: the system read-only (`/usr`, `/etc`, the usr-merged `/bin` and
+    /// `/lib` links, the font cache, `/opt` for toolchains), the worker executable's directory
+    /// and the inputs read-only, a private `/tmp`, and nothing else — not `$HOME`, not the
+    /// thumbnail cache (the parent writes it), no network.
+    static func arguments(bubblewrap: String, executable: String, arguments: [String],
+                          readable: [String] = []) -> [String] {
+        var argv = [bubblewrap, "--ro-bind", "/usr", "/usr"]
+        for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: top) {
+                argv += ["--symlink", target, top]
+            } else {
+                argv += ["--ro-bind-try", top, top]
+            }
+        }
+        argv += ["--ro-bind", "/etc", "/etc",
+                 "--ro-bind-try", "/var/cache/fontconfig", "/var/cache/fontconfig",
+                 "--ro-bind-try", "/opt", "/opt",
+                 "--tmpfs", "/tmp"]      // before the inputs: mounts made later sit on top of it
+        let programDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
+        for path in [programDirectory] + Self.minimalRoots(readable)
+        where !(path == "/" || ["/usr", "/etc", "/opt"].contains { path == $0 || path.hasPrefix($0 + "/") }) {
+            argv += ["--ro-bind-try", path, path]
+        }
+        argv += ["--dev", "/dev",
+                 "--proc", "/proc",
+                 "--unshare-all",          // network, IPC, PID, UTS, cgroup, user (where allowed)
+                 "--die-with-parent",
+                 "--new-session",
+                 "--cap-drop", "ALL",
+                 "--chdir", "/",
+                 "--", executable]
+        return argv + arguments
+    }
+
+    /// The paths without those already inside another one, sorted.
+    static func minimalRoots(_ paths: [String]) -> [String] {
+        var result: [String] = []
+        for path in Set(paths).sorted() where !path.isEmpty {
+            if result.contains(where: { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }) { continue }
+            result.append(path)
+        }
+        return result
     }
 }
