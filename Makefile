@@ -100,8 +100,12 @@ asan: deps samples
 clean:
 	rm -rf .build .build-fuzz .build-asan $(SAMPLES)
 
-## bench: batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer.
-bench: deps
-	@scripts/install-deps.sh $(DEB_BENCH)
-	$(SWIFT) build -c release
-	bench/batch-bench.sh
+## bench: single thumbnails against pdftocairo (time, and memory for a 1000-page PDF), then
+## batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer. Benchmarks,
+## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
+## statically, as a shipped build would.
+bench: deps samples
+	@scripts/install-deps.sh $(DEB_BENCH) bc
+	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -no-pie --scratch-path .build-static
+	bench/thumbnail-bench.sh .build-static/release/quire 20
+	QUIRE=$(CURDIR)/.build-static/release/quire bench/batch-bench.sh
