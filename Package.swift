@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "CGIO"]),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService",
+            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "SanitizerSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // MARK: Sample programs (built with the package, using only the public API)
@@ -72,11 +72,13 @@ let package = Package(
         .executableTarget(name: "thumbnail-sample", dependencies: ["Quire"], path: "Samples/Thumbnail"),
 
         // MARK: Fuzz targets (make fuzz builds them with -sanitize=fuzzer; plain builds replay inputs)
-        .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes"], path: "Fuzz/SniffFuzzer"),
-        .executableTarget(name: "fuzz-open", dependencies: ["Quire"], path: "Fuzz/OpenFuzzer"),
-        .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire"], path: "Fuzz/ThumbnailFuzzer"),
+        .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes", "FuzzDriver"], path: "Fuzz/SniffFuzzer"),
+        .executableTarget(name: "fuzz-open", dependencies: ["Quire", "FuzzDriver"], path: "Fuzz/OpenFuzzer"),
+        .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire", "FuzzDriver"], path: "Fuzz/ThumbnailFuzzer"),
 
         // MARK: Tests
+        .target(name: "SanitizerSupport"),
+        .target(name: "FuzzDriver", dependencies: ["SanitizerSupport"], path: "Fuzz/Driver"),
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Quire
+import QuireIntegration
 
 /// sysexits(3) exit statuses.
 enum ExitStatus: Int32 {
@@ -33,5 +34,22 @@ enum ExitStatus: Int32 {
         case .unsupported: return .dataError
         case .input: return .noInput
         }
+    }
+
+    /// For the errors the library reports about a file (input, content, output, viewer): writes
+    /// the one-line `quire: PATH: reason` message and returns the exit code to throw. Returns nil
+    /// for anything else (usage errors, exit codes), which the caller rethrows unchanged.
+    static func report(_ error: any Error) -> ExitCode? {
+        let status: ExitStatus
+        let message: String
+        switch error {
+        case let error as InputError: (status, message) = (of(error), error.description)
+        case let error as DocumentError: (status, message) = (of(error), error.description)
+        case let error as OutputError: (status, message) = (.cannotCreate, error.description)
+        case let error as DefaultApplication.OpenError: (status, message) = (.unavailable, error.description)
+        default: return nil
+        }
+        Terminal.error(message)
+        return status.exitCode
     }
 }

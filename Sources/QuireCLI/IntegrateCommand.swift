@@ -34,7 +34,7 @@ struct IntegrateCommand: ParsableCommand {
 
         var installer: IntegrationInstaller {
             if system {
-                return IntegrationInstaller(scope: .system(prefix: (destdir ?? "") + prefix),
+                return IntegrationInstaller(scope: .systemWide(prefix: (destdir ?? "") + prefix),
                                             executable: prefix + "/bin/quire")
             }
             return IntegrationInstaller(scope: .user, executable: Self.currentExecutable)

@@ -129,21 +129,11 @@ struct PreviewCommand: AsyncParsableCommand {
             case .png:
                 try await renderPNG(renderer: renderer, pages: selected, output: outputPath, toTerminal: toTerminal)
             }
-        } catch let error as InputError {
-            Terminal.error(error.description)
-            throw ExitStatus.of(error).exitCode
-        } catch let error as DocumentError {
-            Terminal.error(error.description)
-            throw ExitStatus.of(error).exitCode
-        } catch let error as OutputError {
-            Terminal.error(error.description)
-            throw ExitStatus.cannotCreate.exitCode
-        } catch let error as DefaultApplication.OpenError {
-            Terminal.error(error.description)
-            throw ExitStatus.unavailable.exitCode
         } catch let error as PNGEncoder.EncodingError {
             Terminal.error("\(path): \(error.description)")
             throw ExitStatus.software.exitCode
+        } catch {
+            throw ExitStatus.report(error) ?? error
         }
     }
 

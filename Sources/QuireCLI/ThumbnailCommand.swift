@@ -83,15 +83,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 throw ExitStatus.software.exitCode
             }
             try OutputFile.write(png, to: outputPath, permissions: 0o600)
-        } catch let error as InputError {
-            Terminal.error(error.description)
-            throw ExitStatus.of(error).exitCode
-        } catch let error as DocumentError {
-            Terminal.error(error.description)
-            throw ExitStatus.of(error).exitCode
-        } catch let error as OutputError {
-            Terminal.error(error.description)
-            throw ExitStatus.cannotCreate.exitCode
+        } catch {
+            throw ExitStatus.report(error) ?? error
         }
     }
 

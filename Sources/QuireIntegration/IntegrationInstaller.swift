@@ -11,7 +11,7 @@ public struct IntegrationInstaller: Sendable {
         /// `$XDG_DATA_HOME` (default `~/.local/share`).
         case user
         /// `PREFIX/share` (default prefix `/usr/local`).
-        case system(prefix: String)
+        case systemWide(prefix: String)
     }
 
     /// What happened (or would happen, in a dry run) to one file.
@@ -42,7 +42,7 @@ public struct IntegrationInstaller: Sendable {
             let home = environment["HOME"] ?? NSHomeDirectory()
             dataDirectory = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
             files = IntegrationFiles.all(executable: executable, includeUserOnly: true)
-        case .system(let prefix):
+        case .systemWide(let prefix):
             dataDirectory = prefix + "/share"
             files = IntegrationFiles.all(executable: executable, includeUserOnly: false)
         }

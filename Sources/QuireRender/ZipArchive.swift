@@ -55,17 +55,23 @@ final class ZipArchive {
         }
     }
 
+    /// The next entry, counting it against ``RenderLimits/maximumArchiveEntries``.
+    private func nextEntry(_ reader: Reader, counted count: inout Int) throws(DocumentError) -> (name: String, isFile: Bool)? {
+        guard let entry = try reader.next(path: path) else { return nil }
+        count += 1
+        if count > limits.maximumArchiveEntries {
+            throw DocumentError(kind: .limitExceeded, path: path,
+                                reason: "zip container has " + Limit.entries.exceeded(limits.maximumArchiveEntries, "entries"))
+        }
+        return entry
+    }
+
     /// Names of the regular-file entries, in archive order.
     func entryNames() throws(DocumentError) -> [String] {
         let reader = try Reader(file: file)
         var names: [String] = []
         var count = 0
-        while let entry = try reader.next(path: path) {
-            count += 1
-            if count > limits.maximumArchiveEntries {
-                throw DocumentError(kind: .limitExceeded, path: path,
-                                    reason: "zip container has " + Limit.entries.exceeded(limits.maximumArchiveEntries, "entries"))
-            }
+        while let entry = try nextEntry(reader, counted: &count) {
             if entry.isFile { names.append(entry.name) }
         }
         return names
@@ -77,12 +83,7 @@ final class ZipArchive {
         let maximum = limit ?? limits.maximumInflatedBytes
         let reader = try Reader(file: file)
         var count = 0
-        while let entry = try reader.next(path: path) {
-            count += 1
-            if count > limits.maximumArchiveEntries {
-                throw DocumentError(kind: .limitExceeded, path: path,
-                                    reason: "zip container has " + Limit.entries.exceeded(limits.maximumArchiveEntries, "entries"))
-            }
+        while let entry = try nextEntry(reader, counted: &count) {
             guard entry.name == name else { continue }
             var data: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)

@@ -192,6 +192,21 @@ struct ThumbnailerExecTests {
 /// `quire preview --open`: the preview goes to the default image viewer that GIO picks.
 @Suite("Quick Look through the default viewer")
 struct PreviewOpenTests {
+    /// A desktop session confined to `home`: its own data, config and private runtime directory,
+    /// the given system data directories, no session bus.
+    static func desktop(_ home: TemporaryDirectory, dataDirectories: String) throws -> [String: String] {
+        try FileManager.default.createDirectory(atPath: home.file("runtime"), withIntermediateDirectories: true)
+        #expect(chmod(home.file("runtime"), 0o700) == 0)
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.file("data")
+        env["XDG_CONFIG_HOME"] = home.file("config")
+        env["XDG_RUNTIME_DIR"] = home.file("runtime")
+        env["XDG_DATA_DIRS"] = dataDirectories
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        return env
+    }
+
     @Test func opensThePreviewWithTheDefaultImageViewer() throws {
         let home = TemporaryDirectory("quire-open")
         let received = home.file("viewer-got")
@@ -212,15 +227,7 @@ struct PreviewOpenTests {
             """.write(toFile: home.file("data/applications/quire-test-viewer.desktop"), atomically: true, encoding: .utf8)
         try "[Default Applications]\nimage/png=quire-test-viewer.desktop\n"
             .write(toFile: home.file("config/mimeapps.list"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: home.file("runtime"), withIntermediateDirectories: true)
-        #expect(chmod(home.file("runtime"), 0o700) == 0)
-        var env = ProcessInfo.processInfo.environment
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = home.file("data")
-        env["XDG_CONFIG_HOME"] = home.file("config")
-        env["XDG_RUNTIME_DIR"] = home.file("runtime")
-        env["XDG_DATA_DIRS"] = "/usr/share"
-        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        let env = try Self.desktop(home, dataDirectories: "/usr/share")
 
         let result = QuireBinary.run(["preview", "--open", "--size", "300x300", Samples.path("document.pdf")],
                                      environment: env)
@@ -237,18 +244,10 @@ struct PreviewOpenTests {
 
     @Test func noViewerIsAClearError() throws {
         let home = TemporaryDirectory("quire-open-none")
-        try FileManager.default.createDirectory(atPath: home.file("runtime"), withIntermediateDirectories: true)
-        #expect(chmod(home.file("runtime"), 0o700) == 0)
-        var env = ProcessInfo.processInfo.environment
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = home.file("data")
-        env["XDG_CONFIG_HOME"] = home.file("config")
-        env["XDG_RUNTIME_DIR"] = home.file("runtime")
         // The MIME database but no applications at all.
         try FileManager.default.createDirectory(atPath: home.file("share"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: home.file("share/mime"), withDestinationPath: "/usr/share/mime")
-        env["XDG_DATA_DIRS"] = home.file("share")
-        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        let env = try Self.desktop(home, dataDirectories: home.file("share"))
         let result = QuireBinary.run(["preview", "--open", Samples.path("quadrants.png")], environment: env)
         #expect(result.status == 69)
         #expect(result.errorLines.count == 1)
@@ -258,5 +257,42 @@ struct PreviewOpenTests {
     @Test func openCannotBeCombinedWithAnOutputFile() {
         let result = QuireBinary.run(["preview", "--open", "-o", "/tmp/x.png", Samples.path("quadrants.png")])
         #expect(result.status == 64)
+    }
+}
+
+/// `quire integrate` and `quire thumbnailer-service` when they cannot do their work.
+@Suite("Integration commands on bad ground")
+struct IntegrationCommandErrorTests {
+    @Test func installIntoAPlaceThatIsNotADirectoryIsOneLineAndStatus73() throws {
+        let dir = TemporaryDirectory()
+        let notADirectory = dir.file("share")
+        FileManager.default.createFile(atPath: notADirectory, contents: Data("x".utf8))
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = dir.path
+        env["XDG_DATA_HOME"] = notADirectory
+        let result = QuireBinary.run(["integrate", "install"], environment: env)
+        #expect(result.status == 73)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.hasPrefix("quire: \(notADirectory)/") == true, "\(result.errorLines)")
+        #expect(FileManager.default.contents(atPath: notADirectory) == Data("x".utf8), "nothing was overwritten")
+    }
+
+    @Test func serviceWithoutABusIsOneLineAndStatus69() {
+        let result = QuireBinary.run(["thumbnailer-service", "--bus-address", "unix:path=/nonexistent/quire-bus"],
+                                     timeout: 20)
+        #expect(result.status == 69)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.hasPrefix("quire: cannot connect to the D-Bus session bus") == true,
+                "\(result.errorLines)")
+    }
+
+    @Test func uninstallWhenNothingIsInstalledSaysSo() throws {
+        let dir = TemporaryDirectory()
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = dir.path
+        env["XDG_DATA_HOME"] = dir.file("share")
+        let result = QuireBinary.run(["integrate", "uninstall"], environment: env)
+        #expect(result.status == 0)
+        #expect(result.standardOutputText.hasPrefix("nothing to remove"))
     }
 }

@@ -75,23 +75,11 @@ public enum ProcessRunner {
             envp.forEach { $0?.deallocate() }
         }
 
-        // Children start with no blocked signals and default dispositions, whatever the test
-        // runner's threads have blocked or ignored (daemons must still die on SIGTERM).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGQUIT, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let spawnAttributes = CleanSpawnAttributes()
 
         let start = Date()
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0]!, &actions, &attributes, argv, envp)
+        let spawned = posix_spawn(&pid, argv[0]!, &actions, &spawnAttributes.attributes, argv, envp)
         guard spawned == 0 else {
             return Result(status: 127, signal: nil, timedOut: false, standardOutput: [],
                           standardError: "spawn failed: \(String(cString: strerror(spawned)))", elapsed: 0)

@@ -4,10 +4,10 @@
 // life of the process by design; they would otherwise fail every `quire` run that a test starts
 // with a cleared environment (no LSAN_OPTIONS). Also two swift-foundation leaks (a read buffer
 // of Data(contentsOf:), a weak-reference side table of Process.run) and XCTest's (the test runner
-// links this module). Same list as Fuzz/lsan.supp; built in so that processes whose environment
+// links the CLI). Same list as Fuzz/lsan.supp; built in so that processes whose environment
 // is cleared or who cannot read that file (inside bubblewrap) use it too.
 @_cdecl("__lsan_default_suppressions")
-func lsanDefaultSuppressions() -> UnsafePointer<CChar> {
+public func lsanDefaultSuppressions() -> UnsafePointer<CChar> {
     let list: StaticString = """
         leak:libgio-2.0.so
         leak:libglib-2.0.so

@@ -1,0 +1,43 @@
+// The glue every fuzz target shares. Built with -DFUZZING (scripts/fuzz.sh), a target's
+// `<module>_main` entry point (SwiftPM's name for an executable's main) calls ``FuzzDriver/run``,
+// which hands control to libFuzzer; in a plain build the target's `@main` calls
+// ``FuzzDriver/replay``, which runs saved inputs (the regression corpus) through the same body.
+import Foundation
+@_exported import SanitizerSupport
+
+public enum FuzzDriver {
+    /// The fuzzed function of this process (one target per executable).
+    nonisolated(unsafe) static var body: ([UInt8]) -> Void = { _ in }
+
+    /// Runs `body` over the contents of each file named on the command line.
+    public static func replay(_ body: ([UInt8]) -> Void) throws {
+        for path in CommandLine.arguments.dropFirst() {
+            body([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        }
+    }
+
+    #if FUZZING
+    /// Hands control to libFuzzer, which calls `body` for every input it generates.
+    public static func run(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                           _ body: @escaping ([UInt8]) -> Void) -> CInt {
+        self.body = body
+        var count = argc
+        var arguments = argv
+        return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzzerTestOneInput(data, size) }
+    }
+    #endif
+}
+
+#if FUZZING
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// libFuzzer's runtime refers to this symbol even when driven through LLVMFuzzerRunDriver.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzDriver.body(size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+#endif
