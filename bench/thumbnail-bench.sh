@@ -71,11 +71,44 @@ for name in document.pdf encrypted.pdf:secret thousand-pages.pdf; do
 done
 echo "(per file, one process each; ratio = pdftocairo / quire: above 1 means quire is faster)"
 
+# The poppler-glib floor: bench/poppler-glib-floor.c does only what a thumbnail needs with the
+# same libraries Quire uses (poppler-glib + cairo), so the cost of the library stack itself can
+# be told apart from Quire's own.
+floor="$tmp/poppler-glib-floor"
+if command -v cc >/dev/null && pkg-config --exists poppler-glib cairo gobject-2.0; then
+    # shellcheck disable=SC2046  # pkg-config's flags are words
+    cc -O2 -o "$floor" "$root/bench/poppler-glib-floor.c" $(pkg-config --cflags --libs poppler-glib cairo gobject-2.0) || floor=""
+else
+    floor=""
+fi
+if [[ -n "$floor" ]]; then
+    f_cmd=("$floor" 256 "$samples/document.pdf" "$tmp/f.png")
+    p_cmd=(pdftocairo -png -singlefile -scale-to 256 "$samples/document.pdf" "$tmp/p")
+    { read -r f; read -r p; read -r fc; read -r pc; } < <(pair f_cmd p_cmd)
+    printf '%-20s %8sms %8sms %6sx   %8sms %8sms %6sx\n' "(poppler-glib floor)" "$f" "$p" "$(echo "scale=2; $p / $f" | bc)" \
+        "$fc" "$pc" "$(echo "scale=2; $pc / $fc" | bc)"
+    echo "(the floor: a C program doing only poppler-glib open, render, cairo PNG on document.pdf)"
+fi
+
+# Peak memory: the median of 9 runs' max RSS (GNU time), in KiB.
+peak() {
+    local values=() i
+    for ((i = 0; i < 9; i++)); do
+        values+=("$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1)")
+    done
+    printf '%s\n' "${values[@]}" | sort -n | sed -n 5p
+}
 echo
-echo "Peak memory (max RSS) for the first-page thumbnail of thousand-pages.pdf:"
-qm=$(/usr/bin/time -f %M "$quire" thumbnail -s 256 "$samples/thousand-pages.pdf" "$tmp/q.png" 2>&1 >/dev/null | tail -1)
-pm=$(/usr/bin/time -f %M pdftocairo -png -singlefile -scale-to 256 "$samples/thousand-pages.pdf" "$tmp/p" 2>&1 >/dev/null | tail -1)
-printf '  quire      %6s KiB\n  pdftocairo %6s KiB\n' "$qm" "$pm"
+echo "Peak memory (max RSS, median of 9) for the first-page thumbnail of thousand-pages.pdf:"
+qm=$(peak "$quire" thumbnail -s 256 "$samples/thousand-pages.pdf" "$tmp/q.png")
+pm=$(peak pdftocairo -png -singlefile -scale-to 256 "$samples/thousand-pages.pdf" "$tmp/p")
+printf '  quire                %6s KiB\n  pdftocairo           %6s KiB\n' "$qm" "$pm"
+if [[ -n "$floor" ]]; then
+    fm=$(peak "$floor" 256 "$samples/thousand-pages.pdf" "$tmp/f.png")
+    printf '  poppler-glib floor   %6s KiB\n' "$fm"
+fi
+qm1=$(peak "$quire" thumbnail -s 256 "$samples/document.pdf" "$tmp/q.png")
+printf '  quire, 3-page PDF    %6s KiB (growth from 3 to 1000 pages: %s KiB)\n' "$qm1" "$((qm - qm1))"
 echo
 echo "Other families (quire only, ms per file):"
 for file in format.jpg format.png drawing.svg notes.txt document.odt book.epub document.ps; do

@@ -40,6 +40,11 @@ enum ExitStatus: Int32 {
     /// the one-line `quire: PATH: reason` message and returns the exit code to throw. Returns nil
     /// for anything else (usage errors, exit codes), which the caller rethrows unchanged.
     static func report(_ error: any Error) -> ExitCode? {
+        reportStatus(error)?.exitCode
+    }
+
+    /// ``report(_:)`` as an ``ExitStatus``.
+    static func reportStatus(_ error: any Error) -> ExitStatus? {
         let status: ExitStatus
         let message: String
         switch error {
@@ -50,6 +55,6 @@ enum ExitStatus: Int32 {
         default: return nil
         }
         Terminal.error(message)
-        return status.exitCode
+        return status
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct QuireCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quire",

@@ -24,8 +24,11 @@ struct ThumbnailBatchOptions: ParsableArguments {
     /// ``validateTimeout()``).
     var timeout: Double {
         if let timeoutOption { return timeoutOption }
-        return (try? Watchdog.environmentSeconds(allowZero: false)) ?? 15
+        return (try? Watchdog.environmentSeconds(allowZero: false)) ?? Double(Self.defaultTimeout)
     }
+
+    /// The per-file time limit when neither --timeout nor `QUIRE_TIMEOUT` is given, in seconds.
+    static let defaultTimeout = 15
 
     /// --timeout and `QUIRE_TIMEOUT` must be finite, positive and at most ``Watchdog/maximumSeconds``.
     func validateTimeout() throws {

@@ -68,41 +68,65 @@ struct ThumbnailCommand: AsyncParsableCommand {
             try ThumbnailBatchRun(options: batchOptions, limits: limits, flavors: ThumbnailBatchOptions.flavors(sizes), arguments: arguments).run()
             return
         }
-        let (path, uri) = try Self.resolve(input)
-        let outputPath = RawArguments.path(output)
+        let status = Self.writeSingle(
+            input: RawArguments.path(input).bytes, output: RawArguments.path(output).bytes, size: size,
+            password: password, maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits(),
+            timeout: Int(batchOptions.timeout.rounded(.up)))
+        if status != .ok { throw status.exitCode }
+    }
+
+    /// Writes the thumbnail of `input` (a path or a `file://` URI, as bytes) to `output`,
+    /// reporting any failure as one line on standard error; returns the exit status. Shared by
+    /// the parsed command and ``ThumbnailFastPath``. Synchronous: one file, nothing to overlap.
+    static func writeSingle(input: [UInt8], output: [UInt8], size: Int, password: String?,
+                            maximumFileSize: Int64, limits: RenderLimits, timeout: Int) -> ExitStatus {
+        let path: DocumentPath, uri: String?
+        switch resolve(input) {
+        case .success(let resolved): (path, uri) = resolved
+        case .failure(let status): return status
+        }
         // --timeout (shared with --batch): a single thumbnail gives up with status 75.
-        Watchdog.arm(seconds: Int(batchOptions.timeout.rounded(.up)), path: path)
+        Watchdog.arm(seconds: timeout, path: path)
         do {
-            let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
-                                        limits: try limits.renderLimits())
-            let thumbnail = try await document.thumbnail(size: size, uri: uri, password: password,
-                                                          software: "Quire \(QuireVersion.string)")
+            let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: limits)
+            let thumbnail = try Thumbnail.make(file: document.file, contentType: document.contentType, size: size,
+                                               uri: uri, password: password, software: "Quire \(QuireVersion.string)",
+                                               limits: limits)
             let png: [UInt8]
             do { png = try thumbnail.pngData() } catch {
                 Terminal.error("\(path): \(error.description)")
-                throw ExitStatus.software.exitCode
+                return .software
             }
-            try OutputFile.write(png, to: outputPath, permissions: 0o600)
+            try OutputFile.write(png, to: DocumentPath(bytes: output), permissions: 0o600)
+            return .ok
         } catch {
-            throw ExitStatus.report(error) ?? error
+            if let status = ExitStatus.reportStatus(error) { return status }
+            Terminal.error("\(path): \(error)")
+            return .software
         }
     }
 
+    enum Resolution {
+        case success((DocumentPath, String?))
+        case failure(ExitStatus)
+    }
+
     /// A path argument as raw bytes, or a `file://` URI decoded to its path (the URI itself is
-    /// kept for `Thumb::URI`).
-    static func resolve(_ argument: String) throws -> (DocumentPath, String?) {
-        if argument.lowercased().hasPrefix("file:") {
-            guard let path = Thumbnail.path(fromFileURI: argument) else {
-                Terminal.error("\(DocumentPath(argument)): not a local file URI (only file:// URIs on this machine are read)")
-                throw ExitStatus.noInput.exitCode
+    /// kept for `Thumb::URI`). Remote URIs are refused with a message.
+    static func resolve(_ argument: [UInt8]) -> Resolution {
+        let text = String(decoding: argument, as: UTF8.self)
+        if text.lowercased().hasPrefix("file:") {
+            guard let path = Thumbnail.path(fromFileURI: text) else {
+                Terminal.error("\(DocumentPath(bytes: argument)): not a local file URI (only file:// URIs on this machine are read)")
+                return .failure(.noInput)
             }
-            return (path, argument)
+            return .success((path, text))
         }
-        if let colon = argument.firstIndex(of: ":"), argument[..<colon].allSatisfy({ $0.isLetter }),
-           argument[argument.index(after: colon)...].hasPrefix("//") {
-            Terminal.error("\(DocumentPath(argument)): remote URIs are not fetched (only file:// URIs)")
-            throw ExitStatus.noInput.exitCode
+        if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter }),
+           text[text.index(after: colon)...].hasPrefix("//") {
+            Terminal.error("\(DocumentPath(bytes: argument)): remote URIs are not fetched (only file:// URIs)")
+            return .failure(.noInput)
         }
-        return (RawArguments.path(argument), nil)
+        return .success((DocumentPath(bytes: argument), nil))
     }
 }

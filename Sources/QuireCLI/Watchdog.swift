@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import ArgumentParser
-import Foundation
 import Quire
+import Synchronization
 
 /// Ends the process when one file takes too long. Some documents make the C libraries run
 /// for minutes or forever (a PostScript `{} loop`, pathological PDFs) and poppler or Ghostscript
@@ -14,14 +14,13 @@ import Quire
 /// Commands that work through several files call ``arm(seconds:path:)`` again for each file:
 /// the limit is per file.
 enum Watchdog {
-    private final class State: @unchecked Sendable {
-        let lock = NSLock()
+    private struct State: Sendable {
         var deadline: Double = .infinity
         var message = ""
         var started = false
         var errorOutput: Int32 = STDERR_FILENO
     }
-    private static let state = State()
+    private static let state = Mutex(State())
 
     /// The longest time limit accepted (about 11 days); larger, negative, infinite or NaN values
     /// are usage errors rather than a trap when converted to whole seconds.
@@ -37,7 +36,7 @@ enum Watchdog {
 
     /// `QUIRE_TIMEOUT`, checked; nil when unset or empty.
     static func environmentSeconds(allowZero: Bool) throws -> Double? {
-        guard let text = ProcessInfo.processInfo.environment[Limit.time.environmentVariable], !text.isEmpty else { return nil }
+        guard let text = Terminal.environment(Limit.time.environmentVariable), !text.isEmpty else { return nil }
         guard let value = Double(text) else {
             throw ValidationError("\(Limit.time.environmentVariable) must be a number of seconds (got '\(text)').")
         }
@@ -61,42 +60,52 @@ enum Watchdog {
 
     /// Stops the timer (the process goes on without a time limit).
     static func disarm() {
-        state.lock.lock()
-        state.deadline = .infinity
-        state.lock.unlock()
+        state.withLock { $0.deadline = .infinity }
     }
 
     /// Starts (or restarts, for the next file) the timer; 0 disables it.
     static func arm(seconds: Int, path: DocumentPath) {
-        let state = self.state
-        state.lock.lock()
-        defer { state.lock.unlock() }
-        guard seconds > 0 else {
-            state.deadline = .infinity
-            return
-        }
-        state.deadline = now() + Double(seconds)
-        state.message = "quire: \(path): gave up after \(seconds) s, the per-file time limit (\(Limit.time.option))\n"
-        guard !state.started else { return }
-        state.started = true
-        // A copy of standard error as it is now: Ghostscript's calls point descriptor 2 at a
-        // capture file while they run.
-        let copy = dup(STDERR_FILENO)
-        state.errorOutput = copy >= 0 ? copy : STDERR_FILENO
-        let thread = Thread {
-            while true {
-                state.lock.lock()
-                let remaining = state.deadline - now()
-                let message = state.message
-                let output = state.errorOutput
-                state.lock.unlock()
-                if remaining <= 0 {
-                    message.withCString { _ = write(output, $0, strlen($0)) }
-                    _exit(ExitStatus.temporaryFailure.rawValue)
-                }
-                usleep(UInt32(min(max(remaining, 0.01), 0.2) * 1_000_000))
+        let startThread = state.withLock { state -> Bool in
+            guard seconds > 0 else {
+                state.deadline = .infinity
+                return false
             }
+            state.deadline = now() + Double(seconds)
+            state.message = "quire: \(path): gave up after \(seconds) s, the per-file time limit (\(Limit.time.option))\n"
+            guard !state.started else { return false }
+            state.started = true
+            // A copy of standard error as it is now: Ghostscript's calls point descriptor 2 at a
+            // capture file while they run.
+            let copy = dup(STDERR_FILENO)
+            state.errorOutput = copy >= 0 ? copy : STDERR_FILENO
+            return true
         }
-        thread.start()
+        guard startThread else { return }
+        // A plain detached pthread: the watchdog must not depend on anything the rendering
+        // thread might hold (locks, the concurrency runtime's threads).
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        pthread_attr_setstacksize(&attributes, 256 * 1024)
+        defer { pthread_attr_destroy(&attributes) }
+        let result = pthread_create(&thread, &attributes, { _ in
+            Watchdog.watch()
+        }, nil)
+        if result != 0 { state.withLock { $0.started = false } }
+    }
+
+    /// The watchdog thread: sleeps until the deadline, then exits the process.
+    private static func watch() -> Never {
+        while true {
+            let (remaining, message, output) = state.withLock { state in
+                (state.deadline - now(), state.message, state.errorOutput)
+            }
+            if remaining <= 0 {
+                message.withCString { _ = write(output, $0, strlen($0)) }
+                _exit(ExitStatus.temporaryFailure.rawValue)
+            }
+            usleep(UInt32(min(max(remaining, 0.01), 0.2) * 1_000_000))
+        }
     }
 }

@@ -1,5 +1,9 @@
 internal import CPNG
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Encodes ``RenderedImage``s as 8-bit RGBA, non-interlaced PNG with libpng.
 ///
@@ -28,8 +32,8 @@ public enum PNGEncoder {
     public static func encode(_ image: RenderedImage, text: [TextChunk] = [],
                               compressionLevel: Int = 1) throws(EncodingError) -> [UInt8] {
         // tEXt keywords are 1–79 Latin-1 characters; values must not hold NUL.
-        let keys = text.map { strdup(String($0.key.prefix(79)).replacingOccurrences(of: "\0", with: "")) }
-        let values = text.map { strdup($0.value.replacingOccurrences(of: "\0", with: "")) }
+        let keys = text.map { strdup(withoutNUL(String($0.key.prefix(79)))) }
+        let values = text.map { strdup(withoutNUL($0.value)) }
         defer {
             keys.forEach { free($0) }
             values.forEach { free($0) }
@@ -54,5 +58,10 @@ public enum PNGEncoder {
             throw EncodingError(message: message.isEmpty ? "libpng error" : message)
         }
         return Array(UnsafeBufferPointer(start: data, count: buffer.length))
+    }
+
+    /// `string` with NUL characters removed (C strings end at the first).
+    private static func withoutNUL(_ string: String) -> String {
+        string.utf8.contains(0) ? String(decoding: string.utf8.filter { $0 != 0 }, as: UTF8.self) : string
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import QuireTypes
 
 /// A freedesktop thumbnail (Thumbnail Managing Standard 0.9): the image, fitted so its longest
@@ -61,8 +65,7 @@ public struct Thumbnail: Sendable {
     public static func fileURI(for path: DocumentPath) -> String {
         var bytes = path.bytes
         if bytes.first != UInt8(ascii: "/") {
-            let cwd = FileManager.default.currentDirectoryPath
-            bytes = Array(cwd.utf8) + [UInt8(ascii: "/")] + bytes
+            bytes = workingDirectoryBytes() + [UInt8(ascii: "/")] + bytes
         }
         var parts: [ArraySlice<UInt8>] = []
         for part in bytes.split(separator: UInt8(ascii: "/")) {
@@ -70,17 +73,47 @@ public struct Thumbnail: Sendable {
             if part.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { if !parts.isEmpty { parts.removeLast() }; continue }
             parts.append(part)
         }
-        let unreserved = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8))
-        var uri = "file://"
+        let hexDigits = Array("0123456789ABCDEF".utf8)
+        var uri = Array("file://".utf8)
         for part in parts {
-            uri += "/"
+            uri.append(UInt8(ascii: "/"))
             for byte in part {
-                if unreserved.contains(byte) { uri.unicodeScalars.append(UnicodeScalar(byte)) }
-                else { uri += String(format: "%%%02X", byte) }
+                if isUnreserved(byte) {
+                    uri.append(byte)
+                } else {
+                    uri += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                }
             }
         }
-        if parts.isEmpty { uri += "/" }
-        return uri
+        if parts.isEmpty { uri.append(UInt8(ascii: "/")) }
+        return String(decoding: uri, as: UTF8.self)
+    }
+
+    /// RFC 3986's unreserved characters: ALPHA, DIGIT, `-`, `.`, `_`, `~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The working directory's exact bytes (getcwd), so a directory whose name is not UTF-8
+    /// still gives the right URI.
+    private static func workingDirectoryBytes() -> [UInt8] {
+        var capacity = 4096
+        while capacity <= 1 << 20 {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            if getcwd(&buffer, capacity) != nil {
+                return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            }
+            guard errno == ERANGE else { break }
+            capacity *= 4
+        }
+        return []
     }
 
     /// The path bytes of a `file:` URI (percent-decoded), or nil for other schemes or a

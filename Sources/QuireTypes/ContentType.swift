@@ -7,14 +7,16 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
     /// The MIME type, e.g. `application/pdf`.
     public let mimeType: String
     /// The localized human description from shared-mime-info, e.g. "PDF document".
-    public let localizedDescription: String
+    public var localizedDescription: String { SharedMimeInfo.description(of: mimeType) }
     /// The generic icon name (freedesktop icon naming), e.g. `x-office-document`.
-    public let genericIconName: String
+    public var genericIconName: String { SharedMimeInfo.genericIconName(of: mimeType) }
     /// The specific icon name: the MIME type with `/` replaced by `-`, e.g. `application-pdf`.
-    public let iconName: String
+    public var iconName: String {
+        String(decoding: mimeType.utf8.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)
+    }
     /// All ancestor types, nearest first (e.g. `text/x-csrc` → `text/plain`, …,
     /// `application/octet-stream`).
-    public let parentTypes: [String]
+    public var parentTypes: [String] { MimeHierarchy.shared.ancestors(of: mimeType) }
     /// The family Quire treats this type as.
     public let family: DocumentFamily
     /// True when detection was uncertain (no glob or magic matched with confidence).
@@ -25,6 +27,10 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { mimeType }
 
+    // Only the MIME type, family and certainty are stored: the description, icons and parents
+    // are looked up when asked for, so a thumbnailer that needs none of them does not pay for
+    // reading the hierarchy and the localized descriptions.
+
     /// The content type for a known MIME type (or alias), without looking at any file.
     public init(mimeType: String) {
         self.init(resolving: MimeHierarchy.shared.canonical(mimeType), uncertain: false)
@@ -33,10 +39,6 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
     init(resolving type: String, uncertain: Bool) {
         let mime = SharedMimeInfo.mimeType(of: type)
         self.mimeType = mime
-        self.localizedDescription = SharedMimeInfo.description(of: type)
-        self.genericIconName = SharedMimeInfo.genericIconName(of: type)
-        self.iconName = mime.replacingOccurrences(of: "/", with: "-")
-        self.parentTypes = MimeHierarchy.shared.ancestors(of: mime)
         self.isUncertain = uncertain
         self.family = Self.family(of: mime)
     }
@@ -105,5 +107,3 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
         detect(fileName: [], prefix: Array(data.prefix(sniffLength)))
     }
 }
-
-import Foundation

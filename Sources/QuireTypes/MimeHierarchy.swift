@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The is-a relations of shared-mime-info: the `subclasses` and `aliases` files that
 /// `update-mime-database` writes under each `$XDG_DATA_DIRS/mime/`, plus the rules the
@@ -61,7 +65,7 @@ struct MimeHierarchy: Sendable {
     /// `child parent` lines, split on bytes: this runs in every process (a thumbnailer
     /// included), and line-by-line Foundation string trimming cost milliseconds.
     private static func pairs(in file: String) -> [(String, String)] {
-        guard let data = FileManager.default.contents(atPath: file) else { return [] }
+        guard let data = contents(of: file) else { return [] }
         var result: [(String, String)] = []
         result.reserveCapacity(512)
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -88,11 +92,31 @@ struct MimeHierarchy: Sendable {
         return result
     }
 
+    /// The whole file, or nil if it cannot be read (a missing `subclasses` file is normal).
+    private static func contents(of path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return result }
+            result += chunk[..<count]
+        }
+    }
+
+    private static func environment(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+
     static func mimeDirectories() -> [String] {
-        let env = ProcessInfo.processInfo.environment
-        let home = env["HOME"] ?? NSHomeDirectory()
-        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
-        let dataDirs = (env["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+        let home = environment("HOME") ?? (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) } ?? "/"
+        let dataHome = environment("XDG_DATA_HOME") ?? home + "/.local/share"
+        let dataDirs = (environment("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
         return ([dataHome] + dataDirs).map { $0 + "/mime" }
     }

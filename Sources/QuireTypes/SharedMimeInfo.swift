@@ -1,5 +1,4 @@
 internal import CGIO
-import Foundation
 
 /// Thin wrapper over GIO's content-type functions (shared-mime-info on Linux).
 /// The only file in QuireTypes that touches C.
