@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file as Quire sees it: opened read-only, its content type detected, and the actions Quire
 /// can perform on it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The Quick Look info card of a document.
 public struct DocumentInfo: Sendable {
@@ -30,6 +30,6 @@ public struct DocumentInfo: Sendable {
             value /= 1000
             unit += 1
         }
-        return String(format: "%.1f %@", value, units[unit])
+        return DecimalText.fixed(value, 1) + " " + units[unit]
     }
 }

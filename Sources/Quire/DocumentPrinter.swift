@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Prints documents: resolves the destination, validates options and page ranges against the
 /// documents *before* anything is sent, selects pages itself when needed, then submits one job.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The seam between printing and the renderers: content that prints `.byConversion`
 /// (text, images, SVG) becomes PDF here before it is sent.
@@ -34,7 +34,8 @@ public struct PrintConversion: Sendable {
     /// and the bytes can be streamed to CUPS like any file).
     func convertedFile(for document: Document) throws -> InputFile {
         let data = try convert(document)
-        var template = Array((NSTemporaryDirectory() + "/quire-print-XXXXXX.pdf").utf8CString)
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((directory + "/quire-print-XXXXXX.pdf").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard fd >= 0 else {
             throw PrintError(.requestFailed, "\(document.path): cannot create a temporary file for the converted PDF (\(String(cString: strerror(errno))))")

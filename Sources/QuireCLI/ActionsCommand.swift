@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Quire
 
 struct ActionsCommand: AsyncParsableCommand {
@@ -49,7 +49,7 @@ struct ActionsCommand: AsyncParsableCommand {
             return
         }
         for action in actions.all {
-            let padded = action.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+            let padded = Terminal.padded(action.name, to: 10)
             if action.isAvailable {
                 Terminal.out("\(padded) yes" + (action.detail.map { " (\($0))" } ?? "") + "\n")
             } else {

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import QuireTypes
 
 /// A one-line progress bar on standard error (only ever used on a terminal): done/total,
 /// counts, rate and ETA, redrawn at most ten times a second.
@@ -52,24 +53,25 @@ final class BatchProgressBar: @unchecked Sendable {
             let rate = elapsed > 0 ? Double(done) / elapsed : 0
             let remaining = rate > 0 ? Double(total - done) / rate : 0
             let fraction = total > 0 ? Double(done) / Double(total) : 1
-            let counts = " \(done)/\(total) · \(generated) new · \(failed) failed · \(String(format: "%.1f", rate))/s · ETA \(Self.clock(remaining))"
+            let counts = " \(done)/\(total) · \(generated) new · \(failed) failed · \(DecimalText.fixed(rate, 1))/s · ETA \(Self.clock(remaining))"
             let barWidth = max(10, min(40, width - counts.count - 3))
             let filled = Int(fraction * Double(barWidth))
             line = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "]" + counts
         }
         if line.count > width - 1 { line = String(line.prefix(width - 1)) }
-        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        Terminal.errorText("\r" + line + "\u{1B}[K")
     }
 
     /// Removes the bar so that the summary starts on a clean line.
     func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.errorText("\r\u{1B}[K")
     }
 
     static func clock(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "--:--" }
         let total = Int(seconds.rounded())
-        return total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
-                             : String(format: "%d:%02d", total / 60, total % 60)
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return total >= 3600 ? "\(total / 3600):\(twoDigits(total / 60 % 60)):\(twoDigits(total % 60))"
+                             : "\(total / 60):\(twoDigits(total % 60))"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import QuireThumbnails
 
 /// JSON Lines records of `thumbnail --batch --json`: one `file` object per file, then one

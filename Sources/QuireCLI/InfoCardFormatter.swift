@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
 import Quire
 
 /// The human-readable info card.
@@ -44,7 +49,7 @@ enum InfoCardFormatter {
         let width = rows.map(\.0.count).max() ?? 0
         var out = Terminal.bold(info.name, enabled: styled) + "\n"
         for (label, value) in rows {
-            let padded = (label + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0)
+            let padded = Terminal.padded(label + ":", to: width + 2)
             out += "  " + Terminal.dim(padded, enabled: styled) + " " + oneLine(value) + "\n"
         }
         return out
@@ -71,7 +76,7 @@ enum InfoCardFormatter {
     }
 
     static func points(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
+        value.rounded() == value ? String(Int(value)) : DecimalText.fixed(value, 1)
     }
 
     static func grouped(_ value: Int64) -> String {
@@ -85,9 +90,6 @@ enum InfoCardFormatter {
     }
 
     static func dateString(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xx"
-        return formatter.string(from: date)
+        TimeText.local(date, withZone: true)
     }
 }

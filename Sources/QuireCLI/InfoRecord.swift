@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
 import Quire
 
 /// The `--json` schema of `quire info` (one object per file). Field names are stable; new
@@ -148,9 +153,7 @@ struct InfoRecord: Encodable {
     }
 
     static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        TimeText.iso8601(date)
     }
 
     /// Encodes records as a JSON array; keys sorted and nulls written, so the schema is stable.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import QuireIntegration
 
 struct IntegrateCommand: ParsableCommand {
@@ -101,7 +101,7 @@ struct IntegrateCommand: ParsableCommand {
             let statuses = location.installer.status()
             let width = statuses.map(\.state.rawValue.count).max() ?? 0
             for status in statuses {
-                let state = status.state.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+                let state = Terminal.padded(status.state.rawValue, to: width)
                 Terminal.out("\(state)  \(status.path)  (\(status.purpose))\n")
             }
             if statuses.contains(where: { $0.state != .installed }) { throw ExitCode(1) }

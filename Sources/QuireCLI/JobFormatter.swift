@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
 import Quire
 
 /// Text and JSON for jobs.
@@ -12,10 +17,7 @@ enum JobFormatter {
 
     static func date(_ date: Date?) -> String {
         guard let date else { return "-" }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
+        return TimeText.local(date, withZone: false)
     }
 
     /// "quire-office-3  root  2k  held  2026-11-22 02:41:23  report.pdf"

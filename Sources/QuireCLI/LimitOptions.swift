@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Quire
 
 /// The input limits shared by the commands that read documents. Each option falls back to its
@@ -73,7 +73,7 @@ struct LimitOptions: ParsableArguments {
 
     /// A positive whole number.
     static func count(_ text: String, name: String) throws -> Int {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value > 0 else {
+        guard let value = Int(text.trimmingWhitespace()), value > 0 else {
             throw ValidationError("\(name) must be a positive whole number (got '\(text)').")
         }
         return value
@@ -81,7 +81,7 @@ struct LimitOptions: ParsableArguments {
 
     /// Bytes, optionally with a K, M, G or T suffix (powers of 1024).
     static func size(_ text: String, name: String) throws -> Int64 {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let trimmed = text.trimmingWhitespace().uppercased()
         let multipliers: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
         var digits = Substring(trimmed)
         var multiplier: Int64 = 1

@@ -10,7 +10,7 @@ enum PageSelection {
         var result: [Int] = []
         var seen = Set<Int>()
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let piece = part.trimmingCharacters(in: .whitespaces)
+            let piece = part.trimmingWhitespace()
             let bounds = piece.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let first: Int, last: Int
             if bounds.count == 1, let single = Int(bounds[0]) {
@@ -36,4 +36,4 @@ enum PageSelection {
     }
 }
 
-import Foundation
+import FoundationEssentials

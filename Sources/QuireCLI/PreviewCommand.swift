@@ -1,5 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Quire
 import QuireIntegration
 
@@ -95,7 +100,7 @@ struct PreviewCommand: AsyncParsableCommand {
             if info {
                 let card = InfoCardFormatter.card(try document.info(password: password), styled: toTerminal && Terminal.stylesStandardOutput)
                 if outputPath == nil && !toTerminal {
-                    FileHandle.standardError.write(Data(card.utf8))
+                    Terminal.errorText(card)
                 } else {
                     Terminal.out(card + "\n")
                 }
@@ -146,7 +151,7 @@ struct PreviewCommand: AsyncParsableCommand {
             : try renderer.render(page: selected[0], size: .fit(width: box.0, height: box.1), allowUpscaling: false)
         let directory = try PreviewDirectory.prepare()
         let safeName = String(decoding: name, as: UTF8.self).unicodeScalars
-            .map { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) ? String($0) : "_" }
+            .map { $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.".unicodeScalars.contains($0) ? String($0) : "_" }
             .joined().prefix(80)
         let file = directory + "/\(safeName)-page-\(selected[0] + 1)-\(getpid()).png"
         try OutputFile.write(try PNGEncoder.encode(image), to: DocumentPath(file), permissions: 0o600)
@@ -180,7 +185,7 @@ struct PreviewCommand: AsyncParsableCommand {
                     let sheetImage = image
                     image = try Self.scaled(sheetImage, toFit: box)
                 }
-                FileHandle.standardOutput.write(Data(try TerminalGraphics.encode(image, as: method)))
+                try Terminal.outputData(try TerminalGraphics.encode(image, as: method))
                 return
             }
             try emit([try PNGEncoder.encode(image)], pages: [0], renderer: renderer, output: output,
@@ -193,7 +198,7 @@ struct PreviewCommand: AsyncParsableCommand {
                     Terminal.out((index > 0 ? "\n" : "") + Terminal.dim("Page \(page + 1) of \(renderer.pageCount)", enabled: Terminal.stylesStandardOutput) + "\n")
                 }
                 let image = try renderer.render(page: page, size: renderSize, allowUpscaling: upscale)
-                FileHandle.standardOutput.write(Data(try TerminalGraphics.encode(image, as: method)))
+                try Terminal.outputData(try TerminalGraphics.encode(image, as: method))
             }
             return
         }
@@ -230,7 +235,7 @@ struct PreviewCommand: AsyncParsableCommand {
             if files.count > 1 {
                 throw ValidationError("Several pages cannot go to standard output as one \(ext.uppercased()): give -o FILE (numbered files) or --sheet.")
             }
-            FileHandle.standardOutput.write(Data(files[0]))
+            try Terminal.outputData(files[0])
             return
         }
         if files.count == 1 {

@@ -40,21 +40,44 @@ enum Terminal {
         getenv(name).map { String(cString: $0) }
     }
 
-    /// `write(2)` until done, retrying on EINTR. A closed or full output (EPIPE, ENOSPC) ends
-    /// the write quietly: there is nowhere left to report it.
+    /// Writes progress-bar text to standard error as it is (no prefix, no newline).
+    static func errorText(_ text: String) {
+        write(text, to: STDERR_FILENO)
+    }
+
+    /// Writes data (a PNG, terminal graphics) to standard output; a failed write (a full disk,
+    /// a closed pipe) is an I/O error, so that no truncated output passes for a result.
+    static func outputData(_ bytes: [UInt8]) throws {
+        if let failure = bytes.withUnsafeBytes({ writeAll(STDOUT_FILENO, $0) }) {
+            error("cannot write to standard output: " + String(cString: strerror(failure)))
+            throw ExitStatus.ioError.exitCode
+        }
+    }
+
+    /// Text output: a closed or full output (EPIPE, ENOSPC) ends the write quietly, as there is
+    /// nowhere left to report it.
     private static func write(_ text: String, to fd: Int32) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
+        _ = text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `write(2)` until done, retrying on EINTR; nil on success, else the errno.
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
+            offset += written
         }
+        return nil
+    }
+
+    /// `text` cut or padded with spaces to `width` characters (for aligned columns).
+    static func padded(_ text: String, to width: Int) -> String {
+        text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
     }
 
     static func warning(_ message: String) {

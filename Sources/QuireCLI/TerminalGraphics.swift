@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import Quire
 
 /// Shows an image inline in a terminal: the kitty graphics protocol or iTerm2 inline images

@@ -91,4 +91,4 @@ struct ThumbnailBatchOptions: ParsableArguments {
     }
 }
 
-import Foundation
+import FoundationEssentials

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Quire
 import QuireThumbnails
 
@@ -127,8 +127,8 @@ struct ThumbnailBatchRun {
                      "\(summary.failed) failed", "\(summary.skipped) skipped"]
         if dryRun { parts.insert("\(summary.wouldGenerate) to generate (dry run)", at: 0) }
         var text = (summary.cancelled ? "Interrupted: " : "") + parts.joined(separator: ", ")
-        text += String(format: " in %.2f s (%.1f files/s); %@ in %@\n", summary.elapsed, summary.filesPerSecond,
-                       flavors.map(\.rawValue).joined(separator: ", "), cache.root)
+        text += " in \(DecimalText.fixed(summary.elapsed, 2)) s (\(DecimalText.fixed(summary.filesPerSecond, 1)) files/s); "
+            + "\(flavors.map(\.rawValue).joined(separator: ", ")) in \(cache.root)\n"
         if !summary.failures.isEmpty {
             text += "Failed:\n"
             for failure in summary.failures.prefix(verbose ? Int.max : 20) {

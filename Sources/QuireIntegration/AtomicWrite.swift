@@ -1,13 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import QuireTypes
 
 /// Writes a file so that readers see either the old or the new content, never a part:
 /// a temporary file in the same directory, `fsync`, then `rename`.
 enum AtomicWrite {
     static func write(_ data: Data, to path: String, mode: mode_t) throws(IntegrationError) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = DirectoryPath.parent(of: path)
         var template = Array((directory + "/.quire-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {

@@ -1,5 +1,5 @@
 internal import CGIO
-import Foundation
+import FoundationEssentials
 import Quire
 
 /// Opens a file with the desktop's default application for its type, through GIO

@@ -6,7 +6,7 @@
 enum DesktopEntry {
     static func quote(_ argument: String) -> String {
         let reserved = Set(" \t\n\"'\\><~|&;$*?#()`")
-        var escaped = argument.replacingOccurrences(of: "%", with: "%%")
+        var escaped = argument.replacing("%", with: "%%")
         guard escaped.contains(where: reserved.contains) else { return escaped }
         var out = "\""
         for character in escaped {
@@ -19,8 +19,8 @@ enum DesktopEntry {
 
     /// A `Key=a;b;c;` list value.
     static func list(_ values: [String]) -> String {
-        values.map { $0.replacingOccurrences(of: ";", with: "\\;") }.joined(separator: ";") + ";"
+        values.map { $0.replacing(";", with: "\\;") }.joined(separator: ";") + ";"
     }
 }
 
-import Foundation
+import FoundationEssentials

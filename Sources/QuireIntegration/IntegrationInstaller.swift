@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import QuireTypes
 
 /// Installs, removes and inspects Quire's integration files under one XDG data directory,
 /// keeping a manifest of exactly what it wrote so that `uninstall` removes exactly that.
@@ -39,7 +40,7 @@ public struct IntegrationInstaller: Sendable {
         self.scope = scope
         switch scope {
         case .user:
-            let home = environment["HOME"] ?? NSHomeDirectory()
+            let home = environment["HOME"] ?? (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) } ?? "/"
             dataDirectory = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
             files = IntegrationFiles.all(executable: executable, includeUserOnly: true)
         case .systemWide(let prefix):
@@ -129,11 +130,9 @@ public struct IntegrationInstaller: Sendable {
     private func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
 
     private func write(_ file: IntegrationFile, to path: String) throws(IntegrationError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw IntegrationError(path: directory, reason: "cannot create directory: \(error.localizedDescription)")
+        let directory = DirectoryPath.parent(of: path)
+        if let failure = DirectoryPath.create(directory) {
+            throw IntegrationError(path: directory, reason: "cannot create directory: \(String(cString: strerror(failure)))")
         }
         try AtomicWrite.write(Data(file.contents.utf8), to: path, mode: file.executable ? 0o755 : 0o644)
     }
@@ -151,17 +150,16 @@ public struct IntegrationInstaller: Sendable {
     private func writeManifest(_ manifest: [String: String]) throws(IntegrationError) {
         let text = "# Files written by `quire integrate install`; `quire integrate uninstall` removes them.\n"
             + manifest.sorted { $0.key < $1.key }.map { "\($0.value)\t\($0.key)" }.joined(separator: "\n") + "\n"
-        let directory = (manifestPath as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = DirectoryPath.create(DirectoryPath.parent(of: manifestPath))
         try AtomicWrite.write(Data(text.utf8), to: manifestPath, mode: 0o644)
     }
 
     /// Removes now-empty directories between `path` and the data directory.
     private func removeEmptyParents(of path: String) {
-        var directory = (path as NSString).deletingLastPathComponent
+        var directory = DirectoryPath.parent(of: path)
         while directory.count > dataDirectory.count && directory.hasPrefix(dataDirectory + "/") {
             if rmdir(directory) != 0 { break }
-            directory = (directory as NSString).deletingLastPathComponent
+            directory = DirectoryPath.parent(of: directory)
         }
     }
 

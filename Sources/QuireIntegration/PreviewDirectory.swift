@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Where `quire preview --open` puts the images it hands to a viewer: a 0700 directory of the
 /// user's (`$XDG_RUNTIME_DIR/quire-preview`, else `/tmp/quire-preview-UID`). The viewer opens

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One job as the scheduler reports it.
 public struct JobInfo: Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
 internal import CCUPS
-import Foundation
+import FoundationEssentials
 
 /// The scheduler's jobs: list, details, cancel, hold and release.
 public struct JobQueue: Sendable {

@@ -12,7 +12,7 @@ public struct PageRanges: Sendable, Hashable, CustomStringConvertible {
         var result: [ClosedRange<Int>] = []
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         for rawPart in parts {
-            let part = rawPart.trimmingCharacters(in: [" "])
+            let part = rawPart.trimmingWhitespace()
             if part.isEmpty { throw bad("empty range") }
             let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             func number(_ s: String) throws(PrintError) -> Int {

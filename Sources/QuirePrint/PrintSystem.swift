@@ -1,5 +1,5 @@
 internal import CCUPS
-import Foundation
+import FoundationEssentials
 
 /// The print system as one CUPS scheduler presents it: its destinations, their capabilities,
 /// whether printing can work at all, and (see ``JobQueue`` and ``PrintJob``) its jobs.

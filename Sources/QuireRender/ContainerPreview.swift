@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import QuireTypes
 
 /// Finds the preview image a zip-based document carries: OpenDocument
@@ -47,9 +47,10 @@ enum ContainerPreview {
         names.filter { name in
             let components = name.split(separator: "/")
             guard let last = components.last, !last.hasPrefix("."), !components.contains("__MACOSX") else { return false }
-            return imageExtensions.contains((String(last) as NSString).pathExtension.lowercased())
+            guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return false }
+            return imageExtensions.contains(last[last.index(after: dot)...].lowercased())
         }
-        .min { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
+        .min(by: NaturalNameOrder.areInIncreasingOrder)
     }
 
     /// EPUB: `META-INF/container.xml` names the OPF; the OPF's manifest names the cover
@@ -64,7 +65,7 @@ enum ContainerPreview {
         let items = opf.elements.filter { $0.name == "item" }
         let directory = opfPath.contains("/") ? String(opfPath[...opfPath.lastIndex(of: "/")!]) : ""
         func resolve(_ href: String) -> String? {
-            let decoded = href.removingPercentEncoding ?? href
+            let decoded = PercentEncoding.decodedString(href) ?? href
             var parts: [Substring] = []
             for part in (directory + decoded).split(separator: "/") {
                 if part == ".." { if !parts.isEmpty { parts.removeLast() } } else if part != "." { parts.append(part) }

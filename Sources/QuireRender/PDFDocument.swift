@@ -1,5 +1,5 @@
 internal import CPoppler
-import Foundation
+import FoundationEssentials
 import QuireTypes
 
 /// An open PDF (poppler-glib). Owns the `PopplerDocument`; released in `deinit`.
@@ -100,7 +100,7 @@ public final class PDFDocument: @unchecked Sendable {
     private func take(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
         guard let pointer else { return nil }
         defer { g_free(pointer) }
-        let value = String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = String(cString: pointer).trimmingWhitespaceAndNewlines()
         return value.isEmpty ? nil : value
     }
 }

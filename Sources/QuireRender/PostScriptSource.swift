@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 internal import CSpectre
 internal import CCairo
 import QuireTypes
@@ -8,7 +13,7 @@ import QuireTypes
 final class PostScriptSource: PageSource {
     /// Ghostscript allows one interpreter instance per process: every libspectre call that may
     /// start one (load, render) runs under this lock.
-    static let ghostscript = NSLock()
+    static let ghostscript = Lock()
 
     let path: DocumentPath
     /// Kept open: libspectre reopens the file by its /proc/self/fd name on every render.
@@ -97,7 +102,7 @@ final class PostScriptSource: PageSource {
         var buffer = [UInt8](repeating: 0, count: 2048)
         let count = fread(&buffer, 1, buffer.count, capture)
         return String(decoding: buffer[0..<count], as: UTF8.self)
-            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 
@@ -183,7 +188,7 @@ final class PostScriptSource: PageSource {
     }
 }
 
-import Foundation
+import FoundationEssentials
 
 /// Carries a non-Sendable closure to the Ghostscript thread; the caller waits for it, so it is
 /// never used concurrently.

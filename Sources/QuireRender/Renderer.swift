@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 internal import CCairo
 import QuireTypes
 
@@ -207,4 +212,4 @@ final class ByteSink {
     }
 }
 
-import Foundation
+import FoundationEssentials

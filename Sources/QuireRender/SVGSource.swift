@@ -29,7 +29,7 @@ final class SVGSource: PageSource {
         guard let created else {
             let error = GLibError.take(gerror)
             throw DocumentError(kind: .damaged, path: path,
-                                reason: "not a readable SVG (\(error?.message.trimmingCharacters(in: .whitespacesAndNewlines) ?? "librsvg could not parse it"))",
+                                reason: "not a readable SVG (\(error?.message.trimmingWhitespaceAndNewlines() ?? "librsvg could not parse it"))",
                                 underlying: error)
         }
         handle = created
@@ -64,4 +64,4 @@ final class SVGSource: PageSource {
     }
 }
 
-import Foundation
+import FoundationEssentials

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 internal import CArchive
 import QuireTypes
 
@@ -113,4 +118,4 @@ final class ZipArchive {
     }
 }
 
-import Foundation
+import FoundationEssentials

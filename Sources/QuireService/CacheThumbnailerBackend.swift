@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Quire
 import QuireThumbnails
 
@@ -109,7 +109,7 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
 
 /// Collects batch results from the runner's (serial) event handler.
 private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var results: [BatchFileResult] = []
     func append(_ result: BatchFileResult) { lock.lock(); results.append(result); lock.unlock() }
     var all: [BatchFileResult] { lock.lock(); defer { lock.unlock() }; return results }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Pending thumbnail requests, shared between the D-Bus thread (which queues and dequeues) and

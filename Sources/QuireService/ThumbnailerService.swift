@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 internal import CGIO
-import Foundation
+import FoundationEssentials
+import QuireTypes
 
 /// The freedesktop thumbnail service on D-Bus, as Tumbler provides it:
 /// `org.freedesktop.thumbnails.Thumbnailer1` (`Queue`, `Dequeue`, `GetSupported`,
@@ -94,12 +100,13 @@ public final class ThumbnailerService: @unchecked Sendable {
             }
         }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let thread = Thread { [self] in
-                g_main_loop_run(loop)
+            // GLib's main loop blocks its thread for the life of the service: a thread of its
+            // own, not one of the concurrency pool's.
+            let loopAddress = UInt(bitPattern: loop)   // the loop outlives the thread (see deinit)
+            _ = JoinableThread(stackSize: 1 << 20) {
+                g_main_loop_run(OpaquePointer(bitPattern: loopAddress))
                 done.resume()
             }
-            thread.name = "quire-dbus"
-            thread.start()
         }
         queue.close()
         worker.cancel()

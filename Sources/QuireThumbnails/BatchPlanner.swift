@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import QuireTypes
 
 /// Walks the paths of a batch and hands out candidate files with their stat facts, or the

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import QuireTypes
 
 /// Runs a batch: walks the paths, skips what is current (or known to fail), sends the rest —
@@ -37,7 +37,7 @@ public final class BatchRunner: @unchecked Sendable {
         return options.useSandbox ? WorkerSandbox.detect(environment: worker.environment) : .disabled("--no-sandbox")
     }()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var summary = BatchSummary()
     private var cancelled = false
     private var pool: WorkerPool?
@@ -253,7 +253,7 @@ public final class BatchRunner: @unchecked Sendable {
         for file in pending where file.string == file.description {
             let path = file.string
             if !roots.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
-                roots.append((path as NSString).deletingLastPathComponent)
+                roots.append(DirectoryPath.parent(of: path))
             }
         }
         return WorkerSandbox.minimalRoots(roots)

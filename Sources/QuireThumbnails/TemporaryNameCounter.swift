@@ -1,8 +1,14 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
+import QuireTypes
 
 /// A process-wide counter for unique temporary names.
 final class TemporaryNameCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var value = 0
 
     func next() -> Int {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import QuireTypes
 
 /// The per-user freedesktop thumbnail cache (Thumbnail Managing Standard 0.9).
@@ -32,7 +32,7 @@ public struct ThumbnailCache: Sendable {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return xdg + "/thumbnails"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) } ?? "/"
         return home + "/.cache/thumbnails"
     }
 
@@ -167,7 +167,7 @@ public struct ThumbnailCache: Sendable {
         guard errno == ENOENT else {
             throw ThumbnailCacheError(path: directory, reason: "cannot create directory (\(String(cString: strerror(errno))))", errno: errno)
         }
-        let parent = (directory as NSString).deletingLastPathComponent
+        let parent = DirectoryPath.parent(of: directory)
         guard !parent.isEmpty, parent != directory else {
             throw ThumbnailCacheError(path: directory, reason: "cannot create directory", errno: ENOENT)
         }

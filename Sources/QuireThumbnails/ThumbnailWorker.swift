@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import QuireTypes
 
 /// The loop run inside a worker process (`quire` started with its hidden worker subcommand):

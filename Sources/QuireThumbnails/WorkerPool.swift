@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import QuireTypes
 
 /// A bounded set of long-lived worker processes fed from one shared queue of files.
 ///
@@ -37,7 +38,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     let configuration: Configuration
-    private let lock = NSLock()
+    private let lock = Lock()
     private var nextJob = 0
     private var stopping = false
     private var live: [Int: pid_t] = [:]
@@ -78,17 +79,10 @@ final class WorkerPool: @unchecked Sendable {
     func run(_ jobs: [Job], handle: @escaping @Sendable (Job, JobOutcome) -> Void) {
         let slots = max(1, min(configuration.workerCount, jobs.count))
         guard !jobs.isEmpty else { return }
-        let group = DispatchGroup()
-        for slot in 0..<slots {
-            group.enter()
-            let thread = Thread { [self] in
-                serve(slot: slot, jobs: jobs, handle: handle)
-                group.leave()
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
+        let threads = (0..<slots).map { slot in
+            JoinableThread(stackSize: 1 << 20) { [self] in serve(slot: slot, jobs: jobs, handle: handle) }
         }
-        group.wait()
+        threads.forEach { $0.join() }
     }
 
     private func take() -> Int? {
@@ -163,6 +157,6 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+        value == value.rounded() ? "\(Int(value)) s" : DecimalText.fixed(value, 1) + " s"
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// One long-lived worker process and its two pipes. Used by one pool thread at a time.
 final class WorkerProcess {

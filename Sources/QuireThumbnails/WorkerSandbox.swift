@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// How worker processes are confined: bubblewrap when `bwrap` exists and works (no network,
 /// only the system and the batch's inputs visible and read-only, a private `/tmp`, new session,
@@ -66,19 +66,10 @@ public struct WorkerSandbox: Sendable, Hashable {
             }
             bwrap = found
         }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: bwrap)
-        probe.arguments = arguments(bubblewrap: bwrap, executable: "/bin/true", arguments: []).dropFirst().map { $0 }
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        probe.standardInput = FileHandle.nullDevice
-        do {
-            try probe.run()
-            probe.waitUntilExit()
-        } catch {
+        guard let status = QuietCommand.run(arguments(bubblewrap: bwrap, executable: "/bin/true", arguments: [])) else {
             return .unavailable("bwrap could not be started")
         }
-        guard probe.terminationStatus == 0 else {
+        guard status == 0 else {
             return .unavailable("bwrap does not work here (user namespaces unavailable?)")
         }
         return WorkerSandbox(bubblewrap: bwrap, reasonUnavailable: nil)

@@ -114,4 +114,4 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-import Foundation
+import FoundationEssentials

@@ -1,0 +1,20 @@
+/// Whitespace trimming without Foundation (see ``Lock`` for why Quire avoids it).
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs (Unicode white space other than line
+    /// breaks), as Foundation's `trimmingCharacters(in: .whitespaces)`.
+    public func trimmingWhitespace() -> String {
+        trimming { $0.isWhitespace && !$0.isNewline }
+    }
+
+    /// Without leading and trailing white space and line breaks, as Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`.
+    public func trimmingWhitespaceAndNewlines() -> String {
+        trimming { $0.isWhitespace }
+    }
+
+    private func trimming(_ isTrimmed: (Character) -> Bool) -> String {
+        guard let first = firstIndex(where: { !isTrimmed($0) }) else { return "" }
+        let last = lastIndex(where: { !isTrimmed($0) })!
+        return String(self[first...last])
+    }
+}
