@@ -8,8 +8,17 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
     public let bytes: [UInt8]
 
     /// A path from raw bytes (for example a `argv` entry). Bytes after a NUL are dropped.
+    /// (Inlinable, so callers get it specialized: the generic form looks up `prefix(while:)`'s
+    /// types at run time, which showed up in every thumbnail's start-up.)
+    @inlinable
     public init(bytes: some Sequence<UInt8>) {
         self.bytes = Array(bytes.prefix { $0 != 0 })
+    }
+
+    /// A path from a byte array (the common case: no copy unless there is a NUL to cut at).
+    @inlinable
+    public init(bytes: [UInt8]) {
+        if let nul = bytes.firstIndex(of: 0) { self.bytes = Array(bytes[..<nul]) } else { self.bytes = bytes }
     }
 
     /// A path from a Swift string (its UTF-8 bytes).
