@@ -22,13 +22,13 @@ let package = Package(
             name: "CPoppler", path: "Sources/CPoppler", pkgConfig: "poppler-glib",
             providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(
-            name: "CGdkPixbuf", path: "Sources/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
-            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
-        .systemLibrary(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]),
         // Loaded with dlopen on first use (see their shim.h): not linked, so a PDF thumbnail
-        // does not pay for Ghostscript, librsvg or libarchive at start-up.
+        // does not pay for gdk-pixbuf, Ghostscript, librsvg or libarchive at start-up.
+        .systemLibrary(
+            name: "CGdkPixbuf", path: "Sources/CGdkPixbuf",
+            providers: [.apt(["libgdk-pixbuf-2.0-0"])]),
         .systemLibrary(
             name: "CRsvg", path: "Sources/CRsvg",
             providers: [.apt(["librsvg2-2"])]),

@@ -31,7 +31,12 @@ final class ImageDecoder {
         var width = 0, height = 0
         var refused = false
         let maximumPixels: Int
-        init(maximumPixels: Int) { self.maximumPixels = maximumPixels }
+        /// gdk-pixbuf's `gdk_pixbuf_loader_set_size`, for the C signal callback.
+        let setSize: @convention(c) (OpaquePointer, Int32, Int32) -> Void
+        init(maximumPixels: Int, setSize: @escaping @convention(c) (OpaquePointer, Int32, Int32) -> Void) {
+            self.maximumPixels = maximumPixels
+            self.setSize = setSize
+        }
     }
 
     private var headerProbed = false
@@ -73,9 +78,9 @@ final class ImageDecoder {
     private func probeFileHeader() throws(DocumentError) -> Bool {
         guard !headerProbed else { return storedWidth > 0 }
         headerProbed = true
-        if case .file(let file) = source {
+        if case .file(let file) = source, let pixbuf = LazyLibraries.installedPixbuf {
             var width: Int32 = 0, height: Int32 = 0
-            if gdk_pixbuf_get_file_info(file.procPath, &width, &height) != nil, width > 0, height > 0 {
+            if pixbuf.gdk_pixbuf_get_file_info(file.procPath, &width, &height) != nil, width > 0, height > 0 {
                 try checkPixels(Int(width), Int(height))
                 storedWidth = Int(width)
                 storedHeight = Int(height)
@@ -100,15 +105,16 @@ final class ImageDecoder {
         _ = try probeFileHeader()
         if storedWidth > 0 { try checkPixels(storedWidth, storedHeight) }
 
-        guard let loader = gdk_pixbuf_loader_new() else {
+        let pixbufAPI = try LazyLibraries.pixbuf(path)
+        guard let loader = pixbufAPI.gdk_pixbuf_loader_new() else {
             throw DocumentError(kind: .unsupported, path: path, reason: "cannot create an image loader")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
-        let request = SizeRequest(maximumPixels: limits.maximumImagePixels)
+        let request = SizeRequest(maximumPixels: limits.maximumImagePixels, setSize: pixbufAPI.gdk_pixbuf_loader_set_size)
         request.target = target
         let context = Unmanaged.passRetained(request)
         defer { context.release() }
-        let callback: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { loader, width, height, data in
+        let callback: @convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { loader, width, height, data in
             guard let loader, let data else { return }
             let request = Unmanaged<SizeRequest>.fromOpaque(data).takeUnretainedValue()
             request.width = Int(width)
@@ -116,12 +122,12 @@ final class ImageDecoder {
             let (product, overflow) = Int(width).multipliedReportingOverflow(by: Int(height))
             if overflow || product > request.maximumPixels || width <= 0 || height <= 0 {
                 request.refused = true
-                gdk_pixbuf_loader_set_size(loader, 0, 0)  // 0×0 stops the loader before allocating
+                request.setSize(loader, 0, 0)  // 0×0 stops the loader before allocating
                 return
             }
             let (w, h) = request.target?(Int(width), Int(height)) ?? (Int(width), Int(height))
             if w <= 0 || h <= 0 { request.refused = false }
-            gdk_pixbuf_loader_set_size(loader, Int32(max(0, w)), Int32(max(0, h)))
+            request.setSize(loader, Int32(max(0, w)), Int32(max(0, h)))
         }
         g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared",
                               unsafeBitCast(callback, to: GCallback.self), context.toOpaque(), nil, GConnectFlags(0))
@@ -130,7 +136,7 @@ final class ImageDecoder {
         var failed = false
         func feed(_ chunk: UnsafeRawBufferPointer) -> Bool {
             guard chunk.count > 0 else { return true }
-            let ok = gdk_pixbuf_loader_write(loader, chunk.baseAddress!.assumingMemoryBound(to: guchar.self), gsize(chunk.count), &gerror) != 0
+            let ok = pixbufAPI.gdk_pixbuf_loader_write(loader, chunk.baseAddress!.assumingMemoryBound(to: guchar.self), gsize(chunk.count), &gerror) != 0
             // Stop feeding as soon as the size is known to be refused or only the size was wanted.
             return ok && !request.refused && !(request.width > 0 && target(request.width, request.height) == (0, 0))
         }
@@ -148,7 +154,7 @@ final class ImageDecoder {
             while true {
                 let chunk: [UInt8]
                 do { chunk = try file.read(upTo: 65536, at: offset) } catch {
-                    gdk_pixbuf_loader_close(loader, nil)
+                    _ = pixbufAPI.gdk_pixbuf_loader_close(loader, nil)
                     throw DocumentError(error)
                 }
                 if chunk.isEmpty { break }
@@ -159,9 +165,9 @@ final class ImageDecoder {
         var closeError: UnsafeMutablePointer<GError>?
         let closed: Bool
         if failed || request.refused {
-            closed = gdk_pixbuf_loader_close(loader, nil) != 0
+            closed = pixbufAPI.gdk_pixbuf_loader_close(loader, nil) != 0
         } else {
-            closed = gdk_pixbuf_loader_close(loader, &closeError) != 0
+            closed = pixbufAPI.gdk_pixbuf_loader_close(loader, &closeError) != 0
         }
         if request.width > 0 {
             storedWidth = request.width
@@ -179,25 +185,25 @@ final class ImageDecoder {
         if let error = GLibError.take(gerror) ?? GLibError.take(closeError) {
             throw DocumentError(kind: .damaged, path: path, reason: "not a readable image (\(error.message))", underlying: error)
         }
-        guard closed, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+        guard closed, let pixbuf = pixbufAPI.gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw DocumentError(kind: .damaged, path: path, reason: "not a readable image (no installed loader recognised the data)")
         }
         // apply_embedded_orientation returns a new reference (the same pixbuf when upright).
-        guard let oriented = gdk_pixbuf_apply_embedded_orientation(pixbuf) else {
+        guard let oriented = pixbufAPI.gdk_pixbuf_apply_embedded_orientation(pixbuf) else {
             throw DocumentError(kind: .limitExceeded, path: path, reason: "not enough memory to orient the image")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }
-        return try Self.surface(from: oriented, path: path)
+        return try Self.surface(from: oriented, api: pixbufAPI, path: path)
     }
 
     /// Copies a pixbuf (RGB or RGBA, 8-bit) into a premultiplied ARGB32 cairo surface.
-    static func surface(from pixbuf: OpaquePointer, path: DocumentPath) throws(DocumentError) -> CairoImage {
-        let width = Int(gdk_pixbuf_get_width(pixbuf)), height = Int(gdk_pixbuf_get_height(pixbuf))
-        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
-        let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
-        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels >= 3,
-              let pixels = gdk_pixbuf_read_pixels(pixbuf) else {
+    static func surface(from pixbuf: OpaquePointer, api: quire_gdkpixbuf_api, path: DocumentPath) throws(DocumentError) -> CairoImage {
+        let width = Int(api.gdk_pixbuf_get_width(pixbuf)), height = Int(api.gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(api.gdk_pixbuf_get_n_channels(pixbuf))
+        let hasAlpha = api.gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        let stride = Int(api.gdk_pixbuf_get_rowstride(pixbuf))
+        guard api.gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels >= 3,
+              let pixels = api.gdk_pixbuf_read_pixels(pixbuf) else {
             throw DocumentError(kind: .unsupported, path: path, reason: "unsupported pixel layout")
         }
         let image = try CairoImage(width: width, height: height, path: path)

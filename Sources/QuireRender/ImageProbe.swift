@@ -6,11 +6,12 @@ import QuireTypes
 public enum ImageProbe {
     /// The header facts of the image in `file`, or nil when no installed loader recognises it.
     public static func info(of file: InputFile) -> ImageInfo? {
+        guard let api = LazyLibraries.installedPixbuf else { return nil }
         var width: Int32 = 0, height: Int32 = 0
         // The /proc/self/fd path reads the very file that was checked and opened.
-        guard let format = gdk_pixbuf_get_file_info(file.procPath, &width, &height),
+        guard let format = api.gdk_pixbuf_get_file_info(file.procPath, &width, &height),
               width > 0, height > 0 else { return nil }
-        let name = gdk_pixbuf_format_get_name(format).map { pointer in
+        let name = api.gdk_pixbuf_format_get_name(format).map { pointer in
             defer { g_free(pointer) }
             return String(cString: pointer)
         }
@@ -25,12 +26,12 @@ public enum ImageProbe {
     /// MIME types of every installed gdk-pixbuf loader (read once).
     public static let supportedMimeTypes: Set<String> = {
         var result = Set<String>()
-        guard let formats = gdk_pixbuf_get_formats() else { return result }
+        guard let api = LazyLibraries.installedPixbuf, let formats = api.gdk_pixbuf_get_formats() else { return result }
         defer { g_slist_free(formats) }
         var node: UnsafeMutablePointer<GSList>? = formats
         while let current = node {
             if let data = current.pointee.data, case let format = OpaquePointer(data),
-               let types = gdk_pixbuf_format_get_mime_types(format) {
+               let types = api.gdk_pixbuf_format_get_mime_types(format) {
                 var index = 0
                 while let type = types[index] {
                     result.insert(String(cString: type))
