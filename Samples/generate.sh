@@ -13,8 +13,8 @@ flags=()
 for f in $(pkg-config --cflags cairo gdk-pixbuf-2.0 2>/dev/null); do
     case "$f" in -pthread) ;; *) flags+=(-Xcc "$f") ;; esac
 done
-if [[ ! -x "$build/generator" || "$here/Generator/main.swift" -nt "$build/generator" ]]; then
-    swiftc -O -I "$root/Sources/CCairo" -I "$root/Sources/CGdkPixbuf" "${flags[@]}" \
+if [[ ! -x "$build/generator" || "$here/Generator/main.swift" -nt "$build/generator" || "$here/Generator/GdkPixbuf/shim.h" -nt "$build/generator" ]]; then
+    swiftc -O -I "$root/Sources/CCairo" -I "$here/Generator/GdkPixbuf" "${flags[@]}" \
         $(pkg-config --libs cairo gdk-pixbuf-2.0) "$here/Generator/main.swift" -o "$build/generator"
 fi
 "$build/generator" "$out"

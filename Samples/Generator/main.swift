@@ -2,7 +2,7 @@
 // Every drawn fact (page count, page size, colours, positions, metadata) is a constant below
 // so that tests can check rendered and reported values against how the file was made.
 import CCairo
-import CGdkPixbuf
+import GeneratorGdkPixbuf
 import Foundation
 
 let output = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Samples/generated"

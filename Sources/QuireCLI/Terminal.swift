@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import QuireRender
 
 /// Where output goes and how it may be styled.
 enum Terminal {
@@ -48,7 +49,7 @@ enum Terminal {
     /// Writes data (a PNG, terminal graphics) to standard output; a failed write (a full disk,
     /// a closed pipe) is an I/O error, so that no truncated output passes for a result.
     static func outputData(_ bytes: [UInt8]) throws {
-        if let failure = bytes.withUnsafeBytes({ writeAll(STDOUT_FILENO, $0) }) {
+        if let failure = bytes.withUnsafeBytes({ FileDescriptorWriter.writeAll(STDOUT_FILENO, $0) }) {
             error("cannot write to standard output: " + String(cString: strerror(failure)))
             throw ExitStatus.ioError.exitCode
         }
@@ -58,21 +59,7 @@ enum Terminal {
     /// nowhere left to report it.
     private static func write(_ text: String, to fd: Int32) {
         var text = text
-        _ = text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
-    }
-
-    /// `write(2)` until done, retrying on EINTR; nil on success, else the errno.
-    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return nil
+        _ = text.withUTF8 { FileDescriptorWriter.writeAll(fd, UnsafeRawBufferPointer($0)) }
     }
 
     /// `text` cut or padded with spaces to `width` characters (for aligned columns).
