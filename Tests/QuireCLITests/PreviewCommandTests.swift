@@ -3,6 +3,16 @@ import Testing
 import QuireTestSupport
 
 @Suite struct PreviewCommandTests {
+    /// PNG bytes piped to an output that cannot take them (a full disk): an I/O error and one
+    /// line, not a silent exit 0 with a truncated image.
+    @Test func aFailedWriteToStandardOutputIsAnIOError() {
+        let result = ProcessRunner.run(bytes: [Array(QuireBinary.path.utf8), Array("preview".utf8),
+                                               Array(Samples.path("document.pdf").utf8)],
+                                       standardOutputFile: "/dev/full")
+        #expect(result.status == 74, "\(result.standardError)")
+        #expect(result.errorLines.count == 1 && result.standardError.contains("standard output"))
+    }
+
     @Test func severalPagesBecomeNumberedFiles() throws {
         let scratch = TemporaryDirectory()
         let directory = scratch.url

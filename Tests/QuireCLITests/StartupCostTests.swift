@@ -24,21 +24,4 @@ import Testing
             #expect(!needed.contains { $0.hasPrefix(prefix) }, "quire links \(prefix): \(needed)")
         }
     }
-
-    @Test func datesPrintInFixedPOSIXForms() {
-        let date = Date(timeIntervalSince1970: 1_795_000_000)   // 2026-11-18T11:06:40Z
-        #expect(TimeText.iso8601(date) == "2026-11-18T11:06:40Z")
-        let local = TimeText.local(date, withZone: true)
-        #expect(local.count == "2026-11-18 11:06:40 +0000".count && local.hasPrefix("2026-11-1"))
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xx"
-        #expect(local == formatter.string(from: date))
-        #expect(TimeText.local(date, withZone: false) == String(local.prefix(19)))
-    }
-
-    @Test func paddedColumnsCutOrFill() {
-        #expect(Terminal.padded("pdf", to: 6) == "pdf   ")
-        #expect(Terminal.padded("preview", to: 4) == "prev")
-    }
 }

@@ -31,8 +31,11 @@ public enum ProcessRunner {
     /// - Parameters:
     ///   - bytes: argv as raw bytes; `bytes[0]` is the program path.
     ///   - workingDirectory: the child's working directory (default: the caller's).
+    ///   - standardOutputFile: where the child's standard output goes instead of being captured
+    ///     (e.g. `/dev/full`, to see how it handles a failing write).
     public static func run(bytes: [[UInt8]], environment: [String: String]? = nil,
-                           timeout: Double = 30, workingDirectory: String? = nil) -> Result {
+                           timeout: Double = 30, workingDirectory: String? = nil,
+                           standardOutputFile: String? = nil) -> Result {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("quire-run-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -44,7 +47,7 @@ public enum ProcessRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, standardOutputFile ?? outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if let workingDirectory {
             // glibc ≥ 2.29; not exported by the Glibc module, so looked up at run time.
