@@ -96,10 +96,11 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
         for uri in uris { if let key = key(uri) { _ = cache.delete(key) } }
     }
 
-    /// Removes entries whose files are gone. `base_uris` and `since` do not narrow it: an entry
-    /// for a file that no longer exists is never useful.
+    /// Removes entries whose files are gone, for originals at or below `base_uris` (all when
+    /// empty) with `Thumb::MTime` at or before `since` (any when 0). Unlike tumbler, thumbnails of
+    /// files that still exist are kept whatever the arguments: regenerating them costs the user.
     public func cleanup(baseURIs: [String], since: UInt32) async {
-        cache.cleanup()
+        cache.cleanup(baseURIs: baseURIs, since: Int64(since))
     }
 
     private func key(_ uri: String) -> ThumbnailKey? {

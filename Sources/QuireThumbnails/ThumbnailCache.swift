@@ -279,16 +279,33 @@ public struct ThumbnailCache: Sendable {
         return count
     }
 
-    /// Removes thumbnails and failure markers whose original `file://` no longer exists.
-    /// Returns how many entries were removed.
+    /// Removes thumbnails and failure markers whose original `file://` no longer exists
+    /// (`Cache1.Cleanup`). Returns how many entries were removed.
+    /// - Parameters:
+    ///   - baseURIs: only originals at or below one of these `file://` URIs; empty means all.
+    ///   - since: only entries whose `Thumb::MTime` is at or before this time (seconds since
+    ///     1970); 0 means any. A thumbnail of a file that still exists is never removed.
     @discardableResult
-    public func cleanup() -> Int {
+    public func cleanup(baseURIs: [String] = [], since: Int64 = 0) -> Int {
+        let bases = baseURIs.compactMap { Self.localPath(ofURI: $0)?.bytes }.map { base -> [UInt8] in
+            var base = base
+            while base.count > 1 && base.last == UInt8(ascii: "/") { base.removeLast() }
+            return base
+        }
+        if !baseURIs.isEmpty && bases.isEmpty { return 0 }   // only non-local bases: nothing here
+        func isBelowABase(_ path: [UInt8]) -> Bool {
+            bases.isEmpty || bases.contains { base in
+                path == base || base == [UInt8(ascii: "/")]
+                    || (path.count > base.count && path.starts(with: base) && path[base.count] == UInt8(ascii: "/"))
+            }
+        }
         var removed = 0
         for directory in ThumbnailFlavor.allCases.map(directory(for:)) + [failureDirectory] {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
             for name in names where name.hasSuffix(".png") {
                 let entry = directory + "/" + name
-                guard let metadata = Self.metadata(at: entry), let original = Self.localPath(ofURI: metadata.uri) else { continue }
+                guard let metadata = Self.metadata(at: entry), let original = Self.localPath(ofURI: metadata.uri),
+                      since == 0 || metadata.modificationTime <= since, isBelowABase(original.bytes) else { continue }
                 var info = stat()
                 let gone = original.withCString { lstat($0, &info) } != 0 && (errno == ENOENT || errno == ENOTDIR)
                 if gone && unlink(entry) == 0 { removed += 1 }

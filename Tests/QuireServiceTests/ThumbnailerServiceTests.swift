@@ -167,6 +167,29 @@ final class ThumbnailerServiceTests {
         #expect(!FileManager.default.fileExists(atPath: entry))
     }
 
+    /// Cleanup over D-Bus: only entries of vanished files below `base_uris` go.
+    @Test func cacheCleanupRemovesOnlyVanishedFilesBelowTheBase() throws {
+        try start()
+        try FileManager.default.createDirectory(atPath: files.file("keep"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: files.file("drop"), withIntermediateDirectories: true)
+        let kept = files.file("keep/gone.pdf"), dropped = files.file("drop/gone.pdf"), present = files.file("drop/here.pdf")
+        for path in [kept, dropped, present] { try FileManager.default.copyItem(atPath: Samples.path("document.pdf"), toPath: path) }
+        let handle = try #require(Self.handle(queue([uri(kept), uri(dropped), uri(present)])))
+        #expect(waitFor("Finished", handle: handle))
+        func entry(_ path: String) throws -> String {
+            cacheHome.file("thumbnails/normal/\(try #require(ThumbnailKey(path: DocumentPath(path))).fileName)")
+        }
+        for path in [kept, dropped, present] { #expect(FileManager.default.fileExists(atPath: try entry(path))) }
+        try FileManager.default.removeItem(atPath: kept)
+        try FileManager.default.removeItem(atPath: dropped)
+        let result = bus.call("org.freedesktop.thumbnails.Cache1", "/org/freedesktop/thumbnails/Cache1",
+                              "org.freedesktop.thumbnails.Cache1.Cleanup", ["['\(uri(files.file("drop")))']", "0"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: try entry(dropped)))
+        #expect(FileManager.default.fileExists(atPath: try entry(kept)))
+        #expect(FileManager.default.fileExists(atPath: try entry(present)))
+    }
+
     @Test func cacheMoveAndCopyFollowRenamedAndCopiedFiles() throws {
         try start()
         let original = files.file("before.pdf")

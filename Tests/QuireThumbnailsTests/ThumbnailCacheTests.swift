@@ -115,6 +115,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cache.path(for: copy, flavor: .large)))
     }
 
+    /// Cache1.Cleanup's arguments narrow what is removed: `base_uris` by the original's
+    /// location, `since` by `Thumb::MTime`; a thumbnail of an existing file always stays.
+    @Test func cleanupHonoursBaseURIsAndSince() throws {
+        let directory = TemporaryDirectory()
+        let cache = ThumbnailCache(root: directory.file("thumbnails"))
+        func entry(_ relative: String, mtime: Int64, exists: Bool = false) throws -> ThumbnailKey {
+            let path = directory.file(relative)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            if exists { _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8)) }
+            let key = try #require(ThumbnailKey(path: DocumentPath(path)))
+            let png = try #require(PNGChunks.inserting(text: ThumbnailMetadata(uri: key.uri, modificationTime: mtime).textEntries,
+                                                       into: PNGChunks.emptyImage))
+            try cache.store(png: png, for: key, flavor: .large)
+            return key
+        }
+        let gone = try entry("a/gone.pdf", mtime: 100)
+        let goneNewer = try entry("a/newer.pdf", mtime: 300)
+        let goneElsewhere = try entry("b/gone.pdf", mtime: 100)
+        let goneSibling = try entry("ab/gone.pdf", mtime: 100)   // "a" is not a prefix of "ab/"
+        let present = try entry("a/present.pdf", mtime: 100, exists: true)
+        func exists(_ key: ThumbnailKey) -> Bool { FileManager.default.fileExists(atPath: cache.path(for: key, flavor: .large)) }
+        let base = "file://" + directory.path + "/a/"
+
+        #expect(cache.cleanup(baseURIs: ["http://example.invalid/a"]) == 0)
+        #expect(cache.cleanup(baseURIs: [base], since: 200) == 1)
+        #expect(!exists(gone) && exists(goneNewer) && exists(goneElsewhere) && exists(goneSibling) && exists(present))
+        #expect(cache.cleanup(baseURIs: [base]) == 1)
+        #expect(!exists(goneNewer) && exists(goneElsewhere) && exists(goneSibling))
+        #expect(cache.cleanup() == 2)
+        #expect(!exists(goneElsewhere) && !exists(goneSibling) && exists(present))
+    }
+
     @Test func cacheKnowsWhatIsInsideIt() {
         let cache = ThumbnailCache(root: "/home/u/.cache/thumbnails/")
         #expect(cache.root == "/home/u/.cache/thumbnails")
