@@ -58,7 +58,7 @@ let package = Package(
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
-        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO", "CQPDF", "CGdkPixbuf"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO", "CQPDF"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "CGIO"]),
         .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "CGIO"]),

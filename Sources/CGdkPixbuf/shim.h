@@ -31,8 +31,6 @@ int gdk_pixbuf_get_rowstride(const GdkPixbuf *_Nonnull pixbuf);
 int gdk_pixbuf_get_bits_per_sample(const GdkPixbuf *_Nonnull pixbuf);
 gboolean gdk_pixbuf_get_has_alpha(const GdkPixbuf *_Nonnull pixbuf);
 const guint8 *_Nullable gdk_pixbuf_read_pixels(const GdkPixbuf *_Nonnull pixbuf);
-/// `stream` is a GInputStream (declared as void here so this header does not need GIO's).
-GdkPixbuf *_Nullable gdk_pixbuf_new_from_stream_at_scale(void *_Nonnull stream, gint width, gint height, gboolean preserve_aspect_ratio, void *_Nullable cancellable, GError *_Nullable *_Nullable error);
 
 #define QUIRE_GDKPIXBUF_FUNCTIONS(X) \
     X(gdk_pixbuf_get_file_info) \
@@ -52,7 +50,6 @@ GdkPixbuf *_Nullable gdk_pixbuf_new_from_stream_at_scale(void *_Nonnull stream, 
     X(gdk_pixbuf_get_bits_per_sample) \
     X(gdk_pixbuf_get_has_alpha) \
     X(gdk_pixbuf_read_pixels) \
-    X(gdk_pixbuf_new_from_stream_at_scale) \
 
 typedef struct {
 #define QUIRE_GDKPIXBUF_FIELD(name) __typeof__(name) *_Nonnull name;
