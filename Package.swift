@@ -52,16 +52,19 @@ let package = Package(
             providers: [.apt(["libcups2-dev"])]),
 
         // MARK: Swift modules
-        .target(name: "QuireTypes", dependencies: ["CGIO"]),
+        // The one module that imports CGIO: content types, file URIs, checksums, the default
+        // application, and the D-Bus connection and main loop the thumbnail service uses.
+        .target(name: "QuireGIO", dependencies: ["CGIO"]),
+        .target(name: "QuireTypes", dependencies: ["QuireGIO"]),
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
-        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "CGIO", "CQPDF"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO", "CQPDF"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
-        .target(name: "QuireIntegration", dependencies: ["Quire", "CGIO"]),
-        .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "CGIO"]),
+        .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
+        .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "QuireGIO"]),
         .executableTarget(
             name: "QuireCLI",
             dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "SanitizerSupport",

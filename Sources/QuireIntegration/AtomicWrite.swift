@@ -14,7 +14,7 @@ enum AtomicWrite {
         guard fd >= 0 else {
             throw IntegrationError(path: path, reason: "cannot create a file here: \(String(cString: strerror(errno)))")
         }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ok = data.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {

@@ -1,4 +1,4 @@
-internal import CGIO
+internal import QuireGIO
 import FoundationEssentials
 import Quire
 
@@ -8,15 +8,10 @@ import Quire
 public enum DefaultApplication {
     /// Opens `path` (an absolute path) with the default handler of its type.
     public static func open(_ path: DocumentPath) throws(OpenError) {
-        var gerror: UnsafeMutablePointer<GError>?
-        let uri: String? = path.withCString { cPath in
-            guard let raw = g_filename_to_uri(cPath, nil, &gerror) else { return nil }
-            defer { g_free(raw) }
-            return String(cString: raw)
-        }
-        guard let uri else { throw OpenError(path: path, gerror: gerror, reason: "cannot make a URI for it") }
-        if g_app_info_launch_default_for_uri(uri, nil, &gerror) == 0 {
-            throw OpenError(path: path, gerror: gerror, reason: "no application could open it")
+        do {
+            try DefaultHandler.launch(uri: try FileURI.uri(forAbsolutePath: path.bytes))
+        } catch {
+            throw OpenError(path: path, error)
         }
     }
 
@@ -27,18 +22,18 @@ public enum DefaultApplication {
         public let domain: String?
         public let code: Int32?
 
-        init(path: DocumentPath, gerror: UnsafeMutablePointer<GError>?, reason: String) {
+        init(path: DocumentPath, reason: String) {
             self.path = path
-            if let gerror {
-                self.reason = reason + ": " + String(cString: gerror.pointee.message)
-                domain = g_quark_to_string(gerror.pointee.domain).map { String(cString: $0) }
-                code = gerror.pointee.code
-                g_error_free(gerror)
-            } else {
-                self.reason = reason
-                domain = nil
-                code = nil
-            }
+            self.reason = reason
+            domain = nil
+            code = nil
+        }
+
+        init(path: DocumentPath, _ error: GIOError) {
+            self.path = path
+            reason = error.description
+            domain = error.domain
+            code = error.code
         }
 
         public var description: String { "\(path): \(reason)" }

@@ -12,14 +12,14 @@ public enum PreviewDirectory {
         let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         let directory = base.map { $0 + "/quire-preview" } ?? "/tmp/quire-preview-\(getuid())"
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw DefaultApplication.OpenError(path: .init(directory), gerror: nil,
+            throw DefaultApplication.OpenError(path: .init(directory),
                                                reason: "cannot create the preview directory: \(String(cString: strerror(errno)))")
         }
         // Refuse a directory someone else made or others can write (shared /tmp).
         var info = stat()
         guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
               info.st_mode & 0o077 == 0 else {
-            throw DefaultApplication.OpenError(path: .init(directory), gerror: nil,
+            throw DefaultApplication.OpenError(path: .init(directory),
                                                reason: "the preview directory is not private to this user")
         }
         if let names = try? FileManager.default.contentsOfDirectory(atPath: directory) {

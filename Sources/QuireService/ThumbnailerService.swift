@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-internal import CGIO
+internal import QuireGIO
 import FoundationEssentials
 import QuireTypes
 
@@ -72,23 +72,12 @@ public final class ThumbnailerService: @unchecked Sendable {
     let backend: any ThumbnailerBackend
     let configuration: Configuration
     let queue = RequestQueue()
-    private var connection: OpaquePointer?
-    private var loop: OpaquePointer?
-    private var nodeInfo: UnsafeMutablePointer<GDBusNodeInfo>?
-    private var registrations: [guint] = []
+    private var connection: DBusConnection?
+    private let loop = GLibMainLoop()
 
     public init(backend: any ThumbnailerBackend, configuration: Configuration = Configuration()) {
         self.backend = backend
         self.configuration = configuration
-    }
-
-    deinit {
-        if let connection {
-            for id in registrations { g_dbus_connection_unregister_object(connection, id) }
-            g_object_unref(UnsafeMutableRawPointer(connection))
-        }
-        if let nodeInfo { g_dbus_node_info_unref(nodeInfo) }
-        if let loop { g_main_loop_unref(loop) }
     }
 
     /// Connects, claims the bus names, serves until idle or signalled, then returns.
@@ -102,175 +91,120 @@ public final class ThumbnailerService: @unchecked Sendable {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             // GLib's main loop blocks its thread for the life of the service: a thread of its
             // own, not one of the concurrency pool's.
-            let loopAddress = UInt(bitPattern: loop)   // the loop outlives the thread (see deinit)
+            let loop = self.loop
             _ = JoinableThread(stackSize: 1 << 20) {
-                g_main_loop_run(OpaquePointer(bitPattern: loopAddress))
+                loop.run()
                 done.resume()
             }
         }
         queue.close()
         worker.cancel()
         _ = await worker.value
-        if let connection { g_dbus_connection_flush_sync(connection, nil, nil) }
+        connection?.flush()
     }
 
     // MARK: Connection
 
     private func connect() throws(ServiceError) {
-        var error: UnsafeMutablePointer<GError>?
-        if let address = configuration.busAddress {
-            connection = g_dbus_connection_new_for_address_sync(
-                address,
-                GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                     | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue),
-                nil, nil, &error)
-        } else {
-            connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
-        }
-        guard let connection else {
-            throw ServiceError(message: "cannot connect to the D-Bus session bus", gerror: error)
-        }
-        g_dbus_connection_set_exit_on_close(connection, 0)
-
-        nodeInfo = g_dbus_node_info_new_for_xml(Self.introspection, &error)
-        guard let nodeInfo else { throw ServiceError(message: "invalid introspection data", gerror: error) }
-
-        var vtable = GDBusInterfaceVTable()
-        vtable.method_call = { _, _, _, interface, method, parameters, invocation, userData in
-            guard let userData, let interface, let method, let parameters, let invocation else { return }
-            let service = Unmanaged<ThumbnailerService>.fromOpaque(userData).takeUnretainedValue()
-            service.handle(interface: String(cString: interface), method: String(cString: method),
-                           parameters: parameters, invocation: invocation)
-        }
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        for (path, index) in [(Self.thumbnailerPath, 0), (Self.cachePath, 1)] {
-            let id = g_dbus_connection_register_object(connection, path, nodeInfo.pointee.interfaces[index],
-                                                       &vtable, context, nil, &error)
-            if id == 0 { throw ServiceError(message: "cannot register \(path)", gerror: error) }
-            registrations.append(id)
-        }
-        for name in [Self.thumbnailerName, Self.cacheName] {
-            try requestName(name, on: connection)
-        }
-
-        loop = g_main_loop_new(nil, 0)
-        g_timeout_add_full(G_PRIORITY_DEFAULT, 500, { userData in
-            let service = Unmanaged<ThumbnailerService>.fromOpaque(userData!).takeUnretainedValue()
-            if let idle = service.queue.idleSeconds, idle >= service.configuration.idleTimeout {
-                g_main_loop_quit(service.loop)
-                return 0
+        let connection: DBusConnection
+        do {
+            connection = try DBusConnection(address: configuration.busAddress)
+            self.connection = connection
+            try connection.register(
+                introspection: Self.introspection,
+                objects: [(Self.thumbnailerPath, Self.thumbnailerName), (Self.cachePath, Self.cacheName)]
+            ) { [weak self] interface, method, arguments, invocation in
+                guard let self else { return invocation.fail("org.freedesktop.DBus.Error.Failed", "the service is stopping") }
+                self.handle(interface: interface, method: method, arguments: arguments, invocation: invocation)
             }
-            return 1
-        }, context, nil)
-        for signal in [SIGTERM, SIGINT] {
-            g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { userData in
-                let service = Unmanaged<ThumbnailerService>.fromOpaque(userData!).takeUnretainedValue()
-                g_main_loop_quit(service.loop)
-                return 0
-            }, context, nil)
+            for name in [Self.thumbnailerName, Self.cacheName] where !(try connection.requestName(name)) {
+                throw ServiceError(message: "another thumbnail service already owns \(name)", gerror: nil)
+            }
+        } catch let error as GIOError {
+            throw ServiceError(message: error.message, gerror: error)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(message: "\(error)", gerror: nil)
         }
-    }
-
-    /// Claims a well-known name without queueing behind another owner.
-    private func requestName(_ name: String, on connection: OpaquePointer) throws(ServiceError) {
-        var error: UnsafeMutablePointer<GError>?
-        let doNotQueue: UInt32 = 4
-        let arguments = Variant.tuple([g_variant_new_string(name), g_variant_new_uint32(doNotQueue)])
-        let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-            "RequestName", arguments, nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
-        guard let reply else { throw ServiceError(message: "cannot claim \(name)", gerror: error) }
-        defer { g_variant_unref(reply) }
-        let child = g_variant_get_child_value(reply, 0)
-        defer { if let child { g_variant_unref(child) } }
-        let code = g_variant_get_uint32(child)
-        if code != 1 && code != 4 {  // primary owner / already owner
-            throw ServiceError(message: "another thumbnail service already owns \(name)", gerror: nil)
-        }
+        let queue = self.queue, idleTimeout = configuration.idleTimeout
+        loop.quit(every: 500) { queue.idleSeconds.map { $0 >= idleTimeout } ?? false }
+        loop.quitOnTerminationSignals()
     }
 
     // MARK: Methods (called on the D-Bus thread)
 
-    private func handle(interface: String, method: String, parameters: OpaquePointer,
-                        invocation: OpaquePointer) {
+    private func handle(interface: String, method: String, arguments: DBusArguments,
+                        invocation: DBusInvocation) {
         let flavors = backend.flavors
         switch (interface, method) {
         case (Self.thumbnailerName, "Queue"):
-            let uris = Variant.strings(parameters, 0)
-            let mimeTypes = Variant.strings(parameters, 1)
-            let flavor = Variant.string(parameters, 2)
-            let schedulerName = Variant.string(parameters, 3)
-            let unqueue = Variant.uint32(parameters, 4)
+            let uris = arguments.strings(0)
+            let mimeTypes = arguments.strings(1)
+            let flavor = arguments.string(2)
+            let schedulerName = arguments.string(3)
+            let unqueue = arguments.uint32(4)
             guard uris.count == mimeTypes.count else {
-                return fail(invocation, "org.freedesktop.DBus.Error.InvalidArgs",
+                return invocation.fail("org.freedesktop.DBus.Error.InvalidArgs",
                             "uris and mime_types must have the same length (\(uris.count) ≠ \(mimeTypes.count))")
             }
             guard flavors.contains(flavor) else {
-                return fail(invocation, "org.freedesktop.thumbnails.Thumbnailer1.Error.UnsupportedFlavor",
+                return invocation.fail("org.freedesktop.thumbnails.Thumbnailer1.Error.UnsupportedFlavor",
                             "unsupported flavor \"\(flavor)\"; supported: \(flavors.joined(separator: ", "))")
             }
             let schedulerKey = schedulerName.isEmpty ? "default" : schedulerName
             guard let scheduler = ThumbnailRequest.Scheduler(rawValue: schedulerKey) else {
-                return fail(invocation, "org.freedesktop.thumbnails.Thumbnailer1.Error.UnsupportedScheduler",
+                return invocation.fail("org.freedesktop.thumbnails.Thumbnailer1.Error.UnsupportedScheduler",
                             "unsupported scheduler \"\(schedulerName)\"; supported: default, foreground, background")
             }
             if unqueue != 0 { queue.dequeue(unqueue) }
             let handle = queue.enqueue(uris: uris, flavor: flavor, scheduler: scheduler)
-            reply(invocation, [g_variant_new_uint32(handle)])
+            invocation.reply([.uint32(handle)])
         case (Self.thumbnailerName, "Dequeue"):
-            queue.dequeue(Variant.uint32(parameters, 0))
-            reply(invocation, [])
+            queue.dequeue(arguments.uint32(0))
+            invocation.reply()
         case (Self.thumbnailerName, "GetSupported"):
             let types = backend.supportedMimeTypes
-            reply(invocation, [Variant.strv(Array(repeating: "file", count: types.count)), Variant.strv(types)])
+            invocation.reply([.strings(Array(repeating: "file", count: types.count)), .strings(types)])
         case (Self.thumbnailerName, "GetSchedulers"):
-            reply(invocation, [Variant.strv(ThumbnailRequest.Scheduler.allCases.map(\.rawValue))])
+            invocation.reply([.strings(ThumbnailRequest.Scheduler.allCases.map(\.rawValue))])
         case (Self.thumbnailerName, "GetFlavors"):
-            reply(invocation, [Variant.strv(flavors)])
+            invocation.reply([.strings(flavors)])
         case (Self.cacheName, "Move"), (Self.cacheName, "Copy"):
-            let from = Variant.strings(parameters, 0), to = Variant.strings(parameters, 1)
+            let from = arguments.strings(0), to = arguments.strings(1)
             guard from.count == to.count else {
-                return fail(invocation, "org.freedesktop.DBus.Error.InvalidArgs",
+                return invocation.fail("org.freedesktop.DBus.Error.InvalidArgs",
                             "from_uris and to_uris must have the same length")
             }
             let isMove = method == "Move"
             let backend = self.backend
             complete(invocation) { isMove ? await backend.move(from: from, to: to) : await backend.copy(from: from, to: to) }
         case (Self.cacheName, "Delete"):
-            let uris = Variant.strings(parameters, 0)
+            let uris = arguments.strings(0)
             let backend = self.backend
             complete(invocation) { await backend.delete(uris: uris) }
         case (Self.cacheName, "Cleanup"):
-            let bases = Variant.strings(parameters, 0), since = Variant.uint32(parameters, 1)
+            let bases = arguments.strings(0), since = arguments.uint32(1)
             let backend = self.backend
             complete(invocation) { await backend.cleanup(baseURIs: bases, since: since) }
         default:
-            fail(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(interface).\(method)")
+            invocation.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(interface).\(method)")
         }
     }
 
     /// Runs cache work off the D-Bus thread and replies when it is done.
-    private func complete(_ invocation: OpaquePointer, _ work: @escaping @Sendable () async -> Void) {
-        let call = InvocationBox(invocation)
+    private func complete(_ invocation: DBusInvocation, _ work: @escaping @Sendable () async -> Void) {
         Task {
             await work()
-            g_dbus_method_invocation_return_value(call.pointer, Variant.tuple([]))
+            invocation.reply()
         }
-    }
-
-    private func reply(_ invocation: OpaquePointer, _ values: [OpaquePointer?]) {
-        g_dbus_method_invocation_return_value(invocation, Variant.tuple(values))
-    }
-
-    private func fail(_ invocation: OpaquePointer, _ name: String, _ message: String) {
-        g_dbus_method_invocation_return_dbus_error(invocation, name, message)
     }
 
     // MARK: Work
 
     private func process(_ request: ThumbnailRequest) async {
-        emit("Started", [g_variant_new_uint32(request.handle)])
-        defer { emit("Finished", [g_variant_new_uint32(request.handle)]) }
+        emit("Started", [.uint32(request.handle)])
+        defer { emit("Finished", [.uint32(request.handle)]) }
         var outcomes: [ThumbnailOutcome] = []
         var local: [String] = []
         for uri in request.uris {
@@ -285,26 +219,17 @@ public final class ThumbnailerService: @unchecked Sendable {
         }
         let ready = outcomes.filter { $0.error == nil }.map(\.uri)
         if !ready.isEmpty {
-            emit("Ready", [g_variant_new_uint32(request.handle), Variant.strv(ready)])
+            emit("Ready", [.uint32(request.handle), .strings(ready)])
         }
         for failure in outcomes where failure.error != nil {
-            emit("Error", [g_variant_new_uint32(request.handle), Variant.strv([failure.uri]),
-                           g_variant_new_int32(failure.error!.code.rawValue),
-                           g_variant_new_string(failure.error!.message)])
+            emit("Error", [.uint32(request.handle), .strings([failure.uri]),
+                           .int32(failure.error!.code.rawValue), .string(failure.error!.message)])
         }
     }
 
-    private func emit(_ signal: String, _ values: [OpaquePointer?]) {
-        guard let connection else { return }
-        g_dbus_connection_emit_signal(connection, nil, Self.thumbnailerPath, Self.thumbnailerName,
-                                      signal, Variant.tuple(values), nil)
+    private func emit(_ signal: String, _ values: [DBusValue]) {
+        connection?.emitSignal(path: Self.thumbnailerPath, interface: Self.thumbnailerName, name: signal, values)
     }
-}
-
-/// A method invocation handed to a task (GDBus allows replying from any thread).
-private struct InvocationBox: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
 
 /// The service could not start or keep its bus names.
@@ -315,18 +240,11 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     public let code: Int32?
     public let detail: String?
 
-    init(message: String, gerror: UnsafeMutablePointer<GError>?) {
+    init(message: String, gerror: GIOError?) {
         self.message = message
-        if let gerror {
-            domain = g_quark_to_string(gerror.pointee.domain).map { String(cString: $0) }
-            code = gerror.pointee.code
-            detail = gerror.pointee.message.map { String(cString: $0) }
-            g_error_free(gerror)
-        } else {
-            domain = nil
-            code = nil
-            detail = nil
-        }
+        domain = gerror?.domain
+        code = gerror?.code
+        detail = gerror?.detail
     }
 
     public var description: String { detail.map { "\(message): \($0)" } ?? message }

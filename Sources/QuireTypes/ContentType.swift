@@ -1,3 +1,5 @@
+internal import QuireGIO
+
 /// A uniform type for file content, in the manner of `UTType`, backed by shared-mime-info.
 ///
 /// A content type is identified by its MIME type. It knows its human description

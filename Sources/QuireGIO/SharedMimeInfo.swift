@@ -1,16 +1,16 @@
 internal import CGIO
 
-/// Thin wrapper over GIO's content-type functions (shared-mime-info on Linux).
-/// The only file in QuireTypes that touches C.
-enum SharedMimeInfo {
-    struct Guess {
-        let type: String
-        let uncertain: Bool
+/// Thin wrapper over GIO's content-type functions (shared-mime-info on Linux), for
+/// QuireTypes' `ContentType`.
+package enum SharedMimeInfo {
+    package struct Guess {
+        package let type: String
+        package let uncertain: Bool
     }
 
     /// Guesses the type from the file name and its first bytes, as file managers do
     /// (`g_content_type_guess`: glob match on the name, magic match on the data).
-    static func guess(fileName: [UInt8], data: [UInt8]) -> Guess {
+    package static func guess(fileName: [UInt8], data: [UInt8]) -> Guess {
         var uncertain: gboolean = 0
         let raw: UnsafeMutablePointer<gchar>? = (fileName + [0]).withUnsafeBufferPointer { nameBuffer in
             data.withUnsafeBufferPointer { dataBuffer in
@@ -23,23 +23,23 @@ enum SharedMimeInfo {
         return Guess(type: take(raw) ?? "application/octet-stream", uncertain: uncertain != 0)
     }
 
-    static func description(of type: String) -> String {
+    package static func description(of type: String) -> String {
         take(g_content_type_get_description(type)) ?? type
     }
 
-    static func genericIconName(of type: String) -> String {
+    package static func genericIconName(of type: String) -> String {
         take(g_content_type_get_generic_icon_name(type)) ?? "text-x-generic"
     }
 
-    static func mimeType(of type: String) -> String {
+    package static func mimeType(of type: String) -> String {
         take(g_content_type_get_mime_type(type)) ?? type
     }
 
-    static func isA(_ type: String, _ supertype: String) -> Bool {
+    package static func isA(_ type: String, _ supertype: String) -> Bool {
         g_content_type_is_a(type, supertype) != 0
     }
 
-    static func isUnknown(_ type: String) -> Bool {
+    package static func isUnknown(_ type: String) -> Bool {
         g_content_type_is_unknown(type) != 0
     }
 
@@ -53,7 +53,7 @@ enum SharedMimeInfo {
 
 extension SharedMimeInfo {
     /// Every content type registered in shared-mime-info (`g_content_types_get_registered`).
-    static func registeredTypes() -> [String] {
+    package static func registeredTypes() -> [String] {
         guard let list = g_content_types_get_registered() else { return [] }
         defer { g_list_free_full(list, g_free) }
         var result: [String] = []

@@ -1,0 +1,39 @@
+internal import CGIO
+
+/// The arguments of a D-Bus method call, read by position. The introspection data registered
+/// with the object makes GDBus check their types before the handler runs; a missing or
+/// differently typed argument reads as empty or zero.
+package struct DBusArguments: Sendable {
+    package let values: [DBusValue?]
+
+    package init(_ values: [DBusValue?]) { self.values = values }
+
+    /// Copies the children of a tuple GVariant.
+    init(tuple: OpaquePointer) {
+        var values: [DBusValue?] = []
+        let count = Int(g_variant_n_children(tuple))
+        for index in 0..<count {
+            guard let child = g_variant_get_child_value(tuple, gsize(index)) else { values.append(nil); continue }
+            values.append(DBusValue(variant: child))
+            g_variant_unref(child)
+        }
+        self.values = values
+    }
+
+    private func value(_ index: Int) -> DBusValue? { index < values.count ? values[index] : nil }
+
+    package func strings(_ index: Int) -> [String] {
+        if case .strings(let value)? = value(index) { return value }
+        return []
+    }
+
+    package func string(_ index: Int) -> String {
+        if case .string(let value)? = value(index) { return value }
+        return ""
+    }
+
+    package func uint32(_ index: Int) -> UInt32 {
+        if case .uint32(let value)? = value(index) { return value }
+        return 0
+    }
+}
