@@ -88,15 +88,17 @@ public final class ThumbnailerService: @unchecked Sendable {
                 await process(request)
             }
         }
+        var loopThread: JoinableThread?
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             // GLib's main loop blocks its thread for the life of the service: a thread of its
             // own, not one of the concurrency pool's.
             let loop = self.loop
-            _ = JoinableThread(stackSize: 1 << 20) {
+            loopThread = JoinableThread(stackSize: 1 << 20) {
                 loop.run()
                 done.resume()
             }
         }
+        loopThread?.join()
         queue.close()
         worker.cancel()
         _ = await worker.value
