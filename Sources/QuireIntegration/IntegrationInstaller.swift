@@ -40,7 +40,7 @@ public struct IntegrationInstaller: Sendable {
         self.scope = scope
         switch scope {
         case .user:
-            let home = environment["HOME"] ?? (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) } ?? "/"
+            let home = DirectoryPath.home(environment["HOME"])
             dataDirectory = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
             files = IntegrationFiles.all(executable: executable, includeUserOnly: true)
         case .systemWide(let prefix):

@@ -102,9 +102,9 @@ public final class OutputFile {
 }
 
 /// `write(2)` until done, retrying on EINTR.
-public enum FileDescriptorWriter {
+package enum FileDescriptorWriter {
     /// nil on success, else the errno.
-    public static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Int32? {
+    package static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < raw.count {
             let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)

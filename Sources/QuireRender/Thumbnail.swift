@@ -129,29 +129,11 @@ public struct Thumbnail: Sendable {
         } else {
             return nil
         }
-        var out: [UInt8] = []
-        var index = 0
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+        // The query and fragment are not part of the path.
+        if let end = rest.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            rest = Array(rest[..<end])
         }
-        while index < rest.count {
-            let byte = rest[index]
-            if byte == UInt8(ascii: "%"), index + 2 < rest.count + 0, index + 2 <= rest.count - 1,
-               let high = hex(rest[index + 1]), let low = hex(rest[index + 2]) {
-                out.append(high << 4 | low)
-                index += 3
-            } else if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
-                break
-            } else {
-                out.append(byte)
-                index += 1
-            }
-        }
+        let out = PercentEncoding.decode(String(decoding: rest, as: UTF8.self))
         // A NUL byte cannot be in a path.
         guard !out.contains(0), !out.isEmpty else { return nil }
         return DocumentPath(bytes: out)

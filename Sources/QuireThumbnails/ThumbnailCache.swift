@@ -32,7 +32,7 @@ public struct ThumbnailCache: Sendable {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return xdg + "/thumbnails"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) } ?? "/"
+        let home = DirectoryPath.home(environment["HOME"])
         return home + "/.cache/thumbnails"
     }
 
@@ -163,17 +163,8 @@ public struct ThumbnailCache: Sendable {
 
     /// Creates `directory` and its missing parents with mode 0700.
     public static func makeDirectory(_ directory: String) throws(ThumbnailCacheError) {
-        if mkdir(directory, 0o700) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT else {
-            throw ThumbnailCacheError(path: directory, reason: "cannot create directory (\(String(cString: strerror(errno))))", errno: errno)
-        }
-        let parent = DirectoryPath.parent(of: directory)
-        guard !parent.isEmpty, parent != directory else {
-            throw ThumbnailCacheError(path: directory, reason: "cannot create directory", errno: ENOENT)
-        }
-        try makeDirectory(parent)
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw ThumbnailCacheError(path: directory, reason: "cannot create directory (\(String(cString: strerror(errno))))", errno: errno)
+        if let failure = DirectoryPath.create(directory, mode: 0o700) {
+            throw ThumbnailCacheError(path: directory, reason: "cannot create directory (\(String(cString: strerror(failure))))", errno: failure)
         }
     }
 
@@ -317,19 +308,7 @@ public struct ThumbnailCache: Sendable {
     /// The local path of a `file://` URI (percent-decoded bytes), nil for other schemes.
     public static func localPath(ofURI uri: String) -> DocumentPath? {
         guard uri.hasPrefix("file://") else { return nil }
-        var bytes: [UInt8] = []
-        let utf8 = Array(uri.utf8.dropFirst(7))
-        var index = 0
-        while index < utf8.count {
-            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-               let value = UInt8(String(decoding: utf8[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                index += 3
-            } else {
-                bytes.append(utf8[index])
-                index += 1
-            }
-        }
+        let bytes = PercentEncoding.decode(uri.dropFirst(7))
         guard bytes.first == UInt8(ascii: "/") else { return nil }  // file://host/… is not local
         return DocumentPath(bytes: bytes)
     }

@@ -6,10 +6,10 @@ import Musl
 
 /// Path text operations for paths Quire builds from UTF-8 strings (XDG directories, fixed
 /// names, cache roots); file names from the user stay bytes (``DocumentPath``).
-public enum DirectoryPath {
+package enum DirectoryPath {
     /// The directory part of `path`: "/a/b/c" → "/a/b", "/a" → "/", "c" → "" (trailing slashes
     /// ignored).
-    public static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         var bytes = Array(path.utf8)
         while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
@@ -19,10 +19,17 @@ public enum DirectoryPath {
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
+    /// The home directory: `home` (the value of `$HOME`) when set and not empty, else the
+    /// password database's entry for this user, else `/`.
+    package static func home(_ home: String?) -> String {
+        if let home, !home.isEmpty { return home }
+        return (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) } ?? "/"
+    }
+
     /// Creates `path` and any missing parents (`mkdir -p`); nil on success, else the errno.
-    public static func create(_ path: String, mode: mode_t = 0o755) -> Int32? {
-        var isDirectory = stat()
-        if stat(path, &isDirectory) == 0 { return (isDirectory.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR }
+    package static func create(_ path: String, mode: mode_t = 0o755) -> Int32? {
+        var info = stat()
+        if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR }
         let parentPath = parent(of: path)
         if !parentPath.isEmpty && parentPath != path, let failure = create(parentPath, mode: mode) { return failure }
         if mkdir(path, mode) == 0 || errno == EEXIST { return nil }

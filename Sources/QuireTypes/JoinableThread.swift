@@ -7,7 +7,7 @@ import Musl
 /// A POSIX thread with a chosen stack size that the creator joins, for blocking work outside
 /// Swift concurrency's pool (worker slots waiting on child processes). Quire avoids
 /// Foundation's `Thread` for the reason given on ``Lock``.
-public final class JoinableThread: @unchecked Sendable {
+package final class JoinableThread: @unchecked Sendable {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -18,7 +18,7 @@ public final class JoinableThread: @unchecked Sendable {
 
     /// Starts `body` on a new thread. If no thread can be created, `body` runs here, before
     /// this returns, so the work is done either way.
-    public init(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+    package init(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(body))
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -36,7 +36,7 @@ public final class JoinableThread: @unchecked Sendable {
     }
 
     /// Waits for the thread to finish (at most once).
-    public func join() {
+    package func join() {
         if started { pthread_join(thread, nil) }
     }
 }

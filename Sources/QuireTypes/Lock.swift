@@ -8,11 +8,13 @@ import Musl
 /// concurrency does not manage (watchdogs, Ghostscript's thread, worker bookkeeping).
 ///
 /// Quire's modules use FoundationEssentials only: Foundation's `NSLock` would link
-/// CoreFoundation, whose initialiser runs in every process, the thumbnailer included.
-public final class Lock: @unchecked Sendable {
+/// CoreFoundation, whose initialiser runs in every process, the thumbnailer included. This and
+/// the other small helpers in QuireTypes (`JoinableThread`, `DecimalText`, `DirectoryPath`,
+/// `PercentEncoding`, whitespace trimming) are `package`: shared by Quire's modules, not API.
+package final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    public init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -24,12 +26,12 @@ public final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func lock() { pthread_mutex_lock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
 
-    public func unlock() { pthread_mutex_unlock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` holding the lock.
-    public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         lock()
         defer { unlock() }
         return try body()

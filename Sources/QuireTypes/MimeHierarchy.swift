@@ -114,7 +114,7 @@ struct MimeHierarchy: Sendable {
     }
 
     static func mimeDirectories() -> [String] {
-        let home = environment("HOME") ?? (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) } ?? "/"
+        let home = DirectoryPath.home(environment("HOME"))
         let dataHome = environment("XDG_DATA_HOME") ?? home + "/.local/share"
         let dataDirs = (environment("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)

@@ -1,8 +1,8 @@
 /// RFC 3986 percent-encoding, on bytes (file names need not be UTF-8).
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// `text` with every `%XX` (hex) replaced by its byte; a `%` not followed by two hex digits
     /// stays as it is.
-    public static func decode(_ text: some StringProtocol) -> [UInt8] {
+    package static func decode(_ text: some StringProtocol) -> [UInt8] {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -22,7 +22,7 @@ public enum PercentEncoding {
 
     /// The decoded text, or nil when a `%` is not followed by two hex digits or the decoded
     /// bytes are not UTF-8 (as Foundation's `removingPercentEncoding`).
-    public static func decodedString(_ text: some StringProtocol) -> String? {
+    package static func decodedString(_ text: some StringProtocol) -> String? {
         let bytes = Array(text.utf8)
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
             guard index + 2 < bytes.count, hexValue(bytes[index + 1]) != nil, hexValue(bytes[index + 2]) != nil else {

@@ -2,13 +2,13 @@
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs (Unicode white space other than line
     /// breaks), as Foundation's `trimmingCharacters(in: .whitespaces)`.
-    public func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         trimming { $0.isWhitespace && !$0.isNewline }
     }
 
     /// Without leading and trailing white space and line breaks, as Foundation's
     /// `trimmingCharacters(in: .whitespacesAndNewlines)`.
-    public func trimmingWhitespaceAndNewlines() -> String {
+    package func trimmingWhitespaceAndNewlines() -> String {
         trimming { $0.isWhitespace }
     }
 
