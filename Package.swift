@@ -50,12 +50,16 @@ let package = Package(
         .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
+        // libc calls the Glibc module leaves out (pipe2, prctl, memmem, O_TMPFILE).
+        .systemLibrary(name: "CQuireSystem", path: "Sources/CQuireSystem"),
 
         // MARK: Swift modules
         // The one module that imports CGIO: content types, file URIs, checksums, the default
         // application, and the D-Bus connection and main loop the thumbnail service uses.
         .target(name: "QuireGIO", dependencies: ["CGIO"]),
-        .target(name: "QuireTypes", dependencies: ["QuireGIO"]),
+        // The system layer: Errno, FileDescriptor, atomic replacement, threads, paths.
+        .target(name: "QuireSystem", dependencies: ["CQuireSystem"]),
+        .target(name: "QuireTypes", dependencies: ["QuireSystem", "QuireGIO"]),
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",

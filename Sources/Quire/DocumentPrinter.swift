@@ -68,7 +68,7 @@ public struct DocumentPrinter: Sendable {
             return try pdf.pdfData(pages: pages)
         }
         guard plan.items.count == 1 else {
-            throw PrintError(.invalidOption, "--preview takes exactly one file")
+            throw PrintError(.invalidOption, "a print preview takes exactly one document")
         }
         throw PrintError(.unprintable, "\(plan.items[0].document.name): a preview needs PDF content")
     }

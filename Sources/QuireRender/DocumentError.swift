@@ -26,15 +26,18 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
     public let inputError: InputError?
     /// The underlying cairo status, if any.
     public let cairo: CairoError?
+    /// Which setting would change the outcome (a limit to raise, a password to give), if any.
+    public let remedy: Remedy?
 
     public init(kind: Kind, path: DocumentPath?, reason: String, underlying: GLibError? = nil,
-                cairo: CairoError? = nil) {
+                cairo: CairoError? = nil, remedy: Remedy? = nil) {
         self.kind = kind
         self.path = path
         self.reason = reason
         self.underlying = underlying
         self.inputError = nil
         self.cairo = cairo
+        self.remedy = remedy
     }
 
     public init(_ input: InputError) {
@@ -44,6 +47,7 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
         self.underlying = nil
         self.inputError = input
         self.cairo = nil
+        self.remedy = input.remedy
     }
 
     /// `PATH: reason` on one line.

@@ -94,7 +94,9 @@ final class ImageDecoder {
         let (product, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || product > limits.maximumImagePixels {
             throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "image is \(width)×\(height) pixels, " + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels") + "; refused before decoding")
+                                reason: "image is \(width)×\(height) pixels, refused before decoding: "
+                                    + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels"),
+                                remedy: .raise(.pixels))
         }
     }
 

@@ -6,6 +6,7 @@ import Musl
 internal import CSpectre
 internal import CCairo
 import QuireTypes
+import Synchronization
 
 /// PostScript and EPS through libspectre, which runs Ghostscript in-process (libgs, with
 /// `-dSAFER`: no file writes, no deletes, no external programs). Pages are rasterised at the
@@ -13,7 +14,7 @@ import QuireTypes
 final class PostScriptSource: PageSource {
     /// Ghostscript allows one interpreter instance per process: every libspectre call that may
     /// start one (load, render) runs under this lock.
-    static let ghostscript = Lock()
+    static let ghostscript = Mutex(())
 
     let path: DocumentPath
     /// Kept open: libspectre reopens the file by its /proc/self/fd name on every render.
@@ -77,8 +78,10 @@ final class PostScriptSource: PageSource {
     /// (one line) so it can go into the error message instead of corrupting piped output.
     @discardableResult
     static func withGhostscript(_ body: () -> Void) -> String {
-        ghostscript.lock()
-        defer { ghostscript.unlock() }
+        ghostscript.withLock { _ in capturingOutput(body) }
+    }
+
+    private static func capturingOutput(_ body: () -> Void) -> String {
         let capture = tmpfile()
         let savedOut = dup(STDOUT_FILENO), savedError = dup(STDERR_FILENO)
         if let capture {

@@ -6,6 +6,7 @@ import Musl
 internal import QuireGIO
 import FoundationEssentials
 import QuireTypes
+import QuireSystem
 
 /// The freedesktop thumbnail service on D-Bus, as Tumbler provides it:
 /// `org.freedesktop.thumbnails.Thumbnailer1` (`Queue`, `Dequeue`, `GetSupported`,

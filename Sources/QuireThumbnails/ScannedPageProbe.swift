@@ -3,6 +3,7 @@ internal import CQPDF
 import Glibc
 #endif
 import QuireTypes
+import QuireSystem
 
 /// Finds PDFs whose first page is nothing but one JPEG image covering the page (scans, photos
 /// saved as PDF) and hands out that JPEG's bytes, so the thumbnail can be decoded at a reduced
@@ -118,7 +119,7 @@ struct ScannedPageProbe {
         while offset < file.size {
             guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count >= needle.count else { return false }
             let found = bytes.withUnsafeBytes { haystack in
-                needle.withUnsafeBytes { LinuxSystemCalls.contains(haystack, $0) }
+                needle.withUnsafeBytes { MemorySearch.contains(haystack, $0) }
             }
             if found { return true }
             if bytes.count < chunk { return false }

@@ -6,7 +6,7 @@ import Musl
 
 /// A POSIX thread with a chosen stack size that the creator joins, for blocking work outside
 /// Swift concurrency's pool (worker slots waiting on child processes). Quire avoids
-/// Foundation's `Thread` for the reason given on ``Lock``.
+/// Foundation's `Thread`: it would link CoreFoundation, whose initialiser runs in every process.
 package final class JoinableThread: @unchecked Sendable {
     private final class Body {
         let run: @Sendable () -> Void
