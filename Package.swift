@@ -63,9 +63,9 @@ let package = Package(
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
-                           "CArchive", "CSpectre", "CPNG"]),
+                           "CArchive", "CSpectre", "CPNG", "CQPDF"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
-        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO", "CQPDF"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
         .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "QuireGIO"]),

@@ -107,8 +107,11 @@ public struct DocumentPrinter: Sendable {
 }
 
 /// A checked, ready-to-send print job (see ``DocumentPrinter/plan(_:destination:options:)``).
-public struct PrintPlan: Sendable {
-    public struct Item: Sendable {
+///
+/// A plan holds the open PDF documents it will send (not thread-safe), so it is not `Sendable`:
+/// plan and submit in one task.
+public struct PrintPlan {
+    public struct Item {
         public let document: PrintDocument
         /// Pages in the document, when known (PDF).
         public let pageCount: Int?

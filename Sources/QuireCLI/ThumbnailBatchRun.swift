@@ -17,7 +17,7 @@ struct ThumbnailBatchRun {
     let arguments: [String]
 
     /// Output state shared by the event handler (events arrive serially).
-    final class Output: @unchecked Sendable {
+    final class Output: Sendable {
         let json: Bool
         let verbose: Bool
         let progress: BatchProgressBar?

@@ -1,4 +1,5 @@
 import QuireTypes
+import QuireGIO
 
 /// Why a document's content could not be read. Carries the user's message and, where it came
 /// from a C library, the underlying error.

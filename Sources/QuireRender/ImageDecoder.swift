@@ -1,6 +1,7 @@
 internal import CGdkPixbuf
 internal import CCairo
 import QuireTypes
+import QuireGIO
 
 /// Decodes raster images with gdk-pixbuf: reduced-scale decoding where the loader can (JPEG DCT
 /// scaling), EXIF orientation applied, and pixel bombs refused from the header before any pixel

@@ -1,11 +1,12 @@
 internal import CPoppler
 import FoundationEssentials
 import QuireTypes
+import QuireGIO
 
 /// An open PDF (poppler-glib). Owns the `PopplerDocument`; released in `deinit`.
 ///
-/// Poppler documents are not thread-safe: use one `PDFDocument` from one task at a time.
-public final class PDFDocument: @unchecked Sendable {
+/// Poppler documents are not thread-safe, so this is not `Sendable`: use it where it was opened.
+public final class PDFDocument {
     let handle: OpaquePointer  // PopplerDocument*
     /// The path the document was opened from.
     public let path: DocumentPath

@@ -112,13 +112,13 @@ final class PostScriptSource: PageSource {
     private static func runOnLargeStack(_ body: () -> Void) {
         withoutActuallyEscaping(body) { body in
             // A joined pthread: when this returns, the thread and its reference to `body` are gone.
-            let box = Unmanaged.passRetained(UnsafeSendableBox(body))
+            let box = Unmanaged.passRetained(ClosureBox(body))
             var attributes = pthread_attr_t()
             pthread_attr_init(&attributes)
             pthread_attr_setstacksize(&attributes, 32 << 20)
             var thread = pthread_t()
             let started = pthread_create(&thread, &attributes, { argument in
-                Unmanaged<UnsafeSendableBox>.fromOpaque(argument!).takeUnretainedValue().value()
+                Unmanaged<ClosureBox>.fromOpaque(argument!).takeUnretainedValue().value()
                 return nil
             }, box.toOpaque())
             pthread_attr_destroy(&attributes)
@@ -193,9 +193,9 @@ final class PostScriptSource: PageSource {
 
 import FoundationEssentials
 
-/// Carries a non-Sendable closure to the Ghostscript thread; the caller waits for it, so it is
-/// never used concurrently.
-private final class UnsafeSendableBox: @unchecked Sendable {
+/// Carries a non-Sendable closure to the Ghostscript thread (through `pthread_create`'s context
+/// pointer); the caller joins the thread, so it is never used concurrently.
+private final class ClosureBox {
     let value: () -> Void
     init(_ value: @escaping () -> Void) { self.value = value }
 }

@@ -18,9 +18,10 @@ import QuireTypes
 /// let png = try PNGEncoder.encode(image)
 /// ```
 ///
-/// A renderer holds C library state that is not thread-safe: use one renderer from one task at
-/// a time (it may move between tasks).
-public final class Renderer: @unchecked Sendable {
+/// A renderer holds C library state that is not thread-safe, so it is not `Sendable`: create
+/// it, use it and release it in one task (``Document``'s async functions do exactly that, on a
+/// thread of their own).
+public final class Renderer {
     /// The type the renderer was chosen for.
     public let contentType: ContentType
     /// The document's path (for messages).
