@@ -27,6 +27,11 @@ package final class AtomicReplacement {
         }
         package let step: Step
         package let errno: Errno
+
+        package init(step: Step, errno: Errno) {
+            self.step = step
+            self.errno = errno
+        }
     }
 
     /// The prefix of temporary names; ``isLeftover(_:)`` recognises those of dead writers.
