@@ -9,6 +9,13 @@ public struct PageCache: Sendable {
         public let page: Int
         public let width: Int
         public let height: Int
+
+        public init(file: Int, page: Int, width: Int, height: Int) {
+            self.file = file
+            self.page = page
+            self.width = width
+            self.height = height
+        }
     }
 
     public let byteLimit: Int
