@@ -46,6 +46,14 @@ enum TerminalKey: Hashable {
                 } else if next == UInt8(ascii: "O"), index + 1 < bytes.count {
                     keys.append(csi(parameters: "", final: bytes[index + 1]))
                     index += 2
+                } else if next == UInt8(ascii: "_") || next == UInt8(ascii: "P") || next == UInt8(ascii: "]") {
+                    // APC, DCS, OSC: a terminal's answer to a query, up to ST (ESC \) or BEL.
+                    var end = index + 1
+                    while end < bytes.count, bytes[end] != 0x07, !(bytes[end] == 0x1B && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\\")) {
+                        end += 1
+                    }
+                    index = min(bytes.count, end + (end < bytes.count && bytes[end] == 0x1B ? 2 : 1))
+                    keys.append(.unknown)
                 } else if next == 0x1B {
                     keys.append(.escape)
                 } else {

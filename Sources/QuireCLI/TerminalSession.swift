@@ -52,6 +52,13 @@ final class TerminalSession {
         var raw = mode
         cfmakeraw(&raw)
         raw.c_oflag |= tcflag_t(OPOST | ONLCR)  // keep "\n" as a new line for our own output
+        // Ctrl-C stays a signal, so that it ends the viewer even while a renderer is busy (the
+        // handler restores the terminal at once); Ctrl-Z is disabled, as a stopped full-screen
+        // program would leave the shell on the alternate screen in raw mode.
+        raw.c_lflag |= tcflag_t(ISIG)
+        withUnsafeMutableBytes(of: &raw.c_cc) { characters in
+            characters[Int(VSUSP)] = 0  // _POSIX_VDISABLE
+        }
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
             throw TerminalSessionError("cannot set raw mode: \(String(cString: strerror(errno)))")
         }

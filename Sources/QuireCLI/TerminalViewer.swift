@@ -56,6 +56,9 @@ final class TerminalViewer {
             case .terminated(let signal):
                 model.close()
                 session.end()
+                // Ctrl-C is the user closing the viewer: exit 130 as shells expect, leaving the
+                // shell that waits for us running. Other signals end the process as they would.
+                if signal == SIGINT { return 130 }
                 TerminalSignals.die(of: signal)
             case .resized:
                 draw()

@@ -168,6 +168,43 @@ final class LookCommandTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    @Test func damagedFilesAndPasswordsAreHandledInTheStatusLine() throws {
+        let session = try look([Samples.path("truncated.pdf"), Samples.path("encrypted.pdf")])
+        var screen = session.wait(for: "damaged")
+        #expect(TmuxSession.lastLine(screen).contains("truncated.pdf"))
+        #expect(TmuxSession.lastLine(screen).contains("damaged"))
+        session.send("Right")
+        screen = session.wait(for: "Password for encrypted.pdf")
+        session.type("wrong")
+        session.send("Enter")
+        screen = session.wait(for: "wrong password")
+        #expect(TmuxSession.lastLine(screen).contains("wrong password"))
+        session.type("secret")
+        session.send("Enter")
+        screen = session.wait(for: "page 1 of")
+        #expect(TmuxSession.lastLine(screen).contains("encrypted.pdf │ page 1 of"))
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    @Test func zoomEnlargesThePageAndPans() throws {
+        let session = try look([threePages])
+        session.wait(for: "page 1 of 3 │ fit")
+        let fit = pageArea(session)
+        session.send("+")
+        #expect(session.wait(for: "125%").contains("page 1 of 3 │ 125%"))
+        let zoomed = pageArea(session)
+        #expect(zoomed != fit)
+        session.send("Down")
+        session.wait(timeout: 5) { _ in self.pageArea(session) != zoomed }
+        #expect(pageArea(session) != zoomed, "panning shows another part of the page")
+        #expect(session.capture().contains("page 1 of 3"), "panning is not turning the page")
+        session.send("0")
+        #expect(session.wait(for: "│ fit").contains("page 1 of 3 │ fit"))
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func withoutATerminalItSaysSoInOneLine() throws {
         let result = QuireBinary.run(["look", threePages], environment: environment(["DISPLAY": ""]))
         #expect(result.status == 69)
