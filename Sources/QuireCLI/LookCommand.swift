@@ -42,10 +42,18 @@ struct LookCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not read or write the resume state (where each file was left).")
     var noResume = false
 
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Seconds a page may take to render before its renderer is stopped (default 30).", valueName: "seconds"))
+    var timeout: Int = 30
+
+    @Flag(name: .long, help: "Render in the viewer's own process instead of a separate renderer process.")
+    var noIsolation = false
+
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one file.") }
+        if timeout < 1 { throw ValidationError("--timeout must be at least 1 second.") }
     }
 
     func run() throws {
@@ -77,6 +85,13 @@ struct LookCommand: ParsableCommand {
         var configuration = ViewerModel.Configuration(
             maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits())
         if noResume { configuration.resume = nil }
+        if !noIsolation {
+            // Pages are rendered by this same program in a worker process, with the same limits.
+            configuration.renderProcess = ["/proc/self/exe", LookRenderWorkerCommand.name]
+                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits())
+            configuration.renderTimeout = Double(timeout)
+        }
+        signal(SIGPIPE, SIG_IGN)
         let styled = (Terminal.environment("NO_COLOR") ?? "").isEmpty
         let password = password
         let settings = configuration

@@ -66,6 +66,15 @@ public final class TmuxSession: @unchecked Sendable {
         return children.split(separator: " ").first.flatMap { Int32($0) }
     }
 
+    /// The children of process `pid` (from every thread's `children` list in /proc).
+    public static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task -> [Int32] in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { Int32($0) }
+        }
+    }
+
     /// Waits until the screen satisfies `condition`; returns the last capture.
     @discardableResult
     public func wait(timeout: Double = 15, escapes: Bool = false, until condition: (String) -> Bool) -> String {
