@@ -25,7 +25,9 @@ struct LookCommand: ParsableCommand {
             the arrows pan a zoomed page, 0 fits · p prints (only shown when printing can work: \
             printer, copies and page range are asked inline and the job id is shown).
 
-            Reopening a file starts where it was left (page or line, and zoom), kept in \
+            Pages are rendered in a separate worker process: a file that crashes the renderer, \
+            or keeps it busy past --timeout, costs that page (the status line says so), not the \
+            viewer or the terminal. Reopening a file starts where it was left (page or line, and zoom), kept in \
             $XDG_STATE_HOME/quire/viewer-state.json. Needs a terminal on standard input and \
             output (a window for graphical sessions is not available yet).
             """)
