@@ -239,6 +239,23 @@ final class LookCommandTests {
         #expect(TmuxSession.children(of: viewer).isEmpty)
     }
 
+    @Test func aResizedWindowIsLaidOutAgain() throws {
+        let session = try look([threePages])
+        var screen = session.wait(for: "page 1 of 3")
+        let rowsBefore = screen.split(separator: "\n").filter { $0.contains("▀") }.count
+        #expect(rowsBefore > 30)
+        session.resize(width: 60, height: 20)
+        screen = session.wait { screen in
+            (1...19).contains(screen.split(separator: "\n").filter { $0.contains("▀") }.count) && screen.contains("page 1 of 3")
+        }
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.filter { $0.contains("▀") }.count <= 19, "the page fits the smaller window")
+        #expect(TmuxSession.lastLine(screen).contains("page 1 of 3"))
+        #expect(rows.allSatisfy { $0.count <= 60 })
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func withoutATerminalItSaysSoInOneLine() throws {
         let result = QuireBinary.run(["look", threePages], environment: environment(["DISPLAY": ""]))
         #expect(result.status == 69)

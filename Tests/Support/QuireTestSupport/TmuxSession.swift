@@ -43,6 +43,11 @@ public final class TmuxSession: @unchecked Sendable {
         tmux(["send-keys", "-t", "0"] + keys)
     }
 
+    /// Resizes the window (the program gets SIGWINCH).
+    public func resize(width: Int, height: Int) {
+        tmux(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Types `text` literally.
     public func type(_ text: String) {
         tmux(["send-keys", "-t", "0", "-l", text])
