@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Quire
+import QuireSystem
 import QuireThumbnails
 import Synchronization
 
@@ -42,11 +43,14 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
                                        timeout: timeout)
             let runner = BatchRunner(options: options, cache: cache, worker: worker)
             let results = ResultBox()
-            _ = await Task.detached {
-                runner.run(paths) { event in
+            // The runner blocks (its worker slots wait on child processes): a thread of its own,
+            // not one of the cooperative pool's.
+            let requested = paths
+            _ = await BlockingWork.run {
+                runner.run(requested) { event in
                     if case .file(let result) = event { results.append(result) }
                 }
-            }.value
+            }
             var byURI: [String: BatchFileResult] = [:]
             for result in results.all {
                 if let uri = result.uri ?? ThumbnailKey(path: result.path)?.uri { byURI[uri] = result }
