@@ -55,6 +55,7 @@ write("symbols.ent", "<!ENTITY copy \"&#169;\">\n<title>x</title>\n")           
 write("page.html", "<?php echo 'hi'; ?>\n<p>x</p>\n")                             # PHP, priority 80
 write("hello.c", "#include <stdio.h>\nint main(void) { return 0; }\n")
 write("notes.txt", "Plain words on a line.\n" * 20)
+write("comments.txt", "// not C: a note that starts like a comment\n")         # C "//", sub-class of text/plain
 write("playlist.ram", "rtsp://media.example.com/talk.rm\n")
 write("stream.ram", b".RMF\x00\x00\x00\x12\x00\x01\x00\x00\x00\x00\x00\x00\x00\x07" + bytes(64))
 write("script", "#!/bin/sh\necho hi\n")                                           # no glob: magic
@@ -95,6 +96,7 @@ for name, mime in [("report.odt", "application/vnd.oasis.opendocument.text"),
     container(name, "mimetype", mime.encode(), odf)
 container("comic.cbz", "page1.png", b"\x89PNG\r\n\x1a\n" + bytes(32), [])
 container("archive.zip", "readme.txt", b"hello\n", [])
+container("report-as.zip", "mimetype", b"application/vnd.oasis.opendocument.text", odf)  # ODF sub-class of zip
 
 def mp4(brand):
     """The start of an MP4 file: an ftyp box with the given major brand, then a free box."""

@@ -9,15 +9,15 @@ internal import QuireGIO
 /// 2. No glob, or globs that conflict: GIO decides with the content (magic match, ties between
 ///    the globs broken by the magic type, then the text/binary fallback).
 /// 3. All globs agree on one type: that type, unless the content
-///    - matched a magic rule for a sub-class of it (content is more specific: `.py` with a
-///      `python3` shebang), or
-///    - matched a high-priority (≥ 80) magic rule, or, Quire's own rules,
+///    - matched a high-priority (≥ 80) magic rule, or
+///    - matched a magic rule of a non-text sub-class of it (content is more specific: an ODF
+///      document named `.zip`), or, Quire's own rules,
 ///    - is binary under a text name and matched a magic rule of a non-text type (a PDF
 ///      named `.txt`), or
 ///    - lacks the signature the name's type has magic for and is, by its signature, a
 ///      document or image Quire renders (a JPEG named `.png`).
 ///    Weak text magic (C, Modelica, MATLAB, Perl, HTML at priorities 10–50) never overrides a
-///    name.
+///    name, not even `text/plain`'s (a `.txt` starting with `//` stays plain text).
 enum CheckingOrder {
     struct Decision: Equatable {
         let type: String
@@ -66,10 +66,11 @@ enum CheckingOrder {
         let magic = MimeMagic.shared
         guard let priority = magic.priority(of: sniffed, matching: prefix) else { return glob }
         if SharedMimeInfo.isA(glob, sniffed) { return glob }
-        if SharedMimeInfo.isA(sniffed, glob) { return sniffed }
         if priority >= highPriority { return sniffed }
-        let sniffedIsText = SharedMimeInfo.isA(sniffed, "text/plain")
-        if sniffedIsText { return glob }
+        // Below 80, text magic is weak (a "//" line is C, a "class" line Modelica): it never
+        // overrides a name, not even a text/plain one it is a sub-class of.
+        if SharedMimeInfo.isA(sniffed, "text/plain") { return glob }
+        if SharedMimeInfo.isA(sniffed, glob) { return sniffed }
         // Quire: binary content under a text name (a PDF named notes.txt).
         if SharedMimeInfo.isA(glob, "text/plain") && !looksLikeText(prefix) { return sniffed }
         // Quire: the name's format has a signature the content lacks, and the content carries the
