@@ -17,8 +17,9 @@ struct GIOAgreementTests {
             "pdf-named-as.txt": ("text/plain", "application/pdf"),
             // The name's format has a signature the content lacks; the content has an image's.
             "jpeg-named-as.png": ("image/png", "image/jpeg"),
-X
-            // glob's type, overrides a single glob; GIO never reads a file whose name has one glob.
+            // shared-mime-info's order: a magic match of priority ≥ 80, or for a non-text sub-class
+            // of the glob's type, overrides a single glob; GIO never reads a file whose name has
+            // exactly one glob.
             "figure.ps": ("application/postscript", "image/x-eps"),
             "picture.xml": ("application/xml", "image/svg+xml"),
             "report-as.zip": ("application/zip", "application/vnd.oasis.opendocument.text"),
