@@ -60,12 +60,15 @@ enum CheckingOrder {
         let content = SharedMimeInfo.guess(fileName: [], data: prefix)
         // GIO never lets content make a file a desktop entry when its name says otherwise
         // (desktop entries run programs).
-        guard !content.uncertain, content.type != glob, content.type != "application/x-desktop" else { return glob }
+        // Plain text (GIO's fallback for text, or a BOM's weak magic) never overrides a name.
+        guard !content.uncertain, content.type != glob, content.type != "application/x-desktop",
+              content.type != "text/plain" else { return glob }
         let sniffed = content.type
-        // Only a magic match can override a name; GIO's text/plain fallback cannot.
+        if SharedMimeInfo.isA(glob, sniffed) { return glob }
+        // Only a magic match can override a name. The database's priorities are read only here,
+        // when name and content disagree.
         let magic = MimeMagic.shared
         guard let priority = magic.priority(of: sniffed, matching: prefix) else { return glob }
-        if SharedMimeInfo.isA(glob, sniffed) { return glob }
         if priority >= highPriority { return sniffed }
         // Below 80, text magic is weak (a "//" line is C, a "class" line Modelica): it never
         // overrides a name, not even a text/plain one it is a sub-class of.
