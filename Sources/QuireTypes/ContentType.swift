@@ -81,7 +81,7 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
     /// Detects the type from a file name and the first bytes of its content, as file managers
     /// do: shared-mime-info's recommended checking order as GIO applies it — the name's glob
     /// first; content overrides a name only through a high-priority (≥ 80) magic match, a magic
-    /// match for a sub-class of the name's type, or (Quire's deliberate additions) binary content
+    /// match for a non-text sub-class of the name's type, or (Quire's deliberate additions) binary content
     /// under a text name and an image or document signature under a name whose own signature is
     /// missing. Weak text magic never overrides a name. Empty content is typed by the name
     /// alone (`application/x-zerosize` when no glob matches) and belongs to the
@@ -92,8 +92,12 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Detects the type of an open file from its name and first bytes.
+    ///
+    /// A file whose size is 0 is typed by its name without being read, as GIO does: files under
+    /// `/proc` and `/sys` report size 0 and may block, fail or have side effects when read
+    /// (`/proc/self/mem` fails with EIO).
     public static func detect(_ file: InputFile) throws(InputError) -> ContentType {
-        let prefix = try file.read(upTo: sniffLength)
+        let prefix = file.size == 0 ? [] : try file.read(upTo: sniffLength)
         return detect(fileName: file.path.lastComponentBytes, prefix: prefix)
     }
 

@@ -129,6 +129,19 @@ struct InfoCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("thumb.png")))
     }
 
+    /// Files that report size 0 but are not empty (/proc) are typed by name and never read:
+    /// reading /proc/self/mem at offset 0 fails with EIO.
+    @Test func sizeZeroProcFilesAreNotRead() throws {
+        let dir = TemporaryDirectory()
+        let link = dir.file("memory.pdf")
+        #expect(symlink("/proc/self/mem", link) == 0)
+        let result = QuireBinary.run(["info", "--json", link])
+        #expect(result.status == 0, "\(result.standardError)")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]])
+        #expect(records.first?["mimeType"] as? String == "application/pdf")
+        #expect(records.first?["family"] as? String == "empty")
+    }
+
     @Test func encryptedPDFStillShowsItsCardAndOpensWithPassword() {
         let locked = QuireBinary.run(["info", Samples.path("encrypted.pdf")])
         #expect(locked.standardOutputText.contains("Encrypted:  yes, a password is needed to open it"))
