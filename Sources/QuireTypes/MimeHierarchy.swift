@@ -94,7 +94,7 @@ struct MimeHierarchy: Sendable {
     }
 
     /// The whole file, or nil if it cannot be read (a missing `subclasses` file is normal).
-    private static func contents(of path: String) -> [UInt8]? {
+    static func contents(of path: String) -> [UInt8]? {
         guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
         defer { try? fd.close() }
         var result: [UInt8] = []
