@@ -104,6 +104,7 @@ let package = Package(
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuireLookTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireRender", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

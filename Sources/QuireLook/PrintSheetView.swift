@@ -150,7 +150,16 @@ final class PrintSheetView {
         }
         Signal.connect(copies, "value-changed") { [unowned self] in self.validate() }
         // Enter in Copies goes on to the page range; Enter in the range prints.
-        Signal.connect(copies, "activate") { [unowned self] in gtk_widget_grab_focus(self.rangeEntry) }
+        let copiesKeys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(copiesKeys, GTK_PHASE_CAPTURE)
+        Signal.connectKey(copiesKeys) { [unowned self] keyval, _ in
+            let key = Int32(bitPattern: keyval)
+            guard key == GDK_KEY_Return || key == GDK_KEY_KP_Enter else { return false }
+            self.validate()
+            gtk_widget_grab_focus(self.rangeEntry)
+            return true
+        }
+        gtk_widget_add_controller(copies, copiesKeys)
         Signal.connect(rangeEntry, "activate") { [unowned self] in self.submit() }
         Signal.connect(printButton, "clicked") { [unowned self] in self.submit() }
         Signal.connect(cancelButton, "clicked") { [unowned self] in self.close() }

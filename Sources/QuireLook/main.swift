@@ -43,6 +43,9 @@ while !arguments.isEmpty {
 if files.isEmpty { fail("give at least one file", 64) }
 
 // GTK would otherwise register an accessibility bridge failure loudly; the display is needed.
+// The name window lists and accessibility clients (AT-SPI) show for the program.
+g_set_prgname("quire-look")
+g_set_application_name("Quire Look")
 if gtk_init_check() == 0 { fail("cannot open the display", 69) }
 
 var configuration = ViewerModel.Configuration()
