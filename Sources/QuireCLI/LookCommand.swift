@@ -25,7 +25,9 @@ struct LookCommand: ParsableCommand {
             the arrows pan a zoomed page, 0 fits · p prints (only shown when printing can work: \
             printer, copies and page range are asked inline and the job id is shown).
 
-            Reopening a file starts where it was left (page or line, and zoom), kept in \
+            Pages are rendered in a separate worker process: a file that crashes the renderer, \
+            or keeps it busy past --timeout, costs that page (the status line says so), not the \
+            viewer or the terminal. Reopening a file starts where it was left (page or line, and zoom), kept in \
             $XDG_STATE_HOME/quire/viewer-state.json.
 
             With a display (WAYLAND_DISPLAY or DISPLAY) and the window viewer installed \
@@ -48,10 +50,18 @@ struct LookCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not read or write the resume state (where each file was left).")
     var noResume = false
 
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Seconds a page may take to render before its renderer is stopped (default 30).", valueName: "seconds"))
+    var timeout: Int = 30
+
+    @Flag(name: .long, help: "Render in the viewer's own process instead of a separate renderer process.")
+    var noIsolation = false
+
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one file.") }
+        if timeout < 1 { throw ValidationError("--timeout must be at least 1 second.") }
     }
 
     func run() throws {
@@ -59,7 +69,11 @@ struct LookCommand: ParsableCommand {
         // With a display (and the window installed), the window; else the terminal viewer.
         if !terminal, LookWindowLauncher.hasDisplay, let window = LookWindowLauncher.executable() {
             try Self.checkExist(paths)
-            Terminal.error(LookWindowLauncher.exec(window, paths: paths, password: password, resume: !noResume))
+            // The window renders through the same worker as the terminal viewer (this quire).
+            let worker = noIsolation ? nil : [ThumbnailBatchRun.ownExecutable(), LookRenderWorkerCommand.name]
+                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits())
+            Terminal.error(LookWindowLauncher.exec(window, paths: paths, password: password, resume: !noResume,
+                                                   renderWorker: worker, timeout: timeout))
             throw ExitStatus.unavailable.exitCode
         }
         guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDOUT_FILENO) else {
@@ -82,6 +96,13 @@ struct LookCommand: ParsableCommand {
         var configuration = ViewerModel.Configuration(
             maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits())
         if noResume { configuration.resume = nil }
+        if !noIsolation {
+            // Pages are rendered by this same program in a worker process, with the same limits.
+            configuration.renderProcess = ["/proc/self/exe", LookRenderWorkerCommand.name]
+                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits())
+            configuration.renderTimeout = Double(timeout)
+        }
+        signal(SIGPIPE, SIG_IGN)
         let styled = (Terminal.environment("NO_COLOR") ?? "").isEmpty
         let password = password
         let settings = configuration

@@ -8,7 +8,7 @@ import QuireViewer
 // quire-look: the Quick Look window. `quire look` runs it (from libexec/quire/) when there is
 // a display; it is a separate executable so that the quire binary never links GTK.
 //
-//   quire-look [--password PASSWORD] [--no-resume] [--] FILE...
+//   quire-look [--password PASSWORD] [--no-resume] [--render-worker-argument ARG]... [--timeout S] [--] FILE...
 
 func fail(_ message: String, _ status: Int32) -> Never {
     let line = "quire look: \(message)\n"
@@ -24,6 +24,8 @@ var arguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { index in
 var password: String?
 var resume = true
 var files: [DocumentPath] = []
+var renderWorker: [String] = []
+var timeout = 30.0
 while !arguments.isEmpty {
     let argument = String(decoding: arguments.removeFirst(), as: UTF8.self)
     switch argument {
@@ -35,6 +37,15 @@ while !arguments.isEmpty {
         password = String(decoding: arguments.removeFirst(), as: UTF8.self)
     case "--no-resume":
         resume = false
+    case "--render-worker-argument":
+        guard !arguments.isEmpty else { fail("--render-worker-argument needs a value", 64) }
+        renderWorker.append(String(decoding: arguments.removeFirst(), as: UTF8.self))
+    case "--timeout":
+        guard let value = arguments.first.flatMap({ Double(String(decoding: $0, as: UTF8.self)) }), value >= 1 else {
+            fail("--timeout needs a number of seconds", 64)
+        }
+        arguments.removeFirst()
+        timeout = value
     default:
         if argument.hasPrefix("-") { fail("unknown option \(argument)", 64) }
         files.append(DocumentPath(argument))
@@ -50,6 +61,12 @@ if gtk_init_check() == 0 { fail("cannot open the display", 69) }
 
 var configuration = ViewerModel.Configuration()
 if !resume { configuration.resume = nil }
+// Pages are rendered by quire's render worker when quire passed it (a file that crashes or
+// hangs the renderer costs one page, not the window).
+if !renderWorker.isEmpty {
+    configuration.renderProcess = renderWorker
+    configuration.renderTimeout = timeout
+}
 let model = ViewerModel(paths: files, configuration: configuration)
 if let password { model.unlock(password: password) }
 let window = LookWindow(model: model)

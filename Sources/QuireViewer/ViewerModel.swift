@@ -28,10 +28,18 @@ public final class ViewerModel {
         public var cacheByteLimit: Int
         public var maximumFileSize: Int64
         public var limits: RenderLimits
+        /// Render pages in this worker program (argv; see ``PageRenderProcess``) instead of in
+        /// the viewer's process, so a crash or hang in a renderer costs one page. nil: in-process.
+        public var renderProcess: [String]?
+        /// Seconds a page may take in the worker before it is killed.
+        public var renderTimeout: Double = 30
 
         public init(printSystem: PrintSystem = PrintSystem(), conversion: PrintConversion = .standard,
                     resume: ResumeStore? = ResumeStore.standard(), cacheByteLimit: Int = 64 << 20,
-                    maximumFileSize: Int64 = InputFile.defaultMaximumSize, limits: RenderLimits = .standard) {
+                    maximumFileSize: Int64 = InputFile.defaultMaximumSize, limits: RenderLimits = .standard,
+                    renderProcess: [String]? = nil, renderTimeout: Double = 30) {
+            self.renderProcess = renderProcess
+            self.renderTimeout = renderTimeout
             self.printSystem = printSystem
             self.conversion = conversion
             self.resume = resume
@@ -76,6 +84,7 @@ public final class ViewerModel {
     private let files: [OpenFile]
     public private(set) var fileIndex = 0
     private var cache: PageCache
+    private let worker: PageRenderProcess?
 
     /// - Parameter paths: the files, in order; at least one.
     public init(paths: [DocumentPath], configuration: Configuration = Configuration()) {
@@ -83,6 +92,7 @@ public final class ViewerModel {
         self.configuration = configuration
         files = paths.map(OpenFile.init(path:))
         cache = PageCache(byteLimit: configuration.cacheByteLimit)
+        worker = configuration.renderProcess.map { PageRenderProcess(argv: $0, timeout: configuration.renderTimeout) }
     }
 
     // MARK: What to draw
@@ -264,7 +274,7 @@ public final class ViewerModel {
         let pixels = renderer.pixelSize(page: page, size: size, allowUpscaling: false)
         let key = PageCache.Key(file: fileIndex, page: page, width: pixels.width, height: pixels.height)
         if let image = cache.image(for: key) { return image }
-        let image = try renderer.render(page: page, size: size, allowUpscaling: false)
+        let image = try render(file, renderer: renderer, page: page, pixels: pixels, size: size)
         cache.insert(image, for: key)
         return image
     }
@@ -284,6 +294,15 @@ public final class ViewerModel {
         return renderer.pageSize(at: index)
     }
 
+    private func render(_ file: OpenFile, renderer: Renderer, page: Int, pixels: (width: Int, height: Int),
+                        size: RenderSize) throws -> RenderedImage {
+        if let worker {
+            return try worker.render(path: file.path, password: file.password, page: page,
+                                     width: pixels.width, height: pixels.height)
+        }
+        return try renderer.render(page: page, size: size, allowUpscaling: false)
+    }
+
     /// Renders the page after the current one into the cache (for a front-end with time to spare).
     public func prefetchNextPage(fitting box: (width: Int, height: Int)) {
         let file = current
@@ -292,7 +311,7 @@ public final class ViewerModel {
         let next = file.position + 1
         let pixels = renderer.pixelSize(page: next, size: size, allowUpscaling: false)
         let key = PageCache.Key(file: fileIndex, page: next, width: pixels.width, height: pixels.height)
-        guard !cache.contains(key), let image = try? renderer.render(page: next, size: size, allowUpscaling: false) else { return }
+        guard !cache.contains(key), let image = try? render(file, renderer: renderer, page: next, pixels: pixels, size: size) else { return }
         cache.insert(image, for: key)
     }
 
@@ -365,7 +384,10 @@ public final class ViewerModel {
     }
 
     /// Saves resume state; call when the viewer closes.
-    @discardableResult public func close() -> String? { saveResume() }
+    @discardableResult public func close() -> String? {
+        worker?.stop()
+        return saveResume()
+    }
 
     // MARK: Loading
 

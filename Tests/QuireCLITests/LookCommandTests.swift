@@ -207,6 +207,57 @@ final class LookCommandTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    /// Pages are rendered in a worker process: a renderer that hangs or crashes costs one
+    /// page (said in the status line), the viewer stays, and the next page gets a new worker.
+    @Test func aHangingOrCrashingRendererCostsOnePageNotTheViewer() throws {
+        let session = try TmuxSession([QuireBinary.path, "look", "--timeout", "2", threePages], environment: environment())
+        session.wait(for: "page 1 of 3")
+        let viewer = try #require(session.programPID)
+        let firstWorker = try #require(TmuxSession.children(of: viewer).first)
+        usleep(500_000)  // page 2 is rendered ahead into the cache meanwhile
+        // A hang: the worker stops answering; after --timeout it is replaced.
+        #expect(kill(firstWorker, SIGSTOP) == 0)
+        session.send("End")
+        var screen = session.wait(for: "took longer than 2 s")
+        #expect(TmuxSession.lastLine(screen).contains("the renderer took longer than 2 s on page 3"))
+        #expect(session.alternateOn)
+        session.send("+")
+        screen = session.wait { $0.contains("page 3 of 3 │ 125%") && !$0.contains("took longer") }
+        #expect(screen.contains("▀"), "page 3 drawn by a new worker")
+        let secondWorker = try #require(TmuxSession.children(of: viewer).first)
+        #expect(secondWorker != firstWorker)
+        // A crash while rendering: the worker dies of SIGSEGV in the middle of a page.
+        #expect(kill(secondWorker, SIGSTOP) == 0)
+        session.send("+")
+        usleep(300_000)
+        #expect(kill(secondWorker, SIGSEGV) == 0)
+        #expect(kill(secondWorker, SIGCONT) == 0)
+        screen = session.wait(for: "crashed")
+        #expect(TmuxSession.lastLine(screen).contains("the renderer crashed (signal 11) on page 3"))
+        #expect(!screen.contains("Backtrace"), "the worker's messages stay off the screen")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+        #expect(!session.alternateOn)
+        #expect(TmuxSession.children(of: viewer).isEmpty)
+    }
+
+    @Test func aResizedWindowIsLaidOutAgain() throws {
+        let session = try look([threePages])
+        var screen = session.wait(for: "page 1 of 3")
+        let rowsBefore = screen.split(separator: "\n").filter { $0.contains("▀") }.count
+        #expect(rowsBefore > 30)
+        session.resize(width: 60, height: 20)
+        screen = session.wait { screen in
+            (1...19).contains(screen.split(separator: "\n").filter { $0.contains("▀") }.count) && screen.contains("page 1 of 3")
+        }
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.filter { $0.contains("▀") }.count <= 19, "the page fits the smaller window")
+        #expect(TmuxSession.lastLine(screen).contains("page 1 of 3"))
+        #expect(rows.allSatisfy { $0.count <= 60 })
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func withoutATerminalItSaysSoInOneLine() throws {
         let result = QuireBinary.run(["look", threePages], environment: environment(["DISPLAY": ""]))
         #expect(result.status == 69)

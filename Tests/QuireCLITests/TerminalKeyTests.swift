@@ -1,3 +1,5 @@
+import Foundation
+import Quire
 import Testing
 @testable import QuireCLI
 
@@ -43,5 +45,31 @@ struct TerminalKeyTests {
         // No answer at all: the environment decides.
         let silent = TerminalGraphicsProbe.interpret([], environment: ["TERM": "xterm-kitty"])
         #expect(silent.method == .kitty && silent.source == "environment")
+    }
+}
+
+/// The terminal viewer's image placement: kitty chunks and the zoomed view's crop.
+@Suite("Terminal viewer drawing")
+struct TerminalViewerDrawingTests {
+    @Test func kittyImagesAreRawRGBAInChunksThatKeepTheCursor() throws {
+        let image = RenderedImage(width: 40, height: 40, pixels: [UInt8](repeating: 200, count: 40 * 40 * 4))
+        let text = String(decoding: TerminalViewer.kitty(image), as: UTF8.self)
+        let chunks = text.components(separatedBy: "\u{1B}\\").filter { !$0.isEmpty }
+        #expect(chunks.count == 3)  // 6400 bytes → 8536 base64 characters → 4096 + 4096 + 344
+        #expect(chunks[0].hasPrefix("\u{1B}_Ga=T,f=32,s=40,v=40,C=1,q=2,m=1;"))
+        #expect(chunks.last!.hasPrefix("\u{1B}_Gm=0;"))
+        let payload = chunks.map { String($0[$0.index(after: $0.firstIndex(of: ";")!)...]) }.joined()
+        #expect(Data(base64Encoded: payload) == Data(image.pixels))
+    }
+
+    @Test func aZoomedPageIsCroppedWherePanPoints() {
+        var pixels: [UInt8] = []
+        for y in 0..<10 { for x in 0..<10 { pixels += [UInt8(x), UInt8(y), 0, 255] } }
+        let image = RenderedImage(width: 10, height: 10, pixels: pixels)
+        let topLeft = TerminalViewer.crop(image, to: (width: 4, height: 4), pan: (x: 0, y: 0))
+        #expect(topLeft.width == 4 && topLeft.pixel(x: 0, y: 0).red == 0)
+        let bottomRight = TerminalViewer.crop(image, to: (width: 4, height: 4), pan: (x: 1, y: 1))
+        #expect(bottomRight.pixel(x: 0, y: 0).red == 6 && bottomRight.pixel(x: 3, y: 3).green == 9)
+        #expect(TerminalViewer.crop(image, to: (width: 20, height: 20), pan: (x: 0.5, y: 0.5)) == image)
     }
 }

@@ -100,6 +100,24 @@ final class ViewerModelTests {
         #expect(model.positionText == "page 1 of 3")
     }
 
+    @Test func theRenderWorkerDrawsExactlyWhatTheRendererDraws() throws {
+        var isolated = configuration()
+        isolated.renderProcess = [QuireBinary.path, "__look-render-worker"]
+        let worker = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(Samples.path("encrypted.pdf"))],
+                                 configuration: isolated)
+        let local = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(Samples.path("encrypted.pdf"))],
+                                configuration: configuration())
+        for model in [worker, local] { model.nextPage() }
+        #expect(try worker.renderPage(fitting: (width: 120, height: 160)) == local.renderPage(fitting: (width: 120, height: 160)))
+        // The password travels to the worker.
+        for model in [worker, local] {
+            model.nextFile()
+            #expect(model.unlock(password: "secret") == nil)
+        }
+        #expect(try worker.renderPage(fitting: (width: 90, height: 90)) == local.renderPage(fitting: (width: 90, height: 90)))
+        worker.close()
+    }
+
     @Test func controlCharactersCannotReachTheTerminal() {
         let text = TextContent(bytes: Array("a\u{1B}[2Jb\u{7}c".utf8))
         #expect(text.lines == ["a␛[2Jb␇c"])

@@ -46,6 +46,11 @@ public final class TmuxSession: @unchecked Sendable {
         tmux(["send-keys", "-t", "0"] + keys)
     }
 
+    /// Resizes the window (the program gets SIGWINCH).
+    public func resize(width: Int, height: Int) {
+        tmux(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Types `text` literally.
     public func type(_ text: String) {
         tmux(["send-keys", "-t", "0", "-l", text])
@@ -67,6 +72,15 @@ public final class TmuxSession: @unchecked Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8) else { return nil }
         return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    /// The children of process `pid` (from every thread's `children` list in /proc).
+    public static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task -> [Int32] in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { Int32($0) }
+        }
     }
 
     /// Waits until the screen satisfies `condition`; returns the last capture.
