@@ -116,6 +116,7 @@ final class LookWindowTests {
         #expect(office?.states.contains("selected") == true, "the default printer is chosen: \(tree.filter { $0.role == "list item" })")
         #expect(stopped != nil && stopped?.states.contains("sensitive") == false, "a stopped printer is listed but cannot be chosen: \(String(describing: stopped))")
         #expect(stopped?.name.contains("paper jam") == true, "with its reason")
+        #expect(tree.contains { $0.name == "Sides" }, "the test printer prints on both sides: Sides is offered")
 
         // Keyboard: Copies has the focus; Enter goes on to the page range; Enter prints.
         bed.key("ctrl+a")
@@ -154,6 +155,55 @@ final class LookWindowTests {
         #expect(bed.waitForWindow(named: "^encrypted\\.pdf$") != nil)
         tree = bed.waitForAccessible { $0.contains { $0.name.contains("password-protected") } }
         #expect(tree.contains { $0.role == "password text" && $0.name == "Password" }, "a password field")
+        // The field has the focus: a wrong password says so, the right one shows the pages.
+        bed.type("wrong")
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("wrong password") } }
+        #expect(tree.contains { $0.name.contains("wrong password") })
+        bed.type("secret")
+        bed.key("Return")
+        tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
+        #expect(Self.label(tree, "page 1 of 3"), "unlocked: \(tree.filter { $0.role == "label" })")
+        let unlocked = try screenshot(bed, "unlocked") { $0.redPixels > 2000 }
+        #expect(unlocked.redPixels > 2000, "the decrypted page is painted")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+        #expect(viewer.exitStatus == 0)
+    }
+
+    @Test func jumpToPageAndResumeWhereItWasLeft() throws {
+        let bed = try WindowTestBed()
+        let document = directory.file("resume.pdf")
+        try TestPDF.write(pages: 3, to: document)
+        var viewer = try look([document], bed)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^resume\\.pdf$") != nil, "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
+        #expect(Self.label(tree, "page 1 of 3"))
+        // Ctrl+G: the jump-to-page entry; a page past the end is refused, then 3 Enter jumps.
+        bed.key("ctrl+g")
+        bed.type("9")
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("there is no page 9") } }
+        #expect(tree.contains { $0.name.contains("there is no page 9: 3 pages") }, "\(tree.filter { $0.role == "label" })")
+        bed.key("ctrl+a")
+        bed.type("3")
+        bed.key("Return")
+        tree = bed.waitForAccessible { Self.label($0, "page 3 of 3") }
+        #expect(Self.label(tree, "page 3 of 3"))
+        bed.key("Page_Up", "ctrl+plus")
+        tree = bed.waitForAccessible { Self.label($0, "page 2 of 3") && Self.label($0, "125%") }
+        #expect(Self.label(tree, "page 2 of 3") && Self.label(tree, "125%"))
+        bed.key("space")
+        #expect(viewer.waitForExit(timeout: 20))
+        #expect(viewer.exitStatus == 0, "Space closes too")
+
+        // Reopened: the page and zoom it was left at.
+        viewer = try look([document], bed)
+        #expect(bed.waitForWindow(named: "^resume\\.pdf$") != nil)
+        tree = bed.waitForAccessible { Self.label($0, "page 2 of 3") }
+        #expect(Self.label(tree, "page 2 of 3"), "resumed: \(tree.filter { $0.role == "label" })")
+        #expect(Self.label(tree, "125%"))
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
         #expect(viewer.exitStatus == 0)
