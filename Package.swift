@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "QuireTypes", targets: ["QuireTypes"]),
         .library(name: "QuireViewer", targets: ["QuireViewer"]),
         .executable(name: "quire", targets: ["QuireCLI"]),
+        .executable(name: "quire-look", targets: ["QuireLook"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,6 +49,10 @@ let package = Package(
         .systemLibrary(
             name: "CQPDF", path: "Sources/CQPDF",
             providers: [.apt(["libqpdf-dev"])]),
+        // GTK 4: linked only by the quire-look executable (the Quick Look window), never by quire.
+        .systemLibrary(
+            name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
@@ -78,6 +83,10 @@ let package = Package(
             dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "QuireViewer", "SanitizerSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
+        // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
+        // on the same viewer model as the terminal viewer. Installed to libexec/quire/.
+        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "Quire", "QuireGIO", "CGtk"]),
+
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
         .executableTarget(name: "thumbnail-sample", dependencies: ["Quire"], path: "Samples/Thumbnail"),
@@ -99,6 +108,7 @@ let package = Package(
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuireLookTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireRender", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -29,14 +29,20 @@ struct LookCommand: ParsableCommand {
             Pages are rendered in a separate worker process: a file that crashes the renderer, \
             or keeps it busy past --timeout, costs that page (the status line says so), not the \
             viewer or the terminal. Reopening a file starts where it was left (page or line, and zoom), kept in \
-            $XDG_STATE_HOME/quire/viewer-state.json. Needs a terminal on standard input and \
-            output (a window for graphical sessions is not available yet).
+            $XDG_STATE_HOME/quire/viewer-state.json.
+
+            With a display (WAYLAND_DISPLAY or DISPLAY) and the window viewer installed \
+            (PREFIX/libexec/quire/quire-look), the files open in a GTK 4 window instead: the \
+            file's card and Open With, Copy, Show in Folder and Print (only when printing can \
+            work) in the header; the same keys, plus Ctrl+ +/-/0 zoom, Ctrl+P print, Ctrl+G go \
+            to page. Without a display the terminal viewer needs a terminal on standard input \
+            and output.
             """)
 
     @Argument(help: ArgumentHelp("The files to look at.", valueName: "file"))
     var files: [String]
 
-    @Flag(name: .long, help: "Use the terminal viewer (the default when standard input and output are a terminal).")
+    @Flag(name: .long, help: "Use the terminal viewer even when there is a display.")
     var terminal = false
 
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs (else it is asked for).", valueName: "password"))
@@ -60,13 +66,24 @@ struct LookCommand: ParsableCommand {
     }
 
     func run() throws {
+        let paths = files.map(RawArguments.path)
+        // With a display (and the window installed), the window; else the terminal viewer.
+        if !terminal, LookWindowLauncher.hasDisplay, let window = LookWindowLauncher.executable() {
+            try Self.checkExist(paths)
+            // The window renders through the same worker as the terminal viewer (this quire).
+            let worker = noIsolation ? nil : [ThumbnailBatchRun.ownExecutable(), LookRenderWorkerCommand.name]
+                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits())
+            Terminal.error(LookWindowLauncher.exec(window, paths: paths, password: password, resume: !noResume,
+                                                   renderWorker: worker, timeout: timeout))
+            throw ExitStatus.unavailable.exitCode
+        }
         guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDOUT_FILENO) else {
             let display = (Terminal.environment("DISPLAY") ?? "").isEmpty == false
                 || (Terminal.environment("WAYLAND_DISPLAY") ?? "").isEmpty == false
             if terminal {
                 Terminal.error("look --terminal needs a terminal on standard input and output")
             } else if display {
-                Terminal.error("look needs a terminal on standard input and output (the window viewer is not available yet)")
+                Terminal.error("look needs a terminal on standard input and output, or the window viewer (quire-look, not installed)")
             } else {
                 Terminal.error("look needs a display or a terminal on standard input and output; there is neither")
             }
@@ -76,15 +93,7 @@ struct LookCommand: ParsableCommand {
             Terminal.error("look needs a terminal that can address the cursor (TERM is dumb)")
             throw ExitStatus.unavailable.exitCode
         }
-        let paths = files.map(RawArguments.path)
-        // A name that does not exist is a typing mistake: say so before taking the screen.
-        for path in paths {
-            var info = stat()
-            if path.withCString({ stat($0, &info) }) != 0 {
-                Terminal.error("\(path): \(Errno.current)")
-                throw ExitStatus.noInput.exitCode
-            }
-        }
+        try Self.checkExist(paths)
         var configuration = ViewerModel.Configuration(
             maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits())
         if noResume { configuration.resume = nil }
@@ -132,6 +141,17 @@ struct LookCommand: ParsableCommand {
             throw ExitStatus.ioError.exitCode
         case .success(let status):
             if status != 0 { throw ExitCode(status) }
+        }
+    }
+
+    /// A name that does not exist is a typing mistake: say so before taking the screen.
+    static func checkExist(_ paths: [DocumentPath]) throws {
+        for path in paths {
+            var info = stat()
+            if path.withCString({ stat($0, &info) }) != 0 {
+                Terminal.error("\(path): \(Errno.current)")
+                throw ExitStatus.noInput.exitCode
+            }
         }
     }
 }

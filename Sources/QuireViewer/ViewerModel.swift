@@ -259,17 +259,39 @@ public final class ViewerModel {
     /// - Throws: ``DocumentError`` when the page cannot be rendered (the file is damaged past
     ///   its first pages, or a limit is exceeded); ``ViewerProblem`` when nothing is paged.
     public func renderPage(fitting box: (width: Int, height: Int)) throws -> RenderedImage {
+        try renderPage(current.position, fitting: box)
+    }
+
+    /// Page `index` (0-based) of the current file rendered to fit `box` times the zoom, for a
+    /// front-end that shows several pages at once (a continuous scroll). Cached (bounded).
+    public func renderPage(_ index: Int, fitting box: (width: Int, height: Int)) throws -> RenderedImage {
         let file = current
         guard let renderer = file.renderer else {
             throw file.problem ?? ViewerProblem(kind: .unsupported, message: "this file is shown as text")
         }
+        let page = max(0, min(index, renderer.pageCount - 1))
         let size = Self.renderSize(box: box, zoom: file.zoom)
-        let pixels = renderer.pixelSize(page: file.position, size: size, allowUpscaling: false)
-        let key = PageCache.Key(file: fileIndex, page: file.position, width: pixels.width, height: pixels.height)
+        let pixels = renderer.pixelSize(page: page, size: size, allowUpscaling: false)
+        let key = PageCache.Key(file: fileIndex, page: page, width: pixels.width, height: pixels.height)
         if let image = cache.image(for: key) { return image }
-        let image = try render(file, renderer: renderer, page: file.position, pixels: pixels, size: size)
+        let image = try render(file, renderer: renderer, page: page, pixels: pixels, size: size)
         cache.insert(image, for: key)
         return image
+    }
+
+    /// The pixel size page `index` of the current file has when rendered to fit `box` times the
+    /// zoom, without rendering it (for laying out a continuous scroll); nil when not paged.
+    public func pagePixelSize(_ index: Int, fitting box: (width: Int, height: Int)) -> (width: Int, height: Int)? {
+        let file = current
+        guard let renderer = file.renderer, (0..<renderer.pageCount).contains(index) else { return nil }
+        return renderer.pixelSize(page: index, size: Self.renderSize(box: box, zoom: file.zoom), allowUpscaling: false)
+    }
+
+    /// Page `index`'s size in points (1/72 in), or in pixels for images; nil when not paged.
+    public func pageSize(_ index: Int) -> PageSize? {
+        let file = current
+        guard let renderer = file.renderer, (0..<renderer.pageCount).contains(index) else { return nil }
+        return renderer.pageSize(at: index)
     }
 
     private func render(_ file: OpenFile, renderer: Renderer, page: Int, pixels: (width: Int, height: Int),

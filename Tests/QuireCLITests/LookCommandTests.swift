@@ -26,6 +26,8 @@ final class LookCommandTests {
         env["CUPS_SERVER"] = "127.0.0.1:1"
         env["NO_COLOR"] = nil
         env["QUIRE_GRAPHICS"] = nil
+        env["DISPLAY"] = nil
+        env["WAYLAND_DISPLAY"] = nil
         for (key, value) in extra { env[key] = value }
         return env
     }

@@ -20,7 +20,7 @@ import Testing
         let needed = try Self.neededLibraries(QuireBinary.path)
         #expect(needed.contains { $0.hasPrefix("libpoppler-glib") })   // the check reads real entries
         for prefix in ["libFoundation.so", "libFoundationInternationalization", "lib_FoundationICU", "libicu", "libgdk_pixbuf",
-                       "libcups", "librsvg", "libspectre", "libarchive", "libqpdf", "libpangocairo", "libgs"] {
+                       "libcups", "librsvg", "libspectre", "libarchive", "libqpdf", "libpangocairo", "libgs", "libgtk-4", "libgdk-4"] {
             #expect(!needed.contains { $0.hasPrefix(prefix) }, "quire links \(prefix): \(needed)")
         }
     }

@@ -17,6 +17,9 @@ public final class TmuxSession: @unchecked Sendable {
         socket = "quire-test-\(UUID().uuidString.prefix(8))"
         var env = environment
         env["TMUX"] = nil
+        // A terminal as over SSH or on a console: no display (else `quire look` opens its window).
+        env["DISPLAY"] = nil
+        env["WAYLAND_DISPLAY"] = nil
         env["PS1"] = Self.prompt
         env["TERM"] = "xterm-256color"
         let script = "\"$@\"; echo \"EXIT=$?\"; export PS1='READY$ '; exec bash --norc --noprofile"

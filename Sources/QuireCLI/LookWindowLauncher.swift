@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Quire
+import QuireSystem
+
+/// Starts the Quick Look window, a separate executable (`quire-look`) so that the quire binary
+/// never links GTK: installed as PREFIX/libexec/quire/quire-look, or found next to quire in a
+/// build directory. The files go as separate argument entries (never through a shell).
+enum LookWindowLauncher {
+    /// Whether a graphical session is reachable (a Wayland or X11 display is named).
+    static var hasDisplay: Bool {
+        !(Terminal.environment("WAYLAND_DISPLAY") ?? "").isEmpty || !(Terminal.environment("DISPLAY") ?? "").isEmpty
+    }
+
+    /// The window executable, if it is installed beside this quire.
+    static func executable() -> String? {
+        let own = ThumbnailBatchRun.ownExecutable()
+        guard let slash = own.lastIndex(of: "/") else { return nil }
+        let directory = String(own[..<slash])
+        for candidate in [directory + "/../libexec/quire/quire-look", directory + "/quire-look"]
+        where access(candidate, X_OK) == 0 {
+            return candidate
+        }
+        return nil
+    }
+
+    /// Replaces this process with the window. Returns only when it could not be started.
+    /// - Parameter renderWorker: the render worker's argv (each entry passed with
+    ///   `--render-worker-argument`); nil renders in the window's own process.
+    static func exec(_ executable: String, paths: [DocumentPath], password: String?, resume: Bool,
+                     renderWorker: [String]?, timeout: Int) -> String {
+        var arguments: [[UInt8]] = [Array(executable.utf8)]
+        if let password { arguments += [Array("--password".utf8), Array(password.utf8)] }
+        if !resume { arguments.append(Array("--no-resume".utf8)) }
+        for argument in renderWorker ?? [] { arguments += [Array("--render-worker-argument".utf8), Array(argument.utf8)] }
+        arguments += [Array("--timeout".utf8), Array(String(timeout).utf8)]
+        arguments.append(Array("--".utf8))
+        arguments += paths.map(\.bytes)
+        var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { bytes in
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+            pointer[bytes.count] = 0
+            return pointer
+        }
+        pointers.append(nil)
+        defer { for pointer in pointers { pointer?.deallocate() } }
+        execv(executable, &pointers)
+        return "cannot start the window viewer \(executable): \(Errno.current)"
+    }
+}

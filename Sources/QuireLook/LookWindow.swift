@@ -1,0 +1,453 @@
+import CGtk
+import Quire
+import QuireViewer
+
+/// The Quick Look window: the file's card in the header bar with its actions, the preview
+/// (pages, text or a message), and a bar with the page indicator, a jump-to-page entry and zoom.
+/// A front-end only: every command goes to the ``ViewerModel``.
+@MainActor
+final class LookWindow {
+    let model: ViewerModel
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let pages: PageView
+    private var printSheet: PrintSheetView?
+    /// Set when the window closes; the main loop ends.
+    private(set) var isClosed = false
+
+    // Header
+    private let icon = gtk_image_new()!
+    private let titleLabel = gtk_label_new(nil)!
+    private let subtitleLabel = gtk_label_new(nil)!
+    private let cardBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+    private let printButton = Accessibility.iconButton("printer-symbolic", "Print")
+    private let openWithButton = Accessibility.textButton("Open")
+    private let copyButton = Accessibility.iconButton("edit-copy-symbolic", "Copy")
+    private let folderButton = Accessibility.iconButton("folder-open-symbolic", "Show in Folder")
+    private let previousFileButton = Accessibility.iconButton("go-previous-symbolic", "Previous File")
+    private let nextFileButton = Accessibility.iconButton("go-next-symbolic", "Next File")
+    private let fileLabel = gtk_label_new(nil)!
+
+    // Body
+    private let stack = gtk_stack_new()!
+    private let textView = gtk_text_view_new()!
+    private let problemLabel = gtk_label_new(nil)!
+    private let passwordEntry = gtk_password_entry_new()!
+    private let unlockButton = Accessibility.textButton("Unlock")
+
+    // Bottom bar
+    private let pageBar = gtk_action_bar_new()!
+    private let previousPageButton = Accessibility.iconButton("go-up-symbolic", "Previous Page")
+    private let nextPageButton = Accessibility.iconButton("go-down-symbolic", "Next Page")
+    private let positionLabel = gtk_label_new(nil)!
+    private let jumpEntry = gtk_entry_new()!
+    private let zoomOutButton = Accessibility.iconButton("zoom-out-symbolic", "Zoom Out")
+    private let zoomLabel = gtk_label_new(nil)!
+    private let zoomInButton = Accessibility.iconButton("zoom-in-symbolic", "Zoom In")
+    private let fitPageButton = Accessibility.iconButton("zoom-fit-best-symbolic", "Fit Page")
+    private let fitWidthButton = Accessibility.iconButton("view-paged-symbolic", "Fit Width")
+    private let actualSizeButton = Accessibility.iconButton("zoom-original-symbolic", "Actual Size")
+    private let statusLabel = gtk_label_new(nil)!
+
+    private var defaultApplication: OpaquePointer?  // GAppInfo
+
+    init(model: ViewerModel) {
+        self.model = model
+        window = gtk_window_new()!
+        gtk_window_set_default_size(cast(window), 900, 860)
+        pages = PageView(model: model)
+        buildHeader()
+        buildBody()
+        connect()
+        reload()
+    }
+
+    func present() {
+        gtk_window_present(cast(window))
+        gtk_widget_grab_focus(pages.area)
+    }
+
+    // MARK: Building
+
+    private func buildHeader() {
+        let header = gtk_header_bar_new()!
+        gtk_image_set_pixel_size(cast(icon), 32)
+        Accessibility.setLabel(icon, "File type")
+        gtk_widget_add_css_class(titleLabel, "title")
+        gtk_label_set_ellipsize(cast(titleLabel), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_widget_add_css_class(subtitleLabel, "subtitle")
+        gtk_box_append(cast(cardBox), titleLabel)
+        gtk_box_append(cast(cardBox), subtitleLabel)
+        gtk_widget_set_valign(cardBox, GTK_ALIGN_CENTER)
+        gtk_header_bar_set_title_widget(cast(header), cardBox)
+        gtk_header_bar_pack_start(cast(header), icon)
+        gtk_header_bar_pack_start(cast(header), previousFileButton)
+        Accessibility.setLabel(fileLabel, "File position")
+        gtk_header_bar_pack_start(cast(header), fileLabel)
+        gtk_header_bar_pack_start(cast(header), nextFileButton)
+        gtk_header_bar_pack_end(cast(header), printButton)
+        gtk_header_bar_pack_end(cast(header), folderButton)
+        gtk_header_bar_pack_end(cast(header), copyButton)
+        gtk_header_bar_pack_end(cast(header), openWithButton)
+        gtk_window_set_titlebar(cast(window), header)
+    }
+
+    private func buildBody() {
+        let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_stack_add_named(cast(stack), pages.root, "pages")
+
+        gtk_text_view_set_editable(cast(textView), 0)
+        gtk_text_view_set_monospace(cast(textView), 1)
+        gtk_text_view_set_left_margin(cast(textView), 12)
+        gtk_text_view_set_top_margin(cast(textView), 8)
+        Accessibility.setLabel(textView, "Text")
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_child(cast(scrolled), textView)
+        gtk_stack_add_named(cast(stack), scrolled, "text")
+
+        let problem = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        gtk_widget_set_valign(problem, GTK_ALIGN_CENTER)
+        gtk_widget_set_halign(problem, GTK_ALIGN_CENTER)
+        let problemIcon = gtk_image_new_from_icon_name("dialog-warning-symbolic")!
+        gtk_image_set_pixel_size(cast(problemIcon), 64)
+        gtk_box_append(cast(problem), problemIcon)
+        gtk_label_set_wrap(cast(problemLabel), 1)
+        gtk_label_set_selectable(cast(problemLabel), 0)
+        gtk_widget_add_css_class(problemLabel, "title-3")
+        gtk_box_append(cast(problem), problemLabel)
+        let passwordRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        Accessibility.setLabel(passwordEntry, "Password")
+        gtk_password_entry_set_show_peek_icon(cast(passwordEntry), 1)
+        gtk_widget_set_size_request(passwordEntry, 240, -1)
+        gtk_box_append(cast(passwordRow), passwordEntry)
+        gtk_box_append(cast(passwordRow), unlockButton)
+        gtk_box_append(cast(problem), passwordRow)
+        gtk_stack_add_named(cast(stack), problem, "problem")
+        gtk_widget_set_vexpand(stack, 1)
+        gtk_box_append(cast(body), stack)
+
+        gtk_action_bar_pack_start(cast(pageBar), previousPageButton)
+        gtk_action_bar_pack_start(cast(pageBar), nextPageButton)
+        Accessibility.setLabel(positionLabel, "Page position")
+        gtk_action_bar_pack_start(cast(pageBar), positionLabel)
+        gtk_editable_set_width_chars(OpaquePointer(jumpEntry), 5)
+        gtk_entry_set_placeholder_text(cast(jumpEntry), "Page")
+        Accessibility.setLabel(jumpEntry, "Go to Page")
+        gtk_widget_set_tooltip_text(jumpEntry, "Go to page (number, then Enter)")
+        gtk_action_bar_pack_start(cast(pageBar), jumpEntry)
+        gtk_label_set_ellipsize(cast(statusLabel), PANGO_ELLIPSIZE_END)
+        Accessibility.setLabel(statusLabel, "Status")
+        gtk_action_bar_set_center_widget(cast(pageBar), statusLabel)
+        gtk_action_bar_pack_end(cast(pageBar), fitWidthButton)
+        gtk_action_bar_pack_end(cast(pageBar), fitPageButton)
+        gtk_action_bar_pack_end(cast(pageBar), actualSizeButton)
+        gtk_action_bar_pack_end(cast(pageBar), zoomInButton)
+        Accessibility.setLabel(zoomLabel, "Zoom")
+        gtk_action_bar_pack_end(cast(pageBar), zoomLabel)
+        gtk_action_bar_pack_end(cast(pageBar), zoomOutButton)
+        gtk_box_append(cast(body), pageBar)
+        gtk_window_set_child(cast(window), body)
+    }
+
+    private func connect() {
+        pages.onChange = { [unowned self] in self.updateIndicators() }
+        Signal.connect(previousPageButton, "clicked") { [unowned self] in self.movePage(by: -1) }
+        Signal.connect(nextPageButton, "clicked") { [unowned self] in self.movePage(by: 1) }
+        Signal.connect(previousFileButton, "clicked") { [unowned self] in self.moveFile(by: -1) }
+        Signal.connect(nextFileButton, "clicked") { [unowned self] in self.moveFile(by: 1) }
+        Signal.connect(zoomInButton, "clicked") { [unowned self] in self.pages.zoom { self.model.zoomIn() } }
+        Signal.connect(zoomOutButton, "clicked") { [unowned self] in self.pages.zoom { self.model.zoomOut() } }
+        Signal.connect(fitPageButton, "clicked") { [unowned self] in self.pages.zoom { self.model.zoomToFit() } }
+        Signal.connect(fitWidthButton, "clicked") { [unowned self] in self.pages.fitWidth() }
+        Signal.connect(actualSizeButton, "clicked") { [unowned self] in self.pages.actualSize() }
+        Signal.connect(jumpEntry, "activate") { [unowned self] in self.jump() }
+        Signal.connect(passwordEntry, "activate") { [unowned self] in self.unlock() }
+        Signal.connect(unlockButton, "clicked") { [unowned self] in self.unlock() }
+        Signal.connect(openWithButton, "clicked") { [unowned self] in self.openWith() }
+        Signal.connect(copyButton, "clicked") { [unowned self] in self.copy() }
+        Signal.connect(folderButton, "clicked") { [unowned self] in self.showInFolder() }
+        Signal.connect(printButton, "clicked") { [unowned self] in self.showPrintSheet() }
+        Signal.connectReturning(window, "close-request") { [unowned self] in
+            self.close()
+            return false
+        }
+        // Keys go to the window first (capture phase), so they work whatever has the focus,
+        // except typing in an entry.
+        let keys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        Signal.connectKey(keys) { [unowned self] keyval, state in self.key(keyval, state) }
+        gtk_widget_add_controller(window, keys)
+    }
+
+    // MARK: Showing the current file
+
+    /// Shows the model's current file: title, card, actions, content.
+    func reload() {
+        gtk_window_set_title(cast(window), model.fileName)
+        let card = model.card
+        let gicon = g_themed_icon_new_with_default_fallbacks(card?.iconName ?? "text-x-generic")
+        g_themed_icon_append_name(gicon, "text-x-generic")
+        gtk_image_set_from_gicon(cast(icon), gicon)
+        g_object_unref(UnsafeMutableRawPointer(gicon))
+        Accessibility.setDescription(icon, card?.kind ?? "unknown type")
+        gtk_label_set_text(cast(titleLabel), card?.title ?? model.fileName)
+        var facts: [String] = []
+        if let card {
+            facts.append(card.kind)
+            facts.append(card.formattedSize)
+            if let pages = card.pages, card.family != .image { facts.append(pages == 1 ? "1 page" : "\(pages) pages") }
+            if let width = card.imageWidth, let height = card.imageHeight { facts.append("\(width) × \(height)") }
+            if let lines = card.lines { facts.append(lines == 1 ? "1 line" : "\(lines) lines") }
+        }
+        gtk_label_set_text(cast(subtitleLabel), facts.joined(separator: " · "))
+        Accessibility.setLabel(cardBox, "\(card?.title ?? model.fileName): \(facts.joined(separator: ", "))")
+
+        let multiple = model.fileCount > 1
+        gtk_widget_set_visible(previousFileButton, multiple ? 1 : 0)
+        gtk_widget_set_visible(nextFileButton, multiple ? 1 : 0)
+        gtk_widget_set_visible(fileLabel, multiple ? 1 : 0)
+        gtk_label_set_text(cast(fileLabel), model.fileText)
+        gtk_widget_set_sensitive(previousFileButton, model.fileIndex > 0 ? 1 : 0)
+        gtk_widget_set_sensitive(nextFileButton, model.fileIndex + 1 < model.fileCount ? 1 : 0)
+
+        reloadActions()
+        printSheet?.close()
+        printSheet = nil
+        gtk_label_set_text(cast(statusLabel), "")
+
+        switch model.content {
+        case .pages:
+            gtk_stack_set_visible_child_name(cast(stack), "pages")
+            pages.reset()
+        case .text(let text):
+            let buffer = gtk_text_view_get_buffer(cast(textView))
+            let joined = text.lines.joined(separator: "\n") + (text.isTruncated ? "\n…" : "")
+            gtk_text_buffer_set_text(buffer, joined, -1)
+            var start = GtkTextIter()
+            gtk_text_buffer_get_start_iter(buffer, &start)
+            gtk_text_buffer_place_cursor(buffer, &start)
+            gtk_stack_set_visible_child_name(cast(stack), "text")
+            pages.reset()
+        case .problem(let problem):
+            gtk_label_set_text(cast(problemLabel), "\(model.fileName) cannot be shown: \(problem.message)")
+            let password = problem.needsPassword
+            gtk_widget_set_visible(gtk_widget_get_parent(passwordEntry), password ? 1 : 0)
+            gtk_stack_set_visible_child_name(cast(stack), "problem")
+            pages.reset()
+            if password { gtk_widget_grab_focus(passwordEntry) }
+        }
+        updateIndicators()
+    }
+
+    private func reloadActions() {
+        let print = model.printAction
+        gtk_widget_set_visible(printButton, print.isAvailable ? 1 : 0)
+        let reason = print.isAvailable ? nil : "Cannot print: \(print.reason ?? "printing is not available")"
+        gtk_widget_set_tooltip_text(cardBox, reason)
+        Accessibility.setDescription(cardBox, reason ?? (print.detail.map { "Can print: \($0)" } ?? "Can print"))
+
+        if let app = defaultApplication { g_object_unref(UnsafeMutableRawPointer(app)) }
+        defaultApplication = nil
+        if let mime = model.card?.mimeType, let app = g_app_info_get_default_for_type(mime, 0) {
+            defaultApplication = app
+            let name = String(cString: g_app_info_get_display_name(app))
+            gtk_button_set_label(cast(openWithButton), "Open with \(name)")
+            gtk_widget_set_tooltip_text(openWithButton, "Open with \(name)")
+            gtk_widget_set_visible(openWithButton, 1)
+        } else {
+            gtk_widget_set_visible(openWithButton, 0)
+        }
+    }
+
+    private func updateIndicators() {
+        let paged: Bool
+        if case .pages = model.content { paged = true } else { paged = false }
+        gtk_label_set_text(cast(positionLabel), paged ? model.positionText : "")
+        gtk_label_set_text(cast(zoomLabel), paged ? model.zoomText : "")
+        for button in [previousPageButton, nextPageButton, zoomInButton, zoomOutButton, fitPageButton, fitWidthButton] {
+            gtk_widget_set_visible(button, paged ? 1 : 0)
+        }
+        gtk_widget_set_visible(jumpEntry, paged ? 1 : 0)
+        gtk_widget_set_visible(actualSizeButton, paged && model.card?.family == .image ? 1 : 0)
+        if paged {
+            gtk_widget_set_sensitive(previousPageButton, model.page > 0 ? 1 : 0)
+            gtk_widget_set_sensitive(nextPageButton, model.page + 1 < model.pageCount ? 1 : 0)
+        }
+    }
+
+    // MARK: Commands
+
+    private func movePage(by step: Int) {
+        guard case .pages(let count) = model.content else { return }
+        pages.show(page: max(0, min(count - 1, model.page + step)))
+    }
+
+    private func moveFile(by step: Int) {
+        let moved = step > 0 ? model.nextFile() : model.previousFile()
+        if moved { reload() }
+    }
+
+    private func jump() {
+        let text = String(cString: gtk_editable_get_text(OpaquePointer(jumpEntry)))
+        guard let number = Int(text.filter { !$0.isWhitespace }) else {
+            status("type a page number")
+            return
+        }
+        if let message = model.goTo(number) {
+            status(message)
+        } else {
+            pages.show(page: number - 1)
+            gtk_editable_set_text(OpaquePointer(jumpEntry), "")
+            gtk_widget_grab_focus(pages.area)
+        }
+    }
+
+    private func unlock() {
+        let password = String(cString: gtk_editable_get_text(OpaquePointer(passwordEntry)))
+        gtk_editable_set_text(OpaquePointer(passwordEntry), "")
+        model.unlock(password: password)
+        reload()
+        if case .pages = model.content { gtk_widget_grab_focus(pages.area) }
+    }
+
+    private var uri: String? {
+        let file = g_file_new_for_path(model.path.string)
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        guard let raw = g_file_get_uri(file) else { return nil }
+        defer { g_free(raw) }
+        return String(cString: raw)
+    }
+
+    private func openWith() {
+        guard let app = defaultApplication, let uri else { return }
+        var error: UnsafeMutablePointer<GError>?
+        let list = g_list_append(nil, g_strdup(uri))
+        defer { g_list_free_full(list, g_free) }
+        if g_app_info_launch_uris(app, list, nil, &error) == 0 {
+            status("Could not open: \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")")
+            g_clear_error(&error)
+        } else {
+            close()
+        }
+    }
+
+    /// Puts the file on the clipboard as a URI list (and its path as text).
+    private func copy() {
+        guard let uri else { return }
+        let clipboard = gtk_widget_get_clipboard(window)
+        let list = uri + "\r\n"
+        let listBytes = g_bytes_new(list, gsize(list.utf8.count))
+        let path = model.path.string
+        let textBytes = g_bytes_new(path, gsize(path.utf8.count))
+        var providers: [UnsafeMutablePointer<GdkContentProvider>?] = [
+            gdk_content_provider_new_for_bytes("text/uri-list", listBytes),
+            gdk_content_provider_new_for_bytes("text/plain;charset=utf-8", textBytes),
+        ]
+        let union = gdk_content_provider_new_union(&providers, 2)
+        gdk_clipboard_set_content(clipboard, union)
+        g_object_unref(UnsafeMutableRawPointer(union))
+        g_bytes_unref(listBytes)
+        g_bytes_unref(textBytes)
+        status("Copied \(model.fileName)")
+    }
+
+    /// Asks the file manager to show the file (org.freedesktop.FileManager1.ShowItems).
+    private func showInFolder() {
+        guard let uri else { return }
+        var error: UnsafeMutablePointer<GError>?
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            status("No session bus: \(error.map { String(cString: $0.pointee.message) } ?? "")")
+            g_clear_error(&error)
+            return
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        var children: [OpaquePointer?] = uri.withCString { pointer -> [OpaquePointer?] in
+            var strings: [UnsafePointer<gchar>?] = [pointer]
+            return [g_variant_new_strv(&strings, 1), g_variant_new_string("")]
+        }
+        let arguments = g_variant_new_tuple(&children, 2)
+        let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
+                                                "org.freedesktop.FileManager1", "ShowItems", arguments, nil,
+                                                G_DBUS_CALL_FLAGS_NONE, 3000, nil, &error)
+        if let reply {
+            g_variant_unref(reply)
+            status("Shown in the file manager")
+        } else {
+            status("No file manager answered: \(error.map { String(cString: $0.pointee.message) } ?? "")")
+            g_clear_error(&error)
+        }
+    }
+
+    private func showPrintSheet() {
+        model.refreshActions()
+        reloadActions()
+        guard model.printAction.isAvailable else {
+            status("Cannot print: \(model.printAction.reason ?? "printing is not available")")
+            return
+        }
+        if let sheet = printSheet {
+            sheet.present()
+            return
+        }
+        do {
+            let sheet = PrintSheetView(sheet: try model.makePrintSheet(), parent: window, currentPage: model.page)
+            printSheet = sheet
+            sheet.present()
+        } catch {
+            status("Cannot print: \(error.message)")
+        }
+    }
+
+    func status(_ text: String) {
+        gtk_label_set_text(cast(statusLabel), text)
+    }
+
+    // MARK: Keys
+
+    private func key(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
+        let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
+        let key = Int32(bitPattern: keyval)
+        if key == GDK_KEY_Escape { close(); return true }
+        // Typing in an entry keeps its keys (Space, arrows, Home/End, digits).
+        if let focus = gtk_window_get_focus(cast(window)),
+           g_type_check_instance_is_a(UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GTypeInstance.self), gtk_text_get_type()) != 0 {
+            return false
+        }
+        let paged: Bool
+        if case .pages = model.content { paged = true } else { paged = false }
+        if control {
+            switch key {
+            case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: pages.zoom { model.zoomIn() }
+            case GDK_KEY_minus, GDK_KEY_KP_Subtract: pages.zoom { model.zoomOut() }
+            case GDK_KEY_0, GDK_KEY_KP_0: pages.zoom { model.zoomToFit() }
+            case GDK_KEY_p: showPrintSheet()
+            case GDK_KEY_c: copy()
+            case GDK_KEY_g, GDK_KEY_l: gtk_widget_grab_focus(jumpEntry)
+            default: return false
+            }
+            return true
+        }
+        switch key {
+        case GDK_KEY_space: close()
+        case GDK_KEY_Left: moveFile(by: -1)
+        case GDK_KEY_Right: moveFile(by: 1)
+        case GDK_KEY_Page_Down where paged, GDK_KEY_KP_Page_Down where paged: movePage(by: 1)
+        case GDK_KEY_Page_Up where paged, GDK_KEY_KP_Page_Up where paged: movePage(by: -1)
+        case GDK_KEY_Home where paged: pages.show(page: 0)
+        case GDK_KEY_End where paged: pages.show(page: max(0, model.pageCount - 1))
+        case GDK_KEY_Down where paged: pages.scrollBy(x: 0, y: 40)
+        case GDK_KEY_Up where paged: pages.scrollBy(x: 0, y: -40)
+        default: return false
+        }
+        return true
+    }
+
+    // MARK: Closing
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        printSheet?.close()
+        model.close()
+        gtk_window_destroy(cast(window))
+    }
+}

@@ -1,0 +1,299 @@
+import CGtk
+import Quire
+import QuireViewer
+
+/// The Print sheet: a small window over the viewer with the printers and their state (stopped
+/// ones listed but not selectable), copies, page range (All / Current page / ranges validated
+/// inline), sides only for duplex printers; Print submits through the model's ``PrintSheet``
+/// (libcups) and shows "Sent to P — job N" in the sheet; a failure is shown there too.
+@MainActor
+final class PrintSheetView {
+    private let sheet: PrintSheet
+    private let currentPage: Int
+    let window: UnsafeMutablePointer<GtkWidget>
+    private let printerList = gtk_list_box_new()!
+    private let copies: UnsafeMutablePointer<GtkWidget>
+    private let allPages = gtk_check_button_new_with_label("All pages")!
+    private let currentPageButton = gtk_check_button_new_with_label("Current page")!
+    private let rangeButton = gtk_check_button_new_with_label("Pages:")!
+    private let rangeEntry = gtk_entry_new()!
+    private let sidesDropDown: UnsafeMutablePointer<GtkWidget>?
+    private let messageLabel = gtk_label_new(nil)!
+    private let queueList = gtk_list_box_new()!
+    private let queueEmpty = gtk_label_new("No jobs waiting on this printer")!
+    private let refreshButton = Accessibility.iconButton("view-refresh-symbolic", "Refresh Queue")
+    private let printButton = Accessibility.textButton("Print")
+    private let cancelButton = Accessibility.textButton("Close")
+    private var closed = false
+
+    init(sheet: PrintSheet, parent: UnsafeMutablePointer<GtkWidget>, currentPage: Int) {
+        self.sheet = sheet
+        self.currentPage = currentPage
+        window = gtk_window_new()!
+        gtk_window_set_title(cast(window), "Print \(sheet.documentName)")
+        gtk_window_set_transient_for(cast(window), cast(parent))
+        gtk_window_set_modal(cast(window), 1)
+        gtk_window_set_default_size(cast(window), 460, -1)
+        let range = sheet.copiesRange
+        copies = gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1)
+        let sides = sheet.sidesChoices
+        if sides.isEmpty {
+            sidesDropDown = nil
+        } else {
+            var names: [String] = ["Printer default"] + sides.map(\.rawValue)
+            let strings = names.withUnsafeMutableBufferPointer { buffer -> [UnsafePointer<CChar>?] in
+                buffer.map { UnsafePointer(strdup($0)) } + [nil]
+            }
+            sidesDropDown = strings.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }
+            for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
+            names.removeAll()
+        }
+        build()
+        connect()
+        validate()
+    }
+
+    private func build() {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
+        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            side(box, 16)
+        }
+        let heading = gtk_label_new("Printer")!
+        gtk_widget_set_halign(heading, GTK_ALIGN_START)
+        gtk_widget_add_css_class(heading, "heading")
+        gtk_box_append(cast(box), heading)
+        gtk_list_box_set_selection_mode(cast(printerList), GTK_SELECTION_SINGLE)
+        gtk_widget_add_css_class(printerList, "boxed-list")
+        Accessibility.setLabel(printerList, "Printers")
+        for (index, printer) in sheet.printers.enumerated() {
+            let text = "\(printer.name)\(printer.isDefault ? " (default)" : "") — \(printer.stateText)"
+            let label = gtk_label_new(text)!
+            gtk_widget_set_halign(label, GTK_ALIGN_START)
+            for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+                side(label, 6)
+            }
+            let row = gtk_list_box_row_new()!
+            gtk_list_box_row_set_child(cast(row), label)
+            Accessibility.setLabel(row, text)
+            if !printer.isSelectable {
+                gtk_list_box_row_set_selectable(cast(row), 0)
+                gtk_list_box_row_set_activatable(cast(row), 0)
+                gtk_widget_set_sensitive(row, 0)
+                gtk_widget_set_tooltip_text(row, "\(printer.name) is \(printer.stateText): it cannot take jobs now")
+            }
+            gtk_list_box_append(cast(printerList), row)
+            if index == sheet.selectedIndex { gtk_list_box_select_row(cast(printerList), cast(row)) }
+        }
+        gtk_box_append(cast(box), printerList)
+
+        let grid = gtk_grid_new()!
+        gtk_grid_set_row_spacing(cast(grid), 8)
+        gtk_grid_set_column_spacing(cast(grid), 12)
+        let copiesLabel = gtk_label_new("Copies")!
+        gtk_widget_set_halign(copiesLabel, GTK_ALIGN_END)
+        gtk_grid_attach(cast(grid), copiesLabel, 0, 0, 1, 1)
+        Accessibility.setLabel(copies, "Copies")
+        gtk_grid_attach(cast(grid), copies, 1, 0, 1, 1)
+
+        let pagesLabel = gtk_label_new("Pages")!
+        gtk_widget_set_halign(pagesLabel, GTK_ALIGN_END)
+        gtk_widget_set_valign(pagesLabel, GTK_ALIGN_START)
+        gtk_grid_attach(cast(grid), pagesLabel, 0, 1, 1, 1)
+        let pagesBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
+        gtk_check_button_set_group(cast(currentPageButton), cast(allPages))
+        gtk_check_button_set_group(cast(rangeButton), cast(allPages))
+        gtk_check_button_set_active(cast(allPages), 1)
+        gtk_box_append(cast(pagesBox), allPages)
+        if sheet.pageCount != nil { gtk_box_append(cast(pagesBox), currentPageButton) }
+        let rangeRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        gtk_box_append(cast(rangeRow), rangeButton)
+        gtk_entry_set_placeholder_text(cast(rangeEntry), "e.g. 1-3,7")
+        Accessibility.setLabel(rangeEntry, "Page Range")
+        gtk_widget_set_hexpand(rangeEntry, 1)
+        gtk_box_append(cast(rangeRow), rangeEntry)
+        gtk_box_append(cast(pagesBox), rangeRow)
+        gtk_grid_attach(cast(grid), pagesBox, 1, 1, 1, 1)
+        if let sidesDropDown {
+            let sidesLabel = gtk_label_new("Sides")!
+            gtk_widget_set_halign(sidesLabel, GTK_ALIGN_END)
+            gtk_grid_attach(cast(grid), sidesLabel, 0, 2, 1, 1)
+            Accessibility.setLabel(sidesDropDown, "Sides")
+            gtk_grid_attach(cast(grid), sidesDropDown, 1, 2, 1, 1)
+        }
+        gtk_box_append(cast(box), grid)
+
+        gtk_label_set_wrap(cast(messageLabel), 1)
+        gtk_label_set_selectable(cast(messageLabel), 1)
+        gtk_widget_set_halign(messageLabel, GTK_ALIGN_START)
+        Accessibility.setLabel(messageLabel, "Print Status")
+        gtk_box_append(cast(box), messageLabel)
+
+        // The chosen printer's queue: unfinished jobs, each with Cancel.
+        let queueHeader = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        let queueHeading = gtk_label_new("Queue")!
+        gtk_widget_add_css_class(queueHeading, "heading")
+        gtk_widget_set_hexpand(queueHeading, 1)
+        gtk_widget_set_halign(queueHeading, GTK_ALIGN_START)
+        gtk_box_append(cast(queueHeader), queueHeading)
+        gtk_box_append(cast(queueHeader), refreshButton)
+        gtk_box_append(cast(box), queueHeader)
+        gtk_list_box_set_selection_mode(cast(queueList), GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(queueList, "boxed-list")
+        Accessibility.setLabel(queueList, "Print Queue")
+        gtk_list_box_set_placeholder(cast(queueList), queueEmpty)
+        gtk_box_append(cast(box), queueList)
+
+        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
+        gtk_widget_add_css_class(printButton, "suggested-action")
+        gtk_box_append(cast(buttons), cancelButton)
+        gtk_box_append(cast(buttons), printButton)
+        gtk_box_append(cast(box), buttons)
+        gtk_window_set_child(cast(window), box)
+        gtk_window_set_default_widget(cast(window), printButton)
+    }
+
+    private func connect() {
+        Signal.connectRowSelected(printerList) { [unowned self] index in
+            guard index >= 0 else { return }
+            if let reason = self.sheet.selectPrinter(at: index) { self.message(reason, error: true) }
+            self.validate()
+            self.refreshQueue()
+        }
+        for button in [allPages, currentPageButton, rangeButton] {
+            Signal.connect(button, "toggled") { [unowned self] in self.validate() }
+        }
+        Signal.connect(rangeEntry, "changed") { [unowned self] in
+            if !self.rangeText.isEmpty { gtk_check_button_set_active(cast(self.rangeButton), 1) }
+            self.validate()
+        }
+        Signal.connect(copies, "value-changed") { [unowned self] in self.validate() }
+        // Enter in Copies goes on to the page range; Enter in the range prints.
+        let copiesKeys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(copiesKeys, GTK_PHASE_CAPTURE)
+        Signal.connectKey(copiesKeys) { [unowned self] keyval, _ in
+            let key = Int32(bitPattern: keyval)
+            guard key == GDK_KEY_Return || key == GDK_KEY_KP_Enter else { return false }
+            self.validate()
+            gtk_widget_grab_focus(self.rangeEntry)
+            return true
+        }
+        gtk_widget_add_controller(copies, copiesKeys)
+        Signal.connect(rangeEntry, "activate") { [unowned self] in self.submit() }
+        Signal.connect(printButton, "clicked") { [unowned self] in self.submit() }
+        Signal.connect(cancelButton, "clicked") { [unowned self] in self.close() }
+        Signal.connect(refreshButton, "clicked") { [unowned self] in self.refreshQueue() }
+        Signal.connectReturning(window, "close-request") { [unowned self] in
+            self.closed = true
+            return false
+        }
+        let keys = gtk_event_controller_key_new()!
+        Signal.connectKey(keys) { [unowned self] keyval, _ in
+            guard Int32(bitPattern: keyval) == GDK_KEY_Escape else { return false }
+            self.close()
+            return true
+        }
+        gtk_widget_add_controller(window, keys)
+    }
+
+    private var rangeText: String { String(cString: gtk_editable_get_text(OpaquePointer(rangeEntry))) }
+
+    /// Copies the widgets into the model's sheet and shows the first problem inline.
+    private func validate() {
+        gtk_spin_button_update(cast(copies))
+        sheet.copiesText = String(Int(gtk_spin_button_get_value_as_int(cast(copies))))
+        if gtk_check_button_get_active(cast(currentPageButton)) != 0 {
+            sheet.pagesText = String(currentPage + 1)
+        } else if gtk_check_button_get_active(cast(rangeButton)) != 0 {
+            sheet.pagesText = rangeText
+        } else {
+            sheet.pagesText = ""
+        }
+        if let sidesDropDown {
+            let index = Int(gtk_drop_down_get_selected(cast(sidesDropDown)))
+            let choices = sheet.sidesChoices
+            sheet.sides = index >= 1 && index <= choices.count ? choices[index - 1] : nil
+        }
+        if let problem = sheet.firstProblem {
+            message(problem.message, error: true)
+            gtk_widget_set_sensitive(printButton, 0)
+        } else {
+            message("", error: false)
+            gtk_widget_set_sensitive(printButton, 1)
+        }
+    }
+
+    private func submit() {
+        validate()
+        guard sheet.firstProblem == nil else { return }
+        do {
+            let job = try sheet.submit()
+            message("Sent to \(job.destination) — job \(job.id)", error: false)
+            refreshQueue()
+        } catch let error as PrintError {
+            message(error.message, error: true)
+        } catch {
+            message("\(error)", error: true)
+        }
+    }
+
+    /// Lists the chosen printer's unfinished jobs again.
+    func refreshQueue() {
+        while let row = gtk_widget_get_first_child(queueList), row != queueEmpty {
+            gtk_list_box_remove(cast(queueList), row)
+        }
+        let jobs: [JobInfo]
+        do {
+            jobs = try sheet.queue()
+        } catch {
+            gtk_label_set_text(cast(queueEmpty), "The queue cannot be read: \(error.message)")
+            return
+        }
+        gtk_label_set_text(cast(queueEmpty), "No jobs waiting on \(sheet.selected.name)")
+        for job in jobs {
+            let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+            for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+                side(row, 4)
+            }
+            let text = "Job \(job.id) — \(job.title) — \(job.state.rawValue)"
+            let label = gtk_label_new(text)!
+            gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_MIDDLE)
+            gtk_widget_set_hexpand(label, 1)
+            gtk_widget_set_halign(label, GTK_ALIGN_START)
+            gtk_box_append(cast(row), label)
+            let cancel = Accessibility.textButton("Cancel")
+            Accessibility.setLabel(cancel, "Cancel job \(job.id)")
+            gtk_widget_set_tooltip_text(cancel, "Cancel job \(job.id)")
+            let id = job.id
+            Signal.connect(cancel, "clicked") { [unowned self] in
+                do {
+                    try self.sheet.cancel(job: id)
+                    self.message("Job \(id) cancelled", error: false)
+                } catch {
+                    self.message((error as? PrintError)?.message ?? "\(error)", error: true)
+                }
+                self.refreshQueue()
+            }
+            gtk_box_append(cast(row), cancel)
+            gtk_list_box_append(cast(queueList), row)
+        }
+    }
+
+    private func message(_ text: String, error: Bool) {
+        gtk_label_set_text(cast(messageLabel), text)
+        if error { gtk_widget_add_css_class(messageLabel, "error") } else { gtk_widget_remove_css_class(messageLabel, "error") }
+    }
+
+    func present() {
+        closed = false
+        refreshQueue()
+        gtk_window_present(cast(window))
+        gtk_widget_grab_focus(copies)
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        gtk_window_destroy(cast(window))
+    }
+}

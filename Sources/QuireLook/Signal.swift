@@ -1,0 +1,121 @@
+import CGtk
+
+/// GObject signals and GTK callbacks bound to Swift closures. Each closure is boxed, the box is
+/// retained by the connection and released by GLib when the handler goes (destroy notify).
+/// Everything here runs on GTK's main thread, which is the main actor.
+@MainActor
+enum Signal {
+    private final class Box<F> {
+        let function: F
+        init(_ function: F) { self.function = function }
+    }
+
+    private static func retain<F>(_ function: F) -> gpointer {
+        Unmanaged.passRetained(Box(function)).toOpaque()
+    }
+
+    private static let release: GClosureNotify = { data, _ in
+        guard let data else { return }
+        Unmanaged<AnyObject>.fromOpaque(data).release()
+    }
+
+    private static func connect(_ instance: UnsafeMutableRawPointer, _ name: String, _ handler: GCallback, _ data: gpointer) {
+        g_signal_connect_data(instance, name, handler, data, release, GConnectFlags(rawValue: 0))
+    }
+
+    /// A signal whose handler takes only the instance ("clicked", "activate", "value-changed").
+    static func connect(_ instance: UnsafeMutableRawPointer, _ name: String, _ action: @escaping @MainActor () -> Void) {
+        let handler: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+            let box = Unmanaged<Box<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function() }
+        }
+        connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// A signal whose handler takes only the instance and returns a boolean ("close-request").
+    static func connectReturning(_ instance: UnsafeMutableRawPointer, _ name: String, _ action: @escaping @MainActor () -> Bool) {
+        let handler: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+            let box = Unmanaged<Box<@MainActor () -> Bool>>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.function() } ? 1 : 0
+        }
+        connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// GtkEventControllerKey "key-pressed": (keyval, state) → handled.
+    static func connectKey(_ controller: OpaquePointer,
+                           _ action: @escaping @MainActor (UInt32, GdkModifierType) -> Bool) {
+        let handler: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, data in
+            let box = Unmanaged<Box<@MainActor (UInt32, GdkModifierType) -> Bool>>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.function(keyval, state) } ? 1 : 0
+        }
+        connect(UnsafeMutableRawPointer(controller), "key-pressed", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// GtkEventControllerScroll "scroll": (dx, dy) → handled.
+    static func connectScroll(_ controller: OpaquePointer,
+                              _ action: @escaping @MainActor (Double, Double) -> Bool) {
+        let handler: @convention(c) (gpointer?, Double, Double, gpointer?) -> gboolean = { _, dx, dy, data in
+            let box = Unmanaged<Box<@MainActor (Double, Double) -> Bool>>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.function(dx, dy) } ? 1 : 0
+        }
+        connect(UnsafeMutableRawPointer(controller), "scroll", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// GtkDrawingArea "resize": (width, height).
+    static func connectResize(_ area: UnsafeMutableRawPointer, _ action: @escaping @MainActor (Int32, Int32) -> Void) {
+        let handler: @convention(c) (gpointer?, gint, gint, gpointer?) -> Void = { _, width, height, data in
+            let box = Unmanaged<Box<@MainActor (Int32, Int32) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function(width, height) }
+        }
+        connect(area, "resize", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// A GtkListBox "row-selected" handler: the row's index, or -1 when none.
+    static func connectRowSelected(_ list: UnsafeMutableRawPointer, _ action: @escaping @MainActor (Int) -> Void) {
+        let handler: @convention(c) (gpointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = { _, row, data in
+            let box = Unmanaged<Box<@MainActor (Int) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            let index = row.map { Int(gtk_list_box_row_get_index($0)) } ?? -1
+            MainActor.assumeIsolated { box.function(index) }
+        }
+        connect(list, "row-selected", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// gtk_drawing_area_set_draw_func with a closure: (cairo, width, height).
+    static func setDrawFunction(_ area: UnsafeMutablePointer<GtkWidget>,
+                                _ draw: @escaping @MainActor (OpaquePointer, Int32, Int32) -> Void) {
+        let function: GtkDrawingAreaDrawFunc = { _, cairo, width, height, data in
+            let box = Unmanaged<Box<@MainActor (OpaquePointer, Int32, Int32) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            guard let cairo else { return }
+            MainActor.assumeIsolated { box.function(cairo, width, height) }
+        }
+        let destroy: GDestroyNotify = { data in
+            guard let data else { return }
+            Unmanaged<AnyObject>.fromOpaque(data).release()
+        }
+        gtk_drawing_area_set_draw_func(cast(area), function, retain(draw), destroy)
+    }
+
+    /// Runs `action` once, when the main loop is idle.
+    static func idle(_ action: @escaping @MainActor () -> Void) {
+        let function: GSourceFunc = { data in
+            let box = Unmanaged<Box<@MainActor () -> Void>>.fromOpaque(data!).takeRetainedValue()
+            MainActor.assumeIsolated { box.function() }
+            return 0
+        }
+        g_idle_add(function, retain(action))
+    }
+}
+
+/// GTK's object pointers as the untyped pointers its casting macros would produce.
+@inline(__always) func cast<T>(_ pointer: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<T> {
+    UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: T.self)
+}
+
+/// GTK's final classes are opaque to Swift.
+@inline(__always) func cast(_ pointer: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer {
+    OpaquePointer(pointer)
+}
+
+@inline(__always) func widget<T>(_ pointer: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<GtkWidget> {
+    UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GtkWidget.self)
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CGtk
+import Quire
+import QuireViewer
+
+// quire-look: the Quick Look window. `quire look` runs it (from libexec/quire/) when there is
+// a display; it is a separate executable so that the quire binary never links GTK.
+//
+//   quire-look [--password PASSWORD] [--no-resume] [--render-worker-argument ARG]... [--timeout S] [--] FILE...
+
+func fail(_ message: String, _ status: Int32) -> Never {
+    let line = "quire look: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(status)
+}
+
+// File names are taken as the bytes given (not every name is UTF-8).
+var arguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { index in
+    Array(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))
+        .map { UInt8(bitPattern: $0) }
+}
+var password: String?
+var resume = true
+var files: [DocumentPath] = []
+var renderWorker: [String] = []
+var timeout = 30.0
+while !arguments.isEmpty {
+    let argument = String(decoding: arguments.removeFirst(), as: UTF8.self)
+    switch argument {
+    case "--":
+        files += arguments.map { DocumentPath(bytes: $0) }
+        arguments = []
+    case "--password":
+        guard !arguments.isEmpty else { fail("--password needs a value", 64) }
+        password = String(decoding: arguments.removeFirst(), as: UTF8.self)
+    case "--no-resume":
+        resume = false
+    case "--render-worker-argument":
+        guard !arguments.isEmpty else { fail("--render-worker-argument needs a value", 64) }
+        renderWorker.append(String(decoding: arguments.removeFirst(), as: UTF8.self))
+    case "--timeout":
+        guard let value = arguments.first.flatMap({ Double(String(decoding: $0, as: UTF8.self)) }), value >= 1 else {
+            fail("--timeout needs a number of seconds", 64)
+        }
+        arguments.removeFirst()
+        timeout = value
+    default:
+        if argument.hasPrefix("-") { fail("unknown option \(argument)", 64) }
+        files.append(DocumentPath(argument))
+    }
+}
+if files.isEmpty { fail("give at least one file", 64) }
+
+// GTK would otherwise register an accessibility bridge failure loudly; the display is needed.
+// The name window lists and accessibility clients (AT-SPI) show for the program.
+g_set_prgname("quire-look")
+g_set_application_name("Quire Look")
+if gtk_init_check() == 0 { fail("cannot open the display", 69) }
+
+var configuration = ViewerModel.Configuration()
+if !resume { configuration.resume = nil }
+// Pages are rendered by quire's render worker when quire passed it (a file that crashes or
+// hangs the renderer costs one page, not the window).
+if !renderWorker.isEmpty {
+    configuration.renderProcess = renderWorker
+    configuration.renderTimeout = timeout
+}
+let model = ViewerModel(paths: files, configuration: configuration)
+if let password { model.unlock(password: password) }
+let window = LookWindow(model: model)
+window.present()
+while !window.isClosed {
+    g_main_context_iteration(nil, 1)
+}
+// Let the window's destruction reach the display before leaving.
+while g_main_context_iteration(nil, 0) != 0 {}
+exit(0)

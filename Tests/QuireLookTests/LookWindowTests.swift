@@ -1,0 +1,241 @@
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// The Quick Look window (`quire look` with a display runs quire-look), for real: Xvfb and a
+/// private session bus from Tests/Support/x11-testbed.sh, keys from xdotool, screenshots
+/// checked by pixels, controls and indicators read through AT-SPI.
+@Suite("quire look window (Xvfb)")
+final class LookWindowTests {
+    let directory = TemporaryDirectory("quire-look-window")
+
+    func environment(_ bed: WindowTestBed, _ base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        bed.environment(base, ["XDG_STATE_HOME": directory.file("state"), "NO_COLOR": "1"]
+                        .merging(base["CUPS_SERVER"] == nil ? ["CUPS_SERVER": "127.0.0.1:1"] : [:]) { a, _ in a })
+    }
+
+    func look(_ files: [String], _ bed: WindowTestBed, _ base: [String: String] = ProcessInfo.processInfo.environment) throws -> BackgroundProcess {
+        try BackgroundProcess([QuireBinary.path, "look"] + files, environment: environment(bed, base), directory: directory.path)
+    }
+
+    /// Screenshots until `condition` holds (a page is painted after the window maps).
+    func screenshot(_ bed: WindowTestBed, _ name: String, timeout: Double = 20,
+                    until condition: (Screenshot) -> Bool = { _ in true }) throws -> Screenshot {
+        let deadline = Date().addingTimeInterval(timeout)
+        var shot = try Screenshot(path: bed.screenshot(name))
+        while !condition(shot) && Date() < deadline {
+            usleep(200_000)
+            shot = try Screenshot(path: bed.screenshot(name))
+        }
+        return shot
+    }
+
+    static func label(_ tree: [WindowTestBed.Accessible], _ text: String) -> Bool {
+        tree.contains { $0.role == "label" && $0.name == text }
+    }
+
+    @Test func pagesZoomFilesAndEscape() throws {
+        let bed = try WindowTestBed()
+        let pdf = Samples.path("document.pdf"), source = Samples.path("hello.c")
+        let viewer = try look([pdf, source], bed)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^document\\.pdf$") != nil, "the window is titled with the file name: \(viewer.errorOutput)")
+
+        // Page 1 is painted: the sample's red rectangle on white paper.
+        let first = try screenshot(bed, "page1") { $0.redPixels > 2000 }
+        #expect(first.redPixels > 2000, "page 1's red rectangle is on screen")
+        #expect(first.whitePixels > 100_000, "paper, not a blank window")
+        if let target = ProcessInfo.processInfo.environment["QUIRE_DOCS_SCREENSHOT"], !target.isEmpty {
+            try? FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: first.path, toPath: target)
+        }
+        var tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
+        #expect(Self.label(tree, "page 1 of 3"), "indicator: \(tree.filter { $0.role == "label" })")
+        #expect(Self.label(tree, "1 of 2"), "the file among the files")
+        #expect(tree.contains { $0.name == "Quire Sample Document: PDF document, 19.2 kB, 3 pages" || $0.name.hasPrefix("Quire Sample Document: PDF document") },
+                "the card: title, kind, size, pages")
+        #expect(!tree.contains { $0.role == "push button" && $0.name == "Print" }, "no printer: no Print button")
+        #expect(tree.contains { $0.detail.hasPrefix("Cannot print:") }, "the reason is in the window")
+        for control in ["Previous Page", "Next Page", "Go to Page", "Zoom In", "Zoom Out", "Fit Page", "Fit Width", "Copy", "Show in Folder"] {
+            #expect(tree.contains { $0.name == control }, "\(control) has an accessible name")
+        }
+
+        // Page Down: page 2, other pixels.
+        bed.key("Next")
+        tree = bed.waitForAccessible { Self.label($0, "page 2 of 3") }
+        #expect(Self.label(tree, "page 2 of 3"))
+        let second = try screenshot(bed, "page2") { $0.differingPixels(from: first) > 20_000 }
+        #expect(second.differingPixels(from: first) > 20_000, "page 2 is drawn")
+        bed.key("Home")
+        tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
+        #expect(Self.label(tree, "page 1 of 3"))
+
+        // Zoom in: the page is drawn larger (more red pixels), then fit again.
+        bed.key("ctrl+plus")
+        tree = bed.waitForAccessible { Self.label($0, "125%") }
+        #expect(Self.label(tree, "125%"))
+        let zoomed = try screenshot(bed, "zoomed") { Double($0.redPixels) > Double(first.redPixels) * 1.3 }
+        #expect(Double(zoomed.redPixels) > Double(first.redPixels) * 1.3, "zoomed: \(zoomed.redPixels) vs \(first.redPixels) red pixels")
+        bed.key("ctrl+0")
+        tree = bed.waitForAccessible { Self.label($0, "fit") }
+        #expect(Self.label(tree, "fit"))
+
+        // Right: the next file (text shown as text), titled with its name; Left comes back.
+        bed.key("Right")
+        #expect(bed.waitForWindow(named: "^hello\\.c$") != nil)
+        tree = bed.waitForAccessible { Self.label($0, "2 of 2") }
+        #expect(Self.label(tree, "2 of 2"))
+        #expect(tree.contains { $0.role == "text" && $0.name == "Text" }, "a text view, not a picture")
+        let text = try screenshot(bed, "text") { $0.redPixels < 100 }
+        #expect(text.redPixels < 100 && text.differingPixels(from: first) > 20_000, "the PDF is gone from the screen")
+        bed.key("Left")
+        #expect(bed.waitForWindow(named: "^document\\.pdf$") != nil)
+
+        // Escape closes, exit 0.
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+        #expect(viewer.exitStatus == 0, "\(viewer.errorOutput)")
+    }
+
+    @Test func printsPagesTwoToThreeTwiceFromTheSheet() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = try WindowTestBed()
+        let document = cups.directory.file("look-print.pdf")
+        try TestPDF.write(pages: 3, to: document)
+        let viewer = try look([document], bed, cups.environment())
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^look-print\\.pdf$") != nil, "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Print" } }
+        #expect(tree.contains { $0.role == "push button" && $0.name == "Print" }, "a printer accepts jobs: Print is offered")
+
+        bed.key("ctrl+p")
+        #expect(bed.waitForWindow(named: "^Print look-print\\.pdf$") != nil)
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("quire-stopped") } }
+        let office = tree.first { $0.name.hasPrefix("quire-office (default) — idle") }
+        let stopped = tree.first { $0.name.hasPrefix("quire-stopped — ") }
+        #expect(office?.states.contains("selected") == true, "the default printer is chosen: \(tree.filter { $0.role == "list item" })")
+        #expect(stopped != nil && stopped?.states.contains("sensitive") == false, "a stopped printer is listed but cannot be chosen: \(String(describing: stopped))")
+        #expect(stopped?.name.contains("paper jam") == true, "with its reason")
+        #expect(tree.contains { $0.name == "Sides" }, "the test printer prints on both sides: Sides is offered")
+
+        // Keyboard: Copies has the focus; Enter goes on to the page range; Enter prints.
+        bed.key("ctrl+a")
+        bed.type("2")
+        bed.key("Return")
+        bed.type("5")
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("beyond the last page") } }
+        #expect(tree.contains { $0.name.contains("beyond the last page") }, "a range past page 3 is refused inline")
+        bed.key("BackSpace")
+        bed.type("2-3")
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("Sent to quire-office — job ") } }
+        #expect(tree.contains { $0.name.hasPrefix("Sent to quire-office — job ") }, "\(tree.filter { $0.role == "label" })")
+        let received = try #require(cups.waitForDocument(titled: "look-print.pdf"))
+        #expect(received.attributes["IPP_COPIES"] == "2")
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2, "pages 2-3 only")
+
+        bed.key("Escape")  // the sheet
+        tree = bed.waitForAccessible { !$0.contains { $0.name.hasPrefix("Sent to") } }
+        bed.key("Escape")  // the window
+        #expect(viewer.waitForExit(timeout: 20))
+        #expect(viewer.exitStatus == 0)
+    }
+
+    @Test func aNonPrintableFileHasNoPrintButtonAndAnEncryptedOneAsksForItsPassword() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = try WindowTestBed()
+        let viewer = try look([Samples.path("garbage.pdf"), Samples.path("encrypted.pdf")], bed, cups.environment())
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^garbage\\.pdf$") != nil, "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { $0.contains { $0.name.contains("cannot be shown") } }
+        #expect(tree.contains { $0.role == "label" && $0.name.contains("garbage.pdf cannot be shown") }, "\(tree.filter { $0.role == "label" })")
+        #expect(!tree.contains { $0.role == "push button" && $0.name == "Print" }, "a damaged file cannot print: no Print button")
+        #expect(tree.contains { $0.detail.hasPrefix("Cannot print:") })
+        bed.key("Right")
+        #expect(bed.waitForWindow(named: "^encrypted\\.pdf$") != nil)
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("password-protected") } }
+        #expect(tree.contains { $0.role == "password text" && $0.name == "Password" }, "a password field")
+        // The field has the focus: a wrong password says so, the right one shows the pages.
+        bed.type("wrong")
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("wrong password") } }
+        #expect(tree.contains { $0.name.contains("wrong password") })
+        bed.type("secret")
+        bed.key("Return")
+        tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
+        #expect(Self.label(tree, "page 1 of 3"), "unlocked: \(tree.filter { $0.role == "label" })")
+        let unlocked = try screenshot(bed, "unlocked") { $0.redPixels > 2000 }
+        #expect(unlocked.redPixels > 2000, "the decrypted page is painted")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+        #expect(viewer.exitStatus == 0)
+    }
+
+    @Test func jumpToPageAndResumeWhereItWasLeft() throws {
+        let bed = try WindowTestBed()
+        let document = directory.file("resume.pdf")
+        try TestPDF.write(pages: 3, to: document)
+        var viewer = try look([document], bed)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^resume\\.pdf$") != nil, "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
+        #expect(Self.label(tree, "page 1 of 3"))
+        // Ctrl+G: the jump-to-page entry; a page past the end is refused, then 3 Enter jumps.
+        bed.key("ctrl+g")
+        bed.type("9")
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("there is no page 9") } }
+        #expect(tree.contains { $0.name.contains("there is no page 9: 3 pages") }, "\(tree.filter { $0.role == "label" })")
+        bed.key("ctrl+a")
+        bed.type("3")
+        bed.key("Return")
+        tree = bed.waitForAccessible { Self.label($0, "page 3 of 3") }
+        #expect(Self.label(tree, "page 3 of 3"))
+        bed.key("Page_Up", "ctrl+plus")
+        tree = bed.waitForAccessible { Self.label($0, "page 2 of 3") && Self.label($0, "125%") }
+        #expect(Self.label(tree, "page 2 of 3") && Self.label(tree, "125%"))
+        bed.key("space")
+        #expect(viewer.waitForExit(timeout: 20))
+        #expect(viewer.exitStatus == 0, "Space closes too")
+
+        // Reopened: the page and zoom it was left at.
+        viewer = try look([document], bed)
+        #expect(bed.waitForWindow(named: "^resume\\.pdf$") != nil)
+        tree = bed.waitForAccessible { Self.label($0, "page 2 of 3") }
+        #expect(Self.label(tree, "page 2 of 3"), "resumed: \(tree.filter { $0.role == "label" })")
+        #expect(Self.label(tree, "125%"))
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+        #expect(viewer.exitStatus == 0)
+    }
+
+    @Test func theQueueViewListsTheChosenPrintersJobsAndCancelsOne() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = try WindowTestBed()
+        let document = cups.directory.file("queued.pdf")
+        try TestPDF.write(pages: 1, to: document)
+        // A job held on the default printer, so that it waits in the queue.
+        let held = QuireBinary.run(["print", "--hold", "hold", "-d", "quire-office", document], environment: cups.environment())
+        try #require(held.status == 0, "\(held.standardError)")
+        let digits = held.standardOutputText.split(separator: "-").last?.prefix { $0.isNumber } ?? ""
+        let id = try #require(Int(digits), "job id in: \(held.standardOutputText)")
+
+        let viewer = try look([document], bed, cups.environment())
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^queued\\.pdf$") != nil, "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Print" } }
+        bed.key("ctrl+p")
+        #expect(bed.waitForWindow(named: "^Print queued\\.pdf$") != nil)
+        var tree = bed.waitForAccessible { $0.contains { $0.name == "Cancel job \(id)" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "Job \(id) — queued.pdf — held" }, "\(tree.filter { $0.role == "label" })")
+        #expect(bed.press("Cancel job \(id)"))
+        tree = bed.waitForAccessible { $0.contains { $0.name == "Job \(id) cancelled" } }
+        #expect(tree.contains { $0.name == "Job \(id) cancelled" })
+        #expect(!tree.contains { $0.name == "Cancel job \(id)" }, "the cancelled job leaves the queue view")
+        let state = QuireBinary.run(["job", "--json", String(id)], environment: cups.environment())
+        #expect(state.standardOutputText.contains("\"canceled\""), "CUPS says the job is cancelled: \(state.standardOutputText)")
+        bed.key("Escape")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+}

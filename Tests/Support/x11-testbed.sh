@@ -1,0 +1,76 @@
+#!/bin/bash
+# A private graphical session for window tests: a session dbus-daemon and an Xvfb server.
+#
+#   x11-testbed.sh start DIR    start both; writes DIR/env (shell syntax: DISPLAY,
+#                               DBUS_SESSION_BUS_ADDRESS, GDK_BACKEND=x11, GSK_RENDERER=cairo)
+#   x11-testbed.sh stop DIR     stop exactly the processes started for DIR
+#
+# The display number is chosen by Xvfb itself (-displayfd), so beds run side by side. The
+# bus's activation environment gets the display, so that services it starts (the
+# accessibility bus, a previewer) can open windows.
+# Needs (Debian): xvfb dbus-daemon at-spi2-core (as root).
+set -euo pipefail
+
+die() { echo "x11-testbed: $*" >&2; exit 1; }
+mode=${1:-}
+dir=${2:-}
+[ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|stop DIR"
+
+alive() {
+    local state
+    state=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
+    [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+stop_bed() {
+    local pidfile pid
+    for pidfile in "$dir"/xvfb.pid "$dir"/dbus.pid; do
+        [ -f "$pidfile" ] || continue
+        pid=$(cat "$pidfile")
+        if [ -n "$pid" ] && alive "$pid"; then
+            kill -TERM "$pid" 2>/dev/null || true
+            for _ in $(seq 1 40); do alive "$pid" || break; sleep 0.05; done
+            alive "$pid" && kill -KILL "$pid" 2>/dev/null || true
+        fi
+        rm -f "$pidfile"
+    done
+}
+
+case "$mode" in
+start)
+    mkdir -p "$dir"
+    dir=$(cd "$dir" && pwd)
+    command -v Xvfb >/dev/null || die "Xvfb is not installed (Debian: xvfb)"
+    # The session bus, on a socket of its own.
+    dbus-daemon --session --fork --nopidfile --address="unix:path=$dir/bus" \
+        --print-pid=3 3>"$dir/dbus.pid" >/dev/null 2>"$dir/dbus.log" || die "dbus-daemon did not start"
+    address="unix:path=$dir/bus"
+    # Xvfb picks a free display and writes its number to the descriptor.
+    rm -f "$dir/display"
+    setsid Xvfb -displayfd 4 -screen 0 1280x900x24 -nolisten tcp -noreset \
+        4>"$dir/display" >"$dir/xvfb.log" 2>&1 < /dev/null &
+    echo $! > "$dir/xvfb.pid"
+    for _ in $(seq 1 200); do
+        [ -s "$dir/display" ] && break
+        alive "$(cat "$dir/xvfb.pid")" || { stop_bed; die "Xvfb exited: $(tail -3 "$dir/xvfb.log")"; }
+        sleep 0.05
+    done
+    [ -s "$dir/display" ] || { stop_bed; die "Xvfb did not report its display"; }
+    display=":$(head -1 "$dir/display" | tr -dc 0-9)"
+    DBUS_SESSION_BUS_ADDRESS=$address DISPLAY=$display GDK_BACKEND=x11 GSK_RENDERER=cairo \
+        dbus-update-activation-environment DISPLAY GDK_BACKEND GSK_RENDERER \
+        || { stop_bed; die "cannot set the bus's activation environment"; }
+    cat > "$dir/env" <<ENV
+DISPLAY=$display
+DBUS_SESSION_BUS_ADDRESS=$address
+GDK_BACKEND=x11
+GSK_RENDERER=cairo
+ENV
+    ;;
+stop)
+    stop_bed
+    ;;
+*)
+    die "unknown mode $mode"
+    ;;
+esac
