@@ -3,10 +3,10 @@ import QuireThumbnails
 
 /// The options of `quire thumbnail --batch`.
 struct ThumbnailBatchOptions: ParsableArguments {
-    @Flag(name: .long, help: "Fill the freedesktop thumbnail cache for every PATH (files and, with -r, directory trees).")
+    @Flag(name: .long, help: "Fill the freedesktop thumbnail cache for every PATH (files, and the files directly in a directory; with -r, whole trees).")
     var batch = false
 
-    @Flag(name: [.short, .long], help: "Walk directories recursively.")
+    @Flag(name: [.short, .long], help: "Descend into sub-directories.")
     var recursive = false
 
     @Option(name: .long, help: ArgumentHelp("Worker processes (default: the number of cores).", valueName: "n"))

@@ -16,8 +16,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
             failure leaves nothing behind.
 
             With --batch PATH..., fills the freedesktop thumbnail cache instead \
-            ($XDG_CACHE_HOME/thumbnails, default ~/.cache/thumbnails) for files and, with -r, \
-            directory trees; --size then names flavors (normal, large, x-large, xx-large, all; \
+            ($XDG_CACHE_HOME/thumbnails, default ~/.cache/thumbnails) for files and the \
+            files directly in each directory (with -r, whole trees); --size then names flavors (normal, large, x-large, xx-large, all; \
             repeatable; default large). Current thumbnails and files that failed before and have \
             not changed are skipped. Rendering runs in long-lived worker processes with memory \
             and CPU limits, under bubblewrap when it is installed; a file that crashes or hangs \

@@ -7,8 +7,8 @@ import QuireTypes
 /// Walks the paths of a batch and hands out candidate files with their stat facts, or the
 /// reason a path was skipped. Names are raw bytes throughout; nothing passes through a shell.
 ///
-/// Rules: a directory is entered only with `recursive` (otherwise it is skipped with a reason);
-/// while walking, names starting with `.` are left out unless `includeHidden`, symbolic links to
+/// Rules: a directory given explicitly has its files processed; its sub-directories are entered
+/// only with `recursive` (as `vipsthumbnail dir/*` or a file manager would). While walking, names starting with `.` are left out unless `includeHidden`, symbolic links to
 /// directories are not followed (no cycles), and anything that is not a regular file is
 /// ignored. Paths given explicitly are always considered.
 struct BatchPlanner {
@@ -54,15 +54,11 @@ struct BatchPlanner {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                guard options.recursive else {
-                    visit(.skipped(path: key.canonicalPath, kind: "directory", reason: "is a directory (use -r to walk it)", size: 0))
-                    continue
-                }
                 if cache.contains(key.canonicalPath) {
                     visit(.skipped(path: key.canonicalPath, kind: "inside-cache", reason: "is inside the thumbnail cache", size: 0))
                     continue
                 }
-                walkDirectory(key.canonicalPath.bytes, shouldStop: shouldStop, visit: visit)
+                walkDirectory(key.canonicalPath.bytes, descend: options.recursive, shouldStop: shouldStop, visit: visit)
             } else {
                 consider(key: key, info: info, visit: visit)
             }
@@ -92,7 +88,8 @@ struct BatchPlanner {
         visit(.candidate(Candidate(key: key, size: size, modificationTime: Int64(info.st_mtim.tv_sec))))
     }
 
-    private func walkDirectory(_ directory: [UInt8], shouldStop: () -> Bool, visit: (Found) -> Void) {
+    /// Lists `directory`; enters its sub-directories only when `descend` (that is, with `-r`).
+    private func walkDirectory(_ directory: [UInt8], descend: Bool, shouldStop: () -> Bool, visit: (Found) -> Void) {
         guard let handle = DocumentPath(bytes: directory).withCString({ opendir($0) }) else {
             visit(.skipped(path: DocumentPath(bytes: directory), kind: "unreadable",
                            reason: "cannot list directory (\(String(cString: strerror(errno))))", size: 0))
@@ -117,9 +114,9 @@ struct BatchPlanner {
             guard DocumentPath(bytes: full).withCString({ stat($0, &info) }) == 0 else { continue }  // dangling link
             let kind = info.st_mode & S_IFMT
             if kind == S_IFDIR {
-                if isLink { continue }
+                if isLink || !descend { continue }
                 if cache.contains(DocumentPath(bytes: full)) { continue }
-                walkDirectory(full, shouldStop: shouldStop, visit: visit)
+                walkDirectory(full, descend: true, shouldStop: shouldStop, visit: visit)
             } else if kind == S_IFREG, let key = ThumbnailKey(canonicalBytes: full) {
                 consider(key: key, info: info, visit: visit)
             }

@@ -351,6 +351,24 @@ import Testing
         #expect(fixture.cacheFiles().isEmpty, "--dry-run writes nothing")
     }
 
+    @Test func aDirectoryWithoutRecursiveProcessesOnlyItsOwnFiles() throws {
+        let fixture = try Fixture(["top.pdf": "document.pdf", "top.txt": "notes.txt",
+                                   "sub/inner.pdf": "document.pdf", "sub/deeper/deep.txt": "notes.txt"])
+        let flat = fixture.run([fixture.tree])
+        #expect(flat.result.status == 0, "\(flat.result.standardError)")
+        #expect(flat.summary["generated"] as? Int == 2)
+        #expect(fixture.status(of: flat.files, "top.pdf") == "generated")
+        #expect(fixture.status(of: flat.files, "top.txt") == "generated")
+        #expect(fixture.status(of: flat.files, "inner.pdf") == nil, "sub-directories are not entered without -r")
+        #expect(fixture.status(of: flat.files, "deep.txt") == nil)
+        #expect(flat.summary["skippedByKind"] as? [String: Int] ?? [:] == [:], "the directory itself is not reported as skipped")
+        let deep = fixture.run(["-r", fixture.tree])
+        #expect(deep.result.status == 0)
+        #expect(deep.summary["generated"] as? Int == 2)
+        #expect(deep.summary["upToDate"] as? Int == 2)
+        #expect(fixture.status(of: deep.files, "deep.txt") == "generated")
+    }
+
     @Test func hiddenFilesAndTheCacheItselfAreLeftAlone() throws {
         let fixture = try Fixture(["shown.pdf": "document.pdf", ".hidden.pdf": "document.pdf", ".dir/inner.pdf": "document.pdf"])
         let plain = fixture.run(["-r", fixture.tree])
