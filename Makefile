@@ -6,7 +6,7 @@ SAMPLES := Samples/generated
 # Libraries loaded on first use (dlopen) still need their headers to build: libarchive-dev,
 # libspectre-dev, libqpdf-dev; librsvg2-2 and libpangocairo-1.0-0 are declared in the shims.
 DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libcairo2-dev \
-	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev libarchive-dev libspectre-dev libpng-dev \
+	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev libarchive-dev libspectre-dev libpng-dev libpoppler-cpp-dev \
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap
@@ -72,6 +72,8 @@ install: release
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 0755 .build/release/quire $(DESTDIR)$(PREFIX)/bin/quire
+	install -d $(DESTDIR)$(PREFIX)/lib/quire
+	install -m 0644 .build/release/libQuirePopplerSplash.so $(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
 	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	.build/release/quire --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire
 	.build/release/quire --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire
@@ -82,7 +84,8 @@ uninstall:
 	-$(DESTDIR)$(PREFIX)/bin/quire integrate uninstall --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
 	rm -f $(DESTDIR)$(PREFIX)/bin/quire $(DESTDIR)$(PREFIX)/share/man/man1/quire.*1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire \
-		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish \
+		$(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
 
 ## fuzz: libFuzzer targets, FUZZ_SECONDS each (default 60).
 FUZZ_SECONDS ?= 60

@@ -8,6 +8,9 @@ let package = Package(
     products: [
         .library(name: "Quire", targets: ["Quire"]),
         .library(name: "QuireTypes", targets: ["QuireTypes"]),
+        // poppler's Splash renderer (libpoppler-cpp) behind a C API, loaded by QuireRender with
+        // dlopen on first use, so quire itself links neither it nor libpoppler-cpp.
+        .library(name: "QuirePopplerSplash", type: .dynamic, targets: ["QuirePopplerSplash"]),
         .executable(name: "quire", targets: ["QuireCLI"]),
     ],
     dependencies: [
@@ -47,9 +50,18 @@ let package = Package(
         .systemLibrary(
             name: "CQPDF", path: "Sources/CQPDF",
             providers: [.apt(["libqpdf-dev"])]),
+        // The function table for Sources/QuirePopplerSplash's shim library (dlopened; links libdl only).
+        .systemLibrary(
+            name: "CPopplerSplash", path: "Sources/CPopplerSplash",
+            providers: [.apt(["libpoppler-cpp-dev"])]),
         .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
+
+        // MARK: C++ shim (its own shared object; see CPopplerSplash)
+        .target(
+            name: "QuirePopplerSplash", path: "Sources/QuirePopplerSplash",
+            linkerSettings: [.linkedLibrary("poppler-cpp")]),
 
         // MARK: Swift modules
         // The one module that imports CGIO: content types, file URIs, checksums, the default
@@ -59,7 +71,7 @@ let package = Package(
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
-                           "CArchive", "CSpectre", "CPNG"]),
+                           "CArchive", "CSpectre", "CPNG", "CPopplerSplash"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO", "CQPDF"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),

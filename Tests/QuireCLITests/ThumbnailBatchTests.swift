@@ -369,6 +369,17 @@ import Testing
         #expect(fixture.status(of: deep.files, "deep.txt") == "generated")
     }
 
+    @Test func aFunctionShadingCairoIsSlowOnIsThumbnailedWellWithinAShortTimeout() throws {
+        // poppler's cairo backend needs more than 15 s for this page; the batch draws it with Splash.
+        let fixture = try Fixture(["shading.pdf": "shading-function.pdf", "text.pdf": "document.pdf"])
+        let run = fixture.run(["--timeout", "4", fixture.tree])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        #expect(fixture.status(of: run.files, "shading.pdf") == "generated", "\(run.files)")
+        #expect(fixture.status(of: run.files, "text.pdf") == "generated")
+        #expect(fixture.failureMarkers().isEmpty)
+        #expect(Self.workersLeft(cacheHome: fixture.cacheHome).isEmpty)
+    }
+
     @Test func hiddenFilesAndTheCacheItselfAreLeftAlone() throws {
         let fixture = try Fixture(["shown.pdf": "document.pdf", ".hidden.pdf": "document.pdf", ".dir/inner.pdf": "document.pdf"])
         let plain = fixture.run(["-r", fixture.tree])
