@@ -102,16 +102,24 @@ struct BatchPlanner {
             if !options.includeHidden && name.first == 0x2E { continue }
             files.append((name, entry.pointee.d_type))
         }
-        closedir(handle)
         // Sorted for a deterministic order of events.
         files.sort { $0.0.lexicographicallyPrecedes($1.0) }
-        let prefix = directory == [0x2F] ? directory : directory + [0x2F]
+        // Entries are looked up relative to the open directory (a one-component path walk each),
+        // all before descending, so no directory stays open during the recursion.
+        let directoryDescriptor = dirfd(handle)
+        var found: [([UInt8], UInt8, stat)] = []
+        found.reserveCapacity(files.count)
         for (name, type) in files {
+            var info = stat()
+            guard DocumentPath(bytes: name).withCString({ fstatat(directoryDescriptor, $0, &info, 0) }) == 0 else { continue }  // dangling link
+            found.append((name, type, info))
+        }
+        closedir(handle)
+        let prefix = directory == [0x2F] ? directory : directory + [0x2F]
+        for (name, type, info) in found {
             if shouldStop() { return }
             let full = prefix + name
-            var info = stat()
             let isLink = type == UInt8(DT_LNK)
-            guard DocumentPath(bytes: full).withCString({ stat($0, &info) }) == 0 else { continue }  // dangling link
             let kind = info.st_mode & S_IFMT
             if kind == S_IFDIR {
                 if isLink || !descend { continue }
