@@ -58,7 +58,15 @@ struct BatchPlanner {
                     visit(.skipped(path: key.canonicalPath, kind: "inside-cache", reason: "is inside the thumbnail cache", size: 0))
                     continue
                 }
-                walkDirectory(key.canonicalPath.bytes, descend: options.recursive, shouldStop: shouldStop, visit: visit)
+                // A directory that yields no file at all is said so (not silently passed over).
+                if let listing = walkDirectory(key.canonicalPath.bytes, descend: options.recursive, shouldStop: shouldStop, visit: visit),
+                   listing.files == 0, !shouldStop() {
+                    let skipped = listing.directoriesNotEntered
+                    visit(.skipped(path: key.canonicalPath, kind: "directory",
+                                   reason: skipped == 0 ? "no files in the directory"
+                                       : "no files directly in the directory (use -r to walk its \(skipped) sub-director\(skipped == 1 ? "y" : "ies"))",
+                                   size: 0))
+                }
             } else {
                 consider(key: key, info: info, visit: visit)
             }
@@ -88,13 +96,23 @@ struct BatchPlanner {
         visit(.candidate(Candidate(key: key, size: size, modificationTime: Int64(info.st_mtim.tv_sec))))
     }
 
+    /// What a directory walk found: regular files (in every shard), and sub-directories not
+    /// entered because the walk does not descend.
+    struct Listing {
+        var files = 0
+        var directoriesNotEntered = 0
+    }
+
     /// Lists `directory`; enters its sub-directories only when `descend` (that is, with `-r`).
-    private func walkDirectory(_ directory: [UInt8], descend: Bool, shouldStop: () -> Bool, visit: (Found) -> Void) {
+    /// Returns nil when the directory cannot be listed (reported as skipped).
+    @discardableResult
+    private func walkDirectory(_ directory: [UInt8], descend: Bool, shouldStop: () -> Bool, visit: (Found) -> Void) -> Listing? {
         guard let handle = DocumentPath(bytes: directory).withCString({ opendir($0) }) else {
             visit(.skipped(path: DocumentPath(bytes: directory), kind: "unreadable",
                            reason: "cannot list directory (\(String(cString: strerror(errno))))", size: 0))
-            return
+            return nil
         }
+        var listing = Listing()
         var files: [([UInt8], UInt8)] = []
         while let entry = readdir(handle) {
             let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
@@ -117,17 +135,23 @@ struct BatchPlanner {
         closedir(handle)
         let prefix = directory == [0x2F] ? directory : directory + [0x2F]
         for (name, type, info) in found {
-            if shouldStop() { return }
+            if shouldStop() { return listing }
             let full = prefix + name
             let isLink = type == UInt8(DT_LNK)
             let kind = info.st_mode & S_IFMT
             if kind == S_IFDIR {
-                if isLink || !descend { continue }
+                if isLink { continue }
+                if !descend {
+                    listing.directoriesNotEntered += 1
+                    continue
+                }
                 if cache.contains(DocumentPath(bytes: full)) { continue }
-                walkDirectory(full, descend: true, shouldStop: shouldStop, visit: visit)
+                listing.files += walkDirectory(full, descend: true, shouldStop: shouldStop, visit: visit)?.files ?? 0
             } else if kind == S_IFREG, let key = ThumbnailKey(canonicalBytes: full) {
+                listing.files += 1
                 consider(key: key, info: info, visit: visit)
             }
         }
+        return listing
     }
 }

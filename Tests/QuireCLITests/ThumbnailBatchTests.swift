@@ -367,6 +367,17 @@ import Testing
         #expect(deep.summary["generated"] as? Int == 2)
         #expect(deep.summary["upToDate"] as? Int == 2)
         #expect(fixture.status(of: deep.files, "deep.txt") == "generated")
+        // A directory with nothing to do says so, and points at -r when it has sub-directories.
+        try FileManager.default.createDirectory(atPath: fixture.tree + "/empty", withIntermediateDirectories: true)
+        let empty = fixture.run([fixture.tree + "/empty", fixture.tree + "/sub"])
+        #expect(empty.result.status == 0)
+        let reasons = empty.files.filter { $0["kind"] as? String == "directory" }.compactMap { $0["reason"] as? String }
+        #expect(reasons == ["no files in the directory"], "\(empty.files)")
+        #expect(fixture.status(of: empty.files, "empty") == "skipped")
+        #expect(fixture.status(of: empty.files, "inner.pdf") == "up-to-date", "sub/ has a file of its own")
+        let onlyDirectories = fixture.run([fixture.directory.path])
+        #expect(onlyDirectories.files.first?["reason"] as? String == "no files directly in the directory (use -r to walk its 2 sub-directories)",
+                "\(onlyDirectories.files)")
     }
 
     @Test func aFunctionShadingCairoIsSlowOnIsThumbnailedWellWithinAShortTimeout() throws {
