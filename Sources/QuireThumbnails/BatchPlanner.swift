@@ -60,7 +60,7 @@ struct BatchPlanner {
                 }
                 // A directory that yields no file at all is said so (not silently passed over).
                 if let listing = walkDirectory(key.canonicalPath.bytes, descend: options.recursive, shouldStop: shouldStop, visit: visit),
-                   listing.files == 0, !shouldStop() {
+                   listing.files == 0, listing.cacheDirectories == 0, !shouldStop() {
                     let skipped = listing.directoriesNotEntered
                     visit(.skipped(path: key.canonicalPath, kind: "directory",
                                    reason: skipped == 0 ? "no files in the directory"
@@ -101,6 +101,8 @@ struct BatchPlanner {
     struct Listing {
         var files = 0
         var directoriesNotEntered = 0
+        /// The thumbnail cache itself, met while walking (left alone, never reported as empty).
+        var cacheDirectories = 0
     }
 
     /// Lists `directory`; enters its sub-directories only when `descend` (that is, with `-r`).
@@ -145,8 +147,14 @@ struct BatchPlanner {
                     listing.directoriesNotEntered += 1
                     continue
                 }
-                if cache.contains(DocumentPath(bytes: full)) { continue }
-                listing.files += walkDirectory(full, descend: true, shouldStop: shouldStop, visit: visit)?.files ?? 0
+                if cache.contains(DocumentPath(bytes: full)) {
+                    listing.cacheDirectories += 1
+                    continue
+                }
+                if let inner = walkDirectory(full, descend: true, shouldStop: shouldStop, visit: visit) {
+                    listing.files += inner.files
+                    listing.cacheDirectories += inner.cacheDirectories
+                }
             } else if kind == S_IFREG, let key = ThumbnailKey(canonicalBytes: full) {
                 listing.files += 1
                 consider(key: key, info: info, visit: visit)
