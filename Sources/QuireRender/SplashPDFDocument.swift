@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CPopplerSplash
+import QuireSystem
 import QuireTypes
 
 /// A PDF opened for poppler's **Splash** backend (libpoppler-cpp's page renderer, the same

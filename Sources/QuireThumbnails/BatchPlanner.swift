@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import QuireTypes
+import QuireSystem
 
 /// Walks the paths of a batch and hands out candidate files with their stat facts, or the
 /// reason a path was skipped. Names are raw bytes throughout; nothing passes through a shell.
@@ -20,10 +21,10 @@ struct BatchPlanner {
 
     enum Found {
         case candidate(Candidate)
-        case skipped(path: DocumentPath, kind: String, reason: String, size: Int64)
+        case skipped(path: DocumentPath, failure: ThumbnailFailure, size: Int64)
         /// A path given on the command line that does not exist or cannot be read: an error of
         /// the run (no failure marker: it is not a file that failed to thumbnail).
-        case unusable(path: DocumentPath, kind: String, reason: String)
+        case unusable(path: DocumentPath, failure: ThumbnailFailure)
     }
 
     let options: BatchOptions
@@ -43,29 +44,30 @@ struct BatchPlanner {
         for path in paths {
             if shouldStop() { return }
             guard let key = ThumbnailKey(path: path, relativeTo: workingDirectory) else {
-                visit(.unusable(path: path, kind: "invalid-path", reason: "cannot be expressed as a file URI"))
+                visit(.unusable(path: path, failure: ThumbnailFailure(.invalidPath, "cannot be expressed as a file URI")))
                 continue
             }
             var info = stat()
             guard key.canonicalPath.withCString({ stat($0, &info) }) == 0 else {
                 let code = errno
-                visit(.unusable(path: path, kind: code == ENOENT || code == ENOTDIR ? "not-found" : "unreadable",
-                                reason: code == ENOENT ? "no such file or directory" : String(cString: strerror(code))))
+                visit(.unusable(path: path, failure: ThumbnailFailure(code == ENOENT || code == ENOTDIR ? .notFound : .unreadable,
+                                                                      code == ENOENT ? "no such file or directory" : Errno(rawValue: code).description)))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
                 if cache.contains(key.canonicalPath) {
-                    visit(.skipped(path: key.canonicalPath, kind: "inside-cache", reason: "is inside the thumbnail cache", size: 0))
+                    visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.insideCache, "is inside the thumbnail cache"), size: 0))
                     continue
                 }
                 // A directory that yields no file at all is said so (not silently passed over).
                 if let listing = walkDirectory(key.canonicalPath.bytes, descend: options.recursive, shouldStop: shouldStop, visit: visit),
                    listing.files == 0, listing.cacheDirectories == 0, !shouldStop() {
                     let skipped = listing.directoriesNotEntered
-                    visit(.skipped(path: key.canonicalPath, kind: "directory",
-                                   reason: skipped == 0 ? "no files in the directory"
-                                       : "no files directly in the directory (use -r to walk its \(skipped) sub-director\(skipped == 1 ? "y" : "ies"))",
-                                   size: 0))
+                    let failure = skipped == 0
+                        ? ThumbnailFailure(.directory, "no files in the directory")
+                        : ThumbnailFailure(.directory, "no files directly in it, only \(skipped) sub-director\(skipped == 1 ? "y" : "ies")",
+                                           remedy: .recursive)
+                    visit(.skipped(path: key.canonicalPath, failure: failure, size: 0))
                 }
             } else {
                 consider(key: key, info: info, visit: visit)
@@ -77,20 +79,22 @@ struct BatchPlanner {
         let size = Int64(info.st_size)
         if let shard = options.shard, !shard.contains(pathBytes: key.canonicalPath.bytes) { return }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            visit(.skipped(path: key.canonicalPath, kind: "not-regular", reason: "not a regular file", size: size))
+            visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.notRegular, "not a regular file"), size: size))
             return
         }
         if cache.contains(key.canonicalPath) {
-            visit(.skipped(path: key.canonicalPath, kind: "inside-cache", reason: "is inside the thumbnail cache", size: size))
+            visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.insideCache, "is inside the thumbnail cache"), size: size))
             return
         }
         if size == 0 {
-            visit(.skipped(path: key.canonicalPath, kind: "empty", reason: "empty file", size: size))
+            visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.empty, "empty file"), size: size))
             return
         }
         if size > options.maximumFileSize {
-            visit(.skipped(path: key.canonicalPath, kind: "too-large",
-                           reason: "\(size) bytes, more than --max-file-size \(options.maximumFileSize)", size: size))
+            visit(.skipped(path: key.canonicalPath,
+                           failure: ThumbnailFailure(.tooLarge, "\(size) bytes, " + Limit.fileSize.exceeded(options.maximumFileSize, "bytes"),
+                                                     remedy: .raise(.fileSize)),
+                           size: size))
             return
         }
         visit(.candidate(Candidate(key: key, size: size, modificationTime: Int64(info.st_mtim.tv_sec))))
@@ -110,8 +114,8 @@ struct BatchPlanner {
     @discardableResult
     private func walkDirectory(_ directory: [UInt8], descend: Bool, shouldStop: () -> Bool, visit: (Found) -> Void) -> Listing? {
         guard let handle = DocumentPath(bytes: directory).withCString({ opendir($0) }) else {
-            visit(.skipped(path: DocumentPath(bytes: directory), kind: "unreadable",
-                           reason: "cannot list directory (\(String(cString: strerror(errno))))", size: 0))
+            visit(.skipped(path: DocumentPath(bytes: directory),
+                           failure: ThumbnailFailure(.unreadable, "cannot list directory (\(Errno.current))"), size: 0))
             return nil
         }
         var listing = Listing()

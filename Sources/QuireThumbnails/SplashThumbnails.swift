@@ -15,9 +15,9 @@ enum SplashThumbnails {
             do {
                 pngs[size] = try PNGEncoder.encode(try document.render(page: 0, size: .longestSide(size), limits: limits))
             } catch let error as DocumentError {
-                throw ThumbnailRenderingError(kind: error.kind.rawValue, reason: error.reason)
+                throw ThumbnailFailure(error)
             } catch {
-                throw ThumbnailRenderingError(kind: "encoding", reason: String(describing: error))
+                throw ThumbnailFailure(.encoding, String(describing: error))
             }
         }
         return RenderedThumbnails(pngBySize: pngs, pageCount: document.pageCount)

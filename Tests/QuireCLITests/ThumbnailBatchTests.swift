@@ -376,7 +376,7 @@ import Testing
         #expect(fixture.status(of: empty.files, "empty") == "skipped")
         #expect(fixture.status(of: empty.files, "inner.pdf") == "up-to-date", "sub/ has a file of its own")
         let onlyDirectories = fixture.run([fixture.directory.path])
-        #expect(onlyDirectories.files.first?["reason"] as? String == "no files directly in the directory (use -r to walk its 2 sub-directories)",
+        #expect(onlyDirectories.files.first?["reason"] as? String == "no files directly in it, only 2 sub-directories (use -r to walk it)",
                 "\(onlyDirectories.files)")
     }
 

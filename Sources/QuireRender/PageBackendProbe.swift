@@ -1,7 +1,8 @@
 internal import CQPDF
+import QuireSystem
 import QuireTypes
 
-/// Chooses poppler's backend for a PDF's raster thumbnail: cairo (the default, fastest on text
+/// Chooses poppler's backend for a PDF's raster thumbnail (used by the batch workers): cairo (the default, fastest on text
 /// and meshes) or Splash, for first pages whose content cairo draws far more slowly.
 ///
 /// Measured per case on generated pages (`Samples/shadings.py`, 256 px, in-process; see
@@ -11,7 +12,7 @@ import QuireTypes
 /// shadings are even; meshes and pages of glyphs are 2–3× faster with cairo. So Splash is chosen
 /// when the first page (its resources, its form XObjects and patterns, recursively) uses a type 1
 /// or type 3 shading.
-enum PageBackendProbe {
+package enum PageBackendProbe {
     /// libqpdf, loaded on first use; nil when it is not installed.
     private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
 
@@ -19,7 +20,7 @@ enum PageBackendProbe {
     static let splashShadingTypes: Set<Int> = [1, 3]
 
     /// Whether the first page of the PDF in `file` should be drawn by Splash.
-    static func prefersSplash(_ file: InputFile) -> Bool {
+    package static func prefersSplash(_ file: InputFile) -> Bool {
         // A shading dictionary names /ShadingType in plain bytes unless it sits in a compressed
         // object stream: only files that mention either are parsed.
         guard mentions(file, ["/ShadingType", "/ObjStm"]) else { return false }
@@ -103,7 +104,7 @@ enum PageBackendProbe {
         while offset < file.size {
             guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count >= overlap else { return false }
             let found = bytes.withUnsafeBytes { haystack in
-                patterns.contains { pattern in pattern.withUnsafeBytes { LinuxSystemCalls.contains(haystack, $0) } }
+                patterns.contains { pattern in pattern.withUnsafeBytes { MemorySearch.contains(haystack, $0) } }
             }
             if found { return true }
             if bytes.count < chunk { return false }
