@@ -6,10 +6,10 @@ SAMPLES := Samples/generated
 # Libraries loaded on first use (dlopen) still need their headers to build: libarchive-dev,
 # libspectre-dev, libqpdf-dev; librsvg2-2 and libpangocairo-1.0-0 are declared in the shims.
 DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libcairo2-dev \
-	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev libarchive-dev libspectre-dev libpng-dev \
+	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev libarchive-dev libspectre-dev libpng-dev libpoppler-cpp-dev \
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core libgtk-4-dev
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
-	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux \
+	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0
 # Benchmark only: the baselines and the tree generators.
 DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin
@@ -75,6 +75,8 @@ install: release
 	install -m 0755 .build/release/quire $(DESTDIR)$(PREFIX)/bin/quire
 	install -d $(DESTDIR)$(PREFIX)/libexec/quire
 	install -m 0755 .build/release/quire-look $(DESTDIR)$(PREFIX)/libexec/quire/quire-look
+	install -d $(DESTDIR)$(PREFIX)/lib/quire
+	install -m 0644 .build/release/libQuirePopplerSplash.so $(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
 	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	.build/release/quire --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire
 	.build/release/quire --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire
@@ -85,7 +87,8 @@ uninstall:
 	-$(DESTDIR)$(PREFIX)/bin/quire integrate uninstall --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
 	rm -f $(DESTDIR)$(PREFIX)/bin/quire $(DESTDIR)$(PREFIX)/share/man/man1/quire.*1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire \
-		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish $(DESTDIR)$(PREFIX)/libexec/quire/quire-look
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish $(DESTDIR)$(PREFIX)/libexec/quire/quire-look \
+		$(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
 
 ## fuzz: libFuzzer targets, FUZZ_SECONDS each (default 60).
 FUZZ_SECONDS ?= 60

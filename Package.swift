@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "Quire", targets: ["Quire"]),
         .library(name: "QuireTypes", targets: ["QuireTypes"]),
         .library(name: "QuireViewer", targets: ["QuireViewer"]),
+        // poppler's Splash renderer (libpoppler-cpp) behind a C API, loaded by QuireRender with
+        // dlopen on first use, so quire itself links neither it nor libpoppler-cpp.
+        .library(name: "QuirePopplerSplash", type: .dynamic, targets: ["QuirePopplerSplash"]),
         .executable(name: "quire", targets: ["QuireCLI"]),
         .executable(name: "quire-look", targets: ["QuireLook"]),
     ],
@@ -53,11 +56,20 @@ let package = Package(
         .systemLibrary(
             name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]),
+        // The function table for Sources/QuirePopplerSplash's shim library (dlopened; links libdl only).
+        .systemLibrary(
+            name: "CPopplerSplash", path: "Sources/CPopplerSplash",
+            providers: [.apt(["libpoppler-cpp-dev"])]),
         .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
         // libc calls the Glibc module leaves out (pipe2, prctl, memmem, O_TMPFILE).
         .systemLibrary(name: "CQuireSystem", path: "Sources/CQuireSystem"),
+
+        // MARK: C++ shim (its own shared object; see CPopplerSplash)
+        .target(
+            name: "QuirePopplerSplash", path: "Sources/QuirePopplerSplash",
+            linkerSettings: [.linkedLibrary("poppler-cpp")]),
 
         // MARK: Swift modules
         // The one module that imports CGIO: content types, file URIs, checksums, the default
@@ -69,7 +81,7 @@ let package = Package(
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
-                           "CArchive", "CSpectre", "CPNG", "CQPDF"]),
+                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),

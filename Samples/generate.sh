@@ -32,6 +32,8 @@ cp "$out/photo.jpg" "$out/jpeg-named-as.png"
 cp "$out/document.pdf" "$out/pdf-without-extension"
 # Containers, GIF, EXIF-rotated JPEG, PostScript and hostile samples (built in-process in Python).
 python3 "$here/derive.py" "$out"
+# PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).
+python3 "$here/shadings.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

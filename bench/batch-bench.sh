@@ -10,7 +10,8 @@
 # Needs: poppler-utils (pdftocairo), mupdf-tools (mutool), libgdk-pixbuf2.0-bin
 # (gdk-pixbuf-thumbnailer), groff (gropdf), ghostscript, coreutils, findutils, time.
 # Baselines run straight from xargs (no shell), writing their PNG to /dev/null (which only
-# helps them): find T -type f -print0 | xargs -0 -P2 -I{} pdftocairo -png -singlefile -scale-to 256 {} -
+# helps them), each file under the same 15 s limit quire gets (TIMEOUT):
+#   find T -type f -print0 | xargs -0 -P2 -I{} timeout 15 pdftocairo -png -singlefile -scale-to 256 {} -
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -19,6 +20,7 @@ JOBS=${JOBS:-2}
 TEXT_DOCS=${TEXT_DOCS:-200}
 MANY_FILES=${MANY_FILES:-10000}
 REPEAT=${REPEAT:-2}
+TIMEOUT=${TIMEOUT:-15}
 work=${1:-/tmp/quire-batch-bench}
 [ -x "$QUIRE" ] || { echo "build first: swift build -c release (or set QUIRE=)" >&2; exit 69; }
 for tool in pdftocairo mutool gdk-pixbuf-thumbnailer groff gs /usr/bin/time; do
@@ -76,19 +78,31 @@ make_trees() {
   touch "$trees/.complete"
 }
 
+# Pages that stress one of poppler's backends (Samples/shadings.py): a function-based shading
+# that poppler's cairo backend needs minutes for, axial/radial/mesh shadings, a 5000x5000 image,
+# 30,000 tiny glyphs — two copies each, added to the mixed tree (once).
+add_stress_pages() {
+  [ -f "$trees/.stress" ] && return
+  python3 "$root/Samples/shadings.py" "$work/src/stress" >/dev/null
+  for name in shading-function shading-axial shading-radial shading-mesh huge-image many-glyphs; do
+    for copy in 1 2; do cp "$work/src/stress/$name.pdf" "$trees/mixed/$name-$copy.pdf"; done
+  done
+  touch "$trees/.stress"
+}
+
 # ---------------------------------------------------------------- runners (print seconds)
 run_pdftocairo() { local t0; t0=$(now)
-  find "$1" -type f -print0 | xargs -0 -P"$JOBS" -I{} pdftocairo -png -singlefile -scale-to 256 {} - >/dev/null 2>&1 || true
+  find "$1" -type f -print0 | xargs -0 -P"$JOBS" -I{} timeout "$TIMEOUT" pdftocairo -png -singlefile -scale-to 256 {} - >/dev/null 2>&1 || true
   awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }'; }
 run_mutool() { local t0; t0=$(now)
-  find "$1" -type f -print0 | xargs -0 -P"$JOBS" -I{} mutool draw -q -F png -o /dev/null -w 256 -h 256 {} 1 >/dev/null 2>&1 || true
+  find "$1" -type f -print0 | xargs -0 -P"$JOBS" -I{} timeout "$TIMEOUT" mutool draw -q -F png -o /dev/null -w 256 -h 256 {} 1 >/dev/null 2>&1 || true
   awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }'; }
 run_pixbuf() { rm -rf "$out/pixbuf"; mkdir -p "$out/pixbuf"; local t0; t0=$(now)
-  find "$1" -type f -print0 | xargs -0 -P"$JOBS" -I{} gdk-pixbuf-thumbnailer -s 256 {} "$out/pixbuf/last.png" >/dev/null 2>&1 || true
+  find "$1" -type f -print0 | xargs -0 -P"$JOBS" -I{} timeout "$TIMEOUT" gdk-pixbuf-thumbnailer -s 256 {} "$out/pixbuf/last.png" >/dev/null 2>&1 || true
   awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }'; }
 # quire: cold cache; prints "seconds peak-RSS-KiB"
 run_quire() { local cache="$out/cache-$2"; rm -rf "$cache"; mkdir -p "$cache"; local t0 rss; t0=$(now)
-  XDG_CACHE_HOME=$cache /usr/bin/time -f %M -o "$out/rss-$2" "$QUIRE" thumbnail --batch -r --size large --jobs "$JOBS" "$1" > "$out/quire-$2.log" 2>&1 || true
+  XDG_CACHE_HOME=$cache /usr/bin/time -f %M -o "$out/rss-$2" "$QUIRE" thumbnail --batch -r --size large --jobs "$JOBS" --timeout "$TIMEOUT" "$1" > "$out/quire-$2.log" 2>&1 || true
   rss=$(tail -n1 "$out/rss-$2")
   awk -v a="$(now)" -v b="$t0" -v r="$rss" 'BEGIN { printf "%.3f %s\n", a - b, r }'; }
 rerun_quire() { local cache="$out/cache-$2"; local t0; t0=$(now)
@@ -96,6 +110,7 @@ rerun_quire() { local cache="$out/cache-$2"; local t0; t0=$(now)
   awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }'; }
 
 make_trees
+add_stress_pages
 mkdir -p "$out"
 echo "quire: $QUIRE ($("$QUIRE" --version)); jobs $JOBS; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); best of $REPEAT alternating runs"
 echo "sandbox: $(command -v bwrap >/dev/null && echo bubblewrap || echo none)"
@@ -124,6 +139,7 @@ for tree in text mixed; do
   report "$tree" "" "quire thumbnail --batch" "$q" "" "$n"
   echo "  quire vs pdftocairo: $(ratio "$p" "$q")x   quire vs mutool: $(ratio "$m" "$q")x   peak RSS $((rss / 1024)) MiB"
   echo "  summary: $(grep -m1 ' generated, ' "$out/quire-$tree.log")"
+  echo "  timed out: $(grep -c 'gave up after\|timeout' "$out/quire-$tree.log" || true) file(s); failed: $(grep '^  /' "$out/quire-$tree.log" | sed 's|.*/||' | tr '\n' ' ')"
   echo "  rerun (all up to date): $r s"
   echo
 done

@@ -47,6 +47,8 @@ enum BatchRecord {
         let sandbox: Sandbox
         let cache: String
         let flavors: [String]
+        /// The share of the files this run took (`--shard`), and where it came from.
+        let shard: SummaryMerger.ShardSummary.Shard?
     }
 
     static let encoder: JSONEncoder = {
@@ -65,7 +67,8 @@ enum BatchRecord {
                   thumbnails: result.thumbnails, size: result.size, uri: result.uri))
     }
 
-    static func summary(_ summary: BatchSummary, jobs: Int, cache: ThumbnailCache, flavors: [ThumbnailFlavor]) -> String {
+    static func summary(_ summary: BatchSummary, jobs: Int, cache: ThumbnailCache, flavors: [ThumbnailFlavor],
+                        shard: ShardResolver.Resolved? = nil) -> String {
         line(Summary(
             generated: summary.generated, upToDate: summary.upToDate, failed: summary.failed, skipped: summary.skipped,
             wouldGenerate: summary.wouldGenerate, skippedByKind: summary.skippedByKind,
@@ -79,6 +82,7 @@ enum BatchRecord {
                                      kind: summary.sandbox.isActive ? "bubblewrap" : "none",
                                      reason: summary.sandbox.reasonUnavailable,
                                      notice: summary.sandbox.degradedNotice),
-            cache: cache.root, flavors: flavors.map(\.rawValue)))
+            cache: cache.root, flavors: flavors.map(\.rawValue),
+            shard: shard.map { .init(index: $0.spec.index, count: $0.spec.count, source: $0.source.rawValue) }))
     }
 }

@@ -3,10 +3,10 @@ import QuireThumbnails
 
 /// The options of `quire thumbnail --batch`.
 struct ThumbnailBatchOptions: ParsableArguments {
-    @Flag(name: .long, help: "Fill the freedesktop thumbnail cache for every PATH (files and, with -r, directory trees).")
+    @Flag(name: .long, help: "Fill the freedesktop thumbnail cache for every PATH (files, and the files directly in a directory; with -r, whole trees).")
     var batch = false
 
-    @Flag(name: [.short, .long], help: "Walk directories recursively.")
+    @Flag(name: [.short, .long], help: "Descend into sub-directories.")
     var recursive = false
 
     @Option(name: .long, help: ArgumentHelp("Worker processes (default: the number of cores).", valueName: "n"))
@@ -39,8 +39,27 @@ struct ThumbnailBatchOptions: ParsableArguments {
     @Flag(name: .long, help: "Include files and directories whose names start with a dot.")
     var includeHidden = false
 
-    @Option(name: .long, help: ArgumentHelp("Only this share of the files, K of N (deterministic by path).", valueName: "K/N"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Only this share of the files, K of N (deterministic by path); auto reads it from a Slurm array job (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX with --shard-count or QUIRE_SHARD_COUNT).",
+        valueName: "K/N|auto"))
     var shard: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --shard auto on Kubernetes: the Indexed Job's number of completions (else QUIRE_SHARD_COUNT).",
+                                            valueName: "n"))
+    var shardCount: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Thumbnail cache directory to fill instead of $XDG_CACHE_HOME/thumbnails (e.g. a cache shared over NFS or CephFS by the shards of a run); the same atomic writes.",
+        valueName: "dir"))
+    var cacheDir: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write the run's JSON summary (the --json summary object) to FILE, atomically, for --merge-summaries.",
+        valueName: "file"))
+    var summary: String?
+
+    @Flag(name: .long, help: "Read the --summary files given as arguments (one per shard) and print their combined totals and failures.")
+    var mergeSummaries = false
 
     @Flag(name: .long, help: "Print one JSON object per file, then a summary object (JSON Lines).")
     var json = false
@@ -76,16 +95,22 @@ struct ThumbnailBatchOptions: ParsableArguments {
         return out.filter { seen.insert($0).inserted }
     }
 
-    func shardSpec() throws -> ShardSpec? {
-        guard let shard else { return nil }
-        guard let spec = ShardSpec(shard) else {
-            throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, e.g. 2/4.")
+    /// The shard: explicit K/N, or from the array job's environment with `auto`.
+    func resolvedShard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShardResolver.Resolved? {
+        do {
+            return try ShardResolver.resolve(shard, count: shardCount, environment: environment)
+        } catch {
+            throw ValidationError(error.description)
         }
-        return spec
     }
+
+    func shardSpec() throws -> ShardSpec? { try resolvedShard()?.spec }
 
     func validateBatch() throws {
         _ = try shardSpec()
+        if mergeSummaries { throw ValidationError("--merge-summaries and --batch are separate runs: give one of them.") }
+        if let cacheDir, cacheDir.isEmpty { throw ValidationError("--cache-dir needs a directory.") }
+        if let summary, summary.isEmpty { throw ValidationError("--summary needs a file name.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         if memoryLimit < 64 { throw ValidationError("--memory-limit must be at least 64 MiB.") }
     }

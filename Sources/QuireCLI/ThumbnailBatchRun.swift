@@ -64,12 +64,14 @@ struct ThumbnailBatchRun {
     }
 
     func run() throws {
-        let cache = ThumbnailCache()
+        let cache = ThumbnailCache(root: options.cacheDir.map(Self.absolute))
+        let shard = try options.resolvedShard()
+        if let shard, shard.source != .explicit || options.verbose { Terminal.error(shard.description) }
         var batch = BatchOptions(
             flavors: flavors, recursive: options.recursive,
             jobs: options.jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
             force: options.force, timeout: options.timeout, maximumFileSize: try limits.maximumFileSize(),
-            includeHidden: options.includeHidden, shard: try options.shardSpec(), dryRun: options.dryRun,
+            includeHidden: options.includeHidden, shard: shard?.spec, dryRun: options.dryRun,
             useSandbox: !options.noSandbox)
         batch.limits = .init(memoryBytes: UInt64(options.memoryLimit) << 20,
                              cpuSecondsPerFile: max(30, Int(options.timeout.rounded(.up)) * 2))
@@ -105,8 +107,17 @@ struct ThumbnailBatchRun {
         let summary = runner.run(paths) { output.handle($0) }
         output.progress?.clear()
 
+        let record = BatchRecord.summary(summary, jobs: batch.jobs, cache: cache, flavors: flavors, shard: shard)
+        if let file = options.summary {
+            do {
+                try OutputFile.write(Array(record.utf8), to: RawArguments.path(file), permissions: 0o644)
+            } catch {
+                Terminal.error("cannot write the summary: \(error.description)")
+                throw ExitStatus.cannotCreate.exitCode
+            }
+        }
         if options.json {
-            Terminal.out(BatchRecord.summary(summary, jobs: batch.jobs, cache: cache, flavors: flavors))
+            Terminal.out(record)
         } else {
             Terminal.out(Self.summaryText(summary, flavors: flavors, cache: cache, verbose: options.verbose, dryRun: options.dryRun))
         }
@@ -143,6 +154,16 @@ struct ThumbnailBatchRun {
         }
         if verbose { text += "Workers started: \(summary.workersStarted); sandbox: \(summary.sandbox.summary)\n" }
         return text
+    }
+
+    /// `path` made absolute against the working directory (the cache root is compared with
+    /// the canonical paths of the files walked).
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (directory == "/" ? "" : directory) + "/" + path
     }
 
     /// The running executable (`/proc/self/exe`), so workers are this very `quire`.

@@ -16,13 +16,19 @@ struct ThumbnailCommand: AsyncParsableCommand {
             failure leaves nothing behind.
 
             With --batch PATH..., fills the freedesktop thumbnail cache instead \
-            ($XDG_CACHE_HOME/thumbnails, default ~/.cache/thumbnails) for files and, with -r, \
-            directory trees; --size then names flavors (normal, large, x-large, xx-large, all; \
+            ($XDG_CACHE_HOME/thumbnails, default ~/.cache/thumbnails) for files and the \
+            files directly in each directory (with -r, whole trees); --size then names flavors (normal, large, x-large, xx-large, all; \
             repeatable; default large). Current thumbnails and files that failed before and have \
             not changed are skipped. Rendering runs in long-lived worker processes with memory \
             and CPU limits, under bubblewrap when it is installed; a file that crashes or hangs \
             its worker is recorded as failed (a failure marker) and the batch goes on. Exit \
             status is 65 if any file failed, 130 if interrupted.
+
+            Distributed runs: each task of a Slurm array job or a Kubernetes Indexed Job runs \
+            --batch --shard auto (it takes its deterministic share of the files), usually with \
+            --cache-dir on a shared file system and --summary FILE; a final step runs \
+            --merge-summaries FILE... for the combined totals and failures (exit status 65 if a \
+            file failed or a shard's summary is missing).
             """)
 
     @Option(name: [.short, .customLong("size")], help: ArgumentHelp(
@@ -52,6 +58,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func validate() throws {
         try batchOptions.validateTimeout()
+        if batchOptions.mergeSummaries && !batchOptions.batch {
+            if arguments.isEmpty { throw ValidationError("Give the summary files (written with --batch --summary FILE) to --merge-summaries.") }
+            return
+        }
         if batchOptions.batch {
             if arguments.isEmpty { throw ValidationError("Give at least one file or directory to --batch.") }
             _ = try ThumbnailBatchOptions.flavors(sizes)
@@ -64,6 +74,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if batchOptions.mergeSummaries && !batchOptions.batch {
+            try SummaryMergeRun(json: batchOptions.json, files: arguments).run()
+            return
+        }
         if batchOptions.batch {
             try ThumbnailBatchRun(options: batchOptions, limits: limits, flavors: ThumbnailBatchOptions.flavors(sizes), arguments: arguments).run()
             return

@@ -8,8 +8,8 @@ import QuireSystem
 /// Walks the paths of a batch and hands out candidate files with their stat facts, or the
 /// reason a path was skipped. Names are raw bytes throughout; nothing passes through a shell.
 ///
-/// Rules: a directory is entered only with `recursive` (otherwise it is skipped with a reason);
-/// while walking, names starting with `.` are left out unless `includeHidden`, symbolic links to
+/// Rules: a directory given explicitly has its files processed; its sub-directories are entered
+/// only with `recursive` (as `vipsthumbnail dir/*` or a file manager would). While walking, names starting with `.` are left out unless `includeHidden`, symbolic links to
 /// directories are not followed (no cycles), and anything that is not a regular file is
 /// ignored. Paths given explicitly are always considered.
 struct BatchPlanner {
@@ -55,15 +55,20 @@ struct BatchPlanner {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                guard options.recursive else {
-                    visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.directory, "is a directory", remedy: .recursive), size: 0))
-                    continue
-                }
                 if cache.contains(key.canonicalPath) {
                     visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.insideCache, "is inside the thumbnail cache"), size: 0))
                     continue
                 }
-                walkDirectory(key.canonicalPath.bytes, shouldStop: shouldStop, visit: visit)
+                // A directory that yields no file at all is said so (not silently passed over).
+                if let listing = walkDirectory(key.canonicalPath.bytes, descend: options.recursive, shouldStop: shouldStop, visit: visit),
+                   listing.files == 0, listing.cacheDirectories == 0, !shouldStop() {
+                    let skipped = listing.directoriesNotEntered
+                    let failure = skipped == 0
+                        ? ThumbnailFailure(.directory, "no files in the directory")
+                        : ThumbnailFailure(.directory, "no files directly in it, only \(skipped) sub-director\(skipped == 1 ? "y" : "ies")",
+                                           remedy: .recursive)
+                    visit(.skipped(path: key.canonicalPath, failure: failure, size: 0))
+                }
             } else {
                 consider(key: key, info: info, visit: visit)
             }
@@ -95,12 +100,25 @@ struct BatchPlanner {
         visit(.candidate(Candidate(key: key, size: size, modificationTime: Int64(info.st_mtim.tv_sec))))
     }
 
-    private func walkDirectory(_ directory: [UInt8], shouldStop: () -> Bool, visit: (Found) -> Void) {
+    /// What a directory walk found: regular files (in every shard), and sub-directories not
+    /// entered because the walk does not descend.
+    struct Listing {
+        var files = 0
+        var directoriesNotEntered = 0
+        /// The thumbnail cache itself, met while walking (left alone, never reported as empty).
+        var cacheDirectories = 0
+    }
+
+    /// Lists `directory`; enters its sub-directories only when `descend` (that is, with `-r`).
+    /// Returns nil when the directory cannot be listed (reported as skipped).
+    @discardableResult
+    private func walkDirectory(_ directory: [UInt8], descend: Bool, shouldStop: () -> Bool, visit: (Found) -> Void) -> Listing? {
         guard let handle = DocumentPath(bytes: directory).withCString({ opendir($0) }) else {
             visit(.skipped(path: DocumentPath(bytes: directory),
                            failure: ThumbnailFailure(.unreadable, "cannot list directory (\(Errno.current))"), size: 0))
-            return
+            return nil
         }
+        var listing = Listing()
         var files: [([UInt8], UInt8)] = []
         while let entry = readdir(handle) {
             let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
@@ -108,24 +126,44 @@ struct BatchPlanner {
             if !options.includeHidden && name.first == 0x2E { continue }
             files.append((name, entry.pointee.d_type))
         }
-        closedir(handle)
         // Sorted for a deterministic order of events.
         files.sort { $0.0.lexicographicallyPrecedes($1.0) }
-        let prefix = directory == [0x2F] ? directory : directory + [0x2F]
+        // Entries are looked up relative to the open directory (a one-component path walk each),
+        // all before descending, so no directory stays open during the recursion.
+        let directoryDescriptor = dirfd(handle)
+        var found: [([UInt8], UInt8, stat)] = []
+        found.reserveCapacity(files.count)
         for (name, type) in files {
-            if shouldStop() { return }
-            let full = prefix + name
             var info = stat()
+            guard DocumentPath(bytes: name).withCString({ fstatat(directoryDescriptor, $0, &info, 0) }) == 0 else { continue }  // dangling link
+            found.append((name, type, info))
+        }
+        closedir(handle)
+        let prefix = directory == [0x2F] ? directory : directory + [0x2F]
+        for (name, type, info) in found {
+            if shouldStop() { return listing }
+            let full = prefix + name
             let isLink = type == UInt8(DT_LNK)
-            guard DocumentPath(bytes: full).withCString({ stat($0, &info) }) == 0 else { continue }  // dangling link
             let kind = info.st_mode & S_IFMT
             if kind == S_IFDIR {
                 if isLink { continue }
-                if cache.contains(DocumentPath(bytes: full)) { continue }
-                walkDirectory(full, shouldStop: shouldStop, visit: visit)
+                if !descend {
+                    listing.directoriesNotEntered += 1
+                    continue
+                }
+                if cache.contains(DocumentPath(bytes: full)) {
+                    listing.cacheDirectories += 1
+                    continue
+                }
+                if let inner = walkDirectory(full, descend: true, shouldStop: shouldStop, visit: visit) {
+                    listing.files += inner.files
+                    listing.cacheDirectories += inner.cacheDirectories
+                }
             } else if kind == S_IFREG, let key = ThumbnailKey(canonicalBytes: full) {
+                listing.files += 1
                 consider(key: key, info: info, visit: visit)
             }
         }
+        return listing
     }
 }

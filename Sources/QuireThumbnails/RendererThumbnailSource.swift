@@ -13,6 +13,8 @@ public struct RendererThumbnailSource: ThumbnailRendering {
 
     public func renderThumbnails(of file: InputFile, type: ContentType, sizes: [Int]) throws -> RenderedThumbnails {
         if type.family == .pdf, let fast = try scannedPage(file, sizes: sizes) { return fast }
+        if type.family == .pdf, PageBackendProbe.prefersSplash(file),
+           let splash = try SplashThumbnails.render(file, sizes: sizes, limits: limits) { return splash }
         let renderer: Renderer
         do {
             renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024)

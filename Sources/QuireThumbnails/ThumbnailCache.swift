@@ -131,6 +131,12 @@ public struct ThumbnailCache: Sendable {
     }
 
     static func state(atBytes path: [UInt8], modificationTime: Int64, size: Int64) -> EntryState {
+        switch CacheEntryProbe.state(atBytes: path, modificationTime: modificationTime, size: size) {
+        case .missing?: return .missing
+        case .current?: return .current(path: String(decoding: path, as: UTF8.self))
+        case .stale?: return .stale(path: String(decoding: path, as: UTF8.self))
+        case nil: break
+        }
         guard let metadata = metadata(atBytes: path) else { return .missing }
         let display = String(decoding: path, as: UTF8.self)
         return metadata.isCurrent(modificationTime: modificationTime, size: size) ? .current(path: display) : .stale(path: display)

@@ -351,6 +351,46 @@ import Testing
         #expect(fixture.cacheFiles().isEmpty, "--dry-run writes nothing")
     }
 
+    @Test func aDirectoryWithoutRecursiveProcessesOnlyItsOwnFiles() throws {
+        let fixture = try Fixture(["top.pdf": "document.pdf", "top.txt": "notes.txt",
+                                   "sub/inner.pdf": "document.pdf", "sub/deeper/deep.txt": "notes.txt"])
+        let flat = fixture.run([fixture.tree])
+        #expect(flat.result.status == 0, "\(flat.result.standardError)")
+        #expect(flat.summary["generated"] as? Int == 2)
+        #expect(fixture.status(of: flat.files, "top.pdf") == "generated")
+        #expect(fixture.status(of: flat.files, "top.txt") == "generated")
+        #expect(fixture.status(of: flat.files, "inner.pdf") == nil, "sub-directories are not entered without -r")
+        #expect(fixture.status(of: flat.files, "deep.txt") == nil)
+        #expect(flat.summary["skippedByKind"] as? [String: Int] ?? [:] == [:], "the directory itself is not reported as skipped")
+        let deep = fixture.run(["-r", fixture.tree])
+        #expect(deep.result.status == 0)
+        #expect(deep.summary["generated"] as? Int == 2)
+        #expect(deep.summary["upToDate"] as? Int == 2)
+        #expect(fixture.status(of: deep.files, "deep.txt") == "generated")
+        // A directory with nothing to do says so, and points at -r when it has sub-directories.
+        try FileManager.default.createDirectory(atPath: fixture.tree + "/empty", withIntermediateDirectories: true)
+        let empty = fixture.run([fixture.tree + "/empty", fixture.tree + "/sub"])
+        #expect(empty.result.status == 0)
+        let reasons = empty.files.filter { $0["kind"] as? String == "directory" }.compactMap { $0["reason"] as? String }
+        #expect(reasons == ["no files in the directory"], "\(empty.files)")
+        #expect(fixture.status(of: empty.files, "empty") == "skipped")
+        #expect(fixture.status(of: empty.files, "inner.pdf") == "up-to-date", "sub/ has a file of its own")
+        let onlyDirectories = fixture.run([fixture.directory.path])
+        #expect(onlyDirectories.files.first?["reason"] as? String == "no files directly in it, only 2 sub-directories (use -r to walk it)",
+                "\(onlyDirectories.files)")
+    }
+
+    @Test func aFunctionShadingCairoIsSlowOnIsThumbnailedWellWithinAShortTimeout() throws {
+        // poppler's cairo backend needs more than 15 s for this page; the batch draws it with Splash.
+        let fixture = try Fixture(["shading.pdf": "shading-function.pdf", "text.pdf": "document.pdf"])
+        let run = fixture.run(["--timeout", "4", fixture.tree])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        #expect(fixture.status(of: run.files, "shading.pdf") == "generated", "\(run.files)")
+        #expect(fixture.status(of: run.files, "text.pdf") == "generated")
+        #expect(fixture.failureMarkers().isEmpty)
+        #expect(Self.workersLeft(cacheHome: fixture.cacheHome).isEmpty)
+    }
+
     @Test func hiddenFilesAndTheCacheItselfAreLeftAlone() throws {
         let fixture = try Fixture(["shown.pdf": "document.pdf", ".hidden.pdf": "document.pdf", ".dir/inner.pdf": "document.pdf"])
         let plain = fixture.run(["-r", fixture.tree])

@@ -1,0 +1,115 @@
+internal import CQPDF
+import QuireSystem
+import QuireTypes
+
+/// Chooses poppler's backend for a PDF's raster thumbnail (used by the batch workers): cairo (the default, fastest on text
+/// and meshes) or Splash, for first pages whose content cairo draws far more slowly.
+///
+/// Measured per case on generated pages (`Samples/shadings.py`, 256 px, in-process; see
+/// docs/notes/batch.md): a function-based (type 1) shading whose domain maps beyond the page
+/// takes cairo over 25 s and Splash 0.05 s (cairo subdivides the whole mapped domain, Splash
+/// shades only visible pixels); radial (type 3) shadings are ~3× faster with Splash; axial
+/// shadings are even; meshes and pages of glyphs are 2–3× faster with cairo. So Splash is chosen
+/// when the first page (its resources, its form XObjects and patterns, recursively) uses a type 1
+/// or type 3 shading.
+package enum PageBackendProbe {
+    /// libqpdf, loaded on first use; nil when it is not installed.
+    private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
+
+    /// Shading types Splash draws much faster than cairo.
+    static let splashShadingTypes: Set<Int> = [1, 3]
+
+    /// Whether the first page of the PDF in `file` should be drawn by Splash.
+    package static func prefersSplash(_ file: InputFile) -> Bool {
+        // A shading dictionary names /ShadingType in plain bytes unless it sits in a compressed
+        // object stream: only files that mention either are parsed.
+        guard mentions(file, ["/ShadingType", "/ObjStm"]) else { return false }
+        guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return false }
+        var handle: qpdf_data? = qpdf
+        defer { api.qpdf_cleanup(&handle) }
+        api.qpdf_silence_errors(qpdf)
+        api.qpdf_set_suppress_warnings(qpdf, 1)
+        guard api.qpdf_read(qpdf, file.procPath, nil) & QPDF_ERRORS == 0 else {
+            while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
+            return false
+        }
+        defer { while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) } }
+        let objects = ScannedPageProbe.Objects(api: api, qpdf: qpdf)
+        guard let page = objects.firstPage(api.qpdf_oh_get_key(qpdf, api.qpdf_get_root(qpdf), "/Pages")),
+              let resources = objects.inherited(page, "/Resources") else { return false }
+        var walk = ResourceWalk(objects: objects)
+        return walk.usesSplashShading(resources, depth: 0)
+    }
+
+    /// A bounded walk over resource dictionaries (reference loops and huge trees stop it).
+    struct ResourceWalk {
+        let objects: ScannedPageProbe.Objects
+        var visited = 0
+        static let maximumVisits = 256
+        static let maximumDepth = 8
+
+        mutating func usesSplashShading(_ resources: qpdf_oh, depth: Int) -> Bool {
+            let api = objects.api, qpdf = objects.qpdf
+            visited += 1
+            guard visited <= Self.maximumVisits, depth <= Self.maximumDepth,
+                  api.qpdf_oh_is_dictionary(qpdf, resources) != 0 else { return false }
+            let shadings = api.qpdf_oh_get_key(qpdf, resources, "/Shading")
+            if api.qpdf_oh_is_dictionary(qpdf, shadings) != 0 {
+                for name in objects.keys(shadings) where isSplashShading(api.qpdf_oh_get_key(qpdf, shadings, name)) { return true }
+            }
+            let patterns = api.qpdf_oh_get_key(qpdf, resources, "/Pattern")
+            if api.qpdf_oh_is_dictionary(qpdf, patterns) != 0 {
+                for name in objects.keys(patterns) {
+                    let pattern = dictionary(of: api.qpdf_oh_get_key(qpdf, patterns, name))
+                    guard api.qpdf_oh_is_dictionary(qpdf, pattern) != 0 else { continue }
+                    if objects.number(api.qpdf_oh_get_key(qpdf, pattern, "/PatternType")) == 2 {
+                        if isSplashShading(api.qpdf_oh_get_key(qpdf, pattern, "/Shading")) { return true }
+                    } else if usesSplashShading(api.qpdf_oh_get_key(qpdf, pattern, "/Resources"), depth: depth + 1) {
+                        return true
+                    }
+                }
+            }
+            let xobjects = api.qpdf_oh_get_key(qpdf, resources, "/XObject")
+            if api.qpdf_oh_is_dictionary(qpdf, xobjects) != 0 {
+                for name in objects.keys(xobjects) {
+                    let xobject = api.qpdf_oh_get_key(qpdf, xobjects, name)
+                    guard api.qpdf_oh_is_stream(qpdf, xobject) != 0 else { continue }
+                    let dict = api.qpdf_oh_get_dict(qpdf, xobject)
+                    guard api.qpdf_oh_is_name_and_equals(qpdf, api.qpdf_oh_get_key(qpdf, dict, "/Subtype"), "/Form") != 0 else { continue }
+                    if usesSplashShading(api.qpdf_oh_get_key(qpdf, dict, "/Resources"), depth: depth + 1) { return true }
+                }
+            }
+            return false
+        }
+
+        /// A dictionary, or a stream's dictionary (shadings of types 4–7 and tiling patterns are streams).
+        func dictionary(of handle: qpdf_oh) -> qpdf_oh {
+            objects.api.qpdf_oh_is_stream(objects.qpdf, handle) != 0 ? objects.api.qpdf_oh_get_dict(objects.qpdf, handle) : handle
+        }
+
+        func isSplashShading(_ handle: qpdf_oh) -> Bool {
+            let shading = dictionary(of: handle)
+            guard objects.api.qpdf_oh_is_dictionary(objects.qpdf, shading) != 0,
+                  let type = objects.number(objects.api.qpdf_oh_get_key(objects.qpdf, shading, "/ShadingType")) else { return false }
+            return splashShadingTypes.contains(Int(type))
+        }
+    }
+
+    /// Whether the file's bytes contain any of `needles` (read in 1 MiB chunks that overlap).
+    static func mentions(_ file: InputFile, _ needles: [String]) -> Bool {
+        let patterns = needles.map { Array($0.utf8) }
+        let overlap = patterns.map(\.count).max() ?? 0
+        let chunk = 1 << 20
+        var offset: Int64 = 0
+        while offset < file.size {
+            guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count >= overlap else { return false }
+            let found = bytes.withUnsafeBytes { haystack in
+                patterns.contains { pattern in pattern.withUnsafeBytes { MemorySearch.contains(haystack, $0) } }
+            }
+            if found { return true }
+            if bytes.count < chunk { return false }
+            offset += Int64(chunk - overlap)
+        }
+        return false
+    }
+}

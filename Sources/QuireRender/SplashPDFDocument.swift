@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CPopplerSplash
+import QuireSystem
+import QuireTypes
+
+/// A PDF opened for poppler's **Splash** backend (libpoppler-cpp's page renderer, the same
+/// poppler as ``PDFDocument``), for raster thumbnails of pages that poppler's cairo backend draws
+/// very slowly — a function-based (type 1) shading whose domain maps far beyond the page takes
+/// cairo minutes and Splash milliseconds. Previews and vector output keep cairo.
+///
+/// libpoppler-cpp is C++: Quire reaches it through its own small shim library
+/// (`libQuirePopplerSplash.so`, beside the `quire` executable or in `../lib/quire/`), loaded with
+/// `dlopen` on first use, so a process that never needs Splash maps neither.
+///
+/// Not thread-safe: use one document from one task at a time.
+public final class SplashPDFDocument: @unchecked Sendable {
+    /// The shim's file name.
+    public static let libraryName = "libQuirePopplerSplash.so"
+
+    private struct Loaded: @unchecked Sendable {
+        var api: quire_splash_api?
+        var problem: String?
+    }
+
+    private static let loaded: Loaded = {
+        var tried: [String] = []
+        for path in candidatePaths() {
+            var api = quire_splash_api(open: { _, _, _ in 0 }, page_count: { _ in 0 }, page_size: { _, _, _, _ in 0 },
+                                       render: { _, _, _, _, _ in 0 }, close: { _ in })
+            var error: UnsafePointer<CChar>?
+            if quire_splash_api_load(path, &api, &error) != 0 { return Loaded(api: api, problem: nil) }
+            tried.append(error.map { String(cString: $0) } ?? path)
+        }
+        return Loaded(api: nil, problem: "poppler's Splash renderer is not available (" + tried.joined(separator: "; ") + ")")
+    }()
+
+    /// Where the shim is looked for: beside the running executable (a build directory, or an
+    /// installation that keeps them together), then `../lib/quire/` (the `make install` layout).
+    static func candidatePaths() -> [String] {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return [] }
+        let executable = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = DirectoryPath.parent(of: executable)
+        return [directory + "/" + libraryName, DirectoryPath.parent(of: directory) + "/lib/quire/" + libraryName]
+    }
+
+    /// Whether the Splash renderer can be used (loads the shim on first call).
+    public static var isAvailable: Bool { loaded.api != nil }
+
+    /// Why it cannot, when it cannot.
+    public static var unavailableReason: String? { loaded.problem }
+
+    private let api: quire_splash_api
+    private let handle: OpaquePointer
+    /// The path the document was opened from (for messages).
+    public let path: DocumentPath
+    /// Number of pages.
+    public let pageCount: Int
+
+    /// Opens the PDF in `file` through its open descriptor (`/proc/self/fd/N`), so the file
+    /// checked is the file read.
+    /// - Throws: ``DocumentError``: `unsupported` when the shim is not installed,
+    ///   `passwordRequired`, `damaged`.
+    public init(file: InputFile, password: String? = nil) throws(DocumentError) {
+        path = file.path
+        guard let api = Self.loaded.api else {
+            throw DocumentError(kind: .unsupported, path: file.path, reason: Self.loaded.problem ?? "no Splash renderer")
+        }
+        self.api = api
+        var document: OpaquePointer?
+        let status = api.open(file.procPath, password, &document)
+        guard status == Int32(QUIRE_SPLASH_OK), let document else {
+            switch Int(status) {
+            case Int(QUIRE_SPLASH_PASSWORD):
+                throw DocumentError(kind: .passwordRequired, path: file.path,
+                                    reason: password == nil ? "PDF is password-protected (give the password with --password)"
+                                                            : "the password is not correct for this PDF")
+            case Int(QUIRE_SPLASH_NO_MEMORY):
+                throw DocumentError(kind: .limitExceeded, path: file.path, reason: "out of memory while opening the PDF")
+            default:
+                throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable PDF (poppler could not open it)")
+            }
+        }
+        handle = document
+        pageCount = Int(api.page_count(document))
+        if pageCount < 1 {
+            api.close(document)
+            throw DocumentError(kind: .damaged, path: file.path, reason: "the PDF has no pages")
+        }
+    }
+
+    deinit { api.close(handle) }
+
+    /// The crop box of page `index` in points, as displayed (rotation applied).
+    public func pageSize(at index: Int) -> PageSize? {
+        var width = 0.0, height = 0.0
+        guard api.page_size(handle, Int32(index), &width, &height) == Int32(QUIRE_SPLASH_OK) else { return nil }
+        return PageSize(width: width, height: height)
+    }
+
+    /// Renders page `index` (0-based) on white paper at `size`, never above
+    /// `limits.maximumOutputPixels` — the same pixel size ``Renderer`` gives the cairo path.
+    public func render(page index: Int = 0, size: RenderSize, limits: RenderLimits = .standard) throws(DocumentError) -> RenderedImage {
+        guard index >= 0, index < pageCount, let page = pageSize(at: index) else {
+            throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) cannot be read")
+        }
+        var (width, height) = size.pixels(for: PageSize(width: max(page.width, 1), height: max(page.height, 1)),
+                                          isRaster: false, upscale: true)
+        let pixels = Double(width) * Double(height)
+        if pixels > Double(limits.maximumOutputPixels) {
+            let shrink = (Double(limits.maximumOutputPixels) / pixels).squareRoot()
+            width = max(1, Int(Double(width) * shrink))
+            height = max(1, Int(Double(height) * shrink))
+        }
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        let status = rgba.withUnsafeMutableBufferPointer { buffer in
+            api.render(handle, Int32(index), Int32(width), Int32(height), buffer.baseAddress!)
+        }
+        switch Int(status) {
+        case Int(QUIRE_SPLASH_OK):
+            return RenderedImage(width: width, height: height, pixels: rgba)
+        case Int(QUIRE_SPLASH_NO_MEMORY):
+            throw DocumentError(kind: .limitExceeded, path: path, reason: "out of memory while rendering page \(index + 1)")
+        default:
+            throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) cannot be rendered")
+        }
+    }
+}
