@@ -47,11 +47,13 @@ struct InfoCommand: AsyncParsableCommand {
             Watchdog.arm(seconds: seconds, path: path)
             var opened: Document?
             do {
-                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits)
+                // An empty file has a type (by its name) and an info card like any other.
+                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits,
+                                            allowEmpty: true)
                 opened = document
                 let info = try document.info(password: password)
                 if let problem = info.problem {
-                    Terminal.error(problem.description)
+                    Terminal.error(problem.hinted)
                     firstFailure = firstFailure ?? ExitStatus.of(problem)
                 }
                 if json {
@@ -60,11 +62,11 @@ struct InfoCommand: AsyncParsableCommand {
                     Terminal.out((index > 0 ? "\n" : "") + InfoCardFormatter.card(info, styled: styled))
                 }
             } catch let error as InputError {
-                Terminal.error(error.description)
+                Terminal.error(error.hinted)
                 firstFailure = firstFailure ?? ExitStatus.of(error)
                 records.append(InfoRecord(path: path, error: InfoRecord.ErrorRecord(error)))
             } catch let error as DocumentError {
-                Terminal.error(error.description)
+                Terminal.error(error.hinted)
                 firstFailure = firstFailure ?? ExitStatus.of(error)
                 records.append(InfoRecord(path: path, document: opened, error: InfoRecord.ErrorRecord(error)))
             }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import QuireSystem
 
 /// `quire look --service`: replaces this process with the window executable serving the file
 /// manager's previewer interface (quire-look --service).
@@ -22,7 +23,7 @@ enum PreviewerServiceLauncher {
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }
         execv(executable, &pointers)
-        Terminal.error("cannot start the window viewer \(executable): \(String(cString: strerror(errno)))")
+        Terminal.error("cannot start the window viewer \(executable): \(Errno.current)")
         throw ExitStatus.unavailable.exitCode
     }
 }
