@@ -19,6 +19,9 @@ final class PrintSheetView {
     private let rangeEntry = gtk_entry_new()!
     private let sidesDropDown: UnsafeMutablePointer<GtkWidget>?
     private let messageLabel = gtk_label_new(nil)!
+    private let queueList = gtk_list_box_new()!
+    private let queueEmpty = gtk_label_new("No jobs waiting on this printer")!
+    private let refreshButton = Accessibility.iconButton("view-refresh-symbolic", "Refresh Queue")
     private let printButton = Accessibility.textButton("Print")
     private let cancelButton = Accessibility.textButton("Close")
     private var closed = false
@@ -125,6 +128,21 @@ final class PrintSheetView {
         Accessibility.setLabel(messageLabel, "Print Status")
         gtk_box_append(cast(box), messageLabel)
 
+        // The chosen printer's queue: unfinished jobs, each with Cancel.
+        let queueHeader = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        let queueHeading = gtk_label_new("Queue")!
+        gtk_widget_add_css_class(queueHeading, "heading")
+        gtk_widget_set_hexpand(queueHeading, 1)
+        gtk_widget_set_halign(queueHeading, GTK_ALIGN_START)
+        gtk_box_append(cast(queueHeader), queueHeading)
+        gtk_box_append(cast(queueHeader), refreshButton)
+        gtk_box_append(cast(box), queueHeader)
+        gtk_list_box_set_selection_mode(cast(queueList), GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(queueList, "boxed-list")
+        Accessibility.setLabel(queueList, "Print Queue")
+        gtk_list_box_set_placeholder(cast(queueList), queueEmpty)
+        gtk_box_append(cast(box), queueList)
+
         let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
         gtk_widget_add_css_class(printButton, "suggested-action")
@@ -140,6 +158,7 @@ final class PrintSheetView {
             guard index >= 0 else { return }
             if let reason = self.sheet.selectPrinter(at: index) { self.message(reason, error: true) }
             self.validate()
+            self.refreshQueue()
         }
         for button in [allPages, currentPageButton, rangeButton] {
             Signal.connect(button, "toggled") { [unowned self] in self.validate() }
@@ -163,6 +182,7 @@ final class PrintSheetView {
         Signal.connect(rangeEntry, "activate") { [unowned self] in self.submit() }
         Signal.connect(printButton, "clicked") { [unowned self] in self.submit() }
         Signal.connect(cancelButton, "clicked") { [unowned self] in self.close() }
+        Signal.connect(refreshButton, "clicked") { [unowned self] in self.refreshQueue() }
         Signal.connectReturning(window, "close-request") { [unowned self] in
             self.closed = true
             return false
@@ -209,10 +229,53 @@ final class PrintSheetView {
         do {
             let job = try sheet.submit()
             message("Sent to \(job.destination) — job \(job.id)", error: false)
+            refreshQueue()
         } catch let error as PrintError {
             message(error.message, error: true)
         } catch {
             message("\(error)", error: true)
+        }
+    }
+
+    /// Lists the chosen printer's unfinished jobs again.
+    func refreshQueue() {
+        while let row = gtk_widget_get_first_child(queueList), row != queueEmpty {
+            gtk_list_box_remove(cast(queueList), row)
+        }
+        let jobs: [JobInfo]
+        do {
+            jobs = try sheet.queue()
+        } catch {
+            gtk_label_set_text(cast(queueEmpty), "The queue cannot be read: \(error.message)")
+            return
+        }
+        gtk_label_set_text(cast(queueEmpty), "No jobs waiting on \(sheet.selected.name)")
+        for job in jobs {
+            let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+            for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+                side(row, 4)
+            }
+            let text = "Job \(job.id) — \(job.title) — \(job.state.rawValue)"
+            let label = gtk_label_new(text)!
+            gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_MIDDLE)
+            gtk_widget_set_hexpand(label, 1)
+            gtk_widget_set_halign(label, GTK_ALIGN_START)
+            gtk_box_append(cast(row), label)
+            let cancel = Accessibility.textButton("Cancel")
+            Accessibility.setLabel(cancel, "Cancel job \(job.id)")
+            gtk_widget_set_tooltip_text(cancel, "Cancel job \(job.id)")
+            let id = job.id
+            Signal.connect(cancel, "clicked") { [unowned self] in
+                do {
+                    try self.sheet.cancel(job: id)
+                    self.message("Job \(id) cancelled", error: false)
+                } catch {
+                    self.message((error as? PrintError)?.message ?? "\(error)", error: true)
+                }
+                self.refreshQueue()
+            }
+            gtk_box_append(cast(row), cancel)
+            gtk_list_box_append(cast(queueList), row)
         }
     }
 
@@ -223,6 +286,7 @@ final class PrintSheetView {
 
     func present() {
         closed = false
+        refreshQueue()
         gtk_window_present(cast(window))
         gtk_widget_grab_focus(copies)
     }

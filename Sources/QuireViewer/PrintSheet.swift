@@ -158,6 +158,17 @@ public final class PrintSheet {
         return options
     }
 
+    /// The chosen printer's unfinished jobs (pending, held, processing, stopped), for the
+    /// sheet's queue view.
+    public func queue() throws(PrintError) -> [JobInfo] {
+        try JobQueue(system: printer.system).jobs(on: selected.name, which: .active)
+    }
+
+    /// Cancels job `id` (one of ``queue()``'s).
+    public func cancel(job id: Int) throws(PrintError) {
+        try JobQueue(system: printer.system).cancel(id)
+    }
+
     /// Validates everything, then submits one job through libcups.
     public func submit() throws -> PrintJob {
         let plan = try printer.plan([document], destination: selected.name, options: try options())

@@ -208,4 +208,34 @@ final class LookWindowTests {
         #expect(viewer.waitForExit(timeout: 20))
         #expect(viewer.exitStatus == 0)
     }
+
+    @Test func theQueueViewListsTheChosenPrintersJobsAndCancelsOne() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = try WindowTestBed()
+        let document = cups.directory.file("queued.pdf")
+        try TestPDF.write(pages: 1, to: document)
+        // A job held on the default printer, so that it waits in the queue.
+        let held = QuireBinary.run(["print", "--hold", "hold", "-d", "quire-office", document], environment: cups.environment())
+        try #require(held.status == 0, "\(held.standardError)")
+        let digits = held.standardOutputText.split(separator: "-").last?.prefix { $0.isNumber } ?? ""
+        let id = try #require(Int(digits), "job id in: \(held.standardOutputText)")
+
+        let viewer = try look([document], bed, cups.environment())
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^queued\\.pdf$") != nil, "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Print" } }
+        bed.key("ctrl+p")
+        #expect(bed.waitForWindow(named: "^Print queued\\.pdf$") != nil)
+        var tree = bed.waitForAccessible { $0.contains { $0.name == "Cancel job \(id)" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "Job \(id) — queued.pdf — held" }, "\(tree.filter { $0.role == "label" })")
+        #expect(bed.press("Cancel job \(id)"))
+        tree = bed.waitForAccessible { $0.contains { $0.name == "Job \(id) cancelled" } }
+        #expect(tree.contains { $0.name == "Job \(id) cancelled" })
+        #expect(!tree.contains { $0.name == "Cancel job \(id)" }, "the cancelled job leaves the queue view")
+        let state = QuireBinary.run(["job", "--json", String(id)], environment: cups.environment())
+        #expect(state.standardOutputText.contains("\"canceled\""), "CUPS says the job is cancelled: \(state.standardOutputText)")
+        bed.key("Escape")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Print an application's accessibility tree through AT-SPI, one line per object:
    DEPTH<TAB>ROLE<TAB>NAME<TAB>DESCRIPTION<TAB>STATES (comma-separated)
-   atspi-tree.py APP-NAME      (e.g. quire-look); exits 1 when no such application is found.
+   atspi-tree.py APP-NAME               (e.g. quire-look); exits 1 when no such application
+   atspi-tree.py APP-NAME --press NAME  does the first action (click) of the first push button
+                                        named NAME; exits 2 when there is none.
 Uses the session bus in DBUS_SESSION_BUS_ADDRESS (the test bed's)."""
 import sys
 
@@ -33,12 +35,31 @@ def walk(node, depth, out):
         out.append("%d\terror\t%s\t\t" % (depth, clean(str(error))))
 
 
+def find_button(node, name):
+    if node.get_role_name() == "push button" and node.get_name() == name:
+        return node
+    for index in range(node.get_child_count()):
+        child = node.get_child_at_index(index)
+        found = find_button(child, name) if child is not None else None
+        if found is not None:
+            return found
+    return None
+
+
 def main():
     wanted = sys.argv[1]
+    press = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--press" else None
     desktop = Atspi.get_desktop(0)
     for index in range(desktop.get_child_count()):
         app = desktop.get_child_at_index(index)
         if app is not None and app.get_name() == wanted:
+            if press is not None:
+                button = find_button(app, press)
+                if button is None:
+                    print("no push button named %s" % press, file=sys.stderr)
+                    return 2
+                button.get_action_iface().do_action(0)
+                return 0
             out = []
             walk(app, 0, out)
             print("\n".join(out))

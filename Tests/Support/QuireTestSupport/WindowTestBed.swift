@@ -96,6 +96,14 @@ public final class WindowTestBed: @unchecked Sendable {
         }
     }
 
+    /// Presses the push button named `name` through AT-SPI (its first action); whether it was found.
+    @discardableResult
+    public func press(_ name: String, in application: String = "quire-look") -> Bool {
+        let script = Samples.repositoryRoot.appendingPathComponent("Tests/Support/atspi-tree.py").path
+        return ProcessRunner.run(["/usr/bin/python3", script, application, "--press", name],
+                                 environment: environment(), timeout: 30).status == 0
+    }
+
     /// Polls the accessibility tree until `condition` holds (or `timeout`); the last tree read.
     public func waitForAccessible(timeout: Double = 20, _ condition: ([Accessible]) -> Bool) -> [Accessible] {
         let deadline = Date().addingTimeInterval(timeout)
