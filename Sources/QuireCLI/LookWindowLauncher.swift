@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Quire
+import QuireSystem
 
 /// Starts the Quick Look window, a separate executable (`quire-look`) so that the quire binary
 /// never links GTK: installed as PREFIX/libexec/quire/quire-look, or found next to quire in a
@@ -47,6 +48,6 @@ enum LookWindowLauncher {
         pointers.append(nil)
         defer { for pointer in pointers { pointer?.deallocate() } }
         execv(executable, &pointers)
-        return "cannot start the window viewer \(executable): \(String(cString: strerror(errno)))"
+        return "cannot start the window viewer \(executable): \(Errno.current)"
     }
 }
