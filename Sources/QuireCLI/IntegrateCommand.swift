@@ -32,6 +32,9 @@ struct IntegrateCommand: ParsableCommand {
             if user && system { throw ValidationError("Choose one of --user and --system.") }
         }
 
+        /// How the installed files invoke quire.
+        var executable: String { system ? prefix + "/bin/quire" : Self.currentExecutable }
+
         var installer: IntegrationInstaller {
             if system {
                 return IntegrationInstaller(scope: .systemWide(prefix: (destdir ?? "") + prefix),
@@ -55,6 +58,7 @@ struct IntegrateCommand: ParsableCommand {
             case .removed: verb = dryRun ? "would remove" : "removed"
             case .keptModified: verb = "kept (edited since install)"
             case .missing: verb = "already gone"
+            case .keptForeign: verb = "kept (not Quire's, left alone)"
             }
             Terminal.out("\(verb): \(change.path)\n")
         }
@@ -64,11 +68,26 @@ struct IntegrateCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the integration files.")
         @OptionGroup var location: Location
         @Flag(name: .long, help: "Say what would be written without writing.") var dryRun = false
+        @Flag(name: .long, help: ArgumentHelp(
+            "Make Quire the previewer Nautilus calls on Space (org.gnome.NautilusPreviewer) even when another one, such as GNOME Sushi, provides it.",
+            discussion: "Without it, Quire's D-Bus activation file is installed only when no other previewer provides the name. A file Quire did not write is never replaced."))
+        var previewer = false
 
         func run() throws {
             do {
-                let changes = try location.installer.install(dryRun: dryRun)
+                var installer = location.installer
+                installer = IntegrationInstaller(
+                    scope: installer.scope, executable: location.executable, previewer: previewer ? .always : .ifUnclaimed)
+                let changes = try installer.install(dryRun: dryRun)
                 IntegrateCommand.report(changes, dryRun: dryRun)
+                let own = installer.dataDirectory + "/" + PreviewerRegistration.relativePath
+                if installer.installsPreviewer, changes.contains(where: { $0.path == own && $0.action != .keptForeign }) {
+                    let shadowed = installer.previewerProviders.isEmpty ? ""
+                        : " (instead of \(installer.previewerProviders.joined(separator: ", ")))"
+                    Terminal.out("previewer: \(PreviewerRegistration.busName) is Quire's window\(shadowed)\n")
+                } else if let other = installer.previewerProviders.first ?? (installer.installsPreviewer ? own : nil) {
+                    Terminal.out("previewer: \(PreviewerRegistration.busName) is provided by \(other); --previewer makes Quire the previewer\n")
+                }
             } catch {
                 Terminal.error(error.description)
                 throw ExitStatus.cannotCreate.exitCode

@@ -40,7 +40,15 @@ struct LookCommand: ParsableCommand {
             """)
 
     @Argument(help: ArgumentHelp("The files to look at.", valueName: "file"))
-    var files: [String]
+    var files: [String] = []
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Serve as the file manager's previewer (org.gnome.NautilusPreviewer on the session bus, as GNOME Sushi): Nautilus's Space shows files in the window.",
+        discussion: "Needs a display and the window viewer. Quits after --idle-timeout seconds without a window; D-Bus activation starts it again (see quire integrate --previewer)."))
+    var service = false
+
+    @Option(name: .long, help: ArgumentHelp("With --service: seconds without a window before the service quits (default 10).", valueName: "seconds"))
+    var idleTimeout: Int = 10
 
     @Flag(name: .long, help: "Use the terminal viewer even when there is a display.")
     var terminal = false
@@ -61,11 +69,20 @@ struct LookCommand: ParsableCommand {
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("Give at least one file.") }
+        if service {
+            if !files.isEmpty { throw ValidationError("--service takes no files: the file manager sends them.") }
+            if terminal { throw ValidationError("--service needs the window, not --terminal.") }
+            if idleTimeout < 1 { throw ValidationError("--idle-timeout must be at least 1 second.") }
+        } else if files.isEmpty { throw ValidationError("Give at least one file.") }
         if timeout < 1 { throw ValidationError("--timeout must be at least 1 second.") }
     }
 
     func run() throws {
+        if service {
+            try PreviewerServiceLauncher.run(worker: noIsolation ? nil : [ThumbnailBatchRun.ownExecutable(), LookRenderWorkerCommand.name]
+                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits()), timeout: timeout, idleTimeout: idleTimeout)
+            return
+        }
         let paths = files.map(RawArguments.path)
         // With a display (and the window installed), the window; else the terminal viewer.
         if !terminal, LookWindowLauncher.hasDisplay, let window = LookWindowLauncher.executable() {

@@ -34,10 +34,10 @@ public enum IntegrationFiles {
             IntegrationFile(relativePath: "nemo/actions/quire-quicklook.nemo_action", contents: """
                 [Nemo Action]
                 Name=Quick Look
-                Comment=Preview the selected file with Quire
-                Exec=\(quire) preview --open -- %F
+                Comment=Preview the selected files in Quire's Quick Look window
+                Exec=\(quire) look -- %F
                 Icon-Name=view-preview
-                Selection=S
+                Selection=NotNone
                 Mimetypes=\(DesktopEntry.list(previewable))
 
                 """, purpose: "Nemo \"Quick Look\""),
@@ -70,9 +70,9 @@ public enum IntegrationFiles {
                 """, executable: true, purpose: "Nautilus script \"Print with Quire\""))
             files.append(IntegrationFile(relativePath: "nautilus/scripts/Quick Look with Quire", contents: """
                 #!/bin/sh
-                # Installed by `quire integrate`: previews the first selected file.
+                # Installed by `quire integrate`: the selected files in Quire's Quick Look window.
                 [ "$#" -gt 0 ] || exit 0
-                exec \(shellQuote(executable)) preview --open -- "$1"
+                exec \(shellQuote(executable)) look -- "$@"
 
                 """, executable: true, purpose: "Nautilus script \"Quick Look with Quire\""))
         }
@@ -97,14 +97,14 @@ public enum IntegrationFiles {
         [Desktop Action quireQuickLook]
         Name=Quick Look
         Icon=view-preview
-        Exec=\(quire) preview --open -- %f
+        Exec=\(quire) look -- %F
 
         """
     }
 
     static func thunarActions(_ quire: String) -> String {
         let command = xmlEscape("\(quire) print -- %F")
-        let preview = xmlEscape("\(quire) preview --open -- %f")
+        let preview = xmlEscape("\(quire) look -- %F")
         return """
         <?xml version="1.0" encoding="UTF-8"?>
         <!-- Quire's custom actions for Thunar: copy the <action> elements into
@@ -126,7 +126,7 @@ public enum IntegrationFiles {
           <name>Quick Look</name>
           <unique-id>quire-quicklook</unique-id>
           <command>\(preview)</command>
-          <description>Preview the selected file with Quire</description>
+          <description>Preview the selected files in Quire's Quick Look window</description>
           <patterns>*</patterns>
           <image-files/>
           <other-files/>

@@ -20,6 +20,8 @@ public struct IntegrationInstaller: Sendable {
     public struct Change: Sendable, Equatable {
         public enum Action: String, Sendable {
             case written, unchanged, removed, keptModified = "kept-modified", missing
+            /// A file Quire did not write is in the way (a system Sushi's): left as it is.
+            case keptForeign = "kept-foreign"
         }
         public let path: String
         public let action: Action
@@ -36,19 +38,37 @@ public struct IntegrationInstaller: Sendable {
     public let scope: Scope
     public let dataDirectory: String
     public let files: [IntegrationFile]
+    /// Other `.service` files that provide the previewer name (Sushi's), searched as the bus does.
+    public let previewerProviders: [String]
 
-    public init(scope: Scope, executable: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(scope: Scope, executable: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                previewer: PreviewerRegistration.Choice = .never) {
         self.scope = scope
         switch scope {
         case .user:
             let home = DirectoryPath.home(environment["HOME"])
             dataDirectory = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
             files = IntegrationFiles.all(executable: executable, includeUserOnly: true)
+                + Self.previewerFile(previewer, executable, dataDirectory, environment)
         case .systemWide(let prefix):
             dataDirectory = prefix + "/share"
             files = IntegrationFiles.all(executable: executable, includeUserOnly: false)
+                + Self.previewerFile(previewer, executable, dataDirectory, environment)
         }
+        previewerProviders = PreviewerRegistration.otherProviders(
+            environment: environment, own: dataDirectory + "/" + PreviewerRegistration.relativePath)
     }
+
+    private static func previewerFile(_ choice: PreviewerRegistration.Choice, _ executable: String, _ dataDirectory: String,
+                                      _ environment: [String: String]) -> [IntegrationFile] {
+        let others = PreviewerRegistration.otherProviders(
+            environment: environment, own: dataDirectory + "/" + PreviewerRegistration.relativePath)
+        guard choice == .always || (choice == .ifUnclaimed && others.isEmpty) else { return [] }
+        return [PreviewerRegistration.file(executable: DesktopEntry.quote(executable))]
+    }
+
+    /// Whether this install provides the previewer name.
+    public var installsPreviewer: Bool { files.contains { $0.relativePath == PreviewerRegistration.relativePath } }
 
     var manifestPath: String { dataDirectory + "/quire/installed-files" }
 
@@ -62,6 +82,10 @@ public struct IntegrationInstaller: Sendable {
             let path = absolute(file.relativePath)
             if read(path) == file.contents && isExecutable(path) == file.executable {
                 changes.append(Change(path: path, action: .unchanged))
+            } else if file.relativePath == PreviewerRegistration.relativePath, read(path) != nil, manifest[file.relativePath] == nil {
+                // Another previewer's file (a system Sushi's under --system): never replaced.
+                changes.append(Change(path: path, action: .keptForeign))
+                continue
             } else {
                 if !dryRun { try write(file, to: path) }
                 changes.append(Change(path: path, action: .written))

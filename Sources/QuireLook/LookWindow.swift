@@ -7,12 +7,16 @@ import QuireViewer
 /// A front-end only: every command goes to the ``ViewerModel``.
 @MainActor
 final class LookWindow {
-    let model: ViewerModel
+    private(set) var model: ViewerModel
     let window: UnsafeMutablePointer<GtkWidget>
     private let pages: PageView
     private var printSheet: PrintSheetView?
     /// Set when the window closes; the main loop ends.
     private(set) var isClosed = false
+    /// Called once when the window closes (the previewer service keeps running).
+    var onClose: () -> Void = {}
+    /// Sees each key first (not Ctrl combinations); true when it took the key.
+    var keyFilter: (Int32) -> Bool = { _ in false }
 
     // Header
     private let icon = gtk_image_new()!
@@ -412,6 +416,7 @@ final class LookWindow {
            g_type_check_instance_is_a(UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GTypeInstance.self), gtk_text_get_type()) != 0 {
             return false
         }
+        if !control, keyFilter(key) { return true }
         let paged: Bool
         if case .pages = model.content { paged = true } else { paged = false }
         if control {
@@ -449,5 +454,14 @@ final class LookWindow {
         printSheet?.close()
         model.close()
         gtk_window_destroy(cast(window))
+        onClose()
+    }
+
+    /// Shows another model's files in this window (the previewer's next ShowFile).
+    func show(model: ViewerModel) {
+        self.model.close()
+        self.model = model
+        pages.model = model
+        reload()
     }
 }

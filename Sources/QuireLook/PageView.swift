@@ -7,7 +7,7 @@ import QuireViewer
 /// the neighbours of the view are rendered ahead when the main loop is idle.
 @MainActor
 final class PageView {
-    let model: ViewerModel
+    var model: ViewerModel
     /// The widget to pack: the drawing area with its two scrollbars.
     let root: UnsafeMutablePointer<GtkWidget>
     let area: UnsafeMutablePointer<GtkWidget>

@@ -16,6 +16,11 @@ func fail(_ message: String, _ status: Int32) -> Never {
     exit(status)
 }
 
+// quire-look --service: the file manager's previewer on the session bus (PreviewerService).
+if CommandLine.argc > 1, String(cString: CommandLine.unsafeArgv[1]!) == "--service" {
+    PreviewerServiceMain.run(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 // File names are taken as the bytes given (not every name is UTF-8).
 var arguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { index in
     Array(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))

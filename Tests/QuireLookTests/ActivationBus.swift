@@ -1,0 +1,72 @@
+import Foundation
+import QuireTestSupport
+
+/// A session bus of its own configuration for D-Bus activation tests: it looks for `.service`
+/// files only in `$XDG_DATA_HOME/dbus-1/services` of a private XDG_DATA_HOME and in a stand-in
+/// for the system's directory (so no installed previewer, such as Sushi, answers), and gets the display the way a
+/// desktop session does, with `dbus-update-activation-environment`.
+final class ActivationBus: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let address: String
+    /// `$XDG_DATA_HOME` of the session: `quire integrate` installs here.
+    let dataHome: String
+    /// Stands in for /usr/share: its dbus-1/services is searched too (empty unless a test fills it).
+    let dataDirectory: String
+    private let daemon: BackgroundProcess
+    let environment: [String: String]
+
+    init(display bed: WindowTestBed, extra: [String: String] = [:]) throws {
+        directory = TemporaryDirectory("quire-activation-bus")
+        let socket = directory.file("bus")
+        address = "unix:path=\(socket)"
+        dataHome = directory.file("data")
+        dataDirectory = directory.file("system-data")
+        try FileManager.default.createDirectory(atPath: dataHome + "/dbus-1/services", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dataDirectory + "/dbus-1/services", withIntermediateDirectories: true)
+        let config = directory.file("session.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>\(address)</listen>
+              <servicedir>\(dataHome)/dbus-1/services</servicedir>
+              <servicedir>\(dataDirectory)/dbus-1/services</servicedir>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        // The daemon starts without a display, as a login session's bus does.
+        var daemonEnvironment = [
+            "PATH": "/usr/bin:/bin", "HOME": directory.path,
+            "XDG_DATA_HOME": dataHome,
+            "XDG_STATE_HOME": directory.file("state"), "NO_COLOR": "1",
+            "CUPS_SERVER": ProcessInfo.processInfo.environment["CUPS_SERVER"] ?? "127.0.0.1:1",
+        ]
+        for (key, value) in extra { daemonEnvironment[key] = value }
+        daemon = try BackgroundProcess(["/usr/bin/dbus-daemon", "--config-file=\(config)", "--nofork", "--nopidfile"],
+                                       environment: daemonEnvironment, directory: directory.path)
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
+        guard FileManager.default.fileExists(atPath: socket) else {
+            throw ActivationBusError( "dbus-daemon did not start: \(daemon.errorOutput)")
+        }
+        environment = bed.environment(ProcessInfo.processInfo.environment, daemonEnvironment.merging(
+            ["DBUS_SESSION_BUS_ADDRESS": address]) { _, new in new })
+        let update = ProcessRunner.run(["/usr/bin/dbus-update-activation-environment", "DISPLAY", "GDK_BACKEND", "GSK_RENDERER"],
+                                       environment: environment, timeout: 20)
+        guard update.status == 0 else {
+            throw ActivationBusError( "dbus-update-activation-environment: \(update.standardError)")
+        }
+    }
+
+    deinit { daemon.stop() }
+}
+
+struct ActivationBusError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
