@@ -39,7 +39,7 @@ mean() {
     local -a env=()
     while [[ "$1" != -- ]]; do env+=("$1"); shift; done
     shift
-    env "${env[@]}" hyperfine -N --style none --warmup 3 --runs "$n" --export-json "$json" "$*" >/dev/null 2>&1 \
+    env "${env[@]}" hyperfine -N -i --style none --warmup 3 --runs "$n" --export-json "$json" "$*" >/dev/null 2>&1 \
         || { echo "nan"; return; }
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.2f %.2f" % (r["mean"]*1000, r["stddev"]*1000))' "$json"
 }
