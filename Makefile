@@ -9,7 +9,7 @@ DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libc
 	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev libarchive-dev libspectre-dev libpng-dev \
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
-	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap python3-gi gir1.2-gnomedesktop-3.0
+	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux python3-gi gir1.2-gnomedesktop-3.0
 # Benchmark only: the baselines and the tree generators.
 DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)

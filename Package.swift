@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Quire", targets: ["Quire"]),
         .library(name: "QuireTypes", targets: ["QuireTypes"]),
+        .library(name: "QuireViewer", targets: ["QuireViewer"]),
         .executable(name: "quire", targets: ["QuireCLI"]),
     ],
     dependencies: [
@@ -66,10 +67,13 @@ let package = Package(
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO", "CQPDF"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
+        // The viewer model under `quire look`'s front-ends (terminal now, GTK window later):
+        // files, page, zoom, card, actions with reasons, resume state, print sheet. No UI code.
+        .target(name: "QuireViewer", dependencies: ["Quire", "QuireGIO"]),
         .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "QuireGIO"]),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "SanitizerSupport",
+            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "QuireViewer", "SanitizerSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // MARK: Sample programs (built with the package, using only the public API)
@@ -92,6 +96,7 @@ let package = Package(
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
+        .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireRender", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -53,6 +53,11 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "One contact-sheet image of page thumbnails with page numbers.")
     var sheet = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Draw inline in a box of COLUMNSxROWS terminal cells even when standard output is a pipe (file-manager preview panes: ranger, lf, yazi); text files are shown as their first lines of text.",
+        valueName: "COLSxROWS"))
+    var cells: String?
+
     @Flag(name: .long, help: "Print the info card above the inline preview.")
     var info = false
 
@@ -80,6 +85,12 @@ struct PreviewCommand: AsyncParsableCommand {
         if open && output != nil { throw ValidationError("--open shows the preview in a viewer; it cannot be combined with -o.") }
         if open && format != .png { throw ValidationError("--open shows a PNG preview; it cannot be combined with --format \(format.rawValue).") }
         if sheet && format != .png { throw ValidationError("--sheet writes a PNG image; it cannot be combined with --format \(format.rawValue).") }
+        if let cells {
+            guard PreviewCells(cells) != nil else { throw ValidationError("--cells takes COLUMNSxROWS, e.g. 80x24.") }
+            if output != nil || open || format != .png || size != nil || width != nil {
+                throw ValidationError("--cells draws inline; it cannot be combined with -o, --open, --format, --size or --width.")
+            }
+        }
     }
 
     var parsedBox: (Int, Int)? {
@@ -92,7 +103,8 @@ struct PreviewCommand: AsyncParsableCommand {
     func run() async throws {
         let path = RawArguments.path(file)
         let outputPath = output.map(RawArguments.path)
-        let toTerminal = outputPath == nil && Terminal.isTerminal(STDOUT_FILENO)
+        let previewCells = cells.flatMap(PreviewCells.init)
+        let toTerminal = outputPath == nil && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
         Watchdog.arm(seconds: timeout, path: path)
         do {
             let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
@@ -104,6 +116,10 @@ struct PreviewCommand: AsyncParsableCommand {
                 } else {
                     Terminal.out(card + "\n")
                 }
+            }
+            if let previewCells, document.contentType.family == .text, !sheet {
+                try previewCells.showText(of: document)
+                return
             }
             let renderer = try document.renderer(password: password)
             let selected: [Int]
@@ -167,6 +183,10 @@ struct PreviewCommand: AsyncParsableCommand {
             renderSize = .width(width)
         } else if let (w, h) = parsedBox {
             renderSize = .fit(width: w, height: h)
+        } else if let previewCells = cells.flatMap(PreviewCells.init) {
+            let box = previewCells.box(for: method)
+            renderSize = .fit(width: box.width, height: box.height)
+            upscale = false
         } else if toTerminal {
             let box = TerminalGraphics.box(for: method)
             renderSize = .fit(width: box.width, height: box.height)
@@ -180,7 +200,7 @@ struct PreviewCommand: AsyncParsableCommand {
             var image = try ContactSheet.make(renderer, pages: selected, cellSize: cell)
             if toTerminal {
                 // Shrink the sheet to the terminal.
-                let box = TerminalGraphics.box(for: method)
+                let box = cells.flatMap(PreviewCells.init)?.box(for: method) ?? TerminalGraphics.box(for: method)
                 if image.width > box.width || image.height > box.height {
                     let sheetImage = image
                     image = try Self.scaled(sheetImage, toFit: box)

@@ -13,10 +13,10 @@ struct QuireCommand: AsyncParsableCommand {
             69 a service is unavailable, 70 internal error, 73 output cannot be created, 74 I/O error.
             """,
         version: QuireVersion.string,
-        subcommands: [InfoCommand.self, PreviewCommand.self, ThumbnailCommand.self, ActionsCommand.self,
+        subcommands: [InfoCommand.self, PreviewCommand.self, ThumbnailCommand.self, LookCommand.self, ActionsCommand.self,
                       CanPrintCommand.self, PrintCommand.self, PrintersCommand.self, JobsCommand.self,
                       JobCommand.self, CancelCommand.self, ReleaseCommand.self, IntegrateCommand.self,
-                      ThumbnailerServiceCommand.self, ThumbnailWorkerCommand.self])
+                      ThumbnailerServiceCommand.self, ThumbnailWorkerCommand.self, LookRenderWorkerCommand.self])
 }
 
 enum QuireVersion {

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Quire
+import QuireViewer
+
+/// The cell box of `quire preview --cells COLSxROWS`: what a file manager's preview pane offers
+/// (ranger, lf and yazi pass its width and height in cells to their previewer commands).
+struct PreviewCells {
+    let columns: Int
+    let rows: Int
+
+    init?(_ text: String) {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (1...2000).contains(parts[0]), (1...1000).contains(parts[1]) else { return nil }
+        columns = parts[0]
+        rows = parts[1]
+    }
+
+    /// The pixel box for `method`: two pixels per cell row for half blocks; else the cell size
+    /// the terminal reports (8×16 when it reports none).
+    func box(for method: TerminalGraphics.Method) -> (width: Int, height: Int) {
+        switch method {
+        case .blocks:
+            return (columns, max(2, rows * 2))
+        default:
+            let window = TerminalGraphics.windowSize()
+            let cellWidth = window.pixelWidth > 0 ? max(1, window.pixelWidth / window.columns) : 8
+            let cellHeight = window.pixelHeight > 0 && window.rows > 0 ? max(1, window.pixelHeight / window.rows) : 16
+            return (min(columns * cellWidth, 4096), min(rows * cellHeight, 4096))
+        }
+    }
+
+    /// The first `rows` lines of a text file, each cut to `columns`, as the viewer shows text.
+    func showText(of document: Document) throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try document.file.read(upTo: min(document.limits.maximumTextBytes, columns * rows * 4 + 4096))
+        } catch {
+            throw DocumentError(error)
+        }
+        let text = TextContent(bytes: bytes)
+        var out = ""
+        for line in text.lines.prefix(rows) {
+            out += String(line.prefix(columns)) + "\n"
+        }
+        try Terminal.outputData(Array(out.utf8))
+    }
+}

@@ -1,0 +1,56 @@
+/// Widths and wrapping of text for the terminal (one column per character, escape sequences
+/// take none).
+enum TerminalText {
+    static func width(_ text: String) -> Int {
+        var count = 0
+        var inEscape = false
+        for scalar in text.unicodeScalars {
+            if inEscape {
+                if (0x40...0x7E).contains(scalar.value) && scalar != "[" { inEscape = false }
+                continue
+            }
+            if scalar == "\u{1B}" { inEscape = true; continue }
+            if scalar.properties.generalCategory == .nonspacingMark { continue }
+            count += 1
+        }
+        return count
+    }
+
+    /// `text` cut to `width` columns (escape sequences kept, ending with a reset when cut).
+    static func clip(_ text: String, width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard Self.width(text) > width else { return text }
+        var out = ""
+        var count = 0
+        var inEscape = false
+        for scalar in text.unicodeScalars {
+            if inEscape {
+                out.unicodeScalars.append(scalar)
+                if (0x40...0x7E).contains(scalar.value) && scalar != "[" { inEscape = false }
+                continue
+            }
+            if scalar == "\u{1B}" { inEscape = true; out.unicodeScalars.append(scalar); continue }
+            if count >= width - 1 { break }
+            out.unicodeScalars.append(scalar)
+            count += 1
+        }
+        return out + "…\u{1B}[0m"
+    }
+
+    /// Plain text (no escapes) cut into pieces of `width` characters, at spaces when possible.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [text] }
+        var pieces: [String] = []
+        var rest = Substring(text)
+        while rest.count > width {
+            var cut = rest.index(rest.startIndex, offsetBy: width)
+            if let space = rest[..<cut].lastIndex(of: " "), rest.distance(from: rest.startIndex, to: space) > width / 2 {
+                cut = rest.index(after: space)
+            }
+            pieces.append(String(rest[..<cut]))
+            rest = rest[cut...]
+        }
+        pieces.append(String(rest))
+        return pieces
+    }
+}

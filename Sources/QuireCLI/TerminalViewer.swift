@@ -1,0 +1,503 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
+import Quire
+import QuireViewer
+
+/// `quire look` in a terminal: full screen on the alternate screen, driven by the keyboard,
+/// drawing what the ``ViewerModel`` says. Pages are drawn with the best image protocol the
+/// terminal answers to (kitty, iTerm2, sixel) or half-block cells; text files are shown as
+/// text. Runs on its own thread (rendering is synchronous; see ``LookCommand``).
+final class TerminalViewer {
+    enum Mode {
+        case normal
+        case goTo(String)
+        case password(String)
+        case printing(TerminalPrintForm)
+    }
+
+    private struct Layout {
+        var columns = 80, rows = 24
+        var contentTop = 1, contentLeft = 1, contentColumns = 80, contentRows = 23
+        var panel: (top: Int, left: Int, columns: Int, rows: Int)?
+        var form: (top: Int, rows: Int)?
+    }
+
+    let model: ViewerModel
+    let session: TerminalSession
+    private var graphics: TerminalGraphicsProbe
+    private var showInfo = false
+    private var mode: Mode = .normal
+    private var message: (text: String, isError: Bool)?
+    private var passwordDeclined: Set<Int> = []
+    private var textLinesShown = 1
+    private var layout = Layout()
+    private let styled: Bool
+
+    init(model: ViewerModel, session: TerminalSession, graphics: TerminalGraphicsProbe, styled: Bool) {
+        self.model = model
+        self.session = session
+        self.graphics = graphics
+        self.styled = styled
+    }
+
+    /// Runs until the user closes the viewer; returns the exit status.
+    func run() -> Int32 {
+        enterPasswordPromptIfNeeded()
+        draw()
+        while true {
+            if !session.hasPendingInput, case .normal = mode, model.zoom == 1 {
+                model.prefetchNextPage(fitting: pixelBox())
+            }
+            switch session.readKeys(timeout: -1) {
+            case .terminated(let signal):
+                model.close()
+                session.end()
+                // Ctrl-C is the user closing the viewer: exit 130 as shells expect, leaving the
+                // shell that waits for us running. Other signals end the process as they would.
+                if signal == SIGINT { return 130 }
+                TerminalSignals.die(of: signal)
+            case .resized:
+                draw()
+            case .timeout:
+                continue
+            case .keys(let keys):
+                for key in keys {
+                    if let status = handle(key) {
+                        if let failure = model.close() { message = (failure, true) }
+                        return status
+                    }
+                }
+                draw()
+            }
+        }
+    }
+
+    // MARK: Keys
+
+    /// Applies one key; returns an exit status when the viewer should close.
+    private func handle(_ key: TerminalKey) -> Int32? {
+        if key == .control("c") { return 130 }
+        switch mode {
+        case .goTo(let typed): handleGoTo(key, typed: typed); return nil
+        case .password(let typed): handlePassword(key, typed: typed); return nil
+        case .printing(let form): handlePrint(key, form: form); return nil
+        case .normal: break
+        }
+        message = nil
+        let isText: Bool
+        if case .text = model.content { isText = true } else { isText = false }
+        switch key {
+        case .character(" "), .character("q"), .escape:
+            return 0
+        case .pageDown:
+            if isText { model.scroll(by: max(1, textLinesShown - 1)) } else { turn(1) }
+        case .pageUp:
+            if isText { model.scroll(by: -max(1, textLinesShown - 1)) } else { turn(-1) }
+        case .down, .character("j"):
+            if isText { model.scroll(by: 1) } else if !model.pan(dx: 0, dy: 0.25) { turn(1) }
+        case .up, .character("k"):
+            if isText { model.scroll(by: -1) } else if !model.pan(dx: 0, dy: -0.25) { turn(-1, atBottom: true) }
+        case .home: model.firstPage()
+        case .end: model.lastPage()
+        case .right, .character("n"): switchFile(model.nextFile(), last: "this is the last file")
+        case .left, .character("N"), .character("b"): switchFile(model.previousFile(), last: "this is the first file")
+        case .character("h"), .shiftLeft: model.pan(dx: -0.25, dy: 0)
+        case .character("l"), .shiftRight: model.pan(dx: 0.25, dy: 0)
+        case .shiftUp: model.pan(dx: 0, dy: -0.25)
+        case .shiftDown: model.pan(dx: 0, dy: 0.25)
+        case .character("i"): showInfo.toggle()
+        case .character("+"), .character("="):
+            if !model.zoomIn() { message = (isText ? "text is shown as text: zoom is for pages" : "zoomed in as far as it goes", false) }
+        case .character("-"), .character("_"): model.zoomOut()
+        case .character("0"): model.zoomToFit()
+        case .character("g"):
+            if case .problem(let problem) = model.content { message = (problem.message, true) } else { mode = .goTo("") }
+        case .character("p"): startPrinting()
+        case .enter:
+            if model.problem?.needsPassword == true { mode = .password("") }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private func turn(_ step: Int, atBottom: Bool = false) {
+        let moved = step > 0 ? model.nextPage() : model.previousPage()
+        if moved, atBottom { model.pan(dx: 0, dy: 1) }
+    }
+
+    private func switchFile(_ moved: Bool, last: String) {
+        if !moved { message = (model.fileCount == 1 ? "only one file" : last, false); return }
+        enterPasswordPromptIfNeeded()
+    }
+
+    private func enterPasswordPromptIfNeeded() {
+        if model.problem?.needsPassword == true, !passwordDeclined.contains(model.fileIndex) {
+            mode = .password("")
+        }
+    }
+
+    private func handleGoTo(_ key: TerminalKey, typed: String) {
+        switch key {
+        case .escape: mode = .normal
+        case .backspace: mode = .goTo(String(typed.dropLast()))
+        case .character(let character) where character.isASCII && character.isNumber && typed.count < 9:
+            mode = .goTo(typed + String(character))
+        case .enter:
+            mode = .normal
+            if let number = Int(typed), let problem = model.goTo(number) { message = (problem, true) }
+        default: break
+        }
+    }
+
+    private func handlePassword(_ key: TerminalKey, typed: String) {
+        switch key {
+        case .escape:
+            mode = .normal
+            passwordDeclined.insert(model.fileIndex)
+        case .backspace: mode = .password(String(typed.dropLast()))
+        case .character(let character) where typed.count < 256: mode = .password(typed + String(character))
+        case .enter:
+            if let problem = model.unlock(password: typed) {
+                mode = problem.needsPassword ? .password("") : .normal
+                message = (problem.message, true)
+            } else {
+                mode = .normal
+                message = ("unlocked", false)
+            }
+        default: break
+        }
+    }
+
+    private func startPrinting() {
+        model.refreshActions()
+        let action = model.printAction
+        guard action.isAvailable else {
+            message = ("cannot print: \(action.reason ?? "printing is not available")", true)
+            return
+        }
+        do {
+            mode = .printing(TerminalPrintForm(sheet: try model.makePrintSheet()))
+        } catch {
+            message = ("cannot print: \(error)", true)
+        }
+    }
+
+    private func handlePrint(_ key: TerminalKey, form: TerminalPrintForm) {
+        switch key {
+        case .escape:
+            mode = .normal
+            message = ("not printed", false)
+        case .enter:
+            if let (field, problem) = form.sheet.firstProblem {
+                form.focus = field
+                form.error = problem
+                return
+            }
+            message = ("sending to \(form.sheet.selected.name)…", false)
+            draw()
+            do {
+                let job = try form.sheet.submit()
+                mode = .normal
+                message = ("Sent to \(job.destination) — job \(job.id) (\(job.requestID))", false)
+            } catch {
+                form.error = "\(error)"
+                message = nil
+            }
+        default:
+            _ = form.handle(key)
+        }
+    }
+
+    // MARK: Layout
+
+    private func computeLayout() {
+        let size = session.size()
+        var l = Layout()
+        l.columns = size.columns
+        l.rows = size.rows
+        l.contentTop = 1
+        l.contentLeft = 1
+        l.contentColumns = size.columns
+        l.contentRows = max(1, size.rows - 1)
+        if case .printing(let form) = mode {
+            let rows = min(form.lines(width: size.columns).count + 1, max(1, l.contentRows - 3))
+            l.form = (top: size.rows - rows, rows: rows)
+            l.contentRows = max(1, l.contentRows - rows)
+        }
+        if showInfo {
+            if size.columns >= 90 {
+                let width = 38
+                l.panel = (top: 1, left: size.columns - width + 1, columns: width, rows: l.contentRows)
+                l.contentColumns = size.columns - width - 1
+            } else {
+                let rows = min(9, max(1, l.contentRows / 2))
+                l.panel = (top: 1, left: 1, columns: size.columns, rows: rows)
+                l.contentTop = rows + 2
+                l.contentRows = max(1, l.contentRows - rows - 1)
+            }
+        }
+        layout = l
+    }
+
+    private var cellSize: (width: Int, height: Int) {
+        if let width = graphics.cellWidth, let height = graphics.cellHeight { return (width, height) }
+        let size = session.size()
+        if size.pixelWidth > 0, size.pixelHeight > 0 {
+            return (max(1, size.pixelWidth / size.columns), max(1, size.pixelHeight / size.rows))
+        }
+        return (8, 16)
+    }
+
+    /// The pixel box the page area holds.
+    private func pixelBox() -> (width: Int, height: Int) {
+        switch graphics.method {
+        case .blocks: return (layout.contentColumns, layout.contentRows * 2)
+        default:
+            let cell = cellSize
+            return (min(layout.contentColumns * cell.width, 4096), min(layout.contentRows * cell.height, 4096))
+        }
+    }
+
+    // MARK: Drawing
+
+    private func draw() {
+        computeLayout()
+        var out = ""
+        if graphics.method == .kitty { out += "\u{1B}_Ga=d,q=2\u{1B}\\" }
+        out += "\u{1B}[0m\u{1B}[2J"
+        var image: [UInt8] = []
+        switch model.content {
+        case .pages: image = drawPage(into: &out)
+        case .text(let text): drawText(text, into: &out)
+        case .problem(let problem): drawProblem(problem, into: &out)
+        }
+        if let panel = layout.panel { drawInfo(panel, into: &out) }
+        if let form = layout.form, case .printing(let printForm) = mode {
+            out += at(form.top, 1) + "\u{1B}[0m" + String(repeating: "─", count: layout.columns)
+            for (index, line) in printForm.lines(width: layout.columns).prefix(form.rows - 1).enumerated() {
+                out += at(form.top + 1 + index, 1) + TerminalText.clip(line, width: layout.columns) + "\u{1B}[0m"
+            }
+        }
+        out += at(layout.rows, 1) + statusLine()
+        session.write(Array(out.utf8) + image)
+    }
+
+    private func at(_ row: Int, _ column: Int) -> String { "\u{1B}[\(row);\(column)H" }
+
+    /// Draws the page; returns image bytes to send after the text (positioned already).
+    private func drawPage(into out: inout String) -> [UInt8] {
+        let box = pixelBox()
+        let rendered: RenderedImage
+        do {
+            rendered = try model.renderPage(fitting: box)
+        } catch {
+            let text = (error as? DocumentError)?.reason ?? "\(error)"
+            out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + 2)
+                + TerminalText.clip("This page cannot be shown: \(text)", width: layout.contentColumns - 4)
+            message = message ?? ("page \(model.page + 1): \(text)", true)
+            return []
+        }
+        let view = Self.crop(rendered, to: box, pan: model.pan)
+        switch graphics.method {
+        case .blocks:
+            let rows = TerminalGraphics.halfBlocks(view).split(separator: 0x0A, omittingEmptySubsequences: false)
+            let left = layout.contentLeft + max(0, (layout.contentColumns - view.width) / 2)
+            for (index, row) in rows.prefix(layout.contentRows).enumerated() where !row.isEmpty {
+                out += at(layout.contentTop + index, left) + String(decoding: row, as: UTF8.self)
+            }
+            return []
+        case .kitty, .iterm, .sixel:
+            let cell = cellSize
+            let columns = (view.width + cell.width - 1) / cell.width
+            let left = layout.contentLeft + max(0, (layout.contentColumns - columns) / 2)
+            var bytes = Array(at(layout.contentTop, left).utf8)
+            switch graphics.method {
+            case .kitty: bytes += Self.kitty(view)
+            case .iterm:
+                if let png = try? PNGEncoder.encode(view) {
+                    bytes += Array("\u{1B}]1337;File=inline=1;size=\(png.count);width=\(view.width)px;height=\(view.height)px;preserveAspectRatio=1:\(Data(png).base64EncodedString())\u{07}".utf8)
+                }
+            default: bytes += TerminalGraphics.sixel(view)
+            }
+            return bytes
+        }
+    }
+
+    /// Kitty graphics, raw RGBA in 4 kB chunks, cursor left where it was.
+    static func kitty(_ image: RenderedImage) -> [UInt8] {
+        let base64 = Array(Data(image.pixels).base64EncodedString().utf8)
+        var out: [UInt8] = []
+        var offset = 0
+        repeat {
+            let end = min(base64.count, offset + 4096)
+            let more = end < base64.count ? 1 : 0
+            let control = offset == 0 ? "a=T,f=32,s=\(image.width),v=\(image.height),C=1,q=2,m=\(more)" : "m=\(more)"
+            out += Array("\u{1B}_G\(control);".utf8) + base64[offset..<end] + Array("\u{1B}\\".utf8)
+            offset = end
+        } while offset < base64.count
+        return out
+    }
+
+    /// The part of a zoomed page that fits `box`, `pan` choosing where.
+    static func crop(_ image: RenderedImage, to box: (width: Int, height: Int), pan: (x: Double, y: Double)) -> RenderedImage {
+        guard image.width > box.width || image.height > box.height else { return image }
+        let width = min(image.width, box.width), height = min(image.height, box.height)
+        let x0 = Int((Double(image.width - width) * pan.x).rounded()), y0 = Int((Double(image.height - height) * pan.y).rounded())
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        image.pixels.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                for y in 0..<height {
+                    let from = ((y0 + y) * image.width + x0) * 4
+                    let to = y * width * 4
+                    for i in 0..<(width * 4) { target[to + i] = source[from + i] }
+                }
+            }
+        }
+        return RenderedImage(width: width, height: height, pixels: pixels)
+    }
+
+    private func drawText(_ text: TextContent, into out: inout String) {
+        let gutter = String(max(1, text.lineCount)).count
+        let width = max(1, layout.contentColumns - gutter - 2)
+        var row = 0
+        var line = model.position
+        while row < layout.contentRows, line < text.lineCount {
+            let pieces = TerminalText.wrap(text.lines[line], width: width)
+            for (index, piece) in pieces.enumerated() where row < layout.contentRows {
+                let number = index == 0 ? String(line + 1) : ""
+                let padded = String(repeating: " ", count: gutter - number.count) + number
+                out += at(layout.contentTop + row, layout.contentLeft)
+                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + piece
+                row += 1
+            }
+            line += 1
+        }
+        textLinesShown = max(1, line - model.position)
+        if text.lineCount == 0 {
+            out += at(layout.contentTop, layout.contentLeft) + "(empty)"
+        }
+    }
+
+    private func drawProblem(_ problem: ViewerProblem, into out: inout String) {
+        let middle = layout.contentTop + layout.contentRows / 2 - 1
+        let lines = [
+            "\(Self.glyph(model.card?.family)) \(model.fileName)",
+            problem.message,
+            problem.needsPassword ? "Enter: type the password" : "",
+        ]
+        for (index, line) in lines.enumerated() where !line.isEmpty {
+            let clipped = TerminalText.clip(line, width: layout.contentColumns - 2)
+            let left = layout.contentLeft + max(0, (layout.contentColumns - TerminalText.width(clipped)) / 2)
+            out += at(middle + index, left) + (index == 1 && styled ? "\u{1B}[1;31m\(clipped)\u{1B}[0m" : clipped)
+        }
+    }
+
+    static func glyph(_ family: DocumentFamily?) -> String {
+        switch family {
+        case .pdf, .postscript: return "▤"
+        case .text: return "≡"
+        case .image: return "▣"
+        case .svg: return "◇"
+        case .officeDocument: return "▦"
+        case .ebook: return "▥"
+        case .comicBook: return "▧"
+        default: return "□"
+        }
+    }
+
+    private func drawInfo(_ panel: (top: Int, left: Int, columns: Int, rows: Int), into out: inout String) {
+        var lines: [String] = []
+        if let card = model.card {
+            lines.append("\u{1B}[1m\(Self.glyph(card.family)) \(card.title)\u{1B}[0m")
+            if card.title != card.fileName { lines.append(card.fileName) }
+            lines.append("")
+            lines.append("Kind   \(card.kind)")
+            lines.append("Size   \(card.formattedSize) (\(card.size) bytes)")
+            if let pages = card.pages { lines.append("Pages  \(pages)") }
+            if let lineCount = card.lines { lines.append("Lines  \(lineCount)") }
+            if let width = card.imageWidth, let height = card.imageHeight { lines.append("Image  \(width) × \(height) px") }
+            if let author = card.author, !author.isEmpty { lines.append("Author \(author)") }
+            lines.append("Type   \(card.mimeType)")
+            lines.append("Icon   \(card.iconName)")
+        } else {
+            lines.append("\u{1B}[1m\(model.fileName)\u{1B}[0m")
+        }
+        if let problem = model.problem { lines.append("Problem \(problem.message)") }
+        let print = model.printAction
+        lines.append(print.isAvailable ? "Print  yes — \(print.detail ?? "")" : "Print  no — \(print.reason ?? "")")
+        lines.append("File   \(model.fileText)")
+        // Wrap long values inside the panel.
+        var rows: [String] = []
+        for line in lines {
+            rows += line.isEmpty ? [""] : TerminalText.wrap(line, width: max(1, panel.columns - 2))
+        }
+        for row in 0..<panel.rows {
+            let text = row < rows.count ? rows[row] : ""
+            let border = panel.left > 1 ? "│ " : " "
+            out += at(panel.top + row, panel.left > 1 ? panel.left - 1 : panel.left) + "\u{1B}[0m" + border
+                + TerminalText.clip(text, width: panel.columns - 1) + "\u{1B}[0m"
+        }
+        if panel.left == 1 {
+            out += at(panel.top + panel.rows, 1) + String(repeating: "─", count: layout.columns)
+        }
+    }
+
+    private func statusLine() -> String {
+        var left = TerminalText.clip(model.fileName, width: 32)
+        let position = model.positionText
+        if !position.isEmpty { left += " │ " + position }
+        if case .pages = model.content { left += " │ " + model.zoomText }
+        if model.fileCount > 1 { left += " │ file " + model.fileText }
+        var right: String
+        var isError = false
+        switch mode {
+        case .goTo(let typed):
+            let what: String
+            if case .text = model.content { what = "line" } else { what = "page" }
+            right = "Go to \(what): \(typed)▏  Enter go · Esc cancel"
+        case .password(let typed):
+            right = "Password for \(model.fileName): \(String(repeating: "•", count: typed.count))▏  Enter unlock · Esc cancel"
+            if let message { right = message.text + " · " + right; isError = message.isError }
+        case .printing:
+            right = message?.text ?? "Printing: Tab next field · Enter print · Esc cancel"
+        case .normal:
+            if let message {
+                right = message.text
+                isError = message.isError
+            } else if let problem = model.problem {
+                right = problem.message + (problem.needsPassword ? " · Enter password" : "") + " · q close"
+                isError = true
+            } else {
+                right = keys()
+            }
+        }
+        let text = TerminalText.clip(left + " │ " + right, width: layout.columns)
+        let padded = text + String(repeating: " ", count: max(0, layout.columns - TerminalText.width(text)))
+        guard styled else { return padded }
+        return (isError ? "\u{1B}[1;37;41m" : "\u{1B}[7m") + padded + "\u{1B}[0m"
+    }
+
+    private func keys() -> String {
+        var keys = ["q close"]
+        if model.printAction.isAvailable { keys.append("p print") }
+        keys.append("i info")
+        switch model.content {
+        case .pages:
+            keys.append("PgDn/PgUp")
+            keys.append("g go")
+            keys.append("+/- zoom")
+        case .text:
+            keys.append("j/k PgDn/PgUp")
+            keys.append("g line")
+        case .problem:
+            break
+        }
+        if model.fileCount > 1 { keys.append("←/→ file") }
+        return keys.joined(separator: " · ")
+    }
+}

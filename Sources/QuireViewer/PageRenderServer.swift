@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Quire
+
+/// The other end of ``PageRenderProcess``: reads `render PAGE WIDTH HEIGHT PASSWORD-HEX PATH-HEX`
+/// lines and answers `ok WIDTH HEIGHT` followed by the RGBA pixels, or `error KIND MESSAGE-HEX`.
+/// The last document stays open between requests. Ends at end of input, and when the viewer
+/// that started it dies (PR_SET_PDEATHSIG).
+public enum PageRenderServer {
+    public static func serve(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, limits: RenderLimits = .standard) -> Int32 {
+        _ = viewer_prctl(1, UInt(SIGKILL), 0, 0, 0)  // PR_SET_PDEATHSIG: die with the viewer
+        if getppid() == 1 { return 1 }
+        var pending: [UInt8] = []
+        var openKey: [UInt8] = []
+        var renderer: Renderer?
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            guard let newline = pending.firstIndex(of: 0x0A) else {
+                let count = read(input, &chunk, chunk.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return 0 }
+                pending += chunk[..<count]
+                if pending.count > 1 << 20 { return 1 }
+                continue
+            }
+            let line = Array(pending[..<newline])
+            pending.removeSubrange(...newline)
+            let fields = line.split(separator: 0x20, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            guard fields.count == 6, fields[0] == "render", let page = Int(fields[1]), let width = Int(fields[2]),
+                  let height = Int(fields[3]), let path = unhex(Substring(fields[5])), width > 0, height > 0 else {
+                return 1
+            }
+            let password = fields[4] == "-" ? nil : unhex(Substring(fields[4])).map { String(decoding: $0, as: UTF8.self) }
+            var answer: [UInt8]
+            do {
+                let key = Array((fields[4] + " " + fields[5]).utf8)
+                if renderer == nil || key != openKey {
+                    renderer = nil
+                    let document = try Document(path: DocumentPath(bytes: path), limits: limits)
+                    renderer = try document.renderer(password: password)
+                    openKey = key
+                }
+                let image = try renderer!.render(page: page, size: .fit(width: width, height: height), allowUpscaling: true)
+                answer = Array("ok \(image.width) \(image.height)\n".utf8) + image.pixels
+            } catch let error as DocumentError {
+                let problem = ViewerProblem(error, passwordGiven: password != nil)
+                answer = Array("error \(problem.kind.rawValue) \(hex(Array(problem.message.utf8)))\n".utf8)
+            } catch let error as InputError {
+                let problem = ViewerProblem(error)
+                answer = Array("error \(problem.kind.rawValue) \(hex(Array(problem.message.utf8)))\n".utf8)
+            } catch {
+                answer = Array("error damaged \(hex(Array("\(error)".utf8)))\n".utf8)
+            }
+            var offset = 0
+            while offset < answer.count {
+                let count = answer[offset...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return 1 }
+                offset += count
+            }
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]?) -> String {
+        guard let bytes else { return "-" }
+        if bytes.isEmpty { return "=" }
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func unhex(_ text: Substring) -> [UInt8]? {
+        if text == "=" { return [] }
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x61...0x66: return c - 0x61 + 10
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+}
+
+// Glibc's module map does not export prctl(2).
+@_silgen_name("prctl")
+private func viewer_prctl(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32

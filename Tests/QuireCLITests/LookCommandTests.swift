@@ -1,0 +1,269 @@
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// `quire look` in a terminal, driven in tmux (100×40, private socket per test) with
+/// send-keys and read back with capture-pane.
+@Suite("quire look in a terminal (tmux)")
+final class LookCommandTests {
+    let directory = TemporaryDirectory("quire-look")
+    let threePages: String
+    let notes: String
+    let noteLine = "line 7: the quick brown fox jumps over the lazy dog"
+
+    init() throws {
+        threePages = directory.file("three.pdf")
+        try TestPDF.write(pages: 3, to: threePages)
+        notes = directory.file("notes.txt")
+        let text = (1...120).map { "line \($0): the quick brown fox jumps over the lazy dog\n" }.joined()
+        try text.write(toFile: notes, atomically: true, encoding: .utf8)
+    }
+
+    /// A private state directory (resume) and no printers reachable unless `extra` says so.
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = directory.file("state")
+        env["CUPS_SERVER"] = "127.0.0.1:1"
+        env["NO_COLOR"] = nil
+        env["QUIRE_GRAPHICS"] = nil
+        for (key, value) in extra { env[key] = value }
+        return env
+    }
+
+    func look(_ files: [String], _ extra: [String: String] = [:]) throws -> TmuxSession {
+        try TmuxSession([QuireBinary.path, "look"] + files, environment: environment(extra))
+    }
+
+    /// The page area (all rows but the status line), with colours.
+    func pageArea(_ session: TmuxSession) -> String {
+        session.capture(escapes: true).split(separator: "\n", omittingEmptySubsequences: false).dropLast(2).joined(separator: "\n")
+    }
+
+    @Test func pagesFilesInfoCardTextAndQuit() throws {
+        let session = try look([threePages, notes])
+        var screen = session.wait(for: "page 1 of 3")
+        #expect(screen.contains("page 1 of 3"))
+        #expect(screen.contains("three.pdf"))
+        #expect(screen.contains("file 1 of 2"))
+        #expect(screen.contains("▀"), "the page is drawn with half-block cells in tmux")
+        #expect(session.alternateOn)
+        let firstPage = pageArea(session)
+
+        session.send("PageDown")
+        screen = session.wait(for: "page 2 of 3")
+        #expect(screen.contains("page 2 of 3"))
+        let secondPage = pageArea(session)
+        #expect(firstPage != secondPage, "page 2 is drawn, not page 1 again")
+
+        session.send("Right")
+        screen = session.wait(for: "file 2 of 2")
+        #expect(screen.contains("notes.txt"))
+        #expect(screen.contains(noteLine), "the text file's own lines, as text")
+        #expect(screen.contains("line 1 of 120"))
+
+        session.send("i")
+        screen = session.wait(for: "Size")
+        let size = try FileManager.default.attributesOfItem(atPath: notes)[.size] as! Int
+        #expect(screen.contains("(\(size) bytes)"))
+        #expect(screen.contains("plain text document"))
+        #expect(screen.contains(noteLine), "the card is beside the text, which does not scroll away")
+
+        session.send("q")
+        screen = session.wait(for: "EXIT=")
+        #expect(screen.contains("EXIT=0"))
+        #expect(!session.alternateOn)
+        #expect(TmuxSession.lastLine(session.wait { TmuxSession.lastLine($0).hasPrefix(TmuxSession.prompt.trimmingCharacters(in: .whitespaces)) })
+            .hasPrefix("READY$"))
+    }
+
+    /// SIGTERM and SIGHUP end the viewer; SIGSEGV stands for a crash inside a renderer. Each
+    /// way out gives the terminal back: main screen, cursor, cooked mode (the prompt works).
+    @Test(arguments: [SIGTERM, SIGHUP, SIGSEGV])
+    func signalsRestoreTheTerminal(signal: Int32) throws {
+        let session = try look([threePages])
+        session.wait(for: "page 1 of 3")
+        #expect(session.alternateOn)
+        let pid = try #require(session.programPID)
+        #expect(kill(pid, signal) == 0)
+        let screen = session.wait(for: "EXIT=")
+        #expect(screen.contains("EXIT=\(128 + signal)"))
+        #expect(!session.alternateOn)
+        #expect(TmuxSession.lastLine(session.wait { TmuxSession.lastLine($0).hasPrefix("READY$") }).hasPrefix("READY$"))
+        // Cooked mode is back: a typed command runs.
+        session.type("echo back-$((40+2))")
+        session.send("Enter")
+        #expect(session.wait(for: "back-42").contains("back-42"))
+    }
+
+    @Test func ctrlCClosesAndRestoresTheTerminal() throws {
+        let session = try look([notes])
+        session.wait(for: "line 1 of 120")
+        session.send("C-c")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=130"))
+        #expect(!session.alternateOn)
+    }
+
+    @Test func reopeningAFileResumesAtItsPage() throws {
+        do {
+            let session = try look([threePages])
+            session.wait(for: "page 1 of 3")
+            session.send("End")
+            session.wait(for: "page 3 of 3")
+            session.send("q")
+            #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+        }
+        let again = try look([threePages])
+        #expect(again.wait(for: "page 3 of 3").contains("page 3 of 3"))
+        again.send("g")
+        again.type("2")
+        again.send("Enter")
+        #expect(again.wait(for: "page 2 of 3").contains("page 2 of 3"))
+        again.send("Escape")
+        #expect(again.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    @Test func withNoPrinterThePrintKeyIsAbsentAndSaysWhy() throws {
+        let bed = try CUPSTestBed(.empty)
+        let session = try TmuxSession([QuireBinary.path, "look", threePages],
+                                      environment: bed.environment(["XDG_STATE_HOME": directory.file("state")]))
+        var screen = session.wait(for: "page 1 of 3")
+        #expect(screen.contains("i info"))
+        #expect(!screen.contains("p print"))
+        session.send("p")
+        screen = session.wait(for: "cannot print")
+        #expect(TmuxSession.lastLine(screen).contains("cannot print: no printers"))
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    @Test func printsPagesTwoToThreeTwiceFromTheInlineSheet() throws {
+        let bed = try CUPSTestBed(.full)
+        let document = bed.directory.file("look-print.pdf")
+        try TestPDF.write(pages: 3, to: document)
+        let session = try TmuxSession([QuireBinary.path, "look", document],
+                                      environment: bed.environment(["XDG_STATE_HOME": directory.file("state")]))
+        var screen = session.wait(for: "page 1 of 3")
+        #expect(screen.contains("p print"))
+        session.send("p")
+        screen = session.wait(for: "Copies")
+        #expect(screen.contains("quire-office (default): idle"))
+        #expect(screen.contains("quire-stopped"))
+        #expect(screen.contains("not selectable"))
+        session.send("Tab")
+        session.type("2")
+        session.send("Tab")
+        session.type("5")
+        session.send("Enter")
+        screen = session.wait(for: "✗")
+        #expect(screen.contains("page range 5 is beyond the last page"), "a range past the document's 3 pages is refused inline: \(screen)")
+        session.send("BSpace")
+        session.type("2-3")
+        session.send("Enter")
+        screen = session.wait(for: "Sent to")
+        #expect(TmuxSession.lastLine(screen).contains("Sent to quire-office — job "))
+        let received = try #require(bed.waitForDocument(titled: "look-print.pdf"))
+        #expect(received.attributes["IPP_COPIES"] == "2")
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2)
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    @Test func damagedFilesAndPasswordsAreHandledInTheStatusLine() throws {
+        let session = try look([Samples.path("truncated.pdf"), Samples.path("encrypted.pdf")])
+        var screen = session.wait(for: "damaged")
+        #expect(TmuxSession.lastLine(screen).contains("truncated.pdf"))
+        #expect(TmuxSession.lastLine(screen).contains("damaged"))
+        session.send("Right")
+        screen = session.wait(for: "Password for encrypted.pdf")
+        session.type("wrong")
+        session.send("Enter")
+        screen = session.wait(for: "wrong password")
+        #expect(TmuxSession.lastLine(screen).contains("wrong password"))
+        session.type("secret")
+        session.send("Enter")
+        screen = session.wait(for: "page 1 of")
+        #expect(TmuxSession.lastLine(screen).contains("encrypted.pdf │ page 1 of"))
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    @Test func zoomEnlargesThePageAndPans() throws {
+        let session = try look([threePages])
+        session.wait(for: "page 1 of 3 │ fit")
+        let fit = pageArea(session)
+        session.send("+")
+        #expect(session.wait(for: "125%").contains("page 1 of 3 │ 125%"))
+        let zoomed = pageArea(session)
+        #expect(zoomed != fit)
+        session.send("Down")
+        session.wait(timeout: 5) { _ in self.pageArea(session) != zoomed }
+        #expect(pageArea(session) != zoomed, "panning shows another part of the page")
+        #expect(session.capture().contains("page 1 of 3"), "panning is not turning the page")
+        session.send("0")
+        #expect(session.wait(for: "│ fit").contains("page 1 of 3 │ fit"))
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    /// Pages are rendered in a worker process: a renderer that hangs or crashes costs one
+    /// page (said in the status line), the viewer stays, and the next page gets a new worker.
+    @Test func aHangingOrCrashingRendererCostsOnePageNotTheViewer() throws {
+        let session = try TmuxSession([QuireBinary.path, "look", "--timeout", "2", threePages], environment: environment())
+        session.wait(for: "page 1 of 3")
+        let viewer = try #require(session.programPID)
+        let firstWorker = try #require(TmuxSession.children(of: viewer).first)
+        usleep(500_000)  // page 2 is rendered ahead into the cache meanwhile
+        // A hang: the worker stops answering; after --timeout it is replaced.
+        #expect(kill(firstWorker, SIGSTOP) == 0)
+        session.send("End")
+        var screen = session.wait(for: "took longer than 2 s")
+        #expect(TmuxSession.lastLine(screen).contains("the renderer took longer than 2 s on page 3"))
+        #expect(session.alternateOn)
+        session.send("+")
+        screen = session.wait { $0.contains("page 3 of 3 │ 125%") && !$0.contains("took longer") }
+        #expect(screen.contains("▀"), "page 3 drawn by a new worker")
+        let secondWorker = try #require(TmuxSession.children(of: viewer).first)
+        #expect(secondWorker != firstWorker)
+        // A crash while rendering: the worker dies of SIGSEGV in the middle of a page.
+        #expect(kill(secondWorker, SIGSTOP) == 0)
+        session.send("+")
+        usleep(300_000)
+        #expect(kill(secondWorker, SIGSEGV) == 0)
+        #expect(kill(secondWorker, SIGCONT) == 0)
+        screen = session.wait(for: "crashed")
+        #expect(TmuxSession.lastLine(screen).contains("the renderer crashed (signal 11) on page 3"))
+        #expect(!screen.contains("Backtrace"), "the worker's messages stay off the screen")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+        #expect(!session.alternateOn)
+        #expect(TmuxSession.children(of: viewer).isEmpty)
+    }
+
+    @Test func aResizedWindowIsLaidOutAgain() throws {
+        let session = try look([threePages])
+        var screen = session.wait(for: "page 1 of 3")
+        let rowsBefore = screen.split(separator: "\n").filter { $0.contains("▀") }.count
+        #expect(rowsBefore > 30)
+        session.resize(width: 60, height: 20)
+        screen = session.wait { screen in
+            (1...19).contains(screen.split(separator: "\n").filter { $0.contains("▀") }.count) && screen.contains("page 1 of 3")
+        }
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.filter { $0.contains("▀") }.count <= 19, "the page fits the smaller window")
+        #expect(TmuxSession.lastLine(screen).contains("page 1 of 3"))
+        #expect(rows.allSatisfy { $0.count <= 60 })
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    @Test func withoutATerminalItSaysSoInOneLine() throws {
+        let result = QuireBinary.run(["look", threePages], environment: environment(["DISPLAY": ""]))
+        #expect(result.status == 69)
+        #expect(result.errorLines.count == 1)
+        #expect(result.standardError.contains("terminal"))
+        #expect(result.standardOutput.isEmpty)
+        let forced = QuireBinary.run(["look", "--terminal", threePages], environment: environment())
+        #expect(forced.status == 69)
+        #expect(forced.errorLines.count == 1)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// `quire preview --cells COLSxROWS`: the non-interactive previewer for file managers' preview
+/// panes, which read it through a pipe.
+@Suite("quire preview --cells (file-manager previewers)")
+struct PreviewCellsTests {
+    func environment() -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["QUIRE_GRAPHICS"] = "blocks"
+        return env
+    }
+
+    @Test func aPageFitsTheCellBoxThroughAPipe() throws {
+        let directory = TemporaryDirectory("quire-cells")
+        let pdf = directory.file("three.pdf")
+        try TestPDF.write(pages: 3, to: pdf)
+        let result = QuireBinary.run(["preview", "--cells", "40x12", pdf], environment: environment())
+        #expect(result.status == 0)
+        let lines = result.standardOutputText.split(separator: "\n")
+        #expect(lines.count == 12, "A4 portrait fits by height: 12 rows of half blocks")
+        let widest = lines.map { line in line.filter { $0 == "▀" || $0 == "▄" || $0 == " " }.count }.max() ?? 0
+        #expect(widest > 0 && widest <= 40)
+    }
+
+    @Test func textIsShownAsItsFirstLines() throws {
+        let directory = TemporaryDirectory("quire-cells")
+        let text = directory.file("notes.txt")
+        try (1...50).map { "row \($0)\tof a long text file that goes on and on\n" }.joined()
+            .write(toFile: text, atomically: true, encoding: .utf8)
+        let result = QuireBinary.run(["preview", "--cells", "30x5", text], environment: environment())
+        #expect(result.status == 0)
+        #expect(result.standardOutputText == (1...5).map { String("row \($0)" + String(repeating: " ", count: 8 - "row \($0)".count) + "of a long text file that goes on").prefix(30) + "\n" }.joined())
+    }
+
+    @Test func aBadBoxIsAUsageError() {
+        let result = QuireBinary.run(["preview", "--cells", "forty", "/dev/null"], environment: environment())
+        #expect(result.status == 64)
+        #expect(result.errorLines.count >= 1)
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import QuireTestSupport
+import Quire
+import QuireViewer
+import Testing
+
+/// The viewer model on real files, with real renderers: what every front-end draws.
+@Suite("Viewer model")
+final class ViewerModelTests {
+    let directory = TemporaryDirectory("quire-viewer")
+    let threePages: String
+    let notes: String
+
+    init() throws {
+        threePages = directory.file("three.pdf")
+        try TestPDF.write(pages: 3, to: threePages)
+        notes = directory.file("notes.md")
+        try "# Title\n\n\tindented with a tab\r\nwindows line\nlast line without newline".write(toFile: notes, atomically: true, encoding: .utf8)
+    }
+
+    /// No printers reachable and a private resume file, unless given.
+    func configuration(resume: ResumeStore? = nil, cache: Int = 64 << 20) -> ViewerModel.Configuration {
+        ViewerModel.Configuration(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")),
+                                  resume: resume, cacheByteLimit: cache)
+    }
+
+    @Test func pagesTurnWithinTheDocumentAndTheIndicatorFollows() throws {
+        let model = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration())
+        #expect(model.content == .pages(count: 3))
+        #expect(model.positionText == "page 1 of 3")
+        #expect(model.fileText == "1 of 1")
+        #expect(model.previousPage() == false)
+        #expect(model.nextPage())
+        #expect(model.positionText == "page 2 of 3")
+        #expect(model.lastPage())
+        #expect(model.nextPage() == false)
+        #expect(model.page == 2)
+        #expect(model.goTo(4) == "there is no page 4: 3 pages")
+        #expect(model.goTo(0) != nil)
+        #expect(model.goTo(1) == nil)
+        #expect(model.page == 0)
+    }
+
+    @Test func rendersTheCurrentPageToFitAndDifferentPagesDiffer() throws {
+        let model = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration())
+        let first = try model.renderPage(fitting: (width: 200, height: 200))
+        #expect(first.height == 200)
+        #expect(first.width < 200)  // A4 portrait fits by height
+        model.nextPage()
+        let second = try model.renderPage(fitting: (width: 200, height: 200))
+        #expect(first.pixels != second.pixels)
+        #expect(model.zoomIn())
+        #expect(model.zoomText == "125%")
+        let zoomed = try model.renderPage(fitting: (width: 200, height: 200))
+        #expect(zoomed.height == 250)
+        #expect(model.pan(dx: 0, dy: 0.5))
+        #expect(model.pan.y == 0.5)
+        #expect(model.zoomToFit())
+        #expect(model.pan(dx: 0, dy: 0.5) == false, "nothing to pan at fit")
+    }
+
+    @Test func theCacheStaysWithinItsBudget() throws {
+        let budget = 3 * 100 * 142 * 4
+        let model = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration(cache: budget))
+        for _ in 0..<3 {
+            _ = try model.renderPage(fitting: (width: 100, height: 142))
+            model.prefetchNextPage(fitting: (width: 100, height: 142))
+            model.nextPage()
+        }
+        _ = try model.renderPage(fitting: (width: 300, height: 300))
+        #expect(model.cachedBytes <= max(budget, 300 * 300 * 4))
+        var cache = PageCache(byteLimit: 100)
+        let image = RenderedImage(width: 4, height: 4, pixels: [UInt8](repeating: 1, count: 64))
+        cache.insert(image, for: .init(file: 0, page: 0, width: 4, height: 4))
+        cache.insert(image, for: .init(file: 0, page: 1, width: 4, height: 4))
+        #expect(cache.count == 1)
+        #expect(cache.byteCount == 64)
+        #expect(cache.image(for: .init(file: 0, page: 1, width: 4, height: 4)) != nil)
+    }
+
+    @Test func textFilesAreLinesOfText() throws {
+        let model = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(notes)], configuration: configuration())
+        #expect(model.nextFile())
+        #expect(model.fileText == "2 of 2")
+        guard case .text(let text) = model.content else {
+            Issue.record("a Markdown file is shown as text, got \(model.content)")
+            return
+        }
+        #expect(text.lines == ["# Title", "", "        indented with a tab", "windows line", "last line without newline"])
+        #expect(model.positionText == "line 1 of 5")
+        #expect(model.scroll(by: 3))
+        #expect(model.positionText == "line 4 of 5")
+        #expect(model.scroll(by: 10))
+        #expect(model.position == 4)
+        #expect(model.card?.lines == 5)
+        #expect(model.card?.pages == nil)
+        #expect(model.zoomIn() == false, "text is not zoomed as a picture")
+        #expect(throws: ViewerProblem.self) { try model.renderPage(fitting: (width: 10, height: 10)) }
+        #expect(model.previousFile())
+        #expect(model.positionText == "page 1 of 3")
+    }
+
+    @Test func theRenderWorkerDrawsExactlyWhatTheRendererDraws() throws {
+        var isolated = configuration()
+        isolated.renderProcess = [QuireBinary.path, "__look-render-worker"]
+        let worker = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(Samples.path("encrypted.pdf"))],
+                                 configuration: isolated)
+        let local = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(Samples.path("encrypted.pdf"))],
+                                configuration: configuration())
+        for model in [worker, local] { model.nextPage() }
+        #expect(try worker.renderPage(fitting: (width: 120, height: 160)) == local.renderPage(fitting: (width: 120, height: 160)))
+        // The password travels to the worker.
+        for model in [worker, local] {
+            model.nextFile()
+            #expect(model.unlock(password: "secret") == nil)
+        }
+        #expect(try worker.renderPage(fitting: (width: 90, height: 90)) == local.renderPage(fitting: (width: 90, height: 90)))
+        worker.close()
+    }
+
+    @Test func controlCharactersCannotReachTheTerminal() {
+        let text = TextContent(bytes: Array("a\u{1B}[2Jb\u{7}c".utf8))
+        #expect(text.lines == ["a␛[2Jb␇c"])
+    }
+
+    @Test func theCardHasIconTitleKindSizeAndPages() throws {
+        let model = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration())
+        let card = try #require(model.card)
+        #expect(card.iconName == "application-pdf")
+        #expect(card.title == "three.pdf")
+        #expect(card.kind == "PDF document")
+        let size = try FileManager.default.attributesOfItem(atPath: threePages)[.size] as! Int
+        #expect(card.size == Int64(size))
+        #expect(card.formattedSize == DocumentInfo.formatSize(Int64(size)))
+        #expect(card.pages == 3)
+    }
+
+    @Test func damagedAndLockedFilesAreProblemsNotCrashes() throws {
+        let model = ViewerModel(paths: [DocumentPath(Samples.path("truncated.pdf")), DocumentPath(Samples.path("encrypted.pdf")),
+                                        DocumentPath(directory.file("missing.pdf"))],
+                                configuration: configuration())
+        #expect(model.problem?.kind == .damaged)
+        #expect(model.positionText == "")
+        #expect(model.printAction.isAvailable == false)
+        model.nextFile()
+        #expect(model.problem?.kind == .passwordRequired)
+        #expect(model.unlock(password: "wrong")?.kind == .wrongPassword)
+        #expect(model.unlock(password: "secret") == nil)
+        #expect(model.pageCount > 0)
+        _ = try model.renderPage(fitting: (width: 50, height: 50))
+        model.nextFile()
+        #expect(model.problem?.kind == .unreadable)
+        #expect(model.card == nil)
+    }
+
+    @Test func printIsUnavailableWithTheReasonWhenNoSchedulerRuns() throws {
+        let model = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration())
+        #expect(model.printAction.isAvailable == false)
+        #expect(model.printAction.reason == "the print system is not running")
+        #expect(throws: PrintError.self) { try model.makePrintSheet() }
+    }
+
+    @Test func resumeRemembersPageAndZoomPerFileUntilTheFileChanges() throws {
+        let store = ResumeStore(path: directory.file("state/quire/viewer-state.json"))
+        do {
+            let model = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration(resume: store))
+            model.lastPage()
+            model.zoomIn()
+            #expect(model.close() == nil)
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as! Int
+        #expect(mode == 0o600)
+        let reopened = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration(resume: store))
+        #expect(reopened.positionText == "page 3 of 3")
+        #expect(reopened.zoom == 1.25)
+        // A changed file starts at the beginning.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: threePages)
+        let changed = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration(resume: store))
+        #expect(changed.positionText == "page 1 of 3")
+        // A malformed state file means "from the beginning", not an error.
+        try "not json".write(toFile: store.path, atomically: true, encoding: .utf8)
+        #expect(store.load().isEmpty)
+        #expect(ResumeStore.standard(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).path == "/x/state/quire/viewer-state.json")
+        #expect(ResumeStore.standard(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path == "/h/.local/state/quire/viewer-state.json")
+    }
+
+    @Test func thePrintSheetValidatesAgainstTheDocumentAndPrinter() throws {
+        let bed = try CUPSTestBed(.full)
+        let system = PrintSystem(server: PrintServer(bed.server), environment: bed.environment())
+        let model = ViewerModel(paths: [DocumentPath(threePages)],
+                                configuration: ViewerModel.Configuration(printSystem: system, resume: nil))
+        #expect(model.printAction.isAvailable)
+        let sheet = try model.makePrintSheet()
+        #expect(sheet.selected.name == "quire-office")
+        #expect(sheet.pageCount == 3)
+        #expect(sheet.printers.contains { $0.name == "quire-stopped" && !$0.isSelectable && $0.stateText.hasPrefix("stopped") })
+        #expect(sheet.selectPrinter(at: sheet.printers.firstIndex { $0.name == "quire-stopped" }!) != nil)
+        sheet.copiesText = "0"
+        #expect(sheet.problem(in: .copies) != nil)
+        sheet.copiesText = "2"
+        #expect(sheet.problem(in: .copies) == nil)
+        sheet.pagesText = "2-4"
+        #expect(sheet.problem(in: .pages)?.contains("beyond the last page") == true)
+        sheet.pagesText = "2-3"
+        #expect(sheet.firstProblem == nil)
+        #expect(sheet.fields.contains(.sides) == sheet.capabilities!.duplex)
+        let job = try sheet.submit()
+        #expect(job.destination == "quire-office")
+        let received = try #require(bed.waitForDocument(titled: "three.pdf"))
+        #expect(received.attributes["IPP_COPIES"] == "2")
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A terminal program under test: a private tmux server (its own `-L` socket) with one
+/// 100×40 window running `bash`, which runs the program, prints `EXIT=<status>` and gives a
+/// prompt (`READY$ `) back. Keys go in with `send-keys`, the screen comes out with
+/// `capture-pane`. File names reach the program as arguments, never through a shell's parser.
+public final class TmuxSession: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let socket: String
+    public static let prompt = "READY$ "
+
+    /// Starts `arguments` (program first) in a new tmux server with `environment`.
+    public init(_ arguments: [String], environment: [String: String], width: Int = 100, height: Int = 40) throws {
+        socket = "quire-test-\(UUID().uuidString.prefix(8))"
+        var env = environment
+        env["TMUX"] = nil
+        env["PS1"] = Self.prompt
+        env["TERM"] = "xterm-256color"
+        let script = "\"$@\"; echo \"EXIT=$?\"; export PS1='READY$ '; exec bash --norc --noprofile"
+        let result = ProcessRunner.run(
+            ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)",
+             "/bin/bash", "--norc", "--noprofile", "-c", script, "quire-test"] + arguments,
+            environment: env, timeout: 20)
+        guard result.status == 0 else {
+            throw Failure(description: "tmux did not start: \(result.standardError)")
+        }
+    }
+
+    deinit {
+        _ = tmux(["kill-server"])
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) -> ProcessRunner.Result {
+        ProcessRunner.run(["/usr/bin/tmux", "-L", socket] + arguments, timeout: 20)
+    }
+
+    /// Sends tmux key names ("PageDown", "Right", "q", "Enter", "Escape").
+    public func send(_ keys: String...) {
+        tmux(["send-keys", "-t", "0"] + keys)
+    }
+
+    /// Resizes the window (the program gets SIGWINCH).
+    public func resize(width: Int, height: Int) {
+        tmux(["resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// Types `text` literally.
+    public func type(_ text: String) {
+        tmux(["send-keys", "-t", "0", "-l", text])
+    }
+
+    /// The visible screen as text (`escapes`: with colour escape sequences).
+    public func capture(escapes: Bool = false) -> String {
+        tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : [])).standardOutputText
+    }
+
+    /// Whether the program holds the alternate screen (`#{alternate_on}`).
+    public var alternateOn: Bool {
+        tmux(["display-message", "-p", "-t", "0", "#{alternate_on}"]).standardOutputText.hasPrefix("1")
+    }
+
+    /// The pid of the program (the pane's shell's child).
+    public var programPID: Int32? {
+        let shell = tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"]).standardOutputText
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8) else { return nil }
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    /// The children of process `pid` (from every thread's `children` list in /proc).
+    public static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task -> [Int32] in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { Int32($0) }
+        }
+    }
+
+    /// Waits until the screen satisfies `condition`; returns the last capture.
+    @discardableResult
+    public func wait(timeout: Double = 15, escapes: Bool = false, until condition: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = capture(escapes: escapes)
+        while !condition(screen) && Date() < deadline {
+            usleep(50_000)
+            screen = capture(escapes: escapes)
+        }
+        return screen
+    }
+
+    /// Waits until `text` is on screen; returns the last capture.
+    @discardableResult
+    public func wait(for text: String, timeout: Double = 15) -> String {
+        wait(timeout: timeout) { $0.contains(text) }
+    }
+
+    /// The last line of the screen that is not empty.
+    public static func lastLine(_ screen: String) -> String {
+        screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }).map(String.init) ?? ""
+    }
+}
