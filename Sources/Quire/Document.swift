@@ -10,8 +10,10 @@ import FoundationEssentials
 /// print(info.pdf?.pageCount ?? 0)
 /// ```
 ///
-/// Opening refuses anything that is not a regular, readable, non-empty file (directories,
-/// FIFOs, devices, symlink loops) with an ``InputError`` and never blocks on such files.
+/// Opening refuses anything that is not a regular, readable file (directories, FIFOs, devices,
+/// symlink loops) with an ``InputError`` and never blocks on such files. An empty file is refused
+/// too unless `allowEmpty` is set (as `quire info` does): it is then typed by its name, its
+/// family is ``DocumentFamily/empty`` and it cannot be previewed, thumbnailed or printed.
 /// The file stays open (read-only) for the life of the `Document`, so later reads see the file
 /// that was checked.
 public final class Document: Sendable {
@@ -31,9 +33,10 @@ public final class Document: Sendable {
     /// - Parameters:
     ///   - maximumFileSize: larger files are refused (``Limit/fileSize``).
     ///   - limits: the limits for rendering, thumbnails and conversion of this document.
+    ///   - allowEmpty: accept a 0-byte file (typed by its name) instead of refusing it.
     public init(path: DocumentPath, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
-                limits: RenderLimits = .standard) throws(InputError) {
-        file = try InputFile(path: path, maximumSize: maximumFileSize)
+                limits: RenderLimits = .standard, allowEmpty: Bool = false) throws(InputError) {
+        file = try InputFile(path: path, allowEmpty: allowEmpty, maximumSize: maximumFileSize)
         contentType = try ContentType.detect(file)
         self.limits = limits
     }

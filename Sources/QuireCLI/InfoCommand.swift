@@ -47,7 +47,9 @@ struct InfoCommand: AsyncParsableCommand {
             Watchdog.arm(seconds: seconds, path: path)
             var opened: Document?
             do {
-                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits)
+                // An empty file has a type (by its name) and an info card like any other.
+                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits,
+                                            allowEmpty: true)
                 opened = document
                 let info = try document.info(password: password)
                 if let problem = info.problem {

@@ -8,16 +8,23 @@ package enum SharedMimeInfo {
         package let uncertain: Bool
     }
 
-    /// Guesses the type from the file name and its first bytes, as file managers do
-    /// (`g_content_type_guess`: glob match on the name, magic match on the data).
-    package static func guess(fileName: [UInt8], data: [UInt8]) -> Guess {
+    /// `g_content_type_guess`: glob match on the name, magic match on the data. Without data
+    /// (`nil`, not an empty array) GIO looks at the name alone and reports a guess as
+    /// uncertain when no glob or several conflicting globs match — which is how `gio info`
+    /// decides whether to read the file at all.
+    package static func guess(fileName: [UInt8], data: [UInt8]?) -> Guess {
         var uncertain: gboolean = 0
         let raw: UnsafeMutablePointer<gchar>? = (fileName + [0]).withUnsafeBufferPointer { nameBuffer in
-            data.withUnsafeBufferPointer { dataBuffer in
-                nameBuffer.baseAddress!.withMemoryRebound(to: gchar.self, capacity: nameBuffer.count) { name in
-                    g_content_type_guess(fileName.isEmpty ? nil : name, dataBuffer.baseAddress,
-                                         gsize(dataBuffer.count), &uncertain)
+            nameBuffer.baseAddress!.withMemoryRebound(to: gchar.self, capacity: nameBuffer.count) { name in
+                let namePointer: UnsafePointer<gchar>? = fileName.isEmpty ? nil : UnsafePointer(name)
+                guard let data else {
+                    return g_content_type_guess(namePointer, nil, 0, &uncertain)
                 }
+                // GIO sniffs only when the data pointer is non-NULL, even for 0 bytes.
+                var byte: guchar = 0
+                return data.isEmpty
+                    ? g_content_type_guess(namePointer, &byte, 0, &uncertain)
+                    : data.withUnsafeBufferPointer { g_content_type_guess(namePointer, $0.baseAddress, gsize($0.count), &uncertain) }
             }
         }
         return Guess(type: take(raw) ?? "application/octet-stream", uncertain: uncertain != 0)

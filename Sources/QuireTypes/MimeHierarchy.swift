@@ -93,7 +93,7 @@ struct MimeHierarchy: Sendable {
     }
 
     /// The whole file, or nil if it cannot be read (a missing `subclasses` file is normal).
-    private static func contents(of path: String) -> [UInt8]? {
+    static func contents(of path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -64,10 +64,6 @@ struct InfoCommandTests {
     static let badCases: [BadCase] = [
         BadCase(label: "missing", make: { $0.file("missing.pdf") }, status: 66, reason: "no such file"),
         BadCase(label: "directory", make: { $0.path }, status: 66, reason: "is a directory, not a file"),
-        BadCase(label: "empty", make: { dir in
-            FileManager.default.createFile(atPath: dir.file("empty.pdf"), contents: Data())
-            return dir.file("empty.pdf")
-        }, status: 65, reason: "file is empty (0 bytes)"),
         BadCase(label: "FIFO", make: { dir in
             mkfifo(dir.file("fifo"), 0o600)
             return dir.file("fifo")
@@ -97,6 +93,53 @@ struct InfoCommandTests {
         #expect(result.elapsed < 5)
         #expect(result.status == bad.status)
         #expect(result.errorLines == ["quire: \(path): \(bad.reason)"])
+    }
+
+    /// A 0-byte file is typed by its name, as file managers do (issue #14): a card, exit 0;
+    /// preview and thumbnail still refuse it with one line.
+    @Test func emptyFileIsTypedByName() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("x.c")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let result = QuireBinary.run(["info", path])
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        let out = result.standardOutputText
+        #expect(out.contains("Kind:       C source code\n"))
+        #expect(out.contains("MIME type:  text/x-csrc\n"))
+        #expect(out.contains("Size:       0 bytes\n"))
+        #expect(out.contains("Preview:    no — the file is empty\n"))
+
+        let nameless = dir.file("nameless")
+        #expect(FileManager.default.createFile(atPath: nameless, contents: Data()))
+        let json = QuireBinary.run(["info", "--json", path, nameless])
+        #expect(json.status == 0)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])
+        #expect(records.map { $0["mimeType"] as? String } == ["text/x-csrc", "application/x-zerosize"])
+        #expect(records.map { $0["size"] as? Int } == [0, 0])
+        #expect(records.map { $0["ok"] as? Bool } == [true, true])
+
+        let preview = QuireBinary.run(["preview", "-o", dir.file("out.png"), path])
+        #expect(preview.status == 65)
+        #expect(preview.errorLines == ["quire: \(path): file is empty (0 bytes)"])
+        let thumbnail = QuireBinary.run(["thumbnail", "-s", "128", path, dir.file("thumb.png")])
+        #expect(thumbnail.status == 65)
+        #expect(thumbnail.errorLines == ["quire: \(path): file is empty (0 bytes)"])
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out.png")))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("thumb.png")))
+    }
+
+    /// Files that report size 0 but are not empty (/proc) are typed by name and never read:
+    /// reading /proc/self/mem at offset 0 fails with EIO.
+    @Test func sizeZeroProcFilesAreNotRead() throws {
+        let dir = TemporaryDirectory()
+        let link = dir.file("memory.pdf")
+        #expect(symlink("/proc/self/mem", link) == 0)
+        let result = QuireBinary.run(["info", "--json", link])
+        #expect(result.status == 0, "\(result.standardError)")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]])
+        #expect(records.first?["mimeType"] as? String == "application/pdf")
+        #expect(records.first?["family"] as? String == "empty")
     }
 
     @Test func encryptedPDFStillShowsItsCardAndOpensWithPassword() {

@@ -82,8 +82,58 @@ struct ContentTypeDetectionTests {
         #expect(ContentType(mimeType: "application/x-pdf").mimeType == "application/pdf")
     }
 
-    @Test func emptyContentIsZeroSize() {
-        let empty = ContentType.detect(fileName: Array("x".utf8), prefix: [])
-        #expect(empty.family == .empty || empty.mimeType == "application/octet-stream" || empty.mimeType == "text/plain")
+    func detect(_ name: String, _ text: String) -> ContentType {
+        ContentType.detect(fileName: Array(name.utf8), prefix: Array(text.utf8))
+    }
+
+    @Test("weak text magic of another type never overrides a single glob", arguments: [
+        ("Foo.java", "class Foo {}\n", "text/x-java"),          // Modelica "class", priority 50
+        ("README.md", "function f\n", "text/markdown"),         // MATLAB "function", priority 50
+        ("style.css", "/* reset */\n", "text/css"),             // C "/*", priority 30
+        ("module.jsm", "\"use strict\";\n", "application/javascript"),  // Perl "use strict", 40
+        ("a.ent", "<!-- x -->\n", "application/xml-external-parsed-entity"),  // HTML "<!--", 40
+        ("window.gs", "class W : Gtk.Window\n", "text/x-genie"),
+        ("notes.txt", "// not C\n", "text/plain"),                // C "//", a sub-class of text/plain
+    ])
+    func weakMagicLosesToTheName(name: String, text: String, mime: String) {
+        let type = detect(name, text)
+        #expect(type.mimeType == mime)
+        #expect(!type.isUncertain)
+    }
+
+    @Test func highPriorityOrMoreSpecificContentOverridesTheName() {
+        // EPS magic has priority 90 and image/x-eps is a sub-class of PostScript.
+        #expect(detect("figure.ps", "%!PS-Adobe-3.0 EPSF-3.0\n").mimeType == "image/x-eps")
+        // PHP magic has priority 80.
+        #expect(detect("notes.txt", "<?php echo 1; ?>\n").mimeType == "application/x-php")
+        // A non-text sub-class of the name's type: an OpenDocument text named .zip.
+        let odf = [0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 26)
+            + Array("mimetypeapplication/vnd.oasis.opendocument.text".utf8)
+        #expect(ContentType.detect(fileName: Array("report.zip".utf8), prefix: odf).mimeType
+                == "application/vnd.oasis.opendocument.text")
+        // Without the higher-priority content, the name stays.
+        #expect(detect("figure.ps", "%!PS-Adobe-3.0\n").mimeType == "application/postscript")
+    }
+
+    @Test func contentNeverMakesADesktopEntryOfANamedFile() {
+        let entry = "[Desktop Entry]\nType=Application\nExec=true\n"
+        #expect(detect("notes.txt", entry).mimeType == "text/plain")
+        #expect(detect("launcher", entry).mimeType == "text/plain")
+        #expect(detect("launcher.desktop", entry).mimeType == "application/x-desktop")
+    }
+
+    @Test("empty content is typed by the name alone", arguments: [
+        ("x.c", "text/x-csrc"), ("x.el", "text/x-emacs-lisp"), ("core", "application/x-core"),
+        ("x.pdf", "application/pdf"), ("nameless", "application/x-zerosize"), ("", "application/x-zerosize"),
+    ])
+    func emptyContent(name: String, mime: String) {
+        let type = ContentType.detect(fileName: Array(name.utf8), prefix: [])
+        #expect(type.mimeType == mime)
+        #expect(type.family == .empty)
+        #expect(type.capabilities.preview == .unsupported(reason: "the file is empty"))
+    }
+
+    @Test func emptyDataIsZeroSize() {
+        #expect(ContentType.detect(data: []).mimeType == "application/x-zerosize")
     }
 }
