@@ -53,18 +53,22 @@ let package = Package(
         .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
+        // libc calls the Glibc module leaves out (pipe2, prctl, memmem, O_TMPFILE).
+        .systemLibrary(name: "CQuireSystem", path: "Sources/CQuireSystem"),
 
         // MARK: Swift modules
         // The one module that imports CGIO: content types, file URIs, checksums, the default
         // application, and the D-Bus connection and main loop the thumbnail service uses.
         .target(name: "QuireGIO", dependencies: ["CGIO"]),
-        .target(name: "QuireTypes", dependencies: ["QuireGIO"]),
+        // The system layer: Errno, FileDescriptor, atomic replacement, threads, paths.
+        .target(name: "QuireSystem", dependencies: ["CQuireSystem"]),
+        .target(name: "QuireTypes", dependencies: ["QuireSystem", "QuireGIO"]),
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
-                           "CArchive", "CSpectre", "CPNG"]),
+                           "CArchive", "CSpectre", "CPNG", "CQPDF"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
-        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO", "CQPDF"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
         // The viewer model under `quire look`'s front-ends (terminal now, GTK window later):

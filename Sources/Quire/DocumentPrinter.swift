@@ -77,7 +77,7 @@ public struct DocumentPrinter: Sendable {
             return try pdf.pdfData(pages: pages)
         }
         guard plan.items.count == 1 else {
-            throw PrintError(.invalidOption, "--preview takes exactly one file")
+            throw PrintError(.invalidOption, "a print preview takes exactly one document")
         }
         throw PrintError(.unprintable, "\(plan.items[0].document.name): a preview needs PDF content")
     }
@@ -116,8 +116,11 @@ public struct DocumentPrinter: Sendable {
 }
 
 /// A checked, ready-to-send print job (see ``DocumentPrinter/plan(_:destination:options:)``).
-public struct PrintPlan: Sendable {
-    public struct Item: Sendable {
+///
+/// A plan holds the open PDF documents it will send (not thread-safe), so it is not `Sendable`:
+/// plan and submit in one task.
+public struct PrintPlan {
+    public struct Item {
         public let document: PrintDocument
         /// Pages in the document, when known (PDF).
         public let pageCount: Int?

@@ -1,4 +1,5 @@
 import QuireRender
+import QuireSystem
 
 /// Previews, thumbnails and PDF conversion of a ``Document``.
 extension Document {
@@ -16,21 +17,30 @@ extension Document {
     /// let image = try await document.preview(page: 0, size: .fit(width: 800, height: 600))
     /// let png = try PNGEncoder.encode(image)
     /// ```
+    ///
+    /// Rendering runs on a thread of its own, not on Swift's cooperative pool, so a caller's
+    /// other tasks (a viewer's UI work) keep running while a page renders.
     public func preview(page: Int = 0, size: RenderSize = .natural, password: String? = nil) async throws(DocumentError) -> RenderedImage {
-        try renderer(password: password).render(page: page, size: size)
+        try await BlockingWork.run { () throws(DocumentError) in
+            try self.renderer(password: password).render(page: page, size: size)
+        }
     }
 
     /// The freedesktop thumbnail of the first page: longest side `size` (raster images are not
     /// enlarged), with the standard's tEXt metadata. `try thumbnail.pngData()` gives the file.
     public func thumbnail(size: Int = 256, uri: String? = nil, password: String? = nil,
                           software: String = "Quire") async throws(DocumentError) -> Thumbnail {
-        try Thumbnail.make(file: file, contentType: contentType, size: size, uri: uri, password: password,
-                           software: software, limits: limits)
+        try await BlockingWork.run { () throws(DocumentError) in
+            try Thumbnail.make(file: self.file, contentType: self.contentType, size: size, uri: uri, password: password,
+                               software: software, limits: self.limits)
+        }
     }
 
     /// The document converted to PDF (what printing sends for text, images and SVG).
     /// `pages` are 0-based; nil means all.
     public func pdfData(pages: [Int]? = nil, password: String? = nil) async throws(DocumentError) -> [UInt8] {
-        try PDFExport.data(file, contentType: contentType, pages: pages, password: password, limits: limits)
+        try await BlockingWork.run { () throws(DocumentError) in
+            try PDFExport.data(self.file, contentType: self.contentType, pages: pages, password: password, limits: self.limits)
+        }
     }
 }

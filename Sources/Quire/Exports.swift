@@ -1,4 +1,5 @@
 // The façade re-exports the value types other Swift programs need.
+@_exported import QuireSystem
 @_exported import QuireTypes
 @_exported import QuireRender
 @_exported import QuirePrint

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import QuireSystem
 
 /// The seam between printing and the renderers: content that prints `.byConversion`
 /// (text, images, SVG) becomes PDF here before it is sent.
@@ -38,17 +39,12 @@ public struct PrintConversion: Sendable {
         var template = Array((directory + "/quire-print-XXXXXX.pdf").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard fd >= 0 else {
-            throw PrintError(.requestFailed, "\(document.path): cannot create a temporary file for the converted PDF (\(String(cString: strerror(errno))))")
+            throw PrintError(.requestFailed, "\(document.path): cannot create a temporary file for the converted PDF (\(Errno.current))")
         }
         let path = String(cString: template.map { $0 })
         defer { close(fd); unlink(path) }
-        var written = 0
-        while written < data.count {
-            let count = data[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count <= 0 {
-                throw PrintError(.requestFailed, "\(document.path): cannot write the converted PDF (\(String(cString: strerror(errno))))")
-            }
-            written += count
+        do { try FileDescriptor(rawValue: fd).writeAll(data) } catch {
+            throw PrintError(.requestFailed, "\(document.path): cannot write the converted PDF (\(error))")
         }
         return try InputFile(path: DocumentPath(path))
     }

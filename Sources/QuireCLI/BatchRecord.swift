@@ -61,7 +61,7 @@ enum BatchRecord {
     }
 
     static func file(_ result: BatchFileResult) -> String {
-        line(File(path: result.path.string, status: result.status.rawValue, kind: result.kind, reason: result.reason,
+        line(File(path: result.path.string, status: result.status.rawValue, kind: result.kind, reason: result.failure?.hinted ?? result.detail,
                   thumbnails: result.thumbnails, size: result.size, uri: result.uri))
     }
 
@@ -69,7 +69,7 @@ enum BatchRecord {
         line(Summary(
             generated: summary.generated, upToDate: summary.upToDate, failed: summary.failed, skipped: summary.skipped,
             wouldGenerate: summary.wouldGenerate, skippedByKind: summary.skippedByKind,
-            failures: summary.failures.map { Summary.Failure(path: $0.path, kind: $0.kind, reason: $0.reason) },
+            failures: summary.failures.map { Summary.Failure(path: $0.path, kind: $0.failure.kind.rawValue, reason: $0.failure.hinted) },
             elapsedSeconds: (summary.elapsed * 1000).rounded() / 1000,
             filesPerSecond: (summary.filesPerSecond * 10).rounded() / 10,
             cancelled: summary.cancelled, workers: jobs, workersStarted: summary.workersStarted,

@@ -49,8 +49,8 @@ enum ExitStatus: Int32 {
         let status: ExitStatus
         let message: String
         switch error {
-        case let error as InputError: (status, message) = (of(error), error.description)
-        case let error as DocumentError: (status, message) = (of(error), error.description)
+        case let error as InputError: (status, message) = (of(error), error.hinted)
+        case let error as DocumentError: (status, message) = (of(error), error.hinted)
         case let error as OutputError: (status, message) = (.cannotCreate, error.description)
         case let error as DefaultApplication.OpenError: (status, message) = (.unavailable, error.description)
         default: return nil

@@ -53,7 +53,7 @@ struct InfoCommand: AsyncParsableCommand {
                 opened = document
                 let info = try document.info(password: password)
                 if let problem = info.problem {
-                    Terminal.error(problem.description)
+                    Terminal.error(problem.hinted)
                     firstFailure = firstFailure ?? ExitStatus.of(problem)
                 }
                 if json {
@@ -62,11 +62,11 @@ struct InfoCommand: AsyncParsableCommand {
                     Terminal.out((index > 0 ? "\n" : "") + InfoCardFormatter.card(info, styled: styled))
                 }
             } catch let error as InputError {
-                Terminal.error(error.description)
+                Terminal.error(error.hinted)
                 firstFailure = firstFailure ?? ExitStatus.of(error)
                 records.append(InfoRecord(path: path, error: InfoRecord.ErrorRecord(error)))
             } catch let error as DocumentError {
-                Terminal.error(error.description)
+                Terminal.error(error.hinted)
                 firstFailure = firstFailure ?? ExitStatus.of(error)
                 records.append(InfoRecord(path: path, document: opened, error: InfoRecord.ErrorRecord(error)))
             }

@@ -20,8 +20,8 @@ struct InfoRecord: Encodable {
 
         init(_ error: InputError) {
             kind = error.kind.rawValue
-            message = error.reason
-            errno = error.errno
+            message = error.hintedReason
+            errno = error.errno?.rawValue
             glibDomain = nil
             glibCode = nil
         }
@@ -32,7 +32,7 @@ struct InfoRecord: Encodable {
                 return
             }
             kind = error.kind.rawValue
-            message = error.reason
+            message = error.hintedReason
             errno = nil
             glibDomain = error.underlying?.domain
             glibCode = error.underlying?.code

@@ -8,6 +8,7 @@ import FoundationEssentials
 import Quire
 import QuireViewer
 import Synchronization
+import QuireSystem
 
 struct LookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,7 +81,7 @@ struct LookCommand: ParsableCommand {
         for path in paths {
             var info = stat()
             if path.withCString({ stat($0, &info) }) != 0 {
-                Terminal.error("\(path): \(String(cString: strerror(errno)))")
+                Terminal.error("\(path): \(Errno.current)")
                 throw ExitStatus.noInput.exitCode
             }
         }

@@ -143,6 +143,7 @@ struct PrintCommand: AsyncParsableCommand {
             // (a job must never be cut off half-submitted).
             Watchdog.disarm()
             if let preview {
+                guard plan.items.count == 1 else { throw PrintError(.invalidOption, "--preview takes exactly one file") }
                 let data = try printer.previewPDF(plan)
                 // Atomically (temporary file beside it, then rename): a failure leaves nothing.
                 do { try OutputFile.write(data, to: RawArguments.path(preview)) } catch {

@@ -17,13 +17,13 @@ enum PrintFailure {
     static func report(_ error: any Error) -> ExitStatus {
         switch error {
         case let error as PrintError:
-            Terminal.error(error.description)
+            Terminal.error(error.hinted)
             return status(error)
         case let error as InputError:
-            Terminal.error(error.description)
+            Terminal.error(error.hinted)
             return ExitStatus.of(error)
         case let error as DocumentError:
-            Terminal.error(error.description)
+            Terminal.error(error.hinted)
             return ExitStatus.of(error)
         default:
             Terminal.error("\(error)")

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import QuireRender
+import QuireSystem
 
 /// Where output goes and how it may be styled.
 enum Terminal {
@@ -49,8 +50,8 @@ enum Terminal {
     /// Writes data (a PNG, terminal graphics) to standard output; a failed write (a full disk,
     /// a closed pipe) is an I/O error, so that no truncated output passes for a result.
     static func outputData(_ bytes: [UInt8]) throws {
-        if let failure = bytes.withUnsafeBytes({ FileDescriptorWriter.writeAll(STDOUT_FILENO, $0) }) {
-            error("cannot write to standard output: " + String(cString: strerror(failure)))
+        do { try FileDescriptor.standardOutput.writeAll(bytes) } catch {
+            self.error("cannot write to standard output: \(error)")
             throw ExitStatus.ioError.exitCode
         }
     }
@@ -59,7 +60,7 @@ enum Terminal {
     /// nowhere left to report it.
     private static func write(_ text: String, to fd: Int32) {
         var text = text
-        _ = text.withUTF8 { FileDescriptorWriter.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        _ = text.withUTF8 { try? FileDescriptor(rawValue: fd).writeAll(UnsafeRawBufferPointer($0)) }
     }
 
     /// `text` cut or padded with spaces to `width` characters (for aligned columns).

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import QuireRender
+import QuireSystem
 
 /// The terminal as a full-screen program holds it: raw keyboard, the alternate screen, no
 /// cursor. The previous state comes back on every way out: ``end()``, Ctrl-C, SIGTERM,
@@ -33,16 +34,18 @@ final class TerminalSession {
     func begin() throws(TerminalSessionError) {
         var mode = termios()
         guard tcgetattr(input, &mode) == 0 else {
-            throw TerminalSessionError("cannot read the terminal mode: \(String(cString: strerror(errno)))")
+            throw TerminalSessionError("cannot read the terminal mode: \(Errno.current)")
         }
         TerminalSignals.savedMode = mode
         TerminalSignals.setRestoreSequence(Self.restoreSequence(kitty: false))
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            throw TerminalSessionError("cannot create a pipe: \(String(cString: strerror(errno)))")
+        let pipeEnds: [Int32]
+        do {
+            let ends = try FileDescriptor.pipe()
+            pipeEnds = [ends.readEnd.rawValue, ends.writeEnd.rawValue]
+        } catch {
+            throw TerminalSessionError("cannot create a pipe: \(error)")
         }
         for end in pipeEnds {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
         }
         TerminalSignals.wakeRead = pipeEnds[0]
@@ -60,7 +63,7 @@ final class TerminalSession {
             characters[Int(VSUSP)] = 0  // _POSIX_VDISABLE
         }
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
-            throw TerminalSessionError("cannot set raw mode: \(String(cString: strerror(errno)))")
+            throw TerminalSessionError("cannot set raw mode: \(Errno.current)")
         }
         TerminalSignals.active = 1
         isActive = true
@@ -93,7 +96,7 @@ final class TerminalSession {
 
     func write(_ bytes: [UInt8]) {
         guard TerminalSignals.active == 1 else { return }
-        _ = bytes.withUnsafeBytes { FileDescriptorWriter.writeAll(output, $0) }
+        try? FileDescriptor(rawValue: output).writeAll(bytes)
     }
 
     /// Columns, rows and (where the terminal says) the window's size in pixels.
@@ -164,11 +167,8 @@ final class TerminalSession {
 
     private func readAvailable() -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(input, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            return count > 0 ? Array(buffer[..<count]) : []
-        }
+        let count = buffer.withUnsafeMutableBytes { raw in (try? FileDescriptor(rawValue: input).read(into: raw)) ?? 0 }
+        return Array(buffer[..<count])
     }
 
     /// Whether a key is waiting (for work done between keys).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import QuireSystem
 
 /// Signal handling for ``TerminalSession``. Everything a handler touches is prepared before the
 /// handlers are installed and read with async-signal-safe calls only (write, tcsetattr, raise,
@@ -37,12 +38,8 @@ enum TerminalSignals {
         guard active == 1 else { return }
         active = 0
         if let restoreBytes {
-            var offset = 0
-            while offset < restoreCount {
-                let written = Glibc.write(STDOUT_FILENO, restoreBytes + offset, restoreCount - offset)
-                if written <= 0 { if written < 0 && errno == EINTR { continue }; break }
-                offset += written
-            }
+            // writeAll is async-signal-safe: write(2) in a loop, no allocation.
+            try? FileDescriptor.standardOutput.writeAll(UnsafeRawBufferPointer(start: restoreBytes, count: restoreCount))
         }
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedMode)
     }

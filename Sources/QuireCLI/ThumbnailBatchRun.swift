@@ -17,7 +17,7 @@ struct ThumbnailBatchRun {
     let arguments: [String]
 
     /// Output state shared by the event handler (events arrive serially).
-    final class Output: @unchecked Sendable {
+    final class Output: Sendable {
         let json: Bool
         let verbose: Bool
         let progress: BatchProgressBar?
@@ -46,16 +46,16 @@ struct ThumbnailBatchRun {
                     Terminal.out(BatchRecord.file(result))
                 } else if verbose {
                     progress?.clear()
-                    let detail = [result.kind, result.reason].compactMap { $0 }.joined(separator: ": ")
+                    let detail = [result.kind, result.failure?.hinted ?? result.detail].compactMap { $0 }.joined(separator: ": ")
                     Terminal.out("\(result.status.rawValue): \(result.path)\(detail.isEmpty ? "" : " (\(detail))")\n")
                 } else if result.status == .failed {
                     progress?.clear()
-                    Terminal.error("\(result.path): \(result.reason ?? "failed")")
+                    Terminal.error("\(result.path): \(result.failure?.hinted ?? "failed")")
                 }
                 switch result.status {
                 case .generated: progress?.finishedOne(generated: true, failed: false)
                 case .failed: progress?.finishedOne(generated: false, failed: true)
-                case .skipped where result.kind == "unsupported" || result.kind == "cancelled":
+                case .skipped where result.failure?.kind == .unsupported || result.failure?.kind == .cancelled:
                     progress?.finishedOne(generated: false, failed: false)
                 default: progress?.scannedOne()
                 }
@@ -79,7 +79,8 @@ struct ThumbnailBatchRun {
                         "--memory-limit", String(batch.limits.memoryBytes),
                         "--cpu-limit", String(batch.limits.cpuSecondsPerFile)]
                 + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits()))
-        let runner = BatchRunner(options: batch, cache: cache, worker: worker)
+        let runner = BatchRunner(options: batch, cache: cache, worker: worker,
+                                 sandbox: options.noSandbox ? .disabled("--no-sandbox") : nil)
 
         // Ctrl-C (or SIGTERM): stop cleanly — workers are killed, nothing partial is left, the
         // summary is printed. A second Ctrl-C ends the process at once.
@@ -132,7 +133,7 @@ struct ThumbnailBatchRun {
         if !summary.failures.isEmpty {
             text += "Failed:\n"
             for failure in summary.failures.prefix(verbose ? Int.max : 20) {
-                text += "  \(failure.path): \(failure.reason)\n"
+                text += "  \(failure.path): \(failure.failure.hinted)\n"
             }
             if !verbose && summary.failures.count > 20 { text += "  … and \(summary.failures.count - 20) more (see --verbose)\n" }
         }

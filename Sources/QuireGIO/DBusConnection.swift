@@ -3,6 +3,9 @@ internal import CGIO
 /// A GDBus connection serving objects: connect, register interfaces described by introspection
 /// XML, claim well-known names, emit signals. Method calls arrive on the thread that runs the
 /// default main context (a ``GLibMainLoop``).
+// Shared across threads unchecked because: GDBusConnection is thread-safe (GIO documents it so); the Swift
+// state (node info, registrations, handler) is written only by `register`, before the main
+// loop that delivers calls runs, and read afterwards.
 package final class DBusConnection: @unchecked Sendable {
     /// Called for each method call: interface, method, arguments, the call to answer.
     package typealias Handler = (String, String, DBusArguments, DBusInvocation) -> Void

@@ -1,6 +1,8 @@
 internal import CGIO
 
 /// One incoming method call, to be answered exactly once, from any thread (GDBus allows it).
+// Shared across threads unchecked because: it holds a GDBusMethodInvocation pointer, which GDBus lets any
+// thread answer (the return_* calls are thread-safe); it is answered exactly once.
 package struct DBusInvocation: @unchecked Sendable {
     let pointer: OpaquePointer  // GDBusMethodInvocation*, owned until answered
 

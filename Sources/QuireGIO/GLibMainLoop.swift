@@ -7,6 +7,8 @@ import Musl
 
 /// GLib's default main loop, which dispatches D-Bus calls and timers. ``run()`` blocks its
 /// thread until ``quit()``, a termination signal, or the periodic check says to stop.
+// Shared across threads unchecked because: it owns a GMainLoop, and g_main_loop_quit (the only call made
+// from other threads) is thread-safe; `run()` is called once, from the loop's own thread.
 package final class GLibMainLoop: @unchecked Sendable {
     private let loop: OpaquePointer
     private var shouldQuit: (@Sendable () -> Bool)?

@@ -1,4 +1,5 @@
 import Quire
+import QuireSystem
 import QuireTypes
 
 /// The integration files for file managers, generated from the type layer so that the MIME

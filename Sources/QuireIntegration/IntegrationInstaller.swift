@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import QuireSystem
 import QuireTypes
 
 /// Installs, removes and inspects Quire's integration files under one XDG data directory,
@@ -94,7 +95,7 @@ public struct IntegrationInstaller: Sendable {
                 continue
             }
             if !dryRun && unlink(path) != 0 && errno != ENOENT {
-                throw IntegrationError(path: path, reason: "cannot remove: \(String(cString: strerror(errno)))")
+                throw IntegrationError(path: path, reason: "cannot remove: \(Errno.current)")
             }
             changes.append(Change(path: path, action: .removed))
             if !dryRun { removeEmptyParents(of: path) }
@@ -140,9 +141,9 @@ public struct IntegrationInstaller: Sendable {
     private func write(_ file: IntegrationFile, to path: String) throws(IntegrationError) {
         let directory = DirectoryPath.parent(of: path)
         if let failure = DirectoryPath.create(directory) {
-            throw IntegrationError(path: directory, reason: "cannot create directory: \(String(cString: strerror(failure)))")
+            throw IntegrationError(path: directory, reason: "cannot create directory: \(failure)")
         }
-        try AtomicWrite.write(Data(file.contents.utf8), to: path, mode: file.executable ? 0o755 : 0o644)
+        try Self.replace(path, with: file.contents, permissions: file.executable ? 0o755 : 0o644)
     }
 
     private func readManifest() -> [String: String] {
@@ -159,7 +160,18 @@ public struct IntegrationInstaller: Sendable {
         let text = "# Files written by `quire integrate install`; `quire integrate uninstall` removes them.\n"
             + manifest.sorted { $0.key < $1.key }.map { "\($0.value)\t\($0.key)" }.joined(separator: "\n") + "\n"
         _ = DirectoryPath.create(DirectoryPath.parent(of: manifestPath))
-        try AtomicWrite.write(Data(text.utf8), to: manifestPath, mode: 0o644)
+        try Self.replace(manifestPath, with: text, permissions: 0o644)
+    }
+
+    /// Writes `text` so that readers see either the old or the new content, never a part (made
+    /// durable: these files outlive the process that writes them).
+    private static func replace(_ path: String, with text: String, permissions: FilePermissions) throws(IntegrationError) {
+        do {
+            try atomicReplace(path: path, contents: Array(text.utf8), permissions: permissions, durable: true)
+        } catch {
+            throw IntegrationError(path: path, reason: error.step == .create
+                                       ? "cannot create a file here: \(error.errno)" : "cannot write: \(error.errno)")
+        }
     }
 
     /// Removes now-empty directories between `path` and the data directory.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import QuireSystem
 
 /// Where `quire preview --open` puts the images it hands to a viewer: a 0700 directory of the
 /// user's (`$XDG_RUNTIME_DIR/quire-preview`, else `/tmp/quire-preview-UID`). The viewer opens
@@ -13,7 +14,7 @@ public enum PreviewDirectory {
         let directory = base.map { $0 + "/quire-preview" } ?? "/tmp/quire-preview-\(getuid())"
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw DefaultApplication.OpenError(path: .init(directory),
-                                               reason: "cannot create the preview directory: \(String(cString: strerror(errno)))")
+                                               reason: "cannot create the preview directory: \(Errno.current)")
         }
         // Refuse a directory someone else made or others can write (shared /tmp).
         var info = stat()

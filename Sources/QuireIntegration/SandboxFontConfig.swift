@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuireSystem
 import QuireTypes
 
 /// The fontconfig configuration Quire uses where `/etc/fonts` is hidden: GNOME's thumbnail
@@ -64,7 +65,7 @@ public enum SandboxFontConfig {
     public static func buildCache(dataDirectory: String) -> String? {
         let cache = dataDirectory + "/" + cacheRelativePath
         if let failure = DirectoryPath.create(cache) {
-            return "cannot create \(cache): \(String(cString: strerror(failure)))"
+            return "cannot create \(cache): \(failure.description)"
         }
         // The same fonts and rules, with only this cache directory: fontconfig writes the cache
         // of every font directory it scans into the first writable one, and would otherwise find

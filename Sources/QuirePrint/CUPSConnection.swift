@@ -2,6 +2,7 @@ internal import CCUPS
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuireSystem
 
 /// An HTTP connection to a CUPS scheduler. Owns the `http_t`; closed in `deinit`.
 ///
@@ -25,7 +26,7 @@ final class CUPSConnection {
         let (host, port) = server.resolved
         guard let http = libcups.httpConnect2(host, Int32(port), nil, AF_UNSPEC, libcups.cupsEncryption(), 1,
                                       timeoutMilliseconds, nil) else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.current.description
             throw PrintError(.schedulerNotRunning,
                              "the print system is not running (cannot reach the CUPS scheduler at \(server): \(reason))",
                              ipp: IPPStatus(code: IPPStatus.serviceUnavailable,

@@ -1,3 +1,5 @@
+import QuireTypes
+
 /// A printing failure: what went wrong in words the user can act on, and the IPP status libcups
 /// reported when there was one.
 public struct PrintError: Error, Sendable, CustomStringConvertible {
@@ -38,8 +40,12 @@ public struct PrintError: Error, Sendable, CustomStringConvertible {
     /// (the scheduler stopped while the job was being sent). The message says how to remove it.
     public let leftoverJob: String?
 
+    /// Which setting would help (naming a destination), if any.
+    public let remedy: Remedy?
+
     public init(_ kind: Kind, _ message: String, ipp: IPPStatus? = nil, available: [String] = [],
-                leftoverJob: String? = nil) {
+                leftoverJob: String? = nil, remedy: Remedy? = nil) {
+        self.remedy = remedy
         self.kind = kind
         self.message = message
         self.ipp = ipp

@@ -89,8 +89,8 @@ public struct PrintSystem: Sendable {
         }
         if all.count == 1 { return all[0] }
         throw PrintError(.unknownDestination,
-                         "no default printer is set; choose one with -d (available: \(available.joined(separator: ", ")))",
-                         available: available)
+                         "no default printer is set (available: \(available.joined(separator: ", ")))",
+                         available: available, remedy: .destination)
     }
 
     static func noPrintersError(_ server: PrintServer) -> PrintError {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import QuireTypes
+import QuireSystem
 
 /// Finds the preview image a zip-based document carries: OpenDocument
 /// (`Thumbnails/thumbnail.png`), OOXML (`docProps/thumbnail.*`), iWork (`QuickLook/Thumbnail.jpg`,

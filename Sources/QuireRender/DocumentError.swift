@@ -1,4 +1,5 @@
 import QuireTypes
+import QuireGIO
 
 /// Why a document's content could not be read. Carries the user's message and, where it came
 /// from a C library, the underlying error.
@@ -26,15 +27,18 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
     public let inputError: InputError?
     /// The underlying cairo status, if any.
     public let cairo: CairoError?
+    /// Which setting would change the outcome (a limit to raise, a password to give), if any.
+    public let remedy: Remedy?
 
     public init(kind: Kind, path: DocumentPath?, reason: String, underlying: GLibError? = nil,
-                cairo: CairoError? = nil) {
+                cairo: CairoError? = nil, remedy: Remedy? = nil) {
         self.kind = kind
         self.path = path
         self.reason = reason
         self.underlying = underlying
         self.inputError = nil
         self.cairo = cairo
+        self.remedy = remedy
     }
 
     public init(_ input: InputError) {
@@ -44,6 +48,7 @@ public struct DocumentError: Error, Sendable, CustomStringConvertible {
         self.underlying = nil
         self.inputError = input
         self.cairo = nil
+        self.remedy = input.remedy
     }
 
     /// `PATH: reason` on one line.

@@ -1,6 +1,7 @@
 internal import CGdkPixbuf
 internal import CCairo
 import QuireTypes
+import QuireGIO
 
 /// Decodes raster images with gdk-pixbuf: reduced-scale decoding where the loader can (JPEG DCT
 /// scaling), EXIF orientation applied, and pixel bombs refused from the header before any pixel
@@ -94,7 +95,9 @@ final class ImageDecoder {
         let (product, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || product > limits.maximumImagePixels {
             throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "image is \(width)×\(height) pixels, " + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels") + "; refused before decoding")
+                                reason: "image is \(width)×\(height) pixels, refused before decoding: "
+                                    + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels"),
+                                remedy: .raise(.pixels))
         }
     }
 

@@ -2,10 +2,10 @@
 public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     public let path: DocumentPath
     public let reason: String
-    /// The `errno` of the failed system call, if any.
-    public let errno: Int32?
+    /// The error of the failed system call, if any.
+    public let errno: Errno?
 
-    public init(path: DocumentPath, reason: String, errno: Int32? = nil) {
+    public init(path: DocumentPath, reason: String, errno: Errno? = nil) {
         self.path = path
         self.reason = reason
         self.errno = errno
@@ -15,4 +15,5 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(path): \(reason)" }
 }
 
+import QuireSystem
 import QuireTypes

@@ -1,11 +1,12 @@
 internal import CPoppler
 import FoundationEssentials
 import QuireTypes
+import QuireGIO
 
 /// An open PDF (poppler-glib). Owns the `PopplerDocument`; released in `deinit`.
 ///
-/// Poppler documents are not thread-safe: use one `PDFDocument` from one task at a time.
-public final class PDFDocument: @unchecked Sendable {
+/// Poppler documents are not thread-safe, so this is not `Sendable`: use it where it was opened.
+public final class PDFDocument {
     let handle: OpaquePointer  // PopplerDocument*
     /// The path the document was opened from.
     public let path: DocumentPath
@@ -17,7 +18,7 @@ public final class PDFDocument: @unchecked Sendable {
         path = file.path
         try LazyLibraries.requirePoppler(file.path)
         let fd: Int32
-        do { fd = try file.duplicateDescriptor() } catch { throw DocumentError(error) }
+        do { fd = try file.duplicateDescriptor().rawValue } catch { throw DocumentError(error) }
         var gerror: UnsafeMutablePointer<GError>?
         // poppler takes ownership of the descriptor, also on failure.
         let document = libpoppler.poppler_document_new_from_fd(fd, password, &gerror)
@@ -29,10 +30,8 @@ public final class PDFDocument: @unchecked Sendable {
         let error = GLibError.take(gerror)
         if let error, error.domain == "poppler-quark", error.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
             throw DocumentError(kind: .passwordRequired, path: file.path,
-                                reason: password == nil
-                                    ? "PDF is password-protected (give the password with --password)"
-                                    : "the password is not correct for this PDF",
-                                underlying: error)
+                                reason: password == nil ? "PDF is password-protected" : "the password is not correct for this PDF",
+                                underlying: error, remedy: password == nil ? .password : nil)
         }
         // poppler-glib retries a failed password as Latin-1 on the descriptor it has already
         // consumed, so a wrong password surfaces as "damaged". Opening without a password tells

@@ -1,3 +1,4 @@
+import QuireSystem
 import QuireTypes
 
 /// Converts any renderable document to PDF — what printing needs for text, images and SVG
@@ -24,7 +25,7 @@ public enum PDFExport {
     /// Writes the PDF to an open descriptor as it is produced (not closed afterwards).
     public static func write(_ file: InputFile, contentType: ContentType, pages: [Int]? = nil,
                              password: String? = nil, limits: RenderLimits = .standard,
-                             to descriptor: Int32) throws(DocumentError) {
+                             to descriptor: FileDescriptor) throws(DocumentError) {
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits)
         try renderer.writePDF(pages: pages, to: descriptor)
     }
@@ -35,7 +36,7 @@ public enum PDFExport {
     ///   output cannot be written.
     public static func write(_ file: InputFile, contentType: ContentType, pages: [Int]? = nil,
                              password: String? = nil, limits: RenderLimits = .standard,
-                             to output: DocumentPath, permissions: mode_t? = nil) throws {
+                             to output: DocumentPath, permissions: FilePermissions? = nil) throws {
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits)
         let out = try OutputFile(path: output, permissions: permissions)
         do {
@@ -46,7 +47,3 @@ public enum PDFExport {
         try out.commit()
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -6,6 +6,7 @@ import Musl
 internal import CSpectre
 internal import CCairo
 import QuireTypes
+import Synchronization
 
 /// PostScript and EPS through libspectre, which runs Ghostscript in-process (libgs, with
 /// `-dSAFER`: no file writes, no deletes, no external programs). Pages are rasterised at the
@@ -13,7 +14,7 @@ import QuireTypes
 final class PostScriptSource: PageSource {
     /// Ghostscript allows one interpreter instance per process: every libspectre call that may
     /// start one (load, render) runs under this lock.
-    static let ghostscript = Lock()
+    static let ghostscript = Mutex(())
 
     let path: DocumentPath
     /// Kept open: libspectre reopens the file by its /proc/self/fd name on every render.
@@ -77,8 +78,10 @@ final class PostScriptSource: PageSource {
     /// (one line) so it can go into the error message instead of corrupting piped output.
     @discardableResult
     static func withGhostscript(_ body: () -> Void) -> String {
-        ghostscript.lock()
-        defer { ghostscript.unlock() }
+        ghostscript.withLock { _ in capturingOutput(body) }
+    }
+
+    private static func capturingOutput(_ body: () -> Void) -> String {
         let capture = tmpfile()
         let savedOut = dup(STDOUT_FILENO), savedError = dup(STDERR_FILENO)
         if let capture {
@@ -109,13 +112,13 @@ final class PostScriptSource: PageSource {
     private static func runOnLargeStack(_ body: () -> Void) {
         withoutActuallyEscaping(body) { body in
             // A joined pthread: when this returns, the thread and its reference to `body` are gone.
-            let box = Unmanaged.passRetained(UnsafeSendableBox(body))
+            let box = Unmanaged.passRetained(ClosureBox(body))
             var attributes = pthread_attr_t()
             pthread_attr_init(&attributes)
             pthread_attr_setstacksize(&attributes, 32 << 20)
             var thread = pthread_t()
             let started = pthread_create(&thread, &attributes, { argument in
-                Unmanaged<UnsafeSendableBox>.fromOpaque(argument!).takeUnretainedValue().value()
+                Unmanaged<ClosureBox>.fromOpaque(argument!).takeUnretainedValue().value()
                 return nil
             }, box.toOpaque())
             pthread_attr_destroy(&attributes)
@@ -190,9 +193,9 @@ final class PostScriptSource: PageSource {
 
 import FoundationEssentials
 
-/// Carries a non-Sendable closure to the Ghostscript thread; the caller waits for it, so it is
-/// never used concurrently.
-private final class UnsafeSendableBox: @unchecked Sendable {
+/// Carries a non-Sendable closure to the Ghostscript thread (through `pthread_create`'s context
+/// pointer); the caller joins the thread, so it is never used concurrently.
+private final class ClosureBox {
     let value: () -> Void
     init(_ value: @escaping () -> Void) { self.value = value }
 }

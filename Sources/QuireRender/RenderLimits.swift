@@ -42,6 +42,7 @@ public struct RenderLimits: Sendable, Hashable {
     public func checkPageCount(_ count: Int, path: DocumentPath?) throws(DocumentError) {
         guard count > maximumPages else { return }
         throw DocumentError(kind: .limitExceeded, path: path,
-                            reason: "\(count) pages selected, " + Limit.pages.exceeded(maximumPages, "pages") + " per request")
+                            reason: "\(count) pages selected, " + Limit.pages.exceeded(maximumPages, "pages per request"),
+                            remedy: .raise(.pages))
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 internal import CCairo
+import QuireSystem
 import QuireTypes
 
 /// Renders any document family Quire supports: PDF, PostScript/EPS, SVG, raster images, text,
@@ -17,9 +18,10 @@ import QuireTypes
 /// let png = try PNGEncoder.encode(image)
 /// ```
 ///
-/// A renderer holds C library state that is not thread-safe: use one renderer from one task at
-/// a time (it may move between tasks).
-public final class Renderer: @unchecked Sendable {
+/// A renderer holds C library state that is not thread-safe, so it is not `Sendable`: create
+/// it, use it and release it in one task (``Document``'s async functions do exactly that, on a
+/// thread of their own).
+public final class Renderer {
     /// The type the renderer was chosen for.
     public let contentType: ContentType
     /// The document's path (for messages).
@@ -142,11 +144,11 @@ public final class Renderer: @unchecked Sendable {
     }
 
     /// Writes the PDF to a file descriptor as it is produced (the descriptor is not closed).
-    public func writePDF(pages: [Int]? = nil, to descriptor: Int32) throws(DocumentError) {
+    public func writePDF(pages: [Int]? = nil, to descriptor: FileDescriptor) throws(DocumentError) {
         let sink = ByteSink(descriptor: descriptor)
         try writeVector(kind: .pdf, pages: pages ?? Array(0..<pageCount), sink: sink)
-        if let code = sink.errorNumber {
-            throw DocumentError(kind: .input, path: path, reason: "cannot write the PDF: \(String(cString: strerror(code)))")
+        if let error = sink.error {
+            throw DocumentError(kind: .input, path: path, reason: "cannot write the PDF: \(error)")
         }
     }
 
@@ -195,18 +197,18 @@ public final class Renderer: @unchecked Sendable {
 /// Collects bytes in memory or writes them through to a descriptor.
 final class ByteSink {
     private(set) var bytes: [UInt8] = []
-    let descriptor: Int32?
-    private(set) var errorNumber: Int32?
+    let descriptor: FileDescriptor?
+    private(set) var error: Errno?
 
-    init(descriptor: Int32? = nil) { self.descriptor = descriptor }
+    init(descriptor: FileDescriptor? = nil) { self.descriptor = descriptor }
 
     func append(_ raw: UnsafeRawBufferPointer) -> Bool {
         guard let descriptor else {
             bytes.append(contentsOf: raw)
             return true
         }
-        if let code = FileDescriptorWriter.writeAll(descriptor, raw) {
-            errorNumber = code
+        do { try descriptor.writeAll(raw) } catch {
+            self.error = error
             return false
         }
         return true

@@ -1,6 +1,7 @@
 internal import CRsvg
 internal import CCairo
 import QuireTypes
+import QuireGIO
 
 /// SVG through librsvg. The document is loaded from memory with no base URI, so librsvg cannot
 /// resolve references to other files; it never fetches from the network. Only `data:` URLs

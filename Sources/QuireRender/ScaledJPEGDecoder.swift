@@ -1,5 +1,6 @@
 internal import CGdkPixbuf
 import QuireTypes
+import QuireGIO
 
 /// Decodes JPEG bytes straight to a small size with gdk-pixbuf, whose JPEG loader uses libjpeg's
 /// DCT scaling (it decodes at 1/2, 1/4 or 1/8 when that is still at least the target), so a

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import QuireTypes
+import QuireSystem
 
 /// A freedesktop thumbnail (Thumbnail Managing Standard 0.9): the image, fitted so its longest
 /// side equals the requested size, and the tEXt metadata that goes with it.

@@ -66,7 +66,8 @@ final class ZipArchive {
         count += 1
         if count > limits.maximumArchiveEntries {
             throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "zip container has " + Limit.entries.exceeded(limits.maximumArchiveEntries, "entries"))
+                                reason: "zip container has " + Limit.entries.exceeded(limits.maximumArchiveEntries, "entries"),
+                                remedy: .raise(.entries))
         }
         return entry
     }
@@ -103,11 +104,14 @@ final class ZipArchive {
                     let reason = limit == nil
                         ? Limit.inflatedSize.exceeded(maximum, "bytes") : "more than the \(maximum)-byte limit for this entry"
                     throw DocumentError(kind: .limitExceeded, path: path,
-                                        reason: "\(DocumentPath.escaped(Array(name.utf8))) inflates to \(reason) (zip bomb?)")
+                                        reason: "zip bomb? \(DocumentPath.escaped(Array(name.utf8))) inflates to \(reason)",
+                                        remedy: limit == nil ? .raise(.inflatedSize) : nil)
                 }
                 if inflated + data.count + read > limits.maximumInflatedBytes {
                     throw DocumentError(kind: .limitExceeded, path: path,
-                                        reason: "the container inflates to " + Limit.inflatedSize.exceeded(limits.maximumInflatedBytes, "bytes") + " (zip bomb?)")
+                                        reason: "zip bomb? the container inflates to "
+                                            + Limit.inflatedSize.exceeded(limits.maximumInflatedBytes, "bytes"),
+                                        remedy: .raise(.inflatedSize))
                 }
                 data.append(contentsOf: chunk[0..<read])
             }

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Quire
+import QuireSystem
 import QuireThumbnails
+import Synchronization
 
 /// The service's backend: the batch machinery (isolated worker processes, atomic cache writes,
 /// failure markers) applied to the URIs of each request, and the cache operations of `Cache1`.
@@ -41,11 +43,14 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
                                        timeout: timeout)
             let runner = BatchRunner(options: options, cache: cache, worker: worker)
             let results = ResultBox()
-            _ = await Task.detached {
-                runner.run(paths) { event in
+            // The runner blocks (its worker slots wait on child processes): a thread of its own,
+            // not one of the cooperative pool's.
+            let requested = paths
+            _ = await BlockingWork.run {
+                runner.run(requested) { event in
                     if case .file(let result) = event { results.append(result) }
                 }
-            }.value
+            }
             var byURI: [String: BatchFileResult] = [:]
             for result in results.all {
                 if let uri = result.uri ?? ThumbnailKey(path: result.path)?.uri { byURI[uri] = result }
@@ -59,11 +64,11 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
 
     static func outcome(for uri: String, result: BatchFileResult?) -> ThumbnailOutcome {
         guard let result else { return ThumbnailOutcome(uri: uri, error: (.unreadable, "the file could not be read")) }
-        let reason = result.reason ?? result.kind ?? result.status.rawValue
-        switch result.kind {
-        case "not-found", "unreadable", "not-regular", "directory", "invalid-path":
+        let reason = result.failure?.reason ?? result.status.rawValue
+        switch result.failure?.kind {
+        case .notFound?, .unreadable?, .notRegular?, .directory?, .invalidPath?:
             return ThumbnailOutcome(uri: uri, error: (.unreadable, reason))
-        case "unsupported":
+        case .unsupported?:
             return ThumbnailOutcome(uri: uri, error: (.unsupported, reason))
         default:
             break
@@ -109,9 +114,8 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
 }
 
 /// Collects batch results from the runner's (serial) event handler.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = Lock()
-    private var results: [BatchFileResult] = []
-    func append(_ result: BatchFileResult) { lock.lock(); results.append(result); lock.unlock() }
-    var all: [BatchFileResult] { lock.lock(); defer { lock.unlock() }; return results }
+private final class ResultBox: Sendable {
+    private let results = Mutex<[BatchFileResult]>([])
+    func append(_ result: BatchFileResult) { results.withLock { $0.append(result) } }
+    var all: [BatchFileResult] { results.withLock { $0 } }
 }

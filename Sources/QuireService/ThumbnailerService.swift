@@ -6,6 +6,8 @@ import Musl
 internal import QuireGIO
 import FoundationEssentials
 import QuireTypes
+import QuireSystem
+import Synchronization
 
 /// The freedesktop thumbnail service on D-Bus, as Tumbler provides it:
 /// `org.freedesktop.thumbnails.Thumbnailer1` (`Queue`, `Dequeue`, `GetSupported`,
@@ -16,7 +18,7 @@ import QuireTypes
 /// backend and is reported with signals. Bad arguments get D-Bus errors, and a request that
 /// fails only produces `Error` signals: the service never dies from a request. It exits after
 /// `idleTimeout` seconds with nothing to do, or on SIGTERM/SIGINT.
-public final class ThumbnailerService: @unchecked Sendable {
+public final class ThumbnailerService: Sendable {
     public static let thumbnailerName = "org.freedesktop.thumbnails.Thumbnailer1"
     public static let thumbnailerPath = "/org/freedesktop/thumbnails/Thumbnailer1"
     public static let cacheName = "org.freedesktop.thumbnails.Cache1"
@@ -72,7 +74,9 @@ public final class ThumbnailerService: @unchecked Sendable {
     let backend: any ThumbnailerBackend
     let configuration: Configuration
     let queue = RequestQueue()
-    private var connection: DBusConnection?
+    /// Set once by `connect()`, read by the D-Bus thread and at the end of `run()`.
+    private let connectionState = Mutex<DBusConnection?>(nil)
+    private var connection: DBusConnection? { connectionState.withLock { $0 } }
     private let loop = GLibMainLoop()
 
     public init(backend: any ThumbnailerBackend, configuration: Configuration = Configuration()) {
@@ -111,7 +115,7 @@ public final class ThumbnailerService: @unchecked Sendable {
         let connection: DBusConnection
         do {
             connection = try DBusConnection(address: configuration.busAddress)
-            self.connection = connection
+            connectionState.withLock { $0 = connection }
             try connection.register(
                 introspection: Self.introspection,
                 objects: [(Self.thumbnailerPath, Self.thumbnailerName), (Self.cachePath, Self.cacheName)]

@@ -19,10 +19,10 @@ public struct BatchFileResult: Sendable {
     /// The file as found (canonical absolute path).
     public let path: DocumentPath
     public let status: Status
-    /// A stable word for scripts (`timeout`, `crash`, `damaged`, `too-large`, `known-failure`…).
-    public let kind: String?
-    /// Why, for the user.
-    public let reason: String?
+    /// Why the file failed or was skipped (nil when it was not).
+    public let failure: ThumbnailFailure?
+    /// For `wouldGenerate`: what would be generated.
+    public let detail: String?
     /// Cache files written (or, when up to date, found).
     public let thumbnails: [String]
     /// Size of the original in bytes.
@@ -30,14 +30,17 @@ public struct BatchFileResult: Sendable {
     /// The file's canonical `file://` URI (lossless, unlike a display of ``path``), when known.
     public let uri: String?
 
-    public init(path: DocumentPath, status: Status, kind: String? = nil, reason: String? = nil,
+    public init(path: DocumentPath, status: Status, failure: ThumbnailFailure? = nil, detail: String? = nil,
                 thumbnails: [String] = [], size: Int64 = 0, uri: String? = nil) {
         self.path = path
         self.status = status
-        self.kind = kind
-        self.reason = reason
+        self.failure = failure
+        self.detail = detail
         self.thumbnails = thumbnails
         self.size = size
         self.uri = uri
     }
+
+    /// The failure's stable word for scripts (`timeout`, `crash`, `damaged`, `too-large`…).
+    public var kind: String? { failure?.kind.rawValue }
 }

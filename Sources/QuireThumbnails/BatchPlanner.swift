@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import QuireTypes
+import QuireSystem
 
 /// Walks the paths of a batch and hands out candidate files with their stat facts, or the
 /// reason a path was skipped. Names are raw bytes throughout; nothing passes through a shell.
@@ -20,10 +21,10 @@ struct BatchPlanner {
 
     enum Found {
         case candidate(Candidate)
-        case skipped(path: DocumentPath, kind: String, reason: String, size: Int64)
+        case skipped(path: DocumentPath, failure: ThumbnailFailure, size: Int64)
         /// A path given on the command line that does not exist or cannot be read: an error of
         /// the run (no failure marker: it is not a file that failed to thumbnail).
-        case unusable(path: DocumentPath, kind: String, reason: String)
+        case unusable(path: DocumentPath, failure: ThumbnailFailure)
     }
 
     let options: BatchOptions
@@ -43,23 +44,23 @@ struct BatchPlanner {
         for path in paths {
             if shouldStop() { return }
             guard let key = ThumbnailKey(path: path, relativeTo: workingDirectory) else {
-                visit(.unusable(path: path, kind: "invalid-path", reason: "cannot be expressed as a file URI"))
+                visit(.unusable(path: path, failure: ThumbnailFailure(.invalidPath, "cannot be expressed as a file URI")))
                 continue
             }
             var info = stat()
             guard key.canonicalPath.withCString({ stat($0, &info) }) == 0 else {
                 let code = errno
-                visit(.unusable(path: path, kind: code == ENOENT || code == ENOTDIR ? "not-found" : "unreadable",
-                                reason: code == ENOENT ? "no such file or directory" : String(cString: strerror(code))))
+                visit(.unusable(path: path, failure: ThumbnailFailure(code == ENOENT || code == ENOTDIR ? .notFound : .unreadable,
+                                                                      code == ENOENT ? "no such file or directory" : Errno(rawValue: code).description)))
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
                 guard options.recursive else {
-                    visit(.skipped(path: key.canonicalPath, kind: "directory", reason: "is a directory (use -r to walk it)", size: 0))
+                    visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.directory, "is a directory", remedy: .recursive), size: 0))
                     continue
                 }
                 if cache.contains(key.canonicalPath) {
-                    visit(.skipped(path: key.canonicalPath, kind: "inside-cache", reason: "is inside the thumbnail cache", size: 0))
+                    visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.insideCache, "is inside the thumbnail cache"), size: 0))
                     continue
                 }
                 walkDirectory(key.canonicalPath.bytes, shouldStop: shouldStop, visit: visit)
@@ -73,20 +74,22 @@ struct BatchPlanner {
         let size = Int64(info.st_size)
         if let shard = options.shard, !shard.contains(pathBytes: key.canonicalPath.bytes) { return }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            visit(.skipped(path: key.canonicalPath, kind: "not-regular", reason: "not a regular file", size: size))
+            visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.notRegular, "not a regular file"), size: size))
             return
         }
         if cache.contains(key.canonicalPath) {
-            visit(.skipped(path: key.canonicalPath, kind: "inside-cache", reason: "is inside the thumbnail cache", size: size))
+            visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.insideCache, "is inside the thumbnail cache"), size: size))
             return
         }
         if size == 0 {
-            visit(.skipped(path: key.canonicalPath, kind: "empty", reason: "empty file", size: size))
+            visit(.skipped(path: key.canonicalPath, failure: ThumbnailFailure(.empty, "empty file"), size: size))
             return
         }
         if size > options.maximumFileSize {
-            visit(.skipped(path: key.canonicalPath, kind: "too-large",
-                           reason: "\(size) bytes, more than --max-file-size \(options.maximumFileSize)", size: size))
+            visit(.skipped(path: key.canonicalPath,
+                           failure: ThumbnailFailure(.tooLarge, "\(size) bytes, " + Limit.fileSize.exceeded(options.maximumFileSize, "bytes"),
+                                                     remedy: .raise(.fileSize)),
+                           size: size))
             return
         }
         visit(.candidate(Candidate(key: key, size: size, modificationTime: Int64(info.st_mtim.tv_sec))))
@@ -94,8 +97,8 @@ struct BatchPlanner {
 
     private func walkDirectory(_ directory: [UInt8], shouldStop: () -> Bool, visit: (Found) -> Void) {
         guard let handle = DocumentPath(bytes: directory).withCString({ opendir($0) }) else {
-            visit(.skipped(path: DocumentPath(bytes: directory), kind: "unreadable",
-                           reason: "cannot list directory (\(String(cString: strerror(errno))))", size: 0))
+            visit(.skipped(path: DocumentPath(bytes: directory),
+                           failure: ThumbnailFailure(.unreadable, "cannot list directory (\(Errno.current))"), size: 0))
             return
         }
         var files: [([UInt8], UInt8)] = []

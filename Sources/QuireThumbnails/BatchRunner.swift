@@ -3,12 +3,14 @@ import Glibc
 #endif
 import FoundationEssentials
 import QuireTypes
+import Synchronization
+import QuireSystem
 
 /// Runs a batch: walks the paths, skips what is current (or known to fail), sends the rest —
 /// largest first — to a pool of sandboxed, long-lived worker processes, and writes what they
 /// return into the cache atomically. A file that fails, crashes its worker or times out is
 /// recorded with a failure marker and the batch goes on.
-public final class BatchRunner: @unchecked Sendable {
+public final class BatchRunner: Sendable {
     /// How to start one worker: normally the running `quire` binary with its hidden subcommand.
     public struct WorkerCommand: Sendable {
         public var executable: String
@@ -31,17 +33,15 @@ public final class BatchRunner: @unchecked Sendable {
     public let cache: ThumbnailCache
     let worker: WorkerCommand
     private let givenSandbox: WorkerSandbox?
-    /// Detected only when some file needs rendering (the probe starts a process).
-    private lazy var sandbox: WorkerSandbox = {
-        if let givenSandbox { return givenSandbox }
-        return options.useSandbox ? WorkerSandbox.detect(environment: worker.environment) : .disabled("--no-sandbox")
-    }()
 
-    private let lock = Lock()
-    private var summary = BatchSummary()
-    private var cancelled = false
-    private var pool: WorkerPool?
-    private var usedSandbox: WorkerSandbox?
+    /// What the run shares with `cancel()` and the pool's slot threads.
+    private struct State {
+        var summary = BatchSummary()
+        var cancelled = false
+        var pool: WorkerPool?
+        var usedSandbox: WorkerSandbox?
+    }
+    private let state = Mutex(State())
 
     /// - Parameter sandbox: the confinement of workers; detected when nil (and `useSandbox`).
     public init(options: BatchOptions, cache: ThumbnailCache, worker: WorkerCommand, sandbox: WorkerSandbox? = nil) {
@@ -54,18 +54,14 @@ public final class BatchRunner: @unchecked Sendable {
     /// Stops the batch: no new files are started, running workers are killed, and `run`
     /// returns its summary (with `cancelled` set). Safe to call from a signal-handling queue.
     public func cancel() {
-        lock.lock()
-        cancelled = true
-        let pool = self.pool
-        lock.unlock()
+        let pool = state.withLock { state in
+            state.cancelled = true
+            return state.pool
+        }
         pool?.cancel()
     }
 
-    private var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
+    private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     private struct Pending {
         var key: ThumbnailKey
@@ -77,19 +73,56 @@ public final class BatchRunner: @unchecked Sendable {
     /// Runs the batch over `paths`, calling `onEvent` for each event (serially).
     public func run(_ paths: [DocumentPath], onEvent: @escaping @Sendable (BatchEvent) -> Void) -> BatchSummary {
         let start = Date()
+        let (found, handled) = plan(paths, onEvent)
+        if options.dryRun {
+            for item in found {
+                report(BatchFileResult(path: item.key.canonicalPath, status: .wouldGenerate,
+                                       detail: "needs " + item.flavors.map(\.rawValue).joined(separator: ", "),
+                                       thumbnails: item.flavors.map { cache.path(for: item.key, flavor: $0) }, size: item.size,
+                                       uri: item.key.uri),
+                       onEvent)
+            }
+            return finish(start)
+        }
+        // Largest first: the long files start early and the tail of the run stays short.
+        let pending = found.sorted {
+            $0.size != $1.size ? $0.size > $1.size : $0.key.canonicalPath.bytes.lexicographicallyPrecedes($1.key.canonicalPath.bytes)
+        }
+        let sandbox = pending.isEmpty ? WorkerSandbox.disabled("no file needed rendering") : resolvedSandbox()
+        state.withLock { _ in onEvent(.planned(toGenerate: pending.count, alreadyHandled: handled, sandbox: sandbox)) }
+        guard !pending.isEmpty else { return finish(start) }
+
+        // The cache must be writable before any work is done (else every file would fail alike).
+        if let problem = cacheProblem() {
+            account(notRendered: pending.count, as: .cacheUnwritable, cacheProblem: problem)
+            return finish(start)
+        }
+        if isCancelled {
+            // Interrupted while walking: what was found but not rendered is reported as skipped.
+            account(notRendered: pending.count, as: .cancelled)
+            return finish(start)
+        }
+        dispatch(pending, given: paths, sandbox: sandbox, expectedTotal: handled + pending.count, onEvent)
+        return finish(start)
+    }
+
+    // MARK: Plan
+
+    /// Walks `paths`: reports what needs no worker (skipped, unusable, current in the cache,
+    /// known to fail) and returns the rest, with the count of files reported.
+    private func plan(_ paths: [DocumentPath], _ onEvent: @Sendable (BatchEvent) -> Void) -> (pending: [Pending], handled: Int) {
         var pending: [Pending] = []
         var handled = 0
-        let planner = BatchPlanner(options: options, cache: cache)
-        planner.walk(paths, shouldStop: { isCancelled }) { found in
+        BatchPlanner(options: options, cache: cache).walk(paths, shouldStop: { isCancelled }) { found in
             switch found {
-            case let .skipped(path, kind, reason, size):
-                report(BatchFileResult(path: path, status: .skipped, kind: kind, reason: reason, size: size), onEvent)
+            case let .skipped(path, failure, size):
+                report(BatchFileResult(path: path, status: .skipped, failure: failure, size: size), onEvent)
                 handled += 1
-            case let .unusable(path, kind, reason):
-                report(BatchFileResult(path: path, status: .failed, kind: kind, reason: reason), onEvent)
+            case let .unusable(path, failure):
+                report(BatchFileResult(path: path, status: .failed, failure: failure), onEvent)
                 handled += 1
             case let .candidate(candidate):
-                if let result = check(candidate) {
+                if let result = checkCache(candidate) {
                     report(result, onEvent)
                     handled += 1
                 } else {
@@ -99,112 +132,27 @@ public final class BatchRunner: @unchecked Sendable {
                 }
             }
         }
-        if options.dryRun {
-            for item in pending {
-                report(BatchFileResult(path: item.key.canonicalPath, status: .wouldGenerate,
-                                       reason: "needs " + item.flavors.map(\.rawValue).joined(separator: ", "),
-                                       thumbnails: item.flavors.map { cache.path(for: item.key, flavor: $0) }, size: item.size,
-                                       uri: item.key.uri),
-                       onEvent)
-            }
-            return finish(start)
-        }
-        // Largest first: the long files start early and the tail of the run stays short.
-        let sandbox = pending.isEmpty ? WorkerSandbox.disabled("no file needed rendering") : self.sandbox
-        pending.sort { $0.size != $1.size ? $0.size > $1.size : $0.key.canonicalPath.bytes.lexicographicallyPrecedes($1.key.canonicalPath.bytes) }
-        lock.lock()
-        onEvent(.planned(toGenerate: pending.count, alreadyHandled: handled, sandbox: sandbox))
-        lock.unlock()
-
-        // The cache must be writable before any work is done (else every file would fail alike).
-        if !pending.isEmpty, let problem = cacheProblem() {
-            lock.lock()
-            summary.cacheProblem = problem
-            summary.skipped += pending.count
-            summary.skippedByKind["cache-unwritable", default: 0] += pending.count
-            lock.unlock()
-            return finish(start)
-        }
-        if !pending.isEmpty && isCancelled {
-            // Interrupted while walking: what was found but not rendered is reported as skipped.
-            lock.lock()
-            summary.skipped += pending.count
-            summary.skippedByKind["cancelled", default: 0] += pending.count
-            lock.unlock()
-        }
-        if !pending.isEmpty && !isCancelled {
-            // Temporary files of writers that died (only possible in the instant between link
-            // and rename) are removed before new ones are written; not on runs with nothing to do,
-            // so that an up-to-date rerun never lists the cache directories.
-            cache.removeLeftovers()
-            let pool = WorkerPool(configuration: .init(
-                executable: worker.executable, arguments: worker.arguments, environment: worker.environment,
-                sandbox: sandbox, readable: Self.readableRoots(given: paths, pending: pending.map(\.key.canonicalPath)),
-                workerCount: max(1, options.jobs), timeout: options.timeout,
-                quietStandardError: worker.quietStandardError))
-            lock.lock()
-            self.pool = pool
-            usedSandbox = sandbox
-            let stopNow = cancelled
-            lock.unlock()
-            if stopNow { pool.cancel() }
-            let jobs = pending.enumerated().map { index, item in
-                WorkerPool.Job(index: index, request: WorkerRequest(
-                    path: item.key.canonicalPath.bytes, uri: item.key.uri,
-                    sizes: item.flavors.map(\.pixelSize), maximumFileSize: options.maximumFileSize))
-            }
-            let items = pending
-            pool.run(jobs) { [self] job, outcome in
-                report(complete(items[job.index], outcome), onEvent)
-            }
-            // Files never handed out because of a cancel.
-            lock.lock()
-            let done = summary.total
-            lock.unlock()
-            let expected = handled + pending.count
-            let startFailure = pool.startFailure
-            if done < expected {
-                lock.lock()
-                summary.skipped += expected - done
-                summary.skippedByKind[startFailure == nil ? "cancelled" : "worker-unavailable", default: 0] += expected - done
-                lock.unlock()
-            }
-            lock.lock()
-            summary.workerProblem = startFailure
-            lock.unlock()
-            lock.lock()
-            summary.workersStarted = pool.workersStarted
-            self.pool = nil
-            lock.unlock()
-        }
-        return finish(start)
+        return (pending, handled)
     }
+
+    /// The sandbox given, else the one detected (only when some file needs rendering: the probe
+    /// starts a process).
+    private func resolvedSandbox() -> WorkerSandbox {
+        if let givenSandbox { return givenSandbox }
+        return options.useSandbox ? WorkerSandbox.detect(environment: worker.environment) : .disabled("turned off (useSandbox is false)")
+    }
+
+    // MARK: Cache check
 
     /// Why the cache cannot take thumbnails (directories not creatable or not writable), if so.
     private func cacheProblem() -> String? {
         for directory in options.flavors.map(cache.directory(for:)) + [cache.failureDirectory] {
             do { try ThumbnailCache.makeDirectory(directory) } catch { return error.description }
             if access(directory, W_OK | X_OK) != 0 {
-                return "\(directory): not writable (\(String(cString: strerror(errno))))"
+                return "\(directory): not writable (\(Errno.current))"
             }
         }
         return nil
-    }
-
-    private func finish(_ start: Date) -> BatchSummary {
-        lock.lock()
-        defer { lock.unlock() }
-        summary.elapsed = Date().timeIntervalSince(start)
-        summary.cancelled = cancelled
-        summary.sandbox = usedSandbox ?? .disabled("no file needed rendering")
-        return summary
-    }
-
-    private func report(_ result: BatchFileResult, _ onEvent: @Sendable (BatchEvent) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        summary.record(result)
-        onEvent(.file(result))
     }
 
     private func neededFlavors(_ candidate: BatchPlanner.Candidate) -> [ThumbnailFlavor] {
@@ -221,7 +169,7 @@ public final class BatchRunner: @unchecked Sendable {
     }
 
     /// The result for a candidate that needs no worker, or nil when it must be rendered.
-    private func check(_ candidate: BatchPlanner.Candidate) -> BatchFileResult? {
+    private func checkCache(_ candidate: BatchPlanner.Candidate) -> BatchFileResult? {
         let path = candidate.key.canonicalPath
         if options.force { return nil }
         if options.flavors.allSatisfy({ isCurrent(candidate, $0) }) {
@@ -230,11 +178,42 @@ public final class BatchRunner: @unchecked Sendable {
                                    size: candidate.size, uri: candidate.key.uri)
         }
         if cache.lookupFailure(candidate.key, modificationTime: candidate.modificationTime, size: candidate.size).isCurrent {
-            return BatchFileResult(path: path, status: .skipped, kind: "known-failure",
-                                   reason: "failed before and unchanged since (use --force to retry)", size: candidate.size,
-                                   uri: candidate.key.uri)
+            return BatchFileResult(path: path, status: .skipped,
+                                   failure: ThumbnailFailure(.knownFailure, "failed before and unchanged since", remedy: .force),
+                                   size: candidate.size, uri: candidate.key.uri)
         }
         return nil
+    }
+
+    // MARK: Dispatch
+
+    /// Renders `pending` with a pool of workers, storing what they return.
+    private func dispatch(_ pending: [Pending], given paths: [DocumentPath], sandbox: WorkerSandbox, expectedTotal: Int,
+                          _ onEvent: @escaping @Sendable (BatchEvent) -> Void) {
+        // Temporary files of writers that died (only possible in the instant between link
+        // and rename) are removed before new ones are written; not on runs with nothing to do,
+        // so that an up-to-date rerun never lists the cache directories.
+        cache.removeLeftovers()
+        let pool = WorkerPool(configuration: .init(
+            executable: worker.executable, arguments: worker.arguments, environment: worker.environment,
+            sandbox: sandbox, readable: Self.readableRoots(given: paths, pending: pending.map(\.key.canonicalPath)),
+            workerCount: max(1, options.jobs), timeout: options.timeout,
+            quietStandardError: worker.quietStandardError))
+        let stopNow = state.withLock { state in
+            state.pool = pool
+            state.usedSandbox = sandbox
+            return state.cancelled
+        }
+        if stopNow { pool.cancel() }
+        let jobs = pending.enumerated().map { index, item in
+            WorkerPool.Job(index: index, request: WorkerRequest(
+                path: item.key.canonicalPath.bytes, uri: item.key.uri,
+                sizes: item.flavors.map(\.pixelSize), maximumFileSize: options.maximumFileSize))
+        }
+        pool.run(jobs) { [self] job, outcome in
+            report(complete(pending[job.index], outcome), onEvent)
+        }
+        account(finishedPool: pool, expectedTotal: expectedTotal)
     }
 
     /// What the sandboxed workers may read: the canonical paths given, plus the directory of any
@@ -259,48 +238,95 @@ public final class BatchRunner: @unchecked Sendable {
         return WorkerSandbox.minimalRoots(roots)
     }
 
+    /// Stores what a worker returned (thumbnails or a failure marker) and says what became of the file.
     private func complete(_ item: Pending, _ outcome: WorkerPool.JobOutcome) -> BatchFileResult {
         let path = item.key.canonicalPath
         switch outcome {
         case .cancelled:
-            return BatchFileResult(path: path, status: .skipped, kind: "cancelled", reason: "the batch was interrupted", size: item.size, uri: item.key.uri)
+            return BatchFileResult(path: path, status: .skipped, failure: ThumbnailFailure(.cancelled, "the batch was interrupted"),
+                                   size: item.size, uri: item.key.uri)
         case let .response(.rendered(_, _, _, pngs)):
             var written: [String] = []
             for flavor in item.flavors {
                 guard let png = pngs[flavor.pixelSize] else {
-                    return BatchFileResult(path: path, status: .failed, kind: "render",
-                                           reason: "no \(flavor.rawValue) thumbnail was produced", thumbnails: written, size: item.size, uri: item.key.uri)
+                    return BatchFileResult(path: path, status: .failed,
+                                           failure: ThumbnailFailure(.render, "no \(flavor.rawValue) thumbnail was produced"),
+                                           thumbnails: written, size: item.size, uri: item.key.uri)
                 }
                 do {
                     written.append(try cache.store(png: png, for: item.key, flavor: flavor))
                 } catch {
-                    return BatchFileResult(path: path, status: .failed, kind: "cache-write", reason: error.description,
+                    return BatchFileResult(path: path, status: .failed, failure: ThumbnailFailure(.cacheWrite, error.description),
                                            thumbnails: written, size: item.size, uri: item.key.uri)
                 }
             }
             // A stale failure marker from an older version of the file is now wrong.
             unlink(cache.failurePath(for: item.key))
             return BatchFileResult(path: path, status: .generated, thumbnails: written, size: item.size, uri: item.key.uri)
-        case let .response(.failed(kind, reason, mtime, size)):
-            let marker = recordFailure(item, kind: kind, reason: reason,
+        case let .response(.failed(failure, mtime, size)):
+            let marker = recordFailure(item, failure,
                                        modificationTime: mtime >= 0 ? mtime : item.modificationTime, size: size >= 0 ? size : item.size)
-            if kind == "unsupported" {
-                return BatchFileResult(path: path, status: .skipped, kind: kind, reason: reason, thumbnails: marker, size: item.size, uri: item.key.uri)
-            }
-            return BatchFileResult(path: path, status: .failed, kind: kind, reason: reason, thumbnails: marker, size: item.size, uri: item.key.uri)
-        case let .failed(kind, reason) where kind == "worker":
-            return BatchFileResult(path: path, status: .skipped, kind: "worker-unavailable", reason: reason, size: item.size, uri: item.key.uri)
-        case let .failed(kind, reason):
-            let marker = recordFailure(item, kind: kind, reason: reason, modificationTime: item.modificationTime, size: item.size)
-            return BatchFileResult(path: path, status: .failed, kind: kind, reason: reason, thumbnails: marker, size: item.size, uri: item.key.uri)
+            return BatchFileResult(path: path, status: failure.kind == .unsupported ? .skipped : .failed, failure: failure,
+                                   thumbnails: marker, size: item.size, uri: item.key.uri)
+        case let .failed(failure) where failure.kind == .workerUnavailable:
+            return BatchFileResult(path: path, status: .skipped, failure: failure, size: item.size, uri: item.key.uri)
+        case let .failed(failure):
+            let marker = recordFailure(item, failure, modificationTime: item.modificationTime, size: item.size)
+            return BatchFileResult(path: path, status: .failed, failure: failure, thumbnails: marker, size: item.size, uri: item.key.uri)
         }
     }
 
-    private func recordFailure(_ item: Pending, kind: String, reason: String, modificationTime: Int64, size: Int64) -> [String] {
+    private func recordFailure(_ item: Pending, _ failure: ThumbnailFailure, modificationTime: Int64, size: Int64) -> [String] {
         // A file that vanished or became unreadable is not "known bad".
-        if kind == "input-not-found" || kind == "input-permission-denied" || kind == "worker" { return [] }
+        if failure.kind.isTransient { return [] }
         guard let path = try? cache.storeFailure(for: item.key, modificationTime: modificationTime, size: size,
-                                                 reason: "\(kind): \(reason)") else { return [] }
+                                                 reason: "\(failure.kind): \(failure.reason)") else { return [] }
         return [path]
+    }
+
+    // MARK: Accounting
+
+    /// Records one file and passes it on; serialised, so events never overlap.
+    private func report(_ result: BatchFileResult, _ onEvent: @Sendable (BatchEvent) -> Void) {
+        state.withLock { state in
+            state.summary.record(result)
+            onEvent(.file(result))
+        }
+    }
+
+    /// Counts `count` files found but not rendered as skipped for `kind`.
+    private func account(notRendered count: Int, as kind: ThumbnailFailure.Kind, cacheProblem: String? = nil) {
+        state.withLock { state in
+            state.summary.skipped += count
+            state.summary.skippedByKind[kind.rawValue, default: 0] += count
+            if let cacheProblem { state.summary.cacheProblem = cacheProblem }
+        }
+    }
+
+    /// After the pool is done: files never handed out (a cancel, or no worker could start) count
+    /// as skipped; the pool's figures go into the summary.
+    private func account(finishedPool pool: WorkerPool, expectedTotal: Int) {
+        let startFailure = pool.startFailure
+        let workersStarted = pool.workersStarted
+        state.withLock { state in
+            let missing = expectedTotal - state.summary.total
+            if missing > 0 {
+                let kind: ThumbnailFailure.Kind = startFailure == nil ? .cancelled : .workerUnavailable
+                state.summary.skipped += missing
+                state.summary.skippedByKind[kind.rawValue, default: 0] += missing
+            }
+            state.summary.workerProblem = startFailure
+            state.summary.workersStarted = workersStarted
+            state.pool = nil
+        }
+    }
+
+    private func finish(_ start: Date) -> BatchSummary {
+        state.withLock { state in
+            state.summary.elapsed = Date().timeIntervalSince(start)
+            state.summary.cancelled = state.cancelled
+            state.summary.sandbox = state.usedSandbox ?? .disabled("no file needed rendering")
+            return state.summary
+        }
     }
 }

@@ -10,8 +10,8 @@ public struct BatchSummary: Sendable {
     public var skipped = 0
     /// `--dry-run`: files that would be generated.
     public var wouldGenerate = 0
-    /// Failures as (display path, reason), in the order they happened.
-    public var failures: [(path: String, kind: String, reason: String)] = []
+    /// Failures as (display path, why), in the order they happened.
+    public var failures: [(path: String, failure: ThumbnailFailure)] = []
     /// Skips by reason kind (e.g. `hidden`, `too-large`), with counts.
     public var skippedByKind: [String: Int] = [:]
     public var elapsed: Double = 0
@@ -38,10 +38,10 @@ public struct BatchSummary: Sendable {
         case .wouldGenerate: wouldGenerate += 1
         case .failed:
             failed += 1
-            failures.append((result.path.description, result.kind ?? "error", result.reason ?? "failed"))
+            failures.append((result.path.description, result.failure ?? ThumbnailFailure(.render, "failed")))
         case .skipped:
             skipped += 1
-            skippedByKind[result.kind ?? "other", default: 0] += 1
+            skippedByKind[result.failure?.kind.rawValue ?? "other", default: 0] += 1
         }
     }
 }

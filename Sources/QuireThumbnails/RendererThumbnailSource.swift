@@ -17,7 +17,7 @@ public struct RendererThumbnailSource: ThumbnailRendering {
         do {
             renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024)
         } catch {
-            throw ThumbnailRenderingError(kind: error.kind.rawValue, reason: error.reason)
+            throw ThumbnailFailure(error)
         }
         var pngs: [Int: [UInt8]] = [:]
         for size in sizes {
@@ -25,9 +25,9 @@ public struct RendererThumbnailSource: ThumbnailRendering {
                 let image = try renderer.render(page: 0, size: .longestSide(size), allowUpscaling: false)
                 pngs[size] = try PNGEncoder.encode(image)
             } catch let error as DocumentError {
-                throw ThumbnailRenderingError(kind: error.kind.rawValue, reason: error.reason)
+                throw ThumbnailFailure(error)
             } catch {
-                throw ThumbnailRenderingError(kind: "encoding", reason: String(describing: error))
+                throw ThumbnailFailure(.encoding, String(describing: error))
             }
         }
         var result = RenderedThumbnails(pngBySize: pngs)
@@ -55,7 +55,7 @@ public struct RendererThumbnailSource: ThumbnailRendering {
             let height = max(1, Int((scan.pageHeight * scale).rounded()))
             guard let image = ScaledJPEGDecoder.decode(scan.jpeg, width: width, height: height) else { return nil }
             do { pngs[size] = try PNGEncoder.encode(image) } catch {
-                throw ThumbnailRenderingError(kind: "encoding", reason: String(describing: error))
+                throw ThumbnailFailure(.encoding, String(describing: error))
             }
         }
         return RenderedThumbnails(pngBySize: pngs, pageCount: scan.pageCount)

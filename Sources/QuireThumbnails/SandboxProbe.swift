@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuireSystem
 
 /// Test hook: what a worker can reach from inside its sandbox. When
 /// `QUIRE_TEST_WORKER_PROBE_WRITE` (paths separated by `:`) or `QUIRE_TEST_WORKER_PROBE_CONNECT`
@@ -47,7 +48,7 @@ struct SandboxProbe {
             if fd >= 0 { close(fd) }
         }
         if let port = connectPort { results.append("connect \(port): \(Self.connect(port: port))") }
-        return .failed(kind: "probe", reason: results.joined(separator: "; "), modificationTime: -1, size: -1)
+        return .failed(ThumbnailFailure(.probe, results.joined(separator: "; ")), modificationTime: -1, size: -1)
     }
 
     static func connect(port: UInt16) -> String {
@@ -67,6 +68,6 @@ struct SandboxProbe {
     }
 
     static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        Errno(rawValue: code).description
     }
 }

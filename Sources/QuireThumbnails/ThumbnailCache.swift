@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import QuireSystem
 import QuireTypes
 
 /// The per-user freedesktop thumbnail cache (Thumbnail Managing Standard 0.9).
@@ -163,60 +164,32 @@ public struct ThumbnailCache: Sendable {
 
     /// Creates `directory` and its missing parents with mode 0700.
     public static func makeDirectory(_ directory: String) throws(ThumbnailCacheError) {
-        if let failure = DirectoryPath.create(directory, mode: 0o700) {
-            throw ThumbnailCacheError(path: directory, reason: "cannot create directory (\(String(cString: strerror(failure))))", errno: failure)
+        if let failure = DirectoryPath.create(directory, permissions: .ownerAll) {
+            throw ThumbnailCacheError(path: directory, reason: "cannot create directory (\(failure))", errno: failure)
         }
     }
 
-    private static let O_TMPFILE_FLAG: Int32 = 0o20200000  // __O_TMPFILE | O_DIRECTORY (Linux)
-    private static let counter = TemporaryNameCounter()
-
-    /// The prefix of temporary names; leftovers (after a power cut) are removed by ``removeLeftovers()``.
-    static let temporaryPrefix = ".quire-tmp-"
-
     static func writeAtomically(_ bytes: [UInt8], directory: String, destination: String) throws(ThumbnailCacheError) {
-        func failure(_ what: String, _ path: String) -> ThumbnailCacheError {
-            let code = errno
-            return ThumbnailCacheError(path: path, reason: "\(what) (\(String(cString: strerror(code))))", errno: code)
+        func failure(_ error: AtomicReplacement.Failure) -> ThumbnailCacheError {
+            let (what, path) = switch error.step {
+            case .create: ("cannot create a temporary file", directory)
+            case .write: ("cannot write", destination)
+            case .link: ("cannot link the temporary file", directory)
+            case .rename: ("cannot rename into place", destination)
+            }
+            return ThumbnailCacheError(path: path, reason: "\(what) (\(error.errno))", errno: error.errno)
         }
-        var fd = open(directory, O_TMPFILE_FLAG | O_WRONLY | O_CLOEXEC, 0o600)
-        if fd < 0 && errno == ENOENT {
+        let file: AtomicReplacement
+        do { file = try AtomicReplacement(replacing: destination, permissions: .ownerReadWrite) } catch {
+            guard error.errno == .noSuchFileOrDirectory else { throw failure(error) }
             try makeDirectory(directory)
-            fd = open(directory, O_TMPFILE_FLAG | O_WRONLY | O_CLOEXEC, 0o600)
+            do { file = try AtomicReplacement(replacing: destination, permissions: .ownerReadWrite) } catch { throw failure(error) }
         }
-        let temporary = directory + "/" + temporaryPrefix + "\(getpid())-\(counter.next())"
-        var linked = false
-        if fd < 0 {
-            // No O_TMPFILE on this file system: a named temporary file.
-            fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard fd >= 0 else { throw failure("cannot create a temporary file", directory) }
-            linked = true
-        }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                let error = failure("cannot write", destination)
-                close(fd)
-                if linked { unlink(temporary) }
-                throw error
-            }
-            written += result
-        }
-        fchmod(fd, 0o600)
-        if !linked {
-            if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) != 0 {
-                let error = failure("cannot link the temporary file", directory)
-                close(fd)
-                throw error
-            }
-        }
-        close(fd)
-        if rename(temporary, destination) != 0 {
-            let error = failure("cannot rename into place", destination)
-            unlink(temporary)
-            throw error
+        do {
+            try file.write(bytes)
+            try file.commit()
+        } catch {
+            throw failure(error)
         }
     }
 
@@ -226,10 +199,7 @@ public struct ThumbnailCache: Sendable {
         var removed = 0
         for directory in ThumbnailFlavor.allCases.map(directory(for:)) + [failureDirectory] {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-            for name in names where name.hasPrefix(Self.temporaryPrefix) {
-                let pidText = name.dropFirst(Self.temporaryPrefix.count).prefix { $0 != "-" }
-                if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }
-                if pidText == String(getpid()) { continue }
+            for name in names where AtomicReplacement.isLeftover(name) {
                 if unlink(directory + "/" + name) == 0 { removed += 1 }
             }
         }

@@ -6,6 +6,7 @@ import QuireTypes
 /// non-interlaced) *without* freedesktop keys; the worker adds those.
 public protocol ThumbnailRendering: Sendable {
     /// Renders `file` (of content `type`) fitted into a square of each of `sizes` pixels.
+    /// Throws a ``ThumbnailFailure`` (any other error is recorded as kind `render`).
     func renderThumbnails(of file: InputFile, type: ContentType, sizes: [Int]) throws -> RenderedThumbnails
 }
 

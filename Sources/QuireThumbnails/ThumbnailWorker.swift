@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import QuireTypes
+import QuireSystem
 
 /// The loop run inside a worker process (`quire` started with its hidden worker subcommand):
 /// read a request frame from standard input, render, write a response frame to standard
@@ -37,8 +38,8 @@ public struct ThumbnailWorker: Sendable {
     }
 
     /// Serves requests on `input` until it is closed; returns the exit status for the process.
-    public func run(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) -> Int32 {
-        _ = LinuxSystemCalls.setParentDeathSignal(SIGKILL)
+    public func run(input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput) -> Int32 {
+        try? ProcessControl.setParentDeathSignal(SIGKILL)
         signal(SIGINT, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         if limits.memoryBytes > 0 && !Self.isAddressSanitized {
@@ -89,12 +90,12 @@ public struct ThumbnailWorker: Sendable {
         do {
             file = try InputFile(path: path, maximumSize: request.maximumFileSize)
         } catch {
-            return .failed(kind: "input-\(error.kind.rawValue)", reason: error.reason, modificationTime: -1, size: -1)
+            return .failed(ThumbnailFailure(error), modificationTime: -1, size: -1)
         }
         let mtime = file.modificationTime.seconds
         let type: ContentType
         do { type = try ContentType.detect(file) } catch {
-            return .failed(kind: "input-\(error.kind.rawValue)", reason: error.reason, modificationTime: mtime, size: file.size)
+            return .failed(ThumbnailFailure(error), modificationTime: mtime, size: file.size)
         }
         do {
             let rendered = try renderer.renderThumbnails(of: file, type: type, sizes: request.sizes)
@@ -105,15 +106,16 @@ public struct ThumbnailWorker: Sendable {
             var out: [Int: [UInt8]] = [:]
             for (edge, png) in rendered.pngBySize {
                 guard let tagged = PNGChunks.inserting(text: metadata.textEntries, into: png) else {
-                    return .failed(kind: "encoding", reason: "the renderer produced an invalid PNG", modificationTime: mtime, size: file.size)
+                    return .failed(ThumbnailFailure(.encoding, "the renderer produced an invalid PNG"),
+                                   modificationTime: mtime, size: file.size)
                 }
                 out[edge] = tagged
             }
             return .rendered(modificationTime: mtime, size: file.size, mimeType: type.mimeType, pngBySize: out)
-        } catch let error as ThumbnailRenderingError {
-            return .failed(kind: error.kind, reason: error.reason, modificationTime: mtime, size: file.size)
+        } catch let failure as ThumbnailFailure {
+            return .failed(failure, modificationTime: mtime, size: file.size)
         } catch {
-            return .failed(kind: "render", reason: String(describing: error), modificationTime: mtime, size: file.size)
+            return .failed(ThumbnailFailure(.render, String(describing: error)), modificationTime: mtime, size: file.size)
         }
     }
 }

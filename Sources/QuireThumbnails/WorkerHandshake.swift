@@ -1,7 +1,7 @@
 /// The first frame a worker writes: proof that it started (inside its sandbox) and speaks
 /// this protocol version.
 enum WorkerHandshake {
-    static let magic = "quire-thumbnail-worker 1"
+    static let magic = "quire-thumbnail-worker 2"
 
     static var frame: [UInt8] {
         var writer = WireWriter()

@@ -1,3 +1,5 @@
+import QuireTypes
+
 /// One file for a worker: the path to open, the URI to record and the edge sizes wanted.
 struct WorkerRequest: Sendable {
     var path: [UInt8]
@@ -38,9 +40,9 @@ struct WorkerRequest: Sendable {
 enum WorkerResponse: Sendable {
     /// Thumbnails (PNG with freedesktop keys) per edge size, with the mtime/size the worker saw.
     case rendered(modificationTime: Int64, size: Int64, mimeType: String, pngBySize: [Int: [UInt8]])
-    /// The file could not be thumbnailed; `kind` is a stable word, `reason` for the user.
-    /// `modificationTime`/`size` are -1 when the file could not even be opened.
-    case failed(kind: String, reason: String, modificationTime: Int64, size: Int64)
+    /// The file could not be thumbnailed. `modificationTime`/`size` are -1 when the file could
+    /// not even be opened.
+    case failed(ThumbnailFailure, modificationTime: Int64, size: Int64)
 
     var frame: [UInt8] {
         var writer = WireWriter()
@@ -55,10 +57,11 @@ enum WorkerResponse: Sendable {
                 writer.integer(Int64(edge))
                 writer.data(png)
             }
-        case let .failed(kind, reason, mtime, size):
+        case let .failed(failure, mtime, size):
             writer.integer(1)
-            writer.string(kind)
-            writer.string(reason)
+            writer.string(failure.kind.rawValue)
+            writer.string(failure.reason)
+            writer.string(Self.wireName(failure.remedy))
             writer.integer(mtime)
             writer.integer(size)
         }
@@ -85,11 +88,25 @@ enum WorkerResponse: Sendable {
             }
             self = .rendered(modificationTime: mtime, size: size, mimeType: mime, pngBySize: pngs)
         case 1:
-            let kind = try reader.string()
+            let kind = ThumbnailFailure.Kind(rawValue: try reader.string())
             let reason = try reader.string()
-            self = .failed(kind: kind, reason: reason, modificationTime: try reader.integer(), size: try reader.integer())
+            let remedy = Self.remedy(wireName: try reader.string())
+            self = .failed(ThumbnailFailure(kind, reason, remedy: remedy),
+                           modificationTime: try reader.integer(), size: try reader.integer())
         default:
             throw WireReader.Malformed()
         }
+    }
+}
+
+extension WorkerResponse {
+    /// Only limits cross the pipe: the other remedies are decided by the parent.
+    static func wireName(_ remedy: Remedy?) -> String {
+        if case .raise(let limit) = remedy { return limit.rawValue }
+        return ""
+    }
+
+    static func remedy(wireName: String) -> Remedy? {
+        Limit(rawValue: wireName).map(Remedy.raise)
     }
 }

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import FoundationEssentials
 import QuireTypes
+import Synchronization
+import QuireSystem
 
 /// A bounded set of long-lived worker processes fed from one shared queue of files.
 ///
@@ -10,7 +12,7 @@ import QuireTypes
 /// answer for at most the per-file timeout, and on a timeout or a crash kills the worker, reports
 /// the file as failed and starts a fresh worker for the next file. Threads (not tasks) are used
 /// because each slot blocks in `poll(2)` on its worker's pipe.
-final class WorkerPool: @unchecked Sendable {
+final class WorkerPool: Sendable {
     struct Configuration: Sendable {
         /// The program and arguments that start one worker (before sandbox wrapping).
         var executable: String
@@ -27,7 +29,7 @@ final class WorkerPool: @unchecked Sendable {
     /// What became of one job.
     enum JobOutcome: Sendable {
         case response(WorkerResponse)
-        case failed(kind: String, reason: String)
+        case failed(ThumbnailFailure)
         /// Not done because the batch was cancelled.
         case cancelled
     }
@@ -38,19 +40,21 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     let configuration: Configuration
-    private let lock = Lock()
-    private var nextJob = 0
-    private var stopping = false
-    private var live: [Int: pid_t] = [:]
-    /// Why workers could not be started, if they could not.
-    private var startFailureStorage: String?
-    var startFailure: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return startFailureStorage
+
+    private struct State {
+        var nextJob = 0
+        var stopping = false
+        /// The running worker of each slot.
+        var live: [Int: pid_t] = [:]
+        var startFailure: String?
+        var workersStarted = 0
     }
+    private let state = Mutex(State())
+
+    /// Why workers could not be started, if they could not.
+    var startFailure: String? { state.withLock { $0.startFailure } }
     /// Workers started in all (for the summary).
-    private(set) var workersStarted = 0
+    var workersStarted: Int { state.withLock { $0.workersStarted } }
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -58,21 +62,17 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Stops handing out files and kills the running workers; `run` then returns promptly.
     func cancel() {
-        lock.lock()
-        stopping = true
-        let pids = Array(live.values)
-        lock.unlock()
+        let pids = state.withLock { state in
+            state.stopping = true
+            return Array(state.live.values)
+        }
         for pid in pids {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
         }
     }
 
-    var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopping
-    }
+    var isCancelled: Bool { state.withLock { $0.stopping } }
 
     /// Processes `jobs` in order (the caller sorts them) with up to `workerCount` workers and
     /// calls `handle` for each from the slot threads (concurrently). Returns when all are done.
@@ -86,12 +86,11 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopping else { return nil }
-        let index = nextJob
-        nextJob += 1
-        return index
+        state.withLock { state in
+            guard !state.stopping else { return nil }
+            defer { state.nextJob += 1 }
+            return state.nextJob
+        }
     }
 
     private func serve(slot: Int, jobs: [Job], handle: (Job, JobOutcome) -> Void) {
@@ -107,18 +106,18 @@ final class WorkerPool: @unchecked Sendable {
                     if let problem = process.awaitHandshake(timeout: 20) {
                         throw ThumbnailCacheError(path: configuration.executable, reason: problem)
                     }
-                    lock.lock()
-                    live[slot] = process.pid
-                    workersStarted += 1
-                    lock.unlock()
+                    state.withLock { state in
+                        state.live[slot] = process.pid
+                        state.workersStarted += 1
+                    }
                     worker = process
                 } catch {
                     // Workers cannot start: stop the batch rather than fail every file.
-                    handle(job, .failed(kind: "worker", reason: String(describing: error)))
-                    lock.lock()
-                    stopping = true
-                    startFailureStorage = String(describing: error)
-                    lock.unlock()
+                    handle(job, .failed(ThumbnailFailure(.workerUnavailable, String(describing: error))))
+                    state.withLock { state in
+                        state.stopping = true
+                        state.startFailure = String(describing: error)
+                    }
                     break
                 }
             }
@@ -130,20 +129,17 @@ final class WorkerPool: @unchecked Sendable {
             case .timedOut:
                 worker!.terminate()
                 worker = nil
-                result = .failed(kind: "timeout", reason: "timed out after \(Self.seconds(configuration.timeout)), the per-file time limit (--timeout); worker killed")
+                result = .failed(ThumbnailFailure(.timeout, "timed out after \(Self.seconds(configuration.timeout)), the per-file time limit; worker killed",
+                                                  remedy: .raise(.time)))
             case .died(let how):
                 worker = nil
-                result = .failed(kind: "crash", reason: how)
+                result = .failed(ThumbnailFailure(.crash, how))
             case .protocolError:
                 worker!.terminate()
                 worker = nil
-                result = .failed(kind: "crash", reason: "worker sent a malformed answer")
+                result = .failed(ThumbnailFailure(.crash, "worker sent a malformed answer"))
             }
-            if worker == nil {
-                lock.lock()
-                live[slot] = nil
-                lock.unlock()
-            }
+            if worker == nil { state.withLock { _ = $0.live.removeValue(forKey: slot) } }
             if isCancelled && startFailure == nil, case .failed = result {
                 handle(job, .cancelled)
             } else {
@@ -151,9 +147,7 @@ final class WorkerPool: @unchecked Sendable {
             }
         }
         worker?.finish()
-        lock.lock()
-        live[slot] = nil
-        lock.unlock()
+        state.withLock { _ = $0.live.removeValue(forKey: slot) }
     }
 
     static func seconds(_ value: Double) -> String {

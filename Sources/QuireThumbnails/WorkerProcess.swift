@@ -2,12 +2,13 @@
 import Glibc
 #endif
 import FoundationEssentials
+import QuireSystem
 
 /// One long-lived worker process and its two pipes. Used by one pool thread at a time.
 final class WorkerProcess {
     let pid: pid_t
-    private let requestFD: Int32
-    private let responseFD: Int32
+    private let requestFD: FileDescriptor
+    private let responseFD: FileDescriptor
     private var reaped = false
     private var requestClosed = false
 
@@ -23,18 +24,20 @@ final class WorkerProcess {
     /// Starts `argv` (program first) with pipes on its standard input and output, in its own
     /// process group so that the terminal's Ctrl-C reaches only the parent.
     init(argv: [String], environment: [String: String], quietStandardError: Bool) throws {
-        var toChild: [Int32] = [0, 0]
-        var fromChild: [Int32] = [0, 0]
-        guard LinuxSystemCalls.pipe(closeOnExec: &toChild) == 0 else { throw ThumbnailCacheError(path: "pipe", reason: "cannot create a pipe", errno: errno) }
-        guard LinuxSystemCalls.pipe(closeOnExec: &fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
-            throw ThumbnailCacheError(path: "pipe", reason: "cannot create a pipe", errno: errno)
+        let toChild: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        let fromChild: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do { toChild = try FileDescriptor.pipe() } catch {
+            throw ThumbnailCacheError(path: "pipe", reason: "cannot create a pipe", errno: error)
+        }
+        do { fromChild = try FileDescriptor.pipe() } catch {
+            try? toChild.readEnd.close(); try? toChild.writeEnd.close()
+            throw ThumbnailCacheError(path: "pipe", reason: "cannot create a pipe", errno: error)
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, toChild.readEnd.rawValue, 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild.writeEnd.rawValue, 1)
         if quietStandardError { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -59,20 +62,21 @@ final class WorkerProcess {
         }
         var child: pid_t = 0
         let status = posix_spawn(&child, argv[0], &actions, &attributes, cArgs, cEnv)
-        close(toChild[0])
-        close(fromChild[1])
+        try? toChild.readEnd.close()
+        try? fromChild.writeEnd.close()
         guard status == 0 else {
-            close(toChild[1]); close(fromChild[0])
-            throw ThumbnailCacheError(path: argv[0], reason: "cannot start a worker (\(String(cString: strerror(status))))", errno: status)
+            try? toChild.writeEnd.close(); try? fromChild.readEnd.close()
+            let error = Errno(rawValue: status)
+            throw ThumbnailCacheError(path: argv[0], reason: "cannot start a worker (\(error))", errno: error)
         }
         pid = child
-        requestFD = toChild[1]
-        responseFD = fromChild[0]
+        requestFD = toChild.writeEnd
+        responseFD = fromChild.readEnd
     }
 
     deinit {
-        if !requestClosed { close(requestFD) }
-        close(responseFD)
+        if !requestClosed { try? requestFD.close() }
+        try? responseFD.close()
         if !reaped {
             kill(pid, SIGKILL)
             var status: Int32 = 0
@@ -83,7 +87,7 @@ final class WorkerProcess {
     /// Waits at most `timeout` seconds for the worker's handshake; nil when it arrived, else
     /// why the worker is unusable (it is killed).
     func awaitHandshake(timeout: Double) -> String? {
-        var pollSet = pollfd(fd: responseFD, events: Int16(POLLIN), revents: 0)
+        var pollSet = pollfd(fd: responseFD.rawValue, events: Int16(POLLIN), revents: 0)
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let remaining = deadline.timeIntervalSinceNow
@@ -108,7 +112,7 @@ final class WorkerProcess {
     func process(_ request: WorkerRequest, timeout: Double) -> Outcome {
         guard WireIO.writeAll(requestFD, request.frame) else { return .died(reap()) }
         let deadline = Date().addingTimeInterval(timeout)
-        var pollSet = pollfd(fd: responseFD, events: Int16(POLLIN), revents: 0)
+        var pollSet = pollfd(fd: responseFD.rawValue, events: Int16(POLLIN), revents: 0)
         while true {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return .timedOut }
@@ -137,7 +141,7 @@ final class WorkerProcess {
     /// Closes the request pipe so that the worker finishes, then reaps it.
     func finish() {
         guard !reaped else { return }
-        if !requestClosed { close(requestFD) }
+        if !requestClosed { try? requestFD.close() }
         requestClosed = true
         _ = reap()
     }
@@ -147,7 +151,7 @@ final class WorkerProcess {
         if reaped { return "worker ended" }
         var status: Int32 = 0
         var waited: pid_t
-        repeat { waited = waitpid(pid, &status, 0) } while waited < 0 && errno == EINTR
+        waited = retryingOnInterrupt { waitpid(pid, &status, 0) }
         reaped = true
         var signal = status & 0x7F
         let exitStatus = (status >> 8) & 0xFF

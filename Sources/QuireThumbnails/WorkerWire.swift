@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import QuireSystem
 
 /// Length-prefixed binary framing for the worker pipe. A frame is a little-endian `UInt32`
 /// length followed by that many bytes; inside, fields are written in order as integers or
@@ -57,42 +55,23 @@ struct WireReader {
     mutating func string() throws(Malformed) -> String { String(decoding: try data(), as: UTF8.self) }
 }
 
-/// Blocking whole-frame I/O on a descriptor.
+/// Blocking whole-frame I/O on a descriptor (the system layer's ``FileDescriptor``).
 enum WireIO {
     /// Largest frame accepted (a 1024 px RGBA PNG is at most ~4 MiB per flavor).
     static let maximumFrame = 64 << 20
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            written += result
-        }
-        return true
+    /// Writes a whole frame; false when the pipe is closed or broken.
+    static func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Bool {
+        (try? fd.writeAll(bytes)) != nil
     }
 
     /// Reads exactly `count` bytes; nil on end of file or error.
-    static func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let result = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, count - filled) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if result == 0 { return nil }
-            filled += result
-        }
-        return buffer
+    static func readExactly(_ fd: FileDescriptor, _ count: Int) -> [UInt8]? {
+        (try? fd.read(exactly: count)) ?? nil
     }
 
     /// Reads one frame's payload; nil on end of file, error or an oversized frame.
-    static func readFrame(_ fd: Int32) -> [UInt8]? {
+    static func readFrame(_ fd: FileDescriptor) -> [UInt8]? {
         guard let header = readExactly(fd, 4) else { return nil }
         let length = Int(UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24)
         guard length <= maximumFrame else { return nil }

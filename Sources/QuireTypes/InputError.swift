@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import QuireSystem
 
 /// Why an input file could not be used. Carries the path, a one-line reason for the user and,
 /// where one exists, the underlying `errno`.
@@ -27,33 +23,38 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public let path: DocumentPath
     public let kind: Kind
-    /// The `errno` reported by the system call that failed, if any.
-    public let errno: Int32?
+    /// The error reported by the system call that failed, if any.
+    public let errno: Errno?
     /// The reason for the user, without the file name.
     public let reason: String
+    /// Which setting would let the file through (a limit it exceeds), if any.
+    public let remedy: Remedy?
 
-    public init(path: DocumentPath, kind: Kind, errno: Int32? = nil, reason: String? = nil) {
+    public init(path: DocumentPath, kind: Kind, errno: Errno? = nil, reason: String? = nil, remedy: Remedy? = nil) {
         self.path = path
         self.kind = kind
         self.errno = errno
         self.reason = reason ?? Self.defaultReason(kind, errno: errno)
+        self.remedy = remedy
     }
 
     /// `PATH: reason` on one line.
     public var description: String { "\(path): \(reason)" }
 
-    static func fromErrno(_ code: Int32, path: DocumentPath) -> InputError {
-        switch code {
-        case ENOENT, ENOTDIR: return InputError(path: path, kind: .notFound, errno: code)
-        case EACCES, EPERM: return InputError(path: path, kind: .permissionDenied, errno: code)
-        case ELOOP: return InputError(path: path, kind: .symlinkLoop, errno: code)
-        case ENAMETOOLONG: return InputError(path: path, kind: .nameTooLong, errno: code)
-        case EISDIR: return InputError(path: path, kind: .isDirectory, errno: code)
-        default: return InputError(path: path, kind: .ioError, errno: code)
+    /// The input error for a failed system call on `path`.
+    init(_ code: Errno, path: DocumentPath) {
+        let kind: Kind = switch code {
+        case .noSuchFileOrDirectory, .notDirectory: .notFound
+        case .permissionDenied, .notPermitted: .permissionDenied
+        case .tooManySymbolicLinks: .symlinkLoop
+        case .nameTooLong: .nameTooLong
+        case .isDirectory: .isDirectory
+        default: .ioError
         }
+        self.init(path: path, kind: kind, errno: code)
     }
 
-    private static func defaultReason(_ kind: Kind, errno code: Int32?) -> String {
+    private static func defaultReason(_ kind: Kind, errno code: Errno?) -> String {
         switch kind {
         case .notFound: return "no such file"
         case .permissionDenied: return "permission denied (the file is not readable)"
@@ -69,7 +70,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge: return "file is larger than the allowed maximum"
         case .changedWhileOpening: return "file changed while it was being opened"
         case .ioError:
-            if let code { return "cannot read file: " + String(cString: strerror(code)) }
+            if let code { return "cannot read file: \(code)" }
             return "cannot read file"
         }
     }

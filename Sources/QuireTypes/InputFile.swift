@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import FoundationEssentials
+import QuireSystem
 
 /// A regular file opened read-only, the one way Quire opens documents.
 ///
@@ -20,7 +21,7 @@ public final class InputFile: Sendable {
     public let modificationTime: FileTime
     /// The open, read-only file descriptor. Owned by this object: do not close it. Use
     /// ``duplicateDescriptor()`` to hand a descriptor to a library that takes ownership.
-    public let descriptor: Int32
+    public let descriptor: FileDescriptor
 
     /// Default upper bound on input size: 4 GiB.
     public static let defaultMaximumSize: Int64 = 4 << 30
@@ -35,16 +36,16 @@ public final class InputFile: Sendable {
         guard !path.bytes.isEmpty else { throw InputError(path: path, kind: .notFound) }
         var before = stat()
         let statResult = path.withCString { stat($0, &before) }
-        if statResult != 0 { throw InputError.fromErrno(errno, path: path) }
+        if statResult != 0 { throw InputError(.current, path: path) }
         try Self.requireRegular(mode: before.st_mode, path: path)
 
         let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
-        if fd < 0 { throw InputError.fromErrno(errno, path: path) }
+        if fd < 0 { throw InputError(.current, path: path) }
         var after = stat()
         if fstat(fd, &after) != 0 {
-            let code = errno
+            let code = Errno.current
             close(fd)
-            throw InputError.fromErrno(code, path: path)
+            throw InputError(code, path: path)
         }
         do {
             try Self.requireRegular(mode: after.st_mode, path: path)
@@ -67,15 +68,16 @@ public final class InputFile: Sendable {
         if Int64(after.st_size) > maximumSize {
             close(fd)
             throw InputError(path: path, kind: .tooLarge,
-                             reason: "file is \(after.st_size) bytes, " + Limit.fileSize.exceeded(maximumSize, "bytes"))
+                             reason: "file is \(after.st_size) bytes, " + Limit.fileSize.exceeded(maximumSize, "bytes"),
+                             remedy: .raise(.fileSize))
         }
-        self.descriptor = fd
+        self.descriptor = FileDescriptor(rawValue: fd)
         self.size = Int64(after.st_size)
         self.modificationTime = FileTime(seconds: Int64(after.st_mtim.tv_sec),
                                          nanoseconds: Int32(after.st_mtim.tv_nsec))
     }
 
-    deinit { close(descriptor) }
+    deinit { try? descriptor.close() }
 
     private static func requireRegular(mode: mode_t, path: DocumentPath) throws(InputError) {
         switch mode & S_IFMT {
@@ -97,12 +99,9 @@ public final class InputFile: Sendable {
         var filled = 0
         while filled < count {
             let result = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+                retryingOnInterrupt { pread(descriptor.rawValue, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
             }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw InputError.fromErrno(errno, path: path)
-            }
+            if result < 0 { throw InputError(.current, path: path) }
             if result == 0 { break }
             filled += result
         }
@@ -112,15 +111,15 @@ public final class InputFile: Sendable {
 
     /// A new descriptor for the same open file, for libraries that take ownership of the
     /// descriptor they are given (the caller, or that library, must close it).
-    public func duplicateDescriptor() throws(InputError) -> Int32 {
-        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        if copy < 0 { throw InputError.fromErrno(errno, path: path) }
-        return copy
+    public func duplicateDescriptor() throws(InputError) -> FileDescriptor {
+        let copy = fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0)
+        if copy < 0 { throw InputError(.current, path: path) }
+        return FileDescriptor(rawValue: copy)
     }
 
     /// A path naming this very open file (`/proc/self/fd/N`), for C APIs that only take a file
     /// name. Valid while this object is alive.
-    public var procPath: String { "/proc/self/fd/\(descriptor)" }
+    public var procPath: String { "/proc/self/fd/\(descriptor.rawValue)" }
 }
 
 /// A file timestamp with nanosecond precision.

@@ -1,7 +1,7 @@
 /// The named limits that protect Quire from hostile or absurd input. Each limit's name is also
-/// its command-line option (`--max-pixels`) and, upper-cased, its environment variable
-/// (`QUIRE_MAX_PIXELS`); messages about a limit end with the option, e.g. "more than the maximum
-/// of 100000000 pixels (--max-pixels)", so the user knows what to raise.
+/// the CLI's option for it and, upper-cased, its environment variable (`QUIRE_MAX_PIXELS`).
+/// Messages about a limit end with "more than the maximum of VALUE UNIT" and the error carries
+/// `Remedy.raise(limit)`, so a front-end can say what to raise.
 public enum Limit: String, Sendable, CaseIterable, Codable {
     /// Input files larger than this many bytes are refused.
     case fileSize = "max-file-size"
@@ -16,16 +16,13 @@ public enum Limit: String, Sendable, CaseIterable, Codable {
     /// Per-file time limit in seconds.
     case time = "timeout"
 
-    /// The command-line option, e.g. `--max-pixels`.
-    public var option: String { "--" + rawValue }
-
     /// The environment variable read when the option is not given, e.g. `QUIRE_MAX_PIXELS`.
     public var environmentVariable: String {
         "QUIRE_" + String(rawValue.uppercased().map { $0 == "-" ? "_" : $0 })
     }
 
-    /// "more than the maximum of VALUE UNIT (--option)".
+    /// "more than the maximum of VALUE UNIT".
     public func exceeded(_ value: some BinaryInteger, _ unit: String) -> String {
-        "more than the maximum of \(value) \(unit) (\(option))"
+        "more than the maximum of \(value) \(unit)"
     }
 }

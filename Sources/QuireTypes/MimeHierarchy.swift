@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import QuireSystem
 
 /// The is-a relations of shared-mime-info: the `subclasses` and `aliases` files that
 /// `update-mime-database` writes under each `$XDG_DATA_DIRS/mime/`, plus the rules the
@@ -94,15 +95,14 @@ struct MimeHierarchy: Sendable {
 
     /// The whole file, or nil if it cannot be read (a missing `subclasses` file is normal).
     static func contents(of path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let fd = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+        defer { try? fd.close() }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
+            guard let count = try? chunk.withUnsafeMutableBytes({ raw in Result { () throws(Errno) in try fd.read(into: raw) } }).get() else {
+                return nil
+            }
             if count == 0 { return result }
             result += chunk[..<count]
         }

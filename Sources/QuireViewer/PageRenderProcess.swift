@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Quire
+import QuireSystem
 
 /// Renders pages in a separate, long-lived process, so that a renderer that crashes or hangs on
 /// a hostile page costs that page, not the viewer (poppler cannot be cancelled in-process).
@@ -97,13 +98,18 @@ public final class PageRenderProcess {
     private func failure(_ message: String) -> ViewerProblem { ViewerProblem(kind: .damaged, message: message) }
 
     private func start() throws(ViewerProblem) {
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw failure("cannot start the renderer: \(String(cString: strerror(errno)))") }
-        guard pipe(&fromChild) == 0 else {
+        let toChild: [Int32], fromChild: [Int32]
+        do {
+            let ends = try FileDescriptor.pipe()
+            toChild = [ends.readEnd.rawValue, ends.writeEnd.rawValue]
+        } catch { throw failure("cannot start the renderer: \(error)") }
+        do {
+            let ends = try FileDescriptor.pipe()
+            fromChild = [ends.readEnd.rawValue, ends.writeEnd.rawValue]
+        } catch {
             close(toChild[0]); close(toChild[1])
-            throw failure("cannot start the renderer: \(String(cString: strerror(errno)))")
+            throw failure("cannot start the renderer: \(error)")
         }
-        for fd in [toChild[1], fromChild[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -148,7 +154,7 @@ public final class PageRenderProcess {
         close(fromChild[1])
         guard status == 0 else {
             close(toChild[1]); close(fromChild[0])
-            throw failure("cannot start the renderer \(argv[0]): \(String(cString: strerror(status)))")
+            throw failure("cannot start the renderer \(argv[0]): \(Errno(rawValue: status))")
         }
         pid = child
         requestFD = toChild[1]
@@ -164,21 +170,14 @@ public final class PageRenderProcess {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
             pid = 0
         }
         buffer = []
     }
 
     private func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(requestFD, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return false }
-            offset += count
-        }
-        return true
+        (try? FileDescriptor(rawValue: requestFD).writeAll(bytes)) != nil
     }
 
     /// Reads more into the buffer, waiting at most `milliseconds`; false on timeout or EOF.
@@ -191,13 +190,11 @@ public final class PageRenderProcess {
             break
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(responseFD, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer += chunk[..<count]
-            return true
+        guard let count = chunk.withUnsafeMutableBytes({ try? FileDescriptor(rawValue: responseFD).read(into: $0) }), count > 0 else {
+            return false
         }
+        buffer += chunk[..<count]
+        return true
     }
 
     private func readLine(_ remaining: () -> Int32) -> String? {

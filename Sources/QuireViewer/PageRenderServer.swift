@@ -4,14 +4,16 @@ import Glibc
 import Musl
 #endif
 import Quire
+import QuireSystem
 
 /// The other end of ``PageRenderProcess``: reads `render PAGE WIDTH HEIGHT PASSWORD-HEX PATH-HEX`
 /// lines and answers `ok WIDTH HEIGHT` followed by the RGBA pixels, or `error KIND MESSAGE-HEX`.
 /// The last document stays open between requests. Ends at end of input, and when the viewer
 /// that started it dies (PR_SET_PDEATHSIG).
 public enum PageRenderServer {
-    public static func serve(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, limits: RenderLimits = .standard) -> Int32 {
-        _ = viewer_prctl(1, UInt(SIGKILL), 0, 0, 0)  // PR_SET_PDEATHSIG: die with the viewer
+    public static func serve(input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput,
+                             limits: RenderLimits = .standard) -> Int32 {
+        try? ProcessControl.setParentDeathSignal(SIGKILL)  // die with the viewer
         if getppid() == 1 { return 1 }
         var pending: [UInt8] = []
         var openKey: [UInt8] = []
@@ -19,9 +21,7 @@ public enum PageRenderServer {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             guard let newline = pending.firstIndex(of: 0x0A) else {
-                let count = read(input, &chunk, chunk.count)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return 0 }
+                guard let count = chunk.withUnsafeMutableBytes({ try? input.read(into: $0) }), count > 0 else { return 0 }
                 pending += chunk[..<count]
                 if pending.count > 1 << 20 { return 1 }
                 continue
@@ -54,13 +54,7 @@ public enum PageRenderServer {
             } catch {
                 answer = Array("error damaged \(hex(Array("\(error)".utf8)))\n".utf8)
             }
-            var offset = 0
-            while offset < answer.count {
-                let count = answer[offset...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return 1 }
-                offset += count
-            }
+            do { try output.writeAll(answer) } catch { return 1 }
         }
     }
 
@@ -96,7 +90,3 @@ public enum PageRenderServer {
         return out
     }
 }
-
-// Glibc's module map does not export prctl(2).
-@_silgen_name("prctl")
-private func viewer_prctl(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32

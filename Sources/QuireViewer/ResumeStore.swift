@@ -76,8 +76,8 @@ public struct ResumeStore: Sendable {
             files = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
         }
         let directory = DirectoryPath.parent(of: path)
-        if let failure = DirectoryPath.create(directory, mode: 0o700) {
-            return "cannot create \(directory): \(String(cString: strerror(failure)))"
+        if let failure = DirectoryPath.create(directory, permissions: .ownerAll) {
+            return "cannot create \(directory): \(failure)"
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -25,12 +25,19 @@ import Testing
             return
         }
         #expect(mtime == 1_700_000_000 && size == 42 && mime == "application/pdf" && pngs == [256: [1, 2, 3], 128: []])
-        let failed = WorkerResponse.failed(kind: "damaged", reason: "bad\nthing", modificationTime: -1, size: -1)
-        guard case let .failed(kind, reason, _, _) = try WorkerResponse(payload: Self.payload(failed.frame)) else {
+        let failed = WorkerResponse.failed(ThumbnailFailure(.init(.damaged), "bad\nthing"), modificationTime: -1, size: -1)
+        guard case let .failed(failure, _, _) = try WorkerResponse(payload: Self.payload(failed.frame)) else {
             Issue.record("not failed")
             return
         }
-        #expect(kind == "damaged" && reason == "bad\nthing")
+        #expect(failure.kind.rawValue == "damaged" && failure.reason == "bad\nthing" && failure.remedy == nil)
+        let limited = WorkerResponse.failed(ThumbnailFailure(.init(.limitExceeded), "big", remedy: .raise(.pixels)),
+                                            modificationTime: 1, size: 2)
+        guard case let .failed(back, mtime2, size2) = try WorkerResponse(payload: Self.payload(limited.frame)) else {
+            Issue.record("not failed")
+            return
+        }
+        #expect(back == ThumbnailFailure(.init(.limitExceeded), "big", remedy: .raise(.pixels)) && mtime2 == 1 && size2 == 2)
         #expect(WorkerHandshake.isValid(Self.payload(WorkerHandshake.frame)))
     }
 

@@ -26,7 +26,7 @@ struct InputFileTests {
         let head = try file.read(upTo: 7)
         #expect(String(decoding: head, as: UTF8.self) == "Note 1:")
         // The descriptor is read-only.
-        #expect(fcntl(file.descriptor, F_GETFL) & O_ACCMODE == O_RDONLY)
+        #expect(fcntl(file.descriptor.rawValue, F_GETFL) & O_ACCMODE == O_RDONLY)
     }
 
     @Test func missingFile() {

@@ -1,6 +1,8 @@
 import Foundation
 import QuireTypes
 import Testing
+import Synchronization
+import QuireSystem
 
 /// The small text and path helpers that replace Foundation-only API in the library (the
 /// library links FoundationEssentials only). Each is checked against what Foundation itself
@@ -43,21 +45,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: root + "/x/y/z", isDirectory: &isDirectory) && isDirectory.boolValue)
         #expect(DirectoryPath.create(root + "/x/y/z") == nil)   // already there
         #expect(FileManager.default.createFile(atPath: root + "/file", contents: Data()))
-        #expect(DirectoryPath.create(root + "/file/sub") == ENOTDIR)
+        #expect(DirectoryPath.create(root + "/file/sub") == .notDirectory)
     }
 
-    @Test func lockAndJoinableThreadCountExactly() {
-        final class Counter: @unchecked Sendable {
-            let lock = Lock()
-            var value = 0
-        }
-        let counter = Counter()
+    @Test func joinableThreadsAllFinishBeforeJoinReturns() {
+        let counter = Mutex(0)
         let threads = (0..<4).map { _ in
             JoinableThread(stackSize: 256 << 10) {
-                for _ in 0..<10_000 { counter.lock.withLock { counter.value += 1 } }
+                for _ in 0..<10_000 { counter.withLock { $0 += 1 } }
             }
         }
         threads.forEach { $0.join() }
-        #expect(counter.value == 40_000)
+        #expect(counter.withLock { $0 } == 40_000)
     }
 }

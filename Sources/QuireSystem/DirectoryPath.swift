@@ -26,13 +26,13 @@ package enum DirectoryPath {
         return (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) } ?? "/"
     }
 
-    /// Creates `path` and any missing parents (`mkdir -p`); nil on success, else the errno.
-    package static func create(_ path: String, mode: mode_t = 0o755) -> Int32? {
+    /// Creates `path` and any missing parents (`mkdir -p`); nil on success, else the error.
+    package static func create(_ path: String, permissions: FilePermissions = .ownerAllOthersReadExecute) -> Errno? {
         var info = stat()
-        if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR }
+        if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? nil : .notDirectory }
         let parentPath = parent(of: path)
-        if !parentPath.isEmpty && parentPath != path, let failure = create(parentPath, mode: mode) { return failure }
-        if mkdir(path, mode) == 0 || errno == EEXIST { return nil }
-        return errno
+        if !parentPath.isEmpty && parentPath != path, let failure = create(parentPath, permissions: permissions) { return failure }
+        if mkdir(path, permissions.rawValue) == 0 || errno == EEXIST { return nil }
+        return .current
     }
 }

@@ -3,6 +3,7 @@ internal import CQPDF
 import Glibc
 #endif
 import QuireTypes
+import QuireSystem
 
 /// Finds PDFs whose first page is nothing but one JPEG image covering the page (scans, photos
 /// saved as PDF) and hands out that JPEG's bytes, so the thumbnail can be decoded at a reduced
@@ -11,20 +12,20 @@ import QuireTypes
 /// The checks are strict; anything else (text or vector content, several images, masks,
 /// `/Decode`, rotation, CMYK, an image not covering the page) returns nil and the page goes
 /// through the normal renderer. Uses libqpdf's object API on the already open descriptor.
-struct ScannedPageProbe {
+package struct ScannedPageProbe {
     /// libqpdf, loaded on first use; nil when it is not installed.
     private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
 
     /// The first page's single JPEG and the page's size in points.
-    struct Scan {
-        var jpeg: [UInt8]
-        var pageWidth: Double
-        var pageHeight: Double
-        var pageCount: Int
+    package struct Scan {
+        package var jpeg: [UInt8]
+        package var pageWidth: Double
+        package var pageHeight: Double
+        package var pageCount: Int
     }
 
     /// Looks at `file`; nil when the fast path does not apply (or the PDF is unreadable to qpdf).
-    static func scan(of file: InputFile) -> Scan? {
+    package static func scan(of file: InputFile) -> Scan? {
         // An image stream's dictionary is never inside a compressed object stream, so a PDF with
         // a JPEG image names /DCTDecode in plain bytes: a cheap scan rules out most documents
         // before qpdf parses anything.
@@ -118,7 +119,7 @@ struct ScannedPageProbe {
         while offset < file.size {
             guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count >= needle.count else { return false }
             let found = bytes.withUnsafeBytes { haystack in
-                needle.withUnsafeBytes { LinuxSystemCalls.contains(haystack, $0) }
+                needle.withUnsafeBytes { MemorySearch.contains(haystack, $0) }
             }
             if found { return true }
             if bytes.count < chunk { return false }

@@ -1,0 +1,40 @@
+#ifndef QUIRE_SYSTEM_SHIM_H
+#define QUIRE_SYSTEM_SHIM_H
+
+// Linux calls that Glibc's Swift module leaves out (they need _GNU_SOURCE, or are variadic),
+// declared here so the system layer (QuireSystem) calls them with their real prototypes.
+
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+
+int pipe2(int pipefd[2], int flags);
+void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
+
+/// pipe2(2) with O_CLOEXEC: both ends are close-on-exec from the start, so a process spawned
+/// concurrently by another thread never inherits them.
+static inline int quire_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
+/// prctl(PR_SET_PDEATHSIG, signal): the kernel sends `signal` to this process when its parent dies.
+static inline int quire_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
+}
+
+/// memmem(3): the first occurrence of `needle` in `haystack`, or NULL.
+static inline const void *quire_memmem(const void *haystack, size_t haystack_length,
+                                       const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
+}
+
+/// O_TMPFILE (Linux 3.11; a _GNU_SOURCE name): an unnamed file in a directory, linked later.
+/// The value is the kernel's (__O_TMPFILE | O_DIRECTORY), fixed by its ABI.
+#ifdef O_TMPFILE
+static const int quire_o_tmpfile = O_TMPFILE;
+#else
+static const int quire_o_tmpfile = 020000000 | O_DIRECTORY;
+#endif
+
+#endif

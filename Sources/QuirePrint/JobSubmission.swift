@@ -1,0 +1,255 @@
+internal import CCUPS
+import QuireTypes
+
+/// Submitting jobs: checking options against the destination, sending the documents to the
+/// scheduler (``PrintJob`` is what comes back).
+extension PrintSystem {
+    /// Checks `options` against what `destination` supports, without sending anything.
+    /// - Throws: ``PrintError/Kind/invalidOption`` naming the printer and the supported values.
+    public func validate(_ options: PrintOptions, for destination: Destination) throws(PrintError) {
+        let connection = try connect()
+        let list = DestinationList(connection)
+        let info = try DestinationInfo(connection, list: list, destination: destination)
+        try validate(options, info: info, destination: destination)
+    }
+
+    func validate(_ options: PrintOptions, info: DestinationInfo, destination: Destination) throws(PrintError) {
+        let capabilities = PrintCapabilities(info)
+        let name = destination.fullName
+        if let copies = options.copies, !capabilities.copies.contains(copies) {
+            throw PrintError(.invalidOption,
+                             "\(name): cannot print \(copies) copies (allowed: \(capabilities.copies.lowerBound)-\(capabilities.copies.upperBound))")
+        }
+        if let sides = options.sides, !capabilities.sides.isEmpty, !capabilities.sides.contains(sides.rawValue) {
+            throw PrintError(.invalidOption,
+                             "\(name): does not print \(sides.rawValue) (supported: \(capabilities.sides.joined(separator: ", ")))")
+        }
+        if let media = options.media, !info.check("media", media) {
+            throw PrintError(.invalidOption,
+                             "\(name): does not support media \"\(media)\" (supported: \(capabilities.media.joined(separator: ", ")))")
+        }
+        if let mode = options.colorMode, !capabilities.colorModes.isEmpty, !capabilities.colorModes.contains(mode.rawValue) {
+            throw PrintError(.invalidOption,
+                             "\(name): does not print in \(mode.rawValue) (supported: \(capabilities.colorModes.joined(separator: ", ")))")
+        }
+        if let numberUp = options.numberUp, !capabilities.numberUp.contains(numberUp) {
+            throw PrintError(.invalidOption,
+                             "\(name): cannot print \(numberUp) pages per side (supported: \(capabilities.numberUp.map(String.init).joined(separator: ", ")))")
+        }
+        if let priority = options.priority, !(1...100).contains(priority) {
+            throw PrintError(.invalidOption, "priority \(priority) is out of range (1-100)")
+        }
+    }
+
+    /// Submits `documents` as one job: `cupsCreateDestJob`, then for each document
+    /// `cupsStartDestDocument` / `cupsWriteRequestData` / `cupsFinishDestDocument`.
+    ///
+    /// The destination is looked up again on the scheduler, so a printer removed, stopped or
+    /// set to reject jobs since `destination` was read is reported as it is now.
+    ///
+    /// - Parameters:
+    ///   - pageRangesValue: the IPP `page-ranges` text to send (document pages already
+    ///     validated), or nil when all pages print or the pages were selected beforehand.
+    ///   - willSend: called before each document is sent, with its index (progress).
+    /// - Returns: the job, with a warning when the destination is stopped (the job waits).
+    /// - Throws: ``PrintError``. If anything fails after the job was created, the job is
+    ///   cancelled before this throws: no stray jobs. When even that is impossible (the
+    ///   scheduler stopped), the error is ``PrintError/Kind/schedulerNotRunning`` and names the
+    ///   job left behind (``PrintError/leftoverJob``).
+    public func submit(_ documents: [PrintDocument], to destination: Destination, options: PrintOptions,
+                       pageRangesValue: String? = nil,
+                       willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
+        guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
+        let connection = try connect()
+        let list = DestinationList(connection)
+        let name = destination.fullName
+        if list.count == 0 {
+            // The scheduler went away after connecting, or its last printer was removed.
+            if list.status.code == IPPStatus.serviceUnavailable {
+                throw PrintError(.schedulerNotRunning,
+                                 "the print system is not running (the CUPS scheduler at \(server) does not answer)",
+                                 ipp: list.status)
+            }
+            throw PrintError(.noPrinters, "\(name): the printer was removed, and no printers are set up now",
+                             ipp: list.status)
+        }
+        guard list.find(name: destination.name, instance: destination.instance) != nil else {
+            throw Self.removed(name, available: list.entries.map { entry in entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name })
+        }
+        let info = try DestinationInfo(connection, list: list, destination: destination)
+        try validate(options, info: info, destination: destination)
+
+        let cupsOptions = options.cupsOptions(pageRangesValue: pageRangesValue)
+        var count: Int32 = 0
+        var array: UnsafeMutablePointer<cups_option_t>?
+        defer { libcups.cupsFreeOptions(count, array) }
+        for (key, value) in cupsOptions { count = libcups.cupsAddOption(key, value, count, &array) }
+        // As lp does: the destination's own options (lpoptions, an instance's settings, the
+        // queue's defaults) apply where the user set nothing.
+        for (key, value) in Self.destinationOptions(info.dest.pointee) where libcups.cupsGetOption(key, count, array) == nil {
+            count = libcups.cupsAddOption(key, value, count, &array)
+        }
+
+        var jobID: Int32 = 0
+        let title = options.title ?? documents[0].name
+        let created = libcups.cupsCreateDestJob(connection.http, info.dest, info.info, &jobID, title, count, array)
+        let createStatus = IPPStatus(created, message: IPPStatus.last().message)
+        if !createStatus.isSuccess || jobID == 0 {
+            if createStatus.code == IPPStatus.notAcceptingJobs {
+                // The reason as the queue states it now, not as it was when planned.
+                let now = currentState(of: destination.name, connection) ?? destination
+                let why = (now.stateMessage ?? destination.stateMessage).map { " (\($0))" } ?? ""
+                throw PrintError(.notAccepting, "\(name): the printer is not accepting jobs\(why)", ipp: createStatus)
+            }
+            if createStatus.code == IPPStatus.forbidden || createStatus.code == IPPStatus.notAuthorized {
+                throw PrintError(.notPermitted, "\(name): not allowed to print here", ipp: createStatus)
+            }
+            if createStatus.code == IPPStatus.notFound {
+                let available = (try? destinations(connection))?.map(\.fullName) ?? []
+                throw Self.removed(name, available: available, ipp: createStatus)
+            }
+            if createStatus.code == IPPStatus.serviceUnavailable || !Self.reachable(server) {
+                throw PrintError(.schedulerNotRunning,
+                                 "the print system stopped before \(name) took the job (\(createStatus.message))",
+                                 ipp: createStatus)
+            }
+            throw PrintError(.requestFailed, "\(name): the scheduler refused the job (\(createStatus.message))", ipp: createStatus)
+        }
+
+        let job = PrintJob(id: Int(jobID), destination: name, documentCount: documents.count, warnings: [])
+        do {
+            for (index, document) in documents.enumerated() {
+                willSend(index, document)
+                try send(document, last: index == documents.count - 1, jobID: jobID,
+                         connection: connection, info: info, destination: name)
+            }
+        } catch {
+            // No stray jobs: cancel on a fresh connection (this one may be mid-request).
+            if let fresh = try? CUPSConnection(server),
+               libcups.cupsCancelDestJob(fresh.http, info.dest, jobID).rawValue < 0x0100 {
+                throw error
+            }
+            if let all = try? destinations() {
+                // The scheduler answers. A printer deleted meanwhile took the job with it.
+                if !all.contains(where: { $0.name == destination.name }) {
+                    let available = all.map(\.fullName)
+                    let list = available.isEmpty ? "" : " (available: \(available.joined(separator: ", ")))"
+                    throw PrintError(.unknownDestination,
+                                     "\(name): the printer was removed while the job was being sent, and the job with it\(list)",
+                                     ipp: error.ipp, available: available)
+                }
+                // Someone cancelled the half-sent job (e.g. `cancel -a`): nothing is left, say so.
+                if let ended = endedWhileSending(job) { throw ended }
+                throw error
+            }
+            throw PrintError(.schedulerNotRunning,
+                             "the print system stopped while \(job.requestID) was being sent; the incomplete job stays "
+                                 + "held on the scheduler: cancel it (quire cancel \(job.requestID)) once CUPS runs again",
+                             ipp: error.ipp, leftoverJob: job.requestID)
+        }
+
+        // cupsd takes documents for a job cancelled meanwhile without complaint: check. (Only
+        // cancelled: how a job that was sent whole ends is for `--wait` to report.)
+        if let ended = endedWhileSending(job, includingAborted: false) { throw ended }
+
+        var warnings: [String] = []
+        let now = currentState(of: destination.name, connection) ?? destination
+        if now.state == .stopped {
+            let why = now.stateMessage ?? now.stateReasons.joined(separator: ", ")
+            warnings.append("\(name) is stopped\(why.isEmpty ? "" : " (\(why))"); the job waits in the queue until the printer is resumed")
+        }
+        return PrintJob(id: job.id, destination: name, documentCount: documents.count, warnings: warnings)
+    }
+
+    /// The error for a job that was cancelled or aborted (by another user, an operator or the
+    /// scheduler) while Quire was sending it, or nil when it is still going.
+    func endedWhileSending(_ job: PrintJob, includingAborted: Bool = true) -> PrintError? {
+        guard let info = try? JobQueue(system: self).job(job.id) else { return nil }
+        switch info.state {
+        case .canceled:
+            return PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
+        case .aborted where includingAborted:
+            let why = info.stateMessage.map { " (\($0))" } ?? ""
+            return PrintError(.cancelled, "\(job.requestID) was aborted by the print system while it was being sent\(why)")
+        default:
+            return nil
+        }
+    }
+
+    static func removed(_ name: String, available: [String], ipp: IPPStatus? = nil) -> PrintError {
+        let list = available.isEmpty ? "" : " (available: \(available.joined(separator: ", ")))"
+        return PrintError(.unknownDestination, "\(name): the printer no longer exists\(list)", ipp: ipp, available: available)
+    }
+
+    /// Whether the scheduler accepts a connection now.
+    static func reachable(_ server: PrintServer) -> Bool {
+        (try? CUPSConnection(server, timeoutMilliseconds: 2_000)) != nil
+    }
+
+    /// The queue's state, reasons and message as the scheduler reports them now.
+    func currentState(of queue: String, _ connection: CUPSConnection) -> Destination? {
+        guard let attributes = printerStates(connection)[queue] else { return nil }
+        return Destination(
+            name: queue, state: .init(ipp: attributes.integer("printer-state")),
+            stateReasons: attributes.strings("printer-state-reasons").filter { $0 != "none" },
+            stateMessage: nonEmpty(attributes.string("printer-state-message")),
+            isAcceptingJobs: attributes.boolean("printer-is-accepting-jobs") ?? true)
+    }
+
+    /// Options stored with a destination that are job settings, not descriptions of the queue.
+    static func destinationOptions(_ dest: cups_dest_t) -> [(String, String)] {
+        guard let options = dest.options else { return [] }
+        var result: [(String, String)] = []
+        for index in 0..<Int(dest.num_options) {
+            guard let name = options[index].name, let value = options[index].value else { continue }
+            let key = String(cString: name)
+            let descriptive = ["printer-", "marker-", "device-uri", "auth-info-required", "job-sheets"]
+            if descriptive.contains(where: { key.hasPrefix($0) }) { continue }
+            result.append((key, String(cString: value)))
+        }
+        return result
+    }
+
+    private func send(_ document: PrintDocument, last: Bool, jobID: Int32, connection: CUPSConnection,
+                      info: DestinationInfo, destination: String) throws(PrintError) {
+        let started = libcups.cupsStartDestDocument(connection.http, info.dest, info.info, jobID, document.name,
+                                            document.mimeType, 0, nil, last ? 1 : 0)
+        guard started == HTTP_STATUS_CONTINUE else {
+            throw PrintError(.requestFailed, "\(destination): cannot start sending \(document.name)", ipp: IPPStatus.last())
+        }
+        func write(_ chunk: [UInt8]) throws(PrintError) {
+            guard !chunk.isEmpty else { return }
+            let status = chunk.withUnsafeBytes { raw in
+                libcups.cupsWriteRequestData(connection.http, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
+            }
+            guard status == HTTP_STATUS_CONTINUE else {
+                throw PrintError(.requestFailed, "\(destination): sending \(document.name) failed", ipp: IPPStatus.last())
+            }
+        }
+        switch document.source {
+        case .data(let data):
+            var offset = 0
+            while offset < data.count {
+                let end = min(data.count, offset + 64 * 1024)
+                try write(Array(data[offset..<end]))
+                offset = end
+            }
+        case .file(let file):
+            var offset: Int64 = 0
+            while true {
+                let chunk: [UInt8]
+                do { chunk = try file.read(upTo: 64 * 1024, at: offset) } catch {
+                    throw PrintError(.requestFailed, "\(file.path): cannot read the file (\(error.reason))")
+                }
+                if chunk.isEmpty { break }
+                try write(chunk)
+                offset += Int64(chunk.count)
+            }
+        }
+        let finished = libcups.cupsFinishDestDocument(connection.http, info.dest, info.info)
+        let status = IPPStatus(finished, message: IPPStatus.last().message)
+        guard status.isSuccess else {
+            throw PrintError(.requestFailed, "\(destination): the scheduler did not accept \(document.name) (\(status.message))", ipp: status)
+        }
+    }
+}

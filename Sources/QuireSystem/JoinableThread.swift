@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A POSIX thread with a chosen stack size that the creator joins, for blocking work outside
+/// Swift concurrency's pool (worker slots waiting on child processes). Quire avoids
+/// Foundation's `Thread`: it would link CoreFoundation, whose initialiser runs in every process.
+package final class JoinableThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private var thread = pthread_t()
+    private let started: Bool
+
+    /// Starts `body` on a new thread. If no thread can be created, `body` runs here, before
+    /// this returns, so the work is done either way.
+    package init(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Body(body))
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, stackSize)
+        defer { pthread_attr_destroy(&attributes) }
+        let result = pthread_create(&thread, &attributes, { argument in
+            Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+            return nil
+        }, box.toOpaque())
+        started = result == 0
+        if !started {
+            box.release()
+            body()
+        }
+    }
+
+    /// Waits for the thread to finish (at most once).
+    package func join() {
+        if started { pthread_join(thread, nil) }
+    }
+
+    /// Runs `body` on a new detached thread with a stack of `stackSize` bytes (here, before
+    /// returning, if no thread can be created).
+    package static func detach(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Body(body))
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, stackSize)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        defer { pthread_attr_destroy(&attributes) }
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { argument in
+            Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+            return nil
+        }, box.toOpaque())
+        if result != 0 {
+            box.release()
+            body()
+        }
+    }
+}
+
+/// Runs blocking, CPU-heavy work (rendering) on a thread of its own and awaits its result, so
+/// that Swift's cooperative pool — a few threads shared by every task — is never held up by it.
+package enum BlockingWork {
+    package static func run<Success: Sendable, Failure: Error>(
+        _ body: @escaping @Sendable () throws(Failure) -> Success
+    ) async throws(Failure) -> Success {
+        let result: Result<Success, Failure> = await withCheckedContinuation { continuation in
+            JoinableThread.detach(stackSize: 8 << 20) {
+                continuation.resume(returning: Result { () throws(Failure) in try body() })
+            }
+        }
+        return try result.get()
+    }
+}
