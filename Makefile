@@ -10,13 +10,19 @@ DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libc
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core libgtk-4-dev
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
-	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0
+	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0
 # Benchmark only: the baselines and the tree generators.
-DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+
+# The shipped build: the Swift runtime linked in (--static-swift-stdlib), so that the binary
+# needs nothing outside /usr and GNOME's thumbnail sandbox can run it; used by install and bench.
+RELEASE_DIR := .build-static
+RELEASE_FLAGS := -c release --static-swift-stdlib --scratch-path $(RELEASE_DIR)
+QUIRE_RELEASE := $(RELEASE_DIR)/release/quire
 
 .PHONY: all deps build release samples demo test man man-check bench fuzz asan install uninstall clean
 
@@ -29,7 +35,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 samples: deps
 	Samples/generate.sh $(SAMPLES)
@@ -38,24 +44,25 @@ samples: deps
 demo: release samples
 	@echo
 	@echo "== quire info Samples/generated/* =="
-	@.build/release/quire info $(SAMPLES)/document.pdf $(SAMPLES)/photo.jpg $(SAMPLES)/hello.c \
+	@$(QUIRE_RELEASE) info $(SAMPLES)/document.pdf $(SAMPLES)/photo.jpg $(SAMPLES)/hello.c \
 		$(SAMPLES)/encrypted.pdf $(SAMPLES)/truncated.pdf || \
 		echo "(quire exited $$?: the last two are deliberately broken samples)"
 	@echo
 	@echo "== quire actions Samples/generated/document.pdf =="
-	@.build/release/quire actions $(SAMPLES)/document.pdf || true
+	@$(QUIRE_RELEASE) actions $(SAMPLES)/document.pdf || true
 	@echo
 	@echo "== quire thumbnail -s 256 document.pdf → .build/demo/document.png =="
 	@mkdir -p .build/demo
-	@.build/release/quire thumbnail -s 256 $(SAMPLES)/document.pdf .build/demo/document.png && \
-		.build/release/quire info .build/demo/document.png | grep -E "Kind|Dimensions"
+	@$(QUIRE_RELEASE) thumbnail -s 256 $(SAMPLES)/document.pdf .build/demo/document.png && \
+		$(QUIRE_RELEASE) info .build/demo/document.png | grep -E "Kind|Dimensions"
 	@echo
 	@echo "== quire thumbnail --batch -r over all samples, into a throwaway cache (.build/demo/cache) =="
-	@XDG_CACHE_HOME=$(CURDIR)/.build/demo/cache .build/release/quire thumbnail --batch -r --timeout 3 $(SAMPLES) || \
+	@XDG_CACHE_HOME=$(CURDIR)/.build/demo/cache $(QUIRE_RELEASE) thumbnail --batch -r --timeout 3 $(SAMPLES) || \
 		echo "(the failures above are the deliberately broken samples)"
 
-## test: install what is missing, then run the whole suite and check man pages are in sync.
-test: deps samples
+## test: install what is missing, build the release binary (the GNOME thumbnail-factory test
+## installs it under a temporary prefix in /usr/local), run the whole suite, check man pages.
+test: deps samples release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	scripts/generate-man.sh --check
@@ -72,16 +79,16 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 0755 .build/release/quire $(DESTDIR)$(PREFIX)/bin/quire
+	install -m 0755 $(QUIRE_RELEASE) $(DESTDIR)$(PREFIX)/bin/quire
 	install -d $(DESTDIR)$(PREFIX)/libexec/quire
-	install -m 0755 .build/release/quire-look $(DESTDIR)$(PREFIX)/libexec/quire/quire-look
+	install -m 0755 $(RELEASE_DIR)/release/quire-look $(DESTDIR)$(PREFIX)/libexec/quire/quire-look
 	install -d $(DESTDIR)$(PREFIX)/lib/quire
-	install -m 0644 .build/release/libQuirePopplerSplash.so $(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
+	install -m 0644 $(RELEASE_DIR)/release/libQuirePopplerSplash.so $(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
 	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	.build/release/quire --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire
-	.build/release/quire --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire
-	.build/release/quire --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish
-	.build/release/quire integrate install --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
+	$(QUIRE_RELEASE) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire
+	$(QUIRE_RELEASE) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire
+	$(QUIRE_RELEASE) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish
+	$(QUIRE_RELEASE) integrate install --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
 
 uninstall:
 	-$(DESTDIR)$(PREFIX)/bin/quire integrate uninstall --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
@@ -106,12 +113,14 @@ asan: deps samples
 clean:
 	rm -rf .build .build-fuzz .build-asan $(SAMPLES)
 
-## bench: single thumbnails against pdftocairo (time, and memory for a 1000-page PDF), then
+## bench: start-up per command beside the C tools (--version, info vs pdfinfo, thumbnail vs
+## pdftocairo, can-print, print vs lp on the CUPS test bed), then single thumbnails against pdftocairo (time, and memory for a 1000-page PDF), then
 ## batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer. Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
 	@scripts/install-deps.sh $(DEB_BENCH) bc
-	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -no-pie --scratch-path .build-static
-	bench/thumbnail-bench.sh .build-static/release/quire 20
-	QUIRE=$(CURDIR)/.build-static/release/quire bench/batch-bench.sh
+	$(SWIFT) build $(RELEASE_FLAGS)
+	bench/startup-bench.sh $(QUIRE_RELEASE) 30
+	bench/thumbnail-bench.sh $(QUIRE_RELEASE) 20
+	QUIRE=$(CURDIR)/$(QUIRE_RELEASE) bench/batch-bench.sh

@@ -23,14 +23,16 @@ let package = Package(
         .systemLibrary(
             name: "CGIO", path: "Sources/CGIO", pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev", "shared-mime-info"])]),
+        // Loaded with dlopen on first use (see their shim.h): not linked, so `--version`,
+        // `can-print` or a PDF thumbnail do not pay at start-up for what they do not use
+        // (poppler, cairo, gdk-pixbuf, Ghostscript, librsvg, libarchive, Pango). No pkg-config:
+        // it would link the library; the shims include the headers by their standard paths.
         .systemLibrary(
-            name: "CPoppler", path: "Sources/CPoppler", pkgConfig: "poppler-glib",
+            name: "CPoppler", path: "Sources/CPoppler",
             providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(
-            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            name: "CCairo", path: "Sources/CCairo",
             providers: [.apt(["libcairo2-dev"])]),
-        // Loaded with dlopen on first use (see their shim.h): not linked, so a PDF thumbnail
-        // does not pay for gdk-pixbuf, Ghostscript, librsvg or libarchive at start-up.
         .systemLibrary(
             name: "CGdkPixbuf", path: "Sources/CGdkPixbuf",
             providers: [.apt(["libgdk-pixbuf-2.0-0"])]),

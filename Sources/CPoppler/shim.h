@@ -1,4 +1,89 @@
 #ifndef CPoppler_SHIM_H
 #define CPoppler_SHIM_H
-#include <poppler.h>
+// poppler-glib is loaded with dlopen the first time Quire opens a PDF (see QuireRender's
+// LazyLibraries): commands and families that never read a PDF do not map and relocate poppler
+// and what it pulls in (the C++ runtime, NSS, lcms, OpenJPEG, …).
+//
+// The declarations Quire uses are given here, as in poppler-glib 22.12's <poppler.h>: that header
+// includes <cairo.h> by a path only pkg-config knows, and pkg-config would also link poppler-glib
+// and cairo. GLib's headers come from CGIO's pkg-config flags (which link nothing Quire does not
+// already use); cairo's by its standard path. The entry points are resolved once, with dlsym,
+// into a table whose fields have exactly the functions' types.
+#include <glib-object.h>
+#include <time.h>
+#include <dlfcn.h>
+#include <stddef.h>
+#include "/usr/include/cairo/cairo.h"
+
+typedef struct _PopplerDocument PopplerDocument;
+typedef struct _PopplerPage PopplerPage;
+
+typedef enum {
+    POPPLER_ERROR_INVALID,
+    POPPLER_ERROR_ENCRYPTED,
+    POPPLER_ERROR_OPEN_FILE,
+    POPPLER_ERROR_BAD_CATALOG,
+    POPPLER_ERROR_DAMAGED
+} PopplerError;
+
+typedef enum {
+    POPPLER_PERMISSIONS_OK_TO_PRINT = 1 << 0,
+    POPPLER_PERMISSIONS_OK_TO_MODIFY = 1 << 1,
+    POPPLER_PERMISSIONS_OK_TO_COPY = 1 << 2,
+    POPPLER_PERMISSIONS_OK_TO_ADD_NOTES = 1 << 3,
+    POPPLER_PERMISSIONS_OK_TO_FILL_FORM = 1 << 4,
+    POPPLER_PERMISSIONS_OK_TO_EXTRACT_CONTENTS = 1 << 5,
+    POPPLER_PERMISSIONS_OK_TO_ASSEMBLE = 1 << 6,
+    POPPLER_PERMISSIONS_OK_TO_PRINT_HIGH_RESOLUTION = 1 << 7,
+    POPPLER_PERMISSIONS_FULL = 0xff
+} PopplerPermissions;
+
+typedef struct {
+    PopplerDocument *_Nullable (*_Nonnull poppler_document_new_from_fd)(int fd, const char *_Nullable password, GError *_Nullable *_Nullable error);
+    int (*_Nonnull poppler_document_get_n_pages)(PopplerDocument *_Nonnull document);
+    PopplerPage *_Nullable (*_Nonnull poppler_document_get_page)(PopplerDocument *_Nonnull document, int index);
+    gchar *_Nullable (*_Nonnull poppler_document_get_author)(PopplerDocument *_Nonnull document);
+    gchar *_Nullable (*_Nonnull poppler_document_get_creator)(PopplerDocument *_Nonnull document);
+    gchar *_Nullable (*_Nonnull poppler_document_get_keywords)(PopplerDocument *_Nonnull document);
+    gchar *_Nullable (*_Nonnull poppler_document_get_pdf_version_string)(PopplerDocument *_Nonnull document);
+    gchar *_Nullable (*_Nonnull poppler_document_get_producer)(PopplerDocument *_Nonnull document);
+    gchar *_Nullable (*_Nonnull poppler_document_get_subject)(PopplerDocument *_Nonnull document);
+    gchar *_Nullable (*_Nonnull poppler_document_get_title)(PopplerDocument *_Nonnull document);
+    time_t (*_Nonnull poppler_document_get_creation_date)(PopplerDocument *_Nonnull document);
+    time_t (*_Nonnull poppler_document_get_modification_date)(PopplerDocument *_Nonnull document);
+    PopplerPermissions (*_Nonnull poppler_document_get_permissions)(PopplerDocument *_Nonnull document);
+    void (*_Nonnull poppler_page_get_size)(PopplerPage *_Nonnull page, double *_Nullable width, double *_Nullable height);
+    void (*_Nonnull poppler_page_render)(PopplerPage *_Nonnull page, cairo_t *_Nullable cairo);
+    void (*_Nonnull poppler_page_render_for_printing)(PopplerPage *_Nonnull page, cairo_t *_Nullable cairo);
+} quire_poppler_api;
+
+/// Loads libpoppler-glib.so.8 (RTLD_LOCAL) and resolves every entry point once; NULL when the
+/// library or a symbol is missing. The table lives for the life of the process.
+static inline const quire_poppler_api *_Nullable quire_poppler_api_load(void) {
+    static quire_poppler_api api;
+    void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return NULL;
+    void *symbol;
+#define QUIRE_POPPLER_LOAD(name) \
+    if (!(symbol = dlsym(library, #name))) return NULL; \
+    *(void **)&api.name = symbol;
+    QUIRE_POPPLER_LOAD(poppler_document_new_from_fd)
+    QUIRE_POPPLER_LOAD(poppler_document_get_n_pages)
+    QUIRE_POPPLER_LOAD(poppler_document_get_page)
+    QUIRE_POPPLER_LOAD(poppler_document_get_author)
+    QUIRE_POPPLER_LOAD(poppler_document_get_creator)
+    QUIRE_POPPLER_LOAD(poppler_document_get_keywords)
+    QUIRE_POPPLER_LOAD(poppler_document_get_pdf_version_string)
+    QUIRE_POPPLER_LOAD(poppler_document_get_producer)
+    QUIRE_POPPLER_LOAD(poppler_document_get_subject)
+    QUIRE_POPPLER_LOAD(poppler_document_get_title)
+    QUIRE_POPPLER_LOAD(poppler_document_get_creation_date)
+    QUIRE_POPPLER_LOAD(poppler_document_get_modification_date)
+    QUIRE_POPPLER_LOAD(poppler_document_get_permissions)
+    QUIRE_POPPLER_LOAD(poppler_page_get_size)
+    QUIRE_POPPLER_LOAD(poppler_page_render)
+    QUIRE_POPPLER_LOAD(poppler_page_render_for_printing)
+#undef QUIRE_POPPLER_LOAD
+    return &api;
+}
 #endif

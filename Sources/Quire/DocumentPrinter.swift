@@ -26,6 +26,15 @@ public struct DocumentPrinter: Sendable {
     /// - Throws: ``PrintError`` (unprintable type, bad page range, unknown destination, no
     ///   printers, option not supported) or ``DocumentError`` (damaged or locked PDF).
     public func plan(_ documents: [Document], destination name: String?, options: PrintOptions) throws -> PrintPlan {
+        try plan(documents, destination: name, options: options, validatingOptions: true)
+    }
+
+    /// ``plan(_:destination:options:)``, optionally without checking the options against the
+    /// printer's capabilities: ``submit(_:willSend:)`` checks them again, with the same errors,
+    /// before it creates the job, so a caller that submits right away saves a round trip
+    /// (`cupsCopyDestInfo`, the printer's whole attribute set).
+    package func plan(_ documents: [Document], destination name: String?, options: PrintOptions,
+                      validatingOptions: Bool) throws -> PrintPlan {
         var planned: [PrintPlan.Item] = []
         let selectPagesOurselves = options.pageRanges != nil && (options.numberUp ?? 1) > 1
         var pageRangesValue: String?
@@ -41,7 +50,7 @@ public struct DocumentPrinter: Sendable {
             pageRangesValue = ranges.description  // PostScript: page count unknown, CUPS applies it
         }
         let destination = try system.destination(named: name)
-        try system.validate(options, for: destination)
+        if validatingOptions { try system.validate(options, for: destination) }
         var warnings: [String] = []
         if let problem = destination.problem, destination.isAcceptingJobs {
             warnings.append("\(destination.fullName) is \(problem); the job waits in the queue until the printer is resumed")

@@ -18,6 +18,16 @@ public enum SupportedTypes {
         registered.filter { capabilities(of: $0).thumbnail.isSupported }.map(\.mimeType)
     }
 
+    /// MIME types Quire's freedesktop thumbnailer claims, sorted: what it can thumbnail except
+    /// raster images and SVG. The system's own thumbnailers (gdk-pixbuf's, librsvg's) make those
+    /// as well — EXIF orientation included — and a file manager takes the first thumbnailer that
+    /// lists a type, so claiming them would only replace a working thumbnailer.
+    public static var thumbnailerTypes: [String] {
+        registered.filter { type in
+            type.family != .image && type.family != .svg && capabilities(of: type).thumbnail.isSupported
+        }.map(\.mimeType)
+    }
+
     /// MIME types Quire can preview, sorted.
     public static var previewable: [String] {
         registered.filter { capabilities(of: $0).preview.isSupported }.map(\.mimeType)

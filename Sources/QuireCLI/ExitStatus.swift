@@ -15,6 +15,7 @@ enum ExitStatus: Int32 {
     case ioError = 74
     case temporaryFailure = 75
     case noPermission = 77
+    case configuration = 78
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 

@@ -8,10 +8,14 @@ struct IntegrateCommand: ParsableCommand {
         abstract: "Install Quire into file managers: thumbnailer, context actions, service menus.",
         discussion: """
             Writes a freedesktop thumbnailer file (the MIME types are every type this build can \
-            thumbnail), Nemo actions ("Print with Quire" appears only when `quire can-print` \
+            thumbnail except raster images and SVG, which the system's own thumbnailers keep) and \
+            the font configuration its sandbox needs, Nemo actions ("Print with Quire" appears only when `quire can-print` \
             says printing can work; "Quick Look"), a Dolphin service menu, a Thunar custom-action \
             snippet and, per user, Nautilus scripts. A manifest records what was written, and \
-            uninstall removes exactly that (files you edited are kept).
+            uninstall removes exactly that (files you edited are kept). \
+            GNOME runs thumbnailers in a sandbox that shows only /usr: install refuses to register \
+            a thumbnailer whose program or libraries lie outside it (exit 78); install a release \
+            build under /usr/local with `make install`, or pass --no-thumbnailer.
             """,
         subcommands: [Install.self, Uninstall.self, Status.self])
 
@@ -35,12 +39,24 @@ struct IntegrateCommand: ParsableCommand {
         /// How the installed files invoke quire.
         var executable: String { system ? prefix + "/bin/quire" : Self.currentExecutable }
 
-        var installer: IntegrationInstaller {
+        var installer: IntegrationInstaller { installer() }
+
+        func installer(includeThumbnailer: Bool = true,
+                       previewer: PreviewerRegistration.Choice = .never) -> IntegrationInstaller {
             if system {
                 return IntegrationInstaller(scope: .systemWide(prefix: (destdir ?? "") + prefix),
-                                            executable: prefix + "/bin/quire")
+                                            executable: prefix + "/bin/quire", includeThumbnailer: includeThumbnailer,
+                                            previewer: previewer)
             }
-            return IntegrationInstaller(scope: .user, executable: Self.currentExecutable)
+            return IntegrationInstaller(scope: .user, executable: Self.currentExecutable, includeThumbnailer: includeThumbnailer,
+                                        previewer: previewer)
+        }
+
+        /// The program the integration files run, and where that file is now (under DESTDIR
+        /// when staging).
+        var program: (installedPath: String, file: String) {
+            if system { return (prefix + "/bin/quire", (destdir ?? "") + prefix + "/bin/quire") }
+            return (Self.currentExecutable, Self.currentExecutable)
         }
 
         /// The absolute path of the running `quire`, so a user install works without PATH.
@@ -72,12 +88,23 @@ struct IntegrateCommand: ParsableCommand {
             "Make Quire the previewer Nautilus calls on Space (org.gnome.NautilusPreviewer) even when another one, such as GNOME Sushi, provides it.",
             discussion: "Without it, Quire's D-Bus activation file is installed only when no other previewer provides the name. A file Quire did not write is never replaced."))
         var previewer = false
+        @Flag(name: .long, help: "Install everything but the thumbnailer (for a quire that GNOME's thumbnail sandbox cannot run).")
+        var noThumbnailer = false
 
         func run() throws {
+            // A thumbnailer GNOME's sandbox cannot start fails every thumbnail of its types and
+            // hides the system's working thumbnailers: refuse it, before writing anything.
+            if !noThumbnailer {
+                let program = location.program
+                if let problem = ThumbnailerSandbox.problem(installedPath: program.installedPath, file: program.file) {
+                    Terminal.error("cannot register the thumbnailer: \(problem); install a release build under /usr/local "
+                                   + "(sudo make install) and run its `quire integrate`, or pass --no-thumbnailer")
+                    throw ExitStatus.configuration.exitCode
+                }
+            }
             do {
-                var installer = location.installer
-                installer = IntegrationInstaller(
-                    scope: installer.scope, executable: location.executable, previewer: previewer ? .always : .ifUnclaimed)
+                let installer = location.installer(includeThumbnailer: !noThumbnailer,
+                                                   previewer: previewer ? .always : .ifUnclaimed)
                 let changes = try installer.install(dryRun: dryRun)
                 IntegrateCommand.report(changes, dryRun: dryRun)
                 let own = installer.dataDirectory + "/" + PreviewerRegistration.relativePath

@@ -136,7 +136,9 @@ struct PrintCommand: AsyncParsableCommand {
                 documents.append(try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits))
             }
             let printer = DocumentPrinter()
-            let plan = try printer.plan(documents, destination: destination, options: options)
+            // Sending right away: submit checks the options against the printer (one round trip).
+            let plan = try printer.plan(documents, destination: destination, options: options,
+                                        validatingOptions: dryRun || preview != nil)
             // Reading and converting is done: the time limit does not cover talking to CUPS
             // (a job must never be cut off half-submitted).
             Watchdog.disarm()

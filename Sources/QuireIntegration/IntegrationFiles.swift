@@ -1,4 +1,6 @@
 import Quire
+import QuireSystem
+import QuireTypes
 
 /// The integration files for file managers, generated from the type layer so that the MIME
 /// types they list are exactly those the code supports.
@@ -7,19 +9,31 @@ public enum IntegrationFiles {
     ///   - executable: how the files invoke Quire: an absolute path, or `quire` when it is on
     ///     `PATH` (system installs).
     ///   - includeUserOnly: whether to add files that only exist per user (Nautilus scripts).
-    public static func all(executable: String, includeUserOnly: Bool) -> [IntegrationFile] {
+    ///   - includeThumbnailer: whether to add the freedesktop `.thumbnailer` file (and, system
+    ///     wide, the font configuration its sandbox needs).
+    public static func all(executable: String, includeUserOnly: Bool, includeThumbnailer: Bool = true) -> [IntegrationFile] {
         let quire = DesktopEntry.quote(executable)
-        let thumbnailable = SupportedTypes.thumbnailable
         let previewable = SupportedTypes.previewable
         let printable = SupportedTypes.printable
-        var files = [
-            IntegrationFile(relativePath: "thumbnailers/quire.thumbnailer", contents: """
+        var files: [IntegrationFile] = []
+        if includeThumbnailer {
+            files.append(IntegrationFile(relativePath: "thumbnailers/quire.thumbnailer", contents: """
                 [Thumbnailer Entry]
                 TryExec=\(quire)
                 Exec=\(quire) thumbnail -s %s %u %o
-                MimeType=\(DesktopEntry.list(thumbnailable))
+                MimeType=\(DesktopEntry.list(SupportedTypes.thumbnailerTypes))
 
-                """, purpose: "thumbnailer for GNOME, Nemo, Caja and other GIO file managers"),
+                """, purpose: "thumbnailer for GNOME, Nemo, Caja and other GIO file managers"))
+        }
+        // System installs: `quire` finds it as PREFIX/share/quire/fonts.conf beside PREFIX/bin/quire.
+        if includeThumbnailer && !includeUserOnly {
+            let prefix = DirectoryPath.parent(of: DirectoryPath.parent(of: executable))
+            let cache = prefix + "/share/" + SandboxFontConfig.cacheRelativePath
+            files.append(IntegrationFile(relativePath: SandboxFontConfig.relativePath,
+                                         contents: SandboxFontConfig.contents(cacheDirectory: cache),
+                                         purpose: "font configuration for GNOME's thumbnail sandbox, which hides /etc/fonts"))
+        }
+        files += [
             IntegrationFile(relativePath: "nemo/actions/quire-print.nemo_action", contents: """
                 [Nemo Action]
                 Name=Print with Quire

@@ -41,18 +41,21 @@ public struct IntegrationInstaller: Sendable {
     /// Other `.service` files that provide the previewer name (Sushi's), searched as the bus does.
     public let previewerProviders: [String]
 
-    public init(scope: Scope, executable: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+    /// - Parameter includeThumbnailer: whether to install the `.thumbnailer` file; check
+    ///   ``ThumbnailerSandbox/problem(installedPath:file:)`` first.
+    public init(scope: Scope, executable: String, includeThumbnailer: Bool = true,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
                 previewer: PreviewerRegistration.Choice = .never) {
         self.scope = scope
         switch scope {
         case .user:
             let home = DirectoryPath.home(environment["HOME"])
             dataDirectory = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
-            files = IntegrationFiles.all(executable: executable, includeUserOnly: true)
+            files = IntegrationFiles.all(executable: executable, includeUserOnly: true, includeThumbnailer: includeThumbnailer)
                 + Self.previewerFile(previewer, executable, dataDirectory, environment)
         case .systemWide(let prefix):
             dataDirectory = prefix + "/share"
-            files = IntegrationFiles.all(executable: executable, includeUserOnly: false)
+            files = IntegrationFiles.all(executable: executable, includeUserOnly: false, includeThumbnailer: includeThumbnailer)
                 + Self.previewerFile(previewer, executable, dataDirectory, environment)
         }
         previewerProviders = PreviewerRegistration.otherProviders(
@@ -93,6 +96,10 @@ public struct IntegrationInstaller: Sendable {
             manifest[file.relativePath] = Self.fingerprint(file.contents)
         }
         if !dryRun { try writeManifest(manifest) }
+        if !dryRun && files.contains(where: { $0.relativePath == SandboxFontConfig.relativePath }),
+           let failure = SandboxFontConfig.buildCache(dataDirectory: dataDirectory) {
+            throw IntegrationError(path: absolute(SandboxFontConfig.cacheRelativePath), reason: failure)
+        }
         return changes
     }
 
@@ -118,6 +125,7 @@ public struct IntegrationInstaller: Sendable {
             if !dryRun { removeEmptyParents(of: path) }
         }
         if !dryRun {
+            if manifest[SandboxFontConfig.relativePath] != nil { SandboxFontConfig.removeCache(dataDirectory: dataDirectory) }
             unlink(manifestPath)
             removeEmptyParents(of: manifestPath)
         }

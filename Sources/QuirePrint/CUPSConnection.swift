@@ -7,7 +7,7 @@ import QuireSystem
 /// An HTTP connection to a CUPS scheduler. Owns the `http_t`; closed in `deinit`.
 ///
 /// libcups keeps per-thread state (last error, default connection); every request Quire makes
-/// goes through an explicit connection and reads `cups.cupsLastError()` right after the call, on the
+/// goes through an explicit connection and reads `libcups.cupsLastError()` right after the call, on the
 /// same thread, so concurrent users do not see each other's errors.
 final class CUPSConnection {
     let http: OpaquePointer
@@ -24,7 +24,7 @@ final class CUPSConnection {
                                             message: "libcups.so.2 not found"))
         }
         let (host, port) = server.resolved
-        guard let http = cups.httpConnect2(host, Int32(port), nil, AF_UNSPEC, cups.cupsEncryption(), 1,
+        guard let http = libcups.httpConnect2(host, Int32(port), nil, AF_UNSPEC, libcups.cupsEncryption(), 1,
                                       timeoutMilliseconds, nil) else {
             let reason = Errno.current.description
             throw PrintError(.schedulerNotRunning,
@@ -34,30 +34,30 @@ final class CUPSConnection {
         }
         self.http = http
         // A scheduler that stops answering fails the request instead of hanging it.
-        cups.httpSetTimeout(http, 60, nil, nil)
+        libcups.httpSetTimeout(http, 60, nil, nil)
         // libcups treats a connection to any server other than its current one as a direct
         // connection to a printer (cupsCopyDestInfo then asks for the device's resource). Make
         // the thread's server the one connected to for the life of this connection.
         if server.host != nil || server.port != nil {
-            let current = cups.cupsServer().map { String(cString: $0) } ?? ""
-            previousServer = current.hasPrefix("/") ? current : "\(current):\(cups.ippPort())"
-            cups.cupsSetServer(host.hasPrefix("/") ? host : "\(host):\(port)")
+            let current = libcups.cupsServer().map { String(cString: $0) } ?? ""
+            previousServer = current.hasPrefix("/") ? current : "\(current):\(libcups.ippPort())"
+            libcups.cupsSetServer(host.hasPrefix("/") ? host : "\(host):\(port)")
         } else {
             previousServer = nil
         }
     }
 
     deinit {
-        cups.httpClose(http)
-        if let previousServer { cups.cupsSetServer(previousServer) }
+        libcups.httpClose(http)
+        if let previousServer { libcups.cupsSetServer(previousServer) }
     }
 
     /// Sends `request` (consumed) and returns the response with its status.
     func send(_ request: OpaquePointer, resource: String = "/") -> (response: IPPResponse?, status: IPPStatus) {
-        let response = cups.cupsDoRequest(http, request, resource)
+        let response = libcups.cupsDoRequest(http, request, resource)
         let last = IPPStatus.last()
         guard let response else { return (nil, last) }
-        let code = cups.ippGetStatusCode(response)
+        let code = libcups.ippGetStatusCode(response)
         return (IPPResponse(response), IPPStatus(code, message: last.message))
     }
 }

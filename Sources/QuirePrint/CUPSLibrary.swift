@@ -1,7 +1,7 @@
 internal import CCUPS
 
 /// libcups, loaded on first use (see `Sources/CCUPS/shim.h`). Every call into libcups goes
-/// through ``api``; ``CUPSConnection`` checks ``isAvailable`` first and reports a missing
+/// through ``libcups`` (``api``); ``CUPSConnection`` checks ``isAvailable`` first and reports a missing
 /// library as an unavailable print system.
 enum CUPSLibrary {
     private static let table: quire_cups_api? = quire_cups_api_load()?.pointee
@@ -16,5 +16,6 @@ enum CUPSLibrary {
     }
 }
 
-/// Shorthand used at the call sites: `cups.cupsGetDests2(…)`.
-var cups: quire_cups_api { CUPSLibrary.api }
+/// libcups's entry points, loaded on first use: `libcups.cupsGetDests2(…)` (named like
+/// QuireRender's `libcairo` and `libpoppler`: the library, not a connection or a printer).
+var libcups: quire_cups_api { CUPSLibrary.api }

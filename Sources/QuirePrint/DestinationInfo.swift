@@ -13,7 +13,7 @@ final class DestinationInfo {
             throw PrintError(.unknownDestination, "\(destination.fullName): no such printer",
                              available: list.entries.map { entry in entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name })
         }
-        guard let info = cups.cupsCopyDestInfo(connection.http, dest) else {
+        guard let info = libcups.cupsCopyDestInfo(connection.http, dest) else {
             let status = IPPStatus.last()
             throw PrintError(.requestFailed, "\(destination.fullName): cannot read the printer's capabilities", ipp: status)
         }
@@ -23,36 +23,36 @@ final class DestinationInfo {
         self.info = info
     }
 
-    deinit { cups.cupsFreeDestInfo(info) }
+    deinit { libcups.cupsFreeDestInfo(info) }
 
     func supported(_ option: String) -> IPPAttributes.Value? {
-        guard let attr = cups.cupsFindDestSupported(connection.http, dest, info, option) else { return nil }
+        guard let attr = libcups.cupsFindDestSupported(connection.http, dest, info, option) else { return nil }
         return IPPAttributes.read(attr)
     }
 
     func defaultValue(_ option: String) -> IPPAttributes.Value? {
-        guard let attr = cups.cupsFindDestDefault(connection.http, dest, info, option) else { return nil }
+        guard let attr = libcups.cupsFindDestDefault(connection.http, dest, info, option) else { return nil }
         return IPPAttributes.read(attr)
     }
 
     /// `cupsCheckDestSupported`: whether the destination takes `value` for `option`.
     func check(_ option: String, _ value: String) -> Bool {
-        cups.cupsCheckDestSupported(connection.http, dest, info, option, value) != 0
+        libcups.cupsCheckDestSupported(connection.http, dest, info, option, value) != 0
     }
 
     /// Media names (PWG self-describing names) the destination offers, and its default.
     func media() -> (names: [String], defaultName: String?) {
         var names: [String] = []
-        let count = cups.cupsGetDestMediaCount(connection.http, dest, info, UInt32(CUPS_MEDIA_FLAGS_DEFAULT))
+        let count = libcups.cupsGetDestMediaCount(connection.http, dest, info, UInt32(CUPS_MEDIA_FLAGS_DEFAULT))
         var size = cups_size_t()
         for index in 0..<max(0, count) {
-            if cups.cupsGetDestMediaByIndex(connection.http, dest, info, index, UInt32(CUPS_MEDIA_FLAGS_DEFAULT), &size) != 0 {
+            if libcups.cupsGetDestMediaByIndex(connection.http, dest, info, index, UInt32(CUPS_MEDIA_FLAGS_DEFAULT), &size) != 0 {
                 let name = Self.string(size.media)
                 if !names.contains(name) { names.append(name) }
             }
         }
         var defaultName: String?
-        if cups.cupsGetDestMediaDefault(connection.http, dest, info, UInt32(CUPS_MEDIA_FLAGS_DEFAULT), &size) != 0 {
+        if libcups.cupsGetDestMediaDefault(connection.http, dest, info, UInt32(CUPS_MEDIA_FLAGS_DEFAULT), &size) != 0 {
             defaultName = Self.string(size.media)
         }
         return (names, defaultName)

@@ -11,16 +11,16 @@ final class DestinationList {
 
     init(_ connection: CUPSConnection) {
         var dests: UnsafeMutablePointer<cups_dest_t>?
-        count = cups.cupsGetDests2(connection.http, &dests)
+        count = libcups.cupsGetDests2(connection.http, &dests)
         status = IPPStatus.last()
         self.dests = dests
     }
 
-    deinit { cups.cupsFreeDests(count, dests) }
+    deinit { libcups.cupsFreeDests(count, dests) }
 
     /// The `cups_dest_t` for a name (and instance), or nil.
     func find(name: String, instance: String?) -> UnsafeMutablePointer<cups_dest_t>? {
-        cups.cupsGetDest(name, instance, count, dests)
+        libcups.cupsGetDest(name, instance, count, dests)
     }
 
     struct Entry {

@@ -14,30 +14,30 @@ struct IPPAttributes: Sendable {
     var values: [String: Value] = [:]
 
     static func read(_ attr: OpaquePointer) -> Value {
-        let count = Int(cups.ippGetCount(attr))
-        let tag = cups.ippGetValueTag(attr)
+        let count = Int(libcups.ippGetCount(attr))
+        let tag = libcups.ippGetValueTag(attr)
         switch tag {
         case IPP_TAG_INTEGER:
-            return .integers((0..<count).map { Int(cups.ippGetInteger(attr, Int32($0))) })
+            return .integers((0..<count).map { Int(libcups.ippGetInteger(attr, Int32($0))) })
         case IPP_TAG_ENUM:
-            return .integers((0..<count).map { Int(cups.ippGetInteger(attr, Int32($0))) })
+            return .integers((0..<count).map { Int(libcups.ippGetInteger(attr, Int32($0))) })
         case IPP_TAG_BOOLEAN:
-            return .booleans((0..<count).map { cups.ippGetBoolean(attr, Int32($0)) != 0 })
+            return .booleans((0..<count).map { libcups.ippGetBoolean(attr, Int32($0)) != 0 })
         case IPP_TAG_RANGE:
             return .ranges((0..<count).map {
                 var upper: Int32 = 0
-                let lower = cups.ippGetRange(attr, Int32($0), &upper)
+                let lower = libcups.ippGetRange(attr, Int32($0), &upper)
                 return Int(lower)...Int(max(lower, upper))
             })
         case IPP_TAG_DATE:
             return .dates((0..<count).compactMap {
-                cups.ippGetDate(attr, Int32($0)).map { Int(cups.ippDateToTime($0)) }
+                libcups.ippGetDate(attr, Int32($0)).map { Int(libcups.ippDateToTime($0)) }
             })
         case IPP_TAG_NOVALUE, IPP_TAG_UNKNOWN, IPP_TAG_NOTSETTABLE, IPP_TAG_DELETEATTR, IPP_TAG_BEGIN_COLLECTION:
             return .other
         default:
             return .strings((0..<count).compactMap {
-                cups.ippGetString(attr, Int32($0), nil).map { String(cString: $0) }
+                libcups.ippGetString(attr, Int32($0), nil).map { String(cString: $0) }
             })
         }
     }

@@ -9,30 +9,30 @@ final class IPPRequest {
     private(set) var ipp: OpaquePointer?
 
     init(_ operation: ipp_op_t) {
-        ipp = cups.ippNewRequest(operation)
-        addName("requesting-user-name", cups.cupsUser().map { String(cString: $0) } ?? "root")
+        ipp = libcups.ippNewRequest(operation)
+        addName("requesting-user-name", libcups.cupsUser().map { String(cString: $0) } ?? "root")
     }
 
-    deinit { if let ipp { cups.ippDelete(ipp) } }
+    deinit { if let ipp { libcups.ippDelete(ipp) } }
 
     func addURI(_ name: String, _ value: String) {
-        cups.ippAddString(ipp, IPP_TAG_OPERATION, IPP_TAG_URI, name, nil, value)
+        libcups.ippAddString(ipp, IPP_TAG_OPERATION, IPP_TAG_URI, name, nil, value)
     }
     func addName(_ name: String, _ value: String) {
-        cups.ippAddString(ipp, IPP_TAG_OPERATION, IPP_TAG_NAME, name, nil, value)
+        libcups.ippAddString(ipp, IPP_TAG_OPERATION, IPP_TAG_NAME, name, nil, value)
     }
     func addInteger(_ name: String, _ value: Int, group: ipp_tag_t = IPP_TAG_OPERATION) {
-        cups.ippAddInteger(ipp, group, IPP_TAG_INTEGER, name, Int32(value))
+        libcups.ippAddInteger(ipp, group, IPP_TAG_INTEGER, name, Int32(value))
     }
     func addKeyword(_ name: String, _ value: String, group: ipp_tag_t = IPP_TAG_OPERATION) {
-        cups.ippAddString(ipp, group, IPP_TAG_KEYWORD, name, nil, value)
+        libcups.ippAddString(ipp, group, IPP_TAG_KEYWORD, name, nil, value)
     }
     func addKeywords(_ name: String, _ values: [String]) {
         var copies = values.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         copies.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { rebound in
-                _ = cups.ippAddStrings(ipp, IPP_TAG_OPERATION, IPP_TAG_KEYWORD, name, Int32(values.count), nil,
+                _ = libcups.ippAddStrings(ipp, IPP_TAG_OPERATION, IPP_TAG_KEYWORD, name, Int32(values.count), nil,
                                   rebound.baseAddress)
             }
         }

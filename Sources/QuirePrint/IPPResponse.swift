@@ -4,22 +4,22 @@ internal import CCUPS
 final class IPPResponse {
     let ipp: OpaquePointer
     init(_ ipp: OpaquePointer) { self.ipp = ipp }
-    deinit { cups.ippDelete(ipp) }
+    deinit { libcups.ippDelete(ipp) }
 
     /// The attribute groups of one tag (e.g. one per printer or job), as Swift values.
     func groups(_ tag: ipp_tag_t) -> [IPPAttributes] {
         var result: [IPPAttributes] = []
         var current: IPPAttributes?
-        var attribute = cups.ippFirstAttribute(ipp)
+        var attribute = libcups.ippFirstAttribute(ipp)
         while let attr = attribute {
-            let name = cups.ippGetName(attr)
-            if name == nil || cups.ippGetGroupTag(attr) != tag {
+            let name = libcups.ippGetName(attr)
+            if name == nil || libcups.ippGetGroupTag(attr) != tag {
                 if let done = current { result.append(done); current = nil }
             } else if let name {
                 if current == nil { current = IPPAttributes() }
                 current?.values[String(cString: name)] = IPPAttributes.read(attr)
             }
-            attribute = cups.ippNextAttribute(ipp)
+            attribute = libcups.ippNextAttribute(ipp)
         }
         if let done = current { result.append(done) }
         return result

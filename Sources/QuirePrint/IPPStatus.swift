@@ -6,7 +6,7 @@ public struct IPPStatus: Sendable, Hashable, CustomStringConvertible {
     public let code: Int
     /// The IPP name of the status ("client-error-not-accepting-jobs").
     public let name: String
-    /// libcups' message for the failure (`cups.cupsLastErrorString()`), which may be empty.
+    /// libcups' message for the failure (`libcups.cupsLastErrorString()`), which may be empty.
     public let message: String
 
     public init(code: Int, name: String, message: String) {
@@ -26,13 +26,13 @@ public struct IPPStatus: Sendable, Hashable, CustomStringConvertible {
 
     /// The last error libcups recorded on this thread.
     static func last() -> IPPStatus {
-        let status = cups.cupsLastError()
-        return IPPStatus(status, message: cups.cupsLastErrorString().map { String(cString: $0) } ?? "")
+        let status = libcups.cupsLastError()
+        return IPPStatus(status, message: libcups.cupsLastErrorString().map { String(cString: $0) } ?? "")
     }
 
     init(_ status: ipp_status_t, message: String = "") {
         self.init(code: Int(status.rawValue),
-                  name: cups.ippErrorString(status).map { String(cString: $0) } ?? "unknown",
+                  name: libcups.ippErrorString(status).map { String(cString: $0) } ?? "unknown",
                   message: message)
     }
 

@@ -82,17 +82,17 @@ extension PrintSystem {
         let cupsOptions = options.cupsOptions(pageRangesValue: pageRangesValue)
         var count: Int32 = 0
         var array: UnsafeMutablePointer<cups_option_t>?
-        defer { cups.cupsFreeOptions(count, array) }
-        for (key, value) in cupsOptions { count = cups.cupsAddOption(key, value, count, &array) }
+        defer { libcups.cupsFreeOptions(count, array) }
+        for (key, value) in cupsOptions { count = libcups.cupsAddOption(key, value, count, &array) }
         // As lp does: the destination's own options (lpoptions, an instance's settings, the
         // queue's defaults) apply where the user set nothing.
-        for (key, value) in Self.destinationOptions(info.dest.pointee) where cups.cupsGetOption(key, count, array) == nil {
-            count = cups.cupsAddOption(key, value, count, &array)
+        for (key, value) in Self.destinationOptions(info.dest.pointee) where libcups.cupsGetOption(key, count, array) == nil {
+            count = libcups.cupsAddOption(key, value, count, &array)
         }
 
         var jobID: Int32 = 0
         let title = options.title ?? documents[0].name
-        let created = cups.cupsCreateDestJob(connection.http, info.dest, info.info, &jobID, title, count, array)
+        let created = libcups.cupsCreateDestJob(connection.http, info.dest, info.info, &jobID, title, count, array)
         let createStatus = IPPStatus(created, message: IPPStatus.last().message)
         if !createStatus.isSuccess || jobID == 0 {
             if createStatus.code == IPPStatus.notAcceptingJobs {
@@ -126,7 +126,7 @@ extension PrintSystem {
         } catch {
             // No stray jobs: cancel on a fresh connection (this one may be mid-request).
             if let fresh = try? CUPSConnection(server),
-               cups.cupsCancelDestJob(fresh.http, info.dest, jobID).rawValue < 0x0100 {
+               libcups.cupsCancelDestJob(fresh.http, info.dest, jobID).rawValue < 0x0100 {
                 throw error
             }
             if let all = try? destinations() {
@@ -212,7 +212,7 @@ extension PrintSystem {
 
     private func send(_ document: PrintDocument, last: Bool, jobID: Int32, connection: CUPSConnection,
                       info: DestinationInfo, destination: String) throws(PrintError) {
-        let started = cups.cupsStartDestDocument(connection.http, info.dest, info.info, jobID, document.name,
+        let started = libcups.cupsStartDestDocument(connection.http, info.dest, info.info, jobID, document.name,
                                             document.mimeType, 0, nil, last ? 1 : 0)
         guard started == HTTP_STATUS_CONTINUE else {
             throw PrintError(.requestFailed, "\(destination): cannot start sending \(document.name)", ipp: IPPStatus.last())
@@ -220,7 +220,7 @@ extension PrintSystem {
         func write(_ chunk: [UInt8]) throws(PrintError) {
             guard !chunk.isEmpty else { return }
             let status = chunk.withUnsafeBytes { raw in
-                cups.cupsWriteRequestData(connection.http, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
+                libcups.cupsWriteRequestData(connection.http, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
             }
             guard status == HTTP_STATUS_CONTINUE else {
                 throw PrintError(.requestFailed, "\(destination): sending \(document.name) failed", ipp: IPPStatus.last())
@@ -246,7 +246,7 @@ extension PrintSystem {
                 offset += Int64(chunk.count)
             }
         }
-        let finished = cups.cupsFinishDestDocument(connection.http, info.dest, info.info)
+        let finished = libcups.cupsFinishDestDocument(connection.http, info.dest, info.info)
         let status = IPPStatus(finished, message: IPPStatus.last().message)
         guard status.isSuccess else {
             throw PrintError(.requestFailed, "\(destination): the scheduler did not accept \(document.name) (\(status.message))", ipp: status)

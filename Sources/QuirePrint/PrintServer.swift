@@ -31,8 +31,8 @@ public struct PrintServer: Sendable, Hashable, CustomStringConvertible {
 
     /// Host and port after applying libcups' defaults.
     var resolved: (host: String, port: Int) {
-        let host = self.host ?? cups.cupsServer().map { String(cString: $0) } ?? "localhost"
-        return (host, port ?? Int(cups.ippPort()))
+        let host = self.host ?? libcups.cupsServer().map { String(cString: $0) } ?? "localhost"
+        return (host, port ?? Int(libcups.ippPort()))
     }
 
     public var description: String {

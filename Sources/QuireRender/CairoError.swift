@@ -17,6 +17,6 @@ public struct CairoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// nil for `CAIRO_STATUS_SUCCESS`.
     static func check(_ status: cairo_status_t) -> CairoError? {
         guard status != CAIRO_STATUS_SUCCESS else { return nil }
-        return CairoError(status: Int32(status.rawValue), message: String(cString: cairo_status_to_string(status)))
+        return CairoError(status: Int32(status.rawValue), message: String(cString: libcairo.cairo_status_to_string(status)!))
     }
 }

@@ -15,9 +15,10 @@ final class CairoImage {
             throw DocumentError(kind: .limitExceeded, path: path,
                                 reason: "output size \(width)×\(height) is outside 1…\(Self.maximumSide) pixels")
         }
-        let created = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
-        if let error = CairoError.check(cairo_surface_status(created)) {
-            cairo_surface_destroy(created)
+        try LazyLibraries.requireCairo(path)
+        let created = libcairo.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        if let error = CairoError.check(libcairo.cairo_surface_status(created)) {
+            libcairo.cairo_surface_destroy(created)
             throw DocumentError(kind: .limitExceeded, path: path,
                                 reason: "cannot allocate a \(width)×\(height) image", cairo: error)
         }
@@ -26,32 +27,32 @@ final class CairoImage {
         self.height = height
     }
 
-    deinit { cairo_surface_destroy(surface) }
+    deinit { libcairo.cairo_surface_destroy(surface) }
 
     /// Runs `body` with a new cairo context on the surface; checks the context's status after.
     func draw(path: DocumentPath?, _ body: (OpaquePointer) throws(DocumentError) -> Void) throws(DocumentError) {
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
+        let cr = libcairo.cairo_create(surface)!
+        defer { libcairo.cairo_destroy(cr) }
         try body(cr)
-        if let error = CairoError.check(cairo_status(cr)) {
+        if let error = CairoError.check(libcairo.cairo_status(cr)) {
             throw DocumentError(kind: .damaged, path: path, reason: "drawing failed: \(error.message)", cairo: error)
         }
-        cairo_surface_flush(surface)
+        libcairo.cairo_surface_flush(surface)
     }
 
     /// Fills the whole surface with opaque white.
     func fillWhite() {
-        let cr = cairo_create(surface)!
-        cairo_set_source_rgb(cr, 1, 1, 1)
-        cairo_paint(cr)
-        cairo_destroy(cr)
+        let cr = libcairo.cairo_create(surface)!
+        libcairo.cairo_set_source_rgb(cr, 1, 1, 1)
+        libcairo.cairo_paint(cr)
+        libcairo.cairo_destroy(cr)
     }
 
     /// Copies the pixels out as straight RGBA.
     func rendered() -> RenderedImage {
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = UnsafePointer<UInt32>(OpaquePointer(cairo_image_surface_get_data(surface)!))
+        libcairo.cairo_surface_flush(surface)
+        let stride = Int(libcairo.cairo_image_surface_get_stride(surface))
+        let data = UnsafePointer<UInt32>(OpaquePointer(libcairo.cairo_image_surface_get_data(surface)!))
         let w = width, h = height
         let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
             for y in 0..<h {
@@ -86,9 +87,9 @@ final class CairoImage {
     /// Writes straight RGBA pixels given by `source` into an ARGB32 surface, premultiplying.
     static func fill(_ surface: OpaquePointer, width: Int, height: Int,
                      _ source: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) {
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = UnsafeMutablePointer<UInt32>(OpaquePointer(cairo_image_surface_get_data(surface)!))
+        libcairo.cairo_surface_flush(surface)
+        let stride = Int(libcairo.cairo_image_surface_get_stride(surface))
+        let data = UnsafeMutablePointer<UInt32>(OpaquePointer(libcairo.cairo_image_surface_get_data(surface)!))
         for y in 0..<height {
             let row = data + y * stride / 4
             for x in 0..<width {
@@ -98,6 +99,6 @@ final class CairoImage {
                 row[x] = alpha << 24 | pm(r) << 16 | pm(g) << 8 | pm(b)
             }
         }
-        cairo_surface_mark_dirty(surface)
+        libcairo.cairo_surface_mark_dirty(surface)
     }
 }

@@ -29,8 +29,8 @@ public enum ContactSheet {
         let height = padding + rows * (cell + label + padding)
         let sheet = try CairoImage(width: width, height: height, path: renderer.path)
         try sheet.draw(path: renderer.path) { (cr) throws(DocumentError) in
-            cairo_set_source_rgb(cr, 0.88, 0.88, 0.88)
-            cairo_paint(cr)
+            libcairo.cairo_set_source_rgb(cr, 0.88, 0.88, 0.88)
+            libcairo.cairo_paint(cr)
             let font = pango.pango_font_description_from_string("Sans 11")
             defer { pango.pango_font_description_free(font) }
             for (slot, page) in pages.enumerated() {
@@ -40,19 +40,19 @@ public enum ContactSheet {
                 let (w, h) = renderer.pixelSize(page: page, size: .longestSide(cell), allowUpscaling: true)
                 let image = try renderer.surface(page: page, width: w, height: h)
                 let x = cellX + Double(cell - w) / 2, y = cellY + Double(cell - h)
-                cairo_set_source_rgba(cr, 0, 0, 0, 0.25)
-                cairo_rectangle(cr, x + 2, y + 2, Double(w), Double(h))
-                cairo_fill(cr)
-                cairo_set_source_surface(cr, image.surface, x, y)
-                cairo_paint(cr)
+                libcairo.cairo_set_source_rgba(cr, 0, 0, 0, 0.25)
+                libcairo.cairo_rectangle(cr, x + 2, y + 2, Double(w), Double(h))
+                libcairo.cairo_fill(cr)
+                libcairo.cairo_set_source_surface(cr, image.surface, x, y)
+                libcairo.cairo_paint(cr)
                 let pageLayout = pango.pango_cairo_create_layout(cr)!
                 defer { g_object_unref(UnsafeMutableRawPointer(pageLayout)) }
                 pango.pango_layout_set_font_description(pageLayout, font)
                 pango.pango_layout_set_text(pageLayout, "\(page + 1)", -1)
                 var textWidth: Int32 = 0, textHeight: Int32 = 0
                 pango.pango_layout_get_pixel_size(pageLayout, &textWidth, &textHeight)
-                cairo_set_source_rgb(cr, 0.1, 0.1, 0.1)
-                cairo_move_to(cr, cellX + Double(cell - Int(textWidth)) / 2, cellY + Double(cell) + Double(label - Int(textHeight)) / 2 + 1)
+                libcairo.cairo_set_source_rgb(cr, 0.1, 0.1, 0.1)
+                libcairo.cairo_move_to(cr, cellX + Double(cell - Int(textWidth)) / 2, cellY + Double(cell) + Double(label - Int(textHeight)) / 2 + 1)
                 pango.pango_cairo_show_layout(cr, pageLayout)
             }
         }

@@ -39,10 +39,10 @@ final class ImageSource: PageSource {
         guard let image = try decoder.decode(target: { w, h in (w, h) }) else {
             throw DocumentError(kind: .damaged, path: path, reason: "the image could not be decoded")
         }
-        cairo_save(cr)
-        cairo_scale(cr, Double(width) / Double(image.width), Double(height) / Double(image.height))
-        cairo_set_source_surface(cr, image.surface, 0, 0)
-        cairo_paint(cr)
-        cairo_restore(cr)
+        libcairo.cairo_save(cr)
+        libcairo.cairo_scale(cr, Double(width) / Double(image.width), Double(height) / Double(image.height))
+        libcairo.cairo_set_source_surface(cr, image.surface, 0, 0)
+        libcairo.cairo_paint(cr)
+        libcairo.cairo_restore(cr)
     }
 }

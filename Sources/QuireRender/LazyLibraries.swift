@@ -1,3 +1,5 @@
+internal import CCairo
+internal import CPoppler
 internal import CGdkPixbuf
 internal import CSpectre
 internal import CArchive
@@ -5,15 +7,48 @@ internal import CRsvg
 internal import CPangoCairo
 import QuireTypes
 
-/// Libraries loaded with `dlopen` the first time their family is rendered (gdk-pixbuf,
-/// libspectre with Ghostscript, libarchive, librsvg, Pango). Linking them would make every `quire` process map and
-/// relocate them — tens of milliseconds and megabytes — even for a PDF thumbnail.
+/// Libraries loaded with `dlopen` the first time they are needed: cairo when Quire first draws,
+/// poppler-glib when it first opens a PDF, and per family gdk-pixbuf, libspectre with
+/// Ghostscript, libarchive, librsvg and Pango. Linking them would make every `quire` process map
+/// and relocate them — milliseconds to tens of milliseconds and megabytes — even `--version`.
+///
+/// cairo and poppler-glib are reached through the globals ``libcairo`` and ``libpoppler``
+/// (`libcairo.cairo_create(…)`), after ``requireCairo(_:)`` / ``requirePoppler(_:)`` checked on
+/// the way in that they loaded; the optional libraries through the throwing accessors below.
 enum LazyLibraries {
+    private static let cairoAPI: quire_cairo_api? = {
+        FontconfigFallback.applyIfNeeded()   // before cairo brings fontconfig in
+        return quire_cairo_api_load()?.pointee
+    }()
+    private static let popplerAPI: quire_poppler_api? = {
+        FontconfigFallback.applyIfNeeded()   // before poppler brings cairo and fontconfig in
+        return quire_poppler_api_load()?.pointee
+    }()
     private static let pixbufAPI: quire_gdkpixbuf_api? = quire_gdkpixbuf_api_load()?.pointee
     private static let spectreAPI: quire_spectre_api? = quire_spectre_api_load()?.pointee
     private static let archiveAPI: quire_archive_api? = quire_archive_api_load()?.pointee
     private static let pangoAPI: quire_pangocairo_api? = quire_pangocairo_api_load()?.pointee
     private static let rsvgAPI: quire_rsvg_api? = quire_rsvg_api_load()?.pointee
+
+    /// Throws when cairo is not installed; afterwards ``libcairo`` is safe to use.
+    static func requireCairo(_ path: DocumentPath?) throws(DocumentError) {
+        guard cairoAPI != nil else { throw missing("cairo (libcairo2)", "drawing", path) }
+    }
+
+    /// Throws when poppler-glib is not installed; afterwards ``libpoppler`` is safe to use.
+    static func requirePoppler(_ path: DocumentPath?) throws(DocumentError) {
+        guard popplerAPI != nil else { throw missing("poppler-glib (libpoppler-glib8)", "PDF", path) }
+    }
+
+    static var cairo: quire_cairo_api {
+        guard let cairoAPI else { preconditionFailure("libcairo.so.2 is not loaded; LazyLibraries.requireCairo checks this first") }
+        return cairoAPI
+    }
+
+    static var poppler: quire_poppler_api {
+        guard let popplerAPI else { preconditionFailure("libpoppler-glib.so.8 is not loaded; LazyLibraries.requirePoppler checks this first") }
+        return popplerAPI
+    }
 
     static func pixbuf(_ path: DocumentPath?) throws(DocumentError) -> quire_gdkpixbuf_api {
         guard let api = pixbufAPI else { throw missing("gdk-pixbuf (libgdk-pixbuf-2.0-0)", "images", path) }
@@ -47,3 +82,9 @@ enum LazyLibraries {
         DocumentError(kind: .unsupported, path: path, reason: "\(what) needs \(library), which is not installed")
     }
 }
+
+/// cairo's entry points, loaded on first use: `libcairo.cairo_create(…)`.
+var libcairo: quire_cairo_api { LazyLibraries.cairo }
+
+/// poppler-glib's entry points, loaded on first use: `libpoppler.poppler_page_render(…)`.
+var libpoppler: quire_poppler_api { LazyLibraries.poppler }

@@ -16,11 +16,12 @@ public final class PDFDocument {
     ///   the right password, `damaged` for anything poppler cannot parse.
     public init(file: InputFile, password: String? = nil) throws(DocumentError) {
         path = file.path
+        try LazyLibraries.requirePoppler(file.path)
         let fd: Int32
         do { fd = try file.duplicateDescriptor().rawValue } catch { throw DocumentError(error) }
         var gerror: UnsafeMutablePointer<GError>?
         // poppler takes ownership of the descriptor, also on failure.
-        let document = poppler_document_new_from_fd(fd, password, &gerror)
+        let document = libpoppler.poppler_document_new_from_fd(fd, password, &gerror)
         if let document {
             handle = document
             _ = GLibError.take(gerror)
@@ -59,37 +60,37 @@ public final class PDFDocument {
     var document: OpaquePointer { handle }
 
     /// Number of pages.
-    public var pageCount: Int { Int(poppler_document_get_n_pages(document)) }
+    public var pageCount: Int { Int(libpoppler.poppler_document_get_n_pages(document)) }
 
     /// Size of a page in PostScript points (1/72 inch), or nil if the page does not exist.
     public func pageSize(at index: Int) -> PageSize? {
-        guard index >= 0, index < pageCount, let page = poppler_document_get_page(document, Int32(index)) else {
+        guard index >= 0, index < pageCount, let page = libpoppler.poppler_document_get_page(document, Int32(index)) else {
             return nil
         }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
         var width = 0.0, height = 0.0
-        poppler_page_get_size(page, &width, &height)
+        libpoppler.poppler_page_get_size(page, &width, &height)
         return PageSize(width: width, height: height)
     }
 
     /// Document metadata and page facts.
     public var info: PDFInfo {
-        let created = poppler_document_get_creation_date(document)
-        let modified = poppler_document_get_modification_date(document)
-        let permissions = poppler_document_get_permissions(document).rawValue
+        let created = libpoppler.poppler_document_get_creation_date(document)
+        let modified = libpoppler.poppler_document_get_modification_date(document)
+        let permissions = libpoppler.poppler_document_get_permissions(document).rawValue
         let full = POPPLER_PERMISSIONS_FULL.rawValue
         return PDFInfo(
             pageCount: pageCount,
             firstPageSize: pageSize(at: 0),
-            title: take(poppler_document_get_title(document)),
-            author: take(poppler_document_get_author(document)),
-            subject: take(poppler_document_get_subject(document)),
-            keywords: take(poppler_document_get_keywords(document)),
-            creator: take(poppler_document_get_creator(document)),
-            producer: take(poppler_document_get_producer(document)),
+            title: take(libpoppler.poppler_document_get_title(document)),
+            author: take(libpoppler.poppler_document_get_author(document)),
+            subject: take(libpoppler.poppler_document_get_subject(document)),
+            keywords: take(libpoppler.poppler_document_get_keywords(document)),
+            creator: take(libpoppler.poppler_document_get_creator(document)),
+            producer: take(libpoppler.poppler_document_get_producer(document)),
             creationDate: created > 0 ? Date(timeIntervalSince1970: TimeInterval(created)) : nil,
             modificationDate: modified > 0 ? Date(timeIntervalSince1970: TimeInterval(modified)) : nil,
-            version: take(poppler_document_get_pdf_version_string(document)),
+            version: take(libpoppler.poppler_document_get_pdf_version_string(document)),
             isEncrypted: permissions & full != full,
             isPasswordProtected: false,
             permissionsRestricted: permissions & full != full)

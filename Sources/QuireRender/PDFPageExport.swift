@@ -13,7 +13,7 @@ extension PDFDocument {
         let sink = Sink()
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
-        guard let surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
+        guard let surface = libcairo.cairo_pdf_surface_create_for_stream({ closure, data, length in
             guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
             let sink = Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue()
             sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
@@ -21,28 +21,28 @@ extension PDFDocument {
         }, context.toOpaque(), 595, 842) else {
             throw DocumentError(kind: .damaged, path: path, reason: "cannot create a PDF surface")
         }
-        defer { cairo_surface_destroy(surface) }
-        let cr = cairo_create(surface)
-        defer { cairo_destroy(cr) }
+        defer { libcairo.cairo_surface_destroy(surface) }
+        let cr = libcairo.cairo_create(surface)
+        defer { libcairo.cairo_destroy(cr) }
         for number in pages {
             guard number >= 1, number <= pageCount,
-                  let page = poppler_document_get_page(document, Int32(number - 1)) else {
+                  let page = libpoppler.poppler_document_get_page(document, Int32(number - 1)) else {
                 throw DocumentError(kind: .damaged, path: path, reason: "page \(number) does not exist")
             }
             defer { g_object_unref(UnsafeMutableRawPointer(page)) }
             var width = 0.0, height = 0.0
-            poppler_page_get_size(page, &width, &height)
-            cairo_pdf_surface_set_size(surface, width, height)
-            cairo_save(cr)
-            poppler_page_render_for_printing(page, cr)
-            cairo_restore(cr)
-            cairo_show_page(cr)
+            libpoppler.poppler_page_get_size(page, &width, &height)
+            libcairo.cairo_pdf_surface_set_size(surface, width, height)
+            libcairo.cairo_save(cr)
+            libpoppler.poppler_page_render_for_printing(page, cr)
+            libcairo.cairo_restore(cr)
+            libcairo.cairo_show_page(cr)
         }
-        cairo_surface_finish(surface)
-        let status = cairo_surface_status(surface)
+        libcairo.cairo_surface_finish(surface)
+        let status = libcairo.cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw DocumentError(kind: .damaged, path: path,
-                                reason: "cannot write the PDF (\(String(cString: cairo_status_to_string(status))))")
+                                reason: "cannot write the PDF (\(String(cString: libcairo.cairo_status_to_string(status)!)))")
         }
         return sink.bytes
     }

@@ -25,14 +25,14 @@ final class PDFPageSource: PageSource {
     }
 
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
-        guard let page = poppler_document_get_page(document.document, Int32(index)) else {
+        guard let page = libpoppler.poppler_document_get_page(document.document, Int32(index)) else {
             throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) cannot be read")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
         if forPrinting {
-            poppler_page_render_for_printing(page, cr)
+            libpoppler.poppler_page_render_for_printing(page, cr)
         } else {
-            poppler_page_render(page, cr)
+            libpoppler.poppler_page_render(page, cr)
         }
     }
 }

@@ -29,7 +29,7 @@ extension PageSource {
         if isPaper { image.fillWhite() }
         let size = pageSize(at: index)
         try image.draw(path: path) { (cr) throws(DocumentError) in
-            cairo_scale(cr, Double(width) / size.width, Double(height) / size.height)
+            libcairo.cairo_scale(cr, Double(width) / size.width, Double(height) / size.height)
             try draw(page: index, in: cr, forPrinting: false)
         }
         return image

@@ -164,9 +164,9 @@ final class PostScriptSource: PageSource {
                                 reason: "PostScript page \(index + 1) cannot be rendered (\((spectre.spectre_status_to_string(status).map { String(cString: $0) } ?? "error \(status.rawValue)"))\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
         }
         let image = try CairoImage(width: width, height: height, path: path)
-        cairo_surface_flush(image.surface)
-        let stride = Int(cairo_image_surface_get_stride(image.surface))
-        let target = UnsafeMutablePointer<UInt32>(OpaquePointer(cairo_image_surface_get_data(image.surface)!))
+        libcairo.cairo_surface_flush(image.surface)
+        let stride = Int(libcairo.cairo_image_surface_get_stride(image.surface))
+        let target = UnsafeMutablePointer<UInt32>(OpaquePointer(libcairo.cairo_image_surface_get_data(image.surface)!))
         // Ghostscript's display device writes xRGB words (cairo's RGB24); make them opaque.
         data.withMemoryRebound(to: UInt32.self, capacity: Int(rowLength) / 4 * height) { source in
             for y in 0..<height {
@@ -174,7 +174,7 @@ final class PostScriptSource: PageSource {
                 for x in 0..<width { to[x] = from[x] | 0xFF00_0000 }
             }
         }
-        cairo_surface_mark_dirty(image.surface)
+        libcairo.cairo_surface_mark_dirty(image.surface)
         return image
     }
 
@@ -183,11 +183,11 @@ final class PostScriptSource: PageSource {
         let scale = 150.0 / 72
         let image = try raster(page: index, width: max(1, Int((size.width * scale).rounded())),
                                height: max(1, Int((size.height * scale).rounded())))
-        cairo_save(cr)
-        cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
-        cairo_set_source_surface(cr, image.surface, 0, 0)
-        cairo_paint(cr)
-        cairo_restore(cr)
+        libcairo.cairo_save(cr)
+        libcairo.cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
+        libcairo.cairo_set_source_surface(cr, image.surface, 0, 0)
+        libcairo.cairo_paint(cr)
+        libcairo.cairo_restore(cr)
     }
 }
 

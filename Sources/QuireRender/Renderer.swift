@@ -41,6 +41,7 @@ public final class Renderer {
     ///   `passwordRequired` or `limitExceeded` from the family's renderer.
     public init(file: InputFile, contentType: ContentType, password: String? = nil,
                 limits: RenderLimits = .standard, textByteLimit: Int? = nil) throws(DocumentError) {
+        try LazyLibraries.requireCairo(file.path)
         self.contentType = contentType
         var previewName: String?
         var truncated = false
@@ -166,28 +167,28 @@ public final class Renderer {
         let surface: OpaquePointer
         switch kind {
         case .pdf:
-            surface = cairo_pdf_surface_create_for_stream(write, closure, firstSize.width, firstSize.height)
-            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Quire")
+            surface = libcairo.cairo_pdf_surface_create_for_stream(write, closure, firstSize.width, firstSize.height)!
+            libcairo.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Quire")
         case .svg:
-            surface = cairo_svg_surface_create_for_stream(write, closure, firstSize.width, firstSize.height)
+            surface = libcairo.cairo_svg_surface_create_for_stream(write, closure, firstSize.width, firstSize.height)!
         }
-        defer { cairo_surface_destroy(surface) }
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
+        defer { libcairo.cairo_surface_destroy(surface) }
+        let cr = libcairo.cairo_create(surface)!
+        defer { libcairo.cairo_destroy(cr) }
         for page in pages {
             let size = source.pageSize(at: page)
-            if kind == .pdf { cairo_pdf_surface_set_size(surface, size.width, size.height) }
-            cairo_save(cr)
+            if kind == .pdf { libcairo.cairo_pdf_surface_set_size(surface, size.width, size.height) }
+            libcairo.cairo_save(cr)
             if source.isPaper && kind == .svg {
-                cairo_set_source_rgb(cr, 1, 1, 1)
-                cairo_paint(cr)
+                libcairo.cairo_set_source_rgb(cr, 1, 1, 1)
+                libcairo.cairo_paint(cr)
             }
             try source.draw(page: page, in: cr, forPrinting: kind == .pdf)
-            cairo_restore(cr)
-            cairo_show_page(cr)
+            libcairo.cairo_restore(cr)
+            libcairo.cairo_show_page(cr)
         }
-        cairo_surface_finish(surface)
-        if let error = CairoError.check(cairo_status(cr)) ?? CairoError.check(cairo_surface_status(surface)) {
+        libcairo.cairo_surface_finish(surface)
+        if let error = CairoError.check(libcairo.cairo_status(cr)) ?? CairoError.check(libcairo.cairo_surface_status(surface)) {
             throw DocumentError(kind: .damaged, path: path, reason: "cannot produce \(kind == .pdf ? "PDF" : "SVG") (\(error.message))", cairo: error)
         }
     }

@@ -39,11 +39,11 @@ final class TextSource: PageSource {
         }
         self.context = context
         // Unhinted metrics: the same line breaks at every scale and in PDF output.
-        let options = cairo_font_options_create()
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        let options = libcairo.cairo_font_options_create()
+        libcairo.cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        libcairo.cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         pango.pango_cairo_context_set_font_options(context, options)
-        cairo_font_options_destroy(options)
+        libcairo.cairo_font_options_destroy(options)
         let family = Self.usesProportionalFont(contentType) ? "Sans" : "Monospace"
         guard let font = pango.pango_font_description_from_string("\(family) \(Self.fontSize)") else {
             g_object_unref(UnsafeMutableRawPointer(context))
@@ -148,13 +148,13 @@ final class TextSource: PageSource {
         let first = index * Self.linesPerPage
         guard first < lines.count else { return }
         let last = min(lines.count, first + Self.linesPerPage)
-        cairo_save(cr)
-        cairo_set_source_rgb(cr, 0, 0, 0)
+        libcairo.cairo_save(cr)
+        libcairo.cairo_set_source_rgb(cr, 0, 0, 0)
         for (row, line) in lines[first..<last].enumerated() {
             // Baseline 80 % down the line pitch.
-            cairo_move_to(cr, Self.margin, Self.margin + Double(row) * Self.linePitch + Self.linePitch * 0.8)
+            libcairo.cairo_move_to(cr, Self.margin, Self.margin + Double(row) * Self.linePitch + Self.linePitch * 0.8)
             pango.pango_cairo_show_layout_line(cr, line)
         }
-        cairo_restore(cr)
+        libcairo.cairo_restore(cr)
     }
 }

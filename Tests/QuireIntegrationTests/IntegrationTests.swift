@@ -70,8 +70,12 @@ struct IntegrationTests {
         let mimeLine = try #require(lines.first { $0.hasPrefix("MimeType=") })
         let types = mimeLine.dropFirst("MimeType=".count).split(separator: ";").map(String.init)
         #expect(types.contains("application/pdf"))
-        #expect(types.contains("image/png"))
+        #expect(types.contains("application/epub+zip"))
         #expect(types.contains("text/x-csrc"))
+        // Images and SVG stay with the system's thumbnailers (gdk-pixbuf's, librsvg's).
+        for taken in ["image/png", "image/jpeg", "image/svg+xml", "image/gif", "image/webp"] {
+            #expect(!types.contains(taken), "\(taken) is claimed")
+        }
         #expect(!types.contains("application/zip"))
         #expect(Set(types).count == types.count)
     }
@@ -270,11 +274,40 @@ struct IntegrationCommandErrorTests {
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = dir.path
         env["XDG_DATA_HOME"] = notADirectory
-        let result = QuireBinary.run(["integrate", "install"], environment: env)
+        let result = QuireBinary.run(["integrate", "install", "--no-thumbnailer"], environment: env)
         #expect(result.status == 73)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("quire: \(notADirectory)/") == true, "\(result.errorLines)")
         #expect(FileManager.default.contents(atPath: notADirectory) == Data("x".utf8), "nothing was overwritten")
+    }
+
+    @Test func thumbnailerTheSandboxCannotRunIsRefusedWithTheFix() throws {
+        // The development build needs the Swift runtime from the toolchain, outside /usr.
+        let dir = TemporaryDirectory()
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = dir.path
+        env["XDG_DATA_HOME"] = dir.file("share")
+        let result = QuireBinary.run(["integrate", "install"], environment: env)
+        #expect(result.status == 78)
+        #expect(result.errorLines.count == 1)
+        let line = result.errorLines.first ?? ""
+        #expect(line.hasPrefix("quire: cannot register the thumbnailer: "), "\(line)")
+        #expect(line.contains("outside /usr") && line.contains("make install") && line.contains("--no-thumbnailer"), "\(line)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("share")), "nothing was written")
+
+        let rest = QuireBinary.run(["integrate", "install", "--no-thumbnailer"], environment: env)
+        #expect(rest.status == 0, "\(rest.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("share/thumbnailers/quire.thumbnailer")))
+        #expect(FileManager.default.fileExists(atPath: dir.file("share/nemo/actions/quire-print.nemo_action")))
+    }
+
+    @Test func sandboxCheckReadsTheLoadersAnswer() {
+        // /usr/bin/python3 links only libraries under /usr; a program outside /usr is refused.
+        #expect(ThumbnailerSandbox.problem(installedPath: "/usr/bin/python3", file: "/usr/bin/python3") == nil)
+        let outside = ThumbnailerSandbox.problem(installedPath: "/opt/quire/bin/quire", file: "/usr/bin/python3")
+        #expect(outside?.hasPrefix("/opt/quire/bin/quire is outside /usr") == true, "\(outside ?? "nil")")
+        let library = ThumbnailerSandbox.problem(installedPath: "/usr/bin/quire", file: QuireBinary.path)
+        #expect(library?.contains("/libswift") == true && library?.contains("outside /usr") == true, "\(library ?? "nil")")
     }
 
     @Test func serviceWithoutABusIsOneLineAndStatus69() {

@@ -1,0 +1,131 @@
+import Foundation
+import QuireIntegration
+import QuireTestSupport
+import Testing
+
+/// `make install` under a prefix inside /usr, then GNOME's own thumbnail factory
+/// (gnome-desktop 43's `GnomeDesktop.DesktopThumbnailFactory`, what Nautilus uses, through
+/// python3-gi) asked for thumbnails with its bubblewrap sandbox on.
+@Suite("GNOME's thumbnail factory runs the installed Quire", .serialized)
+struct GNOMEThumbnailFactoryTests {
+    /// Asks the factory for one thumbnail per `path MIME-type` argument pair and prints
+    /// `OK path width height software` or `FAIL path message`.
+    static let factoryScript = """
+        import sys, gi
+        gi.require_version("GnomeDesktop", "3.0")
+        from gi.repository import GnomeDesktop, Gio
+        factory = GnomeDesktop.DesktopThumbnailFactory.new(GnomeDesktop.DesktopThumbnailSize.NORMAL)
+        arguments = sys.argv[1:]
+        for path, mime in zip(arguments[0::2], arguments[1::2]):
+            uri = Gio.File.new_for_path(path).get_uri()
+            try:
+                pixbuf = factory.generate_thumbnail(uri, mime, None)
+                print("OK", path, pixbuf.get_width(), pixbuf.get_height(), pixbuf.get_option("tEXt::Software") or "-", flush=True)
+            except Exception as error:
+                print("FAIL", path, str(error).replace("\\n", " "), flush=True)
+        """
+
+    @Test func factoryMakesEveryThumbnailWithQuireInstalledUnderUsr() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap: make test installs it")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))
+        let work = TemporaryDirectory("quire-gnome")
+        // A prefix inside /usr, as the sandbox shows only /usr; removed afterwards.
+        var template = Array("/usr/local/quire-gnome-test.XXXXXX".utf8CString)
+        let prefix = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { _ = ProcessRunner.run(["/bin/rm", "-rf", prefix], timeout: 60) }
+
+        let install = ProcessRunner.run(["/usr/bin/make", "-C", Samples.repositoryRoot.path, "install", "PREFIX=\(prefix)"],
+                                        timeout: 3600)
+        try #require(install.status == 0, "make install failed: \(install.standardError.suffix(2000))")
+        let quire = prefix + "/bin/quire"
+        #expect(ThumbnailerSandbox.problem(installedPath: quire, file: quire) == nil)
+        let thumbnailer = try String(contentsOfFile: prefix + "/share/thumbnailers/quire.thumbnailer", encoding: .utf8)
+        #expect(thumbnailer.contains("Exec=\(quire) thumbnail -s %s %u %o"))
+
+        // A control that needs the sandbox to fail: a thumbnailer outside /usr.
+        let data = work.file("data")
+        try FileManager.default.createDirectory(atPath: data + "/thumbnailers", withIntermediateDirectories: true)
+        let probe = work.file("probe-thumbnailer")
+        try "#!/bin/sh\nexec /bin/cp \(Samples.path("quadrants.png")) \"$1\"\n".write(toFile: probe, atomically: true, encoding: .utf8)
+        #expect(chmod(probe, 0o755) == 0)
+        try "[Thumbnailer Entry]\nExec=\(probe) %o\nMimeType=application/x-quire-sandbox-probe;\n"
+            .write(toFile: data + "/thumbnailers/probe.thumbnailer", atomically: true, encoding: .utf8)
+        let script = work.file("factory.py")
+        try Self.factoryScript.write(toFile: script, atomically: true, encoding: .utf8)
+
+        let byQuire = [("document.pdf", "application/pdf"), ("document.odt", "application/vnd.oasis.opendocument.text"),
+                       ("book.epub", "application/epub+zip"), ("document.ps", "application/postscript"),
+                       ("notes.txt", "text/plain")]
+        let bySystem = [("format.png", "image/png"), ("photo.jpg", "image/jpeg"), ("drawing.svg", "image/svg+xml")]
+        var arguments = ["/usr/bin/python3", script]
+        for (name, mime) in byQuire + bySystem { arguments += [Samples.path(name), mime] }
+        arguments += [Samples.path("notes.txt"), "application/x-quire-sandbox-probe"]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_DIRS"] = prefix + "/share:/usr/share"
+        env["XDG_DATA_HOME"] = data
+        env["XDG_CACHE_HOME"] = work.file("cache")
+        env["HOME"] = work.path
+        let result = ProcessRunner.run(arguments, environment: env, timeout: 300)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutputText.split(separator: "\n").map(String.init)
+        #expect(lines.count == byQuire.count + bySystem.count + 1, "\(lines) \(result.standardError)")
+        for (index, (name, _)) in (byQuire + bySystem).enumerated() where index < lines.count {
+            let fields = lines[index].split(separator: " ").map(String.init)
+            #expect(fields.first == "OK", "\(name): \(lines[index])")
+            if fields.count >= 5 {
+                #expect(max(Int(fields[2]) ?? 0, Int(fields[3]) ?? 0) == 128, "\(name): \(lines[index])")
+                let madeByQuire = fields[4] == "Quire"
+                #expect(madeByQuire == (index < byQuire.count), "\(name) made by \(fields[4])")
+            }
+        }
+        // The control failed: the factory really ran thumbnailers in its sandbox.
+        #expect(lines.last?.hasPrefix("FAIL") == true, "a thumbnailer outside /usr ran: \(lines.last ?? "")")
+    }
+
+    @Test("inside the sandbox fontconfig finds its configuration and text uses the same fonts")
+    func textInsideTheSandboxMatchesOutside() throws {
+        let work = TemporaryDirectory("quire-fonts")
+        var template = Array("/usr/local/quire-fonts-test.XXXXXX".utf8CString)
+        let prefix = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { _ = ProcessRunner.run(["/bin/rm", "-rf", prefix], timeout: 60) }
+        let install = ProcessRunner.run(["/usr/bin/make", "-C", Samples.repositoryRoot.path, "install", "PREFIX=\(prefix)"],
+                                        timeout: 3600)
+        try #require(install.status == 0, "make install failed: \(install.standardError.suffix(2000))")
+        let quire = prefix + "/bin/quire"
+        let outside = work.file("outside.png")
+        let plain = ProcessRunner.run([quire, "thumbnail", "-s", "256", Samples.path("hello.c"), outside], timeout: 60)
+        #expect(plain.status == 0, "\(plain.standardError)")
+        let output = work.file("out")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        // gnome-desktop 43's arguments (gnome-desktop-thumbnail-script.c) on a merged-/usr system.
+        let inside = "/tmp/gnome-desktop-file-to-thumbnail.c"
+        let sandbox = ["/usr/bin/bwrap", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache",
+                       "--symlink", "/usr/bin", "/bin", "--symlink", "/usr/lib64", "/lib64", "--symlink", "/usr/lib", "/lib",
+                       "--symlink", "/usr/sbin", "/sbin", "--proc", "/proc", "--dev", "/dev", "--chdir", "/",
+                       "--setenv", "GIO_USE_VFS", "local", "--unshare-all", "--die-with-parent",
+                       "--bind", output, "/tmp", "--ro-bind", Samples.path("hello.c"), inside]
+        let result = ProcessRunner.run(sandbox + [quire, "thumbnail", "-s", "256", inside, "/tmp/inside.png"], timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+        let a = try #require(FileManager.default.contents(atPath: outside))
+        let b = try #require(FileManager.default.contents(atPath: output + "/inside.png"))
+        // Same pixels (the tEXt chunks name different paths): compare the image data chunks.
+        #expect(Self.imageData(a) == Self.imageData(b), "text drawn inside the sandbox differs from outside")
+        #expect(!Self.imageData(a).isEmpty)
+    }
+
+    /// The concatenated IDAT chunk payloads of a PNG.
+    static func imageData(_ png: Data) -> [UInt8] {
+        let bytes = [UInt8](png)
+        var result: [UInt8] = []
+        var offset = 8
+        while offset + 8 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            guard offset + 12 + length <= bytes.count else { break }
+            if type == "IDAT" { result += bytes[(offset + 8)..<(offset + 8 + length)] }
+            offset += 12 + length
+        }
+        return result
+    }
+}
