@@ -70,11 +70,11 @@ import QuireTestSupport
                             outputDirectory: nil, bound: 20))
             let preview = out("preview")
             runs.append(Run(entry: entry, command: "preview",
-                            arguments: [a("preview"), a("--timeout"), a("3"), a("-o"), a(preview + "/out.png"), a("--"), entry],
+                            arguments: [a("preview"), a("--timeout"), a("10"), a("-o"), a(preview + "/out.png"), a("--"), entry],
                             outputDirectory: preview, bound: 15))
             let thumbnail = out("thumbnail")
             runs.append(Run(entry: entry, command: "thumbnail",
-                            arguments: [a("thumbnail"), a("-s"), a("128"), a("--timeout"), a("3"), a("--"), entry,
+                            arguments: [a("thumbnail"), a("-s"), a("128"), a("--timeout"), a("10"), a("--"), entry,
                                         a(thumbnail + "/out.png")],
                             outputDirectory: thumbnail, bound: 15))
             runs.append(Run(entry: entry, command: "actions", arguments: [a("actions"), a("--"), entry],
