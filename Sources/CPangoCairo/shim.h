@@ -7,7 +7,7 @@
 // Pango 1.50 (all stable since 1.0–1.16).
 #include <dlfcn.h>
 #include <glib-object.h>
-#include <cairo.h>
+#include "/usr/include/cairo/cairo.h"  // by absolute path, as CCairo does: pkg-config would link cairo
 
 typedef struct _PangoFontMap PangoFontMap;
 typedef struct _PangoContext PangoContext;

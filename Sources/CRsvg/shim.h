@@ -9,7 +9,7 @@
 // and that entry would also link the library. The few entry points Quire uses are declared
 // here as in librsvg 2.54's rsvg.h (stable API since 2.46/2.52).
 #include <glib-object.h>
-#include <cairo.h>
+#include "/usr/include/cairo/cairo.h"  // by absolute path, as CCairo does: pkg-config would link cairo
 
 typedef struct _RsvgHandle RsvgHandle;
 /// As librsvg's RsvgRectangle.
