@@ -17,7 +17,10 @@ final class PreviewerIntegrationTests {
     static func integrate(_ bus: ActivationBus, _ arguments: [String]) -> ProcessRunner.Result {
         var environment = bus.environment
         environment["XDG_DATA_DIRS"] = bus.dataDirectory
-        return QuireBinary.run(["integrate"] + arguments, environment: environment)
+        // The test binary lives outside /usr, where GNOME's thumbnail sandbox cannot run it:
+        // install everything but the thumbnailer (IntegrationTests covers that refusal).
+        let install = arguments.first == "install" ? ["--no-thumbnailer"] : []
+        return QuireBinary.run(["integrate"] + arguments + install, environment: environment)
     }
 
     var ownFile: (ActivationBus) -> String { { $0.dataHome + "/dbus-1/services/org.gnome.NautilusPreviewer.service" } }
