@@ -24,54 +24,20 @@ final class WorkerProcess {
     /// Starts `argv` (program first) with pipes on its standard input and output, in its own
     /// process group so that the terminal's Ctrl-C reaches only the parent.
     init(argv: [String], environment: [String: String], quietStandardError: Bool) throws {
-        let toChild: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
-        let fromChild: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
-        do { toChild = try FileDescriptor.pipe() } catch {
-            throw ThumbnailCacheError(path: "pipe", reason: "cannot create a pipe", errno: error)
+        let child: PipedChild
+        do {
+            child = try PipedChild.spawn(argv: argv, environment: environment.map { "\($0.key)=\($0.value)" },
+                                         discardStandardError: quietStandardError,
+                                         defaultSignals: [SIGPIPE, SIGINT, SIGTERM])
+        } catch {
+            switch error.step {
+            case .pipe: throw ThumbnailCacheError(path: "pipe", reason: "cannot create a pipe", errno: error.errno)
+            case .spawn: throw ThumbnailCacheError(path: argv[0], reason: "cannot start a worker (\(error.errno))", errno: error.errno)
+            }
         }
-        do { fromChild = try FileDescriptor.pipe() } catch {
-            try? toChild.readEnd.close(); try? toChild.writeEnd.close()
-            throw ThumbnailCacheError(path: "pipe", reason: "cannot create a pipe", errno: error)
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild.readEnd.rawValue, 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild.writeEnd.rawValue, 1)
-        if quietStandardError { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGTERM)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        let cEnv: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, argv[0], &actions, &attributes, cArgs, cEnv)
-        try? toChild.readEnd.close()
-        try? fromChild.writeEnd.close()
-        guard status == 0 else {
-            try? toChild.writeEnd.close(); try? fromChild.readEnd.close()
-            let error = Errno(rawValue: status)
-            throw ThumbnailCacheError(path: argv[0], reason: "cannot start a worker (\(error))", errno: error)
-        }
-        pid = child
-        requestFD = toChild.writeEnd
-        responseFD = fromChild.readEnd
+        pid = child.pid
+        requestFD = child.input
+        responseFD = child.output
     }
 
     deinit {

@@ -98,67 +98,32 @@ public final class PageRenderProcess {
     private func failure(_ message: String) -> ViewerProblem { ViewerProblem(kind: .damaged, message: message) }
 
     private func start() throws(ViewerProblem) {
-        let toChild: [Int32], fromChild: [Int32]
-        do {
-            let ends = try FileDescriptor.pipe()
-            toChild = [ends.readEnd.rawValue, ends.writeEnd.rawValue]
-        } catch { throw failure("cannot start the renderer: \(error)") }
-        do {
-            let ends = try FileDescriptor.pipe()
-            fromChild = [ends.readEnd.rawValue, ends.writeEnd.rawValue]
-        } catch {
-            close(toChild[0]); close(toChild[1])
-            throw failure("cannot start the renderer: \(error)")
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addclose(&actions, toChild[0])
-        posix_spawn_file_actions_addclose(&actions, fromChild[1])
-        // The terminal belongs to the viewer: a crashing renderer's messages (the Swift
-        // runtime's backtrace) must not be drawn over it.
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGWINCH] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         // The same environment, minus the Swift runtime's crash backtracer: a renderer that
         // faults should die at once (and take no second process along to print a backtrace).
-        var variables: [UnsafeMutablePointer<CChar>?] = []
+        var environment: [String] = []
         var entry = environ
         while let variable = entry.pointee {
-            if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 { variables.append(strdup(variable)) }
+            let text = String(cString: variable)
+            if !text.hasPrefix("SWIFT_BACKTRACE=") { environment.append(text) }
             entry += 1
         }
-        let cEnv = variables + [strdup("SWIFT_BACKTRACE=enable=no"), nil]
-        defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
+        environment.append("SWIFT_BACKTRACE=enable=no")
+        let child: PipedChild
+        do {
+            // The terminal belongs to the viewer: a crashing renderer's messages must not be
+            // drawn over it, so its standard error is discarded.
+            child = try PipedChild.spawn(
+                argv: argv, environment: environment, discardStandardError: true,
+                defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGWINCH])
+        } catch {
+            switch error.step {
+            case .pipe: throw failure("cannot start the renderer: \(error.errno)")
+            case .spawn: throw failure("cannot start the renderer \(argv[0]): \(error.errno)")
+            }
         }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, argv[0], &actions, &attributes, cArgs, cEnv)
-        close(toChild[0])
-        close(fromChild[1])
-        guard status == 0 else {
-            close(toChild[1]); close(fromChild[0])
-            throw failure("cannot start the renderer \(argv[0]): \(Errno(rawValue: status))")
-        }
-        pid = child
-        requestFD = toChild[1]
-        responseFD = fromChild[0]
+        pid = child.pid
+        requestFD = child.input.rawValue
+        responseFD = child.output.rawValue
         buffer = []
     }
 

@@ -31,6 +31,41 @@ import Testing
         try readEnd.close()
     }
 
+    @Test func aPipedChildGetsItsOwnPipesEnvironmentAndProcessGroup() throws {
+        // /bin/sh runs a fixed script here (argv only, no file names): it echoes its input, its
+        // environment variable and whether it leads its own process group.
+        let child = try PipedChild.spawn(
+            argv: ["/bin/sh", "-c", "read line; echo \"$line $QUIRE_PIPED_TEST\"; ps -o pgid= -p $$"],
+            environment: ["QUIRE_PIPED_TEST=yes", "PATH=/usr/bin:/bin"], discardStandardError: true,
+            defaultSignals: [SIGPIPE])
+        try child.input.writeAll(Array("hello\n".utf8))
+        try child.input.close()
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try child.output.read(into: $0) }
+            if count == 0 { break }
+            output += chunk[..<count]
+        }
+        try child.output.close()
+        var status: Int32 = 0
+        #expect(waitpid(child.pid, &status, 0) == child.pid)
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+        #expect(lines.first == "hello yes")
+        #expect(lines.last.map { $0.trimmingCharacters(in: .whitespaces) } == String(child.pid), "its own process group")
+    }
+
+    @Test func aChildThatCannotStartSaysWhichStepFailed() {
+        do {
+            _ = try PipedChild.spawn(argv: ["/nonexistent/quire-worker"], environment: [],
+                                     discardStandardError: true, defaultSignals: [])
+            Issue.record("a missing program started")
+        } catch {
+            #expect(error.step == .spawn)
+            #expect(error.errno == .noSuchFileOrDirectory)
+        }
+    }
+
     @Test func atomicReplaceWritesWholeFilesWithExactPermissionsAndLeavesNothingBehind() throws {
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -17,33 +17,8 @@ mode=${1:-}
 dir=${2:-}
 [ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|stop DIR"
 
-free_port() {
-    local port
-    for _ in $(seq 1 200); do
-        port=$(( 20000 + RANDOM % 40000 ))
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-            if ! ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; then
-                echo "$port"; return 0
-            fi
-        fi
-    done
-    die "no free port found"
-}
-
-wait_port() { # port seconds
-    local i
-    for i in $(seq 1 $(( $2 * 20 ))); do
-        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
-        sleep 0.05
-    done
-    return 1
-}
-
-alive() {
-    local state
-    state=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
-    [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
-}
+# free_port, wait_port, alive
+. "$(dirname "$0")/testbed-common.sh"
 
 stop_bed() {
     local name pid

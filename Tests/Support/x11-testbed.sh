@@ -16,11 +16,8 @@ mode=${1:-}
 dir=${2:-}
 [ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|stop DIR"
 
-alive() {
-    local state
-    state=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\).*/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
-    [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
-}
+# free_port, wait_port, alive
+. "$(dirname "$0")/testbed-common.sh"
 
 stop_bed() {
     local pidfile pid
