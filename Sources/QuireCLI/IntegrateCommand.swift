@@ -140,17 +140,78 @@ struct IntegrateCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show which integration files are installed.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show which integration files are installed, and who answers Nautilus's Space.",
+            discussion: """
+                Lists each integration file (installed, outdated, modified or missing), then the \
+                previewer: Quire's D-Bus activation file for org.gnome.NautilusPreviewer here \
+                (installed, missing, or another previewer's), every .service file that provides \
+                the name in the order the session bus searches them (the first is what D-Bus \
+                activation starts), and the process that owns the name now. Exit status 1 when \
+                an integration file is not installed as this quire would write it (the previewer \
+                file counts only once Quire has installed it).
+                """)
         @OptionGroup var location: Location
+        @Flag(name: .long, help: "Print JSON instead of text.") var json = false
+
+        struct Record: Encodable {
+            struct File: Encodable {
+                let path: String
+                let state: String
+                let purpose: String
+            }
+            let files: [File]
+            let previewer: PreviewerStatus
+        }
 
         func run() throws {
-            let statuses = location.installer.status()
-            let width = statuses.map(\.state.rawValue.count).max() ?? 0
-            for status in statuses {
-                let state = Terminal.padded(status.state.rawValue, to: width)
-                Terminal.out("\(state)  \(status.path)  (\(status.purpose))\n")
+            let installer = location.installer
+            let statuses = installer.status()
+            let previewer = installer.previewerStatus()
+            if json {
+                let record = Record(files: statuses.map { Record.File(path: $0.path, state: $0.state.rawValue, purpose: $0.purpose) },
+                                    previewer: previewer)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                Terminal.out(String(decoding: try encoder.encode(record), as: UTF8.self) + "\n")
+            } else {
+                let width = max(statuses.map(\.state.rawValue.count).max() ?? 0, previewer.state.rawValue.count)
+                for status in statuses {
+                    let state = Terminal.padded(status.state.rawValue, to: width)
+                    Terminal.out("\(state)  \(status.path)  (\(status.purpose))\n")
+                }
+                let state = Terminal.padded(previewer.state.rawValue, to: width)
+                let what = previewer.state == .foreign ? "another previewer's file, left alone"
+                    : "D-Bus activation of Quire's window as the previewer Nautilus calls on Space"
+                Terminal.out("\(state)  \(previewer.path)  (\(what))\n")
+                for line in Self.previewerLines(previewer) { Terminal.out("previewer: \(line)\n") }
             }
-            if statuses.contains(where: { $0.state != .installed }) { throw ExitCode(1) }
+            let previewerFails = [.outdated, .modified].contains(previewer.state)
+            if statuses.contains(where: { $0.state != .installed }) || previewerFails { throw ExitCode(1) }
+        }
+
+        /// Which file activation starts, which others it shadows, and who owns the name now.
+        static func previewerLines(_ status: PreviewerStatus) -> [String] {
+            var lines: [String] = []
+            let name = status.busName
+            if let first = status.activatedFrom {
+                let who = first.isQuire ? "Quire's window" : "not Quire"
+                lines.append("\(name) is started from \(first.path) (\(who))")
+                for other in status.providers.dropFirst() {
+                    lines.append("also provided by \(other.path) (\(other.isQuire ? "Quire" : "not Quire"), not used while the first is there)")
+                }
+            } else {
+                lines.append("no .service file provides \(name): Space in Nautilus previews nothing (quire integrate install --previewer)")
+            }
+            if !status.busReachable {
+                lines.append("no session bus to ask who owns \(name) now")
+            } else if let owner = status.owner {
+                let process = owner.pid.map { "pid \($0)" } ?? "unknown process"
+                lines.append("\(name) is owned now by \(owner.uniqueName), \(process)\(owner.command.map { ": \($0)" } ?? "")")
+            } else {
+                lines.append("\(name) has no owner now (started on demand)")
+            }
+            return lines
         }
     }
 }

@@ -37,6 +37,14 @@ struct LookCommand: ParsableCommand {
             work) in the header; the same keys, plus Ctrl+ +/-/0 zoom, Ctrl+P print, Ctrl+G go \
             to page. Without a display the terminal viewer needs a terminal on standard input \
             and output.
+
+            --print opens the files with the Print sheet already open (the file managers' "Print \
+            with Quire…"): printer and its state, copies, page range, sides. Closing a file's \
+            sheet opens the next file's; after the last the window closes, as an application \
+            started only to print quits. When printing cannot work for a file it opens nothing: \
+            one line says why (the reason `quire actions` gives) and the exit status is 65 for a \
+            file that cannot be printed, 69 when no printer accepts jobs, 66 for a missing file. \
+            `quire print` prints without asking.
             """)
 
     @Argument(help: ArgumentHelp("The files to look at.", valueName: "file"))
@@ -49,6 +57,11 @@ struct LookCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("With --service: seconds without a window before the service quits (default 10).", valueName: "seconds"))
     var idleTimeout: Int = 10
+
+    @Flag(name: .customLong("print"), help: ArgumentHelp(
+        "Open the files with the Print sheet already open; when printing cannot work, say why and exit non-zero.",
+        discussion: "Closing a file's sheet opens the next file's; the window closes after the last. Without a display, the terminal viewer opens with its print form."))
+    var openPrintSheet = false
 
     @Flag(name: .long, help: "Use the terminal viewer even when there is a display.")
     var terminal = false
@@ -73,6 +86,7 @@ struct LookCommand: ParsableCommand {
             if !files.isEmpty { throw ValidationError("--service takes no files: the file manager sends them.") }
             if terminal { throw ValidationError("--service needs the window, not --terminal.") }
             if idleTimeout < 1 { throw ValidationError("--idle-timeout must be at least 1 second.") }
+            if openPrintSheet { throw ValidationError("--service takes no --print: the file manager sends the files.") }
         } else if files.isEmpty { throw ValidationError("Give at least one file.") }
         if timeout < 1 { throw ValidationError("--timeout must be at least 1 second.") }
     }
@@ -84,6 +98,8 @@ struct LookCommand: ParsableCommand {
             return
         }
         let paths = files.map(RawArguments.path)
+        // Print…: nothing opens when printing cannot work; the reason is the one `actions` gives.
+        if openPrintSheet { for path in paths { try Self.checkPrintable(path, limits: limits) } }
         // With a display (and the window installed), the window; else the terminal viewer.
         if !terminal, LookWindowLauncher.hasDisplay, let window = LookWindowLauncher.executable() {
             try Self.checkExist(paths)
@@ -91,7 +107,7 @@ struct LookCommand: ParsableCommand {
             let worker = noIsolation ? nil : [ThumbnailBatchRun.ownExecutable(), LookRenderWorkerCommand.name]
                 + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits())
             Terminal.error(LookWindowLauncher.exec(window, paths: paths, password: password, resume: !noResume,
-                                                   renderWorker: worker, timeout: timeout))
+                                                   renderWorker: worker, timeout: timeout, printSheet: openPrintSheet))
             throw ExitStatus.unavailable.exitCode
         }
         guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDOUT_FILENO) else {
@@ -123,6 +139,7 @@ struct LookCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let styled = (Terminal.environment("NO_COLOR") ?? "").isEmpty
         let password = password
+        let printing = openPrintSheet
         let settings = configuration
         let environment = ProcessInfo.processInfo.environment
 
@@ -147,6 +164,7 @@ struct LookCommand: ParsableCommand {
             let model = ViewerModel(paths: paths, configuration: settings)
             if let password { model.unlock(password: password) }
             let viewer = TerminalViewer(model: model, session: session, graphics: graphics, styled: styled)
+            viewer.startsPrinting = printing
             let status = viewer.run()
             session.end()
             outcome.withLock { $0 = .success(status) }
@@ -159,6 +177,27 @@ struct LookCommand: ParsableCommand {
         case .success(let status):
             if status != 0 { throw ExitCode(status) }
         }
+    }
+
+    /// For --print: whether the file can be printed now. Says why not in one line (the reason
+    /// `quire actions` gives) and throws the sysexits status: the file's own (66 missing, 65
+    /// damaged), 65 for content that cannot be printed, 69 when no printer accepts jobs.
+    static func checkPrintable(_ path: DocumentPath, limits: LimitOptions) throws {
+        try checkExist([path])
+        let document: Document
+        do {
+            document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits())
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw PrintFailure.report(error).exitCode
+        }
+        let interaction = DocumentInteraction(document: document)
+        let print = interaction.print
+        guard !print.isAvailable else { return }
+        Terminal.error("\(path): cannot print: \(print.reason ?? "printing is not available")")
+        let status = interaction.printAvailability.error.map(PrintFailure.status) ?? .dataError
+        throw status.exitCode
     }
 
     /// A name that does not exist is a typing mistake: say so before taking the screen.

@@ -31,10 +31,11 @@ enum LookWindowLauncher {
     /// - Parameter renderWorker: the render worker's argv (each entry passed with
     ///   `--render-worker-argument`); nil renders in the window's own process.
     static func exec(_ executable: String, paths: [DocumentPath], password: String?, resume: Bool,
-                     renderWorker: [String]?, timeout: Int) -> String {
+                     renderWorker: [String]?, timeout: Int, printSheet: Bool = false) -> String {
         var arguments: [[UInt8]] = [Array(executable.utf8)]
         if let password { arguments += [Array("--password".utf8), Array(password.utf8)] }
         if !resume { arguments.append(Array("--no-resume".utf8)) }
+        if printSheet { arguments.append(Array("--print".utf8)) }
         for argument in renderWorker ?? [] { arguments += [Array("--render-worker-argument".utf8), Array(argument.utf8)] }
         arguments += [Array("--timeout".utf8), Array(String(timeout).utf8)]
         arguments.append(Array("--".utf8))

@@ -36,6 +36,8 @@ final class TerminalViewer {
     private var textLinesShown = 1
     private var layout = Layout()
     private let styled: Bool
+    /// `quire look --print`: the print form is open from the start.
+    var startsPrinting = false
 
     init(model: ViewerModel, session: TerminalSession, graphics: TerminalGraphicsProbe, styled: Bool) {
         self.model = model
@@ -47,6 +49,7 @@ final class TerminalViewer {
     /// Runs until the user closes the viewer; returns the exit status.
     func run() -> Int32 {
         enterPasswordPromptIfNeeded()
+        if startsPrinting, case .normal = mode { startPrinting() }
         draw()
         while true {
             if !session.hasPendingInput, case .normal = mode, model.zoom == 1 {

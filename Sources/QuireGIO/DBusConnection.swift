@@ -82,6 +82,27 @@ package final class DBusConnection: @unchecked Sendable {
         return code == 1 || code == 4   // primary owner / already the owner
     }
 
+    /// Who owns `name` on this bus now: its unique name and process id; nil when nobody does
+    /// (asking never starts a service by activation).
+    package func nameOwner(_ name: String) -> (uniqueName: String, pid: UInt32?)? {
+        guard let unique = callBus("GetNameOwner", [.string(name)]).map({ $0.string(0) }), !unique.isEmpty else { return nil }
+        let pid = callBus("GetConnectionUnixProcessID", [.string(unique)]).map { $0.uint32(0) }
+        return (unique, pid)
+    }
+
+    private func callBus(_ method: String, _ values: [DBusValue]) -> DBusArguments? {
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            method, DBusValue.tuple(values), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 5000, nil, &error)
+        guard let reply else {
+            g_clear_error(&error)
+            return nil
+        }
+        defer { g_variant_unref(reply) }
+        return DBusArguments(tuple: reply)
+    }
+
     /// Emits `name` on `interface` at `path` to every listener.
     package func emitSignal(path: String, interface: String, name: String, _ values: [DBusValue]) {
         g_dbus_connection_emit_signal(connection, nil, path, interface, name, DBusValue.tuple(values), nil)

@@ -36,15 +36,15 @@ public enum IntegrationFiles {
         files += [
             IntegrationFile(relativePath: "nemo/actions/quire-print.nemo_action", contents: """
                 [Nemo Action]
-                Name=Print with Quire
-                Comment=Print the selected files through CUPS
-                Exec=\(quire) print -- %F
+                Name=Print with Quire…
+                Comment=Open the print sheet for the selected files
+                Exec=\(quire) look --print -- %F
                 Icon-Name=document-print
                 Selection=NotNone
                 Mimetypes=\(DesktopEntry.list(printable))
                 Conditions=exec \(quire) can-print -- %F;
 
-                """, purpose: "Nemo \"Print with Quire\", shown only when printing can work"),
+                """, purpose: "Nemo \"Print with Quire…\" (the print sheet), shown only when printing can work"),
             IntegrationFile(relativePath: "nemo/actions/quire-quicklook.nemo_action", contents: """
                 [Nemo Action]
                 Name=Quick Look
@@ -55,10 +55,14 @@ public enum IntegrationFiles {
                 Mimetypes=\(DesktopEntry.list(previewable))
 
                 """, purpose: "Nemo \"Quick Look\""),
-            IntegrationFile(relativePath: "kio/servicemenus/quire.desktop", contents: dolphinServiceMenu(quire, previewable),
-                            executable: true, purpose: "Dolphin service menu (KDE Frameworks 6)"),
-            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire.desktop", contents: dolphinServiceMenu(quire, previewable),
-                            purpose: "Dolphin service menu (KDE Frameworks 5)"),
+            IntegrationFile(relativePath: "kio/servicemenus/quire.desktop", contents: dolphinQuickLookMenu(quire, previewable),
+                            executable: true, purpose: "Dolphin \"Quick Look\" service menu (KDE Frameworks 6)"),
+            IntegrationFile(relativePath: "kio/servicemenus/quire-print.desktop", contents: dolphinPrintMenu(quire, printable),
+                            executable: true, purpose: "Dolphin \"Print with Quire…\" service menu (KDE Frameworks 6)"),
+            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire.desktop", contents: dolphinQuickLookMenu(quire, previewable),
+                            purpose: "Dolphin \"Quick Look\" service menu (KDE Frameworks 5)"),
+            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire-print.desktop", contents: dolphinPrintMenu(quire, printable),
+                            purpose: "Dolphin \"Print with Quire…\" service menu (KDE Frameworks 5)"),
             IntegrationFile(relativePath: "quire/thunar-uca.xml", contents: thunarActions(quire),
                             purpose: "Thunar custom actions: merge into ~/.config/Thunar/uca.xml"),
             IntegrationFile(relativePath: "dbus-1/services/quire-thumbnailer1.service", contents: """
@@ -77,11 +81,13 @@ public enum IntegrationFiles {
         if includeUserOnly {
             files.append(IntegrationFile(relativePath: "nautilus/scripts/Print with Quire", contents: """
                 #!/bin/sh
-                # Installed by `quire integrate`. Nautilus passes the selected files as arguments;
-                # they are handed on as separate arguments, never re-parsed by a shell.
-                exec \(shellQuote(executable)) print -- "$@"
+                # Installed by `quire integrate`: the print sheet for the selected files, one after
+                # another. Nautilus passes them as arguments; they are handed on as separate
+                # arguments, never re-parsed by a shell. (`quire print FILE` prints without asking.)
+                [ "$#" -gt 0 ] || exit 0
+                exec \(shellQuote(executable)) look --print -- "$@"
 
-                """, executable: true, purpose: "Nautilus script \"Print with Quire\""))
+                """, executable: true, purpose: "Nautilus script \"Print with Quire\" (the print sheet)"))
             files.append(IntegrationFile(relativePath: "nautilus/scripts/Quick Look with Quire", contents: """
                 #!/bin/sh
                 # Installed by `quire integrate`: the selected files in Quire's Quick Look window.
@@ -93,20 +99,15 @@ public enum IntegrationFiles {
         return files
     }
 
-    static func dolphinServiceMenu(_ quire: String, _ types: [String]) -> String {
+    static func dolphinQuickLookMenu(_ quire: String, _ types: [String]) -> String {
         """
         [Desktop Entry]
         Type=Service
-        Name=Quire
+        Name=Quire Quick Look
         MimeType=\(DesktopEntry.list(types))
-        Actions=quirePrint;quireQuickLook;
+        Actions=quireQuickLook;
         X-KDE-ServiceTypes=KonqPopupMenu/Plugin
         X-KDE-Priority=TopLevel
-
-        [Desktop Action quirePrint]
-        Name=Print with Quire
-        Icon=document-print
-        Exec=\(quire) print -- %F
 
         [Desktop Action quireQuickLook]
         Name=Quick Look
@@ -116,8 +117,29 @@ public enum IntegrationFiles {
         """
     }
 
+    /// Dolphin cannot ask `quire can-print` before showing an action: Print… is offered for the
+    /// printable types, and when printing cannot work `quire look --print` says why and opens
+    /// nothing.
+    static func dolphinPrintMenu(_ quire: String, _ types: [String]) -> String {
+        """
+        [Desktop Entry]
+        Type=Service
+        Name=Quire Print
+        MimeType=\(DesktopEntry.list(types))
+        Actions=quirePrint;
+        X-KDE-ServiceTypes=KonqPopupMenu/Plugin
+        X-KDE-Priority=TopLevel
+
+        [Desktop Action quirePrint]
+        Name=Print with Quire…
+        Icon=document-print
+        Exec=\(quire) look --print -- %F
+
+        """
+    }
+
     static func thunarActions(_ quire: String) -> String {
-        let command = xmlEscape("\(quire) print -- %F")
+        let command = xmlEscape("\(quire) look --print -- %F")
         let preview = xmlEscape("\(quire) look -- %F")
         return """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -126,10 +148,10 @@ public enum IntegrationFiles {
         <actions>
         <action>
           <icon>document-print</icon>
-          <name>Print with Quire</name>
+          <name>Print with Quire…</name>
           <unique-id>quire-print</unique-id>
           <command>\(command)</command>
-          <description>Print the selected files through CUPS</description>
+          <description>Open the print sheet for the selected files</description>
           <patterns>*</patterns>
           <image-files/>
           <other-files/>

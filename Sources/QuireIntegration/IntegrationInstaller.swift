@@ -40,6 +40,9 @@ public struct IntegrationInstaller: Sendable {
     public let files: [IntegrationFile]
     /// Other `.service` files that provide the previewer name (Sushi's), searched as the bus does.
     public let previewerProviders: [String]
+    /// Quire's previewer activation file as this quire writes it (installed or not).
+    let previewerFile: IntegrationFile
+    private let environment: [String: String]
 
     /// - Parameter includeThumbnailer: whether to install the `.thumbnailer` file; check
     ///   ``ThumbnailerSandbox/problem(installedPath:file:)`` first.
@@ -47,6 +50,8 @@ public struct IntegrationInstaller: Sendable {
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 previewer: PreviewerRegistration.Choice = .never) {
         self.scope = scope
+        self.environment = environment
+        previewerFile = PreviewerRegistration.file(executable: DesktopEntry.quote(executable))
         switch scope {
         case .user:
             let home = DirectoryPath.home(environment["HOME"])
@@ -151,6 +156,28 @@ public struct IntegrationInstaller: Sendable {
             }
             return FileStatus(path: path, state: state, purpose: file.purpose)
         }
+    }
+
+    /// Quire's previewer file here (installed or not, Quire's or another previewer's), every
+    /// provider of the name as the session bus searches them, and who owns the name now.
+    public func previewerStatus() -> PreviewerStatus {
+        let path = absolute(PreviewerRegistration.relativePath)
+        let state: PreviewerStatus.State
+        if let contents = read(path) {
+            if contents == previewerFile.contents {
+                state = .installed
+            } else if let fingerprint = readManifest()[PreviewerRegistration.relativePath] {
+                state = fingerprint == Self.fingerprint(contents) ? .outdated : .modified
+            } else {
+                state = contents.contains(" look --service") ? .outdated : .foreign
+            }
+        } else {
+            state = .missing
+        }
+        let bus = PreviewerStatus.currentOwner(environment: environment)
+        return PreviewerStatus(busName: PreviewerRegistration.busName, path: path, state: state,
+                               providers: PreviewerRegistration.providers(environment: environment),
+                               busReachable: bus.reachable, owner: bus.owner)
     }
 
     // MARK: Files

@@ -26,27 +26,43 @@ public enum PreviewerRegistration {
             """, purpose: "D-Bus activation of Quire's Quick Look window as the previewer Nautilus calls on Space")
     }
 
-    /// The `.service` files other than `own` that provide the previewer name, in the order the
-    /// session bus searches them: `$XDG_DATA_HOME/dbus-1/services`, then each of `$XDG_DATA_DIRS`.
-    public static func otherProviders(environment: [String: String], own: String) -> [String] {
+    /// A `.service` file that provides the previewer name.
+    public struct Provider: Sendable, Equatable, Codable {
+        public let path: String
+        /// Whether it starts Quire (`quire look --service`) rather than another previewer.
+        public let isQuire: Bool
+    }
+
+    /// Every `.service` file that provides the previewer name, in the order the session bus
+    /// searches them (`$XDG_DATA_HOME/dbus-1/services`, then each of `$XDG_DATA_DIRS`): the
+    /// first is the one D-Bus activation starts.
+    public static func providers(environment: [String: String]) -> [Provider] {
         let home = environment["HOME"] ?? ""
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
         let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
-        var found: [String] = []
+        var found: [Provider] = []
         for directory in [dataHome] + dataDirs {
             let services = directory + "/dbus-1/services"
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: services) else { continue }
             for name in names.sorted() where name.hasSuffix(".service") {
                 let path = services + "/" + name
-                guard path != own, let data = FileManager.default.contents(atPath: path) else { continue }
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
                 let text = String(decoding: data, as: UTF8.self)
                 let provides = text.split(separator: "\n").contains {
                     $0.filter { !$0.isWhitespace } == "Name=\(busName)"
                 }
-                if provides && !text.contains(" look --service") { found.append(path) }
+                if provides, !found.contains(where: { $0.path == path }) {
+                    found.append(Provider(path: path, isQuire: text.contains(" look --service")))
+                }
             }
         }
         return found
+    }
+
+    /// The `.service` files other than `own` that provide the previewer name and are not
+    /// Quire's, in the order the session bus searches them.
+    public static func otherProviders(environment: [String: String], own: String) -> [String] {
+        providers(environment: environment).filter { $0.path != own && !$0.isQuire }.map(\.path)
     }
 }

@@ -401,6 +401,24 @@ final class LookWindow {
         }
     }
 
+    /// `quire look --print`: the Print sheet opens with the window; closing it moves on to the
+    /// next file's sheet, and after the last file closes the window (an application started
+    /// only to print quits when printing is done). When a sheet cannot open (the printer went
+    /// away since quire checked) the window stays and says why.
+    func showPrintSheetOnly() {
+        showPrintSheet()
+        guard let sheet = printSheet else { return }
+        Signal.connect(sheet.window, "destroy") { [unowned self] in
+            guard !self.isClosed else { return }
+            if self.model.nextFile() {
+                self.reload()
+                self.showPrintSheetOnly()
+            } else {
+                self.close()
+            }
+        }
+    }
+
     func status(_ text: String) {
         gtk_label_set_text(cast(statusLabel), text)
     }

@@ -8,7 +8,7 @@ import QuireViewer
 // quire-look: the Quick Look window. `quire look` runs it (from libexec/quire/) when there is
 // a display; it is a separate executable so that the quire binary never links GTK.
 //
-//   quire-look [--password PASSWORD] [--no-resume] [--render-worker-argument ARG]... [--timeout S] [--] FILE...
+//   quire-look [--password PASSWORD] [--no-resume] [--print] [--render-worker-argument ARG]... [--timeout S] [--] FILE...
 
 func fail(_ message: String, _ status: Int32) -> Never {
     let line = "quire look: \(message)\n"
@@ -28,6 +28,7 @@ var arguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { index in
 }
 var password: String?
 var resume = true
+var printSheet = false
 var files: [DocumentPath] = []
 var renderWorker: [String] = []
 var timeout = 30.0
@@ -42,6 +43,8 @@ while !arguments.isEmpty {
         password = String(decoding: arguments.removeFirst(), as: UTF8.self)
     case "--no-resume":
         resume = false
+    case "--print":
+        printSheet = true
     case "--render-worker-argument":
         guard !arguments.isEmpty else { fail("--render-worker-argument needs a value", 64) }
         renderWorker.append(String(decoding: arguments.removeFirst(), as: UTF8.self))
@@ -76,6 +79,7 @@ let model = ViewerModel(paths: files, configuration: configuration)
 if let password { model.unlock(password: password) }
 let window = LookWindow(model: model)
 window.present()
+if printSheet { window.showPrintSheetOnly() }
 while !window.isClosed {
     g_main_context_iteration(nil, 1)
 }

@@ -83,20 +83,24 @@ struct IntegrationTests {
     @Test func execLinesQuoteTheProgramAndNeverHoldFileNames() throws {
         let files = IntegrationFiles.all(executable: "/opt/quire dir/bin/quire", includeUserOnly: true)
         let nemo = try #require(files.first { $0.relativePath.hasSuffix("quire-print.nemo_action") })
-        #expect(nemo.contents.contains("Exec=\"/opt/quire dir/bin/quire\" print -- %F\n"))
+        #expect(nemo.contents.contains("Exec=\"/opt/quire dir/bin/quire\" look --print -- %F\n"))
         #expect(nemo.contents.contains("Conditions=exec \"/opt/quire dir/bin/quire\" can-print -- %F;\n"))
         let script = try #require(files.first { $0.relativePath == "nautilus/scripts/Print with Quire" })
-        #expect(script.contents.contains("exec '/opt/quire dir/bin/quire' print -- \"$@\""))
+        #expect(script.contents.contains("exec '/opt/quire dir/bin/quire' look --print -- \"$@\""))
+        let dolphin = try #require(files.first { $0.relativePath == "kio/servicemenus/quire-print.desktop" })
+        #expect(dolphin.contents.contains("Exec=\"/opt/quire dir/bin/quire\" look --print -- %F\n"))
+        let thunar = try #require(files.first { $0.relativePath == "quire/thunar-uca.xml" })
+        #expect(thunar.contents.contains("<command>&quot;/opt/quire dir/bin/quire&quot; look --print -- %F</command>"))
         #expect(script.executable)
     }
 
-    @Test("Dolphin service menus pass desktop-file-validate")
-    func desktopFilesValidate() throws {
+    @Test("Dolphin service menus pass desktop-file-validate", arguments: ["quire.desktop", "quire-print.desktop"])
+    func desktopFilesValidate(_ name: String) throws {
         let validator = "/usr/bin/desktop-file-validate"
         try #require(FileManager.default.isExecutableFile(atPath: validator), "desktop-file-utils is installed by make test")
         let dir = TemporaryDirectory()
         _ = try installer(dir).install(dryRun: false)
-        let path = dir.file("share/kio/servicemenus/quire.desktop")
+        let path = dir.file("share/kio/servicemenus/\(name)")
         let result = ProcessRunner.run([validator, path])
         // Service menus use KDE's Type=Service; the validator knows only Application, Link and
         // Directory, so it reports Service-only keys. Every other error is a real problem.
