@@ -120,21 +120,7 @@ struct ThumbnailerExecTests {
         let files = IntegrationFiles.all(executable: QuireBinary.path, includeUserOnly: false)
         let thumbnailer = try #require(files.first { $0.relativePath == "thumbnailers/quire.thumbnailer" })
         let exec = try #require(thumbnailer.contents.split(separator: "\n").first { $0.hasPrefix("Exec=") })
-        var arguments: [String] = []
-        var current = ""
-        var quoted = false
-        var escaped = false
-        for character in exec.dropFirst("Exec=".count) {
-            if escaped { current.append(character); escaped = false; continue }
-            switch character {
-            case "\\" where quoted: escaped = true
-            case "\"": quoted.toggle()
-            case " " where !quoted:
-                if !current.isEmpty { arguments.append(current); current = "" }
-            default: current.append(character)
-            }
-        }
-        if !current.isEmpty { arguments.append(current) }
+        let arguments = DesktopExec.split(String(exec.dropFirst("Exec=".count)))
         // file:// URI as GLib writes it: unreserved characters and '/' kept, every other byte %XX.
         let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
         let uri = "file://" + input.utf8.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()

@@ -21,6 +21,20 @@ public enum DesktopExec {
     /// `exec` split into arguments with `%F`/`%U` replaced by all `files` (paths, or file URIs
     /// for `%U`), `%f`/`%u` by the first.
     public static func arguments(_ exec: String, files: [String]) -> [String] {
+        let uris = files.map { "file://" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? $0) }
+        return split(exec).flatMap { word -> [String] in
+            switch word {
+            case "%F": return files
+            case "%U": return uris
+            case "%f": return Array(files.prefix(1))
+            case "%u": return Array(uris.prefix(1))
+            default: return [word]
+            }
+        }
+    }
+
+    /// `exec` split into words (field codes left as they are).
+    public static func split(_ exec: String) -> [String] {
         var words: [String] = []
         var current = ""
         var quoted = false, escaped = false, started = false
@@ -35,15 +49,6 @@ public enum DesktopExec {
             }
         }
         if started || !current.isEmpty { words.append(current) }
-        let uris = files.map { "file://" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? $0) }
-        return words.flatMap { word -> [String] in
-            switch word {
-            case "%F": return files
-            case "%U": return uris
-            case "%f": return Array(files.prefix(1))
-            case "%u": return Array(uris.prefix(1))
-            default: return [word]
-            }
-        }
+        return words
     }
 }
