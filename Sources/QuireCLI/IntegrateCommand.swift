@@ -207,7 +207,12 @@ struct IntegrateCommand: ParsableCommand {
                 lines.append("no session bus to ask who owns \(name) now")
             } else if let owner = status.owner {
                 let process = owner.pid.map { "pid \($0)" } ?? "unknown process"
-                lines.append("\(name) is owned now by \(owner.uniqueName), \(process)\(owner.command.map { ": \($0)" } ?? "")")
+                // The program and its first argument (--json has the whole command line).
+                let command = owner.command.map { line -> String in
+                    let words = line.split(separator: " ")
+                    return ": " + words.prefix(2).joined(separator: " ") + (words.count > 2 ? " …" : "")
+                } ?? ""
+                lines.append("\(name) is owned now by \(owner.uniqueName), \(process)\(command)")
             } else {
                 lines.append("\(name) has no owner now (started on demand)")
             }

@@ -47,11 +47,12 @@ final class ActivationBus: @unchecked Sendable {
             "CUPS_SERVER": ProcessInfo.processInfo.environment["CUPS_SERVER"] ?? "127.0.0.1:1",
         ]
         for (key, value) in extra { daemonEnvironment[key] = value }
-        daemon = try BackgroundProcess(["/usr/bin/dbus-daemon", "--config-file=\(config)", "--nofork", "--nopidfile"],
+        daemon = try BackgroundProcess(["/usr/bin/dbus-daemon", "--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
                                        environment: daemonEnvironment, directory: directory.path)
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
-        guard FileManager.default.fileExists(atPath: socket) else {
+        // The socket file exists from bind(); the address is printed once the daemon listens.
+        while !daemon.output.contains("unix:path=") && daemon.isRunning && Date() < deadline { usleep(20_000) }
+        guard daemon.output.contains("unix:path=") else {
             throw ActivationBusError( "dbus-daemon did not start: \(daemon.errorOutput)")
         }
         environment = bed.environment(ProcessInfo.processInfo.environment, daemonEnvironment.merging(

@@ -12,11 +12,12 @@ public final class PrivateSessionBus: @unchecked Sendable {
         let socket = directory.file("bus")
         address = "unix:path=\(socket)"
         daemon = try BackgroundProcess(
-            ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(address)"],
+            ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"],
             environment: ["PATH": "/usr/bin:/bin"], directory: directory.path)
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
-        guard FileManager.default.fileExists(atPath: socket) else {
+        // The socket file exists from bind(); the address is printed once the daemon listens.
+        while !daemon.output.contains("unix:path=") && daemon.isRunning && Date() < deadline { usleep(20_000) }
+        guard daemon.output.contains("unix:path=") else {
             throw BackgroundProcessError(message: "dbus-daemon did not start: \(daemon.errorOutput)")
         }
     }
