@@ -195,10 +195,12 @@ struct IntegrateCommand: ParsableCommand {
             var lines: [String] = []
             let name = status.busName
             if let first = status.activatedFrom {
-                let who = first.isQuire ? "Quire's window" : "not Quire"
-                lines.append("\(name) is started from \(first.path) (\(who))")
+                func who(_ provider: PreviewerRegistration.Provider) -> String {
+                    provider.isQuire ? "Quire's window" : "not Quire: " + (provider.exec ?? "no Exec line")
+                }
+                lines.append("\(name) is started from \(first.path) (\(who(first)))")
                 for other in status.providers.dropFirst() {
-                    lines.append("also provided by \(other.path) (\(other.isQuire ? "Quire" : "not Quire"), not used while the first is there)")
+                    lines.append("also provided by \(other.path) (\(who(other)); not used while the first is there)")
                 }
             } else {
                 lines.append("no .service file provides \(name): Space in Nautilus previews nothing (quire integrate install --previewer)")

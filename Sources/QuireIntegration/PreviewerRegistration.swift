@@ -31,6 +31,9 @@ public enum PreviewerRegistration {
         public let path: String
         /// Whether it starts Quire (`quire look --service`) rather than another previewer.
         public let isQuire: Bool
+        /// The program it starts (its `Exec=` line), e.g. GNOME Sushi's
+        /// `/usr/libexec/org.gnome.NautilusPreviewer`.
+        public let exec: String?
     }
 
     /// Every `.service` file that provides the previewer name, in the order the session bus
@@ -49,11 +52,11 @@ public enum PreviewerRegistration {
                 let path = services + "/" + name
                 guard let data = FileManager.default.contents(atPath: path) else { continue }
                 let text = String(decoding: data, as: UTF8.self)
-                let provides = text.split(separator: "\n").contains {
-                    $0.filter { !$0.isWhitespace } == "Name=\(busName)"
-                }
+                let lines = text.split(separator: "\n")
+                let provides = lines.contains { $0.filter { !$0.isWhitespace } == "Name=\(busName)" }
                 if provides, !found.contains(where: { $0.path == path }) {
-                    found.append(Provider(path: path, isQuire: text.contains(" look --service")))
+                    let exec = lines.first { $0.hasPrefix("Exec=") }.map { String($0.dropFirst("Exec=".count)) }
+                    found.append(Provider(path: path, isQuire: text.contains(" look --service"), exec: exec))
                 }
             }
         }

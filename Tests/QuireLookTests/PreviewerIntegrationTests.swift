@@ -250,10 +250,11 @@ final class PreviewerIntegrationTests {
         #expect(previewer["path"] as? String == ownFile(bus))
         var activated = previewer["activatedFrom"] as? [String: Any]
         #expect(activated?["path"] as? String == sushiFile && activated?["isQuire"] as? Bool == false, "\(previewer)")
+        #expect(activated?["exec"] as? String == "/usr/libexec/org.gnome.NautilusPreviewer", "\(previewer)")
         #expect(previewer["busReachable"] as? Bool == true && previewer["owner"] is NSNull, "\(previewer)")
         let human = QuireBinary.run(["integrate", "status"], environment: environment).standardOutputText
         #expect(human.contains("missing  \(ownFile(bus))"), "\(human)")
-        #expect(human.contains("previewer: org.gnome.NautilusPreviewer is started from \(sushiFile) (not Quire)"), "\(human)")
+        #expect(human.contains("previewer: org.gnome.NautilusPreviewer is started from \(sushiFile) (not Quire: /usr/libexec/org.gnome.NautilusPreviewer)"), "\(human)")
 
         // Installed with --previewer: Quire's file comes first; while the window shows, Quire owns the name.
         #expect(Self.integrate(bus, ["install", "--previewer"]).status == 0)
