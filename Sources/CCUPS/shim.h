@@ -31,6 +31,7 @@
     X(cupsGetDestMediaCount) \
     X(cupsGetDestMediaDefault) \
     X(cupsGetDests2) \
+    X(cupsGetNamedDest) \
     X(cupsGetOption) \
     X(cupsLastError) \
     X(cupsLastErrorString) \
