@@ -42,7 +42,7 @@
     X(cupsWriteRequestData) \
     X(httpClose) \
     X(httpConnect2) \
-    X(httpSetTimeout) \
+    X(httpGetFd) \
     X(ippAddInteger) \
     X(ippAddString) \
     X(ippAddStrings) \
