@@ -20,11 +20,18 @@ struct CanPrintCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // The first file that cannot print ends the answer.
-        for file in files {
-            guard let document = try? Document(path: RawArguments.path(file), maximumFileSize: limits.maximumFileSize(),
-                                               limits: limits.renderLimits()) else { throw ExitCode(1) }
-            if !DocumentInteraction(document: document).print.isAvailable { throw ExitCode(1) }
+        // A limit that cannot be read answers "no", like a file that cannot be opened. The first
+        // file that cannot print ends the answer.
+        guard let maximumFileSize = try? limits.maximumFileSize(), let renderLimits = try? limits.renderLimits(),
+              files.allSatisfy({ Self.canPrint(RawArguments.path($0), maximumFileSize: maximumFileSize, limits: renderLimits) }) else {
+            throw ExitCode(1)
         }
+    }
+
+    /// Whether `path` can be printed now. Shared by the parsed command and the plain form
+    /// `quire can-print [--] FILE...` (``PlainFormFastPath``).
+    static func canPrint(_ path: DocumentPath, maximumFileSize: Int64, limits: RenderLimits) -> Bool {
+        guard let document = try? Document(path: path, maximumFileSize: maximumFileSize, limits: limits) else { return false }
+        return DocumentInteraction.canPrint(document)
     }
 }
