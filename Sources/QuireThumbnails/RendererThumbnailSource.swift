@@ -46,8 +46,11 @@ public struct RendererThumbnailSource: ThumbnailRendering {
         return result
     }
 
-    /// Fast path for a first page that is one full-page JPEG (a scan or a photo): decode the
-    /// JPEG at a reduced DCT scale instead of letting poppler decode every pixel.
+    /// Fast path for a first page that is one full-page image (a scan, a photo, a large picture):
+    /// a JPEG is decoded at a reduced DCT scale, a Flate image inflated row by row into a box
+    /// filter, instead of letting poppler decode every pixel at full size. A Flate image is
+    /// taken only when it is at least twice the thumbnail in both directions (smaller ones are
+    /// cheap for poppler, and the box filter is exact only when reducing).
     func scannedPage(_ file: InputFile, sizes: [Int]) throws -> RenderedThumbnails? {
         guard let scan = ScannedPageProbe.scan(of: file) else { return nil }
         var pngs: [Int: [UInt8]] = [:]
@@ -55,7 +58,15 @@ public struct RendererThumbnailSource: ThumbnailRendering {
             let scale = Double(size) / max(scan.pageWidth, scan.pageHeight)
             let width = max(1, Int((scan.pageWidth * scale).rounded()))
             let height = max(1, Int((scan.pageHeight * scale).rounded()))
-            guard let image = ScaledJPEGDecoder.decode(scan.jpeg, width: width, height: height) else { return nil }
+            let decoded: RenderedImage?
+            switch scan.image {
+            case .jpeg(let jpeg):
+                decoded = ScaledJPEGDecoder.decode(jpeg, width: width, height: height)
+            case .flate(let source):
+                guard source.width >= 2 * width, source.height >= 2 * height else { return nil }
+                decoded = FlateImageDownscaler.downscale(source, width: width, height: height)
+            }
+            guard let image = decoded else { return nil }
             do { pngs[size] = try PNGEncoder.encode(image) } catch {
                 throw ThumbnailFailure(.encoding, String(describing: error))
             }

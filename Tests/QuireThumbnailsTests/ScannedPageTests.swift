@@ -47,7 +47,8 @@ import Testing
         #expect(scan.jpeg == jpeg)
         #expect(scan.pageWidth == 450 && scan.pageHeight == 300 && scan.pageCount == 1)
 
-        let fast = try #require(ScaledJPEGDecoder.decode(scan.jpeg, width: 128, height: 85))
+        let scanned = try #require(scan.jpeg)
+        let fast = try #require(ScaledJPEGDecoder.decode(scanned, width: 128, height: 85))
         let type = try ContentType.detect(file)
         let slow = try Renderer(file: file, contentType: type).render(page: 0, size: .longestSide(128), allowUpscaling: false)
         #expect(fast.width == slow.width && fast.height == slow.height)

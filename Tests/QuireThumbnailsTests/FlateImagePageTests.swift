@@ -1,0 +1,110 @@
+import Foundation
+import QuireRender
+import QuireSystem
+import QuireTestSupport
+import QuireTypes
+import Testing
+@testable import QuireThumbnails
+
+/// The image-page fast path for Flate images: a first page that is one large Flate-compressed
+/// image is inflated row by row into a box filter, and the thumbnail looks like poppler's
+/// rendering of the same page; every other kind of image page is left to poppler.
+@Suite struct FlateImagePageTests {
+    /// The pages of `Samples/image-pages.py`, generated once per test process.
+    static let pages: TemporaryDirectory = {
+        let directory = TemporaryDirectory("quire-image-pages")
+        let script = Samples.repositoryRoot.appendingPathComponent("Samples/image-pages.py").path
+        let result = ProcessRunner.run(["/usr/bin/python3", script, directory.path], timeout: 600)
+        precondition(result.status == 0, "image-pages.py failed: \(result.standardError)")
+        return directory
+    }()
+
+    static func open(_ name: String) throws -> InputFile { try InputFile(path: DocumentPath(pages.file(name))) }
+
+    /// poppler's (cairo) rendering of the first page, the normal thumbnail path.
+    static func poppler(_ file: InputFile, size: Int) throws -> RenderedImage {
+        try Renderer(file: file, contentType: try ContentType.detect(file)).render(page: 0, size: .longestSide(size), allowUpscaling: false)
+    }
+
+    static func meanDifference(_ a: RenderedImage, _ b: RenderedImage) -> Double {
+        var total = 0
+        for index in 0..<a.pixels.count { total += abs(Int(a.pixels[index]) - Int(b.pixels[index])) }
+        return Double(total) / Double(a.pixels.count)
+    }
+
+    static func flate(_ scan: ScannedPageProbe.Scan?) -> FlateImageDownscaler.Source? {
+        if case .flate(let source)? = scan?.image { return source }
+        return nil
+    }
+
+    @Test(arguments: [("image-page-rgb.pdf", 3, 1), ("image-page-png.pdf", 3, 15), ("image-page-gray.pdf", 1, 1), ("image-page-icc.pdf", 3, 1)])
+    func aFullPageFlateImageIsReducedWhileInflatedAndLooksLikePopplersRendering(name: String, components: Int, predictor: Int) throws {
+        let file = try Self.open(name)
+        let scan = try #require(ScannedPageProbe.scan(of: file), "\(name)")
+        let source = try #require(Self.flate(scan))
+        #expect(source.width == 1000 && source.height == 750 && source.components == components && source.predictor == predictor)
+        #expect(scan.pageWidth == 400 && scan.pageHeight == 300 && scan.pageCount == 1)
+
+        let thumbnails = try RendererThumbnailSource().renderThumbnails(of: file, type: try ContentType.detect(file), sizes: [128, 256])
+        #expect(thumbnails.pageCount == 1)
+        for (size, height) in [(128, 96), (256, 192)] {
+            let fast = try #require(FlateImageDownscaler.downscale(source, width: size, height: height))
+            let slow = try Self.poppler(file, size: size)
+            #expect(fast.width == slow.width && fast.height == slow.height)
+            // The same picture: small mean difference per channel, and the picture's features
+            // where poppler has them (the red disc's centre, the dark bar, the gradient's corners).
+            let mean = Self.meanDifference(fast, slow)
+            #expect(mean < 4, "\(name) at \(size): mean difference \(mean)")
+            for (x, y) in [(Int(0.35 * Double(size)), Int(0.45 * Double(height))), (size / 2, Int(0.74 * Double(height))),
+                           (2, 2), (size - 3, height - 3)] {
+                let a = fast.pixel(x: x, y: y), b = slow.pixel(x: x, y: y)
+                #expect(abs(Int(a.red) - Int(b.red)) <= 12 && abs(Int(a.green) - Int(b.green)) <= 12
+                        && abs(Int(a.blue) - Int(b.blue)) <= 12 && a.alpha == 255, "\(name) \(size) at \(x),\(y): \(a) vs \(b)")
+            }
+            // The batch thumbnail is this fast image, not poppler's.
+            #expect(thumbnails.pngBySize[size] == (try PNGEncoder.encode(fast)), "\(name) at \(size)")
+        }
+    }
+
+    @Test func pngPredictorsGiveTheSamePixelsAsTheUnpredictedStream() throws {
+        let plain = try #require(Self.flate(ScannedPageProbe.scan(of: try Self.open("image-page-rgb.pdf"))))
+        let predicted = try #require(Self.flate(ScannedPageProbe.scan(of: try Self.open("image-page-png.pdf"))))
+        for (width, height) in [(256, 192), (100, 75), (7, 5)] {
+            let a = try #require(FlateImageDownscaler.downscale(plain, width: width, height: height))
+            let b = try #require(FlateImageDownscaler.downscale(predicted, width: width, height: height))
+            #expect(a == b, "\(width)×\(height)")
+        }
+    }
+
+    @Test func otherImagePagesAreLeftToPoppler() throws {
+        // Not the page's only content, not covering the page, or stored in a way the fast path
+        // does not read: the probe declines.
+        for name in ["image-page-text.pdf", "image-page-partial.pdf", "image-page-tiff.pdf", "image-page-indexed.pdf", "image-page-16bit.pdf"] {
+            #expect(ScannedPageProbe.scan(of: try Self.open(name)) == nil, "\(name)")
+        }
+        // Found, but a damaged stream or an image less than twice the thumbnail goes to poppler:
+        // the thumbnail is poppler's.
+        let truncated = try #require(Self.flate(ScannedPageProbe.scan(of: try Self.open("image-page-truncated.pdf"))))
+        #expect(FlateImageDownscaler.downscale(truncated, width: 128, height: 96) == nil)
+        #expect(Self.flate(ScannedPageProbe.scan(of: try Self.open("image-page-small.pdf")))?.width == 300)
+        for name in ["image-page-truncated.pdf", "image-page-small.pdf", "image-page-text.pdf", "image-page-indexed.pdf"] {
+            let file = try Self.open(name)
+            let thumbnails = try RendererThumbnailSource().renderThumbnails(of: file, type: try ContentType.detect(file), sizes: [256])
+            #expect(thumbnails.pngBySize[256] == (try PNGEncoder.encode(try Self.poppler(file, size: 256))), "\(name)")
+        }
+    }
+
+    @Test func theCheapPrefilterLooksForAnImageNameNotAProcSet() throws {
+        let directory = TemporaryDirectory()
+        func file(_ text: String) throws -> InputFile {
+            let path = directory.file("f-\(text.count).pdf")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return try InputFile(path: DocumentPath(path))
+        }
+        #expect(!ScannedPageProbe.mentionsImage(try file("%PDF-1.4 << /ProcSet [/PDF /Text /ImageB /ImageC /ImageI] >>")))
+        #expect(ScannedPageProbe.mentionsImage(try file("%PDF-1.4 << /Subtype/Image/Width 4 >>")))
+        #expect(ScannedPageProbe.mentionsImage(try file("%PDF-1.4 << /Subtype /Image\n/Width 4 >>")))
+        #expect(ScannedPageProbe.mentionsImage(try Self.open("image-page-rgb.pdf")))
+        #expect(!ScannedPageProbe.mentionsImage(try InputFile(path: DocumentPath(Samples.path("many-glyphs.pdf")))))
+    }
+}
