@@ -4,8 +4,8 @@
 // libz is already mapped by every quire process (libpng needs it), so linking it costs nothing.
 #include <zlib.h>
 
-/// inflateInit is a macro; Swift cannot call it.
-static inline int quire_inflate_init(z_stream *_Nonnull stream) {
-    return inflateInit(stream);
+/// A raw deflate stream (no zlib header or Adler-32 trailer): the caller checks the header.
+static inline int quire_inflate_init_raw(z_stream *_Nonnull stream) {
+    return inflateInit2(stream, -15);
 }
 #endif
