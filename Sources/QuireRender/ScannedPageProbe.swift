@@ -68,13 +68,13 @@ package struct ScannedPageProbe {
         guard pages >= 1 else { return nil }
 
         // Geometry: no rotation, the media box (inheritable) defines the page.
-        if let rotate = object.inherited(page, "/Rotate"), object.number(rotate).map({ Int($0) % 360 != 0 }) ?? true { return nil }
+        if let rotate = object.inherited(page, "/Rotate"), object.integer(rotate).map({ $0 % 360 != 0 }) ?? true { return nil }
         guard let mediaBox = object.inherited(page, "/MediaBox"), let box = object.numbers(mediaBox), box.count == 4 else { return nil }
         if api.qpdf_oh_has_key(qpdf, page, "/CropBox") != 0 {
             guard let crop = object.numbers(api.qpdf_oh_get_key(qpdf, page, "/CropBox")), crop == box else { return nil }
         }
         let width = box[2] - box[0], height = box[3] - box[1]
-        guard width > 1, height > 1 else { return nil }
+        guard width > 1, height > 1, width < 1e7, height < 1e7 else { return nil }  // also rules out infinities
 
         // Resources: exactly one XObject, an 8-bit DeviceRGB/DeviceGray (or ICC N=1/3) JPEG or
         // Flate image.
@@ -93,8 +93,8 @@ package struct ScannedPageProbe {
         }
         guard object.number(api.qpdf_oh_get_key(qpdf, dict, "/BitsPerComponent")) == 8 else { return nil }
         guard let components = object.simpleColorSpaceComponents(api.qpdf_oh_get_key(qpdf, dict, "/ColorSpace")),
-              let imageWidth = object.number(api.qpdf_oh_get_key(qpdf, dict, "/Width")).map({ Int($0) }),
-              let imageHeight = object.number(api.qpdf_oh_get_key(qpdf, dict, "/Height")).map({ Int($0) }),
+              let imageWidth = object.integer(api.qpdf_oh_get_key(qpdf, dict, "/Width")),
+              let imageHeight = object.integer(api.qpdf_oh_get_key(qpdf, dict, "/Height")),
               imageWidth > 0, imageHeight > 0 else { return nil }
         let filter = api.qpdf_oh_get_key(qpdf, dict, "/Filter")
         let filters: [String]
@@ -271,6 +271,13 @@ package struct ScannedPageProbe {
             api.qpdf_oh_is_number(qpdf, handle) != 0 ? api.qpdf_oh_get_numeric_value(qpdf, handle) : nil
         }
 
+        /// A number that is a whole value of reasonable size (a hostile `/Width 1e300` must not
+        /// trap in a conversion to Int); nil otherwise.
+        func integer(_ handle: qpdf_oh) -> Int? {
+            guard let value = number(handle), value.isFinite, abs(value) < 1e9, value == value.rounded() else { return nil }
+            return Int(value)
+        }
+
         func numbers(_ handle: qpdf_oh) -> [Double]? {
             guard api.qpdf_oh_is_array(qpdf, handle) != 0 else { return nil }
             let values = (0..<api.qpdf_oh_get_array_n_items(qpdf, handle)).compactMap { number(api.qpdf_oh_get_array_item(qpdf, handle, $0)) }
@@ -327,7 +334,7 @@ package struct ScannedPageProbe {
             }
             func value(_ key: String, default fallback: Int) -> Int? {
                 guard api.qpdf_oh_has_key(qpdf, dictionary, key) != 0 else { return fallback }
-                return number(api.qpdf_oh_get_key(qpdf, dictionary, key)).map { Int($0) }
+                return integer(api.qpdf_oh_get_key(qpdf, dictionary, key))
             }
             guard let predictor = value("/Predictor", default: 1) else { return nil }
             if predictor == 1 { return 1 }

@@ -94,6 +94,46 @@ import Testing
         }
     }
 
+    /// A one-page PDF with a valid xref from object bodies (object 1 is the catalog).
+    static func pdf(_ objects: [String]) -> Data {
+        var out = "%PDF-1.7\n"
+        var offsets: [Int] = []
+        for (index, body) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(index + 1) 0 obj\n\(body)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { out += String(repeating: "0", count: 10 - String(offset).count) + "\(offset) 00000 n \n" }
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(out.utf8)
+    }
+
+    @Test func hostileNumbersAreDeclinedWithoutTrapping() throws {
+        // Values beyond Int's range (1e20) where the probes read integers: image size, page
+        // rotation, shading type, predictor parameters. The probes must say no, not crash.
+        let huge = "100000000000000000000.0"
+        let directory = TemporaryDirectory()
+        func page(_ name: String, image: String, rotate: String = "0", resources: String = "/XObject << /Im0 5 0 R >>") throws -> InputFile {
+            let path = directory.file(name)
+            try Self.pdf([
+                "<< /Type /Catalog /Pages 2 0 R >>",
+                "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 300] /Rotate \(rotate) /Resources << \(resources) >> /Contents 4 0 R >>",
+                "<< /Length 30 >>\nstream\nq 400 0 0 300 0 0 cm /Im0 Do Q\nendstream",
+                "<< /Type /XObject /Subtype /Image \(image) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length 2 >>\nstream\nx\u{1}\nendstream",
+                "<< /ShadingType \(huge) /ColorSpace /DeviceRGB /Function << /FunctionType 2 /Domain [0 1] /C0 [0 0 0] /C1 [1 1 1] /N 1 >> >>",
+            ]).write(to: URL(fileURLWithPath: path))
+            return try InputFile(path: DocumentPath(path))
+        }
+        #expect(ScannedPageProbe.scan(of: try page("width.pdf", image: "/Width \(huge) /Height 10")) == nil)
+        #expect(ScannedPageProbe.scan(of: try page("rotate.pdf", image: "/Width 10 /Height 10", rotate: huge)) == nil)
+        #expect(ScannedPageProbe.scan(of: try page("columns.pdf", image: "/Width 10 /Height 10 /DecodeParms << /Predictor 15 /Colors 3 /Columns \(huge) >>")) == nil)
+        #expect(!PageBackendProbe.prefersSplash(try page("shading.pdf", image: "/Width 10 /Height 10", resources: "/Shading << /Sh0 6 0 R >>")))
+        // The same page with sane numbers is found (so the checks above are about the numbers).
+        #expect(ScannedPageProbe.scan(of: try page("sane.pdf", image: "/Width 10 /Height 10")) != nil)
+    }
+
     @Test func theCheapPrefilterLooksForAnImageNameNotAProcSet() throws {
         let directory = TemporaryDirectory()
         func file(_ text: String) throws -> InputFile {
