@@ -9,7 +9,9 @@ page, stored in the ways a thumbnailer's image fast path must read, or must leav
 - image-page-gray.pdf        DeviceGray
 - image-page-icc.pdf         ICCBased with /N 3 (a minimal profile stream; poppler falls back to RGB)
 - image-page-text.pdf        the RGB image plus a line of text on top          (not the fast path)
-- image-page-partial.pdf     the RGB image covering the left half of the page  (not the fast path)
+- image-page-partial.pdf     the RGB image covering the left half of the page (white on the right)
+- image-page-margins.pdf     the RGB image inside white margins (300x220 pt at 50, 40)
+- image-page-tiny.pdf        the RGB image covering a sixteenth of the page    (not the fast path)
 - image-page-tiff.pdf        TIFF predictor 2                                  (not the fast path)
 - image-page-indexed.pdf     an Indexed colour space                           (not the fast path)
 - image-page-16bit.pdf       16 bits per component                             (not the fast path)
@@ -141,6 +143,9 @@ def main():
                extra=[b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"], fonts=b" /Font << /F1 6 0 R >>")
     image_page(os.path.join(out, "image-page-partial.pdf"), rgb, flate,
                content=b"q %d 0 0 %d 0 0 cm /Im0 Do Q\n" % (PAGE_W // 2, PAGE_H))
+    image_page(os.path.join(out, "image-page-margins.pdf"), rgb, flate, content=b"q 300 0 0 220 50 40 cm /Im0 Do Q\n")
+    image_page(os.path.join(out, "image-page-tiny.pdf"), rgb, flate,
+               content=b"q %d 0 0 %d 10 10 cm /Im0 Do Q\n" % (PAGE_W // 4, PAGE_H // 4))
     image_page(os.path.join(out, "image-page-tiff.pdf"),
                rgb + b" /DecodeParms << /Predictor 2 /Colors 3 /BitsPerComponent 8 /Columns %d >>" % WIDTH,
                zlib.compress(tiff_filter(rows, 3), 6))

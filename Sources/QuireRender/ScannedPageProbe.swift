@@ -5,14 +5,15 @@ import Glibc
 import QuireTypes
 import QuireSystem
 
-/// Finds PDFs whose first page is nothing but one image covering the page (scans, photos saved
-/// as PDF, large pictures exported as a page) and hands out that image's stored bytes, so the
+/// Finds PDFs whose first page is nothing but one upright image covering the page or most of it
+/// on white paper (scans, photos saved as PDF, large pictures exported as a page) and hands out that image's stored bytes, so the
 /// thumbnail can be decoded at a reduced scale instead of poppler decoding every pixel at full
 /// resolution: a JPEG (`/DCTDecode`) with DCT scaling, a `/FlateDecode` image (8-bit gray or
 /// RGB, no predictor or PNG predictors) by inflating it row by row into a box filter.
 ///
 /// The checks are strict; anything else (text or vector content, several images, masks,
-/// `/Decode`, rotation, CMYK, indexed colours, other filters, an image not covering the page)
+/// `/Decode`, rotation, CMYK, indexed colours, other filters, an image covering less than a
+/// quarter of the page or reaching outside it)
 /// returns nil and the page goes through the normal renderer. Uses libqpdf's object API on the
 /// already open descriptor.
 package struct ScannedPageProbe {
@@ -33,7 +34,23 @@ package struct ScannedPageProbe {
         package var imageHeight: Int
         package var pageWidth: Double
         package var pageHeight: Double
+        /// Where the image is drawn, in points from the page's top-left corner (the whole page
+        /// when it covers it; otherwise the rest of the page is white paper).
+        package var placement: Placement
         package var pageCount: Int
+
+        package struct Placement: Sendable, Equatable {
+            package var x: Double, y: Double, width: Double, height: Double
+
+            package init(x: Double, y: Double, width: Double, height: Double) {
+                self.x = x; self.y = y; self.width = width; self.height = height
+            }
+        }
+
+        /// Whether the image covers the whole page.
+        package var coversPage: Bool {
+            placement == Placement(x: 0, y: 0, width: pageWidth, height: pageHeight)
+        }
 
         /// The JPEG's bytes, for a JPEG page.
         package var jpeg: [UInt8]? {
@@ -122,10 +139,19 @@ package struct ScannedPageProbe {
         let content = Array(UnsafeBufferPointer(start: contentPointer, count: contentLength))
         free(contentPointer)
         guard contentLength < 4096, let matrix = Self.imageMatrix(content, imageName: String(imageName.dropFirst())) else { return nil }
+        // The image upright (no rotation, skew or flip) inside the page, covering at least a
+        // quarter of it: a scan or photo with or without white margins. Within 1 % of the page's
+        // edges it is taken to cover the page.
         let tolerance = max(width, height) * 0.01
-        guard abs(matrix.b) < 1e-6, abs(matrix.c) < 1e-6,
-              abs(matrix.a - width) <= tolerance, abs(matrix.d - height) <= tolerance,
-              abs(matrix.e - box[0]) <= tolerance, abs(matrix.f - box[1]) <= tolerance else { return nil }
+        guard abs(matrix.b) < 1e-6, abs(matrix.c) < 1e-6, matrix.a > 0, matrix.d > 0,
+              matrix.e >= box[0] - tolerance, matrix.f >= box[1] - tolerance,
+              matrix.e + matrix.a <= box[2] + tolerance, matrix.f + matrix.d <= box[3] + tolerance,
+              matrix.a * matrix.d >= width * height / 4 else { return nil }
+        let covers = abs(matrix.a - width) <= tolerance && abs(matrix.d - height) <= tolerance
+            && abs(matrix.e - box[0]) <= tolerance && abs(matrix.f - box[1]) <= tolerance
+        let placement = covers ? Scan.Placement(x: 0, y: 0, width: width, height: height)
+            : Scan.Placement(x: max(0, matrix.e - box[0]), y: max(0, box[3] - (matrix.f + matrix.d)),
+                             width: min(matrix.a, width), height: min(matrix.d, height))
 
         // A JPEG comes out of qpdf with the filters before /DCTDecode undone; a Flate image as stored.
         var dataPointer: UnsafeMutablePointer<UInt8>?
@@ -147,7 +173,7 @@ package struct ScannedPageProbe {
                                                        components: components, predictor: predictor))
         }
         return Scan(image: found, imageWidth: imageWidth, imageHeight: imageHeight,
-                    pageWidth: width, pageHeight: height, pageCount: pages)
+                    pageWidth: width, pageHeight: height, placement: placement, pageCount: pages)
     }
 
     /// Whether the file's bytes contain the name `/Image` (followed by a delimiter, so the

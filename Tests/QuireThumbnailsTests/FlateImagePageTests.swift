@@ -66,6 +66,38 @@ import Testing
         }
     }
 
+    /// A PNG read back through the image renderer (never enlarged, so at its own size).
+    static func decodePNG(_ png: [UInt8]) throws -> RenderedImage {
+        let directory = TemporaryDirectory()
+        let path = directory.file("thumbnail.png")
+        try Data(png).write(to: URL(fileURLWithPath: path))
+        let file = try InputFile(path: DocumentPath(path))
+        return try Renderer(file: file, contentType: try ContentType.detect(file)).render(page: 0, size: .longestSide(4096), allowUpscaling: false)
+    }
+
+    @Test(arguments: [("image-page-margins.pdf", 50.0, 40.0, 300.0, 220.0), ("image-page-partial.pdf", 0.0, 0.0, 200.0, 300.0)])
+    func anImageInsideWhiteMarginsIsPlacedOnWhitePaperAsPopplerDrawsIt(name: String, x: Double, y: Double, width: Double, height: Double) throws {
+        let file = try Self.open(name)
+        let scan = try #require(ScannedPageProbe.scan(of: file))
+        #expect(Self.flate(scan) != nil)
+        #expect(!scan.coversPage)
+        #expect(scan.placement == ScannedPageProbe.Scan.Placement(x: x, y: y, width: width, height: height))
+        let thumbnails = try RendererThumbnailSource().renderThumbnails(of: file, type: try ContentType.detect(file), sizes: [256])
+        let fast = try Self.decodePNG(try #require(thumbnails.pngBySize[256]))
+        let slow = try Self.poppler(file, size: 256)
+        try #require(fast.width == slow.width && fast.height == slow.height)
+        let mean = Self.meanDifference(fast, slow)
+        #expect(mean < 4, "\(name): mean difference \(mean)")
+        // Paper where the page has none of the image, the picture where it has.
+        let scale = 256.0 / 400
+        for (px, py) in [(2, 2), (253, 190), (Int((x + width * 0.35) * scale), Int((y + height * 0.45) * scale))] {
+            let a = fast.pixel(x: px, y: py), b = slow.pixel(x: px, y: py)
+            #expect(abs(Int(a.red) - Int(b.red)) <= 12 && abs(Int(a.green) - Int(b.green)) <= 12
+                    && abs(Int(a.blue) - Int(b.blue)) <= 12 && a.alpha == 255, "\(name) at \(px),\(py): \(a) vs \(b)")
+        }
+        #expect(fast.pixel(x: 253, y: 190) == RenderedImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255))
+    }
+
     @Test func pngPredictorsGiveTheSamePixelsAsTheUnpredictedStream() throws {
         let plain = try #require(Self.flate(ScannedPageProbe.scan(of: try Self.open("image-page-rgb.pdf"))))
         let predicted = try #require(Self.flate(ScannedPageProbe.scan(of: try Self.open("image-page-png.pdf"))))
@@ -79,7 +111,7 @@ import Testing
     @Test func otherImagePagesAreLeftToPoppler() throws {
         // Not the page's only content, not covering the page, or stored in a way the fast path
         // does not read: the probe declines.
-        for name in ["image-page-text.pdf", "image-page-partial.pdf", "image-page-tiff.pdf", "image-page-indexed.pdf", "image-page-16bit.pdf"] {
+        for name in ["image-page-text.pdf", "image-page-tiny.pdf", "image-page-tiff.pdf", "image-page-indexed.pdf", "image-page-16bit.pdf"] {
             #expect(ScannedPageProbe.scan(of: try Self.open(name)) == nil, "\(name)")
         }
         // Found, but a damaged stream or an image less than twice the thumbnail goes to poppler:
