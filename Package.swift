@@ -51,6 +51,10 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // zlib: inflating PDF image streams row by row (thumbnails of pages that are one large image).
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CQPDF", path: "Sources/CQPDF",
             providers: [.apt(["libqpdf-dev"])]),
@@ -83,7 +87,7 @@ let package = Package(
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
-                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash"]),
+                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),

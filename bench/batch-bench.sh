@@ -6,7 +6,7 @@
 #
 # Environment: QUIRE (default .build/release/quire), JOBS (default 2), TEXT_DOCS (default 200),
 # MANY_FILES (default 10000, for the up-to-date rerun rate), REPEAT (default 2: tools alternate
-# and each keeps its best time).
+# and each keeps its best time), TREES (default "text mixed images many": which trees to run).
 # Needs: poppler-utils (pdftocairo), mupdf-tools (mutool), libgdk-pixbuf2.0-bin
 # (gdk-pixbuf-thumbnailer), groff (gropdf), ghostscript, coreutils, findutils, time.
 # Baselines run straight from xargs (no shell), writing their PNG to /dev/null (which only
@@ -21,6 +21,8 @@ TEXT_DOCS=${TEXT_DOCS:-200}
 MANY_FILES=${MANY_FILES:-10000}
 REPEAT=${REPEAT:-2}
 TIMEOUT=${TIMEOUT:-15}
+TREES=${TREES:-text mixed images many}
+wanted() { case " $TREES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 work=${1:-/tmp/quire-batch-bench}
 [ -x "$QUIRE" ] || { echo "build first: swift build -c release (or set QUIRE=)" >&2; exit 69; }
 for tool in pdftocairo mutool gdk-pixbuf-thumbnailer groff gs /usr/bin/time; do
@@ -122,7 +124,23 @@ report() { # tree label baseline-name baseline-seconds quire-seconds files
 
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
 
+# Every file poppler's Splash (pdftoppm) or MuPDF (mutool draw) can draw must have got a
+# thumbnail from the cold run whose cache is $2 (names in the trees are plain ASCII, so the
+# thumbnail's name is the MD5 of "file://" + the path).
+coverage() { local tree=$1 cache=$2 drawable=0 covered=0 missing="" f md5
+  while IFS= read -r -d '' f; do
+    if timeout "$TIMEOUT" mutool draw -q -F png -o /dev/null -w 64 -h 64 "$f" 1 >/dev/null 2>&1 \
+       || timeout "$TIMEOUT" pdftoppm -q -singlefile -scale-to 64 "$f" >/dev/null 2>&1; then
+      drawable=$((drawable + 1))
+      md5=$(printf 'file://%s' "$f" | md5sum | cut -d' ' -f1)
+      if [ -s "$cache/thumbnails/large/$md5.png" ]; then covered=$((covered + 1)); else missing="$missing ${f##*/}"; fi
+    fi
+  done < <(find "$tree" -type f -print0)
+  echo "  drawable by Splash or MuPDF: $drawable; with a quire thumbnail: $covered${missing:+; MISSING:$missing}"
+}
+
 for tree in text mixed; do
+  wanted "$tree" || continue
   n=$(count "$trees/$tree")
   # Alternate the tools and keep each one's best of $REPEAT runs: other load on the machine then
   # hits all of them alike.
@@ -141,9 +159,12 @@ for tree in text mixed; do
   echo "  summary: $(grep -m1 ' generated, ' "$out/quire-$tree.log")"
   echo "  timed out: $(grep -c 'gave up after\|timeout' "$out/quire-$tree.log" || true) file(s); failed: $(grep '^  /' "$out/quire-$tree.log" | sed 's|.*/||' | tr '\n' ' ')"
   echo "  rerun (all up to date): $r s"
+  [ "$tree" = mixed ] && coverage "$trees/$tree" "$out/cache-$tree"
+  echo "  load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
 done
 
+if wanted images; then
 n=$(count "$trees/images")
 g=""; q=""
 for _ in $(seq 1 "$REPEAT"); do
@@ -155,6 +176,9 @@ report images "" "xargs -P$JOBS gdk-pixbuf-thumbnailer" "$g" "" "$n"
 report images "" "quire thumbnail --batch" "$q" "" "$n"
 echo "  quire vs gdk-pixbuf-thumbnailer: $(ratio "$g" "$q")x   peak RSS $((rss / 1024)) MiB"
 echo
+fi
+
+wanted many || exit 0
 
 n=$(count "$trees/many")
 read -r q rss < <(run_quire "$trees/many" many)

@@ -2,7 +2,7 @@
 #define CQPDF_SHIM_H
 // libqpdf is loaded lazily, like QuireRender's optional libraries: it is C++ and pulls in
 // libstdc++ and GnuTLS, which every quire process would otherwise map and relocate at start-up.
-// Only the scanned-page thumbnail fast path uses it. The header gives the types and the
+// The thumbnail fast paths (scanned pages, the backend probe) use it. The header gives the types and the
 // prototypes; the module map links nothing but libdl.
 #include <dlfcn.h>
 #include <qpdf/qpdf-c.h>
@@ -40,6 +40,7 @@ typedef struct {
     __typeof__(qpdf_oh_begin_dict_key_iter) *_Nonnull qpdf_oh_begin_dict_key_iter;
     __typeof__(qpdf_oh_dict_more_keys) *_Nonnull qpdf_oh_dict_more_keys;
     __typeof__(qpdf_oh_dict_next_key) *_Nonnull qpdf_oh_dict_next_key;
+    __typeof__(qpdf_oh_is_null) *_Nonnull qpdf_oh_is_null;
 } quire_qpdf_api;
 
 /// Loads libqpdf (RTLD_LOCAL) and resolves every entry point once; NULL when the library or a
@@ -112,6 +113,8 @@ static inline const quire_qpdf_api *_Nullable quire_qpdf_api_load(void) {
     *(void **)&api.qpdf_oh_dict_more_keys = symbol;
     if (!(symbol = dlsym(library, "qpdf_oh_dict_next_key"))) return NULL;
     *(void **)&api.qpdf_oh_dict_next_key = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_is_null"))) return NULL;
+    *(void **)&api.qpdf_oh_is_null = symbol;
     return &api;
 }
 #endif

@@ -90,8 +90,8 @@ package enum PageBackendProbe {
         func isSplashShading(_ handle: qpdf_oh) -> Bool {
             let shading = dictionary(of: handle)
             guard objects.api.qpdf_oh_is_dictionary(objects.qpdf, shading) != 0,
-                  let type = objects.number(objects.api.qpdf_oh_get_key(objects.qpdf, shading, "/ShadingType")) else { return false }
-            return splashShadingTypes.contains(Int(type))
+                  let type = objects.integer(objects.api.qpdf_oh_get_key(objects.qpdf, shading, "/ShadingType")) else { return false }
+            return splashShadingTypes.contains(type)
         }
     }
 

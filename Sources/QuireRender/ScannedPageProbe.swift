@@ -5,31 +5,66 @@ import Glibc
 import QuireTypes
 import QuireSystem
 
-/// Finds PDFs whose first page is nothing but one JPEG image covering the page (scans, photos
-/// saved as PDF) and hands out that JPEG's bytes, so the thumbnail can be decoded at a reduced
-/// scale (DCT scaling) instead of poppler decoding every pixel at full resolution.
+/// Finds PDFs whose first page is nothing but one upright image covering the page or most of it
+/// on white paper (scans, photos saved as PDF, large pictures exported as a page) and hands out that image's stored bytes, so the
+/// thumbnail can be decoded at a reduced scale instead of poppler decoding every pixel at full
+/// resolution: a JPEG (`/DCTDecode`) with DCT scaling, a `/FlateDecode` image (8-bit gray or
+/// RGB, no predictor or PNG predictors) by inflating it row by row into a box filter.
 ///
 /// The checks are strict; anything else (text or vector content, several images, masks,
-/// `/Decode`, rotation, CMYK, an image not covering the page) returns nil and the page goes
-/// through the normal renderer. Uses libqpdf's object API on the already open descriptor.
+/// `/Decode`, rotation, CMYK, indexed colours, other filters, an image covering less than a
+/// quarter of the page or reaching outside it)
+/// returns nil and the page goes through the normal renderer. Uses libqpdf's object API on the
+/// already open descriptor.
 package struct ScannedPageProbe {
     /// libqpdf, loaded on first use; nil when it is not installed.
     private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
 
-    /// The first page's single JPEG and the page's size in points.
+    /// The first page's single image and the page's size in points.
     package struct Scan {
-        package var jpeg: [UInt8]
+        package enum Image {
+            /// A whole JPEG file (the stream with any filters before `/DCTDecode` undone).
+            case jpeg([UInt8])
+            /// A Flate-compressed raster, still compressed.
+            case flate(FlateImageDownscaler.Source)
+        }
+        package var image: Image
+        /// The image's size in pixels (from its dictionary).
+        package var imageWidth: Int
+        package var imageHeight: Int
         package var pageWidth: Double
         package var pageHeight: Double
+        /// Where the image is drawn, in points from the page's top-left corner (the whole page
+        /// when it covers it; otherwise the rest of the page is white paper).
+        package var placement: Placement
         package var pageCount: Int
+
+        package struct Placement: Sendable, Equatable {
+            package var x: Double, y: Double, width: Double, height: Double
+
+            package init(x: Double, y: Double, width: Double, height: Double) {
+                self.x = x; self.y = y; self.width = width; self.height = height
+            }
+        }
+
+        /// Whether the image covers the whole page.
+        package var coversPage: Bool {
+            placement == Placement(x: 0, y: 0, width: pageWidth, height: pageHeight)
+        }
+
+        /// The JPEG's bytes, for a JPEG page.
+        package var jpeg: [UInt8]? {
+            if case .jpeg(let bytes) = image { return bytes }
+            return nil
+        }
     }
 
     /// Looks at `file`; nil when the fast path does not apply (or the PDF is unreadable to qpdf).
     package static func scan(of file: InputFile) -> Scan? {
         // An image stream's dictionary is never inside a compressed object stream, so a PDF with
-        // a JPEG image names /DCTDecode in plain bytes: a cheap scan rules out most documents
+        // an image XObject names /Image in plain bytes: a cheap scan rules out most documents
         // before qpdf parses anything.
-        guard mentionsDCTDecode(file) else { return nil }
+        guard mentionsImage(file) else { return nil }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return nil }
         var handle: qpdf_data? = qpdf
         defer { api.qpdf_cleanup(&handle) }
@@ -50,15 +85,16 @@ package struct ScannedPageProbe {
         guard pages >= 1 else { return nil }
 
         // Geometry: no rotation, the media box (inheritable) defines the page.
-        if let rotate = object.inherited(page, "/Rotate"), object.number(rotate).map({ Int($0) % 360 != 0 }) ?? true { return nil }
+        if let rotate = object.inherited(page, "/Rotate"), object.integer(rotate).map({ $0 % 360 != 0 }) ?? true { return nil }
         guard let mediaBox = object.inherited(page, "/MediaBox"), let box = object.numbers(mediaBox), box.count == 4 else { return nil }
         if api.qpdf_oh_has_key(qpdf, page, "/CropBox") != 0 {
             guard let crop = object.numbers(api.qpdf_oh_get_key(qpdf, page, "/CropBox")), crop == box else { return nil }
         }
         let width = box[2] - box[0], height = box[3] - box[1]
-        guard width > 1, height > 1 else { return nil }
+        guard width > 1, height > 1, width < 1e7, height < 1e7 else { return nil }  // also rules out infinities
 
-        // Resources: exactly one XObject, an 8-bit DeviceRGB/DeviceGray (or ICC N=1/3) JPEG image.
+        // Resources: exactly one XObject, an 8-bit DeviceRGB/DeviceGray (or ICC N=1/3) JPEG or
+        // Flate image.
         guard let resources = object.inherited(page, "/Resources"), api.qpdf_oh_is_dictionary(qpdf, resources) != 0 else { return nil }
         let xobjects = api.qpdf_oh_get_key(qpdf, resources, "/XObject")
         guard api.qpdf_oh_is_dictionary(qpdf, xobjects) != 0 else { return nil }
@@ -73,7 +109,10 @@ package struct ScannedPageProbe {
             return nil
         }
         guard object.number(api.qpdf_oh_get_key(qpdf, dict, "/BitsPerComponent")) == 8 else { return nil }
-        guard object.isSimpleColorSpace(api.qpdf_oh_get_key(qpdf, dict, "/ColorSpace")) else { return nil }
+        guard let components = object.simpleColorSpaceComponents(api.qpdf_oh_get_key(qpdf, dict, "/ColorSpace")),
+              let imageWidth = object.integer(api.qpdf_oh_get_key(qpdf, dict, "/Width")),
+              let imageHeight = object.integer(api.qpdf_oh_get_key(qpdf, dict, "/Height")),
+              imageWidth > 0, imageHeight > 0 else { return nil }
         let filter = api.qpdf_oh_get_key(qpdf, dict, "/Filter")
         let filters: [String]
         if api.qpdf_oh_is_name(qpdf, filter) != 0 {
@@ -83,9 +122,15 @@ package struct ScannedPageProbe {
         } else {
             return nil
         }
-        guard filters.last == "/DCTDecode",
-              filters.dropLast().allSatisfy({ ["/FlateDecode", "/LZWDecode", "/ASCII85Decode", "/ASCIIHexDecode"].contains($0) })
-        else { return nil }
+        let isJPEG = filters.last == "/DCTDecode"
+            && filters.dropLast().allSatisfy({ ["/FlateDecode", "/LZWDecode", "/ASCII85Decode", "/ASCIIHexDecode"].contains($0) })
+        var predictor = 1
+        if !isJPEG {
+            guard filters == ["/FlateDecode"],
+                  let value = object.pngPredictor(api.qpdf_oh_get_key(qpdf, dict, "/DecodeParms"), components: components, width: imageWidth)
+            else { return nil }
+            predictor = value
+        }
 
         // Content: only q/Q, cm and `/Name Do`, and the image's unit square must cover the page.
         var contentPointer: UnsafeMutablePointer<UInt8>?
@@ -94,38 +139,81 @@ package struct ScannedPageProbe {
         let content = Array(UnsafeBufferPointer(start: contentPointer, count: contentLength))
         free(contentPointer)
         guard contentLength < 4096, let matrix = Self.imageMatrix(content, imageName: String(imageName.dropFirst())) else { return nil }
+        // The image upright (no rotation, skew or flip) inside the page, covering at least a
+        // quarter of it: a scan or photo with or without white margins. Within 1 % of the page's
+        // edges it is taken to cover the page.
         let tolerance = max(width, height) * 0.01
-        guard abs(matrix.b) < 1e-6, abs(matrix.c) < 1e-6,
-              abs(matrix.a - width) <= tolerance, abs(matrix.d - height) <= tolerance,
-              abs(matrix.e - box[0]) <= tolerance, abs(matrix.f - box[1]) <= tolerance else { return nil }
+        guard abs(matrix.b) < 1e-6, abs(matrix.c) < 1e-6, matrix.a > 0, matrix.d > 0,
+              matrix.e >= box[0] - tolerance, matrix.f >= box[1] - tolerance,
+              matrix.e + matrix.a <= box[2] + tolerance, matrix.f + matrix.d <= box[3] + tolerance,
+              matrix.a * matrix.d >= width * height / 4 else { return nil }
+        let covers = abs(matrix.a - width) <= tolerance && abs(matrix.d - height) <= tolerance
+            && abs(matrix.e - box[0]) <= tolerance && abs(matrix.f - box[1]) <= tolerance
+        let placement = covers ? Scan.Placement(x: 0, y: 0, width: width, height: height)
+            : Scan.Placement(x: max(0, matrix.e - box[0]), y: max(0, box[3] - (matrix.f + matrix.d)),
+                             width: min(matrix.a, width), height: min(matrix.d, height))
 
-        var jpegPointer: UnsafeMutablePointer<UInt8>?
-        var jpegLength = 0
+        // A JPEG comes out of qpdf with the filters before /DCTDecode undone; a Flate image as stored.
+        var dataPointer: UnsafeMutablePointer<UInt8>?
+        var dataLength = 0
         var filtered: QPDF_BOOL = 0
-        guard api.qpdf_oh_get_stream_data(qpdf, image, qpdf_dl_generalized, &filtered, &jpegPointer, &jpegLength) == 0,
-              let jpegPointer else { return nil }
-        defer { free(jpegPointer) }
-        let jpeg = Array(UnsafeBufferPointer(start: jpegPointer, count: jpegLength))
-        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        guard api.qpdf_oh_get_stream_data(qpdf, image, isJPEG ? qpdf_dl_generalized : qpdf_dl_none, &filtered,
+                                          &dataPointer, &dataLength) == 0,
+              let dataPointer else { return nil }
+        defer { free(dataPointer) }
+        let data = Array(UnsafeBufferPointer(start: dataPointer, count: dataLength))
         while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
-        return Scan(jpeg: jpeg, pageWidth: width, pageHeight: height, pageCount: pages)
+        let found: Scan.Image
+        if isJPEG {
+            guard data.count > 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
+            found = .jpeg(data)
+        } else {
+            guard !data.isEmpty else { return nil }
+            found = .flate(FlateImageDownscaler.Source(compressed: data, width: imageWidth, height: imageHeight,
+                                                       components: components, predictor: predictor))
+        }
+        return Scan(image: found, imageWidth: imageWidth, imageHeight: imageHeight,
+                    pageWidth: width, pageHeight: height, placement: placement, pageCount: pages)
     }
 
-    /// Whether the file's bytes contain `/DCTDecode` (read in 1 MiB chunks that overlap).
-    static func mentionsDCTDecode(_ file: InputFile) -> Bool {
-        let needle = Array("/DCTDecode".utf8)
+    /// Whether the file's bytes contain the name `/Image` (followed by a delimiter, so the
+    /// `/ImageB` `/ImageC` `/ImageI` of a `/ProcSet` do not count), read in 1 MiB chunks that overlap.
+    package static func mentionsImage(_ file: InputFile) -> Bool {
+        let needle = Array("/Image".utf8)
         let chunk = 1 << 20
         var offset: Int64 = 0
         while offset < file.size {
-            guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count >= needle.count else { return false }
+            guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count > needle.count else { return false }
             let found = bytes.withUnsafeBytes { haystack in
-                needle.withUnsafeBytes { MemorySearch.contains(haystack, $0) }
+                needle.withUnsafeBytes { pattern in
+                    var start = 0
+                    while let at = MemorySearch.firstOffset(of: pattern, in: haystack, from: start) {
+                        let next = at + pattern.count
+                        // At the chunk's end the name may go on in the next chunk (which overlaps).
+                        guard next < haystack.count else { return false }
+                        if isDelimiter(haystack[next]) { return true }
+                        start = at + 1
+                    }
+                    return false
+                }
             }
             if found { return true }
             if bytes.count < chunk { return false }
-            offset += Int64(chunk - needle.count)
+            offset += Int64(chunk - needle.count - 1)
         }
         return false
+    }
+
+    /// PDF white-space and delimiter characters (what may end a name).
+    static func isDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x00, 0x09, 0x0A, 0x0C, 0x0D, 0x20, UInt8(ascii: "/"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "%"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"):
+            return true
+        default:
+            return false
+        }
     }
 
     struct Matrix {
@@ -209,6 +297,13 @@ package struct ScannedPageProbe {
             api.qpdf_oh_is_number(qpdf, handle) != 0 ? api.qpdf_oh_get_numeric_value(qpdf, handle) : nil
         }
 
+        /// A number that is a whole value of reasonable size (a hostile `/Width 1e300` must not
+        /// trap in a conversion to Int); nil otherwise.
+        func integer(_ handle: qpdf_oh) -> Int? {
+            guard let value = number(handle), value.isFinite, abs(value) < 1e9, value == value.rounded() else { return nil }
+            return Int(value)
+        }
+
         func numbers(_ handle: qpdf_oh) -> [Double]? {
             guard api.qpdf_oh_is_array(qpdf, handle) != 0 else { return nil }
             let values = (0..<api.qpdf_oh_get_array_n_items(qpdf, handle)).compactMap { number(api.qpdf_oh_get_array_item(qpdf, handle, $0)) }
@@ -229,15 +324,49 @@ package struct ScannedPageProbe {
             return out
         }
 
-        /// DeviceRGB, DeviceGray, or ICCBased with 1 or 3 components.
-        func isSimpleColorSpace(_ handle: qpdf_oh) -> Bool {
-            if api.qpdf_oh_is_name(qpdf, handle) != 0 { return ["/DeviceRGB", "/DeviceGray"].contains(name(handle)) }
+        /// The number of components of DeviceRGB (3), DeviceGray (1), or ICCBased with 1 or 3
+        /// components; nil for any other colour space.
+        func simpleColorSpaceComponents(_ handle: qpdf_oh) -> Int? {
+            if api.qpdf_oh_is_name(qpdf, handle) != 0 {
+                switch name(handle) {
+                case "/DeviceRGB": return 3
+                case "/DeviceGray": return 1
+                default: return nil
+                }
+            }
             guard api.qpdf_oh_is_array(qpdf, handle) != 0, api.qpdf_oh_get_array_n_items(qpdf, handle) == 2,
-                  name(api.qpdf_oh_get_array_item(qpdf, handle, 0)) == "/ICCBased" else { return false }
+                  name(api.qpdf_oh_get_array_item(qpdf, handle, 0)) == "/ICCBased" else { return nil }
             let profile = api.qpdf_oh_get_array_item(qpdf, handle, 1)
-            guard api.qpdf_oh_is_stream(qpdf, profile) != 0 else { return false }
-            let n = number(api.qpdf_oh_get_key(qpdf, api.qpdf_oh_get_dict(qpdf, profile), "/N"))
-            return n == 1 || n == 3
+            guard api.qpdf_oh_is_stream(qpdf, profile) != 0 else { return nil }
+            switch number(api.qpdf_oh_get_key(qpdf, api.qpdf_oh_get_dict(qpdf, profile), "/N")) {
+            case 1: return 1
+            case 3: return 3
+            default: return nil
+            }
+        }
+
+        /// The predictor of a `/FlateDecode` image's `/DecodeParms`: 1 when absent or 1, 10–15
+        /// (PNG) when `/Colors`, `/BitsPerComponent` and `/Columns` match the image; nil for
+        /// anything else (TIFF predictor, other parameters).
+        func pngPredictor(_ parameters: qpdf_oh, components: Int, width: Int) -> Int? {
+            var dictionary = parameters
+            if api.qpdf_oh_is_array(qpdf, dictionary) != 0 {
+                guard api.qpdf_oh_get_array_n_items(qpdf, dictionary) == 1 else { return nil }
+                dictionary = api.qpdf_oh_get_array_item(qpdf, dictionary, 0)
+            }
+            guard api.qpdf_oh_is_dictionary(qpdf, dictionary) != 0 else {
+                // Absent (qpdf gives null) is no predictor; anything else is not understood.
+                return api.qpdf_oh_is_null(qpdf, dictionary) != 0 ? 1 : nil
+            }
+            func value(_ key: String, default fallback: Int) -> Int? {
+                guard api.qpdf_oh_has_key(qpdf, dictionary, key) != 0 else { return fallback }
+                return integer(api.qpdf_oh_get_key(qpdf, dictionary, key))
+            }
+            guard let predictor = value("/Predictor", default: 1) else { return nil }
+            if predictor == 1 { return 1 }
+            guard (10...15).contains(predictor), value("/Colors", default: 1) == components,
+                  value("/BitsPerComponent", default: 8) == 8, value("/Columns", default: 1) == width else { return nil }
+            return predictor
         }
     }
 }

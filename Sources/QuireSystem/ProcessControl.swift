@@ -16,4 +16,11 @@ package enum MemorySearch {
         guard let base = haystack.baseAddress, let pattern = needle.baseAddress else { return false }
         return quire_memmem(base, haystack.count, pattern, needle.count) != nil
     }
+
+    /// The offset of the first `needle` in `haystack` at or after `start`, or nil.
+    package static func firstOffset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+        guard let base = haystack.baseAddress, let pattern = needle.baseAddress, start >= 0, start < haystack.count,
+              let found = quire_memmem(base + start, haystack.count - start, pattern, needle.count) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
 }

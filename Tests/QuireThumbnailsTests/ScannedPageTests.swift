@@ -47,7 +47,8 @@ import Testing
         #expect(scan.jpeg == jpeg)
         #expect(scan.pageWidth == 450 && scan.pageHeight == 300 && scan.pageCount == 1)
 
-        let fast = try #require(ScaledJPEGDecoder.decode(scan.jpeg, width: 128, height: 85))
+        let scanned = try #require(scan.jpeg)
+        let fast = try #require(ScaledJPEGDecoder.decode(scanned, width: 128, height: 85))
         let type = try ContentType.detect(file)
         let slow = try Renderer(file: file, contentType: type).render(page: 0, size: .longestSide(128), allowUpscaling: false)
         #expect(fast.width == slow.width && fast.height == slow.height)
@@ -63,6 +64,31 @@ import Testing
         #expect(PNGChunks.header(try #require(rendered.pngBySize[128]))?.colorType == 6)
     }
 
+    @Test func aJPEGWithAWhiteMarginIsPlacedWherePopplerDrawsIt() throws {
+        // A 450×300 pt picture at the bottom of a 600×400 pt page: white above and to the right.
+        let directory = TemporaryDirectory()
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path("format.jpg"))))
+        let file = try Self.write(Self.scanPDF(jpeg: jpeg, width: 300, height: 200, pageWidth: 600, pageHeight: 400,
+                                               drawnWidth: 450, drawnHeight: 300), directory, "margin.pdf")
+        let scan = try #require(ScannedPageProbe.scan(of: file))
+        #expect(!scan.coversPage && scan.placement == ScannedPageProbe.Scan.Placement(x: 0, y: 100, width: 450, height: 300))
+        let type = try ContentType.detect(file)
+        let png = try #require(try RendererThumbnailSource().renderThumbnails(of: file, type: type, sizes: [256]).pngBySize[256])
+        let pngPath = directory.file("thumbnail.png")
+        try Data(png).write(to: URL(fileURLWithPath: pngPath))
+        let pngFile = try InputFile(path: DocumentPath(pngPath))
+        let fast = try Renderer(file: pngFile, contentType: try ContentType.detect(pngFile)).render(page: 0, size: .longestSide(4096), allowUpscaling: false)
+        let slow = try Renderer(file: file, contentType: type).render(page: 0, size: .longestSide(256), allowUpscaling: false)
+        try #require(fast.width == slow.width && fast.height == slow.height)
+        var total = 0
+        for index in 0..<fast.pixels.count { total += abs(Int(fast.pixels[index]) - Int(slow.pixels[index])) }
+        let mean = Double(total) / Double(fast.pixels.count)
+        #expect(mean < 12, "mean difference \(mean)")
+        let white = RenderedImage.Pixel(red: 255, green: 255, blue: 255, alpha: 255)
+        #expect(fast.pixel(x: 250, y: 5) == white && fast.pixel(x: 100, y: 20) == white && fast.pixel(x: 250, y: 160) == white)
+        #expect(fast.pixel(x: 90, y: 110) != white)
+    }
+
     @Test func pagesWithMoreThanTheImageGoThroughPoppler() throws {
         let directory = TemporaryDirectory()
         let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path("format.jpg"))))
@@ -70,9 +96,9 @@ import Testing
                                                    extraContent: " BT /F1 24 Tf 10 10 Td (Hello) Tj ET"), directory, "text.pdf")
         #expect(ScannedPageProbe.scan(of: withText).map { _ in true } == nil)
         let partial = try Self.write(Self.scanPDF(jpeg: jpeg, width: 300, height: 200, pageWidth: 900, pageHeight: 600,
-                                                  drawnWidth: 450, drawnHeight: 300),
+                                                  drawnWidth: 300, drawnHeight: 200),
                                      directory, "partial.pdf")
-        #expect(ScannedPageProbe.scan(of: partial).map { _ in true } == nil, "the image covers a quarter of the page")
+        #expect(ScannedPageProbe.scan(of: partial).map { _ in true } == nil, "the image covers a ninth of the page")
         #expect(ScannedPageProbe.scan(of: try InputFile(path: DocumentPath(Samples.path("document.pdf")))).map { _ in true } == nil)
         #expect(ScannedPageProbe.scan(of: try InputFile(path: DocumentPath(Samples.path("garbage.pdf")))).map { _ in true } == nil)
     }
