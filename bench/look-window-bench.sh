@@ -93,7 +93,7 @@ launch() {
     VIEWER_PID=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$out")
     if [ "$viewer" = sushi ]; then
         VIEWER_PID=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-            --method org.freedesktop.DBus.GetConnectionUnixProcessID org.gnome.NautilusPreviewer 2>/dev/null | tr -dc 0-9)
+            --method org.freedesktop.DBus.GetConnectionUnixProcessID org.gnome.NautilusPreviewer 2>/dev/null | sed -n 's/.*uint32 \([0-9]*\).*/\1/p')
     fi
     VIEWER_PIDS=$VIEWER_PID
 }
