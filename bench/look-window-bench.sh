@@ -48,6 +48,8 @@ cleanup() {
 }
 trap cleanup EXIT
 cc -O2 "$ROOT/bench/window-probe.c" -o "$WORK/window-probe" -lX11 -lXext || exit 70
+# The floor: a bare GTK 4 window that paints a red rectangle (bench/floors/gtk4-window-floor.c).
+cc -O2 "$ROOT/bench/floors/gtk4-window-floor.c" -o "$WORK/gtk4-window-floor" $(pkg-config --cflags --libs gtk4) 2>/dev/null || exit 70
 cat "$FILE" > /dev/null
 URI="file://$FILE"
 NAME=$(basename "$FILE")
@@ -86,6 +88,7 @@ launch() {
     sushi) out=$("$WORK/window-probe" -t 60 -- gdbus call --session --dest org.gnome.NautilusPreviewer \
                  --object-path /org/gnome/NautilusPreviewer --method org.gnome.NautilusPreviewer2.ShowFile "$URI" "" false) ;;
     evince) out=$("$WORK/window-probe" -t 60 -- evince "$FILE") ;;
+    floor) out=$("$WORK/window-probe" -t 60 -- "$WORK/gtk4-window-floor") ;;
     esac
     WINDOW_MS=$(sed -n 's/.*window_ms=\([-0-9]*\).*/\1/p' <<<"$out")
     PAGE_MS=$(sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out")
@@ -110,7 +113,7 @@ summary() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) { print "n/a"; exit
 echo "== quire look window vs GNOME Sushi (ShowFile) vs Evince: $NAME, Xvfb 1280x900, $RUNS cold starts each =="
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 declare -A WINDOWS PAGES FIRST_RSS
-for viewer in quire sushi evince; do
+for viewer in quire sushi evince floor; do
     WINDOWS[$viewer]=""; PAGES[$viewer]=""; FIRST_RSS[$viewer]=""
     for run in $(seq 1 "$RUNS"); do
         start_bed
@@ -156,8 +159,10 @@ done
 
 echo
 printf "%-26s %14s %18s %14s %22s %8s %12s\n" "viewer" "window ms" "first page ms" "RSS page 1" "RSS after 1000 pages" "ratio" "peak (HWM)"
-for viewer in quire sushi evince; do
-    case $viewer in quire) label="quire look";; sushi) label="Sushi 43 (ShowFile)";; evince) label="Evince 43";; esac
+PAGED_RSS[floor]=0; PEAK[floor]=0
+for viewer in quire sushi evince floor; do
+    case $viewer in quire) label="quire look";; sushi) label="Sushi 43 (ShowFile)";; evince) label="Evince 43";;
+        floor) label="floor: bare GTK 4 window";; esac
     first=$(tr ' ' '\n' <<<"${FIRST_RSS[$viewer]}" | grep . | summary | cut -d' ' -f1)
     printf "%-26s %14s %18s %11s MB %19s MB %8s %9s MB\n" "$label" \
         "$(tr ' ' '\n' <<<"${WINDOWS[$viewer]}" | grep -v '^-' | grep . | summary)" \
