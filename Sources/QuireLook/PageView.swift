@@ -37,6 +37,8 @@ final class PageView {
     private var paintOrder: [PageRenderJob] = []
     private var paintedBytes = 0
     private let byteLimit = 32 << 20
+    /// The pages of the last frame: never dropped from the cache, whatever its size.
+    private var onScreen: Set<PageRenderJob> = []
     /// Pages the renderer could not draw, with why (not asked for again).
     private var failed: [PageRenderJob: String] = [:]
     /// Pages wanted beyond those in view: this many after the view, one before.
@@ -281,6 +283,7 @@ final class PageView {
         let visible = pages(from: top, height: height)
         var wanted: [PageRenderJob] = []
         var paintedAPage = false
+        var shown: Set<PageRenderJob> = []
         for index in visible {
             let slot = slots[index]
             let x = (totalWidth - slot.width) / 2 - left
@@ -289,6 +292,7 @@ final class PageView {
             cairo_rectangle(cairo, x, y, slot.width, slot.height)
             cairo_fill(cairo)
             guard let job = model.pageJob(index, fitting: box) else { continue }
+            shown.insert(job)
             if let page = painted[job] {
                 touch(job)
                 paint(page.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
@@ -309,10 +313,17 @@ final class PageView {
             tracedFirstPage = true
             LookTrace.mark("first page painted")
         }
-        // Then the neighbours: the pages after the view (reading ahead), one before it.
+        onScreen = shown
+        // Then the neighbours: the pages after the view (reading ahead), one before it, as long
+        // as they fit in the cache beside the pages on screen (at a high zoom they do not, and
+        // rendering them would only push each other out).
         if let last = visible.last, let first = visible.first {
+            var bytes = shown.reduce(0) { $0 + $1.width * $1.height * 4 }
             for index in [last + 1, last + 2, first - 1].prefix(ahead + 1) where slots.indices.contains(index) {
-                if let job = model.pageJob(index, fitting: box), painted[job] == nil, failed[job] == nil { wanted.append(job) }
+                guard let job = model.pageJob(index, fitting: box), painted[job] == nil, failed[job] == nil else { continue }
+                bytes += job.width * job.height * 4
+                guard bytes <= byteLimit else { break }
+                wanted.append(job)
             }
         }
         renderer.want(wanted)
@@ -363,8 +374,11 @@ final class PageView {
             painted[job] = Painted(surface: surface, bytes: bytes)
             paintOrder.append(job)
             paintedBytes += bytes
-            // Bounded: the least recently painted go first (the newest always stays).
-            while paintedBytes > byteLimit, paintOrder.count > 1 { drop(paintOrder[0]) }
+            // Bounded: the least recently painted go first; pages on screen and the newest stay.
+            while paintedBytes > byteLimit,
+                  let oldest = paintOrder.dropLast().first(where: { !onScreen.contains($0) }) {
+                drop(oldest)
+            }
         }
         gtk_widget_queue_draw(area)
     }

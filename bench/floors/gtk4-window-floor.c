@@ -5,6 +5,7 @@
  * Build: cc -O2 gtk4-window-floor.c -o gtk4-window-floor $(pkg-config --cflags --libs gtk4) */
 #include <gtk/gtk.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void draw(GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data) {
     (void)area; (void)data;
@@ -25,7 +26,9 @@ static gboolean closed(GtkWindow *window, gpointer data) {
 }
 
 int main(void) {
-    if (!getenv("GSK_RENDERER") && !getenv("GDK_DEBUG")) {
+    /* As quire-look does (Sources/QuireLook/main.swift). */
+    const char *renderer = getenv("GSK_RENDERER");
+    if (!getenv("GDK_DEBUG") && (!renderer || strcmp(renderer, "cairo") == 0)) {
         setenv("GSK_RENDERER", "cairo", 1);
         setenv("GDK_DEBUG", "gl-disable", 1);
     }
