@@ -12,13 +12,14 @@ DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-uti
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0
 # The desktop end-to-end test only (make desktop-test): the real file manager, a large install
-# (tracker, gvfs, libadwaita), kept out of `make test`. --no-install-recommends keeps GNOME Sushi
-# (recommended by nautilus) off the machine; the test's private bus would not see it anyway.
+# (tracker, gvfs, libadwaita), kept out of `make test`. GNOME Sushi may be on the machine (make
+# bench installs it as the window's baseline): the test's private bus sees only its own services.
 DEB_DESKTOP := nautilus dbus-bin
 # The suites only `make desktop-test` runs (`make test` skips them; CI runs both targets).
 DESKTOP_SUITES := NautilusEndToEndTests
-# Benchmark only: the baselines and the tree generators.
-DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine
+# Benchmark only: the baselines and the tree generators (gnome-sushi and evince: the window's
+# baselines, bench/look-window-bench.sh).
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 
 PREFIX ?= /usr/local
@@ -128,7 +129,8 @@ clean:
 
 ## bench: start-up per command beside the C tools (--version, info vs pdfinfo, thumbnail vs
 ## pdftocairo, can-print, print vs lp on the CUPS test bed), then single thumbnails against pdftocairo (time, and memory for a 1000-page PDF), then
-## batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer. Benchmarks,
+## batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer, then the Quick Look
+## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb). Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
@@ -137,3 +139,4 @@ bench: deps samples
 	bench/startup-bench.sh $(QUIRE_RELEASE) 30
 	bench/thumbnail-bench.sh $(QUIRE_RELEASE) 20
 	QUIRE=$(CURDIR)/$(QUIRE_RELEASE) bench/batch-bench.sh
+	bench/look-window-bench.sh $(QUIRE_RELEASE) 5

@@ -213,7 +213,9 @@ final class LookWindow {
         gtk_widget_set_sensitive(previousFileButton, model.fileIndex > 0 ? 1 : 0)
         gtk_widget_set_sensitive(nextFileButton, model.fileIndex + 1 < model.fileCount ? 1 : 0)
 
+        LookTrace.mark("card shown")
         reloadActions()
+        LookTrace.mark("actions known (print, open with)")
         printSheet?.close()
         printSheet = nil
         gtk_label_set_text(cast(statusLabel), "")
@@ -470,6 +472,7 @@ final class LookWindow {
         guard !isClosed else { return }
         isClosed = true
         printSheet?.close()
+        pages.stop()
         model.close()
         gtk_window_destroy(cast(window))
         onClose()

@@ -3,8 +3,11 @@ import Quire
 import QuireViewer
 
 /// The pages of the current file in one continuous vertical scroll, drawn with cairo at the
-/// screen's scale. Only the pages in view are rendered (through the model's bounded cache), and
-/// the neighbours of the view are rendered ahead when the main loop is idle.
+/// screen's scale. Nothing is made per page up front: the layout is a list of slots sized from
+/// the pages' sizes, the view draws a white placeholder for each page in view and asks the
+/// render thread (``PageRenderQueue``) for the pages in view, then the neighbours ahead; each
+/// page is painted when it arrives. Converted pages are kept in a cache bounded in bytes, so
+/// paging through 1000 pages keeps memory flat. Zoom: Ctrl +/−/0, Ctrl+scroll and pinch.
 @MainActor
 final class PageView {
     var model: ViewerModel
@@ -23,14 +26,44 @@ final class PageView {
     private var scale = 1
     private var tracking = true
     private let margin = 12.0, gap = 12.0
-    /// Converted pages (cairo surfaces) of what is on screen, a few at most; the model's page
-    /// cache holds the rendered pixels.
-    private var surfaces: [(key: String, surface: OpaquePointer)] = []
-    private let surfaceLimit = 6
-    private var prefetchPending = false
+
+    /// A rendered page converted for cairo, ready to paint.
+    private struct Painted {
+        let surface: OpaquePointer  // cairo_surface_t, owned
+        let bytes: Int
+    }
+    /// Converted pages, least recently painted first; at most `byteLimit` bytes.
+    private var painted: [PageRenderJob: Painted] = [:]
+    private var paintOrder: [PageRenderJob] = []
+    private var paintedBytes = 0
+    private let byteLimit = 32 << 20
+    /// The pages of the last frame: never dropped from the cache, whatever its size.
+    private var onScreen: Set<PageRenderJob> = []
+    /// Pages the renderer could not draw, with why (not asked for again).
+    private var failed: [PageRenderJob: String] = [:]
+    /// Pages wanted beyond those in view: this many after the view, one before.
+    private let ahead = 2
+    private let renderer: PageRenderQueue
+    private var pinchStart = 1.0
+    private var tracedFirstPage = false, tracedFirstFrame = false
+
+    /// Bytes of converted pages held now (for tests and the trace).
+    var heldBytes: Int { paintedBytes }
 
     init(model: ViewerModel) {
         self.model = model
+        // Pages come back on the render thread: converted for cairo there, painted on the main loop.
+        let target = Target()
+        // The worker starts and opens the document while the window builds itself.
+        let warmUp = model.pageJob(model.page, fitting: (width: 1, height: 1))
+        renderer = PageRenderQueue(configuration: model.configuration, warmUp: warmUp) { job, result in
+            let delivery: Result<RenderedPage, ViewerProblem> = result.map(RenderedPage.init)
+            switch result {
+            case .success: LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
+            case .failure(let problem): LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
+            }
+            Signal.post { target.view?.received(job, delivery) }
+        }
         vertical = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         horizontal = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         area = gtk_drawing_area_new()
@@ -75,6 +108,49 @@ final class PageView {
             return true
         }
         gtk_widget_add_controller(area, scroll)
+        // Pinch (touchpad or touch screen): zoom relative to the zoom when the fingers went down.
+        let pinch = gtk_gesture_zoom_new()!
+        Signal.connectZoomGesture(pinch, begin: { [unowned self] in self.pinchStart = self.model.zoom }) { [unowned self] scale in
+            self.zoom { self.model.setZoom(pinchScale: scale, from: self.pinchStart) }
+        }
+        gtk_widget_add_controller(area, pinch)
+        target.view = self
+    }
+
+    /// The view a render thread's page goes to (gone when the window is).
+    private final class Target: @unchecked Sendable {
+        // Read and written on the main thread only (Signal.post runs there).
+        weak var view: PageView?
+    }
+
+    /// A page in cairo's pixel format (premultiplied ARGB in native byte order), converted on
+    /// the render thread so that the main loop only copies it.
+    struct RenderedPage: Sendable {
+        let width: Int
+        let height: Int
+        let argb: [UInt32]
+
+        nonisolated init(_ image: RenderedImage) {
+            width = image.width
+            height = image.height
+            argb = image.pixels.withUnsafeBufferPointer { source in
+                [UInt32](unsafeUninitializedCapacity: image.width * image.height) { buffer, count in
+                    for index in 0..<(image.width * image.height) {
+                        let from = index * 4
+                        let alpha = UInt32(source[from + 3])
+                        if alpha == 255 {
+                            buffer[index] = 0xFF00_0000 | UInt32(source[from]) << 16 | UInt32(source[from + 1]) << 8 | UInt32(source[from + 2])
+                        } else {
+                            let red = UInt32(source[from]) * alpha / 255
+                            let green = UInt32(source[from + 1]) * alpha / 255
+                            let blue = UInt32(source[from + 2]) * alpha / 255
+                            buffer[index] = alpha << 24 | red << 16 | green << 8 | blue
+                        }
+                    }
+                    count = image.width * image.height
+                }
+            }
+        }
     }
 
     // MARK: Layout
@@ -85,6 +161,7 @@ final class PageView {
     }
 
     /// Lays the pages out again (new file, zoom or window size), keeping `page` at the top.
+    /// Only sizes are asked for (no page is rendered here).
     func relayout(keepingPage page: Int) {
         scale = Int(gtk_widget_get_scale_factor(area))
         slots = []
@@ -96,6 +173,7 @@ final class PageView {
         }
         var y = margin
         let box = fitBox
+        slots.reserveCapacity(count)
         for index in 0..<count {
             let pixels = model.pagePixelSize(index, fitting: box) ?? (box.width, box.height)
             let width = Double(pixels.width) / Double(scale), height = Double(pixels.height) / Double(scale)
@@ -114,6 +192,18 @@ final class PageView {
         let width = contentWidth + 2 * margin
         gtk_adjustment_configure(horizontal, max(0, (width - viewWidth) / 2), 0, max(width, viewWidth), 40,
                                  max(1, viewWidth * 0.9), max(1, viewWidth))
+    }
+
+    /// The pages that cross the band from `top` to `top + height` (slots are in order: binary search).
+    private func pages(from top: Double, height: Double) -> Range<Int> {
+        var low = 0, high = slots.count
+        while low < high {
+            let middle = (low + high) / 2
+            if slots[middle].y + slots[middle].height < top { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < slots.count, slots[end].y <= top + height { end += 1 }
+        return low..<end
     }
 
     // MARK: Moving
@@ -135,12 +225,13 @@ final class PageView {
         if x != 0 { gtk_adjustment_set_value(horizontal, gtk_adjustment_get_value(horizontal) + x) }
     }
 
-    /// Applies a zoom command of the model and lays out again around the current page.
+    /// Applies a zoom command of the model and lays out again around the current page. Pages
+    /// at the old zoom stay in the cache and are drawn scaled until the new ones arrive.
     func zoom(_ command: () -> Bool) {
         let page = model.page
         if command() {
-            surfaces.removeAll { cairo_surface_destroy($0.surface); return true }
             relayout(keepingPage: page)
+            onChange()
         }
     }
 
@@ -162,11 +253,13 @@ final class PageView {
 
     /// The page in view follows the scroll: the one across a line a third down the view.
     private func trackPage() {
+        guard !slots.isEmpty else { return }
         let top = gtk_adjustment_get_value(UnsafeMutablePointer(vertical))
         let line = top + viewHeight / 3
-        var page = slots.lastIndex { $0.y <= line } ?? 0
+        var page = max(0, pages(from: line, height: 0).lowerBound - 1)
+        while page + 1 < slots.count, slots[page + 1].y <= line { page += 1 }
         let upper = gtk_adjustment_get_upper(UnsafeMutablePointer(vertical))
-        if top + viewHeight >= upper - 1, !slots.isEmpty { page = max(page, slots.lastIndex { $0.y >= top } ?? page) }
+        if top + viewHeight >= upper - 1 { page = max(page, pages(from: top, height: viewHeight).lowerBound) }
         if page != model.page {
             _ = model.goTo(page + 1)
             onChange()
@@ -176,83 +269,144 @@ final class PageView {
     // MARK: Drawing
 
     private func draw(_ cairo: OpaquePointer, width: Double, height: Double) {
+        if !tracedFirstFrame {
+            tracedFirstFrame = true
+            LookTrace.mark("first frame of the page view")
+        }
         cairo_set_source_rgb(cairo, 0.55, 0.55, 0.57)
         cairo_paint(cairo)
         guard !slots.isEmpty else { return }
         let top = gtk_adjustment_get_value(UnsafeMutablePointer(vertical))
         let left = gtk_adjustment_get_value(UnsafeMutablePointer(horizontal))
         let totalWidth = max(contentWidth + 2 * margin, width)
-        for (index, slot) in slots.enumerated() where slot.y + slot.height >= top && slot.y <= top + height {
+        let box = fitBox
+        let visible = pages(from: top, height: height)
+        var wanted: [PageRenderJob] = []
+        var paintedAPage = false
+        var shown: Set<PageRenderJob> = []
+        for index in visible {
+            let slot = slots[index]
             let x = (totalWidth - slot.width) / 2 - left
             let y = slot.y - top
             cairo_set_source_rgb(cairo, 1, 1, 1)
             cairo_rectangle(cairo, x, y, slot.width, slot.height)
             cairo_fill(cairo)
-            guard let surface = surface(page: index) else { continue }
-            cairo_save(cairo)
-            cairo_translate(cairo, x, y)
-            cairo_scale(cairo, 1 / Double(scale), 1 / Double(scale))
-            cairo_set_source_surface(cairo, surface, 0, 0)
-            cairo_paint(cairo)
-            cairo_restore(cairo)
+            guard let job = model.pageJob(index, fitting: box) else { continue }
+            shown.insert(job)
+            if let page = painted[job] {
+                touch(job)
+                paint(page.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
+                paintedAPage = true
+                continue
+            }
+            if let problem = failed[job] {
+                drawProblem(problem, in: cairo, x: x, y: y, width: slot.width)
+                continue
+            }
+            wanted.append(job)
+            // Until it arrives: the same page at another zoom, scaled, if one is kept.
+            if let stale = paintOrder.last(where: { $0.file == job.file && $0.path == job.path && $0.page == index }) {
+                paint(painted[stale]!.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
+            }
         }
-        schedulePrefetch(top: top)
+        if paintedAPage && !tracedFirstPage {
+            tracedFirstPage = true
+            LookTrace.mark("first page painted")
+        }
+        onScreen = shown
+        // Then the neighbours: the pages after the view (reading ahead), one before it, as long
+        // as they fit in the cache beside the pages on screen (at a high zoom they do not, and
+        // rendering them would only push each other out).
+        if let last = visible.last, let first = visible.first {
+            var bytes = shown.reduce(0) { $0 + $1.width * $1.height * 4 }
+            for index in [last + 1, last + 2, first - 1].prefix(ahead + 1) where slots.indices.contains(index) {
+                guard let job = model.pageJob(index, fitting: box), painted[job] == nil, failed[job] == nil else { continue }
+                bytes += job.width * job.height * 4
+                guard bytes <= byteLimit else { break }
+                wanted.append(job)
+            }
+        }
+        renderer.want(wanted)
     }
 
-    /// Page `index` as a cairo surface (premultiplied BGRA), converted from the model's RGBA.
-    private func surface(page index: Int) -> OpaquePointer? {
-        let box = fitBox
-        let key = "\(model.fileIndex):\(index):\(box.width)x\(box.height):\(model.zoom)"
-        if let found = surfaces.firstIndex(where: { $0.key == key }) {
-            let entry = surfaces.remove(at: found)
-            surfaces.append(entry)
-            return entry.surface
-        }
-        guard let image = try? model.renderPage(index, fitting: box) else { return nil }
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height))!
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
-        image.pixels.withUnsafeBufferPointer { source in
-            for row in 0..<image.height {
-                let line = data + row * stride
-                for column in 0..<image.width {
-                    let from = (row * image.width + column) * 4
-                    let alpha = UInt32(source[from + 3])
-                    let red = UInt32(source[from]) * alpha / 255
-                    let green = UInt32(source[from + 1]) * alpha / 255
-                    let blue = UInt32(source[from + 2]) * alpha / 255
-                    line.advanced(by: column * 4).withMemoryRebound(to: UInt32.self, capacity: 1) {
-                        $0.pointee = alpha << 24 | red << 16 | green << 8 | blue
+    /// Paints a converted page into its slot (scaled when it was rendered at another zoom).
+    private func paint(_ surface: OpaquePointer, in cairo: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
+        let pixelWidth = Double(cairo_image_surface_get_width(surface)), pixelHeight = Double(cairo_image_surface_get_height(surface))
+        cairo_save(cairo)
+        cairo_rectangle(cairo, x, y, width, height)
+        cairo_clip(cairo)
+        cairo_translate(cairo, x, y)
+        cairo_scale(cairo, width / pixelWidth, height / pixelHeight)
+        cairo_set_source_surface(cairo, surface, 0, 0)
+        cairo_paint(cairo)
+        cairo_restore(cairo)
+    }
+
+    private func drawProblem(_ text: String, in cairo: OpaquePointer, x: Double, y: Double, width: Double) {
+        cairo_save(cairo)
+        cairo_set_source_rgb(cairo, 0.4, 0.4, 0.4)
+        cairo_select_font_face(cairo, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(cairo, 13)
+        cairo_move_to(cairo, x + 16, y + 32)
+        cairo_show_text(cairo, String(text.prefix(Int(max(10, width / 7)))))
+        cairo_restore(cairo)
+    }
+
+    /// A page from the render thread: kept (if it is still what the view shows) and drawn.
+    fileprivate func received(_ job: PageRenderJob, _ result: Result<RenderedPage, ViewerProblem>) {
+        switch result {
+        case .failure(let problem):
+            failed[job] = problem.message
+        case .success(let page):
+            guard painted[job] == nil else { return }
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(page.width), Int32(page.height))!
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            if let data = cairo_image_surface_get_data(surface) {
+                page.argb.withUnsafeBytes { source in
+                    for row in 0..<page.height {
+                        (data + row * stride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * page.width * 4,
+                                                     count: page.width * 4)
                     }
                 }
             }
-        }
-        cairo_surface_mark_dirty(surface)
-        surfaces.append((key, surface))
-        while surfaces.count > surfaceLimit { cairo_surface_destroy(surfaces.removeFirst().surface) }
-        return surface
-    }
-
-    /// Renders the pages just above and below the view into the model's cache when idle.
-    private func schedulePrefetch(top: Double) {
-        guard !prefetchPending else { return }
-        prefetchPending = true
-        Signal.idle { [weak self] in
-            guard let self else { return }
-            self.prefetchPending = false
-            let visible = self.slots.indices.filter { self.slots[$0].y + self.slots[$0].height >= top && self.slots[$0].y <= top + self.viewHeight }
-            guard let first = visible.first, let last = visible.last else { return }
-            let box = self.fitBox
-            for page in [last + 1, first - 1] where self.slots.indices.contains(page) {
-                _ = try? self.model.renderPage(page, fitting: box)
+            cairo_surface_mark_dirty(surface)
+            let bytes = stride * page.height
+            painted[job] = Painted(surface: surface, bytes: bytes)
+            paintOrder.append(job)
+            paintedBytes += bytes
+            // Bounded: the least recently painted go first; pages on screen and the newest stay.
+            while paintedBytes > byteLimit,
+                  let oldest = paintOrder.dropLast().first(where: { !onScreen.contains($0) }) {
+                drop(oldest)
             }
         }
+        gtk_widget_queue_draw(area)
     }
 
-    /// Forgets converted pages (the file changed).
+    private func touch(_ job: PageRenderJob) {
+        guard paintOrder.last != job, let index = paintOrder.lastIndex(of: job) else { return }
+        paintOrder.remove(at: index)
+        paintOrder.append(job)
+    }
+
+    private func drop(_ job: PageRenderJob) {
+        guard let page = painted.removeValue(forKey: job) else { return }
+        paintOrder.removeAll { $0 == job }
+        paintedBytes -= page.bytes
+        cairo_surface_destroy(page.surface)
+    }
+
+    /// Forgets converted pages and shows the model's current file from its position.
     func reset() {
-        surfaces.removeAll { cairo_surface_destroy($0.surface); return true }
+        for job in paintOrder { drop(job) }
+        failed = [:]
+        renderer.want([])
         gtk_adjustment_set_value(UnsafeMutablePointer(vertical), 0)
         relayout(keepingPage: model.page)
+    }
+
+    /// Stops the render thread (the window is closing).
+    func stop() {
+        renderer.stop()
     }
 }

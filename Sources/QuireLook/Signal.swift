@@ -95,6 +95,33 @@ enum Signal {
         gtk_drawing_area_set_draw_func(cast(area), function, retain(draw), destroy)
     }
 
+    /// Runs `action` on the main loop, from any thread (a render thread hands a page over).
+    nonisolated static func post(_ action: @escaping @Sendable @MainActor () -> Void) {
+        let function: GSourceFunc = { data in
+            let action = Unmanaged<Box<@Sendable @MainActor () -> Void>>.fromOpaque(data!).takeRetainedValue().function
+            MainActor.assumeIsolated { action() }
+            return 0
+        }
+        // Above GTK's redraw (G_PRIORITY_HIGH_IDLE + 20): a page that arrived is in the next frame.
+        g_idle_add_full(G_PRIORITY_HIGH_IDLE, function, Unmanaged.passRetained(Box(action)).toOpaque(), nil)
+    }
+
+    /// GtkGestureZoom "scale-changed": the scale since the gesture began.
+    static func connectZoomGesture(_ gesture: OpaquePointer, begin: @escaping @MainActor () -> Void,
+                                   changed: @escaping @MainActor (Double) -> Void) {
+        // "begin" carries the event sequence before the user data.
+        let started: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
+            let box = Unmanaged<Box<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function() }
+        }
+        connect(UnsafeMutableRawPointer(gesture), "begin", unsafeBitCast(started, to: GCallback.self), retain(begin))
+        let handler: @convention(c) (gpointer?, Double, gpointer?) -> Void = { _, scale, data in
+            let box = Unmanaged<Box<@MainActor (Double) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function(scale) }
+        }
+        connect(UnsafeMutableRawPointer(gesture), "scale-changed", unsafeBitCast(handler, to: GCallback.self), retain(changed))
+    }
+
     /// Runs `action` once, when the main loop is idle.
     static func idle(_ action: @escaping @MainActor () -> Void) {
         let function: GSourceFunc = { data in

@@ -10,6 +10,14 @@ import QuireViewer
 //
 //   quire-look [--password PASSWORD] [--no-resume] [--print] [--render-worker-argument ARG]... [--timeout S] [--] FILE...
 
+LookTrace.mark("quire-look started")
+
+// quire runs commands on a thread of Swift's pool, whose signal mask blocks every asynchronous
+// signal, and execv keeps the mask: without this, SIGTERM and Ctrl-C would not end the window.
+var noSignals = sigset_t()
+sigemptyset(&noSignals)
+pthread_sigmask(SIG_SETMASK, &noSignals, nil)
+
 func fail(_ message: String, _ status: Int32) -> Never {
     let line = "quire look: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
@@ -63,9 +71,21 @@ if files.isEmpty { fail("give at least one file", 64) }
 
 // GTK would otherwise register an accessibility bridge failure loudly; the display is needed.
 // The name window lists and accessibility clients (AT-SPI) show for the program.
+// The window draws pages with cairo, so it asks GTK for its cairo renderer and no OpenGL: GTK 4
+// would otherwise set up GL when the display opens, to choose the windows' visual; with
+// software GL (Mesa llvmpipe: no GPU, a virtual display) that alone loads LLVM, ~60 MB resident
+// and a few hundred ms before the window can show (docs/notes/look.md). A user's own
+// GSK_RENDERER or GDK_DEBUG wins.
+if getenv("GSK_RENDERER") == nil && getenv("GDK_DEBUG") == nil {
+    setenv("GSK_RENDERER", "cairo", 1)
+    setenv("GDK_DEBUG", "gl-disable", 1)
+} else if let renderer = getenv("GSK_RENDERER"), String(cString: renderer) == "cairo", getenv("GDK_DEBUG") == nil {
+    setenv("GDK_DEBUG", "gl-disable", 1)
+}
 g_set_prgname("quire-look")
 g_set_application_name("Quire Look")
 if gtk_init_check() == 0 { fail("cannot open the display", 69) }
+LookTrace.mark("display opened")
 
 var configuration = ViewerModel.Configuration()
 if !resume { configuration.resume = nil }
@@ -77,8 +97,14 @@ if !renderWorker.isEmpty {
 }
 let model = ViewerModel(paths: files, configuration: configuration)
 if let password { model.unlock(password: password) }
+if LookTrace.isOn {
+    _ = model.card  // opens the file here (the window would), to tell the two apart in the trace
+    LookTrace.mark("file opened (card)")
+}
 let window = LookWindow(model: model)
+LookTrace.mark("window built (actions, widgets)")
 window.present()
+LookTrace.mark("window presented")
 if printSheet { window.showPrintSheetOnly() }
 while !window.isClosed {
     g_main_context_iteration(nil, 1)

@@ -229,6 +229,13 @@ public final class ViewerModel {
         return true
     }
 
+    /// A pinch: the zoom when the gesture began times the gesture's scale since then (clamped
+    /// like any zoom, 1…8), so that spreading two fingers to twice their distance doubles it.
+    @discardableResult public func setZoom(pinchScale scale: Double, from start: Double) -> Bool {
+        guard scale.isFinite, scale > 0 else { return false }
+        return setZoom(start * scale)
+    }
+
     /// Moves the view over a zoomed page by a fraction of the hidden part (-1…1 per axis).
     @discardableResult public func pan(dx: Double, dy: Double) -> Bool {
         let file = current
@@ -285,6 +292,16 @@ public final class ViewerModel {
         let file = current
         guard let renderer = file.renderer, (0..<renderer.pageCount).contains(index) else { return nil }
         return renderer.pixelSize(page: index, size: Self.renderSize(box: box, zoom: file.zoom), allowUpscaling: false)
+    }
+
+    /// Page `index` of the current file at `box` times the zoom, described for a front-end that
+    /// renders off its own thread (``PageRenderQueue``) instead of through ``renderPage(_:fitting:)``;
+    /// nil when not paged or out of range.
+    public func pageJob(_ index: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        let file = current
+        guard let pixels = pagePixelSize(index, fitting: box) else { return nil }
+        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
+                             width: pixels.width, height: pixels.height)
     }
 
     /// Page `index`'s size in points (1/72 in), or in pixels for images; nil when not paged.

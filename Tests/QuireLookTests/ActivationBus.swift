@@ -57,8 +57,15 @@ final class ActivationBus: @unchecked Sendable {
         }
         environment = bed.environment(ProcessInfo.processInfo.environment, daemonEnvironment.merging(
             ["DBUS_SESSION_BUS_ADDRESS": address]) { _, new in new })
-        let update = ProcessRunner.run(["/usr/bin/dbus-update-activation-environment", "DISPLAY", "GDK_BACKEND", "GSK_RENDERER"],
+        // The socket exists once bound, a moment before the daemon listens: on a loaded machine
+        // the first connection can be refused, so the update is tried again for a while.
+        var update = ProcessRunner.run(["/usr/bin/dbus-update-activation-environment", "DISPLAY", "GDK_BACKEND", "GSK_RENDERER"],
                                        environment: environment, timeout: 20)
+        for _ in 0..<50 where update.status != 0 && update.standardError.contains("Connection refused") {
+            usleep(100_000)
+            update = ProcessRunner.run(["/usr/bin/dbus-update-activation-environment", "DISPLAY", "GDK_BACKEND", "GSK_RENDERER"],
+                                       environment: environment, timeout: 20)
+        }
         guard update.status == 0 else {
             throw ActivationBusError( "dbus-update-activation-environment: \(update.standardError)")
         }

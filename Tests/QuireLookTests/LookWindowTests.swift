@@ -97,6 +97,37 @@ final class LookWindowTests {
         #expect(viewer.exitStatus == 0, "\(viewer.errorOutput)")
     }
 
+    /// The page view is lazy (placeholders sized from the pages, pages rendered off the main
+    /// loop as they come into view): a 1000-page PDF opens, End goes to page 1000 and paints
+    /// it, Page Up paints page 999.
+    @Test func aThousandPagePDFGoesToItsEndAndPaintsThePagesInView() throws {
+        let bed = try WindowTestBed()
+        let viewer = try look([Samples.path("thousand-pages.pdf")], bed)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^thousand-pages\\.pdf$") != nil, "\(viewer.errorOutput)")
+        let first = try screenshot(bed, "first") { $0.redPixels > 2000 }
+        #expect(first.redPixels > 2000, "page 1 is painted")
+        var tree = bed.waitForAccessible { Self.label($0, "page 1 of 1000") }
+        #expect(Self.label(tree, "page 1 of 1000"), "\(tree.filter { $0.role == "label" })")
+
+        bed.key("End")
+        tree = bed.waitForAccessible { Self.label($0, "page 1000 of 1000") }
+        #expect(Self.label(tree, "page 1000 of 1000"))
+        let last = try screenshot(bed, "last") { $0.redPixels > 2000 && $0.differingPixels(from: first) > 2000 }
+        #expect(last.redPixels > 2000, "page 1000 is painted, not left a placeholder")
+        #expect(last.differingPixels(from: first) > 2000, "page 1000's text is not page 1's")
+
+        bed.key("Page_Up")
+        tree = bed.waitForAccessible { Self.label($0, "page 999 of 1000") }
+        #expect(Self.label(tree, "page 999 of 1000"))
+        let previous = try screenshot(bed, "previous") { $0.redPixels > 2000 && $0.differingPixels(from: last) > 2000 }
+        #expect(previous.redPixels > 2000 && previous.differingPixels(from: last) > 2000, "Page Up paints page 999")
+
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+        #expect(viewer.exitStatus == 0, "\(viewer.errorOutput)")
+    }
+
     @Test func printsPagesTwoToThreeTwiceFromTheSheet() throws {
         let cups = try CUPSTestBed(.full)
         let bed = try WindowTestBed()

@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Quire
+import QuireSystem
+import Synchronization
+
+/// One page to render at an exact pixel size, as ``ViewerModel/pageJob(_:fitting:)`` describes
+/// it; Sendable, so it can go to a render thread.
+public struct PageRenderJob: Sendable, Hashable {
+    /// Which opened file (the model's file index) and which unlock of it: a new password or
+    /// another file makes older jobs' results stale.
+    public let file: Int
+    public let path: DocumentPath
+    public let password: String?
+    public let page: Int
+    public let width: Int
+    public let height: Int
+
+    public init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int) {
+        self.file = file
+        self.path = path
+        self.password = password
+        self.page = page
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Renders pages on a thread of its own, so that a window's main loop never waits for a page:
+/// the front-end says which pages it wants now (those in view first, then the neighbours ahead),
+/// and each rendered page comes back through `deliver`, on the render thread.
+///
+/// Only the newest wish list counts: pages scrolled past before their turn are never rendered,
+/// so paging through 1000 pages with key repeat renders what was actually in view. Rendering
+/// goes through a ``PageRenderProcess`` (isolation, as the model does) or, without one, through
+/// a document opened on the render thread itself (poppler objects stay on one thread).
+///
+/// Sendable: the wish list is behind a mutex; the thread handle is joined once (``stop()``).
+public final class PageRenderQueue: @unchecked Sendable {
+    public typealias Delivery = @Sendable (PageRenderJob, Result<RenderedImage, ViewerProblem>) -> Void
+
+    private struct State: Sendable {
+        var wanted: [PageRenderJob] = []
+        /// The page being rendered now (asked for again meanwhile, it is not rendered twice).
+        var running: PageRenderJob?
+        var stopped = false
+    }
+
+    /// What the front-end and the render thread share.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        let wakeUp = Semaphore()
+    }
+
+    private let shared = Shared()
+    private let thread: JoinableThread
+
+    /// Starts the render thread.
+    /// - Parameters:
+    ///   - configuration: the model's (worker argv and timeout, limits, maximum file size).
+    ///   - warmUp: a page rendered at once and not delivered (e.g. the first page at 1×1), so
+    ///     that starting the worker and opening the document overlap the window's own start.
+    ///   - deliver: called on the render thread with each page or its problem.
+    public init(configuration: ViewerModel.Configuration, warmUp: PageRenderJob? = nil, deliver: @escaping Delivery) {
+        let shared = self.shared
+        let settings = RenderSettings(configuration)
+        thread = JoinableThread(stackSize: 8 << 20) {
+            Self.run(shared: shared, settings: settings, warmUp: warmUp, deliver: deliver)
+        }
+    }
+
+    /// Replaces the pages waiting to be rendered with `jobs` (most wanted first). A page being
+    /// rendered now finishes and is delivered.
+    public func want(_ jobs: [PageRenderJob]) {
+        let changed = shared.state.withLock { state -> Bool in
+            let waiting = jobs.filter { $0 != state.running }
+            guard state.wanted != waiting else { return false }
+            state.wanted = waiting
+            return !waiting.isEmpty
+        }
+        if changed { shared.wakeUp.post() }
+    }
+
+    /// Pages waiting (not counting the one being rendered).
+    public var pending: Int { shared.state.withLock { $0.wanted.count } }
+
+    /// Stops the thread (after the page in progress) and its worker process; waits for it.
+    public func stop() {
+        let first = shared.state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            state.wanted = []
+            return !state.stopped
+        }
+        guard first else { return }
+        shared.wakeUp.post()
+        thread.join()
+    }
+
+    deinit { stop() }
+
+    /// What the thread needs of the configuration (Sendable parts only).
+    private struct RenderSettings: Sendable {
+        let worker: [String]?
+        let timeout: Double
+        let maximumFileSize: Int64
+        let limits: RenderLimits
+
+        init(_ configuration: ViewerModel.Configuration) {
+            worker = configuration.renderProcess
+            timeout = configuration.renderTimeout
+            maximumFileSize = configuration.maximumFileSize
+            limits = configuration.limits
+        }
+    }
+
+    private static func run(shared: Shared, settings: RenderSettings, warmUp: PageRenderJob?, deliver: Delivery) {
+        let worker = settings.worker.map { PageRenderProcess(argv: $0, timeout: settings.timeout) }
+        defer { worker?.stop() }
+        // In-process: the document last used, opened on this thread.
+        var open: (path: DocumentPath, password: String?, renderer: Renderer)?
+        var warming = warmUp
+        while true {
+            enum Next { case job(PageRenderJob), wait, stop }
+            let next = shared.state.withLock { state -> Next in
+                if state.stopped { return .stop }
+                if let job = warming { return .job(job) }
+                state.running = state.wanted.isEmpty ? nil : state.wanted.removeFirst()
+                return state.running.map(Next.job) ?? .wait
+            }
+            let job: PageRenderJob
+            switch next {
+            case .stop: return
+            case .wait:
+                shared.wakeUp.wait()
+                continue
+            case .job(let wanted): job = wanted
+            }
+            let result: Result<RenderedImage, ViewerProblem>
+            if let worker {
+                result = Result { () throws(ViewerProblem) in
+                    try worker.render(path: job.path, password: job.password, page: job.page, width: job.width, height: job.height)
+                }
+            } else {
+                do throws(DocumentError) {
+                    if open == nil || open!.path != job.path || open!.password != job.password {
+                        open = nil
+                        let document: Document
+                        do {
+                            document = try Document(path: job.path, maximumFileSize: settings.maximumFileSize, limits: settings.limits)
+                        } catch {
+                            throw DocumentError(error)
+                        }
+                        open = (job.path, job.password, try document.renderer(password: job.password))
+                    }
+                    result = .success(try open!.renderer.render(page: job.page, size: .fit(width: job.width, height: job.height),
+                                                                allowUpscaling: true))
+                } catch {
+                    result = .failure(ViewerProblem(error, passwordGiven: job.password != nil))
+                }
+            }
+            if warming != nil {
+                warming = nil  // rendered for its side effects only
+            } else {
+                deliver(job, result)
+            }
+        }
+    }
+}
+
+/// A POSIX counting semaphore (the render thread sleeps on it while nothing is wanted).
+private final class Semaphore: @unchecked Sendable {
+    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    init() { sem_init(semaphore, 0, 0) }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    func post() { sem_post(semaphore) }
+
+    func wait() {
+        while sem_wait(semaphore) != 0 && errno == EINTR {}
+    }
+}
