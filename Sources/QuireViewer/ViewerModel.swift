@@ -424,7 +424,12 @@ public final class ViewerModel {
                     bytes.removeLast(bytes.count - limit)
                     if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
                 }
-                file.text = TextContent(bytes: bytes, isTruncated: truncated)
+                var text = TextContent(bytes: bytes, isTruncated: truncated)
+                // CSV: columns aligned for reading (the cells as written, spaces added).
+                if document.contentType.mimeType == "text/csv", let aligned = CSVColumns.aligned(text.lines) {
+                    text = TextContent(lines: aligned, isTruncated: truncated)
+                }
+                file.text = text
             } catch {
                 file.problem = ViewerProblem(error)
             }
