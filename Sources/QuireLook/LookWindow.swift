@@ -387,7 +387,9 @@ final class LookWindow {
             return
         }
         do {
-            let sheet = PrintSheetView(sheet: try model.makePrintSheet(), parent: window, currentPage: model.page)
+            let sheet = PrintSheetView(sheet: try model.makePrintSheet(), parent: window, currentPage: model.page) { [weak self] page, box in
+                try? self?.model.renderPrintPreview(page: page, fitting: box)
+            }
             printSheet = sheet
             sheet.present()
         } catch {

@@ -67,6 +67,8 @@ public final class ViewerModel {
         var loaded = false
         var document: Document?
         var renderer: Renderer?
+        /// Text laid out on paper, for the print preview (opened on first use).
+        var printLayout: Renderer?
         var text: TextContent?
         var problem: ViewerProblem?
         var card: DocumentCard?
@@ -315,6 +317,29 @@ public final class ViewerModel {
         cache.insert(image, for: key)
     }
 
+    /// Page `number` (1-based) of the current file as it will print, fitted to `box` whatever
+    /// the zoom: for a print sheet's preview strip. Paged documents through the same renderer
+    /// (and render worker) as the view, cached; text as it is laid out on paper.
+    public func renderPrintPreview(page number: Int, fitting box: (width: Int, height: Int)) throws -> RenderedImage {
+        let file = current
+        let size = RenderSize.fit(width: max(1, box.width), height: max(1, box.height))
+        if let renderer = file.renderer {
+            let page = max(0, min(number - 1, renderer.pageCount - 1))
+            let pixels = renderer.pixelSize(page: page, size: size, allowUpscaling: false)
+            let key = PageCache.Key(file: fileIndex, page: page, width: pixels.width, height: pixels.height)
+            if let image = cache.image(for: key) { return image }
+            let image = try render(file, renderer: renderer, page: page, pixels: pixels, size: size)
+            cache.insert(image, for: key)
+            return image
+        }
+        guard let document = file.document, file.problem == nil else {
+            throw file.problem ?? ViewerProblem(kind: .unsupported, message: "nothing to print")
+        }
+        if file.printLayout == nil { file.printLayout = try document.renderer(password: file.password) }
+        guard let layout = file.printLayout else { throw ViewerProblem(kind: .unsupported, message: "nothing to print") }
+        return try layout.render(page: max(0, min(number - 1, layout.pageCount - 1)), size: size, allowUpscaling: false)
+    }
+
     /// Rendered pages held now (bytes).
     public var cachedBytes: Int { cache.byteCount }
 
@@ -398,6 +423,7 @@ public final class ViewerModel {
         file.loaded = true
         file.renderer = nil
         file.text = nil
+        file.printLayout = nil
         file.card = nil
         file.printAction = nil
         cache.removeAll(file: index)
