@@ -30,7 +30,8 @@ final class PrintPreviewStrip {
         gtk_scrolled_window_set_child(cast(scrolled), row)
         gtk_widget_set_size_request(scrolled, -1, Int32(Self.box.height + 28))
         gtk_box_append(cast(root), scrolled)
-        Accessibility.setLabel(row, "Pages to print")
+        // The scrolled strip takes the focus (arrows scroll it): it carries the name.
+        Accessibility.setLabel(scrolled, "Pages to print")
     }
 
     /// Shows `pages` (1-based, in print order); nil when they are not known (the range is not

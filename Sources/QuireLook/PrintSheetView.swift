@@ -7,7 +7,8 @@ import QuireViewer
 /// inline), sides only for duplex printers, colour only for colour printers (both follow the
 /// chosen printer), and a strip of the pages that will print; Print submits through the
 /// model's ``PrintSheet`` (libcups) and shows "Sent to P — job N" in the sheet; a failure is
-/// shown there too. Each field's label has a mnemonic (Alt+C copies, Alt+G pages, …).
+/// shown there too. Each field has a mnemonic (Alt+C copies, Alt+A/U/G pages, Alt+S sides,
+/// Alt+O colour) and its label names it for accessibility (labelled-by, not a second name).
 @MainActor
 final class PrintSheetView {
     private let sheet: PrintSheet
@@ -15,9 +16,9 @@ final class PrintSheetView {
     let window: UnsafeMutablePointer<GtkWidget>
     private let printerList = gtk_list_box_new()!
     private let copies: UnsafeMutablePointer<GtkWidget>
-    private let allPages = gtk_check_button_new_with_label("All pages")!
-    private let currentPageButton = gtk_check_button_new_with_label("Current page")!
-    private let rangeButton = gtk_check_button_new_with_label("Pages:")!
+    private let allPages = gtk_check_button_new_with_mnemonic("_All pages")!
+    private let currentPageButton = gtk_check_button_new_with_mnemonic("C_urrent page")!
+    private let rangeButton = gtk_check_button_new_with_mnemonic("Pa_ges:")!
     private let rangeEntry = gtk_entry_new()!
     private let sidesDropDown = gtk_drop_down_new(nil, nil)!
     private let sidesLabel = gtk_label_new_with_mnemonic("_Sides")!
@@ -94,11 +95,9 @@ final class PrintSheetView {
         gtk_label_set_mnemonic_widget(cast(copiesLabel), copies)
         gtk_widget_set_halign(copiesLabel, GTK_ALIGN_END)
         gtk_grid_attach(cast(grid), copiesLabel, 0, 0, 1, 1)
-        Accessibility.setLabel(copies, "Copies")
         gtk_grid_attach(cast(grid), copies, 1, 0, 1, 1)
 
-        let pagesLabel = gtk_label_new_with_mnemonic("Pa_ges")!
-        gtk_label_set_mnemonic_widget(cast(pagesLabel), allPages)
+        let pagesLabel = gtk_label_new("Pages")!
         gtk_widget_set_halign(pagesLabel, GTK_ALIGN_END)
         gtk_widget_set_valign(pagesLabel, GTK_ALIGN_START)
         gtk_grid_attach(cast(grid), pagesLabel, 0, 1, 1, 1)
@@ -106,6 +105,10 @@ final class PrintSheetView {
         gtk_check_button_set_group(cast(currentPageButton), cast(allPages))
         gtk_check_button_set_group(cast(rangeButton), cast(allPages))
         gtk_check_button_set_active(cast(allPages), 1)
+        // GTK 4.8 names a check button with a mnemonic by its text, underscore included.
+        Accessibility.setLabel(allPages, "All pages")
+        Accessibility.setLabel(currentPageButton, "Current page")
+        Accessibility.setLabel(rangeButton, "Pages")
         gtk_box_append(cast(pagesBox), allPages)
         if sheet.pageCount != nil { gtk_box_append(cast(pagesBox), currentPageButton) }
         let rangeRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
@@ -119,12 +122,12 @@ final class PrintSheetView {
         gtk_label_set_mnemonic_widget(cast(sidesLabel), sidesDropDown)
         gtk_widget_set_halign(sidesLabel, GTK_ALIGN_END)
         gtk_grid_attach(cast(grid), sidesLabel, 0, 2, 1, 1)
-        Accessibility.setLabel(sidesDropDown, "Sides")
+        Accessibility.nameDropDownButton(sidesDropDown, "Sides")
         gtk_grid_attach(cast(grid), sidesDropDown, 1, 2, 1, 1)
         gtk_label_set_mnemonic_widget(cast(colorLabel), colorDropDown)
         gtk_widget_set_halign(colorLabel, GTK_ALIGN_END)
         gtk_grid_attach(cast(grid), colorLabel, 0, 3, 1, 1)
-        Accessibility.setLabel(colorDropDown, "Colour")
+        Accessibility.nameDropDownButton(colorDropDown, "Colour")
         gtk_grid_attach(cast(grid), colorDropDown, 1, 3, 1, 1)
         gtk_box_append(cast(box), grid)
         gtk_box_append(cast(box), preview.root)
