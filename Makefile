@@ -10,7 +10,7 @@ DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libc
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core libgtk-4-dev libgtksourceview-5-dev
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
-	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 xclip
+	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 xclip evince
 # Benchmark only: the baselines and the tree generators.
 DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
@@ -24,7 +24,7 @@ RELEASE_DIR := .build-static
 RELEASE_FLAGS := -c release --static-swift-stdlib --scratch-path $(RELEASE_DIR)
 QUIRE_RELEASE := $(RELEASE_DIR)/release/quire
 
-.PHONY: all deps build release samples demo test man man-check bench fuzz asan install uninstall clean
+.PHONY: all deps build release samples demo test screenshot man man-check bench fuzz asan install uninstall clean
 
 all: build
 
@@ -66,6 +66,13 @@ test: deps samples release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	scripts/generate-man.sh --check
+
+## screenshot: regenerate docs/quire-look-window.png: the window test's own screenshot (Xvfb,
+## cropped to the window, page 1 of the sample PDF, evince as the PDF default for Open With).
+screenshot: deps samples
+	$(SWIFT) build --build-tests
+	QUIRE_DOCS_SCREENSHOT=$(CURDIR)/docs/quire-look-window.png $(SWIFT) test --skip-build \
+		--filter 'LookWindowTests/pagesZoomFilesAndEscape'
 
 man: deps
 	$(SWIFT) build
