@@ -271,8 +271,12 @@ public final class ViewerModel {
         guard let renderer = file.renderer else {
             throw file.problem ?? ViewerProblem(kind: .unsupported, message: "this file is shown as text")
         }
+        return try cachedPage(file, renderer: renderer, page: index, size: Self.renderSize(box: box, zoom: file.zoom))
+    }
+
+    /// Page `index` (clamped) rendered at `size`, from the cache or rendered into it.
+    private func cachedPage(_ file: OpenFile, renderer: Renderer, page index: Int, size: RenderSize) throws -> RenderedImage {
         let page = max(0, min(index, renderer.pageCount - 1))
-        let size = Self.renderSize(box: box, zoom: file.zoom)
         let pixels = renderer.pixelSize(page: page, size: size, allowUpscaling: false)
         let key = PageCache.Key(file: fileIndex, page: page, width: pixels.width, height: pixels.height)
         if let image = cache.image(for: key) { return image }
@@ -323,15 +327,7 @@ public final class ViewerModel {
     public func renderPrintPreview(page number: Int, fitting box: (width: Int, height: Int)) throws -> RenderedImage {
         let file = current
         let size = RenderSize.fit(width: max(1, box.width), height: max(1, box.height))
-        if let renderer = file.renderer {
-            let page = max(0, min(number - 1, renderer.pageCount - 1))
-            let pixels = renderer.pixelSize(page: page, size: size, allowUpscaling: false)
-            let key = PageCache.Key(file: fileIndex, page: page, width: pixels.width, height: pixels.height)
-            if let image = cache.image(for: key) { return image }
-            let image = try render(file, renderer: renderer, page: page, pixels: pixels, size: size)
-            cache.insert(image, for: key)
-            return image
-        }
+        if let renderer = file.renderer { return try cachedPage(file, renderer: renderer, page: number - 1, size: size) }
         guard let document = file.document, file.problem == nil else {
             throw file.problem ?? ViewerProblem(kind: .unsupported, message: "nothing to print")
         }

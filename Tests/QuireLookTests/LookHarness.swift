@@ -30,14 +30,7 @@ final class LookHarness {
     /// Screenshots of window `window` until `condition` holds.
     func screenshot(_ name: String, window: String?, timeout: Double = 20,
                     until condition: (Screenshot) -> Bool = { _ in true }) throws -> Screenshot {
-        let window = try #require(window, "no window to take \(name) of")
-        let deadline = Date().addingTimeInterval(timeout)
-        var shot = try Screenshot(path: bed.screenshot(name, window: window))
-        while !condition(shot) && Date() < deadline {
-            usleep(200_000)
-            shot = try Screenshot(path: bed.screenshot(name, window: window))
-        }
-        return shot
+        try bed.waitForScreenshot(name, window: window, timeout: timeout, until: condition)
     }
 
     /// The CLIPBOARD selection's text (xclip), "" when empty.

@@ -28,14 +28,7 @@ final class LookWindowTests {
     /// after the window maps).
     func screenshot(_ bed: WindowTestBed, _ name: String, window: String?, timeout: Double = 20,
                     until condition: (Screenshot) -> Bool = { _ in true }) throws -> Screenshot {
-        let window = try #require(window, "no window to take \(name) of")
-        let deadline = Date().addingTimeInterval(timeout)
-        var shot = try Screenshot(path: bed.screenshot(name, window: window))
-        while !condition(shot) && Date() < deadline {
-            usleep(200_000)
-            shot = try Screenshot(path: bed.screenshot(name, window: window))
-        }
-        return shot
+        try bed.waitForScreenshot(name, window: window, timeout: timeout, until: condition)
     }
 
     static func label(_ tree: [WindowTestBed.Accessible], _ text: String) -> Bool {

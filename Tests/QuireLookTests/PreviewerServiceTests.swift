@@ -51,14 +51,7 @@ final class PreviewerServiceTests {
 
     /// Screenshots of window `window` (an X id) until `condition` holds.
     func screenshot(_ bed: WindowTestBed, _ name: String, window: String?, until condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let window = try #require(window, "no window to take \(name) of")
-        let deadline = Date().addingTimeInterval(20)
-        var shot = try Screenshot(path: bed.screenshot(name, window: window))
-        while !condition(shot) && Date() < deadline {
-            usleep(200_000)
-            shot = try Screenshot(path: bed.screenshot(name, window: window))
-        }
-        return shot
+        try bed.waitForScreenshot(name, window: window, until: condition)
     }
 
     @Test func showFileCloseSelectionAndErrors() throws {

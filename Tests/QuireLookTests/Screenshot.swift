@@ -1,4 +1,7 @@
+import Foundation
 import Quire
+import QuireTestSupport
+import Testing
 
 /// A decoded screenshot (RGBA), with the counts a window test asks for.
 public struct Screenshot: Sendable {
@@ -73,5 +76,21 @@ public struct Screenshot: Sendable {
             }
         }
         return count
+    }
+}
+
+extension WindowTestBed {
+    /// Screenshots of window `window` (an X id, nil fails the test) until `condition` holds
+    /// (a page is painted after the window maps), or `timeout`: the last one.
+    func waitForScreenshot(_ name: String, window: String?, timeout: Double = 20,
+                           until condition: (Screenshot) -> Bool = { _ in true }) throws -> Screenshot {
+        let window = try #require(window, "no window to take \(name) of")
+        let deadline = Date().addingTimeInterval(timeout)
+        var shot = try Screenshot(path: screenshot(name, window: window))
+        while !condition(shot) && Date() < deadline {
+            usleep(200_000)
+            shot = try Screenshot(path: screenshot(name, window: window))
+        }
+        return shot
     }
 }
