@@ -62,6 +62,10 @@ let package = Package(
         .systemLibrary(
             name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]),
+        // GtkSourceView 5: the window's text and source view (syntax highlighting); quire-look only.
+        .systemLibrary(
+            name: "CGtkSourceView", path: "Sources/CGtkSourceView", pkgConfig: "gtksourceview-5",
+            providers: [.apt(["libgtksourceview-5-dev"])]),
         // The function table for Sources/QuirePopplerSplash's shim library (dlopened; links libdl only).
         .systemLibrary(
             name: "CPopplerSplash", path: "Sources/CPopplerSplash",
@@ -103,7 +107,7 @@ let package = Package(
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
         // on the same viewer model as the terminal viewer. Installed to libexec/quire/.
-        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "Quire", "QuireGIO", "CGtk"]),
+        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "Quire", "QuireGIO", "CGtk", "CGtkSourceView"]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),

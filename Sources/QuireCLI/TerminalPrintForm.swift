@@ -24,7 +24,12 @@ final class TerminalPrintForm {
         case .backTab, .up: moveFocus(-1)
         case .left, .right:
             let step = key == .right ? 1 : -1
-            if focus == .printer { sheet.selectPrinter(step: step) } else if focus == .sides { sheet.cycleSides(step: step) } else { return false }
+            switch focus {
+            case .printer: sheet.selectPrinter(step: step)
+            case .sides: sheet.cycleSides(step: step)
+            case .colorMode: sheet.cycleColorMode(step: step)
+            case .copies, .pages: return false
+            }
         case .backspace:
             if focus == .copies, !sheet.copiesText.isEmpty { sheet.copiesText.removeLast() }
             if focus == .pages, !sheet.pagesText.isEmpty { sheet.pagesText.removeLast() }
@@ -67,6 +72,9 @@ final class TerminalPrintForm {
                     + "  e.g. 1-3,7 (\(all))")
         if sheet.fields.contains(.sides) {
             rows.append(marker(.sides) + "Sides\u{1B}[0m   " + value(sheet.sides?.rawValue ?? "printer default", .sides) + "  ←/→ change")
+        }
+        if sheet.fields.contains(.colorMode) {
+            rows.append(marker(.colorMode) + "Colour\u{1B}[0m  " + value(sheet.colorMode?.rawValue ?? "printer default", .colorMode) + "  ←/→ change")
         }
         if let error {
             rows.append("\u{1B}[1;31m✗ \(error)\u{1B}[0m")

@@ -33,7 +33,7 @@ final class LookWindow {
 
     // Body
     private let stack = gtk_stack_new()!
-    private let textView = gtk_text_view_new()!
+    private let text = TextPreview()
     private let problemLabel = gtk_label_new(nil)!
     private let passwordEntry = gtk_password_entry_new()!
     private let unlockButton = Accessibility.textButton("Unlock")
@@ -56,6 +56,7 @@ final class LookWindow {
 
     init(model: ViewerModel) {
         self.model = model
+        ColorScheme.followDesktop()
         window = gtk_window_new()!
         gtk_window_set_default_size(cast(window), 900, 860)
         pages = PageView(model: model)
@@ -67,7 +68,11 @@ final class LookWindow {
 
     func present() {
         gtk_window_present(cast(window))
-        gtk_widget_grab_focus(pages.area)
+        switch model.content {
+        case .pages: gtk_widget_grab_focus(pages.area)
+        case .text: gtk_widget_grab_focus(text.view)
+        case .problem: if model.problem?.needsPassword == true { gtk_widget_grab_focus(passwordEntry) }
+        }
     }
 
     // MARK: Building
@@ -99,14 +104,7 @@ final class LookWindow {
         let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_stack_add_named(cast(stack), pages.root, "pages")
 
-        gtk_text_view_set_editable(cast(textView), 0)
-        gtk_text_view_set_monospace(cast(textView), 1)
-        gtk_text_view_set_left_margin(cast(textView), 12)
-        gtk_text_view_set_top_margin(cast(textView), 8)
-        Accessibility.setLabel(textView, "Text")
-        let scrolled = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_child(cast(scrolled), textView)
-        gtk_stack_add_named(cast(stack), scrolled, "text")
+        gtk_stack_add_named(cast(stack), text.root, "text")
 
         let problem = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_set_valign(problem, GTK_ALIGN_CENTER)
@@ -224,15 +222,11 @@ final class LookWindow {
         case .pages:
             gtk_stack_set_visible_child_name(cast(stack), "pages")
             pages.reset()
-        case .text(let text):
-            let buffer = gtk_text_view_get_buffer(cast(textView))
-            let joined = text.lines.joined(separator: "\n") + (text.isTruncated ? "\n…" : "")
-            gtk_text_buffer_set_text(buffer, joined, -1)
-            var start = GtkTextIter()
-            gtk_text_buffer_get_start_iter(buffer, &start)
-            gtk_text_buffer_place_cursor(buffer, &start)
+        case .text(let content):
+            text.show(content, fileName: model.fileName, mimeType: card?.mimeType)
             gtk_stack_set_visible_child_name(cast(stack), "text")
             pages.reset()
+            gtk_widget_grab_focus(text.view)
         case .problem(let problem):
             gtk_label_set_text(cast(problemLabel), "\(model.fileName) cannot be shown: \(problem.message)")
             let password = problem.needsPassword
@@ -395,7 +389,9 @@ final class LookWindow {
             return
         }
         do {
-            let sheet = PrintSheetView(sheet: try model.makePrintSheet(), parent: window, currentPage: model.page)
+            let sheet = PrintSheetView(sheet: try model.makePrintSheet(), parent: window, currentPage: model.page) { [weak self] page, box in
+                try? self?.model.renderPrintPreview(page: page, fitting: box)
+            }
             printSheet = sheet
             sheet.present()
         } catch {
@@ -445,6 +441,8 @@ final class LookWindow {
             case GDK_KEY_minus, GDK_KEY_KP_Subtract: pages.zoom { model.zoomOut() }
             case GDK_KEY_0, GDK_KEY_KP_0: pages.zoom { model.zoomToFit() }
             case GDK_KEY_p: showPrintSheet()
+            // With text selected, Ctrl+C copies the text (the view does); otherwise the file.
+            case GDK_KEY_c where isShowingText && text.hasSelection: return false
             case GDK_KEY_c: copy()
             case GDK_KEY_g, GDK_KEY_l: gtk_widget_grab_focus(jumpEntry)
             default: return false
@@ -464,6 +462,11 @@ final class LookWindow {
         default: return false
         }
         return true
+    }
+
+    private var isShowingText: Bool {
+        if case .text = model.content { return true }
+        return false
     }
 
     // MARK: Closing

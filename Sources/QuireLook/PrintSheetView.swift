@@ -4,8 +4,11 @@ import QuireViewer
 
 /// The Print sheet: a small window over the viewer with the printers and their state (stopped
 /// ones listed but not selectable), copies, page range (All / Current page / ranges validated
-/// inline), sides only for duplex printers; Print submits through the model's ``PrintSheet``
-/// (libcups) and shows "Sent to P — job N" in the sheet; a failure is shown there too.
+/// inline), sides only for duplex printers, colour only for colour printers (both follow the
+/// chosen printer), and a strip of the pages that will print; Print submits through the
+/// model's ``PrintSheet`` (libcups) and shows "Sent to P — job N" in the sheet; a failure is
+/// shown there too. Each field has a mnemonic (Alt+C copies, Alt+A/U/G pages, Alt+S sides,
+/// Alt+O colour) and its label names it for accessibility (labelled-by, not a second name).
 @MainActor
 final class PrintSheetView {
     private let sheet: PrintSheet
@@ -13,11 +16,18 @@ final class PrintSheetView {
     let window: UnsafeMutablePointer<GtkWidget>
     private let printerList = gtk_list_box_new()!
     private let copies: UnsafeMutablePointer<GtkWidget>
-    private let allPages = gtk_check_button_new_with_label("All pages")!
-    private let currentPageButton = gtk_check_button_new_with_label("Current page")!
-    private let rangeButton = gtk_check_button_new_with_label("Pages:")!
+    private let allPages = gtk_check_button_new_with_mnemonic("_All pages")!
+    private let currentPageButton = gtk_check_button_new_with_mnemonic("C_urrent page")!
+    private let rangeButton = gtk_check_button_new_with_mnemonic("Pa_ges:")!
     private let rangeEntry = gtk_entry_new()!
-    private let sidesDropDown: UnsafeMutablePointer<GtkWidget>?
+    private let sidesDropDown = gtk_drop_down_new(nil, nil)!
+    private let sidesLabel = gtk_label_new_with_mnemonic("_Sides")!
+    private let colorDropDown = gtk_drop_down_new(nil, nil)!
+    private let colorLabel = gtk_label_new_with_mnemonic("C_olour")!
+    /// What the drop-downs offer now (after "Printer default"), for the chosen printer.
+    private var sidesShown: [PrintOptions.Sides] = []
+    private var colorsShown: [PrintOptions.ColorMode] = []
+    private let preview: PrintPreviewStrip
     private let messageLabel = gtk_label_new(nil)!
     private let queueList = gtk_list_box_new()!
     private let queueEmpty = gtk_label_new("No jobs waiting on this printer")!
@@ -26,9 +36,12 @@ final class PrintSheetView {
     private let cancelButton = Accessibility.textButton("Close")
     private var closed = false
 
-    init(sheet: PrintSheet, parent: UnsafeMutablePointer<GtkWidget>, currentPage: Int) {
+    /// - Parameter render: page N (1-based) as it will print, fitted to a box (the preview strip).
+    init(sheet: PrintSheet, parent: UnsafeMutablePointer<GtkWidget>, currentPage: Int,
+         render: @escaping @MainActor (Int, (width: Int, height: Int)) -> RenderedImage?) {
         self.sheet = sheet
         self.currentPage = currentPage
+        preview = PrintPreviewStrip(render: render)
         window = gtk_window_new()!
         gtk_window_set_title(cast(window), "Print \(sheet.documentName)")
         gtk_window_set_transient_for(cast(window), cast(parent))
@@ -36,19 +49,8 @@ final class PrintSheetView {
         gtk_window_set_default_size(cast(window), 460, -1)
         let range = sheet.copiesRange
         copies = gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1)
-        let sides = sheet.sidesChoices
-        if sides.isEmpty {
-            sidesDropDown = nil
-        } else {
-            var names: [String] = ["Printer default"] + sides.map(\.rawValue)
-            let strings = names.withUnsafeMutableBufferPointer { buffer -> [UnsafePointer<CChar>?] in
-                buffer.map { UnsafePointer(strdup($0)) } + [nil]
-            }
-            sidesDropDown = strings.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }
-            for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
-            names.removeAll()
-        }
         build()
+        updatePrinterChoices()
         connect()
         validate()
     }
@@ -89,10 +91,10 @@ final class PrintSheetView {
         let grid = gtk_grid_new()!
         gtk_grid_set_row_spacing(cast(grid), 8)
         gtk_grid_set_column_spacing(cast(grid), 12)
-        let copiesLabel = gtk_label_new("Copies")!
+        let copiesLabel = gtk_label_new_with_mnemonic("_Copies")!
+        gtk_label_set_mnemonic_widget(cast(copiesLabel), copies)
         gtk_widget_set_halign(copiesLabel, GTK_ALIGN_END)
         gtk_grid_attach(cast(grid), copiesLabel, 0, 0, 1, 1)
-        Accessibility.setLabel(copies, "Copies")
         gtk_grid_attach(cast(grid), copies, 1, 0, 1, 1)
 
         let pagesLabel = gtk_label_new("Pages")!
@@ -103,6 +105,10 @@ final class PrintSheetView {
         gtk_check_button_set_group(cast(currentPageButton), cast(allPages))
         gtk_check_button_set_group(cast(rangeButton), cast(allPages))
         gtk_check_button_set_active(cast(allPages), 1)
+        // GTK 4.8 names a check button with a mnemonic by its text, underscore included.
+        Accessibility.setLabel(allPages, "All pages")
+        Accessibility.setLabel(currentPageButton, "Current page")
+        Accessibility.setLabel(rangeButton, "Pages")
         gtk_box_append(cast(pagesBox), allPages)
         if sheet.pageCount != nil { gtk_box_append(cast(pagesBox), currentPageButton) }
         let rangeRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
@@ -113,14 +119,18 @@ final class PrintSheetView {
         gtk_box_append(cast(rangeRow), rangeEntry)
         gtk_box_append(cast(pagesBox), rangeRow)
         gtk_grid_attach(cast(grid), pagesBox, 1, 1, 1, 1)
-        if let sidesDropDown {
-            let sidesLabel = gtk_label_new("Sides")!
-            gtk_widget_set_halign(sidesLabel, GTK_ALIGN_END)
-            gtk_grid_attach(cast(grid), sidesLabel, 0, 2, 1, 1)
-            Accessibility.setLabel(sidesDropDown, "Sides")
-            gtk_grid_attach(cast(grid), sidesDropDown, 1, 2, 1, 1)
-        }
+        gtk_label_set_mnemonic_widget(cast(sidesLabel), sidesDropDown)
+        gtk_widget_set_halign(sidesLabel, GTK_ALIGN_END)
+        gtk_grid_attach(cast(grid), sidesLabel, 0, 2, 1, 1)
+        Accessibility.nameDropDownButton(sidesDropDown, "Sides")
+        gtk_grid_attach(cast(grid), sidesDropDown, 1, 2, 1, 1)
+        gtk_label_set_mnemonic_widget(cast(colorLabel), colorDropDown)
+        gtk_widget_set_halign(colorLabel, GTK_ALIGN_END)
+        gtk_grid_attach(cast(grid), colorLabel, 0, 3, 1, 1)
+        Accessibility.nameDropDownButton(colorDropDown, "Colour")
+        gtk_grid_attach(cast(grid), colorDropDown, 1, 3, 1, 1)
         gtk_box_append(cast(box), grid)
+        gtk_box_append(cast(box), preview.root)
 
         gtk_label_set_wrap(cast(messageLabel), 1)
         gtk_label_set_selectable(cast(messageLabel), 1)
@@ -157,6 +167,7 @@ final class PrintSheetView {
         Signal.connectRowSelected(printerList) { [unowned self] index in
             guard index >= 0 else { return }
             if let reason = self.sheet.selectPrinter(at: index) { self.message(reason, error: true) }
+            self.updatePrinterChoices()
             self.validate()
             self.refreshQueue()
         }
@@ -168,6 +179,9 @@ final class PrintSheetView {
             self.validate()
         }
         Signal.connect(copies, "value-changed") { [unowned self] in self.validate() }
+        for dropDown in [sidesDropDown, colorDropDown] {
+            Signal.connectIgnoringArgument(dropDown, "notify::selected") { [unowned self] in self.validate() }
+        }
         // Enter in Copies goes on to the page range; Enter in the range prints.
         let copiesKeys = gtk_event_controller_key_new()!
         gtk_event_controller_set_propagation_phase(copiesKeys, GTK_PHASE_CAPTURE)
@@ -196,6 +210,36 @@ final class PrintSheetView {
         gtk_widget_add_controller(window, keys)
     }
 
+    /// Sides and colour as the chosen printer offers them: a drop-down only when there is a
+    /// choice (a duplex printer, a colour printer); the choice is kept when the new printer has it.
+    private func updatePrinterChoices() {
+        let sides = sheet.sidesChoices
+        if sides != sidesShown {
+            sidesShown = sides
+            Self.setChoices(sidesDropDown, ["Printer default"] + sides.map(\.rawValue),
+                            selected: sheet.sides.flatMap { sides.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+        }
+        gtk_widget_set_visible(sidesDropDown, sides.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(sidesLabel, sides.isEmpty ? 0 : 1)
+        let colors = sheet.colorModeChoices
+        if colors != colorsShown {
+            colorsShown = colors
+            Self.setChoices(colorDropDown, ["Printer default"] + colors.map { $0 == .color ? "Colour" : "Black and white" },
+                            selected: sheet.colorMode.flatMap { colors.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+        }
+        gtk_widget_set_visible(colorDropDown, colors.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(colorLabel, colors.isEmpty ? 0 : 1)
+    }
+
+    private static func setChoices(_ dropDown: UnsafeMutablePointer<GtkWidget>, _ names: [String], selected: Int) {
+        let strings = names.map { UnsafePointer(strdup($0)) } + [nil]
+        let list = strings.withUnsafeBufferPointer { gtk_string_list_new($0.baseAddress) }
+        for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
+        gtk_drop_down_set_model(cast(dropDown), list)
+        g_object_unref(UnsafeMutableRawPointer(list))
+        gtk_drop_down_set_selected(cast(dropDown), guint(selected))
+    }
+
     private var rangeText: String { String(cString: gtk_editable_get_text(OpaquePointer(rangeEntry))) }
 
     /// Copies the widgets into the model's sheet and shows the first problem inline.
@@ -209,11 +253,11 @@ final class PrintSheetView {
         } else {
             sheet.pagesText = ""
         }
-        if let sidesDropDown {
-            let index = Int(gtk_drop_down_get_selected(cast(sidesDropDown)))
-            let choices = sheet.sidesChoices
-            sheet.sides = index >= 1 && index <= choices.count ? choices[index - 1] : nil
-        }
+        let side = Int(gtk_drop_down_get_selected(cast(sidesDropDown)))
+        sheet.sides = side >= 1 && side <= sidesShown.count ? sidesShown[side - 1] : nil
+        let color = Int(gtk_drop_down_get_selected(cast(colorDropDown)))
+        sheet.colorMode = color >= 1 && color <= colorsShown.count ? colorsShown[color - 1] : nil
+        preview.show(pages: sheet.pagesToPrint, monochrome: sheet.colorMode == .monochrome)
         if let problem = sheet.firstProblem {
             message(problem.message, error: true)
             gtk_widget_set_sensitive(printButton, 0)

@@ -32,6 +32,16 @@ enum Signal {
         connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
     }
 
+    /// A signal whose handler takes the instance and one pointer argument, which `action` does
+    /// not need ("notify::PROPERTY" with its GParamSpec, GSettings "changed::KEY" with the key).
+    static func connectIgnoringArgument(_ instance: UnsafeMutableRawPointer, _ name: String, _ action: @escaping @MainActor () -> Void) {
+        let handler: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, _, data in
+            let box = Unmanaged<Box<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function() }
+        }
+        connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
     /// A signal whose handler takes only the instance and returns a boolean ("close-request").
     static func connectReturning(_ instance: UnsafeMutableRawPointer, _ name: String, _ action: @escaping @MainActor () -> Bool) {
         let handler: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in

@@ -1,8 +1,9 @@
 import Quire
 
 /// The print sheet behind a viewer's Print action: the printers with their state, copies
-/// (1…the printer's maximum), a page range validated against the document, and sides only when
-/// the printer prints on both sides. ``submit()`` sends one job through QuirePrint (libcups).
+/// (1…the printer's maximum), a page range validated against the document, sides only when
+/// the printer prints on both sides and colour mode only when it prints in colour; which pages
+/// will print (``pagesToPrint``) for a preview. ``submit()`` sends one job through QuirePrint (libcups).
 ///
 /// A sheet exists only when printing can work (``ViewerModel/makePrintSheet()``); a printer
 /// that is stopped or rejecting jobs is listed, with its reason, but cannot be chosen.
@@ -20,7 +21,7 @@ public final class PrintSheet {
 
     /// A field the user fills in.
     public enum Field: String, Sendable, Hashable, CaseIterable {
-        case printer, copies, pages, sides
+        case printer, copies, pages, sides, colorMode
     }
 
     public let printers: [Printer]
@@ -32,6 +33,9 @@ public final class PrintSheet {
     public var pagesText = ""
     /// The chosen sides (nil: the printer's default). Only offered when ``sidesChoices`` is not empty.
     public var sides: PrintOptions.Sides?
+    /// The chosen colour mode (nil: the printer's default). Only offered when
+    /// ``colorModeChoices`` is not empty.
+    public var colorMode: PrintOptions.ColorMode?
     /// Pages in the document as it will print (nil when unknown before conversion).
     public let pageCount: Int?
     /// The document's name.
@@ -79,8 +83,29 @@ public final class PrintSheet {
         return PrintOptions.Sides.allCases.filter { capabilities.sides.contains($0.rawValue) }
     }
 
-    /// The fields to show, in order (sides only for duplex printers).
-    public var fields: [Field] { sidesChoices.isEmpty ? [.printer, .copies, .pages] : Field.allCases }
+    /// Colour modes the user may choose: empty unless the printer prints in colour (its
+    /// `print-color-mode-supported` has `color`); then colour and black-and-white as it lists them.
+    public var colorModeChoices: [PrintOptions.ColorMode] {
+        guard let modes = capabilities?.colorModes, modes.contains(PrintOptions.ColorMode.color.rawValue) else { return [] }
+        return [.color, .monochrome].filter { modes.contains($0.rawValue) }
+    }
+
+    /// The fields to show, in order (sides only for duplex printers, colour mode only for colour ones).
+    public var fields: [Field] {
+        [.printer, .copies, .pages] + (sidesChoices.isEmpty ? [] : [.sides]) + (colorModeChoices.isEmpty ? [] : [.colorMode])
+    }
+
+    /// Most pages a preview shows; the rest are counted ("+N more").
+    public static let previewLimit = 8
+
+    /// The 1-based pages that will print with the range as typed, in order (all pages for an
+    /// empty range); nil when the page count is not known or the range is not valid.
+    public var pagesToPrint: [Int]? {
+        guard let pageCount else { return nil }
+        let text = pagesText.trimmingWhitespace()
+        if text.isEmpty || text.lowercased() == "all" { return pageCount > 0 ? Array(1...pageCount) : [] }
+        return try? PageRanges(text).pages(pageCount: pageCount)
+    }
 
     /// Chooses the next (`step` 1) or previous (-1) selectable printer.
     public func selectPrinter(step: Int) {
@@ -90,7 +115,7 @@ public final class PrintSheet {
             index = (index + step + printers.count) % printers.count
             if printers[index].isSelectable {
                 selectedIndex = index
-                if !sidesChoices.contains(where: { $0 == sides }) { sides = nil }
+                dropUnsupportedChoices()
                 return
             }
         }
@@ -102,7 +127,21 @@ public final class PrintSheet {
         guard printers.indices.contains(index) else { return "no such printer" }
         guard printers[index].isSelectable else { return "\(printers[index].name) is \(printers[index].stateText)" }
         selectedIndex = index
+        dropUnsupportedChoices()
         return nil
+    }
+
+    /// After a change of printer: choices the new one does not offer go back to its default.
+    private func dropUnsupportedChoices() {
+        if let sides, !sidesChoices.contains(sides) { self.sides = nil }
+        if let colorMode, !colorModeChoices.contains(colorMode) { self.colorMode = nil }
+    }
+
+    /// Cycles the colour mode through the printer's choices (nil = printer default first).
+    public func cycleColorMode(step: Int) {
+        let choices: [PrintOptions.ColorMode?] = [nil] + colorModeChoices.map { Optional($0) }
+        let current = choices.firstIndex(where: { $0 == colorMode }) ?? 0
+        colorMode = choices[(current + step + choices.count) % choices.count]
     }
 
     /// Cycles sides through the printer's choices (nil = printer default first).
@@ -137,6 +176,9 @@ public final class PrintSheet {
         case .sides:
             guard let sides else { return nil }
             return sidesChoices.contains(sides) ? nil : "\(selected.name) cannot print \(sides.rawValue)"
+        case .colorMode:
+            guard let colorMode else { return nil }
+            return colorModeChoices.contains(colorMode) ? nil : "\(selected.name) does not print in \(colorMode.rawValue)"
         }
     }
 
@@ -155,6 +197,7 @@ public final class PrintSheet {
         let pages = pagesText.trimmingWhitespace()
         if !pages.isEmpty && pages.lowercased() != "all" { options.pageRanges = try PageRanges(pages) }
         options.sides = sides
+        options.colorMode = colorMode
         return options
     }
 

@@ -8,6 +8,12 @@ public struct TextContent: Sendable, Hashable {
     /// Whether the file was cut at the text byte limit.
     public let isTruncated: Bool
 
+    /// Lines already decoded and made safe to show.
+    public init(lines: [String], isTruncated: Bool = false) {
+        self.lines = lines
+        self.isTruncated = isTruncated
+    }
+
     public init(bytes: [UInt8], isTruncated: Bool = false) {
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }

@@ -67,6 +67,8 @@ public final class ViewerModel {
         var loaded = false
         var document: Document?
         var renderer: Renderer?
+        /// Text laid out on paper, for the print preview (opened on first use).
+        var printLayout: Renderer?
         var text: TextContent?
         var problem: ViewerProblem?
         var card: DocumentCard?
@@ -276,8 +278,12 @@ public final class ViewerModel {
         guard let renderer = file.renderer else {
             throw file.problem ?? ViewerProblem(kind: .unsupported, message: "this file is shown as text")
         }
+        return try cachedPage(file, renderer: renderer, page: index, size: Self.renderSize(box: box, zoom: file.zoom))
+    }
+
+    /// Page `index` (clamped) rendered at `size`, from the cache or rendered into it.
+    private func cachedPage(_ file: OpenFile, renderer: Renderer, page index: Int, size: RenderSize) throws -> RenderedImage {
         let page = max(0, min(index, renderer.pageCount - 1))
-        let size = Self.renderSize(box: box, zoom: file.zoom)
         let pixels = renderer.pixelSize(page: page, size: size, allowUpscaling: false)
         let key = PageCache.Key(file: fileIndex, page: page, width: pixels.width, height: pixels.height)
         if let image = cache.image(for: key) { return image }
@@ -330,6 +336,21 @@ public final class ViewerModel {
         let key = PageCache.Key(file: fileIndex, page: next, width: pixels.width, height: pixels.height)
         guard !cache.contains(key), let image = try? render(file, renderer: renderer, page: next, pixels: pixels, size: size) else { return }
         cache.insert(image, for: key)
+    }
+
+    /// Page `number` (1-based) of the current file as it will print, fitted to `box` whatever
+    /// the zoom: for a print sheet's preview strip. Paged documents through the same renderer
+    /// (and render worker) as the view, cached; text as it is laid out on paper.
+    public func renderPrintPreview(page number: Int, fitting box: (width: Int, height: Int)) throws -> RenderedImage {
+        let file = current
+        let size = RenderSize.fit(width: max(1, box.width), height: max(1, box.height))
+        if let renderer = file.renderer { return try cachedPage(file, renderer: renderer, page: number - 1, size: size) }
+        guard let document = file.document, file.problem == nil else {
+            throw file.problem ?? ViewerProblem(kind: .unsupported, message: "nothing to print")
+        }
+        if file.printLayout == nil { file.printLayout = try document.renderer(password: file.password) }
+        guard let layout = file.printLayout else { throw ViewerProblem(kind: .unsupported, message: "nothing to print") }
+        return try layout.render(page: max(0, min(number - 1, layout.pageCount - 1)), size: size, allowUpscaling: false)
     }
 
     /// Rendered pages held now (bytes).
@@ -415,6 +436,7 @@ public final class ViewerModel {
         file.loaded = true
         file.renderer = nil
         file.text = nil
+        file.printLayout = nil
         file.card = nil
         file.printAction = nil
         cache.removeAll(file: index)
@@ -441,7 +463,12 @@ public final class ViewerModel {
                     bytes.removeLast(bytes.count - limit)
                     if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
                 }
-                file.text = TextContent(bytes: bytes, isTruncated: truncated)
+                var text = TextContent(bytes: bytes, isTruncated: truncated)
+                // CSV: columns aligned for reading (the cells as written, spaces added).
+                if document.contentType.mimeType == "text/csv", let aligned = CSVColumns.aligned(text.lines) {
+                    text = TextContent(lines: aligned, isTruncated: truncated)
+                }
+                file.text = text
             } catch {
                 file.problem = ViewerProblem(error)
             }

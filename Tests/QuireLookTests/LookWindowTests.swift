@@ -8,9 +8,15 @@ import Testing
 @Suite("quire look window (Xvfb)")
 final class LookWindowTests {
     let directory = TemporaryDirectory("quire-look-window")
+    /// The desktop entry the tests' mimeapps.list makes the PDF default (evince is in DEB_TEST).
+    let documentViewer: String?
+
+    init() throws {
+        documentViewer = try WindowTestBed.preferDocumentViewer(configHome: directory.file("config"))
+    }
 
     func environment(_ bed: WindowTestBed, _ base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
-        bed.environment(base, ["XDG_STATE_HOME": directory.file("state"), "NO_COLOR": "1"]
+        bed.environment(base, ["XDG_STATE_HOME": directory.file("state"), "XDG_CONFIG_HOME": directory.file("config"), "NO_COLOR": "1"]
                         .merging(base["CUPS_SERVER"] == nil ? ["CUPS_SERVER": "127.0.0.1:1"] : [:]) { a, _ in a })
     }
 
@@ -18,16 +24,11 @@ final class LookWindowTests {
         try BackgroundProcess([QuireBinary.path, "look"] + files, environment: environment(bed, base), directory: directory.path)
     }
 
-    /// Screenshots until `condition` holds (a page is painted after the window maps).
-    func screenshot(_ bed: WindowTestBed, _ name: String, timeout: Double = 20,
+    /// Screenshots of window `window` (an X id) until `condition` holds (a page is painted
+    /// after the window maps).
+    func screenshot(_ bed: WindowTestBed, _ name: String, window: String?, timeout: Double = 20,
                     until condition: (Screenshot) -> Bool = { _ in true }) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(timeout)
-        var shot = try Screenshot(path: bed.screenshot(name))
-        while !condition(shot) && Date() < deadline {
-            usleep(200_000)
-            shot = try Screenshot(path: bed.screenshot(name))
-        }
-        return shot
+        try bed.waitForScreenshot(name, window: window, timeout: timeout, until: condition)
     }
 
     static func label(_ tree: [WindowTestBed.Accessible], _ text: String) -> Bool {
@@ -39,10 +40,14 @@ final class LookWindowTests {
         let pdf = Samples.path("document.pdf"), source = Samples.path("hello.c")
         let viewer = try look([pdf, source], bed)
         defer { viewer.stop() }
-        #expect(bed.waitForWindow(named: "^document\\.pdf$") != nil, "the window is titled with the file name: \(viewer.errorOutput)")
+        let window = bed.waitForWindow(named: "^document\\.pdf$")
+        #expect(window != nil, "the window is titled with the file name: \(viewer.errorOutput)")
 
         // Page 1 is painted: the sample's red rectangle on white paper.
-        let first = try screenshot(bed, "page1") { $0.redPixels > 2000 }
+        let first = try screenshot(bed, "page1", window: window) { $0.redPixels > 2000 }
+        // The window alone, not the whole screen.
+        #expect(first.image.width < WindowTestBed.screen.width && first.image.height < WindowTestBed.screen.height,
+                "cropped to the window: \(first.image.width)×\(first.image.height)")
         #expect(first.redPixels > 2000, "page 1's red rectangle is on screen")
         #expect(first.whitePixels > 100_000, "paper, not a blank window")
         if let target = ProcessInfo.processInfo.environment["QUIRE_DOCS_SCREENSHOT"], !target.isEmpty {
@@ -59,12 +64,17 @@ final class LookWindowTests {
         for control in ["Previous Page", "Next Page", "Go to Page", "Zoom In", "Zoom Out", "Fit Page", "Fit Width", "Copy", "Show in Folder"] {
             #expect(tree.contains { $0.name == control }, "\(control) has an accessible name")
         }
+        // Open With names GIO's default application for PDF: here the document viewer the
+        // test's mimeapps.list prefers (evince, "Document Viewer"), not imagemagick's display.
+        #expect(documentViewer == "org.gnome.Evince.desktop", "evince is installed (DEB_TEST)")
+        #expect(tree.contains { $0.role == "push button" && $0.name == "Open with Document Viewer" },
+                "\(tree.filter { $0.role == "push button" })")
 
         // Page Down: page 2, other pixels.
         bed.key("Next")
         tree = bed.waitForAccessible { Self.label($0, "page 2 of 3") }
         #expect(Self.label(tree, "page 2 of 3"))
-        let second = try screenshot(bed, "page2") { $0.differingPixels(from: first) > 20_000 }
+        let second = try screenshot(bed, "page2", window: window) { $0.differingPixels(from: first) > 20_000 }
         #expect(second.differingPixels(from: first) > 20_000, "page 2 is drawn")
         bed.key("Home")
         tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
@@ -74,7 +84,7 @@ final class LookWindowTests {
         bed.key("ctrl+plus")
         tree = bed.waitForAccessible { Self.label($0, "125%") }
         #expect(Self.label(tree, "125%"))
-        let zoomed = try screenshot(bed, "zoomed") { Double($0.redPixels) > Double(first.redPixels) * 1.3 }
+        let zoomed = try screenshot(bed, "zoomed", window: window) { Double($0.redPixels) > Double(first.redPixels) * 1.3 }
         #expect(Double(zoomed.redPixels) > Double(first.redPixels) * 1.3, "zoomed: \(zoomed.redPixels) vs \(first.redPixels) red pixels")
         bed.key("ctrl+0")
         tree = bed.waitForAccessible { Self.label($0, "fit") }
@@ -86,7 +96,7 @@ final class LookWindowTests {
         tree = bed.waitForAccessible { Self.label($0, "2 of 2") }
         #expect(Self.label(tree, "2 of 2"))
         #expect(tree.contains { $0.role == "text" && $0.name == "Text" }, "a text view, not a picture")
-        let text = try screenshot(bed, "text") { $0.redPixels < 100 }
+        let text = try screenshot(bed, "text", window: window) { $0.redPixels < 100 }
         #expect(text.redPixels < 100 && text.differingPixels(from: first) > 20_000, "the PDF is gone from the screen")
         bed.key("Left")
         #expect(bed.waitForWindow(named: "^document\\.pdf$") != nil)
@@ -183,7 +193,8 @@ final class LookWindowTests {
         #expect(!tree.contains { $0.role == "push button" && $0.name == "Print" }, "a damaged file cannot print: no Print button")
         #expect(tree.contains { $0.detail.hasPrefix("Cannot print:") })
         bed.key("Right")
-        #expect(bed.waitForWindow(named: "^encrypted\\.pdf$") != nil)
+        let window = bed.waitForWindow(named: "^encrypted\\.pdf$")
+        #expect(window != nil)
         tree = bed.waitForAccessible { $0.contains { $0.name.contains("password-protected") } }
         #expect(tree.contains { $0.role == "password text" && $0.name == "Password" }, "a password field")
         // The field has the focus: a wrong password says so, the right one shows the pages.
@@ -195,7 +206,7 @@ final class LookWindowTests {
         bed.key("Return")
         tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
         #expect(Self.label(tree, "page 1 of 3"), "unlocked: \(tree.filter { $0.role == "label" })")
-        let unlocked = try screenshot(bed, "unlocked") { $0.redPixels > 2000 }
+        let unlocked = try screenshot(bed, "unlocked", window: window) { $0.redPixels > 2000 }
         #expect(unlocked.redPixels > 2000, "the decrypted page is painted")
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))

@@ -49,14 +49,9 @@ final class PreviewerServiceTests {
         return true
     }
 
-    func screenshot(_ bed: WindowTestBed, _ name: String, until condition: (Screenshot) -> Bool) throws -> Screenshot {
-        let deadline = Date().addingTimeInterval(20)
-        var shot = try Screenshot(path: bed.screenshot(name))
-        while !condition(shot) && Date() < deadline {
-            usleep(200_000)
-            shot = try Screenshot(path: bed.screenshot(name))
-        }
-        return shot
+    /// Screenshots of window `window` (an X id) until `condition` holds.
+    func screenshot(_ bed: WindowTestBed, _ name: String, window: String?, until condition: (Screenshot) -> Bool) throws -> Screenshot {
+        try bed.waitForScreenshot(name, window: window, until: condition)
     }
 
     @Test func showFileCloseSelectionAndErrors() throws {
@@ -77,7 +72,7 @@ final class PreviewerServiceTests {
         #expect(shown.status == 0, "ShowFile: \(shown.standardError)")
         let window = bed.waitForWindow(named: "^document\\.pdf$")
         #expect(window != nil, "the window shows the file: \(service.errorOutput)")
-        let page = try screenshot(bed, "page1") { $0.redPixels > 2000 }
+        let page = try screenshot(bed, "page1", window: window) { $0.redPixels > 2000 }
         #expect(page.redPixels > 2000, "page 1's red rectangle is painted")
         #expect(page.whitePixels > 100_000, "paper, not a blank window")
         #expect(Self.visible(env) == "(<true>,)")
@@ -148,8 +143,9 @@ final class PreviewerServiceTests {
 
         let shown = Self.call(bus.environment, "\(Self.interface).ShowFile", [Self.uri(Samples.path("document.pdf")), "", "false"])
         #expect(shown.status == 0, "ShowFile starts Quire by D-Bus activation: \(shown.standardError)")
-        #expect(bed.waitForWindow(named: "^document\\.pdf$") != nil, "the activated service shows the window")
-        let page = try screenshot(bed, "activated") { $0.redPixels > 2000 }
+        let window = bed.waitForWindow(named: "^document\\.pdf$")
+        #expect(window != nil, "the activated service shows the window")
+        let page = try screenshot(bed, "activated", window: window) { $0.redPixels > 2000 }
         #expect(page.redPixels > 2000, "page 1 is painted")
         #expect(Self.visible(bus.environment) == "(<true>,)")
 

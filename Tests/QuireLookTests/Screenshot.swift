@@ -1,4 +1,7 @@
+import Foundation
 import Quire
+import QuireTestSupport
+import Testing
 
 /// A decoded screenshot (RGBA), with the counts a window test asks for.
 public struct Screenshot: Sendable {
@@ -29,6 +32,36 @@ public struct Screenshot: Sendable {
     /// White pixels (paper).
     public var whitePixels: Int { count { r, g, b in r > 250 && g > 250 && b > 250 } }
 
+    /// Saturated pixels (text drawn in a colour, not black, grey or white) by hue, in six
+    /// 60° sectors: how many pixels fall in each sector.
+    public var saturatedByHue: [Int] {
+        var sectors = [Int](repeating: 0, count: 6)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            var offset = 0
+            while offset < pixels.count {
+                let r = Int(pixels[offset]), g = Int(pixels[offset + 1]), b = Int(pixels[offset + 2])
+                let high = max(r, g, b), low = min(r, g, b)
+                if high - low > 70 {
+                    let chroma = Double(high - low)
+                    var hue: Double
+                    if high == r { hue = Double(g - b) / chroma } else if high == g { hue = 2 + Double(b - r) / chroma } else { hue = 4 + Double(r - g) / chroma }
+                    if hue < 0 { hue += 6 }
+                    sectors[min(5, Int(hue))] += 1
+                }
+                offset += 4
+            }
+        }
+        return sectors
+    }
+
+    /// Distinct text colours on screen: hue sectors with at least `minimum` saturated pixels.
+    public func colourCount(minimum: Int = 40) -> Int { saturatedByHue.filter { $0 >= minimum }.count }
+
+    /// The share of pixels darker than `level` in every channel.
+    public func darkShare(below level: UInt8 = 80) -> Double {
+        Double(count { r, g, b in r < level && g < level && b < level }) / Double(max(1, image.width * image.height))
+    }
+
     /// Pixels that differ between two screenshots of the same size.
     public func differingPixels(from other: Screenshot) -> Int {
         guard image.width == other.image.width, image.height == other.image.height else { return image.pixels.count / 4 }
@@ -43,5 +76,21 @@ public struct Screenshot: Sendable {
             }
         }
         return count
+    }
+}
+
+extension WindowTestBed {
+    /// Screenshots of window `window` (an X id, nil fails the test) until `condition` holds
+    /// (a page is painted after the window maps), or `timeout`: the last one.
+    func waitForScreenshot(_ name: String, window: String?, timeout: Double = 20,
+                           until condition: (Screenshot) -> Bool = { _ in true }) throws -> Screenshot {
+        let window = try #require(window, "no window to take \(name) of")
+        let deadline = Date().addingTimeInterval(timeout)
+        var shot = try Screenshot(path: screenshot(name, window: window))
+        while !condition(shot) && Date() < deadline {
+            usleep(200_000)
+            shot = try Screenshot(path: screenshot(name, window: window))
+        }
+        return shot
     }
 }

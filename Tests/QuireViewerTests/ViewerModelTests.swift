@@ -210,4 +210,53 @@ final class ViewerModelTests {
         #expect(received.attributes["IPP_COPIES"] == "2")
         #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2)
     }
+
+    @Test func colourIsAChoiceOnlyOnAColourPrinterAndThePreviewFollowsTheRange() throws {
+        let bed = try CUPSTestBed(.colour)
+        let system = PrintSystem(server: PrintServer(bed.server), environment: bed.environment())
+        let model = ViewerModel(paths: [DocumentPath(threePages)],
+                                configuration: ViewerModel.Configuration(printSystem: system, resume: nil))
+        let sheet = try model.makePrintSheet()
+        #expect(sheet.selected.name == "quire-office")
+        #expect(sheet.colorModeChoices.isEmpty, "the monochrome printer offers no colour choice")
+        #expect(!sheet.fields.contains(.colorMode))
+        #expect(sheet.pagesToPrint == [1, 2, 3])
+        sheet.pagesText = "3,1-2"
+        #expect(sheet.pagesToPrint == [3, 1, 2], "in print order")
+        sheet.pagesText = "4"
+        #expect(sheet.pagesToPrint == nil, "a range past the end has no pages")
+        sheet.pagesText = "2-3"
+
+        #expect(sheet.selectPrinter(at: try #require(sheet.printers.firstIndex { $0.name == "quire-colour" })) == nil)
+        #expect(sheet.colorModeChoices == [.color, .monochrome])
+        #expect(sheet.fields.contains(.colorMode))
+        sheet.cycleColorMode(step: -1)
+        #expect(sheet.colorMode == .monochrome)
+        #expect(try sheet.options().colorMode == .monochrome)
+        // Back on the monochrome printer the choice goes back to its default.
+        sheet.selectPrinter(at: try #require(sheet.printers.firstIndex { $0.name == "quire-office" }))
+        #expect(sheet.colorMode == nil)
+        sheet.selectPrinter(at: try #require(sheet.printers.firstIndex { $0.name == "quire-colour" }))
+        sheet.colorMode = .monochrome
+        let job = try sheet.submit()
+        #expect(job.destination == "quire-colour")
+        let received = try #require(bed.waitForDocument(titled: "three.pdf"))
+        #expect(received.attributes["IPP_PRINT_COLOR_MODE"] == "monochrome")
+
+        // The preview's pages: the document's, whatever the zoom.
+        model.zoomIn()
+        let preview = try model.renderPrintPreview(page: 2, fitting: (width: 84, height: 112))
+        #expect(preview.width <= 84 && preview.height <= 112 && max(preview.width, preview.height) >= 80)
+        let page1 = try model.renderPrintPreview(page: 1, fitting: (width: 84, height: 112))
+        #expect(page1.pixels != preview.pixels, "page 2 is not page 1")
+    }
+
+    @Test func textPrintPreviewIsTheTextLaidOutOnPaper() throws {
+        let model = ViewerModel(paths: [DocumentPath(notes)], configuration: configuration())
+        let page = try model.renderPrintPreview(page: 1, fitting: (width: 84, height: 120))
+        #expect(page.width < page.height, "a portrait sheet of paper, not the text view: \(page.width)×\(page.height)")
+        var ink = 0
+        for y in 0..<page.height { for x in 0..<page.width where page.pixel(x: x, y: y).red < 230 { ink += 1 } }
+        #expect(ink > 10, "the text is on it")
+    }
 }

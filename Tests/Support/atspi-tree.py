@@ -4,6 +4,8 @@
    atspi-tree.py APP-NAME               (e.g. quire-look); exits 1 when no such application
    atspi-tree.py APP-NAME --press NAME  does the first action (click) of the first push button
                                         named NAME; exits 2 when there is none.
+   atspi-tree.py APP-NAME --select NAME selects the first list item named NAME through its
+                                        list's Selection interface; exits 2 when there is none.
 Uses the session bus in DBUS_SESSION_BUS_ADDRESS (the test bed's)."""
 import sys
 
@@ -14,7 +16,7 @@ from gi.repository import Atspi
 STATES = {Atspi.StateType.SENSITIVE: "sensitive", Atspi.StateType.SHOWING: "showing",
           Atspi.StateType.VISIBLE: "visible", Atspi.StateType.SELECTABLE: "selectable",
           Atspi.StateType.SELECTED: "selected", Atspi.StateType.FOCUSED: "focused",
-          Atspi.StateType.ENABLED: "enabled"}
+          Atspi.StateType.ENABLED: "enabled", Atspi.StateType.FOCUSABLE: "focusable"}
 
 
 def clean(text):
@@ -35,12 +37,12 @@ def walk(node, depth, out):
         out.append("%d\terror\t%s\t\t" % (depth, clean(str(error))))
 
 
-def find_button(node, name):
-    if node.get_role_name() == "push button" and node.get_name() == name:
+def find(node, role, name):
+    if node.get_role_name() == role and node.get_name() == name:
         return node
     for index in range(node.get_child_count()):
         child = node.get_child_at_index(index)
-        found = find_button(child, name) if child is not None else None
+        found = find(child, role, name) if child is not None else None
         if found is not None:
             return found
     return None
@@ -49,12 +51,19 @@ def find_button(node, name):
 def main():
     wanted = sys.argv[1]
     press = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--press" else None
+    select = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--select" else None
     desktop = Atspi.get_desktop(0)
     for index in range(desktop.get_child_count()):
         app = desktop.get_child_at_index(index)
         if app is not None and app.get_name() == wanted:
+            if select is not None:
+                item = find(app, "list item", select)
+                if item is None:
+                    print("no list item named %s" % select, file=sys.stderr)
+                    return 2
+                return 0 if Atspi.Selection.select_child(item.get_parent(), item.get_index_in_parent()) else 3
             if press is not None:
-                button = find_button(app, press)
+                button = find(app, "push button", press)
                 if button is None:
                     print("no push button named %s" % press, file=sys.stderr)
                     return 2

@@ -3,6 +3,7 @@
 #
 #   cups-testbed.sh start DIR         start everything; writes DIR/env (shell syntax)
 #   cups-testbed.sh start-empty DIR   a cupsd with no printers at all
+#   cups-testbed.sh start-colour DIR  the full bed plus a colour printer (quire-colour)
 #   cups-testbed.sh dead DIR          no scheduler: DIR/env names a port where nothing listens
 #   cups-testbed.sh reject-all DIR REASON   make every queue of a started bed reject jobs
 #   cups-testbed.sh stop DIR          stop exactly the processes started for DIR
@@ -17,6 +18,10 @@
 #   quire-office      default queue, accepting, idle
 #   quire-rejecting   rejecting jobs, reason "closed for maintenance"
 #   quire-stopped     accepting but stopped (disabled), reason "paper jam in tray 2"
+# These three share one monochrome IPP printer (print-color-mode-supported: monochrome).
+# start-colour adds:
+#   quire-colour      a second IPP printer that prints in colour (ippeveprinter -s 10,8:
+#                     print-color-mode-supported auto,color,monochrome), same recorder
 # Needs (Debian): cups cups-client cups-ipp-utils cups-filters dbus-daemon (as root).
 set -euo pipefail
 
@@ -143,9 +148,8 @@ EOF
     die "cupsd did not start"
 }
 
-start_printer() { # ipp_port (global; updated if the printer had to move)
-    ipp_port=$1
-    mkdir -p "$dir/ippspool" "$dir/dbus"
+start_bus() {
+    mkdir -p "$dir/dbus"
     cat > "$dir/dbus/system.conf" <<EOF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -173,6 +177,14 @@ EOF
     echo $! > "$dir/pids/dbus.pid"
     for _ in $(seq 1 100); do [ -S "$dir/dbus/system_bus_socket" ] && break; sleep 0.05; done
     [ -S "$dir/dbus/system_bus_socket" ] || { stop_bed; die "dbus-daemon did not start"; }
+}
+
+start_printer() { # ipp_port [name speed] (global ipp_port: updated if the printer had to move)
+    ipp_port=$1
+    local name=${2:-ippeveprinter} speed=()
+    [ -n "${3:-}" ] && speed=(-s "$3")
+    mkdir -p "$dir/ippspool-$name"
+    [ -S "$dir/dbus/system_bus_socket" ] || start_bus
 
     # The print command: keep each document and the job's IPP_* attributes.
     cat > "$dir/record.sh" <<EOF
@@ -192,11 +204,11 @@ EOF
     local attempt pid
     for attempt in 1 2 3; do
         DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/dbus/system_bus_socket" \
-            setsid ippeveprinter -n localhost -p "$ipp_port" -k -d "$dir/ippspool" -c "$dir/record.sh" \
-            -2 -f application/pdf,image/jpeg,image/pwg-raster -l "Test lab" -M Quire -m "Test Printer" \
-            -r off "Quire Test Printer" </dev/null >>"$dir/log/ippeveprinter.out" 2>&1 &
+            setsid ippeveprinter -n localhost -p "$ipp_port" -k -d "$dir/ippspool-$name" -c "$dir/record.sh" \
+            -2 "${speed[@]}" -f application/pdf,image/jpeg,image/pwg-raster -l "Test lab" -M Quire -m "Test Printer" \
+            -r off "Quire Test Printer $name" </dev/null >>"$dir/log/$name.out" 2>&1 &
         pid=$!
-        echo "$pid" > "$dir/pids/ippeveprinter.pid"
+        echo "$pid" > "$dir/pids/$name.pid"
         for _ in $(seq 1 600); do
             listening_pid_is "$ipp_port" "$pid" && return 0
             kill -0 "$pid" 2>/dev/null || break
@@ -205,7 +217,7 @@ EOF
         kill -9 "$pid" 2>/dev/null || true
         ipp_port=$(free_port)
     done
-    cat "$dir/log/ippeveprinter.out" >&2
+    cat "$dir/log/$name.out" >&2
     stop_bed
     die "ippeveprinter did not start"
 }
@@ -224,16 +236,16 @@ add_queue() { # name uri [lpadmin args...]
 }
 
 case "$mode" in
-start|start-empty)
+start|start-empty|start-colour)
     [ "$(id -u)" = 0 ] || die "must run as root (cupsd with a private configuration)"
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
     [ -e "$dir/pids/cupsd.pid" ] && stop_bed
-    rm -rf "$dir/received" "$dir/spool" "$dir/etc" "$dir/cache" "$dir/state" "$dir/ippspool"
+    rm -rf "$dir/received" "$dir/spool" "$dir/etc" "$dir/cache" "$dir/state" "$dir"/ippspool-*
     port=$(free_port)
     step cupsd; start_cupsd "$port"
     export CUPS_SERVER="127.0.0.1:$port"
-    if [ "$mode" = start ]; then
+    if [ "$mode" != start-empty ]; then
         ipp_port=$(free_port)
         step printer; start_printer "$ipp_port"   # may move to another port: sets ipp_port
         uri="ipp://localhost:$ipp_port/ipp/print"
@@ -243,7 +255,13 @@ start|start-empty)
         step default; lpadmin -d quire-office
         cupsreject -r "closed for maintenance" quire-rejecting
         cupsdisable -r "paper jam in tray 2" quire-stopped
-        step env; write_env "$port" "TESTBED_IPP_URI=$uri" "TESTBED_QUEUES=quire-office quire-rejecting quire-stopped"
+        queues="quire-office quire-rejecting quire-stopped"
+        if [ "$mode" = start-colour ]; then
+            step colour; start_printer "$(free_port)" colour 10,8
+            add_queue quire-colour "ipp://localhost:$ipp_port/ipp/print" -D "Colour printer"
+            queues="$queues quire-colour"
+        fi
+        step env; write_env "$port" "TESTBED_IPP_URI=$uri" "TESTBED_QUEUES=$queues"
     else
         write_env "$port" "TESTBED_QUEUES="
     fi
@@ -300,6 +318,6 @@ stop)
     stop_bed
     ;;
 *)
-    die "unknown mode $mode (start, start-empty, dead, reject-all, stop-scheduler, start-scheduler, admin, stop)"
+    die "unknown mode $mode (start, start-empty, start-colour, dead, reject-all, stop-scheduler, start-scheduler, admin, stop)"
     ;;
 esac

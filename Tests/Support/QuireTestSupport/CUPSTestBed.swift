@@ -9,6 +9,9 @@ public final class CUPSTestBed: @unchecked Sendable {
     public enum Kind: String, Sendable {
         /// cupsd + printer + three queues.
         case full = "start"
+        /// The full bed plus quire-colour, a second IPP printer that prints in colour (the
+        /// full bed's printer is monochrome only).
+        case colour = "start-colour"
         /// cupsd with no printers.
         case empty = "start-empty"
         /// No scheduler: the server address points at a port where nothing listens.

@@ -65,12 +65,58 @@ public final class WindowTestBed: @unchecked Sendable {
         run(["/usr/bin/xdotool", "type", "--delay", "60", text])
     }
 
-    /// A screenshot of the whole screen (imagemagick `import -window root`): the PNG's path.
-    public func screenshot(_ name: String) throws -> String {
+    /// A screenshot (imagemagick `import`): the PNG's path. With `window` (an X window id, as
+    /// ``waitForWindow(named:)`` returns), cropped to that window's rectangle on the screen
+    /// (`xdotool getwindowgeometry`); otherwise the whole screen.
+    public func screenshot(_ name: String, window: String? = nil) throws -> String {
         let path = directory.file(name + ".png")
-        let result = run(["/usr/bin/import", "-window", "root", path])
+        var arguments = ["/usr/bin/import", "-window", "root"]
+        if let window {
+            let geometry = try self.geometry(of: window)
+            arguments += ["-crop", "\(geometry.width)x\(geometry.height)+\(geometry.x)+\(geometry.y)", "+repage"]
+        }
+        let result = run(arguments + [path])
         guard result.status == 0 else { throw BackgroundProcessError(message: "import failed: \(result.standardError)") }
         return path
+    }
+
+    /// Where window `id` is on the screen, clipped to the screen.
+    public func geometry(of id: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        let result = run(["/usr/bin/xdotool", "getwindowgeometry", "--shell", id])
+        var values: [String: Int] = [:]
+        for line in result.standardOutputText.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        guard result.status == 0, let x = values["X"], let y = values["Y"], let width = values["WIDTH"],
+              let height = values["HEIGHT"], width > 0, height > 0 else {
+            throw BackgroundProcessError(message: "no geometry for window \(id): \(result.standardError)")
+        }
+        let left = max(0, x), top = max(0, y)
+        return (left, top, min(width - (left - x), Self.screen.width - left), min(height - (top - y), Self.screen.height - top))
+    }
+
+    /// The Xvfb screen x11-testbed.sh starts.
+    public static let screen = (width: 1280, height: 900)
+
+    /// Desktop entries of document viewers, in the order a test prefers them.
+    public static let documentViewers = ["org.gnome.Evince.desktop", "org.gnome.Papers.desktop", "okularApplication_pdf.desktop",
+                                         "atril.desktop", "xreader.desktop"]
+
+    /// Writes `configHome/mimeapps.list` making the first installed document viewer the
+    /// default for PDF (imagemagick, a test dependency, registers `display` for PDF too; a
+    /// user's desktop would have a document viewer). The chosen desktop entry, or nil when
+    /// none is installed (no file is written then).
+    @discardableResult
+    public static func preferDocumentViewer(configHome: String) throws -> String? {
+        let directories = (ProcessInfo.processInfo.environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map { "\($0)/applications" }
+        guard let viewer = documentViewers.first(where: { entry in
+            directories.contains { FileManager.default.fileExists(atPath: "\($0)/\(entry)") }
+        }) else { return nil }
+        try FileManager.default.createDirectory(atPath: configHome, withIntermediateDirectories: true)
+        try "[Default Applications]\napplication/pdf=\(viewer)\n".write(toFile: configHome + "/mimeapps.list", atomically: true, encoding: .utf8)
+        return viewer
     }
 
     /// One accessible object as AT-SPI reports it.
@@ -101,6 +147,14 @@ public final class WindowTestBed: @unchecked Sendable {
     public func press(_ name: String, in application: String = "quire-look") -> Bool {
         let script = Samples.repositoryRoot.appendingPathComponent("Tests/Support/atspi-tree.py").path
         return ProcessRunner.run(["/usr/bin/python3", script, application, "--press", name],
+                                 environment: environment(), timeout: 30).status == 0
+    }
+
+    /// Selects the list item named `name` through AT-SPI (its list's Selection); whether it was found.
+    @discardableResult
+    public func select(_ name: String, in application: String = "quire-look") -> Bool {
+        let script = Samples.repositoryRoot.appendingPathComponent("Tests/Support/atspi-tree.py").path
+        return ProcessRunner.run(["/usr/bin/python3", script, application, "--select", name],
                                  environment: environment(), timeout: 30).status == 0
     }
 
