@@ -114,8 +114,9 @@ final class LookWindowTests {
         let bed = try WindowTestBed()
         let viewer = try look([Samples.path("thousand-pages.pdf")], bed)
         defer { viewer.stop() }
-        #expect(bed.waitForWindow(named: "^thousand-pages\\.pdf$") != nil, "\(viewer.errorOutput)")
-        let first = try screenshot(bed, "first") { $0.redPixels > 2000 }
+        let window = bed.waitForWindow(named: "^thousand-pages\\.pdf$")
+        #expect(window != nil, "\(viewer.errorOutput)")
+        let first = try screenshot(bed, "first", window: window) { $0.redPixels > 2000 }
         #expect(first.redPixels > 2000, "page 1 is painted")
         var tree = bed.waitForAccessible { Self.label($0, "page 1 of 1000") }
         #expect(Self.label(tree, "page 1 of 1000"), "\(tree.filter { $0.role == "label" })")
@@ -123,14 +124,14 @@ final class LookWindowTests {
         bed.key("End")
         tree = bed.waitForAccessible { Self.label($0, "page 1000 of 1000") }
         #expect(Self.label(tree, "page 1000 of 1000"))
-        let last = try screenshot(bed, "last") { $0.redPixels > 2000 && $0.differingPixels(from: first) > 2000 }
+        let last = try screenshot(bed, "last", window: window) { $0.redPixels > 2000 && $0.differingPixels(from: first) > 2000 }
         #expect(last.redPixels > 2000, "page 1000 is painted, not left a placeholder")
         #expect(last.differingPixels(from: first) > 2000, "page 1000's text is not page 1's")
 
         bed.key("Page_Up")
         tree = bed.waitForAccessible { Self.label($0, "page 999 of 1000") }
         #expect(Self.label(tree, "page 999 of 1000"))
-        let previous = try screenshot(bed, "previous") { $0.redPixels > 2000 && $0.differingPixels(from: last) > 2000 }
+        let previous = try screenshot(bed, "previous", window: window) { $0.redPixels > 2000 && $0.differingPixels(from: last) > 2000 }
         #expect(previous.redPixels > 2000 && previous.differingPixels(from: last) > 2000, "Page Up paints page 999")
 
         bed.key("Escape")
