@@ -12,15 +12,18 @@ public enum IntegrationFiles {
     ///   - includeThumbnailer: whether to add the freedesktop `.thumbnailer` file (and, system
     ///     wide, the font configuration its sandbox needs).
     public static func all(executable: String, includeUserOnly: Bool, includeThumbnailer: Bool = true) -> [IntegrationFile] {
+        // Exec quoting alone for D-Bus .service files and Thunar; key-file files (.thumbnailer,
+        // .nemo_action, .desktop) escape the quoted text once more as a string value.
         let quire = DesktopEntry.quote(executable)
+        let exec = DesktopEntry.string(quire)
         let previewable = SupportedTypes.previewable
         let printable = SupportedTypes.printable
         var files: [IntegrationFile] = []
         if includeThumbnailer {
             files.append(IntegrationFile(relativePath: "thumbnailers/quire.thumbnailer", contents: """
                 [Thumbnailer Entry]
-                TryExec=\(quire)
-                Exec=\(quire) thumbnail -s %s %u %o
+                TryExec=\(DesktopEntry.string(executable))
+                Exec=\(exec) thumbnail -s %s %u %o
                 MimeType=\(DesktopEntry.list(SupportedTypes.thumbnailerTypes))
 
                 """, purpose: "thumbnailer for GNOME, Nemo, Caja and other GIO file managers"))
@@ -38,26 +41,26 @@ public enum IntegrationFiles {
                 [Nemo Action]
                 Name=Print with Quire
                 Comment=Print the selected files through CUPS
-                Exec=\(quire) print -- %F
+                Exec=\(exec) print -- %F
                 Icon-Name=document-print
                 Selection=NotNone
                 Mimetypes=\(DesktopEntry.list(printable))
-                Conditions=exec \(quire) can-print -- %F;
+                Conditions=exec \(exec) can-print -- %F;
 
                 """, purpose: "Nemo \"Print with Quire\", shown only when printing can work"),
             IntegrationFile(relativePath: "nemo/actions/quire-quicklook.nemo_action", contents: """
                 [Nemo Action]
                 Name=Quick Look
                 Comment=Preview the selected files in Quire's Quick Look window
-                Exec=\(quire) look -- %F
+                Exec=\(exec) look -- %F
                 Icon-Name=view-preview
                 Selection=NotNone
                 Mimetypes=\(DesktopEntry.list(previewable))
 
                 """, purpose: "Nemo \"Quick Look\""),
-            IntegrationFile(relativePath: "kio/servicemenus/quire.desktop", contents: dolphinServiceMenu(quire, previewable),
+            IntegrationFile(relativePath: "kio/servicemenus/quire.desktop", contents: dolphinServiceMenu(exec, previewable),
                             executable: true, purpose: "Dolphin service menu (KDE Frameworks 6)"),
-            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire.desktop", contents: dolphinServiceMenu(quire, previewable),
+            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire.desktop", contents: dolphinServiceMenu(exec, previewable),
                             purpose: "Dolphin service menu (KDE Frameworks 5)"),
             IntegrationFile(relativePath: "quire/thunar-uca.xml", contents: thunarActions(quire),
                             purpose: "Thunar custom actions: merge into ~/.config/Thunar/uca.xml"),
