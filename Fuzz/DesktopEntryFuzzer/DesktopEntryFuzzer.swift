@@ -1,5 +1,5 @@
 // libFuzzer target: the executable path as Quire writes it into the freedesktop `.thumbnailer`
-// file (IntegrationFiles, DesktopEntry quoting), read back the way file managers read it:
+// file (IntegrationFiles.thumbnailer, DesktopEntry quoting), read back the way file managers read it:
 // GKeyFile's string unescaping (\s \n \t \r \\; any other escape makes the value invalid), then
 // the Exec line split as g_shell_parse_argv does (GNOME's thumbnail factory), then "%%" → "%".
 // Properties: the group has exactly one TryExec and one Exec key (a path cannot inject keys or
@@ -7,6 +7,7 @@
 // `thumbnail -s %s %u %o`; MimeType is a list of MIME types.
 // Built with -sanitize=fuzzer (make fuzz); without it, a replay driver runs saved inputs.
 import FuzzDriver
+import Quire
 import QuireIntegration
 
 /// GKeyFile's value unescaping; nil for an escape it rejects.
@@ -77,13 +78,14 @@ extension String {
     }
 }
 
+let thumbnailerTypes = SupportedTypes.thumbnailerTypes
+
 func fuzzOne(_ bytes: [UInt8]) {
     let executable = String(decoding: bytes, as: UTF8.self)
     guard !executable.isEmpty, !executable.unicodeScalars.contains("\0") else { return }
-    let files = IntegrationFiles.all(executable: executable, includeUserOnly: false)
-    guard let thumbnailer = files.first(where: { $0.relativePath == "thumbnailers/quire.thumbnailer" }) else {
-        preconditionFailure("no .thumbnailer file")
-    }
+    // IntegrationFiles.all(…) writes exactly this file; the MIME list is derived once (it walks
+    // the whole shared-mime-info database: ~1 s per call under ASan).
+    let thumbnailer = IntegrationFiles.thumbnailer(executable: executable, types: thumbnailerTypes)
     var group = ""
     var keys: [String: [Substring]] = [:]
     for line in thumbnailer.contents.split(separator: "\n", omittingEmptySubsequences: true) {

@@ -20,13 +20,7 @@ public enum IntegrationFiles {
         let printable = SupportedTypes.printable
         var files: [IntegrationFile] = []
         if includeThumbnailer {
-            files.append(IntegrationFile(relativePath: "thumbnailers/quire.thumbnailer", contents: """
-                [Thumbnailer Entry]
-                TryExec=\(DesktopEntry.string(executable))
-                Exec=\(exec) thumbnail -s %s %u %o
-                MimeType=\(DesktopEntry.list(SupportedTypes.thumbnailerTypes))
-
-                """, purpose: "thumbnailer for GNOME, Nemo, Caja and other GIO file managers"))
+            files.append(thumbnailer(executable: executable, types: SupportedTypes.thumbnailerTypes))
         }
         // System installs: `quire` finds it as PREFIX/share/quire/fonts.conf beside PREFIX/bin/quire.
         if includeThumbnailer && !includeUserOnly {
@@ -94,6 +88,17 @@ public enum IntegrationFiles {
                 """, executable: true, purpose: "Nautilus script \"Quick Look with Quire\""))
         }
         return files
+    }
+
+    /// The freedesktop `.thumbnailer` file (Fuzz/DesktopEntryFuzzer reads it back as GNOME does).
+    package static func thumbnailer(executable: String, types: [String]) -> IntegrationFile {
+        IntegrationFile(relativePath: "thumbnailers/quire.thumbnailer", contents: """
+            [Thumbnailer Entry]
+            TryExec=\(DesktopEntry.string(executable))
+            Exec=\(DesktopEntry.string(DesktopEntry.quote(executable))) thumbnail -s %s %u %o
+            MimeType=\(DesktopEntry.list(types))
+
+            """, purpose: "thumbnailer for GNOME, Nemo, Caja and other GIO file managers")
     }
 
     static func dolphinServiceMenu(_ quire: String, _ types: [String]) -> String {
