@@ -7,7 +7,8 @@ import Testing
 /// (GKeyFile, then g_shell_parse_argv, as GNOME's thumbnail factory reads it), through
 /// /usr/bin/python3's GObject bindings. Regressions of Fuzz/DesktopEntryFuzzer's findings:
 /// TryExec was written Exec-quoted ("…" around a path with a space), and `"`, `$`, `` ` ``, `\`
-/// were escaped for the Exec layer only, so GKeyFile rejected the value.
+/// were escaped for the Exec layer only, so GKeyFile rejected the value; a `"` followed by a
+/// combining mark (one Character) went out unescaped, breaking the Exec line.
 @Suite("Thumbnailer file escaping, read back by GLib")
 struct ThumbnailerEscapingTests {
     static let executables = [
@@ -17,6 +18,8 @@ struct ThumbnailerEscapingTests {
         " /leading space/quire",
         "/tab\there/new\nline/quire",
         "/semi;colon/#hash/'single'/quire",
+        "/tmp/a\"\u{0301}b/quire",
+        "\u{0611}\u{030C}/quire",
     ]
 
     @Test(arguments: executables)
