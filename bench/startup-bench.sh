@@ -16,7 +16,7 @@ runs="${2:-30}"
 samples="$root/Samples/generated"
 doc="$samples/thousand-pages.pdf"
 [[ -x "$quire" ]] || { echo "bench: $quire not built (make release)" >&2; exit 69; }
-for tool in hyperfine pdfinfo pdftocairo lp cc; do
+for tool in hyperfine pdfinfo pdftocairo lp cc c++; do
     command -v "$tool" >/dev/null || { echo "bench: $tool missing" >&2; exit 69; }
 done
 [[ -f "$doc" ]] || "$root/Samples/generate.sh" >/dev/null
@@ -31,6 +31,7 @@ trap cleanup EXIT
 # The floors: C programs doing only the minimal work through the same libraries.
 swiftc -O -static-stdlib -o "$tmp/floor-swift" "$root/bench/floors/version.swift" 2>/dev/null
 cc -O2 -o "$tmp/floor-info" "$root/bench/floors/info.c" $(pkg-config --cflags --libs gio-2.0) -ldl
+c++ -O2 -o "$tmp/floor-info-cpp" "$root/bench/floors/info-cpp.cc" $(pkg-config --cflags --libs gio-2.0 poppler-cpp)
 
 # mean ms of one command (hyperfine -N), env given as NAME=VALUE words before --
 mean() {
@@ -65,6 +66,7 @@ row "quire --version" "≤ 6 ms" "$(mean -- "$quire" --version)" \
 row "quire info doc.pdf" "≤ 1.5× pdfinfo" "$(mean -- "$quire" info "$doc")" \
     "pdfinfo doc.pdf" "$(mean -- pdfinfo "$doc")"
 row "  (floor: C, GIO sniff + poppler-glib pages)" "" "$(mean -- "$tmp/floor-info" "$doc")" "" "-"
+row "  (floor: C++, GIO sniff + poppler-cpp pages)" "" "$(mean -- "$tmp/floor-info-cpp" "$doc")" "" "-"
 row "quire thumbnail -s 128 doc.pdf out.png" "≤ 1× pdftocairo" "$(mean -- "$quire" thumbnail -s 128 "$doc" "$tmp/q.png")" \
     "pdftocairo -png -singlefile -scale-to 128" "$(mean -- pdftocairo -png -singlefile -scale-to 128 "$doc" "$tmp/p")"
 row "quire can-print doc.pdf (no print server)" "≤ 15 ms" \

@@ -31,6 +31,7 @@
     X(cupsGetDestMediaCount) \
     X(cupsGetDestMediaDefault) \
     X(cupsGetDests2) \
+    X(cupsGetNamedDest) \
     X(cupsGetOption) \
     X(cupsLastError) \
     X(cupsLastErrorString) \
@@ -41,7 +42,7 @@
     X(cupsWriteRequestData) \
     X(httpClose) \
     X(httpConnect2) \
-    X(httpSetTimeout) \
+    X(httpGetFd) \
     X(ippAddInteger) \
     X(ippAddString) \
     X(ippAddStrings) \

@@ -14,6 +14,9 @@ typedef struct {
     __typeof__(quire_splash_page_size) *_Nonnull page_size;
     __typeof__(quire_splash_render) *_Nonnull render;
     __typeof__(quire_splash_close) *_Nonnull close;
+    __typeof__(quire_splash_info) *_Nonnull info;
+    __typeof__(quire_splash_info_text) *_Nonnull info_text;
+    __typeof__(quire_splash_free) *_Nonnull free_text;
 } quire_splash_api;
 
 /// Loads the shim at `path` (RTLD_LOCAL) and resolves every entry point; NULL when the file
@@ -34,6 +37,9 @@ static inline int quire_splash_api_load(const char *_Nonnull path, quire_splash_
     QUIRE_SPLASH_RESOLVE(page_size, "quire_splash_page_size")
     QUIRE_SPLASH_RESOLVE(render, "quire_splash_render")
     QUIRE_SPLASH_RESOLVE(close, "quire_splash_close")
+    QUIRE_SPLASH_RESOLVE(info, "quire_splash_info")
+    QUIRE_SPLASH_RESOLVE(info_text, "quire_splash_info_text")
+    QUIRE_SPLASH_RESOLVE(free_text, "quire_splash_free")
 #undef QUIRE_SPLASH_RESOLVE
     return 1;
 }

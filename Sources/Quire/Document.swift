@@ -58,6 +58,10 @@ public final class Document: Sendable {
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
+            if password == nil, let facts = SplashPDFDocument.info(of: file) {
+                pdf = facts
+                break
+            }
             do {
                 let document = try PDFDocument(file: file, password: password)
                 pdf = document.info

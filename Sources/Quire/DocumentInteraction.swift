@@ -28,10 +28,7 @@ public struct DocumentInteraction: Sendable {
     public init(document: Document, printSystem: PrintSystem = PrintSystem(),
                 conversion: PrintConversion = .standard) {
         var capabilities = document.capabilities
-        if case .byConversion = capabilities.print, !conversion.isAvailable {
-            capabilities.print = .unsupported(
-                reason: "printing \(document.contentType.localizedDescription) files needs conversion to PDF, which this converter cannot do")
-        }
+        capabilities.print = Self.printCapability(document, conversion: conversion)
         preview = Action(name: "Preview", isAvailable: capabilities.preview.isSupported,
                          reason: capabilities.preview.reason, detail: nil)
         thumbnail = Action(name: "Thumbnail", isAvailable: capabilities.thumbnail.isSupported,
@@ -41,6 +38,25 @@ public struct DocumentInteraction: Sendable {
             ? printSystem.availability() : .available([])
         printAvailability = availability
         print = Self.printAction(content: capabilities.print, system: availability)
+    }
+
+    /// Whether ``print`` would be available, without the other actions or the destination list:
+    /// one request for the queues' state (``PrintSystem/acceptsJobs()``). `quire can-print`
+    /// asks this each time a file manager opens a context menu.
+    package static func canPrint(_ document: Document, printSystem: PrintSystem = PrintSystem(),
+                                 conversion: PrintConversion = .standard) -> Bool {
+        printCapability(document, conversion: conversion).isSupported && printSystem.acceptsJobs()
+    }
+
+    /// The document's print capability, unsupported when it needs a conversion `conversion`
+    /// cannot do.
+    static func printCapability(_ document: Document, conversion: PrintConversion) -> PrintCapability {
+        let print = document.capabilities.print
+        if case .byConversion = print, !conversion.isAvailable {
+            return .unsupported(
+                reason: "printing \(document.contentType.localizedDescription) files needs conversion to PDF, which this converter cannot do")
+        }
+        return print
     }
 
     /// Print is available only when the content is printable and a printer accepts jobs.

@@ -13,9 +13,17 @@ struct CanPrintCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     func run() async throws {
-        guard let document = try? Document(path: RawArguments.path(file), maximumFileSize: limits.maximumFileSize(),
-                                           limits: limits.renderLimits()) else { throw ExitCode(1) }
-        let actions = DocumentInteraction(document: document)
-        if !actions.print.isAvailable { throw ExitCode(1) }
+        // A limit that cannot be read answers "no", like a file that cannot be opened.
+        guard let maximumFileSize = try? limits.maximumFileSize(), let renderLimits = try? limits.renderLimits(),
+              Self.canPrint(RawArguments.path(file), maximumFileSize: maximumFileSize, limits: renderLimits) else {
+            throw ExitCode(1)
+        }
+    }
+
+    /// Whether `path` can be printed now. Shared by the parsed command and the plain form
+    /// `quire can-print FILE` (``PlainFormFastPath``).
+    static func canPrint(_ path: DocumentPath, maximumFileSize: Int64, limits: RenderLimits) -> Bool {
+        guard let document = try? Document(path: path, maximumFileSize: maximumFileSize, limits: limits) else { return false }
+        return DocumentInteraction.canPrint(document)
     }
 }

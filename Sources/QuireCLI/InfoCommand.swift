@@ -29,21 +29,33 @@ struct InfoCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Files to describe.", valueName: "file"))
     var files: [String]
 
+    /// Seconds per file when neither --timeout nor QUIRE_TIMEOUT says otherwise.
+    static let defaultTimeout = 60
+
     func validate() throws {
-        _ = try Watchdog.seconds(timeoutOption, default: 60)
+        _ = try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout)
         if files.isEmpty { throw ValidationError("Give at least one file.") }
         if let timeoutOption, timeoutOption < 0 { throw ValidationError("--timeout takes a number of seconds (0 for none).") }
     }
 
     func run() async throws {
+        let maximumFileSize = try limits.maximumFileSize()
+        let renderLimits = try limits.renderLimits()
+        let seconds = try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout)
+        let status = try Self.describe(files.map(RawArguments.path), json: json, password: password, seconds: seconds,
+                                       maximumFileSize: maximumFileSize, renderLimits: renderLimits)
+        if let status { throw status.exitCode }
+    }
+
+    /// Writes the info cards (or the JSON array) of `paths`; returns the status of the first
+    /// failure, nil when every file was described. Shared by the parsed command and the plain
+    /// form `quire info FILE...` (``PlainFormFastPath``).
+    static func describe(_ paths: [DocumentPath], json: Bool, password: String?, seconds: Int,
+                         maximumFileSize: Int64, renderLimits: RenderLimits) throws -> ExitStatus? {
         var firstFailure: ExitStatus?
         var records: [InfoRecord] = []
         let styled = Terminal.stylesStandardOutput
-        let maximumFileSize = try limits.maximumFileSize()
-        let renderLimits = try limits.renderLimits()
-        let seconds = try Watchdog.seconds(timeoutOption, default: 60)
-        for (index, argument) in files.enumerated() {
-            let path = RawArguments.path(argument)
+        for (index, path) in paths.enumerated() {
             Watchdog.arm(seconds: seconds, path: path)
             var opened: Document?
             do {
@@ -72,6 +84,6 @@ struct InfoCommand: AsyncParsableCommand {
             }
         }
         if json { Terminal.out(try InfoRecord.encode(records) + "\n") }
-        if let firstFailure { throw firstFailure.exitCode }
+        return firstFailure
     }
 }

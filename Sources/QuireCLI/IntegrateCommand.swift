@@ -81,7 +81,7 @@ struct IntegrateCommand: ParsableCommand {
     }
 
     struct Install: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write the integration files.")
+        static let configuration = CommandConfiguration(commandName: "install", abstract: "Write the integration files.")
         @OptionGroup var location: Location
         @Flag(name: .long, help: "Say what would be written without writing.") var dryRun = false
         @Flag(name: .long, help: ArgumentHelp(
@@ -123,7 +123,7 @@ struct IntegrateCommand: ParsableCommand {
     }
 
     struct Uninstall: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove exactly the files install wrote.")
+        static let configuration = CommandConfiguration(commandName: "uninstall", abstract: "Remove exactly the files install wrote.")
         @OptionGroup var location: Location
         @Flag(name: .long, help: "Say what would be removed without removing.") var dryRun = false
 
@@ -140,7 +140,7 @@ struct IntegrateCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show which integration files are installed.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show which integration files are installed.")
         @OptionGroup var location: Location
 
         func run() throws {

@@ -4,13 +4,23 @@ import Glibc
 import Musl
 #endif
 
-/// The entry point: the thumbnailer contract takes a short path (see ``ThumbnailFastPath``),
-/// everything else goes through the argument parser.
+/// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``) and the
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``) take short paths; everything else
+/// goes through the argument parser.
 @main
 enum QuireMain {
     static func main() async {
+        // The parser reflects over every command before it answers `--version` (a few million
+        // instructions of protocol-conformance lookups); this answers the same text without it.
+        if RawArguments.entries.count == 2, RawArguments.entries[1] == Array("--version".utf8) {
+            Terminal.out(QuireVersion.string + "\n")
+            exit(0)
+        }
         if let status = ThumbnailFastPath.run(RawArguments.entries) {
             exit(status.rawValue)
+        }
+        if let status = PlainFormFastPath.run(RawArguments.entries) {
+            exit(status)
         }
         await QuireCommand.main()
     }

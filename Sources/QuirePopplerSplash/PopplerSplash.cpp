@@ -8,6 +8,7 @@
 #include <poppler/cpp/poppler-page-renderer.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -46,6 +47,38 @@ bool displayedSize(const poppler::page &page, double &width, double &height) {
         break;
     }
     return width > 0 && height > 0;
+}
+
+// PDFDocEncoding where it differs from Latin-1 (PDF 32000-1:2008, Annex D.2): 0x18-0x1F and
+// 0x80-0xA0. poppler-cpp hands a text string without byte-order mark over byte for byte, as
+// Latin-1; poppler-glib (and the PDF reader the user expects) maps these.
+char32_t pdfDocEncoding(char32_t unit) {
+    static const char16_t low[8] = {0x02D8, 0x02C7, 0x02C6, 0x02D9, 0x02DD, 0x02DB, 0x02DA, 0x02DC};
+    static const char16_t high[33] = {
+        0x2022, 0x2020, 0x2021, 0x2026, 0x2014, 0x2013, 0x0192, 0x2044, 0x2039, 0x203A, 0x2212,
+        0x2030, 0x201E, 0x201C, 0x201D, 0x2018, 0x2019, 0x201A, 0x2122, 0xFB01, 0xFB02, 0x0141,
+        0x0152, 0x0160, 0x0178, 0x017D, 0x0131, 0x0142, 0x0153, 0x0161, 0x017E, 0xFFFD, 0x20AC};
+    if (unit >= 0x18 && unit <= 0x1F) return low[unit - 0x18];
+    if (unit >= 0x80 && unit <= 0xA0) return high[unit - 0x80];
+    return unit;
+}
+
+void appendUTF8(std::string &out, char32_t c) {
+    if (c < 0x80) {
+        out += char(c);
+    } else if (c < 0x800) {
+        out += char(0xC0 | (c >> 6));
+        out += char(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        out += char(0xE0 | (c >> 12));
+        out += char(0x80 | ((c >> 6) & 0x3F));
+        out += char(0x80 | (c & 0x3F));
+    } else {
+        out += char(0xF0 | (c >> 18));
+        out += char(0x80 | ((c >> 12) & 0x3F));
+        out += char(0x80 | ((c >> 6) & 0x3F));
+        out += char(0x80 | (c & 0x3F));
+    }
 }
 
 } // namespace
@@ -139,3 +172,52 @@ extern "C" int quire_splash_render(const quire_splash_document *document, int in
 }
 
 extern "C" void quire_splash_close(quire_splash_document *document) { delete document; }
+
+extern "C" int quire_splash_info(const quire_splash_document *document, quire_splash_facts *facts) {
+    try {
+        const poppler::document &doc = *document->document;
+        facts->page_count = doc.pages();
+        doc.get_pdf_version(&facts->version_major, &facts->version_minor);
+        const poppler::permission_enum order[8] = {
+            poppler::perm_print, poppler::perm_change, poppler::perm_copy, poppler::perm_add_notes,
+            poppler::perm_fill_forms, poppler::perm_accessibility, poppler::perm_assemble,
+            poppler::perm_print_high_resolution};
+        facts->permissions = 0;
+        for (unsigned bit = 0; bit < 8; bit++) {
+            if (doc.has_permission(order[bit])) facts->permissions |= 1u << bit;
+        }
+        facts->creation_date = static_cast<long long>(doc.info_date_t("CreationDate"));
+        facts->modification_date = static_cast<long long>(doc.info_date_t("ModDate"));
+        return QUIRE_SPLASH_OK;
+    } catch (const std::bad_alloc &) {
+        return QUIRE_SPLASH_NO_MEMORY;
+    } catch (...) {
+        return QUIRE_SPLASH_DAMAGED;
+    }
+}
+
+extern "C" char *quire_splash_info_text(const quire_splash_document *document, const char *key) {
+    try {
+        poppler::ustring text = document->document->info_key(key);
+        if (text.empty()) return nullptr;
+        std::string utf8;
+        for (size_t i = 0; i < text.size(); i++) {
+            char32_t unit = text[i];
+            if (unit >= 0xD800 && unit <= 0xDBFF && i + 1 < text.size() && text[i + 1] >= 0xDC00 && text[i + 1] <= 0xDFFF) {
+                appendUTF8(utf8, 0x10000 + ((unit - 0xD800) << 10) + (char32_t(text[i + 1]) - 0xDC00));
+                i++;
+            } else if (unit >= 0xD800 && unit <= 0xDFFF) {
+                appendUTF8(utf8, 0xFFFD);
+            } else {
+                appendUTF8(utf8, pdfDocEncoding(unit));
+            }
+        }
+        char *copy = static_cast<char *>(std::malloc(utf8.size() + 1));
+        if (copy) std::memcpy(copy, utf8.c_str(), utf8.size() + 1);
+        return copy;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" void quire_splash_free(char *text) { std::free(text); }

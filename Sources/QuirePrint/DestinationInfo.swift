@@ -4,21 +4,31 @@ internal import CCUPS
 /// (`cupsCopyDestInfo`, freed in `deinit`), on one connection.
 final class DestinationInfo {
     let connection: CUPSConnection
-    let list: DestinationList
+    /// What owns `dest` (a ``DestinationList`` or a ``NamedDestination``), kept alive with it.
+    private let owner: AnyObject
     let dest: UnsafeMutablePointer<cups_dest_t>
     let info: OpaquePointer
 
-    init(_ connection: CUPSConnection, list: DestinationList, destination: Destination) throws(PrintError) {
+    convenience init(_ connection: CUPSConnection, list: DestinationList, destination: Destination) throws(PrintError) {
         guard let dest = list.find(name: destination.name, instance: destination.instance) else {
             throw PrintError(.unknownDestination, "\(destination.fullName): no such printer",
                              available: list.entries.map { entry in entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name })
         }
+        try self.init(connection, dest: dest, owner: list, name: destination.fullName)
+    }
+
+    convenience init(_ connection: CUPSConnection, named: NamedDestination, destination: Destination) throws(PrintError) {
+        try self.init(connection, dest: named.dest, owner: named, name: destination.fullName)
+    }
+
+    private init(_ connection: CUPSConnection, dest: UnsafeMutablePointer<cups_dest_t>, owner: AnyObject,
+                 name: String) throws(PrintError) {
         guard let info = libcups.cupsCopyDestInfo(connection.http, dest) else {
             let status = IPPStatus.last()
-            throw PrintError(.requestFailed, "\(destination.fullName): cannot read the printer's capabilities", ipp: status)
+            throw PrintError(.requestFailed, "\(name): cannot read the printer's capabilities", ipp: status)
         }
         self.connection = connection
-        self.list = list
+        self.owner = owner
         self.dest = dest
         self.info = info
     }

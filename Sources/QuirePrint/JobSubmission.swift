@@ -8,9 +8,18 @@ extension PrintSystem {
     /// - Throws: ``PrintError/Kind/invalidOption`` naming the printer and the supported values.
     public func validate(_ options: PrintOptions, for destination: Destination) throws(PrintError) {
         let connection = try connect()
-        let list = DestinationList(connection)
-        let info = try DestinationInfo(connection, list: list, destination: destination)
+        let info = try destinationInfo(connection, destination)
         try validate(options, info: info, destination: destination)
+    }
+
+    /// `destination`'s `cups_dest_t` and capabilities: a queue looked up alone
+    /// (``NamedDestination``), an instance or a queue the scheduler does not report that way
+    /// through the whole list (which names the destinations that exist when it is missing).
+    func destinationInfo(_ connection: CUPSConnection, _ destination: Destination) throws(PrintError) -> DestinationInfo {
+        if destination.instance == nil, let named = NamedDestination(connection, queue: destination.name) {
+            return try DestinationInfo(connection, named: named, destination: destination)
+        }
+        return try DestinationInfo(connection, list: DestinationList(connection), destination: destination)
     }
 
     func validate(_ options: PrintOptions, info: DestinationInfo, destination: Destination) throws(PrintError) {
@@ -61,22 +70,13 @@ extension PrintSystem {
                        willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
         guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
         let connection = try connect()
-        let list = DestinationList(connection)
         let name = destination.fullName
-        if list.count == 0 {
-            // The scheduler went away after connecting, or its last printer was removed.
-            if list.status.code == IPPStatus.serviceUnavailable {
-                throw PrintError(.schedulerNotRunning,
-                                 "the print system is not running (the CUPS scheduler at \(server) does not answer)",
-                                 ipp: list.status)
-            }
-            throw PrintError(.noPrinters, "\(name): the printer was removed, and no printers are set up now",
-                             ipp: list.status)
+        let info: DestinationInfo
+        if destination.instance == nil, let named = NamedDestination(connection, queue: destination.name) {
+            info = try DestinationInfo(connection, named: named, destination: destination)
+        } else {
+            info = try listedDestinationInfo(connection, destination)
         }
-        guard list.find(name: destination.name, instance: destination.instance) != nil else {
-            throw Self.removed(name, available: list.entries.map { entry in entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name })
-        }
-        let info = try DestinationInfo(connection, list: list, destination: destination)
         try validate(options, info: info, destination: destination)
 
         let cupsOptions = options.cupsOptions(pageRangesValue: pageRangesValue)
@@ -159,6 +159,27 @@ extension PrintSystem {
             warnings.append("\(name) is stopped\(why.isEmpty ? "" : " (\(why))"); the job waits in the queue until the printer is resumed")
         }
         return PrintJob(id: job.id, destination: name, documentCount: documents.count, warnings: warnings)
+    }
+
+    /// The destination as the whole list has it, with the errors for a scheduler that went away,
+    /// no printers left, or this one removed.
+    private func listedDestinationInfo(_ connection: CUPSConnection, _ destination: Destination) throws(PrintError) -> DestinationInfo {
+        let list = DestinationList(connection)
+        let name = destination.fullName
+        if list.count == 0 {
+            // The scheduler went away after connecting, or its last printer was removed.
+            if list.status.code == IPPStatus.serviceUnavailable {
+                throw PrintError(.schedulerNotRunning,
+                                 "the print system is not running (the CUPS scheduler at \(server) does not answer)",
+                                 ipp: list.status)
+            }
+            throw PrintError(.noPrinters, "\(name): the printer was removed, and no printers are set up now",
+                             ipp: list.status)
+        }
+        guard list.find(name: destination.name, instance: destination.instance) != nil else {
+            throw Self.removed(name, available: list.entries.map { entry in entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name })
+        }
+        return try DestinationInfo(connection, list: list, destination: destination)
     }
 
     /// The error for a job that was cancelled or aborted (by another user, an operator or the

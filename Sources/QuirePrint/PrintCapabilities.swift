@@ -78,8 +78,6 @@ extension PrintSystem {
     /// The capabilities of `destination` (see ``PrintCapabilities``).
     public func capabilities(of destination: Destination) throws(PrintError) -> PrintCapabilities {
         let connection = try connect()
-        let list = DestinationList(connection)
-        let info = try DestinationInfo(connection, list: list, destination: destination)
-        return PrintCapabilities(info)
+        return PrintCapabilities(try destinationInfo(connection, destination))
     }
 }

@@ -44,25 +44,45 @@ public struct PrintSystem: Sendable {
         let states = printerStates(connection)
         let defaultName = defaultDestinationName(connection, known: list.entries.map(\.name))
         return list.entries.map { entry in
-            let attributes = states[entry.name]
-            let reasons = (attributes?.strings("printer-state-reasons")
-                ?? entry.options["printer-state-reasons"].map { $0.split(separator: ",").map(String.init) } ?? [])
-                .filter { $0 != "none" }
-            let accepting = attributes?.boolean("printer-is-accepting-jobs")
-                ?? (entry.options["printer-is-accepting-jobs"] != "false")
             let fullName = entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name
-            return Destination(
-                name: entry.name, instance: entry.instance,
-                state: .init(ipp: attributes?.integer("printer-state") ?? entry.options["printer-state"].flatMap { Int($0) }),
-                stateReasons: reasons,
-                stateMessage: attributes?.string("printer-state-message").flatMap { $0.isEmpty ? nil : $0 },
-                isAcceptingJobs: accepting,
-                location: nonEmpty(attributes?.string("printer-location") ?? entry.options["printer-location"]),
-                info: nonEmpty(attributes?.string("printer-info") ?? entry.options["printer-info"]),
-                makeAndModel: nonEmpty(attributes?.string("printer-make-and-model") ?? entry.options["printer-make-and-model"]),
-                isDefault: defaultName.map { $0 == fullName } ?? entry.isDefault,
-                deviceURI: nonEmpty(attributes?.string("device-uri") ?? entry.options["device-uri"]))
+            return Self.destination(name: entry.name, instance: entry.instance, attributes: states[entry.name],
+                                    listed: entry.options, isDefault: defaultName.map { $0 == fullName } ?? entry.isDefault)
         }.sorted { ($0.name, $0.instance ?? "") < ($1.name, $1.instance ?? "") }
+    }
+
+    /// A destination from the scheduler's state attributes (CUPS-Get-Printers), falling back
+    /// on what libcups's list carries for the queue.
+    static func destination(name: String, instance: String?, attributes: IPPAttributes?, listed: [String: String],
+                            isDefault: Bool) -> Destination {
+        let reasons = (attributes?.strings("printer-state-reasons")
+            ?? listed["printer-state-reasons"].map { $0.split(separator: ",").map(String.init) } ?? [])
+            .filter { $0 != "none" }
+        let accepting = attributes?.boolean("printer-is-accepting-jobs")
+            ?? (listed["printer-is-accepting-jobs"] != "false")
+        return Destination(
+            name: name, instance: instance,
+            state: .init(ipp: attributes?.integer("printer-state") ?? listed["printer-state"].flatMap { Int($0) }),
+            stateReasons: reasons,
+            stateMessage: attributes?.string("printer-state-message").flatMap { $0.isEmpty ? nil : $0 },
+            isAcceptingJobs: accepting,
+            location: nonEmpty(attributes?.string("printer-location") ?? listed["printer-location"]),
+            info: nonEmpty(attributes?.string("printer-info") ?? listed["printer-info"]),
+            makeAndModel: nonEmpty(attributes?.string("printer-make-and-model") ?? listed["printer-make-and-model"]),
+            isDefault: isDefault,
+            deviceURI: nonEmpty(attributes?.string("device-uri") ?? listed["device-uri"]))
+    }
+
+    /// A queue (not an instance) named on the command line, from one CUPS-Get-Printers for the
+    /// state attributes and the default's name — what ``destinations()`` would say about it,
+    /// without libcups's whole destination list (the default printer's every attribute, then
+    /// every queue's; libcups reads those a few bytes per system call). Nil when the queue is
+    /// not there or the scheduler does not answer: the whole list then says which.
+    func queue(named name: String) -> Destination? {
+        guard !name.contains("/"), let connection = try? connect(),
+              let attributes = printerStates(connection)[name] else { return nil }
+        let defaultName = defaultDestinationName(connection, known: [name])
+        return Self.destination(name: name, instance: nil, attributes: attributes, listed: [:],
+                                isDefault: defaultName == name)
     }
 
     /// The destination to use: `name` if given (as "queue" or "queue/instance"), otherwise the
@@ -72,6 +92,7 @@ public struct PrintSystem: Sendable {
     /// - Throws: ``PrintError`` naming the available destinations when `name` does not exist;
     ///   `noPrinters` / `schedulerNotRunning` when there is nothing to print to.
     public func destination(named name: String? = nil) throws(PrintError) -> Destination {
+        if let name, let queue = queue(named: name) { return queue }
         let all = try destinations()
         if all.isEmpty { throw Self.noPrintersError(server) }
         let available = all.map(\.fullName)
@@ -110,6 +131,15 @@ public struct PrintSystem: Sendable {
         } catch {
             return .schedulerNotRunning(detail: error.message)
         }
+    }
+
+    /// Whether a job could be printed now: what `availability().isAvailable` says (some queue
+    /// accepts jobs; an instance accepts what its queue accepts), from one CUPS-Get-Printers for
+    /// the queues' state instead of the whole destination list. For hooks that ask this on every
+    /// context menu (`quire can-print`).
+    package func acceptsJobs() -> Bool {
+        guard let connection = try? connect() else { return false }
+        return printerStates(connection).values.contains { $0.boolean("printer-is-accepting-jobs") ?? true }
     }
 
     // MARK: Default destination

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CPopplerSplash
+import FoundationEssentials
 import QuireSystem
 import QuireTypes
 
@@ -28,7 +29,8 @@ public final class SplashPDFDocument: @unchecked Sendable {
         var tried: [String] = []
         for path in candidatePaths() {
             var api = quire_splash_api(open: { _, _, _ in 0 }, page_count: { _ in 0 }, page_size: { _, _, _, _ in 0 },
-                                       render: { _, _, _, _, _ in 0 }, close: { _ in })
+                                       render: { _, _, _, _, _ in 0 }, close: { _ in }, info: { _, _ in 0 },
+                                       info_text: { _, _ in nil }, free_text: { _ in })
             var error: UnsafePointer<CChar>?
             if quire_splash_api_load(path, &api, &error) != 0 { return Loaded(api: api, problem: nil) }
             tried.append(error.map { String(cString: $0) } ?? path)
@@ -87,7 +89,8 @@ public final class SplashPDFDocument: @unchecked Sendable {
         handle = document
         pageCount = Int(api.page_count(document))
         if pageCount < 1 {
-            api.close(document)
+            // Every stored property is set: deinit closes the document (closing it here too
+            // freed it twice).
             throw DocumentError(kind: .damaged, path: file.path, reason: "the PDF has no pages")
         }
     }
@@ -99,6 +102,38 @@ public final class SplashPDFDocument: @unchecked Sendable {
         var width = 0.0, height = 0.0
         guard api.page_size(handle, Int32(index), &width, &height) == Int32(QUIRE_SPLASH_OK) else { return nil }
         return PageSize(width: width, height: height)
+    }
+
+    /// The info card's facts, as ``PDFDocument/info`` reads them through poppler-glib (the same
+    /// poppler underneath); nil when poppler cannot tell.
+    public func info() -> PDFInfo? {
+        var facts = quire_splash_facts()
+        guard api.info(handle, &facts) == Int32(QUIRE_SPLASH_OK) else { return nil }
+        let full: UInt32 = 0xFF
+        func text(_ key: String) -> String? {
+            guard let pointer = api.info_text(handle, key) else { return nil }
+            defer { api.free_text(pointer) }
+            let value = String(cString: pointer).trimmingWhitespaceAndNewlines()
+            return value.isEmpty ? nil : value
+        }
+        func date(_ seconds: Int64) -> Date? { seconds > 0 ? Date(timeIntervalSince1970: TimeInterval(seconds)) : nil }
+        return PDFInfo(
+            pageCount: Int(facts.page_count), firstPageSize: pageSize(at: 0),
+            title: text("Title"), author: text("Author"), subject: text("Subject"), keywords: text("Keywords"),
+            creator: text("Creator"), producer: text("Producer"),
+            creationDate: date(facts.creation_date), modificationDate: date(facts.modification_date),
+            version: "PDF-\(facts.version_major).\(facts.version_minor)",
+            isEncrypted: facts.permissions & full != full, isPasswordProtected: false,
+            permissionsRestricted: facts.permissions & full != full)
+    }
+
+    /// ``info()`` of the PDF in `file` opened without a password; nil when the shim is not
+    /// installed or the document does not open that way (the caller then asks poppler-glib, whose
+    /// errors and messages are the ones Quire reports). Used by `quire info`: libpoppler-cpp
+    /// loads without GLib's object system, cairo and their libraries (~11 M instructions less).
+    package static func info(of file: InputFile) -> PDFInfo? {
+        guard isAvailable, let document = try? SplashPDFDocument(file: file) else { return nil }
+        return document.info()
     }
 
     /// Renders page `index` (0-based) on white paper at `size`, never above

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 @testable import QuireCLI
 import QuireTestSupport
@@ -23,5 +24,25 @@ import Testing
                        "libcups", "librsvg", "libspectre", "libarchive", "libqpdf", "libpangocairo", "libgs", "libgtk-4", "libgdk-4"] {
             #expect(!needed.contains { $0.hasPrefix(prefix) }, "quire links \(prefix): \(needed)")
         }
+    }
+
+    /// A command without an explicit name gets one from `String(describing:)` of its type, which
+    /// the parser evaluates for every command on every start: ~1.3 M instructions of
+    /// protocol-conformance lookups each (a quarter of `quire --version` with three unnamed).
+    @Test func everyCommandNamesItself() {
+        func check(_ command: ParsableCommand.Type) {
+            #expect(command.configuration.commandName != nil, "\(command) has no commandName")
+            command.configuration.subcommands.forEach(check)
+        }
+        check(QuireCommand.self)
+        #expect(QuireCommand.configuration.subcommands.count > 10)   // the walk reads the real tree
+    }
+
+    /// `quire --version` answers before the parser (``QuireMain``) with what the parser says.
+    @Test func versionShortPathMatchesTheParser() {
+        let result = ProcessRunner.run([QuireBinary.path, "--version"], timeout: 30)
+        #expect(result.status == 0)
+        #expect(result.standardOutputText == QuireCommand.configuration.version + "\n")
+        #expect(QuireCommand.configuration.version == QuireVersion.string)
     }
 }

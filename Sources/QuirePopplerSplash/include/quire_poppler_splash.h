@@ -2,7 +2,8 @@
 #define QUIRE_POPPLER_SPLASH_H
 // A C API over libpoppler-cpp's page renderer (poppler's Splash backend), built as its own shared
 // object (libQuirePopplerSplash.so) that QuireRender loads with dlopen the first time a raster
-// thumbnail of a PDF is drawn, so no quire process maps libpoppler-cpp unless it needs it.
+// thumbnail of a PDF is drawn (or `quire info` describes one: it is poppler without GLib, GObject
+// and cairo), so no quire process maps libpoppler-cpp unless it needs it.
 // Every function catches C++ exceptions; none crosses this boundary.
 
 #ifdef __cplusplus
@@ -29,6 +30,24 @@ int quire_splash_page_size(const quire_splash_document *document, int page, doub
 /// anti-aliased, into `rgba` (`width * height * 4` bytes, R G B A, opaque).
 int quire_splash_render(const quire_splash_document *document, int page, int width, int height, unsigned char *rgba);
 void quire_splash_close(quire_splash_document *document);
+
+/// Document facts for an info card, as poppler-glib reports them (see quire_splash_info).
+typedef struct {
+    int page_count;
+    int version_major, version_minor;
+    /// POPPLER_PERMISSIONS_* bits of poppler-glib: print 1, modify 2, copy 4, add notes 8,
+    /// fill forms 16, extract contents 32, assemble 64, print high resolution 128.
+    unsigned permissions;
+    long long creation_date, modification_date;  // seconds since 1970, or -1
+} quire_splash_facts;
+
+/// Page count, PDF version, permissions and dates.
+int quire_splash_info(const quire_splash_document *document, quire_splash_facts *facts);
+/// The Info dictionary's text entry `key` ("Title", "Author", …) as UTF-8, decoded as
+/// poppler-glib decodes it (UTF-16 with a byte-order mark, else PDFDocEncoding); NULL when absent.
+/// Free with quire_splash_free.
+char *quire_splash_info_text(const quire_splash_document *document, const char *key);
+void quire_splash_free(char *text);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,23 @@
+internal import CCUPS
+
+/// One queue looked up alone, as `lp` does (`cupsGetNamedDest`): a single Get-Printer-Attributes
+/// for the queue with the attributes a `cups_dest_t` carries, then the queue's options from
+/// `/etc/cups/lpoptions` and `~/.cups/lpoptions` — the `cups_dest_t` ``DestinationList`` would
+/// hold for it, without fetching every queue's attributes and the default printer's whole
+/// attribute set (`cupsGetDests2`, which libcups reads back a few bytes per system call).
+///
+/// Queues only: an instance ("queue/instance") exists only where an lpoptions file defines it,
+/// which `cupsGetNamedDest` does not check, so instances are looked up in the whole list.
+/// Owns the `cups_dest_t` until `deinit` (`cupsFreeDests`).
+final class NamedDestination {
+    let dest: UnsafeMutablePointer<cups_dest_t>
+
+    /// Nil when the scheduler does not know the queue or cannot be reached: the caller then reads
+    /// the whole list, which tells these apart and names what exists.
+    init?(_ connection: CUPSConnection, queue: String) {
+        guard let dest = libcups.cupsGetNamedDest(connection.http, queue, nil) else { return nil }
+        self.dest = dest
+    }
+
+    deinit { libcups.cupsFreeDests(1, dest) }
+}
