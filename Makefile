@@ -31,7 +31,7 @@ RELEASE_DIR := .build-static
 RELEASE_FLAGS := -c release --static-swift-stdlib --scratch-path $(RELEASE_DIR)
 QUIRE_RELEASE := $(RELEASE_DIR)/release/quire
 
-.PHONY: all deps build release samples demo test desktop-test screenshot man man-check bench fuzz asan install uninstall clean
+.PHONY: all deps build release samples demo test desktop-test screenshot man man-check bench fuzz fuzz-smoke asan install uninstall clean
 
 all: build
 
@@ -118,10 +118,19 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish $(DESTDIR)$(PREFIX)/libexec/quire/quire-look \
 		$(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
 
-## fuzz: libFuzzer targets, FUZZ_SECONDS each (default 60).
+## fuzz: every libFuzzer target (optimized, ASan + UBSan) for FUZZ_SECONDS each (default 60),
+## with the settings in Fuzz/settings (docs/notes/fuzz.md); each run is logged in
+## .build-fuzz/runs/summary.tsv; fails when a target crashes. Long campaigns:
+## scripts/fuzz-campaign.sh TARGET SECONDS (nice -n 19).
 FUZZ_SECONDS ?= 60
 fuzz: deps samples
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## fuzz-smoke: CI's short run (.ci/run): every target builds and runs FUZZ_SMOKE_SECONDS (20)
+## over its seeds and corpus without a crash.
+FUZZ_SMOKE_SECONDS ?= 20
+fuzz-smoke: deps samples
+	scripts/fuzz.sh smoke $(FUZZ_SMOKE_SECONDS)
 
 ## asan: the whole test suite built with AddressSanitizer (in .build-asan), leak checking on. The
 ## suppressions (GLib's one-time caches, known toolchain leaks) are built into quire, the test

@@ -100,9 +100,12 @@ let package = Package(
         // files, page, zoom, card, actions with reasons, resume state, print sheet. No UI code.
         .target(name: "QuireViewer", dependencies: ["Quire", "QuireGIO"]),
         .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "QuireGIO"]),
+        // The terminal viewer's input parsing (keys, answers to capability queries): pure
+        // functions over untrusted bytes, apart from the session so they can be fuzzed.
+        .target(name: "QuireTerminal"),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "QuireViewer", "SanitizerSupport",
+            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "SanitizerSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
@@ -116,7 +119,11 @@ let package = Package(
         // MARK: Fuzz targets (make fuzz builds them with -sanitize=fuzzer; plain builds replay inputs)
         .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes", "FuzzDriver"], path: "Fuzz/SniffFuzzer"),
         .executableTarget(name: "fuzz-open", dependencies: ["Quire", "FuzzDriver"], path: "Fuzz/OpenFuzzer"),
-        .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire", "FuzzDriver"], path: "Fuzz/ThumbnailFuzzer"),
+        .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire", "QuireThumbnails", "FuzzDriver"], path: "Fuzz/ThumbnailFuzzer"),
+        .executableTarget(name: "fuzz-print-options", dependencies: ["QuirePrint", "FuzzDriver"], path: "Fuzz/PrintOptionsFuzzer"),
+        .executableTarget(name: "fuzz-desktop-entry", dependencies: ["Quire", "QuireIntegration", "FuzzDriver"], path: "Fuzz/DesktopEntryFuzzer"),
+        .executableTarget(name: "fuzz-previewer-uri", dependencies: ["QuireGIO", "QuireTypes", "FuzzDriver"], path: "Fuzz/PreviewerURIFuzzer"),
+        .executableTarget(name: "fuzz-terminal-replies", dependencies: ["QuireTerminal", "FuzzDriver"], path: "Fuzz/TerminalRepliesFuzzer"),
 
         // MARK: Tests
         .target(name: "SanitizerSupport"),
@@ -126,7 +133,7 @@ let package = Package(
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
-        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTestSupport"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTestSupport"]),
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "Quire", "QuireTestSupport"]),

@@ -9,6 +9,20 @@ public enum FuzzDriver {
     /// The fuzzed function of this process (one target per executable).
     nonisolated(unsafe) static var body: ([UInt8]) -> Void = { _ in }
 
+    /// Splits an input into `count` fields at NUL bytes (the last field keeps the rest, NULs
+    /// included; missing fields are empty), so one input can carry several arguments.
+    public static func fields(_ bytes: [UInt8], _ count: Int) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        var rest = bytes[...]
+        while result.count < count - 1, let nul = rest.firstIndex(of: 0) {
+            result.append(Array(rest[..<nul]))
+            rest = rest[(nul + 1)...]
+        }
+        result.append(Array(rest))
+        while result.count < count { result.append([]) }
+        return result
+    }
+
     /// Runs `body` over the contents of each file named on the command line.
     public static func replay(_ body: ([UInt8]) -> Void) throws {
         for path in CommandLine.arguments.dropFirst() {

@@ -8,6 +8,7 @@ import FuzzDriver
 import Glibc
 #endif
 import Quire
+import QuireThumbnails
 
 /// A private directory for the input file: RAM-backed /dev/shm when there is one.
 let scratch: String = {
@@ -45,8 +46,20 @@ func writeInput(_ bytes: [UInt8]) -> String {
     return path
 }
 
+/// PDFs go the way `quire thumbnail`, the batch and the thumbnail service take them
+/// (QuireThumbnails' RendererThumbnailSource: scanned-page fast path, PageBackendProbe → poppler
+/// Splash for pages cairo is slow on, else cairo), not straight to cairo: a type 1 shading over a
+/// huge domain (Samples/generated/shading-function.pdf) takes cairo minutes by design
+/// (docs/notes/batch.md), which a worker's timeout, not the fuzzer, is there to stop.
+let production = RendererThumbnailSource(limits: limits)
+
 func thumbnail(_ file: InputFile, _ type: ContentType) {
     guard type.family != .postscript, type.family != .other, type.family != .empty else { return }
+    if type.family == .pdf {
+        guard let rendered = try? production.renderThumbnails(of: file, type: type, sizes: [128]) else { return }
+        for png in rendered.pngBySize.values { precondition(png.starts(with: [0x89, 0x50, 0x4E, 0x47])) }
+        return
+    }
     guard let thumbnail = try? Thumbnail.make(file: file, contentType: type, size: 128, uri: "file:///fuzz",
                                               limits: limits) else { return }
     precondition(thumbnail.image.width >= 1 && thumbnail.image.height >= 1)

@@ -1,3 +1,5 @@
+import QuireTerminal
+
 /// Finds the best image protocol by asking the terminal: a kitty graphics query, XTVERSION
 /// (the terminal's name), the cell size in pixels (CSI 16 t) and primary device attributes
 /// (DA1: parameter 4 means sixel). DA1 is answered by practically every terminal, so its answer
@@ -18,49 +20,27 @@ struct TerminalGraphicsProbe {
             return TerminalGraphicsProbe(method: forced, cellWidth: nil, cellHeight: nil, source: "QUIRE_GRAPHICS")
         }
         session.write(query)
-        let reply = session.readReply(milliseconds: 600) { bytes in Self.hasDeviceAttributes(bytes) }
+        let reply = session.readReply(milliseconds: 600) { bytes in TerminalReply.hasDeviceAttributes(bytes) }
         return interpret(reply, environment: environment)
     }
 
-    static func interpret(_ reply: [UInt8], environment: [String: String]) -> TerminalGraphicsProbe {
-        let text = String(decoding: reply, as: UTF8.self)
-        var cellWidth: Int?, cellHeight: Int?
-        if let range = text.firstRange(of: "\u{1B}[6;") {
-            let rest = text[range.upperBound...]
-            if let end = rest.firstIndex(of: "t") {
-                let numbers = rest[..<end].split(separator: ";").compactMap { Int($0) }
-                if numbers.count == 2, numbers[0] > 0, numbers[1] > 0 { cellHeight = numbers[0]; cellWidth = numbers[1] }
-            }
-        }
-        guard hasDeviceAttributes(reply) else {
-            return TerminalGraphicsProbe(method: TerminalGraphics.detect(environment), cellWidth: cellWidth,
-                                         cellHeight: cellHeight, source: "environment")
+    static func interpret(_ bytes: [UInt8], environment: [String: String]) -> TerminalGraphicsProbe {
+        let reply = TerminalReply(bytes)
+        guard reply.hasDeviceAttributes else {
+            return TerminalGraphicsProbe(method: TerminalGraphics.detect(environment), cellWidth: reply.cellWidth,
+                                         cellHeight: reply.cellHeight, source: "environment")
         }
         let method: TerminalGraphics.Method
-        let version = text.firstRange(of: "\u{1B}P>|").map { String(text[$0.upperBound...].prefix { $0 != "\u{1B}" }) } ?? ""
-        if text.contains("\u{1B}_Gi=31;OK") {
+        if reply.kittyGraphics {
             method = .kitty
-        } else if version.hasPrefix("iTerm2") || version.hasPrefix("WezTerm") {
+        } else if reply.version.hasPrefix("iTerm2") || reply.version.hasPrefix("WezTerm") {
             method = .iterm
-        } else if deviceAttributes(text).contains(4) {
+        } else if reply.deviceAttributes.contains(4) {
             method = .sixel
         } else {
             method = .blocks
         }
-        return TerminalGraphicsProbe(method: method, cellWidth: cellWidth, cellHeight: cellHeight, source: "asked the terminal")
-    }
-
-    /// Whether a DA1 answer (`ESC [ ? … c`) is in `bytes`.
-    static func hasDeviceAttributes(_ bytes: [UInt8]) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let start = text.firstRange(of: "\u{1B}[?") else { return false }
-        return text[start.upperBound...].contains { $0 == "c" }
-    }
-
-    static func deviceAttributes(_ text: String) -> [Int] {
-        guard let start = text.firstRange(of: "\u{1B}[?") else { return [] }
-        let rest = text[start.upperBound...]
-        guard let end = rest.firstIndex(of: "c") else { return [] }
-        return rest[..<end].split(separator: ";").compactMap { Int($0) }
+        return TerminalGraphicsProbe(method: method, cellWidth: reply.cellWidth, cellHeight: reply.cellHeight,
+                                     source: "asked the terminal")
     }
 }

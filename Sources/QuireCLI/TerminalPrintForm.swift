@@ -1,3 +1,4 @@
+import QuireTerminal
 import QuireViewer
 
 /// The inline print form of the terminal viewer: which field has the focus and the last

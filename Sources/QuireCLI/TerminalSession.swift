@@ -5,6 +5,7 @@ import Musl
 #endif
 import QuireRender
 import QuireSystem
+import QuireTerminal
 
 /// The terminal as a full-screen program holds it: raw keyboard, the alternate screen, no
 /// cursor. The previous state comes back on every way out: ``end()``, Ctrl-C, SIGTERM,

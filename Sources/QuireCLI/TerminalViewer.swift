@@ -5,6 +5,7 @@ import Musl
 #endif
 import FoundationEssentials
 import Quire
+import QuireTerminal
 import QuireViewer
 
 /// `quire look` in a terminal: full screen on the alternate screen, driven by the keyboard,

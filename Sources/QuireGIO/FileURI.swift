@@ -35,6 +35,17 @@ package enum FileURI {
         return uri
     }
 
+    /// The local path a `file://` URI names (`g_file_new_for_uri`, `g_file_get_path`: escapes
+    /// decoded, `.`/`..` resolved), or nil when the URI is not a `file` URI or has no local path.
+    /// The D-Bus previewer's `ShowFile(uri, …)` goes through this with whatever a caller sends.
+    package static func localPath(ofURI uri: String) -> [UInt8]? {
+        guard let file = g_file_new_for_uri(uri) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+        guard g_file_has_uri_scheme(file, "file") != 0, let raw = g_file_get_path(file) else { return nil }
+        defer { g_free(raw) }
+        return copyBytes(raw)
+    }
+
     private static func copyBytes(_ cString: UnsafeMutablePointer<gchar>) -> [UInt8] {
         var bytes: [UInt8] = []
         var offset = 0

@@ -12,18 +12,15 @@ public enum IntegrationFiles {
     ///   - includeThumbnailer: whether to add the freedesktop `.thumbnailer` file (and, system
     ///     wide, the font configuration its sandbox needs).
     public static func all(executable: String, includeUserOnly: Bool, includeThumbnailer: Bool = true) -> [IntegrationFile] {
+        // Exec quoting alone for D-Bus .service files and Thunar; key-file files (.thumbnailer,
+        // .nemo_action, .desktop) escape the quoted text once more as a string value.
         let quire = DesktopEntry.quote(executable)
+        let exec = DesktopEntry.string(quire)
         let previewable = SupportedTypes.previewable
         let printable = SupportedTypes.printable
         var files: [IntegrationFile] = []
         if includeThumbnailer {
-            files.append(IntegrationFile(relativePath: "thumbnailers/quire.thumbnailer", contents: """
-                [Thumbnailer Entry]
-                TryExec=\(quire)
-                Exec=\(quire) thumbnail -s %s %u %o
-                MimeType=\(DesktopEntry.list(SupportedTypes.thumbnailerTypes))
-
-                """, purpose: "thumbnailer for GNOME, Nemo, Caja and other GIO file managers"))
+            files.append(thumbnailer(executable: executable, types: SupportedTypes.thumbnailerTypes))
         }
         // System installs: `quire` finds it as PREFIX/share/quire/fonts.conf beside PREFIX/bin/quire.
         if includeThumbnailer && !includeUserOnly {
@@ -38,30 +35,30 @@ public enum IntegrationFiles {
                 [Nemo Action]
                 Name=Print with Quire…
                 Comment=Open the print sheet for the selected files
-                Exec=\(quire) look --print -- %F
+                Exec=\(exec) look --print -- %F
                 Icon-Name=document-print
                 Selection=NotNone
                 Mimetypes=\(DesktopEntry.list(printable))
-                Conditions=exec \(quire) can-print -- %F;
+                Conditions=exec \(exec) can-print -- %F;
 
                 """, purpose: "Nemo \"Print with Quire…\" (the print sheet), shown only when printing can work"),
             IntegrationFile(relativePath: "nemo/actions/quire-quicklook.nemo_action", contents: """
                 [Nemo Action]
                 Name=Quick Look
                 Comment=Preview the selected files in Quire's Quick Look window
-                Exec=\(quire) look -- %F
+                Exec=\(exec) look -- %F
                 Icon-Name=view-preview
                 Selection=NotNone
                 Mimetypes=\(DesktopEntry.list(previewable))
 
                 """, purpose: "Nemo \"Quick Look\""),
-            IntegrationFile(relativePath: "kio/servicemenus/quire.desktop", contents: dolphinQuickLookMenu(quire, previewable),
+            IntegrationFile(relativePath: "kio/servicemenus/quire.desktop", contents: dolphinQuickLookMenu(exec, previewable),
                             executable: true, purpose: "Dolphin \"Quick Look\" service menu (KDE Frameworks 6)"),
-            IntegrationFile(relativePath: "kio/servicemenus/quire-print.desktop", contents: dolphinPrintMenu(quire, printable),
+            IntegrationFile(relativePath: "kio/servicemenus/quire-print.desktop", contents: dolphinPrintMenu(exec, printable),
                             executable: true, purpose: "Dolphin \"Print with Quire…\" service menu (KDE Frameworks 6)"),
-            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire.desktop", contents: dolphinQuickLookMenu(quire, previewable),
+            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire.desktop", contents: dolphinQuickLookMenu(exec, previewable),
                             purpose: "Dolphin \"Quick Look\" service menu (KDE Frameworks 5)"),
-            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire-print.desktop", contents: dolphinPrintMenu(quire, printable),
+            IntegrationFile(relativePath: "kservices5/ServiceMenus/quire-print.desktop", contents: dolphinPrintMenu(exec, printable),
                             purpose: "Dolphin \"Print with Quire…\" service menu (KDE Frameworks 5)"),
             IntegrationFile(relativePath: "quire/thunar-uca.xml", contents: thunarActions(quire),
                             purpose: "Thunar custom actions: merge into ~/.config/Thunar/uca.xml"),
@@ -97,6 +94,17 @@ public enum IntegrationFiles {
                 """, executable: true, purpose: "Nautilus script \"Quick Look with Quire\""))
         }
         return files
+    }
+
+    /// The freedesktop `.thumbnailer` file (Fuzz/DesktopEntryFuzzer reads it back as GNOME does).
+    package static func thumbnailer(executable: String, types: [String]) -> IntegrationFile {
+        IntegrationFile(relativePath: "thumbnailers/quire.thumbnailer", contents: """
+            [Thumbnailer Entry]
+            TryExec=\(DesktopEntry.string(executable))
+            Exec=\(DesktopEntry.string(DesktopEntry.quote(executable))) thumbnail -s %s %u %o
+            MimeType=\(DesktopEntry.list(types))
+
+            """, purpose: "thumbnailer for GNOME, Nemo, Caja and other GIO file managers")
     }
 
     static func dolphinQuickLookMenu(_ quire: String, _ types: [String]) -> String {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGtk
 import Quire
+import QuireGIO
 import QuireViewer
 import Synchronization
 
@@ -212,16 +213,13 @@ final class PreviewerService {
 
     /// The local path of a `file://` URI that names a regular file, or the reason it cannot be shown.
     static func localFile(_ uri: String) throws(PreviewerServiceError) -> DocumentPath {
-        let file = g_file_new_for_uri(uri)!
-        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        guard g_file_has_uri_scheme(file, "file") != 0, let raw = g_file_get_path(file) else {
+        guard let bytes = FileURI.localPath(ofURI: uri) else {
             throw PreviewerServiceError(name: "org.gnome.NautilusPreviewer.Error.NotLocal",
                                         message: "\(uri) is not a local file (only file:// URIs can be previewed)")
         }
-        defer { g_free(raw) }
-        let path = DocumentPath(bytes: Array(UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) }))
+        let path = DocumentPath(bytes: bytes)
         var info = stat()
-        if stat(raw, &info) != 0 {
+        if path.withCString({ stat($0, &info) }) != 0 {
             throw PreviewerServiceError(name: "org.gnome.NautilusPreviewer.Error.NotFound",
                                         message: "\(path): \(String(cString: strerror(errno)))")
         }

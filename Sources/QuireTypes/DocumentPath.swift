@@ -83,8 +83,9 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+        // ASCII arithmetic, no per-call array: this runs for every escaped byte.
+        func digit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x37 + value }
+        return String(decoding: [digit(byte >> 4), digit(byte & 0xF)], as: UTF8.self)
     }
 
     /// Length of the valid UTF-8 sequence starting at `index`, or 0 when the byte there does

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 @testable import QuireCLI
+import QuireTerminal
 
 /// Key decoding and the graphics-protocol answer parsing of the terminal viewer.
 @Suite("Terminal keys and protocol detection")

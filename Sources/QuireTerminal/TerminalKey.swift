@@ -1,5 +1,5 @@
 /// A key from a terminal in raw mode, decoded from the bytes xterm-compatible terminals send.
-enum TerminalKey: Hashable {
+package enum TerminalKey: Hashable {
     case character(Character)
     case enter, escape, tab, backTab, backspace, delete
     case up, down, left, right, pageUp, pageDown, home, end
@@ -11,7 +11,7 @@ enum TerminalKey: Hashable {
 
     /// Whether `bytes` ends inside an escape sequence (or is a lone ESC) that more bytes may
     /// complete.
-    static func isIncomplete(_ bytes: [UInt8]) -> Bool {
+    package static func isIncomplete(_ bytes: [UInt8]) -> Bool {
         guard let escape = bytes.lastIndex(of: 0x1B) else { return false }
         let tail = bytes[(escape + 1)...]
         guard let first = tail.first else { return true }
@@ -26,7 +26,7 @@ enum TerminalKey: Hashable {
     }
 
     /// Decodes every key in `bytes`.
-    static func parse(_ bytes: [UInt8]) -> [TerminalKey] {
+    package static func parse(_ bytes: [UInt8]) -> [TerminalKey] {
         var keys: [TerminalKey] = []
         var index = 0
         while index < bytes.count {

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# One long libFuzzer run of a built target, at the lowest CPU priority, logged for the notes.
+#   scripts/fuzz-campaign.sh TARGET SECONDS [extra libFuzzer flags…]
+# Uses the binary scripts/fuzz.sh built (.build-fuzz/release/fuzz-TARGET), the settings of
+# Fuzz/settings/TARGET.options, the dictionaries Fuzz/settings/TARGET.dicts names, and the
+# corpus .build-fuzz/corpus/TARGET (grown in place) seeded by Fuzz/corpus/TARGET and Samples.
+# Appends "date target seconds executions exec/s cov ft corpus rss exit command elapsed load" to
+# .build-fuzz/runs/summary.tsv and keeps the whole log in .build-fuzz/runs/.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+target="$1"; seconds="$2"; shift 2
+binary=".build-fuzz/release/fuzz-$target"
+[[ -x "$binary" ]] || { echo "fuzz-campaign: $binary not built (scripts/fuzz.sh --build-only $target)" >&2; exit 69; }
+mkdir -p .build-fuzz/runs .build-fuzz/crashes ".build-fuzz/corpus/$target" "Fuzz/corpus/$target"
+options=()
+[[ -f "Fuzz/settings/$target.options" ]] && read -r -a options < "Fuzz/settings/$target.options"
+dictionary="$(scripts/fuzz.sh --dictionary "$target")"
+[[ -n "$dictionary" ]] && options+=("-dict=$dictionary")
+seeds=("Fuzz/corpus/$target")
+[[ -d "Fuzz/seeds/$target" ]] && seeds+=("Fuzz/seeds/$target")
+case "$target" in
+    sniff) seeds+=(Samples/generated) ;;
+    open|thumbnail) seeds+=(Samples/generated .build-fuzz/seeds/pdf) ;;
+esac
+stamp="$(date -u +%Y%m%dT%H%M%SZ)"
+log=".build-fuzz/runs/$target-$stamp.log"
+command=(nice -n 19 "$binary" "${options[@]}" -max_total_time="$seconds" -print_final_stats=1
+         -artifact_prefix=".build-fuzz/crashes/$target-" "$@" ".build-fuzz/corpus/$target" "${seeds[@]}")
+echo "${command[*]}" > "$log"
+export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0"
+# Swift's crash backtracer reads other threads' memory through its own server thread, which ASan
+# reports as an "unknown-crash" after the real failure; libFuzzer prints the stack itself.
+export SWIFT_BACKTRACE=enable=no
+status=0
+started=$(date -u +%s)
+load_start=$(cut -d' ' -f1 /proc/loadavg)
+"${command[@]}" >> "$log" 2>&1 || status=$?
+executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+rss=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last"); ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+corpus=$(sed -n 's/.* corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p' <<<"$last")
+elapsed=$(( $(date -u +%s) - started ))
+load="$load_start → $(cut -d' ' -f1 /proc/loadavg)"
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\texit %s\t%s\t%s\t%s\n' "$stamp" "$target" "$seconds" "${executions:-0}" "${rate:-0}" \
+    "${cov:-?}" "${ft:-?}" "${corpus:-?}" "${rss:-?}" "$status" "${command[*]}" "$elapsed" "$load" >> .build-fuzz/runs/summary.tsv
+tail -1 .build-fuzz/runs/summary.tsv
+exit "$status"
