@@ -24,23 +24,10 @@ import os
 import sys
 import zlib
 
+from pdf_writer import write_pdf
+
 WIDTH, HEIGHT = 1000, 750
 PAGE_W, PAGE_H = 400, 300
-
-
-def pdf(objects, path):
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    with open(path, "wb") as f:
-        f.write(out)
 
 
 def picture(width, height):
@@ -116,7 +103,7 @@ def image_page(path, image_dict, data, content=None, extra=(), fonts=b""):
         b"<< /Type /XObject /Subtype /Image " + image_dict + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream",
     ]
     objects.extend(extra)
-    pdf(objects, path)
+    write_pdf(path, objects)
 
 
 def main():

@@ -8,24 +8,11 @@ Each is a few hundred bytes to a few KiB, so that libFuzzer mutates structure, n
 """
 import os, subprocess, sys, zlib
 
-def write_pdf(path, objects, extra_trailer=b""):
-    """objects: list of bytes bodies for objects 1..n; writes header, objects, xref, trailer."""
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 2 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, extra_trailer, xref)
-    with open(path, "wb") as f:
-        f.write(out)
-    return bytes(out)
+from pdf_writer import stream, write_pdf
 
-def stream(dictionary, data):
-    return b"<< %s /Length %d >>\nstream\n" % (dictionary, len(data)) + data + b"\nendstream"
+def write_structure(path, objects, extra_trailer=b""):
+    """Every structure seed has an /Info dictionary (object 2)."""
+    return write_pdf(path, objects, trailer=b" /Info 2 0 R" + extra_trailer)
 
 def base_objects(content=b"BT /F1 24 Tf 72 720 Td (Quire fuzz seed) Tj ET"):
     return [
@@ -40,7 +27,7 @@ def base_objects(content=b"BT /F1 24 Tf 72 720 Td (Quire fuzz seed) Tj ET"):
 def main(out):
     os.makedirs(out, exist_ok=True)
     p = lambda name: os.path.join(out, name)
-    plain = write_pdf(p("plain.pdf"), base_objects())
+    plain = write_structure(p("plain.pdf"), base_objects())
 
     # Vector drawing, a Flate-compressed content stream, an image XObject (Flate), an
     # ASCIIHex image and an inline image.
@@ -56,7 +43,7 @@ def main(out):
                           zlib.compress(pixels)))
     objects.append(stream(b"/Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /ASCIIHexDecode",
                           b"00FFFF00>"))
-    write_pdf(p("images.pdf"), objects)
+    write_structure(p("images.pdf"), objects)
 
     # Two pages, an outline, page labels and a link annotation.
     objects = base_objects()
@@ -68,7 +55,7 @@ def main(out):
     objects.append(b"<< /Title (Page two) /Parent 7 0 R /Dest [9 0 R /XYZ 0 792 0] >>")
     objects.append(b"<< /Type /Page /Parent 3 0 R /MediaBox [0 0 300 300] /Contents 10 0 R >>")
     objects.append(stream(b"", b"0 0 1 rg 10 10 280 280 re f"))
-    write_pdf(p("outline-labels-link.pdf"), objects)
+    write_structure(p("outline-labels-link.pdf"), objects)
 
     # Incremental update: a second body, xref section and trailer appended, /Prev to the first.
     first_xref = int(plain.rsplit(b"startxref\n", 1)[1].split(b"\n")[0])

@@ -16,28 +16,7 @@ import struct
 import sys
 import zlib
 
-
-def pdf(objects, path):
-    """objects: list of bytes (object bodies, numbered from 1); object 1 is the catalog."""
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    with open(path, "wb") as f:
-        f.write(out)
-
-
-def stream(dictionary, data, compress=True):
-    if compress:
-        data = zlib.compress(data, 6)
-        dictionary += b" /Filter /FlateDecode"
-    return b"<< " + dictionary + b" /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+from pdf_writer import stream, write_pdf
 
 
 def page_document(path, content, resources, width=612, height=792, extra=()):
@@ -46,10 +25,10 @@ def page_document(path, content, resources, width=612, height=792, extra=()):
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources %s /Contents 4 0 R >>" % (width, height, resources),
-        stream(b"", content),
+        stream(b"", content, compress=True),
     ]
     objects.extend(extra)
-    pdf(objects, path)
+    write_pdf(path, objects)
 
 
 def shading_page(path, shading):
@@ -66,7 +45,7 @@ def main():
     # (> 15 s here); Splash evaluates only the visible pixels.
     function = stream(b"/FunctionType 4 /Domain [0 1 0 1] /Range [0 1 0 1 0 1]",
                       b"{ 2 copy 3000 mul sin 1 add 2 div 3 1 roll 4000 mul cos 1 add 2 div "
-                      b"exch 2 copy add 2 div }", compress=False)
+                      b"exch 2 copy add 2 div }")
     page_document(os.path.join(out, "shading-function.pdf"), b"q /Sh0 sh Q\n",
                   b"<< /Shading << /Sh0 5 0 R >> >>",
                   extra=[b"<< /ShadingType 1 /ColorSpace /DeviceRGB /Domain [0 1 0 1] "
@@ -108,7 +87,7 @@ def main():
             for cx, cy in [(x0, y0), (x0, y1), (x1, y1), (x1, y0)]:
                 data += bytes([int(255 * cx), int(255 * cy), int(255 * (1 - cx * cy))])
     mesh = stream(b"/ShadingType 6 /ColorSpace /DeviceRGB /BitsPerCoordinate 16 /BitsPerComponent 8 "
-                  b"/BitsPerFlag 8 /Decode [0 612 0 792 0 1 0 1 0 1]", bytes(data))
+                  b"/BitsPerFlag 8 /Decode [0 612 0 792 0 1 0 1 0 1]", bytes(data), compress=True)
     page_document(os.path.join(out, "shading-mesh.pdf"), b"q /Sh0 sh Q\n",
                   b"<< /Shading << /Sh0 5 0 R >> >>", extra=[mesh])
 
