@@ -27,10 +27,11 @@ final class PageView {
     private var tracking = true
     private let margin = 12.0, gap = 12.0
 
-    /// A rendered page converted for cairo, ready to paint.
+    /// A rendered page, ready to paint: a cairo surface over the page's own pixels (no copy).
     private struct Painted {
         let surface: OpaquePointer  // cairo_surface_t, owned
-        let bytes: Int
+        let pixels: PagePixels  // what the surface draws from: kept as long as the surface is
+        var bytes: Int { pixels.byteCount }
     }
     /// Converted pages, least recently painted first; at most `byteLimit` bytes.
     private var painted: [PageRenderJob: Painted] = [:]
@@ -57,12 +58,11 @@ final class PageView {
         // The worker starts and opens the document while the window builds itself.
         let warmUp = model.pageJob(model.page, fitting: (width: 1, height: 1))
         renderer = PageRenderQueue(configuration: model.configuration, warmUp: warmUp) { job, result in
-            let delivery: Result<RenderedPage, ViewerProblem> = result.map(RenderedPage.init)
             switch result {
             case .success: LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
             case .failure(let problem): LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
             }
-            Signal.post { target.view?.received(job, delivery) }
+            Signal.post { target.view?.received(job, result) }
         }
         vertical = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         horizontal = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
@@ -121,36 +121,6 @@ final class PageView {
     private final class Target: @unchecked Sendable {
         // Read and written on the main thread only (Signal.post runs there).
         weak var view: PageView?
-    }
-
-    /// A page in cairo's pixel format (premultiplied ARGB in native byte order), converted on
-    /// the render thread so that the main loop only copies it.
-    struct RenderedPage: Sendable {
-        let width: Int
-        let height: Int
-        let argb: [UInt32]
-
-        nonisolated init(_ image: RenderedImage) {
-            width = image.width
-            height = image.height
-            argb = image.pixels.withUnsafeBufferPointer { source in
-                [UInt32](unsafeUninitializedCapacity: image.width * image.height) { buffer, count in
-                    for index in 0..<(image.width * image.height) {
-                        let from = index * 4
-                        let alpha = UInt32(source[from + 3])
-                        if alpha == 255 {
-                            buffer[index] = 0xFF00_0000 | UInt32(source[from]) << 16 | UInt32(source[from + 1]) << 8 | UInt32(source[from + 2])
-                        } else {
-                            let red = UInt32(source[from]) * alpha / 255
-                            let green = UInt32(source[from + 1]) * alpha / 255
-                            let blue = UInt32(source[from + 2]) * alpha / 255
-                            buffer[index] = alpha << 24 | red << 16 | green << 8 | blue
-                        }
-                    }
-                    count = image.width * image.height
-                }
-            }
-        }
     }
 
     // MARK: Layout
@@ -353,25 +323,17 @@ final class PageView {
     }
 
     /// A page from the render thread: kept (if it is still what the view shows) and drawn.
-    fileprivate func received(_ job: PageRenderJob, _ result: Result<RenderedPage, ViewerProblem>) {
+    fileprivate func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
         switch result {
         case .failure(let problem):
             failed[job] = problem.message
-        case .success(let page):
+        case .success(let pixels):
             guard painted[job] == nil else { return }
-            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(page.width), Int32(page.height))!
-            let stride = Int(cairo_image_surface_get_stride(surface))
-            if let data = cairo_image_surface_get_data(surface) {
-                page.argb.withUnsafeBytes { source in
-                    for row in 0..<page.height {
-                        (data + row * stride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * page.width * 4,
-                                                     count: page.width * 4)
-                    }
-                }
-            }
-            cairo_surface_mark_dirty(surface)
-            let bytes = stride * page.height
-            painted[job] = Painted(surface: surface, bytes: bytes)
+            // ARGB32 rows of `width * 4` bytes are what cairo's stride is for that width.
+            let surface = cairo_image_surface_create_for_data(pixels.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                              Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
+            let bytes = pixels.byteCount
+            painted[job] = Painted(surface: surface, pixels: pixels)
             paintOrder.append(job)
             paintedBytes += bytes
             // Bounded: the least recently painted go first; pages on screen and the newest stay.

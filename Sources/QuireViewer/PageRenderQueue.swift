@@ -31,7 +31,8 @@ public struct PageRenderJob: Sendable, Hashable {
 
 /// Renders pages on a thread of its own, so that a window's main loop never waits for a page:
 /// the front-end says which pages it wants now (those in view first, then the neighbours ahead),
-/// and each rendered page comes back through `deliver`, on the render thread.
+/// and each rendered page comes back through `deliver`, on the render thread, as ``PagePixels``
+/// (cairo's pixel format, read from the worker straight into the page's own memory).
 ///
 /// Only the newest wish list counts: pages scrolled past before their turn are never rendered,
 /// so paging through 1000 pages with key repeat renders what was actually in view. Rendering
@@ -40,7 +41,7 @@ public struct PageRenderJob: Sendable, Hashable {
 ///
 /// Sendable: the wish list is behind a mutex; the thread handle is joined once (``stop()``).
 public final class PageRenderQueue: @unchecked Sendable {
-    public typealias Delivery = @Sendable (PageRenderJob, Result<RenderedImage, ViewerProblem>) -> Void
+    public typealias Delivery = @Sendable (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void
 
     private struct State: Sendable {
         var wanted: [PageRenderJob] = []
@@ -138,10 +139,10 @@ public final class PageRenderQueue: @unchecked Sendable {
                 continue
             case .job(let wanted): job = wanted
             }
-            let result: Result<RenderedImage, ViewerProblem>
+            let result: Result<PagePixels, ViewerProblem>
             if let worker {
                 result = Result { () throws(ViewerProblem) in
-                    try worker.render(path: job.path, password: job.password, page: job.page, width: job.width, height: job.height)
+                    try worker.renderPixels(path: job.path, password: job.password, page: job.page, width: job.width, height: job.height)
                 }
             } else {
                 do throws(DocumentError) {
@@ -155,8 +156,13 @@ public final class PageRenderQueue: @unchecked Sendable {
                         }
                         open = (job.path, job.password, try document.renderer(password: job.password))
                     }
-                    result = .success(try open!.renderer.render(page: job.page, size: .fit(width: job.width, height: job.height),
-                                                                allowUpscaling: true))
+                    let image = try open!.renderer.render(page: job.page, size: .fit(width: job.width, height: job.height),
+                                                          allowUpscaling: true)
+                    if let pixels = PagePixels(image) {
+                        result = .success(pixels)
+                    } else {
+                        result = .failure(ViewerProblem(kind: .damaged, message: "no memory for page \(job.page + 1) at \(image.width)×\(image.height)"))
+                    }
                 } catch {
                     result = .failure(ViewerProblem(error, passwordGiven: job.password != nil))
                 }

@@ -453,7 +453,6 @@ public final class ViewerModel {
             }
         }
         file.document = document
-        let info = try? document.info(password: file.password)
         if document.contentType.family == .text {
             let limit = configuration.limits.maximumTextBytes
             do {
@@ -479,6 +478,9 @@ public final class ViewerModel {
                 file.problem = ViewerProblem(error, passwordGiven: file.password != nil)
             }
         }
+        // The card's PDF facts come from the document the renderer has open (not a second
+        // opening of the file through another poppler front-end).
+        let info = try? document.info(password: file.password, renderer: file.renderer)
         file.card = DocumentCard(info: info, document: document, pages: file.renderer?.pageCount,
                                  lines: file.text?.lineCount)
         if let saved = configuration.resume?.position(for: document.file) {

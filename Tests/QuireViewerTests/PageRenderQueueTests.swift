@@ -18,9 +18,9 @@ final class PageRenderQueueTests {
     }
 
     final class Deliveries: Sendable {
-        let received = Mutex<[(PageRenderJob, Result<RenderedImage, ViewerProblem>)]>([])
+        let received = Mutex<[(PageRenderJob, Result<PagePixels, ViewerProblem>)]>([])
         var count: Int { received.withLock { $0.count } }
-        var all: [(PageRenderJob, Result<RenderedImage, ViewerProblem>)] { received.withLock { $0 } }
+        var all: [(PageRenderJob, Result<PagePixels, ViewerProblem>)] { received.withLock { $0 } }
 
         /// Waits (at most 30 s) until `count` pages have come back.
         func wait(for count: Int) -> Bool {
@@ -46,7 +46,7 @@ final class PageRenderQueueTests {
         #expect(received.map(\.0.page) == [0, 999, 1], "most wanted first")
         var images: [RenderedImage] = []
         for (job, result) in received {
-            let image = try result.get()
+            let image = try result.get().image
             #expect(image.width == job.width && image.height == job.height, "rendered at the laid-out size")
             images.append(image)
         }
