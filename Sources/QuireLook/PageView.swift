@@ -42,8 +42,10 @@ final class PageView {
     private var onScreen: Set<PageRenderJob> = []
     /// Pages the renderer could not draw, with why (not asked for again).
     private var failed: [PageRenderJob: String] = [:]
-    /// Pages wanted beyond those in view: this many after the view, one before.
-    private let ahead = 2
+    /// Pages wanted beyond those in view: this many after the view, one before. One is enough
+    /// for Page Down (a page renders in ~15–25 ms, faster than key repeat); each page kept ahead
+    /// is ~1.5 MB at a fitted A4 page in a 1280×900 window.
+    private let ahead = 1
     private let renderer: PageRenderQueue
     private var pinchStart = 1.0
     private var tracedFirstPage = false, tracedFirstFrame = false
@@ -282,6 +284,9 @@ final class PageView {
         if paintedAPage && !tracedFirstPage {
             tracedFirstPage = true
             LookTrace.mark("first page painted")
+            // The start-up burst (theme, widgets, document) is over: what malloc freed inside
+            // its heaps goes back to the system (~0.5 MB, docs/notes/look.md).
+            Signal.idle { MallocTuning.trim() }
         }
         onScreen = shown
         // Then the neighbours: the pages after the view (reading ahead), one before it, as long
@@ -289,7 +294,7 @@ final class PageView {
         // rendering them would only push each other out).
         if let last = visible.last, let first = visible.first {
             var bytes = shown.reduce(0) { $0 + $1.width * $1.height * 4 }
-            for index in [last + 1, last + 2, first - 1].prefix(ahead + 1) where slots.indices.contains(index) {
+            for index in (1...ahead).map({ last + $0 }) + [first - 1] where slots.indices.contains(index) {
                 guard let job = model.pageJob(index, fitting: box), painted[job] == nil, failed[job] == nil else { continue }
                 bytes += job.width * job.height * 4
                 guard bytes <= byteLimit else { break }
