@@ -16,6 +16,8 @@ final class PageView {
     let area: UnsafeMutablePointer<GtkWidget>
     private let vertical: OpaquePointer  // GtkAdjustment
     private let horizontal: OpaquePointer
+    private let verticalBar: UnsafeMutablePointer<GtkWidget>
+    private let horizontalBar: UnsafeMutablePointer<GtkWidget>
     /// Called when the page in view or the zoom changes.
     var onChange: () -> Void = {}
 
@@ -73,8 +75,10 @@ final class PageView {
         gtk_widget_set_vexpand(area, 1)
         gtk_widget_set_focusable(area, 1)
         Accessibility.setLabel(area, "Pages")
-        let verticalBar = gtk_scrollbar_new(GTK_ORIENTATION_VERTICAL, UnsafeMutablePointer(vertical))!
-        let horizontalBar = gtk_scrollbar_new(GTK_ORIENTATION_HORIZONTAL, UnsafeMutablePointer(horizontal))!
+        verticalBar = gtk_scrollbar_new(GTK_ORIENTATION_VERTICAL, UnsafeMutablePointer(vertical))!
+        horizontalBar = gtk_scrollbar_new(GTK_ORIENTATION_HORIZONTAL, UnsafeMutablePointer(horizontal))!
+        // Shown only when there is something to scroll (configureAdjustments).
+        gtk_widget_set_visible(horizontalBar, 0)
         Accessibility.setLabel(verticalBar, "Scroll pages")
         Accessibility.setLabel(horizontalBar, "Scroll across the page")
         let grid = gtk_grid_new()!
@@ -164,6 +168,12 @@ final class PageView {
         let width = contentWidth + 2 * margin
         gtk_adjustment_configure(horizontal, max(0, (width - viewWidth) / 2), 0, max(width, viewWidth), 40,
                                  max(1, viewWidth * 0.9), max(1, viewWidth))
+        // A plain GtkScrollbar is drawn even when there is nothing to scroll: at "fit page" the
+        // pages never are wider than the view, so the bar across them is hidden there. Decided by
+        // the zoom, not by the widths: hiding the bar makes the view taller, which makes a page
+        // fitted by its height wider, which could bring the bar back (a resize loop).
+        let wanted = model.zoom > 1
+        if (gtk_widget_get_visible(horizontalBar) != 0) != wanted { gtk_widget_set_visible(horizontalBar, wanted ? 1 : 0) }
     }
 
     /// The pages that cross the band from `top` to `top + height` (slots are in order: binary search).
@@ -329,6 +339,10 @@ final class PageView {
 
     /// A page from the render thread: kept (if it is still what the view shows) and drawn.
     fileprivate func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
+        if job.purpose == .printPreview {
+            previewDelivery?(job, result)
+            return
+        }
         switch result {
         case .failure(let problem):
             failed[job] = problem.message
@@ -361,6 +375,17 @@ final class PageView {
         paintOrder.removeAll { $0 == job }
         paintedBytes -= page.bytes
         cairo_surface_destroy(page.surface)
+    }
+
+    /// Where print-preview pages go (the print sheet's strip, while it is open).
+    private var previewDelivery: (@MainActor (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void)?
+
+    /// Renders `jobs` (print-preview pages) on the view's render thread and worker, after the
+    /// view's own pages; each comes back to `deliver` on the main loop. An empty list drops the
+    /// pages not yet rendered (a newer range, or the sheet closed).
+    func wantPreview(_ jobs: [PageRenderJob], deliver: @escaping @MainActor (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void) {
+        previewDelivery = deliver
+        renderer.want(jobs, for: .printPreview)
     }
 
     /// Forgets converted pages and shows the model's current file from its position.

@@ -353,6 +353,17 @@ public final class ViewerModel {
         return try layout.render(page: max(0, min(number - 1, layout.pageCount - 1)), size: size, allowUpscaling: false)
     }
 
+    /// Page `number` (1-based) of the current file as it will print, fitted to `box` whatever
+    /// the zoom, described for ``PageRenderQueue`` (a print sheet's preview strip rendered off
+    /// the main thread, through the same worker as the view); the renderer lays text out on
+    /// paper, as ``renderPrintPreview(page:fitting:)`` does. nil when the file cannot be shown.
+    public func printPreviewJob(page number: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        let file = current
+        guard file.document != nil, file.problem == nil, number >= 1 else { return nil }
+        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: number - 1,
+                             width: max(1, box.width), height: max(1, box.height), purpose: .printPreview)
+    }
+
     /// Rendered pages held now (bytes).
     public var cachedBytes: Int { cache.byteCount }
 
