@@ -61,12 +61,17 @@ final class PageView {
         let target = Target()
         // The worker starts and opens the document while the window builds itself.
         let warmUp = model.pageJob(model.page, fitting: (width: 1, height: 1))
-        renderer = PageRenderQueue(configuration: model.configuration, warmUp: warmUp) { job, result in
+        // At most two pages wait for the main loop: while it is behind (keys are dispatched
+        // before idle callbacks), the render thread waits instead of piling pages up there.
+        renderer = PageRenderQueue(configuration: model.configuration, warmUp: warmUp, unacceptedLimit: 2) { job, result in
             switch result {
             case .success: LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
             case .failure(let problem): LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
             }
-            Signal.post { target.view?.received(job, result) }
+            Signal.post {
+                target.view?.received(job, result)
+                target.view?.renderer.accepted()
+            }
         }
         vertical = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         horizontal = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))

@@ -60,6 +60,8 @@ public final class PageRenderQueue: @unchecked Sendable {
         /// The page being rendered now (asked for again meanwhile, it is not rendered twice).
         var running: PageRenderJob?
         var stopped = false
+        /// Pages delivered and not yet accepted by the front-end (``accepted()``).
+        var unaccepted = 0
     }
 
     /// What the front-end and the render thread share.
@@ -77,13 +79,29 @@ public final class PageRenderQueue: @unchecked Sendable {
     ///   - warmUp: a page rendered at once and not delivered (e.g. the first page at 1×1), so
     ///     that starting the worker and opening the document overlap the window's own start.
     ///   - deliver: called on the render thread with each page or its problem.
-    public init(configuration: ViewerModel.Configuration, warmUp: PageRenderJob? = nil, deliver: @escaping Delivery) {
+    ///   - unacceptedLimit: when set, the thread renders no further page while this many
+    ///     delivered pages are not yet ``accepted()``. A front-end that hands pages to a main
+    ///     loop sets it: while the loop is behind (a flood of keys is dispatched before idle
+    ///     callbacks), pages would otherwise pile up in the loop's queue, each holding its
+    ///     memory, beyond any cache's bound.
+    public init(configuration: ViewerModel.Configuration, warmUp: PageRenderJob? = nil, unacceptedLimit: Int? = nil,
+                deliver: @escaping Delivery) {
         let shared = self.shared
         let settings = RenderSettings(configuration)
         thread = JoinableThread(stackSize: 8 << 20) {
-            Self.run(shared: shared, settings: settings, warmUp: warmUp, deliver: deliver)
+            Self.run(shared: shared, settings: settings, warmUp: warmUp, limit: unacceptedLimit, deliver: deliver)
         }
     }
+
+    /// The front-end has taken a delivered page (call once per delivery when an
+    /// `unacceptedLimit` is set).
+    public func accepted() {
+        shared.state.withLock { $0.unaccepted = max(0, $0.unaccepted - 1) }
+        shared.wakeUp.post()
+    }
+
+    /// Delivered pages not yet ``accepted()``.
+    public var unaccepted: Int { shared.state.withLock { $0.unaccepted } }
 
     /// Replaces the pages waiting to be rendered for `purpose` with `jobs` (most wanted first;
     /// each job's own purpose is set to `purpose`). A page being rendered now finishes and is
@@ -132,7 +150,7 @@ public final class PageRenderQueue: @unchecked Sendable {
         }
     }
 
-    private static func run(shared: Shared, settings: RenderSettings, warmUp: PageRenderJob?, deliver: Delivery) {
+    private static func run(shared: Shared, settings: RenderSettings, warmUp: PageRenderJob?, limit: Int?, deliver: Delivery) {
         let worker = settings.worker.map { PageRenderProcess(argv: $0, timeout: settings.timeout) }
         defer { worker?.stop() }
         // In-process: the document last used, opened on this thread.
@@ -143,6 +161,10 @@ public final class PageRenderQueue: @unchecked Sendable {
             let next = shared.state.withLock { state -> Next in
                 if state.stopped { return .stop }
                 if let job = warming { return .job(job) }
+                if let limit, state.unaccepted >= limit {
+                    state.running = nil
+                    return .wait
+                }
                 if let lane = state.wanted.firstIndex(where: { !$0.isEmpty }) {
                     state.running = state.wanted[lane].removeFirst()
                 } else {
@@ -189,6 +211,7 @@ public final class PageRenderQueue: @unchecked Sendable {
             if warming != nil {
                 warming = nil  // rendered for its side effects only
             } else {
+                if limit != nil { shared.state.withLock { $0.unaccepted += 1 } }
                 deliver(job, result)
             }
         }

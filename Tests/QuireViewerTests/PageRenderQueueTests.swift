@@ -83,6 +83,38 @@ final class PageRenderQueueTests {
         #expect(queue.pending == 0)
     }
 
+    /// A main loop that is behind (a flood of keys is dispatched before the idle callbacks that
+    /// hand pages over) must not let rendered pages pile up: the thread waits for the front-end.
+    @Test func aConsumerThatIsBehindHoldsAtMostTheLimitOfUnacceptedPages() throws {
+        let model = ViewerModel(paths: [DocumentPath(Samples.path("thousand-pages.pdf"))], configuration: configuration(worker: false))
+        let deliveries = Deliveries()
+        let queue = PageRenderQueue(configuration: model.configuration, unacceptedLimit: 2) { job, result in
+            deliveries.received.withLock { $0.append((job, result)) }
+        }
+        defer { queue.stop() }
+        let box = (width: 300, height: 300)
+        queue.want(try (0..<12).map { try #require(model.pageJob($0, fitting: box)) })
+        #expect(deliveries.wait(for: 2))
+        usleep(500_000)  // far longer than 10 pages at 300 px take
+        #expect(deliveries.count == 2, "no page rendered while two wait for the consumer")
+        #expect(queue.unaccepted == 2)
+        #expect(queue.pending == 10)
+        // The consumer catches up one page at a time: each acceptance lets one more render.
+        var accepted = 0
+        let deadline = Date().addingTimeInterval(30)
+        while accepted < 12 && Date() < deadline {
+            if deliveries.count > accepted {
+                #expect(deliveries.count - accepted <= 2, "never more than the limit waiting")
+                queue.accepted()
+                accepted += 1
+            } else {
+                usleep(2_000)
+            }
+        }
+        #expect(deliveries.all.map(\.0.page) == Array(0..<12))
+        #expect(queue.unaccepted == 0 && queue.pending == 0)
+    }
+
     @Test func aPageThatCannotBeRenderedComesBackAsAProblem() throws {
         let document = directory.file("two.pdf")
         try TestPDF.write(pages: 2, to: document)
