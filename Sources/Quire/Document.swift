@@ -58,6 +58,8 @@ public final class Document: Sendable {
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
+            // poppler's parameters, built once and held for the process (see prepare()).
+            SplashPDFDocument.prepare()
             if password == nil, let facts = SplashPDFDocument.info(of: file) {
                 pdf = facts
                 break
