@@ -37,6 +37,25 @@ import Testing
         }
     }
 
+    /// poppler takes a page-tree kid without /Kids as a page whatever its /Type says; the probe
+    /// does too, so such a page with a function shading still goes to Splash (found by
+    /// fuzz-thumbnail: "/Type" mutated to "/Tlype" sent it to cairo, which took minutes; the input
+    /// is kept in Fuzz/corpus/thumbnail/page-without-type-function-shading).
+    @Test func aPageWithoutTypeIsFoundAsPopplerFindsIt() throws {
+        let scratch = TemporaryDirectory()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path("shading-function.pdf"))))
+        let page = Array("/Type /Page ".utf8)
+        let range = try #require(bytes.firstRange(of: page))
+        bytes.replaceSubrange(range, with: Array("/Tlype /Page".utf8))  // same length: offsets hold
+        for (name, content) in [("untyped.pdf", bytes), ("typed.pdf", try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path("shading-function.pdf")))))] {
+            let path = scratch.file(name)
+            try Data(content).write(to: URL(fileURLWithPath: path))
+            let file = try InputFile(path: DocumentPath(path))
+            #expect(PageBackendProbe.prefersSplash(file), "\(name)")
+            #expect(try SplashPDFDocument(file: file).pageCount == 1, "\(name): poppler reads the page")
+        }
+    }
+
     @Test func theShimIsFoundAndQuireDoesNotLinkIt() throws {
         #expect(SplashPDFDocument.isAvailable, "\(SplashPDFDocument.unavailableReason ?? "")")
         let needed = ProcessRunner.run(["/usr/bin/readelf", "-d", QuireBinary.path], timeout: 30).standardOutputText
