@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #endif
 
-/// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``) and the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``) take short paths; everything else
+/// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``) and the viewer's render worker
+/// (``LookRenderWorkerFastPath``) take short paths; everything else
 /// goes through the argument parser.
 @main
 enum QuireMain {
@@ -20,6 +21,9 @@ enum QuireMain {
             exit(status.rawValue)
         }
         if let status = PlainFormFastPath.run(RawArguments.entries) {
+            exit(status)
+        }
+        if let status = LookRenderWorkerFastPath.run(RawArguments.entries) {
             exit(status)
         }
         await QuireCommand.main()
