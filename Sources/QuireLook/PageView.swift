@@ -18,6 +18,8 @@ final class PageView {
     private let horizontal: OpaquePointer
     /// Called when the page in view or the zoom changes.
     var onChange: () -> Void = {}
+    /// Called once, in the frame that first paints a page (or a page's problem).
+    var onFirstPage: (() -> Void)?
 
     private struct Slot { var y: Double; var width: Double; var height: Double }
     private var slots: [Slot] = []
@@ -282,7 +284,7 @@ final class PageView {
         let box = fitBox
         let visible = pages(from: top, height: height)
         var wanted: [PageRenderJob] = []
-        var paintedAPage = false
+        var paintedAPage = false, settledAPage = false
         var shown: Set<PageRenderJob> = []
         for index in visible {
             let slot = slots[index]
@@ -301,6 +303,7 @@ final class PageView {
             }
             if let problem = failed[job] {
                 drawProblem(problem, in: cairo, x: x, y: y, width: slot.width)
+                settledAPage = true
                 continue
             }
             wanted.append(job)
@@ -312,6 +315,10 @@ final class PageView {
         if paintedAPage && !tracedFirstPage {
             tracedFirstPage = true
             LookTrace.mark("first page painted")
+        }
+        if paintedAPage || settledAPage, let first = onFirstPage {
+            onFirstPage = nil
+            first()
         }
         onScreen = shown
         // Then the neighbours: the pages after the view (reading ahead), one before it, as long
