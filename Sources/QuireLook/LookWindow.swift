@@ -69,17 +69,44 @@ final class LookWindow {
     ///   and Open With (GIO's default-application scan) up only after the first page is on
     ///   screen, not before the window shows; until then neither button is there (the Print
     ///   button only ever appears once printing is known to work).
-    init(model: ViewerModel, deferActions: Bool = false) {
+    /// - Parameter renderer: the page view's render thread, if it was started already.
+    init(model: ViewerModel, deferActions: Bool = false, renderer: PageView.EarlyRenderer? = nil) {
         self.model = model
         actionsPending = deferActions
         ColorScheme.followDesktop()
         window = gtk_window_new()!
-        gtk_window_set_default_size(cast(window), 900, 860)
-        pages = PageView(model: model)
+        gtk_window_set_default_size(cast(window), Int32(Self.defaultSize.width), Int32(Self.defaultSize.height))
+        pages = PageView(model: model, early: renderer)
         buildHeader()
         buildBody()
         connect()
         reload()
+        renderAhead()
+    }
+
+    /// The window's default size, as set on it.
+    private static let defaultSize = (width: 900, height: 860)
+
+    /// Starts the current page's render at the size the page view will get in a window of the
+    /// default size (the header and bottom bars measured now), before the window is presented.
+    private func renderAhead() {
+        guard case .pages = model.content else { return }
+        // Realized, the window has its final style (a window manager without compositing
+        // gets the "solid-csd" frame, whose padding and border take room from the content).
+        gtk_widget_realize(window)
+        let style = gtk_widget_get_style_context(window)
+        var padding = GtkBorder(), border = GtkBorder()
+        gtk_style_context_get_padding(style, &padding)
+        gtk_style_context_get_border(style, &border)
+        let frameWidth = Int(padding.left) + Int(padding.right) + Int(border.left) + Int(border.right)
+        let frameHeight = Int(padding.top) + Int(padding.bottom) + Int(border.top) + Int(border.bottom)
+        var minimum: Int32 = 0, header: Int32 = 0, bar: Int32 = 0
+        if let titlebar = gtk_window_get_titlebar(cast(window)) {
+            gtk_widget_measure(titlebar, GTK_ORIENTATION_VERTICAL, Int32(Self.defaultSize.width), &minimum, &header, nil, nil)
+        }
+        gtk_widget_measure(pageBar, GTK_ORIENTATION_VERTICAL, Int32(Self.defaultSize.width), &minimum, &bar, nil, nil)
+        pages.renderAhead(rootWidth: Self.defaultSize.width - frameWidth,
+                          rootHeight: Self.defaultSize.height - frameHeight - Int(header) - Int(bar))
     }
 
     func present() {

@@ -97,13 +97,17 @@ let model = ViewerModel(paths: files, configuration: configuration)
 // dictionary: ~150 M instructions for 1000 pages, more than GTK's own start), on a thread of
 // its own while this one opens the display and loads GTK's settings and theme (~90 M). The
 // model is used by one thread at a time: the window gets it after the join.
+// As soon as the file is open, the render thread starts its worker process, which opens the
+// document too (in parallel with both threads here).
 struct Handoff: @unchecked Sendable { let model: ViewerModel }
 let handoff = Handoff(model: model)
+let renderer = PageView.EarlyRenderer()
 let opening = JoinableThread(stackSize: 8 << 20) { [password] in
     let model = handoff.model
     if let password { model.unlock(password: password) }
     _ = model.card
     LookTrace.mark("file opened (card)")
+    renderer.start(model: model)
     for index in 0..<model.pageCount { _ = model.pageSize(index) }
     LookTrace.mark("pages sized")
 }
@@ -117,7 +121,7 @@ _ = gtk_settings_get_default()  // GTK's settings and theme, here while the file
 LookTrace.mark("theme loaded")
 opening.join()
 
-let window = LookWindow(model: model, deferActions: true)
+let window = LookWindow(model: model, deferActions: true, renderer: renderer)
 LookTrace.mark("window built (widgets)")
 window.present()
 LookTrace.mark("window presented")
