@@ -5,7 +5,8 @@ import Musl
 #endif
 
 /// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``) and the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``) take short paths; everything else
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``) and the window's `look FILE...`
+/// (``LookFastPath``) take short paths; everything else
 /// goes through the argument parser.
 @main
 enum QuireMain {
@@ -21,6 +22,9 @@ enum QuireMain {
         }
         if let status = PlainFormFastPath.run(RawArguments.entries) {
             exit(status)
+        }
+        if let status = LookFastPath.run(RawArguments.entries) {
+            exit(status.rawValue)
         }
         await QuireCommand.main()
     }
