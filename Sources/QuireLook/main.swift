@@ -22,7 +22,9 @@ pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 func fail(_ message: String, _ status: Int32) -> Never {
     let line = "quire look: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
-    exit(status)
+    // _exit: the file may be opening on another thread (poppler's static destructors must not
+    // run under it); nothing is buffered (the message is written directly).
+    _exit(status)
 }
 
 // quire-look --service: the file manager's previewer on the session bus (PreviewerService).
