@@ -5,7 +5,9 @@
 // declared here so the system layer (QuireSystem) calls them with their real prototypes.
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
 
@@ -29,6 +31,14 @@ static inline const void *quire_memmem(const void *haystack, size_t haystack_len
     return memmem(haystack, haystack_length, needle, needle_length);
 }
 
+/// snprintf(buffer, size, "%.*f", places, value): fixed-point text rounded as printf rounds.
+/// Called from Swift through `withVaList` instead, each argument is boxed as a `CVarArg` and
+/// cast dynamically; the first such cast of a process scans every protocol conformance record
+/// of the binary (~1 M instructions of each `quire info`).
+static inline int quire_format_fixed(char *buffer, size_t size, int places, double value) {
+    return snprintf(buffer, size, "%.*f", places, value);
+}
+
 /// O_TMPFILE (Linux 3.11; a _GNU_SOURCE name): an unnamed file in a directory, linked later.
 /// The value is the kernel's (__O_TMPFILE | O_DIRECTORY), fixed by its ABI.
 #ifdef O_TMPFILE
@@ -36,5 +46,17 @@ static const int quire_o_tmpfile = O_TMPFILE;
 #else
 static const int quire_o_tmpfile = 020000000 | O_DIRECTORY;
 #endif
+
+/// glibc malloc: blocks of `bytes` or more get mappings of their own (a fixed threshold, which
+/// also stops glibc from raising it as large blocks are freed), and free memory at a heap's top
+/// is given back once it exceeds `bytes`. Returns 0 when glibc refused a setting.
+static inline int quire_malloc_map_large_blocks(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes) && mallopt(M_TRIM_THRESHOLD, bytes);
+}
+
+/// malloc_trim(0): free memory in every arena given back to the system.
+static inline int quire_malloc_trim(void) {
+    return malloc_trim(0);
+}
 
 #endif

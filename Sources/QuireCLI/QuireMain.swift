@@ -4,10 +4,10 @@ import Glibc
 import Musl
 #endif
 
-/// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``) and the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``) and the window's `look FILE...`
-/// (``LookFastPath``) take short paths; everything else
-/// goes through the argument parser.
+/// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``), the viewer's render worker
+/// (``LookRenderWorkerFastPath``) and the window's `look FILE...` (``LookFastPath``) take short
+/// paths; everything else goes through the argument parser.
 @main
 enum QuireMain {
     static func main() async {
@@ -21,6 +21,9 @@ enum QuireMain {
             exit(status.rawValue)
         }
         if let status = PlainFormFastPath.run(RawArguments.entries) {
+            exit(status)
+        }
+        if let status = LookRenderWorkerFastPath.run(RawArguments.entries) {
             exit(status)
         }
         if let status = LookFastPath.run(RawArguments.entries) {
