@@ -5,9 +5,9 @@ import Musl
 #endif
 
 /// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``) and the viewer's render worker
-/// (``LookRenderWorkerFastPath``) take short paths; everything else
-/// goes through the argument parser.
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``), the viewer's render worker
+/// (``LookRenderWorkerFastPath``) and the window's `look FILE...` (``LookFastPath``) take short
+/// paths; everything else goes through the argument parser.
 @main
 enum QuireMain {
     static func main() async {
@@ -25,6 +25,9 @@ enum QuireMain {
         }
         if let status = LookRenderWorkerFastPath.run(RawArguments.entries) {
             exit(status)
+        }
+        if let status = LookFastPath.run(RawArguments.entries) {
+            exit(status.rawValue)
         }
         await QuireCommand.main()
     }
