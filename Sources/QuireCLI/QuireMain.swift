@@ -5,7 +5,8 @@ import Musl
 #endif
 
 /// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``) and the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``) take short paths; everything else
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``) and the common forms of `print`
+/// (``PrintFastPath``) take short paths; everything else
 /// goes through the argument parser.
 @main
 enum QuireMain {
@@ -20,6 +21,9 @@ enum QuireMain {
             exit(status.rawValue)
         }
         if let status = PlainFormFastPath.run(RawArguments.entries) {
+            exit(status)
+        }
+        if let status = await PrintFastPath.run(RawArguments.entries) {
             exit(status)
         }
         await QuireCommand.main()

@@ -70,7 +70,6 @@ extension PrintSystem {
                        willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
         guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
         let connection = try connect()
-        let name = destination.fullName
         let info: DestinationInfo
         if destination.instance == nil, let named = NamedDestination(connection, queue: destination.name) {
             info = try DestinationInfo(connection, named: named, destination: destination)
@@ -78,7 +77,52 @@ extension PrintSystem {
             info = try listedDestinationInfo(connection, destination)
         }
         try validate(options, info: info, destination: destination)
+        return try createJob(documents, connection: connection, info: info, destination: destination, options: options,
+                             pageRangesValue: pageRangesValue, willSend: willSend)
+    }
 
+    /// The print system's half of a job, before anything is created: finds the destination
+    /// (`name`, or the default as ``destination(named:)`` resolves it), reads its capabilities
+    /// and checks `options` against them, on one connection that then carries the job
+    /// (``submit(_:to:options:pageRangesValue:willSend:)``). A queue named on the command line is
+    /// looked up alone (`cupsGetNamedDest`, as `lp` does: one request); anything else, or a queue
+    /// that lookup does not find, through the whole list, which names what exists.
+    ///
+    /// - Throws: ``PrintError``, the same errors as planning (unknown destination, no printers,
+    ///   scheduler not running) and ``validate(_:for:)`` (option not supported).
+    package func target(named name: String?, options: PrintOptions) throws(PrintError) -> PrintTarget {
+        let connection = try connect()
+        let destination: Destination
+        let info: DestinationInfo
+        if let name, !name.contains("/"), let named = NamedDestination(connection, queue: name) {
+            destination = Self.destination(name: name, instance: nil, attributes: nil, listed: named.options, isDefault: false)
+            info = try DestinationInfo(connection, named: named, destination: destination)
+        } else {
+            destination = try self.destination(named: name)
+            info = try destinationInfo(connection, destination)
+        }
+        try validate(options, info: info, destination: destination)
+        return PrintTarget(destination: destination, connection: connection, info: info)
+    }
+
+    /// Sends `documents` as one job to a checked ``PrintTarget`` (see
+    /// ``submit(_:to:options:pageRangesValue:willSend:)`` for what is sent, reported and undone
+    /// on failure). `options` must be the ones the target was checked with.
+    package func submit(_ documents: [PrintDocument], to target: PrintTarget, options: PrintOptions,
+                        pageRangesValue: String? = nil,
+                        willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
+        guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
+        return try target.connection.onThisThread { () throws(PrintError) -> PrintJob in
+            try createJob(documents, connection: target.connection, info: target.info, destination: target.destination,
+                          options: options, pageRangesValue: pageRangesValue, willSend: willSend)
+        }
+    }
+
+    /// Creates the job on `connection` and sends the documents (options already checked).
+    private func createJob(_ documents: [PrintDocument], connection: CUPSConnection, info: DestinationInfo,
+                           destination: Destination, options: PrintOptions, pageRangesValue: String?,
+                           willSend: (_ index: Int, _ document: PrintDocument) -> Void) throws(PrintError) -> PrintJob {
+        let name = destination.fullName
         let cupsOptions = options.cupsOptions(pageRangesValue: pageRangesValue)
         var count: Int32 = 0
         var array: UnsafeMutablePointer<cups_option_t>?
@@ -150,7 +194,7 @@ extension PrintSystem {
 
         // cupsd takes documents for a job cancelled meanwhile without complaint: check. (Only
         // cancelled: how a job that was sent whole ends is for `--wait` to report.)
-        if let ended = endedWhileSending(job, includingAborted: false) { throw ended }
+        if let ended = endedWhileSending(job, includingAborted: false, connection: connection) { throw ended }
 
         var warnings: [String] = []
         let now = currentState(of: destination.name, connection) ?? destination
@@ -184,8 +228,10 @@ extension PrintSystem {
 
     /// The error for a job that was cancelled or aborted (by another user, an operator or the
     /// scheduler) while Quire was sending it, or nil when it is still going.
-    func endedWhileSending(_ job: PrintJob, includingAborted: Bool = true) -> PrintError? {
-        guard let info = try? JobQueue(system: self).job(job.id) else { return nil }
+    func endedWhileSending(_ job: PrintJob, includingAborted: Bool = true, connection: CUPSConnection? = nil) -> PrintError? {
+        let queue = JobQueue(system: self)
+        guard let info = try? (connection.map { connection throws(PrintError) in try queue.job(job.id, connection) } ?? queue.job(job.id))
+        else { return nil }
         switch info.state {
         case .canceled:
             return PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
