@@ -33,6 +33,7 @@
     X(cupsGetDests2) \
     X(cupsGetNamedDest) \
     X(cupsGetOption) \
+    X(cupsGetResponse) \
     X(cupsLastError) \
     X(cupsLastErrorString) \
     X(cupsServer) \

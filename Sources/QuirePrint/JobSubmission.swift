@@ -161,11 +161,12 @@ extension PrintSystem {
         }
 
         let job = PrintJob(id: Int(jobID), destination: name, documentCount: documents.count, warnings: [])
+        var answer: IPPAttributes?
         do {
             for (index, document) in documents.enumerated() {
                 willSend(index, document)
-                try send(document, last: index == documents.count - 1, jobID: jobID,
-                         connection: connection, info: info, destination: name)
+                answer = try send(document, last: index == documents.count - 1, jobID: jobID,
+                                  connection: connection, info: info, destination: name)
             }
         } catch {
             // No stray jobs: cancel on a fresh connection (this one may be mid-request).
@@ -193,9 +194,16 @@ extension PrintSystem {
         }
 
         // cupsd takes documents for a job cancelled meanwhile without complaint: check. (Only
-        // cancelled: how a job that was sent whole ends is for `--wait` to report.)
-        if let ended = endedWhileSending(job, includingAborted: false, connection: connection) { throw ended }
+        // cancelled: how a job that was sent whole ends is for `--wait` to report.) The answer to
+        // the last document carries the job's state; a server whose answer does not is asked.
+        if let jobState = answer?.integer("job-state") {
+            if jobState == 7 { throw Self.cancelledWhileSending(job) }   // IPP_JSTATE_CANCELED
+        } else if let ended = endedWhileSending(job, includingAborted: false, connection: connection) {
+            throw ended
+        }
 
+        // The queue as it is now (its job-state-reasons in that answer say "none" for a pending
+        // job on a stopped queue: cupsd does not tell there).
         var warnings: [String] = []
         let now = currentState(of: destination.name, connection) ?? destination
         if now.state == .stopped {
@@ -234,13 +242,17 @@ extension PrintSystem {
         else { return nil }
         switch info.state {
         case .canceled:
-            return PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
+            return Self.cancelledWhileSending(job)
         case .aborted where includingAborted:
             let why = info.stateMessage.map { " (\($0))" } ?? ""
             return PrintError(.cancelled, "\(job.requestID) was aborted by the print system while it was being sent\(why)")
         default:
             return nil
         }
+    }
+
+    static func cancelledWhileSending(_ job: PrintJob) -> PrintError {
+        PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
     }
 
     static func removed(_ name: String, available: [String], ipp: IPPStatus? = nil) -> PrintError {
@@ -277,8 +289,11 @@ extension PrintSystem {
         return result
     }
 
+    /// Sends one document of job `jobID`; returns the job's attributes from the scheduler's
+    /// answer (`job-state`), nil when the answer has none.
+    @discardableResult
     private func send(_ document: PrintDocument, last: Bool, jobID: Int32, connection: CUPSConnection,
-                      info: DestinationInfo, destination: String) throws(PrintError) {
+                      info: DestinationInfo, destination: String) throws(PrintError) -> IPPAttributes? {
         let started = libcups.cupsStartDestDocument(connection.http, info.dest, info.info, jobID, document.name,
                                             document.mimeType, 0, nil, last ? 1 : 0)
         guard started == HTTP_STATUS_CONTINUE else {
@@ -313,10 +328,25 @@ extension PrintSystem {
                 offset += Int64(chunk.count)
             }
         }
-        let finished = libcups.cupsFinishDestDocument(connection.http, info.dest, info.info)
-        let status = IPPStatus(finished, message: IPPStatus.last().message)
+        // What cupsFinishDestDocument does (cupsGetResponse, then cupsLastError), keeping the
+        // answer it would delete: its job-state tells whether the job was cancelled while it was
+        // being sent, which otherwise takes a Get-Job-Attributes round trip while the scheduler
+        // is starting the job.
+        let response = libcups.cupsGetResponse(connection.http, Self.resource(info.dest.pointee)).map(IPPResponse.init)
+        let status = IPPStatus(libcups.cupsLastError(), message: IPPStatus.last().message)
         guard status.isSuccess else {
             throw PrintError(.requestFailed, "\(destination): the scheduler did not accept \(document.name) (\(status.message))", ipp: status)
         }
+        return response?.groups(IPP_TAG_JOB).first
+    }
+
+    /// The resource path of a destination's printer URI ("/printers/office"), as
+    /// cupsCopyDestInfo keeps it for the destination's requests; "/" when the URI is missing.
+    static func resource(_ dest: cups_dest_t) -> String {
+        guard let uri = libcups.cupsGetOption("printer-uri-supported", dest.num_options, dest.options).map({ String(cString: $0) }),
+              let scheme = uri.firstRange(of: "://") else { return "/" }
+        let rest = uri[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        return String(rest[slash...])
     }
 }
