@@ -136,16 +136,18 @@ struct PrintCommand: AsyncParsableCommand {
         // The print system's half (the destination, its capabilities, the options checked
         // against them: libcups loaded, two requests) runs while the documents' page ranges are
         // checked against their page counts; the job is created only when both are done. A
-        // document's error wins over the printer's, as when the two ran one after the other.
+        // document's error wins over the printer's, as when the two ran one after the other, and
+        // is reported at once: this process ends then, so the lookup is not waited for (a task,
+        // not an `async let`, which would wait for a print server that does not answer).
         // poppler is loaded first: the dynamic loader takes one library at a time, and libcups
         // loads while poppler opens the documents instead of before.
         printer.loadPDFLibrary(for: documents)
-        async let target = try printer.system.target(named: request.destination, options: options)
+        let target = Task { try printer.system.target(named: request.destination, options: options) }
         let (items, pageRangesValue) = try printer.items(for: documents, options: options, keepingPDFs: false)
         // Reading and converting is done: the time limit does not cover talking to CUPS
         // (a job must never be cut off half-submitted).
         Watchdog.disarm()
-        let job = try printer.system.submit(items.map(\.document), to: try await target, options: options,
+        let job = try printer.system.submit(items.map(\.document), to: try await target.value, options: options,
                                             pageRangesValue: pageRangesValue)
         for warning in job.warnings { Terminal.warning(warning) }
         Terminal.out("request id is \(job.requestID) (\(job.documentCount) file(s))\n")

@@ -168,6 +168,33 @@ final class PrintFastPathAgreementTests {
         #expect(jobCount() == 2)
     }
 
+    /// A print server that takes the connection and never answers (libcups would wait 60 s): a bad
+    /// page range is still reported at once, with no job — the lookup running beside the range
+    /// check is not waited for. (QuireBinary.run gives up after 30 s.)
+    @Test func aDocumentErrorDoesNotWaitForASilentServer() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 16) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        var env = bed.environment()
+        env["CUPS_SERVER"] = "127.0.0.1:\(port)"
+        let result = QuireBinary.run(["print", "-d", "quire-office", "-P", "9", sixPages], environment: env)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("beyond the last page (the document has 6 pages)"))
+    }
+
     @Test func withoutAScheduler() throws {
         let dead = try CUPSTestBed(.dead)
         let env = dead.environment()
