@@ -28,15 +28,19 @@ enum PrintFastPath {
         }
     }
 
-    private enum Field { case destination, copies, pages, sides, title }
-
-    private static let names: [[UInt8]: Field] = [
-        Array("-d".utf8): .destination, Array("--destination".utf8): .destination,
-        Array("-n".utf8): .copies, Array("--copies".utf8): .copies,
-        Array("-P".utf8): .pages, Array("--pages".utf8): .pages,
-        Array("--sides".utf8): .sides,
-        Array("-t".utf8): .title, Array("--title".utf8): .title,
-    ]
+    /// The option a word names, by index into the values `parse` collects; nil for any other.
+    /// (A switch over the words, not a dictionary: a `[[UInt8]: …]` costs half a million
+    /// instructions of generic metadata and conformance lookups the first time it is built.)
+    private static func field(_ word: [UInt8]) -> Int? {
+        switch String(decoding: word, as: UTF8.self) {
+        case "-d", "--destination": return 0
+        case "-n", "--copies": return 1
+        case "-P", "--pages": return 2
+        case "--sides": return 3
+        case "-t", "--title": return 4
+        default: return nil
+        }
+    }
 
     /// The request, or nil when `arguments` is not exactly such a form (see the type's comment).
     static func parse(_ arguments: [[UInt8]], environment: (String) -> String? = Terminal.environment) -> PrintRequest? {
@@ -44,7 +48,8 @@ enum PrintFastPath {
         for limit in Limit.allCases {
             if let value = environment(limit.environmentVariable), !value.isEmpty { return nil }
         }
-        var values: [Field: String] = [:]
+        // destination, copies, pages, sides, title
+        var values: [String?] = [nil, nil, nil, nil, nil]
         var files: [DocumentPath] = []
         var index = 2
         while index < arguments.count {
@@ -53,7 +58,7 @@ enum PrintFastPath {
             if word.first == UInt8(ascii: "-") {
                 // An option we take, once, with a plain value after it (valid UTF-8: the parser
                 // would decode it).
-                guard let field = names[word], values[field] == nil, index + 1 < arguments.count else { return nil }
+                guard let field = field(word), values[field] == nil, index + 1 < arguments.count else { return nil }
                 let value = arguments[index + 1]
                 guard !value.isEmpty, value.first != UInt8(ascii: "-"),
                       let text = String(validating: value, as: UTF8.self) else { return nil }
@@ -67,14 +72,14 @@ enum PrintFastPath {
         }
         guard !files.isEmpty else { return nil }
         var copies: Int?
-        if let text = values[.copies] {
+        if let text = values[1] {
             // The parser reads Int(text) and validate() wants at least 1; anything else it reports.
             guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
                   let value = Int(text), value >= 1 else { return nil }
             copies = value
         }
-        return PrintRequest(destination: values[.destination], copies: copies, pages: values[.pages],
-                            sides: values[.sides], title: values[.title], files: files,
+        return PrintRequest(destination: values[0], copies: copies, pages: values[2],
+                            sides: values[3], title: values[4], files: files,
                             maximumFileSize: LimitOptions.defaultMaximumFileSize, renderLimits: .standard,
                             seconds: 60)
     }
