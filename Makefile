@@ -28,7 +28,10 @@ DESTDIR ?=
 # The shipped build: the Swift runtime linked in (--static-swift-stdlib), so that the binary
 # needs nothing outside /usr and GNOME's thumbnail sandbox can run it; used by install and bench.
 RELEASE_DIR := .build-static
-RELEASE_FLAGS := -c release --static-swift-stdlib --scratch-path $(RELEASE_DIR)
+# Linked by lld with packed relative relocations (DT_RELR, glibc ≥ 2.36): gold's 42,700 RELA
+# entries (1 MB read and applied at every start) become 8 kB; the binary stays PIE (ASLR).
+RELEASE_FLAGS := -c release --static-swift-stdlib --scratch-path $(RELEASE_DIR) \
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 QUIRE_RELEASE := $(RELEASE_DIR)/release/quire
 
 .PHONY: all deps build release samples demo test desktop-test screenshot man man-check bench fuzz fuzz-smoke asan install uninstall clean

@@ -77,9 +77,19 @@ let package = Package(
         .systemLibrary(name: "CQuireSystem", path: "Sources/CQuireSystem"),
 
         // MARK: C++ shim (its own shared object; see CPopplerSplash)
+        // C++ only, so no Swift runtime: without the flags SwiftPM's swiftc link adds swiftrt.o,
+        // the toolchain's libswiftCore.so as NEEDED and its directory (outside /usr) as RUNPATH —
+        // a second Swift runtime mapped into quire at each `info` (~2 M instructions, ~80 page
+        // faults), and a shim that cannot load where the toolchain is not (GNOME's sandbox, a
+        // machine with only `make install`'s files), where Quire silently fell back to
+        // poppler-glib. `-static-stdlib` only swaps the runtime's -l for static archives that
+        // nothing references; StartupCostTests checks the result.
         .target(
             name: "QuirePopplerSplash", path: "Sources/QuirePopplerSplash",
-            linkerSettings: [.linkedLibrary("poppler-cpp")]),
+            linkerSettings: [
+                .linkedLibrary("poppler-cpp"),
+                .unsafeFlags(["-nostartfiles", "-no-stdlib-rpath", "-static-stdlib"]),
+            ]),
 
         // MARK: Swift modules
         // The one module that imports CGIO: content types, file URIs, checksums, the default

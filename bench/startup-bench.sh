@@ -32,6 +32,7 @@ trap cleanup EXIT
 swiftc -O -static-stdlib -o "$tmp/floor-swift" "$root/bench/floors/version.swift" 2>/dev/null
 cc -O2 -o "$tmp/floor-info" "$root/bench/floors/info.c" $(pkg-config --cflags --libs gio-2.0) -ldl
 c++ -O2 -o "$tmp/floor-info-cpp" "$root/bench/floors/info-cpp.cc" $(pkg-config --cflags --libs gio-2.0 poppler-cpp)
+cc -O2 -o "$tmp/floor-thumbnail" "$root/bench/floors/thumbnail.c" $(pkg-config --cflags --libs gio-2.0 poppler-glib cairo) -lm
 
 # mean ms of one command (hyperfine -N), env given as NAME=VALUE words before --
 mean() {
@@ -72,6 +73,7 @@ cpp_floor="$(mean -- "$tmp/floor-info-cpp" "$doc")"
 row "  (floor: C++, GIO sniff + poppler-cpp pages)" "" "$cpp_floor" "" "-"
 row "quire thumbnail -s 128 doc.pdf out.png" "≤ 1× pdftocairo" "$(mean -- "$quire" thumbnail -s 128 "$doc" "$tmp/q.png")" \
     "pdftocairo -png -singlefile -scale-to 128" "$(mean -- pdftocairo -png -singlefile -scale-to 128 "$doc" "$tmp/p")"
+row "  (floor: C, GIO sniff + poppler-glib/cairo)" "" "$(mean -- "$tmp/floor-thumbnail" 128 "$doc" "$tmp/f.png")" "" "-"
 row "quire can-print doc.pdf (no print server)" "≤ 15 ms" \
     "$(mean CUPS_SERVER="$dead_server" -- "$quire" can-print "$doc")" "" "-"
 row "quire can-print doc.pdf (test-bed cupsd)" "≤ 15 ms" \

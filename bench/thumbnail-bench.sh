@@ -5,8 +5,8 @@
 #
 # Usage: bench/thumbnail-bench.sh [QUIRE_BINARY] [RUNS]
 #   QUIRE_BINARY defaults to .build/release/quire (build it with: swift build -c release).
-#                For shipping numbers build with the Swift runtime linked in:
-#                swift build -c release --static-swift-stdlib -Xlinker -no-pie
+#                For shipping numbers use the shipped build (`make release`, the Makefile's
+#                RELEASE_FLAGS): .build-static/release/quire, as `make bench` does
 #   RUNS         repetitions per file (default 20)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

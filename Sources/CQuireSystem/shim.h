@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
 
@@ -27,6 +28,14 @@ static inline int quire_set_parent_death_signal(int signal) {
 static inline const void *quire_memmem(const void *haystack, size_t haystack_length,
                                        const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
+}
+
+/// snprintf(buffer, size, "%.*f", places, value): fixed-point text rounded as printf rounds.
+/// Called from Swift through `withVaList` instead, each argument is boxed as a `CVarArg` and
+/// cast dynamically; the first such cast of a process scans every protocol conformance record
+/// of the binary (~1 M instructions of each `quire info`).
+static inline int quire_format_fixed(char *buffer, size_t size, int places, double value) {
+    return snprintf(buffer, size, "%.*f", places, value);
 }
 
 /// O_TMPFILE (Linux 3.11; a _GNU_SOURCE name): an unnamed file in a directory, linked later.

@@ -4,38 +4,41 @@ import Glibc
 import Musl
 #endif
 import QuireSystem
+import Synchronization
 
 /// The is-a relations of shared-mime-info: the `subclasses` and `aliases` files that
 /// `update-mime-database` writes under each `$XDG_DATA_DIRS/mime/`, plus the rules the
 /// specification states (every `text/*` is a `text/plain`; every stream is an
-/// `application/octet-stream`). Read once per process.
-struct MimeHierarchy: Sendable {
-    private let parents: [String: [String]]
-    private let aliases: [String: String]
+/// `application/octet-stream`).
+///
+/// The files are read once per process, on first use, and kept as bytes: a question looks up
+/// only the lines of the types it names (a scan of ~30 kB), and each type's answer is kept.
+/// Building dictionaries of all ~1,000 relations cost 3 M instructions of every `quire info`,
+/// which asks about one type.
+final class MimeHierarchy: Sendable {
+    /// Per directory, in precedence order (earlier first).
+    private let subclasses: [[UInt8]]
+    private let aliases: [[UInt8]]
+    private let memo = Mutex<[String: [String]]>([:])
 
     static let shared = MimeHierarchy(directories: MimeHierarchy.mimeDirectories())
 
     init(directories: [String]) {
-        var parents: [String: [String]] = [:]
-        var aliases: [String: String] = [:]
-        // Earlier directories take precedence; read later ones first so earlier ones append last
-        // but keep first-seen order for each type.
-        for directory in directories {
-            for (child, parent) in Self.pairs(in: directory + "/subclasses") {
-                if !(parents[child]?.contains(parent) ?? false) { parents[child, default: []].append(parent) }
-            }
-            for (alias, canonical) in Self.pairs(in: directory + "/aliases") where aliases[alias] == nil {
-                aliases[alias] = canonical
-            }
-        }
-        self.parents = parents
-        self.aliases = aliases
+        subclasses = directories.compactMap { Self.contents(of: $0 + "/subclasses") }
+        aliases = directories.compactMap { Self.contents(of: $0 + "/aliases") }
     }
 
-    func canonical(_ type: String) -> String { aliases[type] ?? type }
+    /// The canonical name of an alias (the first directory that lists it wins), else `type`.
+    func canonical(_ type: String) -> String {
+        for file in aliases {
+            if let target = Self.values(of: type, in: file, first: true).first { return target }
+        }
+        return type
+    }
 
     /// All ancestors of `type`, nearest first, without duplicates.
     func ancestors(of type: String) -> [String] {
+        if let known = memo.withLock({ $0[type] }) { return known }
         var result: [String] = []
         var queue = directParents(of: canonical(type))
         while !queue.isEmpty {
@@ -48,11 +51,17 @@ struct MimeHierarchy: Sendable {
             result.remove(at: octet)
             result.append("application/octet-stream")
         }
+        memo.withLock { $0[type] = result }
         return result
     }
 
     func directParents(of type: String) -> [String] {
-        var result = parents[type] ?? []
+        var result: [String] = []
+        for file in subclasses {
+            for parent in Self.values(of: type, in: file, first: false) where !result.contains(parent) {
+                result.append(parent)
+            }
+        }
         if type.hasPrefix("text/") && type != "text/plain" && !result.contains("text/plain") {
             result.append("text/plain")
         }
@@ -63,34 +72,34 @@ struct MimeHierarchy: Sendable {
         return result
     }
 
-    /// `child parent` lines, split on bytes: this runs in every process (a thumbnailer
-    /// included), and line-by-line Foundation string trimming cost milliseconds.
-    private static func pairs(in file: String) -> [(String, String)] {
-        guard let data = contents(of: file) else { return [] }
-        var result: [(String, String)] = []
-        result.reserveCapacity(512)
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var lineStart = 0
-            let count = bytes.count
-            while lineStart < count {
-                var lineEnd = lineStart
-                while lineEnd < count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
-                var space = lineStart
-                while space < lineEnd && bytes[space] != 0x20 { space += 1 }
-                if space > lineStart && space < lineEnd {
-                    var valueStart = space + 1, valueEnd = lineEnd
+    /// The values of the `key value` lines whose key is `key`, in file order (only the first
+    /// when `first`). A key runs to the line's first space; the value is trimmed of blanks and
+    /// a CR; a line without both is skipped. Split on bytes: this runs in every process that
+    /// asks (a thumbnailer included).
+    private static func values(of key: String, in file: [UInt8], first: Bool) -> [String] {
+        var key = key
+        return key.withUTF8 { key in
+            var result: [String] = []
+            file.withUnsafeBufferPointer { bytes in
+                let count = bytes.count, keyCount = key.count
+                var lineStart = 0
+                while lineStart < count {
+                    var lineEnd = lineStart
+                    while lineEnd < count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+                    defer { lineStart = lineEnd + 1 }
+                    // The key must fill the line up to its first space.
+                    guard keyCount > 0, lineEnd - lineStart > keyCount, bytes[lineStart + keyCount] == 0x20,
+                          memcmp(bytes.baseAddress! + lineStart, key.baseAddress!, keyCount) == 0 else { continue }
+                    var valueStart = lineStart + keyCount + 1, valueEnd = lineEnd
                     while valueStart < valueEnd && (bytes[valueStart] == 0x20 || bytes[valueStart] == 0x09) { valueStart += 1 }
                     while valueEnd > valueStart && (bytes[valueEnd - 1] == 0x20 || bytes[valueEnd - 1] == 0x09 || bytes[valueEnd - 1] == 0x0D) { valueEnd -= 1 }
-                    if valueEnd > valueStart {
-                        result.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<space]), as: UTF8.self),
-                                       String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)))
-                    }
+                    guard valueEnd > valueStart else { continue }
+                    result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self))
+                    if first { return }
                 }
-                lineStart = lineEnd + 1
             }
+            return result
         }
-        return result
     }
 
     /// The whole file, or nil if it cannot be read (a missing `subclasses` file is normal).

@@ -26,6 +26,22 @@ import Testing
         }
     }
 
+    /// The Splash shim is C++: it must not bring a Swift runtime (a second one, the toolchain's
+    /// shared libswiftCore, found through a RUNPATH outside /usr) into `quire`, nor depend on
+    /// anything GNOME's thumbnail sandbox cannot see.
+    @Test func splashShimNeedsNoSwiftRuntime() throws {
+        let shim = URL(fileURLWithPath: QuireBinary.path).deletingLastPathComponent()
+            .appendingPathComponent("libQuirePopplerSplash.so").path
+        let needed = try Self.neededLibraries(shim)
+        #expect(needed.contains { $0.hasPrefix("libpoppler-cpp") })   // the check reads real entries
+        #expect(!needed.contains { $0.hasPrefix("libswift") || $0.hasPrefix("libdispatch") || $0.hasPrefix("libFoundation") },
+                "the shim needs \(needed)")
+        let dynamic = ProcessRunner.run(["/usr/bin/readelf", "-d", shim], timeout: 30)
+        for line in dynamic.standardOutputText.split(separator: "\n") where line.contains("PATH)") {
+            #expect(!line.contains("/opt") && !line.contains("swift"), "the shim searches \(line)")
+        }
+    }
+
     /// A command without an explicit name gets one from `String(describing:)` of its type, which
     /// the parser evaluates for every command on every start: ~1.3 M instructions of
     /// protocol-conformance lookups each (a quarter of `quire --version` with three unnamed).
