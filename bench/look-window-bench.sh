@@ -15,7 +15,9 @@
 #     page's red rectangle on screen (each page of the sample carries one; no viewer's chrome is
 #     pure red). For Sushi the clock starts at the `gdbus call ... ShowFile` (Nautilus's call).
 #   - RSS: VmRSS of the viewer and its child processes (quire-look + its render worker; Sushi's
-#     gjs process; evince). Evince's D-Bus daemon (evinced, ~6 MB) is not counted.
+#     gjs process; evince), summed. Evince's D-Bus daemon (evinced, ~6 MB) is not counted. PSS
+#     (smaps_rollup, summed the same way) is printed beside it: pages shared between the
+#     viewer's processes (libraries) count once there, twice in summed RSS.
 #   - paging: a click in the middle of the window (focus), then Page Down PAGE_KEYS times
 #     (default 1600: Sushi and Evince scroll a screen per key and show a page taller than the
 #     screen, so 1000 pages take ~1450 keys there; quire turns a page per key) with
@@ -69,6 +71,16 @@ rss_kb() {
     done
     echo "$total"
 }
+# Total PSS (kB) of a process tree: shared pages divided among the processes that map them
+# (printed beside RSS for transparency; the goal is on RSS).
+pss_kb() {
+    local total=0 pid kb
+    for pid in $(tree "$1"); do
+        kb=$(awk '/^Pss:/ {print $2}' /proc/"$pid"/smaps_rollup 2>/dev/null)
+        total=$((total + ${kb:-0}))
+    done
+    echo "$total"
+}
 mb() { awk -v kb="$1" 'BEGIN { printf "%.1f", kb / 1024 }'; }
 
 start_bed() {
@@ -112,15 +124,16 @@ summary() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) { print "n/a"; exit
 
 echo "== quire look window vs GNOME Sushi (ShowFile) vs Evince: $NAME, Xvfb 1280x900, $RUNS cold starts each =="
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-declare -A WINDOWS PAGES FIRST_RSS
+declare -A WINDOWS PAGES FIRST_RSS FIRST_PSS
 for viewer in quire sushi evince floor; do
-    WINDOWS[$viewer]=""; PAGES[$viewer]=""; FIRST_RSS[$viewer]=""
+    WINDOWS[$viewer]=""; PAGES[$viewer]=""; FIRST_RSS[$viewer]=""; FIRST_PSS[$viewer]=""
     for run in $(seq 1 "$RUNS"); do
         start_bed
         rm -f "$WORK/trace"
         launch "$viewer"
         sleep 0.3
         rss=$(rss_kb "${VIEWER_PID:-0}")
+        FIRST_PSS[$viewer]+="$(pss_kb "${VIEWER_PID:-0}") "
         WINDOWS[$viewer]+="$WINDOW_MS "
         PAGES[$viewer]+="$PAGE_MS "
         FIRST_RSS[$viewer]+="$rss "
@@ -129,7 +142,7 @@ for viewer in quire sushi evince floor; do
         fi
         stop_viewer
     done
-    echo "  $viewer: window ${WINDOWS[$viewer]}ms, first page ${PAGES[$viewer]}ms, RSS ${FIRST_RSS[$viewer]}kB"
+    echo "  $viewer: window ${WINDOWS[$viewer]}ms, first page ${PAGES[$viewer]}ms, RSS ${FIRST_RSS[$viewer]}kB, PSS ${FIRST_PSS[$viewer]}kB"
 done
 
 # One paging run per viewer: first page, then every page.
@@ -158,16 +171,17 @@ for viewer in quire sushi evince; do
 done
 
 echo
-printf "%-26s %14s %18s %14s %22s %8s %12s\n" "viewer" "window ms" "first page ms" "RSS page 1" "RSS after 1000 pages" "ratio" "peak (HWM)"
+printf "%-26s %14s %18s %14s %14s %22s %8s %12s\n" "viewer" "window ms" "first page ms" "RSS page 1" "PSS page 1" "RSS after 1000 pages" "ratio" "peak (HWM)"
 PAGED_RSS[floor]=0; PEAK[floor]=0
 for viewer in quire sushi evince floor; do
     case $viewer in quire) label="quire look";; sushi) label="Sushi 43 (ShowFile)";; evince) label="Evince 43";;
         floor) label="floor: bare GTK 4 window";; esac
     first=$(tr ' ' '\n' <<<"${FIRST_RSS[$viewer]}" | grep . | summary | cut -d' ' -f1)
-    printf "%-26s %14s %18s %11s MB %19s MB %8s %9s MB\n" "$label" \
+    first_pss=$(tr ' ' '\n' <<<"${FIRST_PSS[$viewer]}" | grep . | summary | cut -d' ' -f1)
+    printf "%-26s %14s %18s %11s MB %11s MB %19s MB %8s %9s MB\n" "$label" \
         "$(tr ' ' '\n' <<<"${WINDOWS[$viewer]}" | grep -v '^-' | grep . | summary)" \
         "$(tr ' ' '\n' <<<"${PAGES[$viewer]}" | grep -v '^-' | grep . | summary)" \
-        "$(mb "$first")" "$(mb "${PAGED_RSS[$viewer]}")" \
+        "$(mb "$first")" "$(mb "$first_pss")" "$(mb "${PAGED_RSS[$viewer]}")" \
         "$(awk -v a="${PAGED_RSS[$viewer]}" -v b="$first" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }')" \
         "$(mb "${PEAK[$viewer]}")"
 done
@@ -176,6 +190,7 @@ s_page=$(tr ' ' '\n' <<<"${PAGES[sushi]}" | grep -v '^-' | grep . | summary | cu
 s_rss=$(tr ' ' '\n' <<<"${FIRST_RSS[sushi]}" | grep . | summary | cut -d' ' -f1)
 q_rss=$(tr ' ' '\n' <<<"${FIRST_RSS[quire]}" | grep . | summary | cut -d' ' -f1)
 echo "goals: first page <= 300 ms (quire: $q_page ms); ahead of Sushi (Sushi: $s_page ms);" \
-     "RSS <= half of Sushi's ($(mb "$q_rss") vs $(mb "$s_rss") MB); RSS after 1000 pages <= 1.5x page 1 (see ratio)"
+     "RSS <= half of Sushi's ($(mb "$q_rss") vs $(mb "$s_rss") MB = $(awk -v a="$q_rss" -v b="$s_rss" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'));" \
+     "RSS after 1000 pages <= 1.5x page 1 (see ratio)"
 echo "paging time (keys sent, ms): quire ${PAGING_MS[quire]}, sushi ${PAGING_MS[sushi]}, evince ${PAGING_MS[evince]}"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

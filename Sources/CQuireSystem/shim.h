@@ -5,6 +5,7 @@
 // declared here so the system layer (QuireSystem) calls them with their real prototypes.
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -45,5 +46,17 @@ static const int quire_o_tmpfile = O_TMPFILE;
 #else
 static const int quire_o_tmpfile = 020000000 | O_DIRECTORY;
 #endif
+
+/// glibc malloc: blocks of `bytes` or more get mappings of their own (a fixed threshold, which
+/// also stops glibc from raising it as large blocks are freed), and free memory at a heap's top
+/// is given back once it exceeds `bytes`. Returns 0 when glibc refused a setting.
+static inline int quire_malloc_map_large_blocks(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes) && mallopt(M_TRIM_THRESHOLD, bytes);
+}
+
+/// malloc_trim(0): free memory in every arena given back to the system.
+static inline int quire_malloc_trim(void) {
+    return malloc_trim(0);
+}
 
 #endif

@@ -52,12 +52,22 @@ public final class Document: Sendable {
     /// For a PDF that needs a password and none (or a wrong one) is given, this does not throw:
     /// the card says the document is password-protected and ``DocumentInfo/problem`` holds the
     /// error. Damaged content throws ``DocumentError``.
-    public func info(password: String? = nil) throws(DocumentError) -> DocumentInfo {
+    ///
+    /// - Parameter renderer: this document already opened for rendering (``renderer(password:)``
+    ///   with the same password), if the caller has it: a PDF's metadata is then read from the
+    ///   open document instead of opening the file a second time (and loading poppler's Splash
+    ///   front-end beside the cairo one).
+    public func info(password: String? = nil, renderer: Renderer? = nil) throws(DocumentError) -> DocumentInfo {
         var pdf: PDFInfo?
         var image: ImageInfo?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
+            if let facts = renderer?.pdfInfo {
+                pdf = facts
+                if password != nil { pdf?.isEncrypted = true; pdf?.isPasswordProtected = true }
+                break
+            }
             if password == nil, let facts = SplashPDFDocument.info(of: file) {
                 pdf = facts
                 break

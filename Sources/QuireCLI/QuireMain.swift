@@ -4,9 +4,10 @@ import Glibc
 import Musl
 #endif
 
-/// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``) and the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``) and the common forms of `print`
-/// (``PrintFastPath``) take short paths; everything else
+/// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``), the viewer's render worker
+/// (``LookRenderWorkerFastPath``) and the common forms of `print` (``PrintFastPath``) take short
+/// paths; everything else
 /// goes through the argument parser.
 @main
 enum QuireMain {
@@ -21,6 +22,9 @@ enum QuireMain {
             exit(status.rawValue)
         }
         if let status = PlainFormFastPath.run(RawArguments.entries) {
+            exit(status)
+        }
+        if let status = LookRenderWorkerFastPath.run(RawArguments.entries) {
             exit(status)
         }
         if let status = await PrintFastPath.run(RawArguments.entries) {

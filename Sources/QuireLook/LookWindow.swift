@@ -389,8 +389,13 @@ final class LookWindow {
             return
         }
         do {
-            let sheet = PrintSheetView(sheet: try model.makePrintSheet(), parent: window, currentPage: model.page) { [weak self] page, box in
-                try? self?.model.renderPrintPreview(page: page, fitting: box)
+            let sheet = PrintSheetView(sheet: try model.makePrintSheet(), parent: window, currentPage: model.page) { [weak self] pages, box, deliver in
+                // Through the view's render thread and worker, after the pages in view.
+                guard let self else { return }
+                let jobs = pages.compactMap { self.model.printPreviewJob(page: $0, fitting: box) }
+                self.pages.wantPreview(jobs) { job, result in
+                    if case .success(let pixels) = result { deliver(job.page + 1, pixels) }
+                }
             }
             printSheet = sheet
             sheet.present()

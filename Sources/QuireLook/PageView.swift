@@ -16,6 +16,8 @@ final class PageView {
     let area: UnsafeMutablePointer<GtkWidget>
     private let vertical: OpaquePointer  // GtkAdjustment
     private let horizontal: OpaquePointer
+    private let verticalBar: UnsafeMutablePointer<GtkWidget>
+    private let horizontalBar: UnsafeMutablePointer<GtkWidget>
     /// Called when the page in view or the zoom changes.
     var onChange: () -> Void = {}
 
@@ -27,10 +29,11 @@ final class PageView {
     private var tracking = true
     private let margin = 12.0, gap = 12.0
 
-    /// A rendered page converted for cairo, ready to paint.
+    /// A rendered page, ready to paint: a cairo surface over the page's own pixels (no copy).
     private struct Painted {
         let surface: OpaquePointer  // cairo_surface_t, owned
-        let bytes: Int
+        let pixels: PagePixels  // what the surface draws from: kept as long as the surface is
+        var bytes: Int { pixels.byteCount }
     }
     /// Converted pages, least recently painted first; at most `byteLimit` bytes.
     private var painted: [PageRenderJob: Painted] = [:]
@@ -41,8 +44,10 @@ final class PageView {
     private var onScreen: Set<PageRenderJob> = []
     /// Pages the renderer could not draw, with why (not asked for again).
     private var failed: [PageRenderJob: String] = [:]
-    /// Pages wanted beyond those in view: this many after the view, one before.
-    private let ahead = 2
+    /// Pages wanted beyond those in view: this many after the view, one before. One is enough
+    /// for Page Down (a page renders in ~15–25 ms, faster than key repeat); each page kept ahead
+    /// is ~1.5 MB at a fitted A4 page in a 1280×900 window.
+    private let ahead = 1
     private let renderer: PageRenderQueue
     private var pinchStart = 1.0
     private var tracedFirstPage = false, tracedFirstFrame = false
@@ -57,12 +62,11 @@ final class PageView {
         // The worker starts and opens the document while the window builds itself.
         let warmUp = model.pageJob(model.page, fitting: (width: 1, height: 1))
         renderer = PageRenderQueue(configuration: model.configuration, warmUp: warmUp) { job, result in
-            let delivery: Result<RenderedPage, ViewerProblem> = result.map(RenderedPage.init)
             switch result {
             case .success: LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
             case .failure(let problem): LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
             }
-            Signal.post { target.view?.received(job, delivery) }
+            Signal.post { target.view?.received(job, result) }
         }
         vertical = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         horizontal = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
@@ -71,8 +75,10 @@ final class PageView {
         gtk_widget_set_vexpand(area, 1)
         gtk_widget_set_focusable(area, 1)
         Accessibility.setLabel(area, "Pages")
-        let verticalBar = gtk_scrollbar_new(GTK_ORIENTATION_VERTICAL, UnsafeMutablePointer(vertical))!
-        let horizontalBar = gtk_scrollbar_new(GTK_ORIENTATION_HORIZONTAL, UnsafeMutablePointer(horizontal))!
+        verticalBar = gtk_scrollbar_new(GTK_ORIENTATION_VERTICAL, UnsafeMutablePointer(vertical))!
+        horizontalBar = gtk_scrollbar_new(GTK_ORIENTATION_HORIZONTAL, UnsafeMutablePointer(horizontal))!
+        // Shown only when there is something to scroll (configureAdjustments).
+        gtk_widget_set_visible(horizontalBar, 0)
         Accessibility.setLabel(verticalBar, "Scroll pages")
         Accessibility.setLabel(horizontalBar, "Scroll across the page")
         let grid = gtk_grid_new()!
@@ -123,36 +129,6 @@ final class PageView {
         weak var view: PageView?
     }
 
-    /// A page in cairo's pixel format (premultiplied ARGB in native byte order), converted on
-    /// the render thread so that the main loop only copies it.
-    struct RenderedPage: Sendable {
-        let width: Int
-        let height: Int
-        let argb: [UInt32]
-
-        nonisolated init(_ image: RenderedImage) {
-            width = image.width
-            height = image.height
-            argb = image.pixels.withUnsafeBufferPointer { source in
-                [UInt32](unsafeUninitializedCapacity: image.width * image.height) { buffer, count in
-                    for index in 0..<(image.width * image.height) {
-                        let from = index * 4
-                        let alpha = UInt32(source[from + 3])
-                        if alpha == 255 {
-                            buffer[index] = 0xFF00_0000 | UInt32(source[from]) << 16 | UInt32(source[from + 1]) << 8 | UInt32(source[from + 2])
-                        } else {
-                            let red = UInt32(source[from]) * alpha / 255
-                            let green = UInt32(source[from + 1]) * alpha / 255
-                            let blue = UInt32(source[from + 2]) * alpha / 255
-                            buffer[index] = alpha << 24 | red << 16 | green << 8 | blue
-                        }
-                    }
-                    count = image.width * image.height
-                }
-            }
-        }
-    }
-
     // MARK: Layout
 
     /// The box a page fits at zoom 1, in device pixels.
@@ -192,6 +168,12 @@ final class PageView {
         let width = contentWidth + 2 * margin
         gtk_adjustment_configure(horizontal, max(0, (width - viewWidth) / 2), 0, max(width, viewWidth), 40,
                                  max(1, viewWidth * 0.9), max(1, viewWidth))
+        // A plain GtkScrollbar is drawn even when there is nothing to scroll: at "fit page" the
+        // pages never are wider than the view, so the bar across them is hidden there. Decided by
+        // the zoom, not by the widths: hiding the bar makes the view taller, which makes a page
+        // fitted by its height wider, which could bring the bar back (a resize loop).
+        let wanted = model.zoom > 1
+        if (gtk_widget_get_visible(horizontalBar) != 0) != wanted { gtk_widget_set_visible(horizontalBar, wanted ? 1 : 0) }
     }
 
     /// The pages that cross the band from `top` to `top + height` (slots are in order: binary search).
@@ -312,6 +294,9 @@ final class PageView {
         if paintedAPage && !tracedFirstPage {
             tracedFirstPage = true
             LookTrace.mark("first page painted")
+            // The start-up burst (theme, widgets, document) is over: what malloc freed inside
+            // its heaps goes back to the system (~0.5 MB, docs/notes/look.md).
+            Signal.idle { MallocTuning.trim() }
         }
         onScreen = shown
         // Then the neighbours: the pages after the view (reading ahead), one before it, as long
@@ -319,7 +304,7 @@ final class PageView {
         // rendering them would only push each other out).
         if let last = visible.last, let first = visible.first {
             var bytes = shown.reduce(0) { $0 + $1.width * $1.height * 4 }
-            for index in [last + 1, last + 2, first - 1].prefix(ahead + 1) where slots.indices.contains(index) {
+            for index in (1...ahead).map({ last + $0 }) + [first - 1] where slots.indices.contains(index) {
                 guard let job = model.pageJob(index, fitting: box), painted[job] == nil, failed[job] == nil else { continue }
                 bytes += job.width * job.height * 4
                 guard bytes <= byteLimit else { break }
@@ -353,25 +338,21 @@ final class PageView {
     }
 
     /// A page from the render thread: kept (if it is still what the view shows) and drawn.
-    fileprivate func received(_ job: PageRenderJob, _ result: Result<RenderedPage, ViewerProblem>) {
+    fileprivate func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
+        if job.purpose == .printPreview {
+            previewDelivery?(job, result)
+            return
+        }
         switch result {
         case .failure(let problem):
             failed[job] = problem.message
-        case .success(let page):
+        case .success(let pixels):
             guard painted[job] == nil else { return }
-            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(page.width), Int32(page.height))!
-            let stride = Int(cairo_image_surface_get_stride(surface))
-            if let data = cairo_image_surface_get_data(surface) {
-                page.argb.withUnsafeBytes { source in
-                    for row in 0..<page.height {
-                        (data + row * stride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * page.width * 4,
-                                                     count: page.width * 4)
-                    }
-                }
-            }
-            cairo_surface_mark_dirty(surface)
-            let bytes = stride * page.height
-            painted[job] = Painted(surface: surface, bytes: bytes)
+            // ARGB32 rows of `width * 4` bytes are what cairo's stride is for that width.
+            let surface = cairo_image_surface_create_for_data(pixels.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                              Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
+            let bytes = pixels.byteCount
+            painted[job] = Painted(surface: surface, pixels: pixels)
             paintOrder.append(job)
             paintedBytes += bytes
             // Bounded: the least recently painted go first; pages on screen and the newest stay.
@@ -394,6 +375,17 @@ final class PageView {
         paintOrder.removeAll { $0 == job }
         paintedBytes -= page.bytes
         cairo_surface_destroy(page.surface)
+    }
+
+    /// Where print-preview pages go (the print sheet's strip, while it is open).
+    private var previewDelivery: (@MainActor (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void)?
+
+    /// Renders `jobs` (print-preview pages) on the view's render thread and worker, after the
+    /// view's own pages; each comes back to `deliver` on the main loop. An empty list drops the
+    /// pages not yet rendered (a newer range, or the sheet closed).
+    func wantPreview(_ jobs: [PageRenderJob], deliver: @escaping @MainActor (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void) {
+        previewDelivery = deliver
+        renderer.want(jobs, for: .printPreview)
     }
 
     /// Forgets converted pages and shows the model's current file from its position.

@@ -4,9 +4,9 @@ import QuireViewer
 
 /// The print sheet's strip of the pages that will print: small pictures of the first
 /// ``PrintSheet/previewLimit`` pages of the range, each captioned with its page number, then
-/// "+N more", in grey when the job prints in black and white. Pages are drawn one per
-/// main-loop turn, so typing a range stays responsive; a newer range replaces the pages still
-/// being drawn.
+/// "+N more", in grey when the job prints in black and white. Pages are rendered off the main
+/// loop (the window's render thread and worker, after the view's own pages), so typing a range
+/// stays responsive whatever a page costs; a newer range replaces the pages not yet rendered.
 @MainActor
 final class PrintPreviewStrip {
     /// Box the thumbnails are fitted to (pixels).
@@ -15,12 +15,16 @@ final class PrintPreviewStrip {
     let root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
     private let heading = gtk_label_new(nil)!
     private let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-    private let render: @MainActor (Int, (width: Int, height: Int)) -> RenderedImage?
+    /// Asks for pages (1-based) fitted to a box; each rendered page comes back to the callback,
+    /// on the main loop. An empty list drops what is not rendered yet.
+    typealias Render = @MainActor (_ pages: [Int], _ box: (width: Int, height: Int),
+                                   _ deliver: @escaping @MainActor (Int, PagePixels) -> Void) -> Void
+    private let render: Render
     private var shown: (pages: [Int]?, monochrome: Bool)?
-    /// Bumped for each new range: pages queued for an older one are dropped.
-    private var generation = 0
+    /// The pictures waiting for their page, by page number (those of the range shown now).
+    private var pictures: [Int: UnsafeMutablePointer<GtkWidget>] = [:]
 
-    init(render: @escaping @MainActor (Int, (width: Int, height: Int)) -> RenderedImage?) {
+    init(render: @escaping Render) {
         self.render = render
         gtk_widget_set_halign(heading, GTK_ALIGN_START)
         gtk_widget_add_css_class(heading, "heading")
@@ -39,9 +43,10 @@ final class PrintPreviewStrip {
     func show(pages: [Int]?, monochrome: Bool) {
         if let shown, shown.pages == pages, shown.monochrome == monochrome { return }
         shown = (pages, monochrome)
-        generation += 1
+        pictures = [:]
         while let child = gtk_widget_get_first_child(row) { gtk_box_remove(cast(row), child) }
         guard let pages else {
+            render([], Self.box) { _, _ in }
             gtk_label_set_text(cast(heading), "Preview")
             Accessibility.setLabel(heading, "Preview: not available")
             gtk_widget_set_visible(root, 0)
@@ -52,7 +57,6 @@ final class PrintPreviewStrip {
         gtk_label_set_text(cast(heading), text)
         Accessibility.setLabel(heading, text)
         let first = pages.prefix(PrintSheet.previewLimit)
-        var placeholders: [(page: Int, picture: UnsafeMutablePointer<GtkWidget>)] = []
         for page in first {
             let cell = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
             let picture = gtk_picture_new()!
@@ -66,7 +70,7 @@ final class PrintPreviewStrip {
             Accessibility.setLabel(caption, "Page \(page) caption")
             gtk_box_append(cast(cell), caption)
             gtk_box_append(cast(row), cell)
-            placeholders.append((page, picture))
+            pictures[page] = picture
         }
         if pages.count > first.count {
             let more = gtk_label_new("+\(pages.count - first.count) more")!
@@ -74,33 +78,27 @@ final class PrintPreviewStrip {
             Accessibility.setLabel(more, "+\(pages.count - first.count) more pages")
             gtk_box_append(cast(row), more)
         }
-        drawNext(placeholders[...], monochrome: monochrome, generation: generation)
-    }
-
-    /// Draws the first placeholder's page, then the rest on later main-loop turns.
-    private func drawNext(_ queue: ArraySlice<(page: Int, picture: UnsafeMutablePointer<GtkWidget>)>,
-                          monochrome: Bool, generation: Int) {
-        guard let next = queue.first else { return }
-        Signal.idle { [weak self] in
-            guard let self, self.generation == generation else { return }
-            if let image = self.render(next.page, Self.box) { Self.set(next.picture, image, monochrome: monochrome) }
-            self.drawNext(queue.dropFirst(), monochrome: monochrome, generation: generation)
+        render(Array(first), Self.box) { [weak self] page, pixels in
+            guard let self, let picture = self.pictures.removeValue(forKey: page) else { return }
+            Self.set(picture, pixels, monochrome: self.shown?.monochrome ?? false)
         }
     }
 
-    private static func set(_ picture: UnsafeMutablePointer<GtkWidget>, _ image: RenderedImage, monochrome: Bool) {
-        var pixels = image.pixels
+    /// Shows a rendered page (cairo's premultiplied native ARGB, i.e. B, G, R, A bytes in
+    /// memory on the little-endian machines Quire builds for), in grey for black and white.
+    private static func set(_ picture: UnsafeMutablePointer<GtkWidget>, _ page: PagePixels, monochrome: Bool) {
         if monochrome {
-            var offset = 0
-            while offset + 3 < pixels.count {
-                let grey = (Int(pixels[offset]) * 54 + Int(pixels[offset + 1]) * 183 + Int(pixels[offset + 2]) * 19) >> 8
-                pixels[offset] = UInt8(grey); pixels[offset + 1] = UInt8(grey); pixels[offset + 2] = UInt8(grey)
-                offset += 4
+            let words = page.base.assumingMemoryBound(to: UInt32.self)
+            for index in 0..<(page.width * page.height) {
+                let word = words[index]
+                let red = Int(word >> 16 & 0xFF), green = Int(word >> 8 & 0xFF), blue = Int(word & 0xFF)
+                let grey = UInt32((red * 54 + green * 183 + blue * 19) >> 8)
+                words[index] = word & 0xFF00_0000 | grey << 16 | grey << 8 | grey
             }
         }
-        let bytes = pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        let texture = gdk_memory_texture_new(Int32(image.width), Int32(image.height), GDK_MEMORY_R8G8B8A8,
-                                             bytes, gsize(image.width * 4))
+        let bytes = g_bytes_new(page.base, gsize(page.byteCount))
+        let texture = gdk_memory_texture_new(Int32(page.width), Int32(page.height), GDK_MEMORY_B8G8R8A8_PREMULTIPLIED,
+                                             bytes, gsize(page.width * 4))
         g_bytes_unref(bytes)
         gtk_picture_set_paintable(cast(picture), texture)
         g_object_unref(UnsafeMutableRawPointer(texture))

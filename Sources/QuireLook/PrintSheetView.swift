@@ -36,9 +36,10 @@ final class PrintSheetView {
     private let cancelButton = Accessibility.textButton("Close")
     private var closed = false
 
-    /// - Parameter render: page N (1-based) as it will print, fitted to a box (the preview strip).
+    /// - Parameter render: renders pages (1-based) as they will print, fitted to a box, off the
+    ///   main loop (the preview strip).
     init(sheet: PrintSheet, parent: UnsafeMutablePointer<GtkWidget>, currentPage: Int,
-         render: @escaping @MainActor (Int, (width: Int, height: Int)) -> RenderedImage?) {
+         render: @escaping PrintPreviewStrip.Render) {
         self.sheet = sheet
         self.currentPage = currentPage
         preview = PrintPreviewStrip(render: render)

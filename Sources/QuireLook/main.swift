@@ -18,6 +18,10 @@ var noSignals = sigset_t()
 sigemptyset(&noSignals)
 pthread_sigmask(SIG_SETMASK, &noSignals, nil)
 
+// Page buffers (megabytes each, made and dropped as pages are viewed) go back to the system
+// when freed instead of staying in malloc's heaps (docs/notes/look.md, memory).
+MallocTuning.returnLargeBlocksToTheSystem()
+
 func fail(_ message: String, _ status: Int32) -> Never {
     let line = "quire look: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }

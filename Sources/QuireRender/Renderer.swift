@@ -83,6 +83,9 @@ public final class Renderer {
         self.limits = limits
     }
 
+    /// A PDF's metadata, read from the document this renderer has open; nil for other families.
+    public var pdfInfo: PDFInfo? { (source as? PDFPageSource)?.document.info }
+
     /// Number of pages (1 for images, SVG and embedded previews).
     public var pageCount: Int { source.pageCount }
 

@@ -33,6 +33,12 @@ public final class PageRenderProcess {
     /// - Throws: ``ViewerProblem`` (`damaged`, `unsupported`, `limitExceeded`, … from the
     ///   renderer, or `damaged` when the renderer crashed or took too long).
     func render(path: DocumentPath, password: String?, page: Int, width: Int, height: Int) throws(ViewerProblem) -> RenderedImage {
+        try send(path: path, password: password, page: page, width: width, height: height)
+        return try readAnswer(page: page)
+    }
+
+    /// Writes the request, starting the process when it is not running.
+    private func send(path: DocumentPath, password: String?, page: Int, width: Int, height: Int) throws(ViewerProblem) {
         if pid == 0 { try start() }
         let request = "render \(page) \(width) \(height) \(PageRenderServer.hex(password.map { Array($0.utf8) })) \(PageRenderServer.hex(path.bytes))\n"
         guard write(Array(request.utf8)) else {
@@ -40,26 +46,91 @@ public final class PageRenderProcess {
             stop()
             try start()
             guard write(Array(request.utf8)) else { throw failure("the renderer could not be started") }
-            return try readAnswer(page: page)
+            return
         }
-        return try readAnswer(page: page)
+    }
+
+    /// The page as ``PagePixels``: the answer is read straight into the page's own memory and
+    /// converted there (no read buffer or RGBA copy of the page is kept on the way).
+    func renderPixels(path: DocumentPath, password: String?, page: Int, width: Int, height: Int) throws(ViewerProblem) -> PagePixels {
+        try send(path: path, password: password, page: page, width: width, height: height)
+        return try readPixelsAnswer(page: page)
+    }
+
+    private func readPixelsAnswer(page: Int) throws(ViewerProblem) -> PagePixels {
+        let deadline = Deadline(seconds: timeout)
+        let (width, height) = try readHeader(page: page, deadline)
+        guard let pixels = PagePixels(width: width, height: height) else {
+            stop()
+            throw failure("no memory for page \(page + 1) at \(width)×\(height)")
+        }
+        guard readBytes(into: pixels.base, count: pixels.byteCount, deadline.remaining) else {
+            throw died(page: page, timedOut: deadline.remaining() == 0)
+        }
+        PagePixels.premultiplyInPlace(pixels.base, count: width * height)
+        return pixels
+    }
+
+    /// Fills `count` bytes at `destination`: first what is already buffered, then straight
+    /// from the pipe.
+    private func readBytes(into destination: UnsafeMutableRawPointer, count: Int, _ remaining: () -> Int32) -> Bool {
+        let buffered = min(buffer.count, count)
+        if buffered > 0 {
+            buffer.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: buffered) }
+            buffer.removeSubrange(..<buffered)
+        }
+        var filled = buffered
+        while filled < count {
+            var fd = pollfd(fd: responseFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fd, 1, remaining())
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let got = read(responseFD, destination + filled, count - filled)
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return false }
+            filled += got
+        }
+        return true
     }
 
     private func readAnswer(page: Int) throws(ViewerProblem) -> RenderedImage {
-        var start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
+        let deadline = Deadline(seconds: timeout)
+        let (width, height) = try readHeader(page: page, deadline)
+        guard let pixels = readBytes(width * height * 4, deadline.remaining) else {
+            throw died(page: page, timedOut: deadline.remaining() == 0)
+        }
+        return RenderedImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// When the answer must have come by (the timeout, from when it was asked for).
+    private struct Deadline {
+        let start: timespec
+        let seconds: Double
+
+        init(seconds: Double) {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            start = now
+            self.seconds = seconds
+        }
+
+        /// Milliseconds left (0 when it has passed).
         func remaining() -> Int32 {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             let elapsed = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
-            return Int32(max(0, (timeout - elapsed) * 1000))
+            return Int32(max(0, (seconds - elapsed) * 1000))
         }
-        guard let line = readLine(remaining) else { throw died(page: page, timedOut: remaining() == 0) }
+    }
+
+    /// The answer's first line: the page's size when it is `ok`; the renderer's problem, or a
+    /// crash, hang or garbage, thrown.
+    private func readHeader(page: Int, _ deadline: Deadline) throws(ViewerProblem) -> (width: Int, height: Int) {
+        guard let line = readLine(deadline.remaining) else { throw died(page: page, timedOut: deadline.remaining() == 0) }
         let fields = line.split(separator: " ", omittingEmptySubsequences: false)
         if fields.first == "ok", fields.count == 3, let width = Int(fields[1]), let height = Int(fields[2]),
            width > 0, height > 0, width * height <= 1 << 28 {
-            guard let pixels = readBytes(width * height * 4, remaining) else { throw died(page: page, timedOut: remaining() == 0) }
-            return RenderedImage(width: width, height: height, pixels: pixels)
+            return (width, height)
         }
         if fields.first == "error", fields.count == 3 {
             let kind = ViewerProblem.Kind(rawValue: String(fields[1])) ?? .damaged
@@ -70,7 +141,6 @@ public final class PageRenderProcess {
         throw failure("the renderer answered something unexpected")
     }
 
-    /// Why the process stopped answering (and it is stopped for good; the next page starts another).
     private func died(page: Int, timedOut: Bool) -> ViewerProblem {
         var status: Int32 = 0
         var reason = "took longer than \(Int(timeout)) s"

@@ -18,20 +18,32 @@ public struct PageRenderJob: Sendable, Hashable {
     public let page: Int
     public let width: Int
     public let height: Int
+    /// What the page is for: each purpose has a wish list of its own on a ``PageRenderQueue``.
+    public let purpose: Purpose
 
-    public init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int) {
+    /// What a page is rendered for.
+    public enum Purpose: Int, Sendable, Hashable, CaseIterable {
+        /// The pages in view and their neighbours (rendered first).
+        case view
+        /// A print sheet's preview strip (rendered when no page of the view is waiting).
+        case printPreview
+    }
+
+    public init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int, purpose: Purpose = .view) {
         self.file = file
         self.path = path
         self.password = password
         self.page = page
         self.width = width
         self.height = height
+        self.purpose = purpose
     }
 }
 
 /// Renders pages on a thread of its own, so that a window's main loop never waits for a page:
 /// the front-end says which pages it wants now (those in view first, then the neighbours ahead),
-/// and each rendered page comes back through `deliver`, on the render thread.
+/// and each rendered page comes back through `deliver`, on the render thread, as ``PagePixels``
+/// (cairo's pixel format, read from the worker straight into the page's own memory).
 ///
 /// Only the newest wish list counts: pages scrolled past before their turn are never rendered,
 /// so paging through 1000 pages with key repeat renders what was actually in view. Rendering
@@ -40,10 +52,11 @@ public struct PageRenderJob: Sendable, Hashable {
 ///
 /// Sendable: the wish list is behind a mutex; the thread handle is joined once (``stop()``).
 public final class PageRenderQueue: @unchecked Sendable {
-    public typealias Delivery = @Sendable (PageRenderJob, Result<RenderedImage, ViewerProblem>) -> Void
+    public typealias Delivery = @Sendable (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void
 
     private struct State: Sendable {
-        var wanted: [PageRenderJob] = []
+        /// Per purpose (``PageRenderJob/Purpose``'s raw value), most wanted first.
+        var wanted: [[PageRenderJob]] = PageRenderJob.Purpose.allCases.map { _ in [] }
         /// The page being rendered now (asked for again meanwhile, it is not rendered twice).
         var running: PageRenderJob?
         var stopped = false
@@ -72,26 +85,29 @@ public final class PageRenderQueue: @unchecked Sendable {
         }
     }
 
-    /// Replaces the pages waiting to be rendered with `jobs` (most wanted first). A page being
-    /// rendered now finishes and is delivered.
-    public func want(_ jobs: [PageRenderJob]) {
+    /// Replaces the pages waiting to be rendered for `purpose` with `jobs` (most wanted first;
+    /// each job's own purpose is set to `purpose`). A page being rendered now finishes and is
+    /// delivered. The view's pages go before a print preview's.
+    public func want(_ jobs: [PageRenderJob], for purpose: PageRenderJob.Purpose = .view) {
         let changed = shared.state.withLock { state -> Bool in
-            let waiting = jobs.filter { $0 != state.running }
-            guard state.wanted != waiting else { return false }
-            state.wanted = waiting
+            let waiting = jobs.map { $0.purpose == purpose ? $0 : PageRenderJob(
+                file: $0.file, path: $0.path, password: $0.password, page: $0.page, width: $0.width, height: $0.height, purpose: purpose)
+            }.filter { $0 != state.running }
+            guard state.wanted[purpose.rawValue] != waiting else { return false }
+            state.wanted[purpose.rawValue] = waiting
             return !waiting.isEmpty
         }
         if changed { shared.wakeUp.post() }
     }
 
     /// Pages waiting (not counting the one being rendered).
-    public var pending: Int { shared.state.withLock { $0.wanted.count } }
+    public var pending: Int { shared.state.withLock { $0.wanted.reduce(0) { $0 + $1.count } } }
 
     /// Stops the thread (after the page in progress) and its worker process; waits for it.
     public func stop() {
         let first = shared.state.withLock { state -> Bool in
             defer { state.stopped = true }
-            state.wanted = []
+            state.wanted = state.wanted.map { _ in [] }
             return !state.stopped
         }
         guard first else { return }
@@ -127,7 +143,11 @@ public final class PageRenderQueue: @unchecked Sendable {
             let next = shared.state.withLock { state -> Next in
                 if state.stopped { return .stop }
                 if let job = warming { return .job(job) }
-                state.running = state.wanted.isEmpty ? nil : state.wanted.removeFirst()
+                if let lane = state.wanted.firstIndex(where: { !$0.isEmpty }) {
+                    state.running = state.wanted[lane].removeFirst()
+                } else {
+                    state.running = nil
+                }
                 return state.running.map(Next.job) ?? .wait
             }
             let job: PageRenderJob
@@ -138,10 +158,10 @@ public final class PageRenderQueue: @unchecked Sendable {
                 continue
             case .job(let wanted): job = wanted
             }
-            let result: Result<RenderedImage, ViewerProblem>
+            let result: Result<PagePixels, ViewerProblem>
             if let worker {
                 result = Result { () throws(ViewerProblem) in
-                    try worker.render(path: job.path, password: job.password, page: job.page, width: job.width, height: job.height)
+                    try worker.renderPixels(path: job.path, password: job.password, page: job.page, width: job.width, height: job.height)
                 }
             } else {
                 do throws(DocumentError) {
@@ -155,8 +175,13 @@ public final class PageRenderQueue: @unchecked Sendable {
                         }
                         open = (job.path, job.password, try document.renderer(password: job.password))
                     }
-                    result = .success(try open!.renderer.render(page: job.page, size: .fit(width: job.width, height: job.height),
-                                                                allowUpscaling: true))
+                    let image = try open!.renderer.render(page: job.page, size: .fit(width: job.width, height: job.height),
+                                                          allowUpscaling: true)
+                    if let pixels = PagePixels(image) {
+                        result = .success(pixels)
+                    } else {
+                        result = .failure(ViewerProblem(kind: .damaged, message: "no memory for page \(job.page + 1) at \(image.width)×\(image.height)"))
+                    }
                 } catch {
                     result = .failure(ViewerProblem(error, passwordGiven: job.password != nil))
                 }

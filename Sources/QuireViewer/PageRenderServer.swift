@@ -14,6 +14,7 @@ public enum PageRenderServer {
     public static func serve(input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput,
                              limits: RenderLimits = .standard) -> Int32 {
         try? ProcessControl.setParentDeathSignal(SIGKILL)  // die with the viewer
+        MallocTuning.returnLargeBlocksToTheSystem()  // page buffers back to the system when freed
         if getppid() == 1 { return 1 }
         var pending: [UInt8] = []
         var openKey: [UInt8] = []
@@ -35,6 +36,7 @@ public enum PageRenderServer {
             }
             let password = fields[4] == "-" ? nil : unhex(Substring(fields[4])).map { String(decoding: $0, as: UTF8.self) }
             var answer: [UInt8]
+            var pixels: [UInt8] = []
             do {
                 let key = Array((fields[4] + " " + fields[5]).utf8)
                 if renderer == nil || key != openKey {
@@ -44,7 +46,9 @@ public enum PageRenderServer {
                     openKey = key
                 }
                 let image = try renderer!.render(page: page, size: .fit(width: width, height: height), allowUpscaling: true)
-                answer = Array("ok \(image.width) \(image.height)\n".utf8) + image.pixels
+                // The pixels go out as they are (not appended to the line: a page is megabytes).
+                answer = Array("ok \(image.width) \(image.height)\n".utf8)
+                pixels = image.pixels
             } catch let error as DocumentError {
                 let problem = ViewerProblem(error, passwordGiven: password != nil)
                 answer = Array("error \(problem.kind.rawValue) \(hex(Array(problem.message.utf8)))\n".utf8)
@@ -54,7 +58,10 @@ public enum PageRenderServer {
             } catch {
                 answer = Array("error damaged \(hex(Array("\(error)".utf8)))\n".utf8)
             }
-            do { try output.writeAll(answer) } catch { return 1 }
+            do {
+                try output.writeAll(answer)
+                if !pixels.isEmpty { try output.writeAll(pixels) }
+            } catch { return 1 }
         }
     }
 

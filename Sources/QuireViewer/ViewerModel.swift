@@ -353,6 +353,17 @@ public final class ViewerModel {
         return try layout.render(page: max(0, min(number - 1, layout.pageCount - 1)), size: size, allowUpscaling: false)
     }
 
+    /// Page `number` (1-based) of the current file as it will print, fitted to `box` whatever
+    /// the zoom, described for ``PageRenderQueue`` (a print sheet's preview strip rendered off
+    /// the main thread, through the same worker as the view); the renderer lays text out on
+    /// paper, as ``renderPrintPreview(page:fitting:)`` does. nil when the file cannot be shown.
+    public func printPreviewJob(page number: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        let file = current
+        guard file.document != nil, file.problem == nil, number >= 1 else { return nil }
+        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: number - 1,
+                             width: max(1, box.width), height: max(1, box.height), purpose: .printPreview)
+    }
+
     /// Rendered pages held now (bytes).
     public var cachedBytes: Int { cache.byteCount }
 
@@ -453,7 +464,6 @@ public final class ViewerModel {
             }
         }
         file.document = document
-        let info = try? document.info(password: file.password)
         if document.contentType.family == .text {
             let limit = configuration.limits.maximumTextBytes
             do {
@@ -479,6 +489,9 @@ public final class ViewerModel {
                 file.problem = ViewerProblem(error, passwordGiven: file.password != nil)
             }
         }
+        // The card's PDF facts come from the document the renderer has open (not a second
+        // opening of the file through another poppler front-end).
+        let info = try? document.info(password: file.password, renderer: file.renderer)
         file.card = DocumentCard(info: info, document: document, pages: file.renderer?.pageCount,
                                  lines: file.text?.lineCount)
         if let saved = configuration.resume?.position(for: document.file) {

@@ -61,6 +61,11 @@ final class LookWindowTests {
                 "the card: title, kind, size, pages")
         #expect(!tree.contains { $0.role == "push button" && $0.name == "Print" }, "no printer: no Print button")
         #expect(tree.contains { $0.detail.hasPrefix("Cannot print:") }, "the reason is in the window")
+        // Fit page: nothing to scroll across, so no bar for it (a bare GtkScrollbar is drawn
+        // even with nothing to scroll); the bar down the pages is there.
+        #expect(!tree.contains { $0.name == "Scroll across the page" && $0.states.contains("visible") },
+                "no horizontal scroll bar at fit page: \(tree.filter { $0.name.hasPrefix("Scroll") })")
+        #expect(tree.contains { $0.name == "Scroll pages" && $0.states.contains("visible") })
         for control in ["Previous Page", "Next Page", "Go to Page", "Zoom In", "Zoom Out", "Fit Page", "Fit Width", "Copy", "Show in Folder"] {
             #expect(tree.contains { $0.name == control }, "\(control) has an accessible name")
         }
@@ -86,9 +91,12 @@ final class LookWindowTests {
         #expect(Self.label(tree, "125%"))
         let zoomed = try screenshot(bed, "zoomed", window: window) { Double($0.redPixels) > Double(first.redPixels) * 1.3 }
         #expect(Double(zoomed.redPixels) > Double(first.redPixels) * 1.3, "zoomed: \(zoomed.redPixels) vs \(first.redPixels) red pixels")
+        tree = bed.waitForAccessible { $0.contains { $0.name == "Scroll across the page" && $0.states.contains("visible") } }
+        #expect(tree.contains { $0.name == "Scroll across the page" && $0.states.contains("visible") }, "zoomed in: the page can be scrolled across")
         bed.key("ctrl+0")
-        tree = bed.waitForAccessible { Self.label($0, "fit") }
+        tree = bed.waitForAccessible { Self.label($0, "fit") && !$0.contains { $0.name == "Scroll across the page" && $0.states.contains("visible") } }
         #expect(Self.label(tree, "fit"))
+        #expect(!tree.contains { $0.name == "Scroll across the page" && $0.states.contains("visible") }, "fit again: the bar is gone")
 
         // Right: the next file (text shown as text), titled with its name; Left comes back.
         bed.key("Right")

@@ -18,9 +18,9 @@ final class PageRenderQueueTests {
     }
 
     final class Deliveries: Sendable {
-        let received = Mutex<[(PageRenderJob, Result<RenderedImage, ViewerProblem>)]>([])
+        let received = Mutex<[(PageRenderJob, Result<PagePixels, ViewerProblem>)]>([])
         var count: Int { received.withLock { $0.count } }
-        var all: [(PageRenderJob, Result<RenderedImage, ViewerProblem>)] { received.withLock { $0 } }
+        var all: [(PageRenderJob, Result<PagePixels, ViewerProblem>)] { received.withLock { $0 } }
 
         /// Waits (at most 30 s) until `count` pages have come back.
         func wait(for count: Int) -> Bool {
@@ -46,7 +46,7 @@ final class PageRenderQueueTests {
         #expect(received.map(\.0.page) == [0, 999, 1], "most wanted first")
         var images: [RenderedImage] = []
         for (job, result) in received {
-            let image = try result.get()
+            let image = try result.get().image
             #expect(image.width == job.width && image.height == job.height, "rendered at the laid-out size")
             images.append(image)
         }
@@ -125,5 +125,47 @@ final class PageRenderQueueTests {
         #expect(model.setZoom(pinchScale: 2, from: 1))
         let zoomed = try #require(model.pageJob(0, fitting: (width: 300, height: 300)))
         #expect(zoomed.height == 2 * fit.height)
+    }
+
+    /// The print sheet's preview strip renders through the view's queue (off the main loop), on
+    /// a wish list of its own: the view's pages go first, a new view list does not drop the
+    /// preview's, and the worker lays a text file out on paper as the model does.
+    @Test(arguments: [false, true])
+    func printPreviewPagesHaveAWishListOfTheirOwnAfterTheView(worker: Bool) throws {
+        let directory = self.directory
+        let notes = directory.file("notes.txt")
+        try Array(repeating: "Quarterly notes: the preview shows this text on paper.\n", count: 40).joined()
+            .write(toFile: notes, atomically: true, encoding: .utf8)
+        let model = ViewerModel(paths: [DocumentPath(Samples.path("thousand-pages.pdf")), DocumentPath(notes)],
+                                configuration: configuration(worker: worker))
+        let deliveries = Deliveries()
+        let queue = PageRenderQueue(configuration: model.configuration) { job, result in
+            deliveries.received.withLock { $0.append((job, result)) }
+        }
+        defer { queue.stop() }
+        let box = (width: 84, height: 112)
+        let previews = try [3, 2].map { try #require(model.printPreviewJob(page: $0, fitting: box)) }
+        #expect(previews.allSatisfy { $0.purpose == .printPreview && $0.width == 84 && $0.height == 112 })
+        let view = try [10, 11].map { try #require(model.pageJob($0, fitting: (width: 200, height: 200))) }
+        queue.want(previews, for: .printPreview)
+        queue.want(view)
+        queue.want([view[1]])  // the view's list changes: the preview's stays
+        #expect(deliveries.wait(for: 3))
+        usleep(100_000)
+        let received = deliveries.all
+        #expect(received.filter { $0.0.purpose == .printPreview }.map(\.0.page) == [2, 1], "both preview pages, in order")
+        #expect(received.filter { $0.0.purpose == .view }.map(\.0.page).contains(11))
+        let previewPage = try #require(received.first { $0.0.purpose == .printPreview && $0.0.page == 1 }).1.get()
+        #expect(previewPage.width <= 84 && previewPage.height <= 112 && max(previewPage.width, previewPage.height) >= 80)
+        #expect(previewPage.image == (try model.renderPrintPreview(page: 2, fitting: box)), "the page the model renders for print")
+
+        // A text file: the text on a portrait sheet of paper, as the model lays it out.
+        #expect(model.nextFile())
+        let text = try #require(model.printPreviewJob(page: 1, fitting: box))
+        queue.want([text], for: .printPreview)
+        #expect(deliveries.wait(for: received.count + 1))
+        let sheet = try #require(deliveries.all.last).1.get()
+        #expect(sheet.height > sheet.width, "paper, not the text view: \(sheet.width)×\(sheet.height)")
+        #expect(sheet.image == (try model.renderPrintPreview(page: 1, fitting: box)))
     }
 }
