@@ -6,8 +6,9 @@ import Musl
 
 /// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
 /// plain forms of `can-print` and `info` (``PlainFormFastPath``), the viewer's render worker
-/// (``LookRenderWorkerFastPath``) and the window's `look FILE...` (``LookFastPath``) take short
-/// paths; everything else goes through the argument parser.
+/// (``LookRenderWorkerFastPath``), the window's `look FILE...` (``LookFastPath``) and the common
+/// forms of `print` (``PrintFastPath``) take short paths; everything else goes through the
+/// argument parser.
 @main
 enum QuireMain {
     static func main() async {
@@ -28,6 +29,9 @@ enum QuireMain {
         }
         if let status = LookFastPath.run(RawArguments.entries) {
             exit(status.rawValue)
+        }
+        if let status = await PrintFastPath.run(RawArguments.entries) {
+            exit(status)
         }
         await QuireCommand.main()
     }
