@@ -124,7 +124,7 @@ uninstall:
 ## fuzz: every libFuzzer target (optimized, ASan + UBSan) for FUZZ_SECONDS each (default 60),
 ## with the settings in Fuzz/settings (docs/notes/fuzz.md); each run is logged in
 ## .build-fuzz/runs/summary.tsv; fails when a target crashes. Long campaigns:
-## scripts/fuzz-campaign.sh TARGET SECONDS (nice -n 19).
+## [FUZZ_NICE=N] scripts/fuzz-campaign.sh TARGET SECONDS (nice -n N, default 19).
 FUZZ_SECONDS ?= 60
 fuzz: deps samples
 	scripts/fuzz.sh $(FUZZ_SECONDS)

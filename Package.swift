@@ -120,7 +120,7 @@ let package = Package(
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
         // on the same viewer model as the terminal viewer. Installed to libexec/quire/.
-        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "Quire", "QuireGIO", "CGtk", "CGtkSourceView"]),
+        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "Quire", "QuireGIO", "QuireSystem", "CGtk", "CGtkSourceView"]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One long libFuzzer run of a built target, at the lowest CPU priority, logged for the notes.
-#   scripts/fuzz-campaign.sh TARGET SECONDS [extra libFuzzer flags…]
+# One long libFuzzer run of a built target, at a low CPU priority, logged for the notes.
+#   [FUZZ_NICE=N] scripts/fuzz-campaign.sh TARGET SECONDS [extra libFuzzer flags…]
+# FUZZ_NICE is the niceness (default 19, the lowest priority); it is part of the logged command.
 # Uses the binary scripts/fuzz.sh built (.build-fuzz/release/fuzz-TARGET), the settings of
 # Fuzz/settings/TARGET.options, the dictionaries Fuzz/settings/TARGET.dicts names, and the
 # corpus .build-fuzz/corpus/TARGET (grown in place) seeded by Fuzz/corpus/TARGET and Samples.
@@ -25,7 +26,9 @@ case "$target" in
 esac
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 log=".build-fuzz/runs/$target-$stamp.log"
-command=(nice -n 19 "$binary" "${options[@]}" -max_total_time="$seconds" -print_final_stats=1
+niceness="${FUZZ_NICE:-19}"
+[[ "$niceness" =~ ^-?[0-9]+$ ]] || { echo "fuzz-campaign: FUZZ_NICE must be a number" >&2; exit 64; }
+command=(nice -n "$niceness" "$binary" "${options[@]}" -max_total_time="$seconds" -print_final_stats=1
          -artifact_prefix=".build-fuzz/crashes/$target-" "$@" ".build-fuzz/corpus/$target" "${seeds[@]}")
 echo "${command[*]}" > "$log"
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0"

@@ -41,6 +41,7 @@ typedef struct {
     __typeof__(qpdf_oh_dict_more_keys) *_Nonnull qpdf_oh_dict_more_keys;
     __typeof__(qpdf_oh_dict_next_key) *_Nonnull qpdf_oh_dict_next_key;
     __typeof__(qpdf_oh_is_null) *_Nonnull qpdf_oh_is_null;
+    __typeof__(qpdf_more_warnings) *_Nonnull qpdf_more_warnings;
 } quire_qpdf_api;
 
 /// Loads libqpdf (RTLD_LOCAL) and resolves every entry point once; NULL when the library or a
@@ -115,6 +116,8 @@ static inline const quire_qpdf_api *_Nullable quire_qpdf_api_load(void) {
     *(void **)&api.qpdf_oh_dict_next_key = symbol;
     if (!(symbol = dlsym(library, "qpdf_oh_is_null"))) return NULL;
     *(void **)&api.qpdf_oh_is_null = symbol;
+    if (!(symbol = dlsym(library, "qpdf_more_warnings"))) return NULL;
+    *(void **)&api.qpdf_more_warnings = symbol;
     return &api;
 }
 #endif

@@ -6,10 +6,15 @@
 
 #include <fcntl.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
 
 int pipe2(int pipefd[2], int flags);
 void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
@@ -37,6 +42,22 @@ static inline const void *quire_memmem(const void *haystack, size_t haystack_len
 /// of the binary (~1 M instructions of each `quire info`).
 static inline int quire_format_fixed(char *buffer, size_t size, int places, double value) {
     return snprintf(buffer, size, "%.*f", places, value);
+}
+
+/// timer_create(2) on CLOCK_MONOTONIC whose expiry sends `signal` to the calling thread only
+/// (SIGEV_THREAD_ID: Linux; `sigev_notify_thread_id` is a _GNU_SOURCE name for `_sigev_un._tid`).
+static inline int quire_thread_timer_create(int signal, timer_t *timer) {
+    struct sigevent event;
+    memset(&event, 0, sizeof event);
+    event.sigev_notify = SIGEV_THREAD_ID;
+    event.sigev_signo = signal;
+    event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+    return timer_create(CLOCK_MONOTONIC, &event, timer);
+}
+
+/// SIGRTMIN + offset (SIGRTMIN is a call into glibc, which keeps the first real-time signals).
+static inline int quire_realtime_signal(int offset) {
+    return SIGRTMIN + offset;
 }
 
 /// O_TMPFILE (Linux 3.11; a _GNU_SOURCE name): an unnamed file in a directory, linked later.

@@ -68,6 +68,8 @@ public final class Document: Sendable {
                 if password != nil { pdf?.isEncrypted = true; pdf?.isPasswordProtected = true }
                 break
             }
+            // poppler's parameters, built once and held for the process (see prepare()).
+            SplashPDFDocument.prepare()
             if password == nil, let facts = SplashPDFDocument.info(of: file) {
                 pdf = facts
                 break

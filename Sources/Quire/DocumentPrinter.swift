@@ -35,11 +35,30 @@ public struct DocumentPrinter: Sendable {
     /// (`cupsCopyDestInfo`, the printer's whole attribute set).
     package func plan(_ documents: [Document], destination name: String?, options: PrintOptions,
                       validatingOptions: Bool) throws -> PrintPlan {
+        let (planned, pageRangesValue) = try items(for: documents, options: options)
+        let destination = try system.destination(named: name)
+        if validatingOptions { try system.validate(options, for: destination) }
+        var warnings: [String] = []
+        if let problem = destination.problem, destination.isAcceptingJobs {
+            warnings.append("\(destination.fullName) is \(problem); the job waits in the queue until the printer is resumed")
+        }
+        return PrintPlan(destination: destination, options: options, items: planned,
+                         pageRangesValue: pageRangesValue, warnings: warnings)
+    }
+
+    /// The documents' half of planning, without the print system: each document checked (type,
+    /// page ranges against its page count, conversion to PDF) and the job's `page-ranges` value
+    /// (nil when Quire selects the pages itself, with number-up). `keepingPDFs: false` is for a
+    /// job sent right away (no preview, no page selection): a PDF's page count may then come
+    /// from poppler's Splash library (libpoppler-cpp, lighter to load than poppler-glib); a PDF it
+    /// cannot open is read with poppler-glib, whose errors are the ones reported.
+    package func items(for documents: [Document], options: PrintOptions,
+                       keepingPDFs: Bool = true) throws -> (items: [PrintPlan.Item], pageRangesValue: String?) {
         var planned: [PrintPlan.Item] = []
         let selectPagesOurselves = options.pageRanges != nil && (options.numberUp ?? 1) > 1
         var pageRangesValue: String?
         for document in documents {
-            let item = try item(for: document, options: options, selectPages: selectPagesOurselves)
+            let item = try item(for: document, options: options, selectPages: selectPagesOurselves, keepingPDF: keepingPDFs)
             planned.append(item)
             if !selectPagesOurselves, options.pageRanges != nil, let pages = item.pages {
                 // One job-level page-ranges for all documents (validated against each).
@@ -49,14 +68,7 @@ public struct DocumentPrinter: Sendable {
         if !selectPagesOurselves, let ranges = options.pageRanges, pageRangesValue == nil {
             pageRangesValue = ranges.description  // PostScript: page count unknown, CUPS applies it
         }
-        let destination = try system.destination(named: name)
-        if validatingOptions { try system.validate(options, for: destination) }
-        var warnings: [String] = []
-        if let problem = destination.problem, destination.isAcceptingJobs {
-            warnings.append("\(destination.fullName) is \(problem); the job waits in the queue until the printer is resumed")
-        }
-        return PrintPlan(destination: destination, options: options, items: planned,
-                         pageRangesValue: selectPagesOurselves ? nil : pageRangesValue, warnings: warnings)
+        return (planned, selectPagesOurselves ? nil : pageRangesValue)
     }
 
     /// Sends the planned job. If anything fails after the job was created it is cancelled
@@ -82,8 +94,25 @@ public struct DocumentPrinter: Sendable {
         throw PrintError(.unprintable, "\(plan.items[0].document.name): a preview needs PDF content")
     }
 
-    func item(for document: Document, options: PrintOptions, selectPages: Bool) throws -> PrintPlan.Item {
+    /// Loads the library ``items(for:options:keepingPDFs:)`` with `keepingPDFs: false` reads
+    /// these documents' PDFs with (poppler's Splash library), when one is a PDF. A caller that
+    /// starts other work meanwhile (``PrintSystem/target(named:options:)`` loads libcups) calls
+    /// this first: the dynamic loader loads one library at a time, and each load, with its
+    /// dozens of dependencies, takes milliseconds.
+    package func loadPDFLibrary(for documents: [Document]) {
+        if documents.contains(where: { $0.contentType.family == .pdf }) { _ = SplashPDFDocument.isAvailable }
+    }
+
+    func item(for document: Document, options: PrintOptions, selectPages: Bool, keepingPDF: Bool = true) throws -> PrintPlan.Item {
         let name = document.path.displayName
+        if !keepingPDF, !selectPages, case .direct = document.capabilities.print, document.contentType.family == .pdf,
+           SplashPDFDocument.isAvailable, let splash = try? SplashPDFDocument(file: document.file) {
+            // Only the page count is needed (it throws for a PDF without pages, which poppler-glib
+            // then reports below). Same poppler underneath, so the same count.
+            let pages = try options.pageRanges?.pages(pageCount: splash.pageCount) ?? Array(1...splash.pageCount)
+            return PrintPlan.Item(document: PrintDocument(source: .file(document.file), mimeType: "application/pdf", name: name),
+                                  pageCount: splash.pageCount, pages: pages, pdf: nil, pagesSelectedBeforeSending: false)
+        }
         let pdf: PDFDocument?
         var source: PrintDocument.Source
         var mimeType = document.contentType.mimeType

@@ -56,31 +56,32 @@ struct InfoCommand: AsyncParsableCommand {
         var records: [InfoRecord] = []
         let styled = Terminal.stylesStandardOutput
         for (index, path) in paths.enumerated() {
-            Watchdog.arm(seconds: seconds, path: path)
-            var opened: Document?
-            do {
-                // An empty file has a type (by its name) and an info card like any other.
-                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits,
-                                            allowEmpty: true)
-                opened = document
-                let info = try document.info(password: password)
-                if let problem = info.problem {
-                    Terminal.error(problem.hinted)
-                    firstFailure = firstFailure ?? ExitStatus.of(problem)
+            try Watchdog.limiting(seconds: seconds, path: path) {
+                var opened: Document?
+                do {
+                    // An empty file has a type (by its name) and an info card like any other.
+                    let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits,
+                                                allowEmpty: true)
+                    opened = document
+                    let info = try document.info(password: password)
+                    if let problem = info.problem {
+                        Terminal.error(problem.hinted)
+                        firstFailure = firstFailure ?? ExitStatus.of(problem)
+                    }
+                    if json {
+                        records.append(InfoRecord(info: info))
+                    } else {
+                        Terminal.out((index > 0 ? "\n" : "") + InfoCardFormatter.card(info, styled: styled))
+                    }
+                } catch let error as InputError {
+                    Terminal.error(error.hinted)
+                    firstFailure = firstFailure ?? ExitStatus.of(error)
+                    records.append(InfoRecord(path: path, error: InfoRecord.ErrorRecord(error)))
+                } catch let error as DocumentError {
+                    Terminal.error(error.hinted)
+                    firstFailure = firstFailure ?? ExitStatus.of(error)
+                    records.append(InfoRecord(path: path, document: opened, error: InfoRecord.ErrorRecord(error)))
                 }
-                if json {
-                    records.append(InfoRecord(info: info))
-                } else {
-                    Terminal.out((index > 0 ? "\n" : "") + InfoCardFormatter.card(info, styled: styled))
-                }
-            } catch let error as InputError {
-                Terminal.error(error.hinted)
-                firstFailure = firstFailure ?? ExitStatus.of(error)
-                records.append(InfoRecord(path: path, error: InfoRecord.ErrorRecord(error)))
-            } catch let error as DocumentError {
-                Terminal.error(error.hinted)
-                firstFailure = firstFailure ?? ExitStatus.of(error)
-                records.append(InfoRecord(path: path, document: opened, error: InfoRecord.ErrorRecord(error)))
             }
         }
         if json { Terminal.out(try InfoRecord.encode(records) + "\n") }

@@ -74,7 +74,7 @@ struct LookCommand: ParsableCommand {
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
         "Seconds a page may take to render before its renderer is stopped (default 30).", valueName: "seconds"))
-    var timeout: Int = 30
+    var timeout: Int = LookFastPath.defaultTimeout
 
     @Flag(name: .long, help: "Render in the viewer's own process instead of a separate renderer process.")
     var noIsolation = false

@@ -99,69 +99,19 @@ struct PrintCommand: AsyncParsableCommand {
         if wait && (dryRun || preview != nil) { throw ValidationError("--wait needs a job: not with --dry-run or --preview.") }
     }
 
-    func options() throws(PrintError) -> PrintOptions {
-        var options = PrintOptions()
-        options.copies = copies
-        if let pages { options.pageRanges = try PageRanges(pages) }
-        if let sides {
-            guard let parsed = PrintOptions.Sides(argument: sides) else {
-                throw PrintError(.invalidOption, "--sides \(sides): expected one-sided, two-sided-long-edge or two-sided-short-edge")
-            }
-            options.sides = parsed
-        }
-        options.media = media
-        if color { options.colorMode = .color }
-        if monochrome { options.colorMode = .monochrome }
-        if landscape { options.orientation = .landscape }
-        if collate { options.collate = true }
-        options.numberUp = numberUp
-        options.fitToPage = fit
-        options.title = title
-        options.priority = priority
-        options.holdUntil = hold.map(PrintOptions.holdValue)
-        for argument in extraOptions { options.extra += try PrintOptions.parseExtra(argument) }
-        return options
+    /// The command line as plain values (what ``PrintFastPath`` builds without the parser).
+    func request() throws -> PrintRequest {
+        PrintRequest(destination: destination, copies: copies, pages: pages, extraOptions: extraOptions, sides: sides,
+                     media: media, color: color, monochrome: monochrome, landscape: landscape, collate: collate,
+                     numberUp: numberUp, fit: fit, title: title, priority: priority, hold: hold, wait: wait,
+                     dryRun: dryRun, preview: preview.map(RawArguments.path), files: files.map(RawArguments.path),
+                     maximumFileSize: try limits.maximumFileSize(), renderLimits: try limits.renderLimits(),
+                     seconds: try Watchdog.seconds(timeoutOption, default: 60))
     }
 
     func run() async throws {
         do {
-            let options = try options()
-            var documents: [Document] = []
-            let maximumFileSize = try limits.maximumFileSize()
-            let renderLimits = try limits.renderLimits()
-            let seconds = try Watchdog.seconds(timeoutOption, default: 60)
-            for file in files {
-                let path = RawArguments.path(file)
-                Watchdog.arm(seconds: seconds * files.count, path: path)
-                documents.append(try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits))
-            }
-            let printer = DocumentPrinter()
-            // Sending right away: submit checks the options against the printer (one round trip).
-            let plan = try printer.plan(documents, destination: destination, options: options,
-                                        validatingOptions: dryRun || preview != nil)
-            // Reading and converting is done: the time limit does not cover talking to CUPS
-            // (a job must never be cut off half-submitted).
-            Watchdog.disarm()
-            if let preview {
-                guard plan.items.count == 1 else { throw PrintError(.invalidOption, "--preview takes exactly one file") }
-                let data = try printer.previewPDF(plan)
-                // Atomically (temporary file beside it, then rename): a failure leaves nothing.
-                do { try OutputFile.write(data, to: RawArguments.path(preview)) } catch {
-                    Terminal.error(error.description)
-                    throw ExitStatus.cannotCreate.exitCode
-                }
-                Terminal.out("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(RawArguments.path(preview))\n")
-                return
-            }
-            if dryRun {
-                Terminal.out(Self.describe(plan))
-                for warning in plan.warnings { Terminal.warning(warning) }
-                return
-            }
-            let job = try printer.submit(plan)
-            for warning in job.warnings { Terminal.warning(warning) }
-            Terminal.out("request id is \(job.requestID) (\(job.documentCount) file(s))\n")
-            if wait { try await follow(job, printer.system) }
+            try await Self.print(try request())
         } catch let exit as ExitCode {
             throw exit
         } catch {
@@ -169,8 +119,67 @@ struct PrintCommand: AsyncParsableCommand {
         }
     }
 
+    /// Prints (or with --dry-run/--preview, plans) what `request` asks; both the parsed command
+    /// and ``PrintFastPath`` come here. Throws `ExitCode` after reporting, or the error to report.
+    static func print(_ request: PrintRequest) async throws {
+        let options = try request.printOptions()
+        let printer = DocumentPrinter()
+        if request.dryRun || request.preview != nil {
+            try plan(request, options: options, printer: printer)
+            return
+        }
+        var documents: [Document] = []
+        for path in request.files {
+            Watchdog.arm(seconds: request.seconds * request.files.count, path: path)
+            documents.append(try Document(path: path, maximumFileSize: request.maximumFileSize, limits: request.renderLimits))
+        }
+        // The print system's half (the destination, its capabilities, the options checked
+        // against them: libcups loaded, two requests) runs while the documents' page ranges are
+        // checked against their page counts; the job is created only when both are done. A
+        // document's error wins over the printer's, as when the two ran one after the other, and
+        // is reported at once: this process ends then, so the lookup is not waited for (a task,
+        // not an `async let`, which would wait for a print server that does not answer).
+        // poppler is loaded first: the dynamic loader takes one library at a time, and libcups
+        // loads while poppler opens the documents instead of before.
+        printer.loadPDFLibrary(for: documents)
+        let target = Task { try printer.system.target(named: request.destination, options: options) }
+        let (items, pageRangesValue) = try printer.items(for: documents, options: options, keepingPDFs: false)
+        // Reading and converting is done: the time limit does not cover talking to CUPS
+        // (a job must never be cut off half-submitted).
+        Watchdog.disarm()
+        let job = try printer.system.submit(items.map(\.document), to: try await target.value, options: options,
+                                            pageRangesValue: pageRangesValue)
+        for warning in job.warnings { Terminal.warning(warning) }
+        Terminal.out("request id is \(job.requestID) (\(job.documentCount) file(s))\n")
+        if request.wait { try await follow(job, printer.system) }
+    }
+
+    /// --dry-run and --preview: the whole plan, options checked against the printer, nothing sent.
+    static func plan(_ request: PrintRequest, options: PrintOptions, printer: DocumentPrinter) throws {
+        var documents: [Document] = []
+        for path in request.files {
+            Watchdog.arm(seconds: request.seconds * request.files.count, path: path)
+            documents.append(try Document(path: path, maximumFileSize: request.maximumFileSize, limits: request.renderLimits))
+        }
+        let plan = try printer.plan(documents, destination: request.destination, options: options)
+        Watchdog.disarm()
+        if let preview = request.preview {
+            guard plan.items.count == 1 else { throw PrintError(.invalidOption, "--preview takes exactly one file") }
+            let data = try printer.previewPDF(plan)
+            // Atomically (temporary file beside it, then rename): a failure leaves nothing.
+            do { try OutputFile.write(data, to: preview) } catch {
+                Terminal.error(error.description)
+                throw ExitStatus.cannotCreate.exitCode
+            }
+            Terminal.out("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(preview)\n")
+            return
+        }
+        Terminal.out(describe(plan))
+        for warning in plan.warnings { Terminal.warning(warning) }
+    }
+
     /// `--wait`: polls the job until it is finished and reports how it ended.
-    func follow(_ job: PrintJob, _ system: PrintSystem) async throws {
+    static func follow(_ job: PrintJob, _ system: PrintSystem) async throws {
         let finished: JobInfo
         do {
             finished = try await JobQueue(system: system).waitUntilFinished(job.id)
@@ -221,5 +230,56 @@ struct PrintCommand: AsyncParsableCommand {
         out += "options: " + (options.isEmpty ? "(printer defaults)" : options.map { "\($0.0)=\($0.1)" }.joined(separator: " ")) + "\n"
         out += "title: \(plan.options.title ?? plan.items.first?.document.name ?? "")\n"
         return out
+    }
+}
+
+/// What `quire print` was asked: the options as given (checked and turned into ``PrintOptions``
+/// by ``printOptions()``), the files as `argv` bytes, the limits in force.
+struct PrintRequest {
+    var destination: String?
+    var copies: Int?
+    var pages: String?
+    var extraOptions: [String] = []
+    var sides: String?
+    var media: String?
+    var color = false
+    var monochrome = false
+    var landscape = false
+    var collate = false
+    var numberUp: Int?
+    var fit = false
+    var title: String?
+    var priority: Int?
+    var hold: String?
+    var wait = false
+    var dryRun = false
+    var preview: DocumentPath?
+    var files: [DocumentPath]
+    var maximumFileSize: Int64
+    var renderLimits: RenderLimits
+    var seconds: Int
+
+    func printOptions() throws(PrintError) -> PrintOptions {
+        var options = PrintOptions()
+        options.copies = copies
+        if let pages { options.pageRanges = try PageRanges(pages) }
+        if let sides {
+            guard let parsed = PrintOptions.Sides(argument: sides) else {
+                throw PrintError(.invalidOption, "--sides \(sides): expected one-sided, two-sided-long-edge or two-sided-short-edge")
+            }
+            options.sides = parsed
+        }
+        options.media = media
+        if color { options.colorMode = .color }
+        if monochrome { options.colorMode = .monochrome }
+        if landscape { options.orientation = .landscape }
+        if collate { options.collate = true }
+        options.numberUp = numberUp
+        options.fitToPage = fit
+        options.title = title
+        options.priority = priority
+        options.holdUntil = hold.map(PrintOptions.holdValue)
+        for argument in extraOptions { options.extra += try PrintOptions.parseExtra(argument) }
+        return options
     }
 }

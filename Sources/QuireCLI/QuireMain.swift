@@ -5,9 +5,10 @@ import Musl
 #endif
 
 /// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``) and the viewer's render worker
-/// (``LookRenderWorkerFastPath``) take short paths; everything else
-/// goes through the argument parser.
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``), the viewer's render worker
+/// (``LookRenderWorkerFastPath``), the window's `look FILE...` (``LookFastPath``) and the common
+/// forms of `print` (``PrintFastPath``) take short paths; everything else goes through the
+/// argument parser.
 @main
 enum QuireMain {
     static func main() async {
@@ -24,6 +25,12 @@ enum QuireMain {
             exit(status)
         }
         if let status = LookRenderWorkerFastPath.run(RawArguments.entries) {
+            exit(status)
+        }
+        if let status = LookFastPath.run(RawArguments.entries) {
+            exit(status.rawValue)
+        }
+        if let status = await PrintFastPath.run(RawArguments.entries) {
             exit(status)
         }
         await QuireCommand.main()

@@ -100,23 +100,24 @@ struct ThumbnailCommand: AsyncParsableCommand {
         case .failure(let status): return status
         }
         // --timeout (shared with --batch): a single thumbnail gives up with status 75.
-        Watchdog.arm(seconds: timeout, path: path)
-        do {
-            let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: limits)
-            let thumbnail = try Thumbnail.make(file: document.file, contentType: document.contentType, size: size,
-                                               uri: uri, password: password, software: "Quire \(QuireVersion.string)",
-                                               limits: limits)
-            let png: [UInt8]
-            do { png = try thumbnail.pngData() } catch {
-                Terminal.error("\(path): \(error.description)")
+        return Watchdog.limiting(seconds: timeout, path: path) {
+            do {
+                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: limits)
+                let thumbnail = try Thumbnail.make(file: document.file, contentType: document.contentType, size: size,
+                                                   uri: uri, password: password, software: "Quire \(QuireVersion.string)",
+                                                   limits: limits)
+                let png: [UInt8]
+                do throws(PNGEncoder.EncodingError) { png = try thumbnail.pngData() } catch {
+                    Terminal.error("\(path): \(error.description)")
+                    return .software
+                }
+                try OutputFile.write(png, to: DocumentPath(bytes: output), permissions: 0o600)
+                return .ok
+            } catch {
+                if let status = ExitStatus.reportStatus(error) { return status }
+                Terminal.error("\(path): \(error)")
                 return .software
             }
-            try OutputFile.write(png, to: DocumentPath(bytes: output), permissions: 0o600)
-            return .ok
-        } catch {
-            if let status = ExitStatus.reportStatus(error) { return status }
-            Terminal.error("\(path): \(error)")
-            return .software
         }
     }
 

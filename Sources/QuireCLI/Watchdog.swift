@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Quire
+import QuireSystem
 import Synchronization
 
 /// Ends the process when one file takes too long. Some documents make the C libraries run
@@ -12,7 +13,9 @@ import Synchronization
 /// encoded in memory before any file is created, so nothing partial is left behind.
 ///
 /// Commands that work through several files call ``arm(seconds:path:)`` again for each file:
-/// the limit is per file.
+/// the limit is per file. Work that runs synchronously on one thread (`info`, a single
+/// thumbnail) uses ``limiting(seconds:path:_:)`` instead: the same limit, line and exit status
+/// from a timer signal aimed at that thread, without starting a thread in every run.
 enum Watchdog {
     private struct State: Sendable {
         var deadline: Double = .infinity
@@ -63,6 +66,76 @@ enum Watchdog {
         state.withLock { $0.deadline = .infinity }
     }
 
+    /// The line written when `path` runs out of time.
+    private static func message(seconds: Int, path: DocumentPath) -> String {
+        "quire: \(path): gave up after \(seconds) s, the per-file time limit (\(Limit.time.option))\n"
+    }
+
+    // What the timer signal's handler reads: written by the limited thread before it arms its
+    // timer, and the signal goes to that thread only, so no lock (none is async-signal-safe).
+    nonisolated(unsafe) private static var signalMessage: UnsafeMutablePointer<UInt8>?
+    nonisolated(unsafe) private static var signalMessageCount = 0
+    nonisolated(unsafe) private static var signalMessageCapacity = 0
+    nonisolated(unsafe) private static var signalOutput: Int32 = STDERR_FILENO
+
+    /// The timer's signal, its handler installed on first use: a real-time signal, so that no
+    /// library's `alarm` or SIGALRM can be taken for the limit.
+    private static let timerSignal: Int32 = {
+        let signal = ThreadTimer.realtimeSignal(4)
+        // A copy of standard error as it is now: Ghostscript's calls point descriptor 2 at a
+        // capture file while they run.
+        let copy = dup(STDERR_FILENO)
+        signalOutput = copy >= 0 ? copy : STDERR_FILENO
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            if let bytes = Watchdog.signalMessage {
+                // write(2) in a loop, no allocation: async-signal-safe.
+                try? FileDescriptor(rawValue: Watchdog.signalOutput)
+                    .writeAll(UnsafeRawBufferPointer(start: bytes, count: Watchdog.signalMessageCount))
+            }
+            _exit(ExitStatus.temporaryFailure.rawValue)
+        }
+        sigfillset(&action.sa_mask)
+        sigaction(signal, &action, nil)
+        return signal
+    }()
+
+    /// Runs `work` — one file's work, synchronous, on this thread — under the per-file time limit
+    /// (0: none): when `seconds` pass first, the process writes the same one line as
+    /// ``arm(seconds:path:)`` and exits with status 75. Not nested, one thread at a time.
+    static func limiting<T>(seconds: Int, path: DocumentPath, _ work: () throws -> T) rethrows -> T {
+        guard seconds > 0 else { return try work() }
+        let signal = timerSignal
+        guard let timer = try? ThreadTimer(signal: signal) else {
+            // No timer left (RLIMIT_SIGPENDING): the watching thread instead.
+            arm(seconds: seconds, path: path)
+            defer { disarm() }
+            return try work()
+        }
+        // Unblocked before the new line is set: a signal still pending from the previous file
+        // (its limit ran out as it ended, while a library had signals blocked) names that file.
+        let wasBlocked = ThreadTimer.unblock(signal)
+        let text = Array(message(seconds: seconds, path: path).utf8)
+        signalMessageCount = 0
+        if signalMessageCapacity < text.count {
+            signalMessage?.deallocate()
+            signalMessage = UnsafeMutablePointer<UInt8>.allocate(capacity: text.count)
+            signalMessageCapacity = text.count
+        }
+        signalMessage?.initialize(from: text, count: text.count)
+        signalMessageCount = text.count
+        defer {
+            ThreadTimer.restore(signal, blocked: wasBlocked)
+            withExtendedLifetime(timer) {}
+        }
+        do { try timer.arm(seconds: seconds) } catch {
+            arm(seconds: seconds, path: path)
+            defer { disarm() }
+            return try work()
+        }
+        return try work()
+    }
+
     /// Starts (or restarts, for the next file) the timer; 0 disables it.
     static func arm(seconds: Int, path: DocumentPath) {
         let startThread = state.withLock { state -> Bool in
@@ -71,7 +144,7 @@ enum Watchdog {
                 return false
             }
             state.deadline = now() + Double(seconds)
-            state.message = "quire: \(path): gave up after \(seconds) s, the per-file time limit (\(Limit.time.option))\n"
+            state.message = message(seconds: seconds, path: path)
             guard !state.started else { return false }
             state.started = true
             // A copy of standard error as it is now: Ghostscript's calls point descriptor 2 at a

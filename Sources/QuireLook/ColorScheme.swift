@@ -33,11 +33,16 @@ enum ColorScheme {
         let value = g_settings_get_string(settings, "color-scheme")
         defer { g_free(value) }
         let dark = value.map { String(cString: $0) == "prefer-dark" } ?? false
+        let object = UnsafeMutableRawPointer(gtk).assumingMemoryBound(to: GObject.self)
         var boolean = GValue()
         g_value_init(&boolean, GType(5 << 2))  // G_TYPE_BOOLEAN
+        defer { g_value_unset(&boolean) }
+        // GTK 4.8 loads the whole theme again on any set of this property, even to the value it
+        // has (~80 M instructions, a fifth of the window's start): set it only when it changes.
+        g_object_get_property(object, "gtk-application-prefer-dark-theme", &boolean)
+        guard (g_value_get_boolean(&boolean) != 0) != dark else { return }
         g_value_set_boolean(&boolean, dark ? 1 : 0)
-        g_object_set_property(UnsafeMutableRawPointer(gtk).assumingMemoryBound(to: GObject.self), "gtk-application-prefer-dark-theme", &boolean)
-        g_value_unset(&boolean)
+        g_object_set_property(object, "gtk-application-prefer-dark-theme", &boolean)
     }
 
     /// Whether `widget` is drawn dark: its text colour is light.

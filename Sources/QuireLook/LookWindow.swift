@@ -33,7 +33,16 @@ final class LookWindow {
 
     // Body
     private let stack = gtk_stack_new()!
-    private let text = TextPreview()
+    /// The text view (GtkSourceView), made when a text file is first shown: building it and
+    /// initialising GtkSourceView costs ~30 M instructions that a PDF's window never needs.
+    private var textPreview: TextPreview?
+    private var text: TextPreview {
+        if let textPreview { return textPreview }
+        let made = TextPreview()
+        gtk_stack_add_named(cast(stack), made.root, "text")
+        textPreview = made
+        return made
+    }
     private let problemLabel = gtk_label_new(nil)!
     private let passwordEntry = gtk_password_entry_new()!
     private let unlockButton = Accessibility.textButton("Unlock")
@@ -53,17 +62,51 @@ final class LookWindow {
     private let statusLabel = gtk_label_new(nil)!
 
     private var defaultApplication: OpaquePointer?  // GAppInfo
+    /// Print and Open With are not looked up yet (``init(model:deferActions:)``).
+    private var actionsPending: Bool
 
-    init(model: ViewerModel) {
+    /// - Parameter deferActions: look Print (libcups: printers, the document's printability)
+    ///   and Open With (GIO's default-application scan) up only after the first page is on
+    ///   screen, not before the window shows; until then neither button is there (the Print
+    ///   button only ever appears once printing is known to work).
+    /// - Parameter renderer: the page view's render thread, if it was started already.
+    init(model: ViewerModel, deferActions: Bool = false, renderer: PageView.EarlyRenderer? = nil) {
         self.model = model
+        actionsPending = deferActions
         ColorScheme.followDesktop()
         window = gtk_window_new()!
-        gtk_window_set_default_size(cast(window), 900, 860)
-        pages = PageView(model: model)
+        gtk_window_set_default_size(cast(window), Int32(Self.defaultSize.width), Int32(Self.defaultSize.height))
+        pages = PageView(model: model, early: renderer)
         buildHeader()
         buildBody()
         connect()
         reload()
+        renderAhead()
+    }
+
+    /// The window's default size, as set on it.
+    private static let defaultSize = (width: 900, height: 860)
+
+    /// Starts the current page's render at the size the page view will get in a window of the
+    /// default size (the header and bottom bars measured now), before the window is presented.
+    private func renderAhead() {
+        guard case .pages = model.content else { return }
+        // Realized, the window has its final style (a window manager without compositing
+        // gets the "solid-csd" frame, whose padding and border take room from the content).
+        gtk_widget_realize(window)
+        let style = gtk_widget_get_style_context(window)
+        var padding = GtkBorder(), border = GtkBorder()
+        gtk_style_context_get_padding(style, &padding)
+        gtk_style_context_get_border(style, &border)
+        let frameWidth = Int(padding.left) + Int(padding.right) + Int(border.left) + Int(border.right)
+        let frameHeight = Int(padding.top) + Int(padding.bottom) + Int(border.top) + Int(border.bottom)
+        var minimum: Int32 = 0, header: Int32 = 0, bar: Int32 = 0
+        if let titlebar = gtk_window_get_titlebar(cast(window)) {
+            gtk_widget_measure(titlebar, GTK_ORIENTATION_VERTICAL, Int32(Self.defaultSize.width), &minimum, &header, nil, nil)
+        }
+        gtk_widget_measure(pageBar, GTK_ORIENTATION_VERTICAL, Int32(Self.defaultSize.width), &minimum, &bar, nil, nil)
+        pages.renderAhead(rootWidth: Self.defaultSize.width - frameWidth,
+                          rootHeight: Self.defaultSize.height - frameHeight - Int(header) - Int(bar))
     }
 
     func present() {
@@ -73,6 +116,28 @@ final class LookWindow {
         case .text: gtk_widget_grab_focus(text.view)
         case .problem: if model.problem?.needsPassword == true { gtk_widget_grab_focus(passwordEntry) }
         }
+        guard actionsPending else { return }
+        // The actions come once the preview is on screen: the first page painted (or failed),
+        // or the first frame for text and messages; at the latest after 1.5 s (a slow page).
+        pages.onFirstPage = { [weak self] in Signal.idle { self?.loadPendingActions() } }
+        if let clock = gtk_widget_get_frame_clock(window) {
+            var painted = false
+            Signal.connect(UnsafeMutableRawPointer(clock), "after-paint") { [weak self] in
+                guard !painted, let self, self.actionsPending else { return }
+                if case .pages = self.model.content { return }
+                painted = true
+                Signal.idle { [weak self] in self?.loadPendingActions() }
+            }
+        }
+        Signal.timeout(milliseconds: 1500) { [weak self] in self?.loadPendingActions() }
+    }
+
+    /// Looks Print and Open With up now, if they were deferred and are not known yet.
+    func loadPendingActions() {
+        guard actionsPending, !isClosed else { return }
+        actionsPending = false
+        reloadActions()
+        LookTrace.mark("actions known (print, open with)")
     }
 
     // MARK: Building
@@ -103,8 +168,6 @@ final class LookWindow {
     private func buildBody() {
         let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_stack_add_named(cast(stack), pages.root, "pages")
-
-        gtk_stack_add_named(cast(stack), text.root, "text")
 
         let problem = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_set_valign(problem, GTK_ALIGN_CENTER)
@@ -212,8 +275,15 @@ final class LookWindow {
         gtk_widget_set_sensitive(nextFileButton, model.fileIndex + 1 < model.fileCount ? 1 : 0)
 
         LookTrace.mark("card shown")
-        reloadActions()
-        LookTrace.mark("actions known (print, open with)")
+        if actionsPending {
+            gtk_widget_set_visible(printButton, 0)
+            gtk_widget_set_visible(openWithButton, 0)
+            gtk_widget_set_tooltip_text(cardBox, nil)
+            Accessibility.setDescription(cardBox, "Looking for printers")
+        } else {
+            reloadActions()
+            LookTrace.mark("actions known (print, open with)")
+        }
         printSheet?.close()
         printSheet = nil
         gtk_label_set_text(cast(statusLabel), "")
@@ -378,6 +448,7 @@ final class LookWindow {
     }
 
     private func showPrintSheet() {
+        actionsPending = false
         model.refreshActions()
         reloadActions()
         guard model.printAction.isAvailable else {
@@ -447,7 +518,7 @@ final class LookWindow {
             case GDK_KEY_0, GDK_KEY_KP_0: pages.zoom { model.zoomToFit() }
             case GDK_KEY_p: showPrintSheet()
             // With text selected, Ctrl+C copies the text (the view does); otherwise the file.
-            case GDK_KEY_c where isShowingText && text.hasSelection: return false
+            case GDK_KEY_c where isShowingText && textPreview?.hasSelection == true: return false
             case GDK_KEY_c: copy()
             case GDK_KEY_g, GDK_KEY_l: gtk_widget_grab_focus(jumpEntry)
             default: return false

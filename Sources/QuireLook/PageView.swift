@@ -1,6 +1,7 @@
 import CGtk
 import Quire
 import QuireViewer
+import Synchronization
 
 /// The pages of the current file in one continuous vertical scroll, drawn with cairo at the
 /// screen's scale. Nothing is made per page up front: the layout is a list of slots sized from
@@ -15,11 +16,13 @@ final class PageView {
     let root: UnsafeMutablePointer<GtkWidget>
     let area: UnsafeMutablePointer<GtkWidget>
     private let vertical: OpaquePointer  // GtkAdjustment
-    private let horizontal: OpaquePointer
     private let verticalBar: UnsafeMutablePointer<GtkWidget>
     private let horizontalBar: UnsafeMutablePointer<GtkWidget>
+    private let horizontal: OpaquePointer
     /// Called when the page in view or the zoom changes.
     var onChange: () -> Void = {}
+    /// Called once, in the frame that first paints a page (or a page's problem).
+    var onFirstPage: (() -> Void)?
 
     private struct Slot { var y: Double; var width: Double; var height: Double }
     private var slots: [Slot] = []
@@ -49,29 +52,25 @@ final class PageView {
     /// is ~1.5 MB at a fitted A4 page in a 1280×900 window.
     private let ahead = 1
     private let renderer: PageRenderQueue
+    private let target: Target
     private var pinchStart = 1.0
     private var tracedFirstPage = false, tracedFirstFrame = false
 
     /// Bytes of converted pages held now (for tests and the trace).
     var heldBytes: Int { paintedBytes }
 
-    init(model: ViewerModel) {
+    /// - Parameter early: the render thread, when it was started before the view (quire-look
+    ///   starts it as soon as the file is open, so that the worker process starts and opens the
+    ///   document while GTK starts); nil starts it here.
+    init(model: ViewerModel, early: EarlyRenderer? = nil) {
         self.model = model
-        // Pages come back on the render thread: converted for cairo there, painted on the main loop.
-        let target = Target()
-        // The worker starts and opens the document while the window builds itself.
-        let warmUp = model.pageJob(model.page, fitting: (width: 1, height: 1))
-        // At most two pages wait for the main loop: while it is behind (keys are dispatched
-        // before idle callbacks), the render thread waits instead of piling pages up there.
-        renderer = PageRenderQueue(configuration: model.configuration, warmUp: warmUp, unacceptedLimit: 2) { job, result in
-            switch result {
-            case .success: LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
-            case .failure(let problem): LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
-            }
-            Signal.post {
-                target.view?.received(job, result)
-                target.view?.renderer.accepted()
-            }
+        if let early, let started = early.started {
+            target = started.target
+            renderer = started.queue
+        } else {
+            target = Target()
+            // The worker starts and opens the document while the window builds itself.
+            renderer = Self.startRenderer(model: model, target: target)
         }
         vertical = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         horizontal = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
@@ -97,6 +96,7 @@ final class PageView {
             self.draw(cairo, width: Double(width), height: Double(height))
         }
         Signal.connectResize(area) { [unowned self] width, height in
+            LookTrace.mark("view laid out \(width)x\(height)")
             self.viewWidth = Double(width)
             self.viewHeight = Double(height)
             self.relayout(keepingPage: self.model.page)
@@ -129,9 +129,54 @@ final class PageView {
     }
 
     /// The view a render thread's page goes to (gone when the window is).
-    private final class Target: @unchecked Sendable {
+    final class Target: @unchecked Sendable {
         // Read and written on the main thread only (Signal.post runs there).
         weak var view: PageView?
+        /// Pages rendered and not yet taken by the view: a frame takes them before it draws, so
+        /// a page that arrived just before the frame is painted in it (its main-loop hand-over
+        /// may come after the frame: GTK can lay out and paint while it handles the window's
+        /// first events).
+        let inbox = Mutex<[(PageRenderJob, Result<PagePixels, ViewerProblem>)]>([])
+    }
+
+    /// Starts the render thread for `model`'s current file, with a warm-up render (the current
+    /// page at 1×1: the worker starts and opens the document). Pages come back on the render
+    /// thread, are converted for cairo there and painted on the main loop. Any thread.
+    nonisolated static func startRenderer(model: ViewerModel, target: Target) -> PageRenderQueue {
+        let warmUp = model.pageJob(model.page, fitting: (width: 1, height: 1))
+        // At most two pages wait for the main loop: while it is behind (key events are
+        // dispatched before idle callbacks), the render thread waits instead of piling pages up.
+        return PageRenderQueue(configuration: model.configuration, warmUp: warmUp, unacceptedLimit: 2) { job, result in
+            switch result {
+            case .success: LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
+            case .failure(let problem): LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
+            }
+            target.inbox.withLock { $0.append((job, result)) }
+            Signal.post { target.view?.takeDeliveries() }
+        }
+    }
+
+    /// Takes the pages the render thread delivered (main thread).
+    private func takeDeliveries() {
+        for (job, result) in target.inbox.withLock({ inbox in defer { inbox = [] }; return inbox }) {
+            received(job, result)
+            renderer.accepted()
+        }
+    }
+
+    /// A render thread started before its page view, from the thread that opened the model.
+    final class EarlyRenderer: @unchecked Sendable {
+        // Written once by the opening thread, read by the main thread after joining it.
+        private(set) var started: (queue: PageRenderQueue, target: Target)?
+
+        nonisolated init() {}
+
+        /// Starts it, if `model`'s current file has pages (a text file needs no worker).
+        nonisolated func start(model: ViewerModel) {
+            guard case .pages = model.content else { return }
+            let target = Target()
+            started = (PageView.startRenderer(model: model, target: target), target)
+        }
     }
 
     // MARK: Layout
@@ -139,6 +184,29 @@ final class PageView {
     /// The box a page fits at zoom 1, in device pixels.
     private var fitBox: (width: Int, height: Int) {
         (max(1, Int((viewWidth - 2 * margin) * Double(scale))), max(1, Int((viewHeight - 2 * margin) * Double(scale))))
+    }
+
+    /// Asks for the current page now, at the size it will have when the view is `width` ×
+    /// `height` (the room the window will give ``root``, scrollbars included), before the
+    /// window is on screen: the page renders while GTK maps and lays out the window, and the
+    /// first frame paints it. When the view turns out to be another size, the first frame asks
+    /// for the page at that size as usual (this one then only cost the worker a render).
+    func renderAhead(rootWidth: Int, rootHeight: Int) {
+        var natural: Int32 = 0, minimum: Int32 = 0
+        gtk_widget_measure(verticalBar, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        let width = rootWidth - Int(natural)
+        // The horizontal bar shows only when a zoomed page is wider than the view.
+        if gtk_widget_get_visible(horizontalBar) != 0 {
+            gtk_widget_measure(horizontalBar, GTK_ORIENTATION_VERTICAL, -1, &minimum, &natural, nil, nil)
+        } else {
+            natural = 0
+        }
+        let height = rootHeight - Int(natural)
+        scale = Int(gtk_widget_get_scale_factor(area))
+        let box = (max(1, Int((Double(width) - 2 * margin) * Double(scale))), max(1, Int((Double(height) - 2 * margin) * Double(scale))))
+        guard case .pages = model.content, let job = model.pageJob(model.page, fitting: box) else { return }
+        LookTrace.mark("page \(job.page + 1) asked for ahead \(job.width)x\(job.height) (view \(width)x\(height))")
+        renderer.want([job])
     }
 
     /// Lays the pages out again (new file, zoom or window size), keeping `page` at the top.
@@ -256,6 +324,7 @@ final class PageView {
     // MARK: Drawing
 
     private func draw(_ cairo: OpaquePointer, width: Double, height: Double) {
+        takeDeliveries()
         if !tracedFirstFrame {
             tracedFirstFrame = true
             LookTrace.mark("first frame of the page view")
@@ -269,7 +338,7 @@ final class PageView {
         let box = fitBox
         let visible = pages(from: top, height: height)
         var wanted: [PageRenderJob] = []
-        var paintedAPage = false
+        var paintedAPage = false, settledAPage = false
         var shown: Set<PageRenderJob> = []
         for index in visible {
             let slot = slots[index]
@@ -288,6 +357,7 @@ final class PageView {
             }
             if let problem = failed[job] {
                 drawProblem(problem, in: cairo, x: x, y: y, width: slot.width)
+                settledAPage = true
                 continue
             }
             wanted.append(job)
@@ -302,6 +372,10 @@ final class PageView {
             // The start-up burst (theme, widgets, document) is over: what malloc freed inside
             // its heaps goes back to the system (~0.5 MB, docs/notes/look.md).
             Signal.idle { MallocTuning.trim() }
+        }
+        if paintedAPage || settledAPage, let first = onFirstPage {
+            onFirstPage = nil
+            first()
         }
         onScreen = shown
         // Then the neighbours: the pages after the view (reading ahead), one before it, as long

@@ -132,6 +132,16 @@ enum Signal {
         connect(UnsafeMutableRawPointer(gesture), "scale-changed", unsafeBitCast(handler, to: GCallback.self), retain(changed))
     }
 
+    /// Runs `action` once, `milliseconds` from now (on the main loop).
+    static func timeout(milliseconds: UInt32, _ action: @escaping @MainActor () -> Void) {
+        let function: GSourceFunc = { data in
+            let box = Unmanaged<Box<@MainActor () -> Void>>.fromOpaque(data!).takeRetainedValue()
+            MainActor.assumeIsolated { box.function() }
+            return 0
+        }
+        g_timeout_add(milliseconds, function, retain(action))
+    }
+
     /// Runs `action` once, when the main loop is idle.
     static func idle(_ action: @escaping @MainActor () -> Void) {
         let function: GSourceFunc = { data in

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGtk
 import Quire
+import QuireSystem
 import QuireViewer
 
 // quire-look: the Quick Look window. `quire look` runs it (from libexec/quire/) when there is
@@ -25,7 +26,9 @@ MallocTuning.returnLargeBlocksToTheSystem()
 func fail(_ message: String, _ status: Int32) -> Never {
     let line = "quire look: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
-    exit(status)
+    // _exit: the file may be opening on another thread (poppler's static destructors must not
+    // run under it); nothing is buffered (the message is written directly).
+    _exit(status)
 }
 
 // quire-look --service: the file manager's previewer on the session bus (PreviewerService).
@@ -86,11 +89,6 @@ if getenv("GSK_RENDERER") == nil && getenv("GDK_DEBUG") == nil {
 } else if let renderer = getenv("GSK_RENDERER"), String(cString: renderer) == "cairo", getenv("GDK_DEBUG") == nil {
     setenv("GDK_DEBUG", "gl-disable", 1)
 }
-g_set_prgname("quire-look")
-g_set_application_name("Quire Look")
-if gtk_init_check() == 0 { fail("cannot open the display", 69) }
-LookTrace.mark("display opened")
-
 var configuration = ViewerModel.Configuration()
 if !resume { configuration.resume = nil }
 // Pages are rendered by quire's render worker when quire passed it (a file that crashes or
@@ -100,13 +98,37 @@ if !renderWorker.isEmpty {
     configuration.renderTimeout = timeout
 }
 let model = ViewerModel(paths: files, configuration: configuration)
-if let password { model.unlock(password: password) }
-if LookTrace.isOn {
-    _ = model.card  // opens the file here (the window would), to tell the two apart in the trace
+
+// The file opens, and every page's size is read for the layout (poppler parses each page's
+// dictionary: ~150 M instructions for 1000 pages, more than GTK's own start), on a thread of
+// its own while this one opens the display and loads GTK's settings and theme (~90 M). The
+// model is used by one thread at a time: the window gets it after the join.
+// As soon as the file is open, the render thread starts its worker process, which opens the
+// document too (in parallel with both threads here).
+struct Handoff: @unchecked Sendable { let model: ViewerModel }
+let handoff = Handoff(model: model)
+let renderer = PageView.EarlyRenderer()
+let opening = JoinableThread(stackSize: 8 << 20) { [password] in
+    let model = handoff.model
+    if let password { model.unlock(password: password) }
+    _ = model.card
     LookTrace.mark("file opened (card)")
+    renderer.start(model: model)
+    for index in 0..<model.pageCount { _ = model.pageSize(index) }
+    LookTrace.mark("pages sized")
 }
-let window = LookWindow(model: model)
-LookTrace.mark("window built (actions, widgets)")
+
+g_set_prgname("quire-look")
+g_set_application_name("Quire Look")
+if gtk_init_check() == 0 { fail("cannot open the display", 69) }
+LookTrace.mark("display opened")
+ColorScheme.followDesktop()
+_ = gtk_settings_get_default()  // GTK's settings and theme, here while the file opens
+LookTrace.mark("theme loaded")
+opening.join()
+
+let window = LookWindow(model: model, deferActions: true, renderer: renderer)
+LookTrace.mark("window built (widgets)")
 window.present()
 LookTrace.mark("window presented")
 if printSheet { window.showPrintSheetOnly() }

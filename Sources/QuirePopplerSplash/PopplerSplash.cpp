@@ -8,6 +8,7 @@
 #include <poppler/cpp/poppler-page-renderer.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -27,6 +28,59 @@ struct Silencer {
 };
 
 void silenceOnce() { static Silencer silencer; }
+
+// poppler's process-wide GlobalParams (font and encoding tables; building them parses the
+// glyph-name and Unicode tables: thousands of allocations and string compares) belong to a
+// reference count, GlobalParamsIniter, that every document holds (libpoppler-cpp's and, in the
+// poppler here, 22.12, poppler-glib's too): the first document creates them and, when the last one closes,
+// they are destroyed and the global pointer reset to null. So a process that opens one PDF after
+// another rebuilt them for every document (profiled: most of poppler's time in fuzz-open, whose
+// documents never overlap). One document held for the life of the process keeps the count above
+// zero: the parameters are built once, when the shim is loaded, and shared by every later
+// document of either library. (Older poppler-glib created them only when the pointer was null,
+// outside the count, so libpoppler-cpp could replace them under an open poppler-glib
+// document: Quire loads the shim before its poppler-glib documents where a process uses both,
+// see SplashPDFDocument.prepare().)
+class ProcessParams {
+public:
+    ProcessParams() {
+        try {
+            silenceOnce();
+            pdf = minimalPDF();
+            keeper = poppler::document::load_from_raw_data(pdf.data(), static_cast<int>(pdf.size()));
+        } catch (...) {
+            keeper = nullptr;
+        }
+    }
+private:
+    // One empty page with a correct cross-reference table (poppler reads it without repairs).
+    static std::string minimalPDF() {
+        const char *objects[3] = {"<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+                                  "<</Type/Page/Parent 2 0 R/MediaBox[0 0 1 1]>>"};
+        std::string out = "%PDF-1.4\n";
+        size_t offsets[3];
+        for (int i = 0; i < 3; i++) {
+            offsets[i] = out.size();
+            out += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+        }
+        size_t xref = out.size();
+        out += "xref\n0 4\n0000000000 65535 f \n";
+        for (size_t offset : offsets) {
+            char line[21];
+            std::snprintf(line, sizeof line, "%010zu 00000 n \n", offset);
+            out += line;
+        }
+        out += "trailer\n<</Size 4/Root 1 0 R>>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+        return out;
+    }
+    std::string pdf;  // load_from_raw_data does not copy the bytes
+    // Never closed: closing it would reset the parameters under any document still open (the
+    // pointer stays reachable, so LeakSanitizer does not report it).
+    poppler::document *keeper = nullptr;
+};
+
+// Constructed when the shim is loaded (dlopen), before any document of Quire's is opened through it.
+ProcessParams *const processParams = new ProcessParams();
 
 // Width and height of the crop box as shown (landscape/seascape pages are turned).
 bool displayedSize(const poppler::page &page, double &width, double &height) {
@@ -221,3 +275,11 @@ extern "C" char *quire_splash_info_text(const quire_splash_document *document, c
 }
 
 extern "C" void quire_splash_free(char *text) { std::free(text); }
+
+extern "C" int quire_splash_params_held(void) {
+    try {
+        return poppler::set_data_dir(std::string()) ? 0 : 1;
+    } catch (...) {
+        return 0;
+    }
+}

@@ -45,13 +45,25 @@ final class CUPSConnection {
         // libcups treats a connection to any server other than its current one as a direct
         // connection to a printer (cupsCopyDestInfo then asks for the device's resource). Make
         // the thread's server the one connected to for the life of this connection.
-        if server.host != nil || server.port != nil {
-            let current = libcups.cupsServer().map { String(cString: $0) } ?? ""
-            previousServer = current.hasPrefix("/") ? current : "\(current):\(libcups.ippPort())"
-            libcups.cupsSetServer(host.hasPrefix("/") ? host : "\(host):\(port)")
-        } else {
-            previousServer = nil
-        }
+        previousServer = Self.setThreadServer(server)
+    }
+
+    /// Sets the calling thread's libcups server to `server` when it names one; returns the
+    /// setting it replaced (to restore), nil when `server` is libcups's own choice.
+    private static func setThreadServer(_ server: PrintServer) -> String? {
+        guard server.host != nil || server.port != nil else { return nil }
+        let (host, port) = server.resolved
+        let current = libcups.cupsServer().map { String(cString: $0) } ?? ""
+        libcups.cupsSetServer(host.hasPrefix("/") ? host : "\(host):\(port)")
+        return current.hasPrefix("/") ? current : "\(current):\(libcups.ippPort())"
+    }
+
+    /// Runs `body` with the calling thread's libcups server set as `init` set it on the thread
+    /// that connected: for a connection handed to another thread (``PrintTarget``).
+    func onThisThread<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let previous = Self.setThreadServer(server)
+        defer { if let previous { libcups.cupsSetServer(previous) } }
+        return try body()
     }
 
     deinit {

@@ -40,7 +40,11 @@ public struct JobQueue: Sendable {
 
     /// Details of job `id`.
     public func job(_ id: Int) throws(PrintError) -> JobInfo {
-        let connection = try system.connect()
+        try job(id, system.connect())
+    }
+
+    /// Details of job `id`, asked on an open connection.
+    func job(_ id: Int, _ connection: CUPSConnection) throws(PrintError) -> JobInfo {
         let request = IPPRequest(IPP_OP_GET_JOB_ATTRIBUTES)
         request.addURI("job-uri", "ipp://localhost/jobs/\(id)")
         request.addKeywords("requested-attributes", Self.attributes)

@@ -70,7 +70,6 @@ extension PrintSystem {
                        willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
         guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
         let connection = try connect()
-        let name = destination.fullName
         let info: DestinationInfo
         if destination.instance == nil, let named = NamedDestination(connection, queue: destination.name) {
             info = try DestinationInfo(connection, named: named, destination: destination)
@@ -78,7 +77,52 @@ extension PrintSystem {
             info = try listedDestinationInfo(connection, destination)
         }
         try validate(options, info: info, destination: destination)
+        return try createJob(documents, connection: connection, info: info, destination: destination, options: options,
+                             pageRangesValue: pageRangesValue, willSend: willSend)
+    }
 
+    /// The print system's half of a job, before anything is created: finds the destination
+    /// (`name`, or the default as ``destination(named:)`` resolves it), reads its capabilities
+    /// and checks `options` against them, on one connection that then carries the job
+    /// (``submit(_:to:options:pageRangesValue:willSend:)``). A queue named on the command line is
+    /// looked up alone (`cupsGetNamedDest`, as `lp` does: one request); anything else, or a queue
+    /// that lookup does not find, through the whole list, which names what exists.
+    ///
+    /// - Throws: ``PrintError``, the same errors as planning (unknown destination, no printers,
+    ///   scheduler not running) and ``validate(_:for:)`` (option not supported).
+    package func target(named name: String?, options: PrintOptions) throws(PrintError) -> PrintTarget {
+        let connection = try connect()
+        let destination: Destination
+        let info: DestinationInfo
+        if let name, !name.contains("/"), let named = NamedDestination(connection, queue: name) {
+            destination = Self.destination(name: name, instance: nil, attributes: nil, listed: named.options, isDefault: false)
+            info = try DestinationInfo(connection, named: named, destination: destination)
+        } else {
+            destination = try self.destination(named: name)
+            info = try destinationInfo(connection, destination)
+        }
+        try validate(options, info: info, destination: destination)
+        return PrintTarget(destination: destination, connection: connection, info: info)
+    }
+
+    /// Sends `documents` as one job to a checked ``PrintTarget`` (see
+    /// ``submit(_:to:options:pageRangesValue:willSend:)`` for what is sent, reported and undone
+    /// on failure). `options` must be the ones the target was checked with.
+    package func submit(_ documents: [PrintDocument], to target: PrintTarget, options: PrintOptions,
+                        pageRangesValue: String? = nil,
+                        willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
+        guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
+        return try target.connection.onThisThread { () throws(PrintError) -> PrintJob in
+            try createJob(documents, connection: target.connection, info: target.info, destination: target.destination,
+                          options: options, pageRangesValue: pageRangesValue, willSend: willSend)
+        }
+    }
+
+    /// Creates the job on `connection` and sends the documents (options already checked).
+    private func createJob(_ documents: [PrintDocument], connection: CUPSConnection, info: DestinationInfo,
+                           destination: Destination, options: PrintOptions, pageRangesValue: String?,
+                           willSend: (_ index: Int, _ document: PrintDocument) -> Void) throws(PrintError) -> PrintJob {
+        let name = destination.fullName
         let cupsOptions = options.cupsOptions(pageRangesValue: pageRangesValue)
         var count: Int32 = 0
         var array: UnsafeMutablePointer<cups_option_t>?
@@ -117,11 +161,12 @@ extension PrintSystem {
         }
 
         let job = PrintJob(id: Int(jobID), destination: name, documentCount: documents.count, warnings: [])
+        var answer: IPPAttributes?
         do {
             for (index, document) in documents.enumerated() {
                 willSend(index, document)
-                try send(document, last: index == documents.count - 1, jobID: jobID,
-                         connection: connection, info: info, destination: name)
+                answer = try send(document, last: index == documents.count - 1, jobID: jobID,
+                                  connection: connection, info: info, destination: name)
             }
         } catch {
             // No stray jobs: cancel on a fresh connection (this one may be mid-request).
@@ -149,9 +194,16 @@ extension PrintSystem {
         }
 
         // cupsd takes documents for a job cancelled meanwhile without complaint: check. (Only
-        // cancelled: how a job that was sent whole ends is for `--wait` to report.)
-        if let ended = endedWhileSending(job, includingAborted: false) { throw ended }
+        // cancelled: how a job that was sent whole ends is for `--wait` to report.) The answer to
+        // the last document carries the job's state; a server whose answer does not is asked.
+        if let jobState = answer?.integer("job-state") {
+            if jobState == 7 { throw Self.cancelledWhileSending(job) }   // IPP_JSTATE_CANCELED
+        } else if let ended = endedWhileSending(job, includingAborted: false, connection: connection) {
+            throw ended
+        }
 
+        // The queue as it is now (its job-state-reasons in that answer say "none" for a pending
+        // job on a stopped queue: cupsd does not tell there).
         var warnings: [String] = []
         let now = currentState(of: destination.name, connection) ?? destination
         if now.state == .stopped {
@@ -184,17 +236,23 @@ extension PrintSystem {
 
     /// The error for a job that was cancelled or aborted (by another user, an operator or the
     /// scheduler) while Quire was sending it, or nil when it is still going.
-    func endedWhileSending(_ job: PrintJob, includingAborted: Bool = true) -> PrintError? {
-        guard let info = try? JobQueue(system: self).job(job.id) else { return nil }
+    func endedWhileSending(_ job: PrintJob, includingAborted: Bool = true, connection: CUPSConnection? = nil) -> PrintError? {
+        let queue = JobQueue(system: self)
+        guard let info = try? (connection.map { connection throws(PrintError) in try queue.job(job.id, connection) } ?? queue.job(job.id))
+        else { return nil }
         switch info.state {
         case .canceled:
-            return PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
+            return Self.cancelledWhileSending(job)
         case .aborted where includingAborted:
             let why = info.stateMessage.map { " (\($0))" } ?? ""
             return PrintError(.cancelled, "\(job.requestID) was aborted by the print system while it was being sent\(why)")
         default:
             return nil
         }
+    }
+
+    static func cancelledWhileSending(_ job: PrintJob) -> PrintError {
+        PrintError(.cancelled, "\(job.requestID) was cancelled by another user or the print system while it was being sent")
     }
 
     static func removed(_ name: String, available: [String], ipp: IPPStatus? = nil) -> PrintError {
@@ -231,8 +289,11 @@ extension PrintSystem {
         return result
     }
 
+    /// Sends one document of job `jobID`; returns the job's attributes from the scheduler's
+    /// answer (`job-state`), nil when the answer has none.
+    @discardableResult
     private func send(_ document: PrintDocument, last: Bool, jobID: Int32, connection: CUPSConnection,
-                      info: DestinationInfo, destination: String) throws(PrintError) {
+                      info: DestinationInfo, destination: String) throws(PrintError) -> IPPAttributes? {
         let started = libcups.cupsStartDestDocument(connection.http, info.dest, info.info, jobID, document.name,
                                             document.mimeType, 0, nil, last ? 1 : 0)
         guard started == HTTP_STATUS_CONTINUE else {
@@ -267,10 +328,25 @@ extension PrintSystem {
                 offset += Int64(chunk.count)
             }
         }
-        let finished = libcups.cupsFinishDestDocument(connection.http, info.dest, info.info)
-        let status = IPPStatus(finished, message: IPPStatus.last().message)
+        // What cupsFinishDestDocument does (cupsGetResponse, then cupsLastError), keeping the
+        // answer it would delete: its job-state tells whether the job was cancelled while it was
+        // being sent, which otherwise takes a Get-Job-Attributes round trip while the scheduler
+        // is starting the job.
+        let response = libcups.cupsGetResponse(connection.http, Self.resource(info.dest.pointee)).map(IPPResponse.init)
+        let status = IPPStatus(libcups.cupsLastError(), message: IPPStatus.last().message)
         guard status.isSuccess else {
             throw PrintError(.requestFailed, "\(destination): the scheduler did not accept \(document.name) (\(status.message))", ipp: status)
         }
+        return response?.groups(IPP_TAG_JOB).first
+    }
+
+    /// The resource path of a destination's printer URI ("/printers/office"), as
+    /// cupsCopyDestInfo keeps it for the destination's requests; "/" when the URI is missing.
+    static func resource(_ dest: cups_dest_t) -> String {
+        guard let uri = libcups.cupsGetOption("printer-uri-supported", dest.num_options, dest.options).map({ String(cString: $0) }),
+              let scheme = uri.firstRange(of: "://") else { return "/" }
+        let rest = uri[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        return String(rest[slash...])
     }
 }

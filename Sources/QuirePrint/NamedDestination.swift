@@ -20,4 +20,17 @@ final class NamedDestination {
     }
 
     deinit { libcups.cupsFreeDests(1, dest) }
+
+    /// The queue's options as libcups filled them in (`printer-state`, `printer-state-reasons`,
+    /// `printer-is-accepting-jobs`, `printer-info`, … and the lpoptions settings).
+    var options: [String: String] {
+        var options: [String: String] = [:]
+        guard let list = dest.pointee.options else { return options }
+        for index in 0..<Int(dest.pointee.num_options) {
+            if let name = list[index].name, let value = list[index].value {
+                options[String(cString: name)] = String(cString: value)
+            }
+        }
+        return options
+    }
 }

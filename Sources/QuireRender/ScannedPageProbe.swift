@@ -270,15 +270,23 @@ package struct ScannedPageProbe {
         let qpdf: qpdf_data
 
         /// The leftmost leaf of the page tree under `node`.
+        /// The first page under the page tree root `node`, found as poppler finds it
+        /// (Catalog::cachePageTree): a kid is a page when its /Type is /Page *or it has no
+        /// /Kids* (poppler accepts pages without /Type; the probe used to stop there, sending a
+        /// page poppler draws to the wrong backend — found by fuzz-thumbnail).
         func firstPage(_ node: qpdf_oh) -> qpdf_oh? {
             var current = node
             for _ in 0..<32 {
                 guard api.qpdf_oh_is_dictionary(qpdf, current) != 0 else { return nil }
-                let type = api.qpdf_oh_get_key(qpdf, current, "/Type")
-                if api.qpdf_oh_is_name_and_equals(qpdf, type, "/Page") != 0 { return current }
                 let kids = api.qpdf_oh_get_key(qpdf, current, "/Kids")
                 guard api.qpdf_oh_is_array(qpdf, kids) != 0, api.qpdf_oh_get_array_n_items(qpdf, kids) > 0 else { return nil }
-                current = api.qpdf_oh_get_array_item(qpdf, kids, 0)
+                let kid = api.qpdf_oh_get_array_item(qpdf, kids, 0)
+                guard api.qpdf_oh_is_dictionary(qpdf, kid) != 0 else { return nil }
+                if api.qpdf_oh_is_name_and_equals(qpdf, api.qpdf_oh_get_key(qpdf, kid, "/Type"), "/Page") != 0
+                    || api.qpdf_oh_has_key(qpdf, kid, "/Kids") == 0 {
+                    return kid
+                }
+                current = kid
             }
             return nil
         }

@@ -12,6 +12,9 @@ public struct RendererThumbnailSource: ThumbnailRendering {
     }
 
     public func renderThumbnails(of file: InputFile, type: ContentType, sizes: [Int]) throws -> RenderedThumbnails {
+        // A worker renders file after file: poppler's parameters are built once for the process
+        // (for Splash and cairo documents alike), not once per PDF.
+        if type.family == .pdf { SplashPDFDocument.prepare() }
         if type.family == .pdf, let fast = try scannedPage(file, sizes: sizes) { return fast }
         if type.family == .pdf, PageBackendProbe.prefersSplash(file),
            let splash = try SplashThumbnails.render(file, sizes: sizes, limits: limits) { return splash }

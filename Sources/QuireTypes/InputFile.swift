@@ -93,13 +93,22 @@ public final class InputFile: Sendable {
 
     /// Reads at most `count` bytes starting at `offset` (positioned read: thread-safe and the
     /// shared file offset is untouched).
+    ///
+    /// The buffer starts at what the file holds past `offset` (its size when opened, plus one
+    /// byte to see that it grew) and grows only if the file did: callers ask for chunks of up to
+    /// 1 MiB, and zeroing a whole chunk for a file of a few KiB was most of a small PDF's probe.
     public func read(upTo count: Int, at offset: Int64 = 0) throws(InputError) -> [UInt8] {
         guard count > 0 else { return [] }
-        var buffer = [UInt8](repeating: 0, count: count)
+        let expected = max(0, size - max(0, offset))
+        var buffer = [UInt8](repeating: 0, count: expected >= Int64(count) ? count : Int(expected) + 1)
         var filled = 0
         while filled < count {
+            if filled == buffer.count {
+                buffer.append(contentsOf: repeatElement(0, count: min(count - filled, max(filled, 4096))))
+            }
+            let room = buffer.count - filled
             let result = buffer.withUnsafeMutableBytes { raw in
-                retryingOnInterrupt { pread(descriptor.rawValue, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+                retryingOnInterrupt { pread(descriptor.rawValue, raw.baseAddress! + filled, room, off_t(offset) + off_t(filled)) }
             }
             if result < 0 { throw InputError(.current, path: path) }
             if result == 0 { break }

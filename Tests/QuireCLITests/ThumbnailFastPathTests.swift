@@ -76,4 +76,18 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: "/tmp/quire-never-written.png"))
     }
+
+    /// The short path's per-file limit is the default 15 s (what a file manager gets): an endless
+    /// PostScript file ends with status 75 and the same one line as the parsed command's
+    /// `--timeout`, from the timer signal on the thread doing the work (``Watchdog/limiting``),
+    /// and leaves no output behind. The parsed path (a pool thread) is in ThumbnailCommandTests.
+    @Test func shortPathGivesUpAfterTheDefaultLimit() throws {
+        let scratch = TemporaryDirectory()
+        let endless = Samples.path("infinite-loop.ps"), output = scratch.file("out.png")
+        let result = QuireBinary.run(["thumbnail", "-s", "128", endless, output], timeout: 60)
+        #expect(!result.timedOut && result.elapsed >= 14.5, "ended after \(result.elapsed) s")
+        #expect(result.status == 75, "\(result.standardError)")
+        #expect(result.errorLines == ["quire: \(endless): gave up after 15 s, the per-file time limit (--timeout)"])
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
 }

@@ -43,6 +43,9 @@ final class LookWindowTests {
         let window = bed.waitForWindow(named: "^document\\.pdf$")
         #expect(window != nil, "the window is titled with the file name: \(viewer.errorOutput)")
 
+        // Print and Open With are looked up once the first page is painted: the card's
+        // description says whether printing can work from then on.
+        var tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") && $0.contains { $0.detail.hasPrefix("Cannot print:") } }
         // Page 1 is painted: the sample's red rectangle on white paper.
         let first = try screenshot(bed, "page1", window: window) { $0.redPixels > 2000 }
         // The window alone, not the whole screen.
@@ -54,7 +57,6 @@ final class LookWindowTests {
             try? FileManager.default.removeItem(atPath: target)
             try FileManager.default.copyItem(atPath: first.path, toPath: target)
         }
-        var tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
         #expect(Self.label(tree, "page 1 of 3"), "indicator: \(tree.filter { $0.role == "label" })")
         #expect(Self.label(tree, "1 of 2"), "the file among the files")
         #expect(tree.contains { $0.name == "Quire Sample Document: PDF document, 19.2 kB, 3 pages" || $0.name.hasPrefix("Quire Sample Document: PDF document") },
@@ -197,7 +199,7 @@ final class LookWindowTests {
         let viewer = try look([Samples.path("garbage.pdf"), Samples.path("encrypted.pdf")], bed, cups.environment())
         defer { viewer.stop() }
         #expect(bed.waitForWindow(named: "^garbage\\.pdf$") != nil, "\(viewer.errorOutput)")
-        var tree = bed.waitForAccessible { $0.contains { $0.name.contains("cannot be shown") } }
+        var tree = bed.waitForAccessible { $0.contains { $0.name.contains("cannot be shown") } && $0.contains { $0.detail.hasPrefix("Cannot print:") } }
         #expect(tree.contains { $0.role == "label" && $0.name.contains("garbage.pdf cannot be shown") }, "\(tree.filter { $0.role == "label" })")
         #expect(!tree.contains { $0.role == "push button" && $0.name == "Print" }, "a damaged file cannot print: no Print button")
         #expect(tree.contains { $0.detail.hasPrefix("Cannot print:") })

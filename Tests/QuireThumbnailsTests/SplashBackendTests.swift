@@ -37,6 +37,62 @@ import Testing
         }
     }
 
+    /// poppler takes a page-tree kid without /Kids as a page whatever its /Type says; the probe
+    /// does too, so such a page with a function shading still goes to Splash (found by
+    /// fuzz-thumbnail: "/Type" mutated to "/Tlype" sent it to cairo, which took minutes; the input
+    /// is kept in Fuzz/corpus/thumbnail/page-without-type-function-shading).
+    @Test func aPageWithoutTypeIsFoundAsPopplerFindsIt() throws {
+        let scratch = TemporaryDirectory()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path("shading-function.pdf"))))
+        let page = Array("/Type /Page ".utf8)
+        let range = try #require(bytes.firstRange(of: page))
+        bytes.replaceSubrange(range, with: Array("/Tlype /Page".utf8))  // same length: offsets hold
+        for (name, content) in [("untyped.pdf", bytes), ("typed.pdf", try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path("shading-function.pdf")))))] {
+            let path = scratch.file(name)
+            try Data(content).write(to: URL(fileURLWithPath: path))
+            let file = try InputFile(path: DocumentPath(path))
+            #expect(PageBackendProbe.prefersSplash(file), "\(name)")
+            #expect(try SplashPDFDocument(file: file).pageCount == 1, "\(name): poppler reads the page")
+        }
+    }
+
+    /// A damaged file whose function shading qpdf cannot read but poppler draws (a stray token in
+    /// the shading dictionary: qpdf warns and drops it) goes to Splash by its plain bytes; a
+    /// damaged file with only an axial shading stays on cairo. Found by fuzz-thumbnail: such
+    /// inputs (this one, and a lost /Root and a broken trailer, qpdf errors) took cairo over a
+    /// minute and 2 GB each; they are kept in Fuzz/corpus/thumbnail, replayed by FuzzCorpusTests.
+    @Test func damagedFilesNamingAFunctionShadingGoToSplash() throws {
+        let scratch = TemporaryDirectory()
+        func variant(_ sample: String, _ from: String, _ to: String) throws -> InputFile {
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path(sample))))
+            let range = try #require(bytes.firstRange(of: Array(from.utf8)), "\(sample): \(from)")
+            bytes.replaceSubrange(range, with: Array(to.utf8))
+            let path = scratch.file("variant-\(sample)")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return try InputFile(path: DocumentPath(path))
+        }
+        let strayToken = try variant("shading-function.pdf", "/Function 6 0 R >>", "/Function 6 0 R '>")
+        #expect(PageBackendProbe.prefersSplash(strayToken))
+        #expect(try SplashPDFDocument(file: strayToken).pageCount == 1, "poppler reads it")
+        #expect(!PageBackendProbe.prefersSplash(try variant("shading-axial.pdf", "/ShadingType 2", "/ShadingType 2 /X 1")))
+    }
+
+    /// The plain-bytes check: `/ShadingType`, white space, then 1 or 3 as a whole number.
+    @Test func shadingTypesNamedInPlainBytes() throws {
+        let scratch = TemporaryDirectory()
+        let cases: [(String, Bool)] = [
+            ("<< /ShadingType 1 /Domain [0 1] >>", true), ("<</ShadingType\n\t3>>", true), ("/ShadingType 3", true),
+            ("<< /ShadingType 2 >>", false), ("<< /ShadingType 10 >>", false), ("<< /ShadingType 1.5 >>", false),
+            ("<< /ShadingTypes 1 >>", false), ("<< /ShadingType /1 >>", false), ("no shading at all", false),
+            ("/ShadingType 2 then /ShadingType 1 ", true),
+        ]
+        for (index, (text, expected)) in cases.enumerated() {
+            let path = scratch.file("case-\(index)")
+            try Data(("%PDF-1.4\n" + String(repeating: "x", count: index * 100) + text).utf8).write(to: URL(fileURLWithPath: path))
+            #expect(PageBackendProbe.namesSplashShading(try InputFile(path: DocumentPath(path))) == expected, "\(text)")
+        }
+    }
+
     @Test func theShimIsFoundAndQuireDoesNotLinkIt() throws {
         #expect(SplashPDFDocument.isAvailable, "\(SplashPDFDocument.unavailableReason ?? "")")
         let needed = ProcessRunner.run(["/usr/bin/readelf", "-d", QuireBinary.path], timeout: 30).standardOutputText

@@ -29,6 +29,28 @@ struct InputFileTests {
         #expect(fcntl(file.descriptor.rawValue, F_GETFL) & O_ACCMODE == O_RDONLY)
     }
 
+    /// Chunked reads of 1 MiB on a small file return what is there (the buffer is sized from the
+    /// file, not the chunk), and a file that grew after it was opened is read to its new end.
+    @Test func readsSizedByTheFileAndFollowingGrowth() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.file("growing")
+        let first = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        try Data(first).write(to: URL(fileURLWithPath: path))
+        let file = try InputFile(path: DocumentPath(path))
+        #expect(try file.read(upTo: 1 << 20) == first)
+        #expect(try file.read(upTo: 1 << 20, at: 4990) == Array(first[4990...]))
+        #expect(try file.read(upTo: 1 << 20, at: 6000) == [])
+        #expect(try file.read(upTo: 3, at: 10) == Array(first[10..<13]))
+        let more = (0..<20000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(more))
+        try handle.close()
+        #expect(file.size == 5000)
+        #expect(try file.read(upTo: 1 << 20) == first + more)
+        #expect(try file.read(upTo: 6000, at: 4000) == Array((first + more)[4000..<10000]))
+    }
+
     @Test func missingFile() {
         #expect(openError("/nonexistent/quire-\(UUID())")?.kind == .notFound)
     }

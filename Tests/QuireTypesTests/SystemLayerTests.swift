@@ -102,4 +102,49 @@ import Testing
             try await BlockingWork.run { () throws(Errno) -> Int in throw Errno.ioError }
         }
     }
+
+    /// The per-file limit's timer (``ThreadTimer``): it signals the thread that made it, not any
+    /// other, once, after the seconds given; re-arming with 0 and deinitialising stop it.
+    @Test func threadTimerSignalsItsOwnThreadOnce() throws {
+        let signal = ThreadTimer.realtimeSignal(5)
+        var action = sigaction(), previous = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            ThreadTimerProbe.receivingThread = pthread_self()
+            ThreadTimerProbe.count += 1
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_RESTART)
+        #expect(sigaction(signal, &action, &previous) == 0)
+        defer { sigaction(signal, &previous, nil) }
+        // Another thread that lets the signal in: a process-directed signal could land there.
+        let bystander = Thread { sleep(4) }
+        bystander.start()
+        let blocked = ThreadTimer.unblock(signal)
+        defer { ThreadTimer.restore(signal, blocked: blocked) }
+        let me = pthread_self()
+
+        ThreadTimerProbe.count = 0
+        let timer = try ThreadTimer(signal: signal)
+        try timer.arm(seconds: 1)
+        let start = Date()
+        while ThreadTimerProbe.count == 0 && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
+        #expect(ThreadTimerProbe.count == 1 && pthread_equal(ThreadTimerProbe.receivingThread, me) != 0)
+        #expect(Date().timeIntervalSince(start) >= 0.9)
+        usleep(1_200_000)
+        #expect(ThreadTimerProbe.count == 1)   // one-shot
+
+        try timer.arm(seconds: 1)
+        try timer.arm(seconds: 0)
+        var other: ThreadTimer? = try ThreadTimer(signal: signal)
+        try other?.arm(seconds: 1)
+        other = nil
+        usleep(1_500_000)
+        #expect(ThreadTimerProbe.count == 1)   // stopped and deleted timers stay silent
+    }
+}
+
+/// What the test's signal handler saw (plain globals: a handler may take no lock).
+enum ThreadTimerProbe {
+    nonisolated(unsafe) static var receivingThread = pthread_t()
+    nonisolated(unsafe) static var count: sig_atomic_t = 0
 }

@@ -49,6 +49,12 @@ int quire_splash_info(const quire_splash_document *document, quire_splash_facts 
 char *quire_splash_info_text(const quire_splash_document *document, const char *key);
 void quire_splash_free(char *text);
 
+/// 1 when poppler's process-wide parameters (font and encoding tables) are held for the life of
+/// the process (the shim keeps one document open from the moment it is loaded), 0 when they
+/// would be rebuilt by the next document. Asks poppler itself: its data directory can be changed
+/// only while no document holds the parameters (the one it tries to set is the default, "").
+int quire_splash_params_held(void);
+
 #ifdef __cplusplus
 }
 #endif
