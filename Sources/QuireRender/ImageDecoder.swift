@@ -62,15 +62,15 @@ final class ImageDecoder {
         let head: [UInt8], tail: [UInt8], size: Int
         switch source {
         case .bytes(let bytes, _):
-            head = Array(bytes.prefix(16)); tail = Array(bytes.suffix(1024)); size = bytes.count
+            head = Array(bytes.prefix(32)); tail = Array(bytes.suffix(1024)); size = bytes.count
         case .file(let file):
             do {
-                head = try file.read(upTo: 16)
+                head = try file.read(upTo: 32)
                 tail = try file.read(upTo: 1024, at: max(0, file.size - 1024))
             } catch { throw DocumentError(error) }
             size = Int(file.size)
         }
-        if let reason = ImageIntegrity.truncation(head: head, tail: tail, size: size) {
+        if let reason = ImageIntegrity.unsafeHeader(head: head) ?? ImageIntegrity.truncation(head: head, tail: tail, size: size) {
             throw DocumentError(kind: .damaged, path: path, reason: reason)
         }
     }

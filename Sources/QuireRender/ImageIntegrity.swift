@@ -31,6 +31,23 @@ enum ImageIntegrity {
         return nil
     }
 
+    /// Why the header must not reach gdk-pixbuf, or nil. A BMP's info-header size field (bytes
+    /// 14–17) is one of a few fixed sizes; gdk-pixbuf's BMP loader grows its header buffer to that
+    /// field *before* it rejects an unknown size, so a 10-byte file claiming a 3.7 GB header made
+    /// it ask for 3.7 GB (found by fuzz-thumbnail, input kept in Fuzz/corpus/thumbnail).
+    /// - Parameter head: the first bytes (at least 18 for the BMP check).
+    static func unsafeHeader(head: [UInt8]) -> String? {
+        if head.count >= 2, head.starts(with: Array("BM".utf8)) {
+            guard head.count >= 18 else { return "the BMP is truncated (no info header)" }
+            let infoSize = Int(head[14]) | Int(head[15]) << 8 | Int(head[16]) << 16 | Int(head[17]) << 24
+            // BITMAPCOREHEADER 12, OS/2 2.x 16 or 64, BITMAPINFOHEADER 40, V2 52, V3 56, V4 108, V5 124.
+            guard [12, 16, 40, 52, 56, 64, 108, 124].contains(infoSize) else {
+                return "not a valid BMP (an info header of \(infoSize) bytes)"
+            }
+        }
+        return nil
+    }
+
     private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard haystack.count >= needle.count else { return false }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {

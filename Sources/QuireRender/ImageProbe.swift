@@ -7,6 +7,8 @@ public enum ImageProbe {
     /// The header facts of the image in `file`, or nil when no installed loader recognises it.
     public static func info(of file: InputFile) -> ImageInfo? {
         guard let api = LazyLibraries.installedPixbuf else { return nil }
+        // Headers gdk-pixbuf must not see (a BMP claiming a gigabyte-sized info header).
+        guard let head = try? file.read(upTo: 32), ImageIntegrity.unsafeHeader(head: head) == nil else { return nil }
         var width: Int32 = 0, height: Int32 = 0
         // The /proc/self/fd path reads the very file that was checked and opened.
         guard let format = api.gdk_pixbuf_get_file_info(file.procPath, &width, &height),

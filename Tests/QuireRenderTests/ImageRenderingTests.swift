@@ -66,6 +66,29 @@ import QuireTypes
         }
     }
 
+    /// fuzz-thumbnail's out-of-memory input (Fuzz/corpus/thumbnail/oom-bmp-info-header-size): a
+    /// "BM" file whose info-header size field says 3.7 GB. gdk-pixbuf's BMP loader grew its buffer
+    /// to that size before rejecting it; Quire refuses the header before any loader sees it, in
+    /// the renderer and in the info probe, while a real BMP still probes and renders.
+    @Test func bmpClaimingAHugeInfoHeaderNeverReachesTheLoader() throws {
+        let directory = try SampleFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("hostile.bmp")
+        try Data([0x42, 0x4D, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] + Array(repeating: 0xDC, count: 31)
+                 + [0, 0x05, 0, 0, 0]).write(to: url)
+        let file = try InputFile(path: DocumentPath(url.path))
+        #expect(ImageProbe.info(of: file) == nil)
+        #expect {
+            _ = try Renderer(file: file, contentType: ContentType(mimeType: "image/bmp")).render(size: .longestSide(64))
+        } throws: { error in
+            guard let error = error as? DocumentError else { return false }
+            return error.kind == .damaged && error.reason.contains("info header of 3705461980 bytes")
+        }
+        let real = try InputFile(path: DocumentPath(SampleFiles.path("format.bmp")))
+        #expect(ImageProbe.info(of: real)?.width ?? 0 > 0)
+        #expect(ImageIntegrity.unsafeHeader(head: try real.read(upTo: 32)) == nil)
+    }
+
     @Test(arguments: ["truncated.png", "truncated.jpg", "garbage.jpg"])
     func damagedImagesAreRefused(name: String) throws {
         #expect {
