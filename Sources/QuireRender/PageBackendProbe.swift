@@ -52,29 +52,13 @@ package enum PageBackendProbe {
     /// space, then 1 or 3 as a whole number (shadings in compressed object streams are not seen).
     package static func namesSplashShading(_ file: InputFile) -> Bool {
         let name = Array("/ShadingType".utf8)
-        let chunk = 1 << 20, overlap = name.count + 64
-        var offset: Int64 = 0
-        while offset < file.size {
-            guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count > name.count else { return false }
-            let found = bytes.withUnsafeBytes { haystack in
-                name.withUnsafeBytes { pattern in
-                    var start = 0
-                    while let at = MemorySearch.firstOffset(of: pattern, in: haystack, from: start) {
-                        start = at + 1
-                        var index = at + pattern.count
-                        while index < haystack.count, [0x00, 0x09, 0x0A, 0x0C, 0x0D, 0x20].contains(haystack[index]) { index += 1 }
-                        guard index < haystack.count, splashShadingTypes.contains(Int(haystack[index]) - 0x30) else { continue }
-                        let after = index + 1
-                        if after == haystack.count || !(0x30...0x39).contains(haystack[after]) && haystack[after] != 0x2E { return true }
-                    }
-                    return false
-                }
-            }
-            if found { return true }
-            if bytes.count < chunk { return false }
-            offset += Int64(chunk - overlap)
+        return FileByteScan.contains(name, in: file, overlap: name.count + 64) { haystack, end in
+            var index = end
+            while index < haystack.count, [0x00, 0x09, 0x0A, 0x0C, 0x0D, 0x20].contains(haystack[index]) { index += 1 }
+            guard index < haystack.count, splashShadingTypes.contains(Int(haystack[index]) - 0x30) else { return false }
+            let after = index + 1
+            return after == haystack.count || !(0x30...0x39).contains(haystack[after]) && haystack[after] != 0x2E
         }
-        return false
     }
 
     /// A bounded walk over resource dictionaries (reference loops and huge trees stop it).

@@ -180,28 +180,10 @@ package struct ScannedPageProbe {
     /// `/ImageB` `/ImageC` `/ImageI` of a `/ProcSet` do not count), read in 1 MiB chunks that overlap.
     package static func mentionsImage(_ file: InputFile) -> Bool {
         let needle = Array("/Image".utf8)
-        let chunk = 1 << 20
-        var offset: Int64 = 0
-        while offset < file.size {
-            guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count > needle.count else { return false }
-            let found = bytes.withUnsafeBytes { haystack in
-                needle.withUnsafeBytes { pattern in
-                    var start = 0
-                    while let at = MemorySearch.firstOffset(of: pattern, in: haystack, from: start) {
-                        let next = at + pattern.count
-                        // At the chunk's end the name may go on in the next chunk (which overlaps).
-                        guard next < haystack.count else { return false }
-                        if isDelimiter(haystack[next]) { return true }
-                        start = at + 1
-                    }
-                    return false
-                }
-            }
-            if found { return true }
-            if bytes.count < chunk { return false }
-            offset += Int64(chunk - needle.count - 1)
+        return FileByteScan.contains(needle, in: file, overlap: needle.count + 1) { haystack, end in
+            // At the chunk's end the name may go on in the next chunk (which overlaps).
+            end < haystack.count && isDelimiter(haystack[end])
         }
-        return false
     }
 
     /// PDF white-space and delimiter characters (what may end a name).

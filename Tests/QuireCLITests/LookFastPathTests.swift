@@ -1,4 +1,6 @@
+import Foundation
 @testable import QuireCLI
+import QuireTestSupport
 import QuireTypes
 import Testing
 
@@ -41,5 +43,21 @@ import Testing
         // A limit set in the environment goes through the parser (which reads and checks it).
         #expect(LookFastPath.parse(Self.argv("quire", "look", "a.pdf"),
                                    environment: { $0 == Limit.allCases[0].environmentVariable ? "10" : nil }) == nil)
+    }
+
+    /// A missing file on the short path (a display named, so the short path is taken; the window
+    /// is never started) gives the parser's one-line error and exit status 66, as the parsed
+    /// form (`--timeout` sends it through the parser) does.
+    @Test func aMissingFileGetsTheSameOneLineErrorOnBothPaths() throws {
+        let missing = Samples.path("missing.pdf")
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = ":4242"
+        environment["WAYLAND_DISPLAY"] = nil
+        let short = QuireBinary.run(["look", missing], environment: environment)
+        let parsed = QuireBinary.run(["look", "--timeout", "5", missing], environment: environment)
+        #expect(short.status == 66)
+        #expect(parsed.status == 66)
+        #expect(short.standardError == "quire: \(missing): No such file or directory\n")
+        #expect(short.standardError == parsed.standardError)
     }
 }
