@@ -6,6 +6,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <stddef.h>
 
 /// Entry points, resolved with dlsym when the family is first rendered.
@@ -26,7 +27,7 @@ typedef struct {
 /// or a symbol is missing. The result lives for the life of the process.
 static inline const quire_archive_api *_Nullable quire_archive_api_load(void) {
     static quire_archive_api api;
-    void *library = dlopen("libarchive.so.13", RTLD_NOW | RTLD_LOCAL);
+    void *library = quire_library_open("libarchive.so.13");
     if (!library) return NULL;
     void *symbol;
     if (!(symbol = dlsym(library, "archive_read_new"))) return NULL;

@@ -7,6 +7,7 @@
 // table whose fields have exactly the functions' types.
 #include <cups/cups.h>
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <stddef.h>
 
 #pragma clang diagnostic push
@@ -74,13 +75,11 @@ typedef struct {
 /// Loads libcups.so.2 (RTLD_LOCAL) and resolves every entry point once; NULL when the library
 /// or a symbol is missing. The table lives for the life of the process.
 ///
-/// RTLD_LAZY, as the dynamic loader binds `lp` and every linked program: libraries built for
-/// lazy binding (krb5, libstdc++, …, among libcups's 24) resolve a function on its first call;
-/// those built with BIND_NOW (libcups, gnutls, …) are bound at once either way. RTLD_NOW bound
-/// every function of all of them up front: 2.3 M instructions of `quire print`'s 13.6 M dlopen.
+/// Flags: ``quire_library_open_flags`` (lazy binding, as `lp` is bound: RTLD_NOW bound every
+/// function of libcups's 24 dependencies up front, 2.3 M instructions of `quire print`).
 static inline const quire_cups_api *_Nullable quire_cups_api_load(void) {
     static quire_cups_api api;
-    void *library = dlopen("libcups.so.2", RTLD_LAZY | RTLD_LOCAL);
+    void *library = quire_library_open("libcups.so.2");
     if (!library) return NULL;
     void *symbol;
 #define QUIRE_CUPS_LOAD(name) \

@@ -10,6 +10,7 @@
 #include "/usr/include/cairo/cairo-pdf.h"
 #include "/usr/include/cairo/cairo-svg.h"
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <stddef.h>
 
 #define QUIRE_CAIRO_FUNCTIONS(X) \
@@ -56,7 +57,7 @@ typedef struct {
 /// symbol is missing. The table lives for the life of the process.
 static inline const quire_cairo_api *_Nullable quire_cairo_api_load(void) {
     static quire_cairo_api api;
-    void *library = dlopen("libcairo.so.2", RTLD_NOW | RTLD_LOCAL);
+    void *library = quire_library_open("libcairo.so.2");
     if (!library) return NULL;
     void *symbol;
 #define QUIRE_CAIRO_LOAD(name) \

@@ -7,6 +7,7 @@
 // gdk-pixbuf 2.42's headers (stable API since 2.32/2.36), and resolved once with dlsym into a
 // table whose fields have exactly these types. Calling one of them directly fails to link.
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <stddef.h>
 #include <glib-object.h>
 
@@ -62,7 +63,7 @@ typedef struct {
 /// once per module that uses it; the table lives for the life of the process.
 static inline const quire_gdkpixbuf_api *_Nullable quire_gdkpixbuf_api_load(void) {
     static quire_gdkpixbuf_api api;
-    void *library = dlopen("libgdk_pixbuf-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *library = quire_library_open("libgdk_pixbuf-2.0.so.0");
     if (!library) return NULL;
     void *symbol;
 #define QUIRE_GDKPIXBUF_LOAD(name) \

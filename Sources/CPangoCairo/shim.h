@@ -6,6 +6,7 @@
 // would also link the library, so the few entry points Quire uses are declared here as in
 // Pango 1.50 (all stable since 1.0–1.16).
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <glib-object.h>
 #include "/usr/include/cairo/cairo.h"  // by absolute path, as CCairo does: pkg-config would link cairo
 
@@ -59,7 +60,7 @@ typedef struct {
 /// NULL when the library or a symbol is missing.
 static inline const quire_pangocairo_api *_Nullable quire_pangocairo_api_load(void) {
     static quire_pangocairo_api api;
-    void *library = dlopen("libpangocairo-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *library = quire_library_open("libpangocairo-1.0.so.0");
     if (!library) return NULL;
     void *symbol;
     if (!(symbol = dlsym(library, "pango_cairo_font_map_get_default"))) return NULL;

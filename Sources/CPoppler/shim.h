@@ -12,6 +12,7 @@
 #include <glib-object.h>
 #include <time.h>
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <stddef.h>
 #include "/usr/include/cairo/cairo.h"
 
@@ -61,7 +62,7 @@ typedef struct {
 /// library or a symbol is missing. The table lives for the life of the process.
 static inline const quire_poppler_api *_Nullable quire_poppler_api_load(void) {
     static quire_poppler_api api;
-    void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
+    void *library = quire_library_open("libpoppler-glib.so.8");
     if (!library) return NULL;
     void *symbol;
 #define QUIRE_POPPLER_LOAD(name) \

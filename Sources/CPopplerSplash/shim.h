@@ -5,6 +5,7 @@
 // loaded with dlopen the first time a raster thumbnail needs it: quire itself links neither the
 // shim nor libpoppler-cpp, so start-up pays nothing for them. The module map links only libdl.
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include "../QuirePopplerSplash/include/quire_poppler_splash.h"
 
 /// Entry points, resolved with dlsym on first use.
@@ -24,7 +25,7 @@ typedef struct {
 /// or a symbol is missing (`error` then says why, from dlerror).
 static inline int quire_splash_api_load(const char *_Nonnull path, quire_splash_api *_Nonnull api,
                                         const char *_Nullable *_Nullable error) {
-    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void *library = dlopen(path, quire_library_open_flags());
     if (!library) {
         if (error) *error = dlerror();
         return 0;

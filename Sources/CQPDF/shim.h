@@ -5,6 +5,7 @@
 // The thumbnail fast paths (scanned pages, the backend probe) use it. The header gives the types and the
 // prototypes; the module map links nothing but libdl.
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <qpdf/qpdf-c.h>
 
 /// Entry points, resolved with dlsym on first use.
@@ -48,8 +49,8 @@ typedef struct {
 /// symbol is missing (the fast path is then simply not taken).
 static inline const quire_qpdf_api *_Nullable quire_qpdf_api_load(void) {
     static quire_qpdf_api api;
-    void *library = dlopen("libqpdf.so.29", RTLD_NOW | RTLD_LOCAL);
-    if (!library) library = dlopen("libqpdf.so", RTLD_NOW | RTLD_LOCAL);
+    void *library = quire_library_open("libqpdf.so.29");
+    if (!library) library = quire_library_open("libqpdf.so");
     if (!library) return NULL;
     void *symbol;
     if (!(symbol = dlsym(library, "qpdf_init"))) return NULL;

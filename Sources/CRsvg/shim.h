@@ -4,6 +4,7 @@
 // included) its start-up time and memory, so the module map links nothing and the entry points
 // are resolved with dlopen/dlsym the first time the family is rendered.
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <stddef.h>
 // librsvg's header needs -I/usr/include/librsvg-2.0, which only its pkg-config entry gives,
 // and that entry would also link the library. The few entry points Quire uses are declared
@@ -36,7 +37,7 @@ typedef struct {
 /// or a symbol is missing. The result lives for the life of the process.
 static inline const quire_rsvg_api *_Nullable quire_rsvg_api_load(void) {
     static quire_rsvg_api api;
-    void *library = dlopen("librsvg-2.so.2", RTLD_NOW | RTLD_LOCAL);
+    void *library = quire_library_open("librsvg-2.so.2");
     if (!library) return NULL;
     void *symbol;
     if (!(symbol = dlsym(library, "rsvg_handle_new_from_data"))) return NULL;

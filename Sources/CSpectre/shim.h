@@ -5,6 +5,7 @@
 // are resolved with dlopen/dlsym the first time the family is rendered.
 #include <libspectre/spectre.h>
 #include <dlfcn.h>
+#include "../CQuireSystem/library_loading.h"
 #include <stddef.h>
 
 /// Entry points, resolved with dlsym when the family is first rendered.
@@ -30,7 +31,7 @@ typedef struct {
 /// or a symbol is missing. The result lives for the life of the process.
 static inline const quire_spectre_api *_Nullable quire_spectre_api_load(void) {
     static quire_spectre_api api;
-    void *library = dlopen("libspectre.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *library = quire_library_open("libspectre.so.1");
     if (!library) return NULL;
     void *symbol;
     if (!(symbol = dlsym(library, "spectre_document_new"))) return NULL;

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ArgumentParser
 import FoundationEssentials
 import Quire
@@ -143,7 +148,16 @@ struct PrintCommand: AsyncParsableCommand {
         // loads while poppler opens the documents instead of before.
         printer.loadPDFLibrary(for: documents)
         let target = Task { try printer.system.target(named: request.destination, options: options) }
-        let (items, pageRangesValue) = try printer.items(for: documents, options: options, keepingPDFs: false)
+        let items: [PrintPlan.Item], pageRangesValue: String?
+        do {
+            (items, pageRangesValue) = try printer.items(for: documents, options: options, keepingPDFs: false)
+        } catch {
+            // The printer's half may still be running (inside libcups's dlopen, or waiting on the
+            // server). `exit` would run the process's exit handlers and C++ destructors under it
+            // (seen: "double free or corruption" when the two overlapped), so the process ends
+            // with `_exit` once the error is written (Terminal writes unbuffered).
+            _exit((error as? ExitCode)?.rawValue ?? PrintFailure.report(error).rawValue)
+        }
         // Reading and converting is done: the time limit does not cover talking to CUPS
         // (a job must never be cut off half-submitted).
         Watchdog.disarm()
