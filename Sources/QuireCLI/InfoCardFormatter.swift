@@ -13,8 +13,13 @@ enum InfoCardFormatter {
         let type = info.contentType
         rows.append(("Kind", type.localizedDescription + (type.isUncertain ? " (uncertain)" : "")))
         rows.append(("MIME type", type.mimeType))
-        if !type.parentTypes.isEmpty {
-            rows.append(("Is a", type.parentTypes.joined(separator: ", ")))
+        let parents = type.parentTypes
+        if !parents.isEmpty {
+            // Joined by hand: `joined(separator:)` looks up a conformance at run time on first
+            // use (a scan of every conformance record, ~0.2 M instructions of each `quire info`).
+            var line = parents[0]
+            for parent in parents.dropFirst() { line += ", " + parent }
+            rows.append(("Is a", line))
         }
         rows.append(("Icon", "\(type.iconName) (generic: \(type.genericIconName))"))
         rows.append(("Size", info.size < 1000 ? info.formattedSize : "\(info.formattedSize) (\(grouped(info.size)) bytes)"))
