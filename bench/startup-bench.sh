@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): what one `quire` process costs per command, beside the C tool that does
-# the same work, in one run (hyperfine -N: no shell, warm-up runs, mean ± σ). File managers start
-# one process per thumbnail (the .thumbnailer contract) and Nemo runs `quire can-print` each time
-# a context menu opens, so start-up is most of what they pay.
+# the same work and the floors (the same libraries driven by a minimal C/C++ program), in one run:
+# each group of commands is timed round-robin by bench/interleave.py (no shell, three warm-up
+# runs each), medians and their ratio. File managers start one process per thumbnail (the
+# .thumbnailer contract) and Nemo runs `quire can-print` each time a context menu opens, so
+# start-up is most of what they pay.
 #
 # Usage: bench/startup-bench.sh [QUIRE_BINARY] [RUNS]
 #   QUIRE_BINARY  default .build-static/release/quire (make release)
-#   RUNS          runs per command (default 30; print rows use a third, each run submits a job)
-# Needs: hyperfine, poppler-utils (pdfinfo, pdftocairo), cups-client (lp) and the test bed's
+#   RUNS          runs per command (default 30; at least 10 for the print rows)
+# Needs: python3, poppler-utils (pdfinfo, pdftocairo), cups-client (lp) and the test bed's
 # packages (cups cups-ipp-utils cups-filters dbus-daemon), run as root like make test.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,7 +18,7 @@ runs="${2:-30}"
 samples="$root/Samples/generated"
 doc="$samples/thousand-pages.pdf"
 [[ -x "$quire" ]] || { echo "bench: $quire not built (make release)" >&2; exit 69; }
-for tool in hyperfine pdfinfo pdftocairo lp cc c++; do
+for tool in python3 pdfinfo pdftocairo lp cc c++; do
     command -v "$tool" >/dev/null || { echo "bench: $tool missing" >&2; exit 69; }
 done
 [[ -f "$doc" ]] || "$root/Samples/generate.sh" >/dev/null
@@ -28,31 +30,27 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The floors: C programs doing only the minimal work through the same libraries.
+# The floors: minimal programs doing only the same work through the same libraries.
 swiftc -O -static-stdlib -o "$tmp/floor-swift" "$root/bench/floors/version.swift" 2>/dev/null
 cc -O2 -o "$tmp/floor-info" "$root/bench/floors/info.c" $(pkg-config --cflags --libs gio-2.0) -ldl
 c++ -O2 -o "$tmp/floor-info-cpp" "$root/bench/floors/info-cpp.cc" $(pkg-config --cflags --libs gio-2.0 poppler-cpp)
 cc -O2 -o "$tmp/floor-thumbnail" "$root/bench/floors/thumbnail.c" $(pkg-config --cflags --libs gio-2.0 poppler-glib cairo) -lm
+c++ -O2 -o "$tmp/floor-print" "$root/bench/floors/print.cc" $(pkg-config --cflags --libs gio-2.0 poppler-cpp) -lcups -lpthread
 
-# mean ms of one command (hyperfine -N), env given as NAME=VALUE words before --
-mean() {
-    local json="$tmp/h.json" n="$runs"
-    local -a prepare=()
-    if [[ "$1" == --runs ]]; then n="$2"; shift 2; fi
-    if [[ "$1" == --prepare ]]; then prepare=(--prepare "$2"); shift 2; fi
-    local -a env=()
-    while [[ "$1" != -- ]]; do env+=("$1"); shift; done
-    shift
-    env "${env[@]}" hyperfine -N -i --style none --warmup 3 --runs "$n" "${prepare[@]}" --export-json "$json" "$*" >/dev/null 2>&1 \
-        || { echo "nan"; return; }
-    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.2f %.2f" % (r["mean"]*1000, r["stddev"]*1000))' "$json"
+# group RUNS [interleave.py options] -- CMD -- CMD ...: one "median mean stddev" line per command
+group() {
+    "$root/bench/interleave.py" "$@" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    print("nan" if r["failures"] else "%.2f %.2f %.2f" % (r["median_ms"], r["mean_ms"], r["stddev_ms"]))'
 }
 
-row() {   # label goal quire-result other-label other-result
+row() {   # label goal quire-result other-label other-result (results: "median mean stddev")
     local q=($3) o=($5)
     local ratio="-"
-    [[ -n "${o[0]:-}" && "${o[0]}" != "-" && "${q[0]}" != nan ]] && ratio=$(python3 -c "import sys; print('%.2f×' % (float(sys.argv[1]) / float(sys.argv[2])))" "${q[0]}" "${o[0]}")
-    printf '%-46s %8s ±%5s  %-34s %8s ±%5s  %7s  %s\n' "$1" "${q[0]}" "${q[1]:-}" "$4" "${o[0]:-}" "${o[1]:-}" "$ratio" "$2"
+    [[ -n "${o[0]:-}" && "${o[0]}" != "-" && "${o[0]}" != nan && "${q[0]}" != nan ]] && ratio=$(python3 -c "import sys; print('%.2f×' % (float(sys.argv[1]) / float(sys.argv[2])))" "${q[0]}" "${o[0]}")
+    printf '%-46s %8s ±%5s  %-40s %8s ±%5s  %6s  %s\n' "$1" "${q[0]}" "${q[2]:-}" "$4" "${o[0]:-}" "${o[2]:-}" "$ratio" "$2"
 }
 
 "$root/Tests/Support/cups-testbed.sh" dead "$bed.dead" >/dev/null
@@ -62,32 +60,37 @@ server=$(sed -n 's/^CUPS_SERVER=//p' "$bed/env" | tr -d "'\"")
 queue=quire-office
 
 echo "quire: $quire ($(stat -c %s "$quire") bytes, $(readelf -d "$quire" | grep -c NEEDED) NEEDED libraries)"
-echo "document: $doc (1000 pages); $runs runs each, hyperfine -N --warmup 3; times in ms"
-printf '%-46s %16s  %-34s %16s  %7s  %s\n' "quire command" "quire" "beside it" "" "ratio" "goal"
-row "quire --version" "≤ 6 ms" "$(mean -- "$quire" --version)" \
-    "static Swift: print(version)" "$(mean -- "$tmp/floor-swift")"
-row "quire info doc.pdf" "≤ 1.5× pdfinfo" "$(mean -- "$quire" info "$doc")" \
-    "pdfinfo doc.pdf" "$(mean -- pdfinfo "$doc")"
-row "  (floor: C, GIO sniff + poppler-glib pages)" "" "$(mean -- "$tmp/floor-info" "$doc")" "" "-"
-cpp_floor="$(mean -- "$tmp/floor-info-cpp" "$doc")"
-row "  (floor: C++, GIO sniff + poppler-cpp pages)" "" "$cpp_floor" "" "-"
-row "quire thumbnail -s 128 doc.pdf out.png" "≤ 1× pdftocairo" "$(mean -- "$quire" thumbnail -s 128 "$doc" "$tmp/q.png")" \
-    "pdftocairo -png -singlefile -scale-to 128" "$(mean -- pdftocairo -png -singlefile -scale-to 128 "$doc" "$tmp/p")"
-row "  (floor: C, GIO sniff + poppler-glib/cairo)" "" "$(mean -- "$tmp/floor-thumbnail" 128 "$doc" "$tmp/f.png")" "" "-"
-row "quire can-print doc.pdf (no print server)" "≤ 15 ms" \
-    "$(mean CUPS_SERVER="$dead_server" -- "$quire" can-print "$doc")" "" "-"
-row "quire can-print doc.pdf (test-bed cupsd)" "≤ 15 ms" \
-    "$(mean CUPS_SERVER="$server" -- "$quire" can-print "$doc")" "" "-"
-print_runs=$(( runs / 3 > 5 ? runs / 3 : 5 ))
-# Before each print run, the jobs of earlier runs are cancelled: otherwise cupsd's filters
-# (pdftopdf on the 1000-page file) still run for them on the same two cores, and whichever
-# command is measured second pays for the first one's jobs.
+echo "document: $doc (1000 pages); $runs runs each, each group round-robin (bench/interleave.py); median ± σ, ms"
+printf '%-46s %16s  %-40s %16s  %6s  %s\n' "quire command" "quire" "beside it" "" "ratio" "goal"
+
+mapfile -t r < <(group "$runs" -- "$quire --version" -- "$tmp/floor-swift")
+row "quire --version" "≤ 6 ms" "${r[0]}" "static Swift: print(version)" "${r[1]}"
+
+mapfile -t r < <(group "$runs" -- "$quire info $doc" -- "pdfinfo $doc" -- "$tmp/floor-info $doc" -- "$tmp/floor-info-cpp $doc")
+row "quire info doc.pdf" "≤ 1.5× pdfinfo" "${r[0]}" "pdfinfo doc.pdf" "${r[1]}"
+row "  floor: C, GIO sniff + poppler-glib" "" "${r[2]}" "pdfinfo doc.pdf" "${r[1]}"
+row "  floor: C++, GIO sniff + poppler-cpp" "" "${r[3]}" "pdfinfo doc.pdf" "${r[1]}"
+row "  quire / the C++ floor" "" "${r[0]}" "floor: C++, GIO sniff + poppler-cpp" "${r[3]}"
+
+mapfile -t r < <(group "$runs" -- "$quire thumbnail -s 128 $doc $tmp/q.png" \
+    -- "pdftocairo -png -singlefile -scale-to 128 $doc $tmp/p" -- "$tmp/floor-thumbnail 128 $doc $tmp/f.png")
+row "quire thumbnail -s 128 doc.pdf out.png" "≤ 1× pdftocairo" "${r[0]}" "pdftocairo -png -singlefile -scale-to 128" "${r[1]}"
+row "  floor: C, GIO sniff + poppler-glib/cairo" "" "${r[2]}" "pdftocairo -png -singlefile -scale-to 128" "${r[1]}"
+row "  quire / the C floor" "" "${r[0]}" "floor: C, GIO sniff + poppler-glib/cairo" "${r[2]}"
+
+mapfile -t r < <(group "$runs" --env CUPS_SERVER="$dead_server" -- "$quire can-print $doc")
+row "quire can-print doc.pdf (no print server)" "≤ 15 ms" "${r[0]}" "" "-"
+mapfile -t r < <(group "$runs" --env CUPS_SERVER="$server" -- "$quire can-print $doc")
+row "quire can-print doc.pdf (test-bed cupsd)" "≤ 15 ms" "${r[0]}" "" "-"
+
+# Each print run submits a job. Before every run the jobs of earlier runs are cancelled:
+# otherwise cupsd's filters (pdftopdf on the 1000-page file) still run for them on the same two
+# cores, and each command would pay for the one before it.
+print_runs=$(( runs > 10 ? runs : 10 ))
 cancel_jobs="$root/Tests/Support/cups-testbed.sh admin $bed cancel -a"
-quire_print="$(mean --runs "$print_runs" --prepare "$cancel_jobs" CUPS_SERVER="$server" -- "$quire" print -d "$queue" -P 2-3 "$doc")"
-lp_print="$(mean --runs "$print_runs" --prepare "$cancel_jobs" CUPS_SERVER="$server" -- lp -d "$queue" -P 2-3 "$doc")"
-row "quire print -d P -P 2-3 doc.pdf (cupsd)" "≤ 1.5× lp" "$quire_print" "lp -d P -P 2-3 doc.pdf" "$lp_print"
-# What lp's work plus the range check would cost one after the other: lp, then the C++ page
-# count above (quire runs its page count beside the printer lookup instead).
-serial=$(python3 -c 'import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); print("%.2f -" % (float(a[0]) + float(b[0])) if a[0] != "nan" and b[0] != "nan" else "nan -")' "$lp_print" "$cpp_floor")
-row "  (lp, then the C++ page count, in sequence)" "" "$serial" "lp -d P -P 2-3 doc.pdf" "$lp_print"
+mapfile -t r < <(group "$print_runs" --env CUPS_SERVER="$server" --prepare "$cancel_jobs" \
+    -- "$quire print -d $queue -P 2-3 $doc" -- "lp -d $queue -P 2-3 $doc" -- "$tmp/floor-print $queue 2 3 $doc")
+row "quire print -d P -P 2-3 doc.pdf (cupsd)" "≤ 1.5× lp" "${r[0]}" "lp -d P -P 2-3 doc.pdf" "${r[1]}"
+row "  floor: C++, count beside lookup, then job" "" "${r[2]}" "lp -d P -P 2-3 doc.pdf" "${r[1]}"
+row "  quire / that floor" "" "${r[0]}" "floor: C++, count beside lookup, then job" "${r[2]}"
 "$root/Tests/Support/cups-testbed.sh" admin "$bed" cancel -a >/dev/null 2>&1 || true

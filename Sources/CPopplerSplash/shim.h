@@ -19,6 +19,7 @@ typedef struct {
     __typeof__(quire_splash_info_text) *_Nonnull info_text;
     __typeof__(quire_splash_free) *_Nonnull free_text;
     __typeof__(quire_splash_params_held) *_Nonnull params_held;
+    __typeof__(quire_splash_hold_params) *_Nonnull hold_params;
 } quire_splash_api;
 
 /// Loads the shim at `path` (RTLD_LOCAL) and resolves every entry point; NULL when the file
@@ -43,6 +44,7 @@ static inline int quire_splash_api_load(const char *_Nonnull path, quire_splash_
     QUIRE_SPLASH_RESOLVE(info_text, "quire_splash_info_text")
     QUIRE_SPLASH_RESOLVE(free_text, "quire_splash_free")
     QUIRE_SPLASH_RESOLVE(params_held, "quire_splash_params_held")
+    QUIRE_SPLASH_RESOLVE(hold_params, "quire_splash_hold_params")
 #undef QUIRE_SPLASH_RESOLVE
     return 1;
 }

@@ -73,14 +73,24 @@ private:
         out += "trailer\n<</Size 4/Root 1 0 R>>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
         return out;
     }
+public:
+    bool holds() const { return keeper != nullptr; }
+private:
     std::string pdf;  // load_from_raw_data does not copy the bytes
     // Never closed: closing it would reset the parameters under any document still open (the
     // pointer stays reachable, so LeakSanitizer does not report it).
     poppler::document *keeper = nullptr;
 };
 
-// Constructed when the shim is loaded (dlopen), before any document of Quire's is opened through it.
-ProcessParams *const processParams = new ProcessParams();
+// Built by the first document opened through the shim, or by quire_splash_hold_params (which
+// SplashPDFDocument.prepare() calls before a process's first poppler-glib document). Not in a
+// static initializer: those run inside dlopen, under the dynamic loader's lock, and the 4 M
+// instructions of tables held back every other thread's dlopen for as long (`quire print` loads
+// libcups on its printer thread while poppler reads the document on another).
+ProcessParams &processParams() {
+    static ProcessParams *const params = new ProcessParams();
+    return *params;
+}
 
 // Width and height of the crop box as shown (landscape/seascape pages are turned).
 bool displayedSize(const poppler::page &page, double &width, double &height) {
@@ -140,7 +150,7 @@ void appendUTF8(std::string &out, char32_t c) {
 extern "C" int quire_splash_open(const char *path, const char *password, quire_splash_document **out) {
     *out = nullptr;
     try {
-        silenceOnce();
+        processParams();
         std::string secret = password ? password : "";
         std::unique_ptr<poppler::document> document(poppler::document::load_from_file(path, secret, secret));
         if (!document) return QUIRE_SPLASH_DAMAGED;
@@ -275,6 +285,14 @@ extern "C" char *quire_splash_info_text(const quire_splash_document *document, c
 }
 
 extern "C" void quire_splash_free(char *text) { std::free(text); }
+
+extern "C" int quire_splash_hold_params(void) {
+    try {
+        return processParams().holds() ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
 
 extern "C" int quire_splash_params_held(void) {
     try {

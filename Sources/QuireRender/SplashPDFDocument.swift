@@ -30,7 +30,8 @@ public final class SplashPDFDocument: @unchecked Sendable {
         for path in candidatePaths() {
             var api = quire_splash_api(open: { _, _, _ in 0 }, page_count: { _ in 0 }, page_size: { _, _, _, _ in 0 },
                                        render: { _, _, _, _, _ in 0 }, close: { _ in }, info: { _, _ in 0 },
-                                       info_text: { _, _ in nil }, free_text: { _ in }, params_held: { 0 })
+                                       info_text: { _, _ in nil }, free_text: { _ in }, params_held: { 0 },
+                                       hold_params: { 0 })
             var error: UnsafePointer<CChar>?
             if quire_splash_api_load(path, &api, &error) != 0 { return Loaded(api: api, problem: nil) }
             tried.append(error.map { String(cString: $0) } ?? path)
@@ -52,14 +53,19 @@ public final class SplashPDFDocument: @unchecked Sendable {
     /// Whether the Splash renderer can be used (loads the shim on first call).
     public static var isAvailable: Bool { loaded.api != nil }
 
-    /// Loads the shim now if it is not loaded yet; returns ``isAvailable``. Loading it builds
+    /// Loads the shim now if it is not loaded yet; returns ``isAvailable``. It then builds
     /// poppler's process-wide parameters (font and encoding tables) once and holds them for the
     /// life of the process, for poppler-glib documents (``PDFDocument``, ``Renderer``) as well:
     /// without a document open, poppler rebuilds them for every document it opens. Processes that
     /// open many PDFs (thumbnail workers, `quire info` over many files, fuzzing) call it before
-    /// their first poppler document.
+    /// their first poppler document. (Loading alone does not build them: the first document
+    /// opened through the shim does, outside the dynamic loader's lock.)
     @discardableResult
-    public static func prepare() -> Bool { isAvailable }
+    public static func prepare() -> Bool {
+        guard let api = loaded.api else { return false }
+        _ = api.hold_params()
+        return true
+    }
 
     /// Whether poppler's process-wide parameters are held for the life of the process (they are
     /// once the shim is loaded); false when the shim is not available.

@@ -49,6 +49,11 @@ int quire_splash_info(const quire_splash_document *document, quire_splash_facts 
 char *quire_splash_info_text(const quire_splash_document *document, const char *key);
 void quire_splash_free(char *text);
 
+/// Builds poppler's process-wide parameters (font and encoding tables) now, if no document has
+/// yet, and holds them for the life of the process (the shim keeps one small document open).
+/// The first quire_splash_open does the same. 1 when they are held.
+int quire_splash_hold_params(void);
+
 /// 1 when poppler's process-wide parameters (font and encoding tables) are held for the life of
 /// the process (the shim keeps one document open from the moment it is loaded), 0 when they
 /// would be rebuilt by the next document. Asks poppler itself: its data directory can be changed
