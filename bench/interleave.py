@@ -5,10 +5,11 @@ This VM's speed drifts by up to ±30% over a minute, so commands timed one after
 (hyperfine's order: all runs of the first, then all of the second) can differ by the drift
 alone. Interleaved, every command sees the same moments, and the ratio of medians holds.
 
-Usage: interleave.py RUNS [--prepare 'CMD'] [--env NAME=VALUE]... -- 'CMD1' -- 'CMD2' ...
+Usage: interleave.py RUNS [--prepare 'CMD'] [--env NAME=VALUE]... [--any-status] -- 'CMD1' -- 'CMD2' ...
 Each CMD is split like a shell would split it (shlex) and started without a shell; its output
 goes to /dev/null. --prepare runs before every timed run (not timed). Three untimed warm-up
-runs per command come first. Prints one JSON object per command:
+runs per command come first. A run that exits non-zero counts as a failure unless --any-status
+(for commands whose answer is their exit status). Prints one JSON object per command:
 {"command": ..., "median_ms": ..., "mean_ms": ..., "stddev_ms": ..., "cpu_ms": ..., "failures": ...}
 """
 import json
@@ -21,7 +22,7 @@ import time
 
 def main(argv):
     runs = int(argv[1])
-    prepare, env, commands, index = None, dict(os.environ), [], 2
+    prepare, env, commands, index, any_status = None, dict(os.environ), [], 2, False
     while index < len(argv):
         word = argv[index]
         if word == "--prepare":
@@ -31,6 +32,9 @@ def main(argv):
             name, _, value = argv[index + 1].partition("=")
             env[name] = value
             index += 2
+        elif word == "--any-status":
+            any_status = True
+            index += 1
         elif word == "--":
             commands.append(shlex.split(argv[index + 1]))
             index += 2
@@ -65,7 +69,7 @@ def main(argv):
             "mean_ms": round(statistics.mean(wall), 3),
             "stddev_ms": round(statistics.stdev(wall), 3) if len(wall) > 1 else 0.0,
             "cpu_ms": round(statistics.median(sample[1] for sample in samples), 3),
-            "failures": sum(1 for sample in samples if sample[2] != 0),
+            "failures": 0 if any_status else sum(1 for sample in samples if sample[2] != 0),
         }))
 
 

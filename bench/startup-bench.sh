@@ -36,6 +36,16 @@ cc -O2 -o "$tmp/floor-info" "$root/bench/floors/info.c" $(pkg-config --cflags --
 c++ -O2 -o "$tmp/floor-info-cpp" "$root/bench/floors/info-cpp.cc" $(pkg-config --cflags --libs gio-2.0 poppler-cpp)
 cc -O2 -o "$tmp/floor-thumbnail" "$root/bench/floors/thumbnail.c" $(pkg-config --cflags --libs gio-2.0 poppler-glib cairo) -lm
 c++ -O2 -o "$tmp/floor-print" "$root/bench/floors/print.cc" $(pkg-config --cflags --libs gio-2.0 poppler-cpp) -lcups -lpthread
+# The same floors called from a static Swift main (bench/floors/swift-main.swift): what the
+# language's runtime adds to the same work, before anything of quire's.
+c++ -O2 -c -include "$root/bench/floors/floor-main.h" -Dmain=floor_main -o "$tmp/info-cpp.o" \
+    "$root/bench/floors/info-cpp.cc" $(pkg-config --cflags gio-2.0 poppler-cpp)
+swiftc -O -static-stdlib -parse-as-library -o "$tmp/swift-floor-info" "$root/bench/floors/swift-main.swift" \
+    "$tmp/info-cpp.o" $(pkg-config --libs gio-2.0 poppler-cpp) -lstdc++ 2>/dev/null
+cc -O2 -c -include "$root/bench/floors/floor-main.h" -Dmain=floor_main -o "$tmp/thumbnail.o" \
+    "$root/bench/floors/thumbnail.c" $(pkg-config --cflags gio-2.0 poppler-glib cairo)
+swiftc -O -static-stdlib -parse-as-library -o "$tmp/swift-floor-thumbnail" "$root/bench/floors/swift-main.swift" \
+    "$tmp/thumbnail.o" $(pkg-config --libs gio-2.0 poppler-glib cairo) -lm 2>/dev/null
 
 # group RUNS [interleave.py options] -- CMD -- CMD ...: one "median mean stddev" line per command
 group() {
@@ -66,19 +76,24 @@ printf '%-46s %16s  %-40s %16s  %6s  %s\n' "quire command" "quire" "beside it" "
 mapfile -t r < <(group "$runs" -- "$quire --version" -- "$tmp/floor-swift")
 row "quire --version" "≤ 6 ms" "${r[0]}" "static Swift: print(version)" "${r[1]}"
 
-mapfile -t r < <(group "$runs" -- "$quire info $doc" -- "pdfinfo $doc" -- "$tmp/floor-info $doc" -- "$tmp/floor-info-cpp $doc")
+mapfile -t r < <(group "$runs" -- "$quire info $doc" -- "pdfinfo $doc" -- "$tmp/floor-info $doc" \
+    -- "$tmp/floor-info-cpp $doc" -- "$tmp/swift-floor-info $doc")
 row "quire info doc.pdf" "≤ 1.5× pdfinfo" "${r[0]}" "pdfinfo doc.pdf" "${r[1]}"
 row "  floor: C, GIO sniff + poppler-glib" "" "${r[2]}" "pdfinfo doc.pdf" "${r[1]}"
 row "  floor: C++, GIO sniff + poppler-cpp" "" "${r[3]}" "pdfinfo doc.pdf" "${r[1]}"
-row "  quire / the C++ floor" "" "${r[0]}" "floor: C++, GIO sniff + poppler-cpp" "${r[3]}"
+row "  floor: the same from a static Swift main" "" "${r[4]}" "pdfinfo doc.pdf" "${r[1]}"
+row "  quire / the Swift floor" "" "${r[0]}" "floor: the same from a static Swift main" "${r[4]}"
 
 mapfile -t r < <(group "$runs" -- "$quire thumbnail -s 128 $doc $tmp/q.png" \
-    -- "pdftocairo -png -singlefile -scale-to 128 $doc $tmp/p" -- "$tmp/floor-thumbnail 128 $doc $tmp/f.png")
+    -- "pdftocairo -png -singlefile -scale-to 128 $doc $tmp/p" -- "$tmp/floor-thumbnail 128 $doc $tmp/f.png" \
+    -- "$tmp/swift-floor-thumbnail 128 $doc $tmp/s.png")
 row "quire thumbnail -s 128 doc.pdf out.png" "≤ 1× pdftocairo" "${r[0]}" "pdftocairo -png -singlefile -scale-to 128" "${r[1]}"
 row "  floor: C, GIO sniff + poppler-glib/cairo" "" "${r[2]}" "pdftocairo -png -singlefile -scale-to 128" "${r[1]}"
-row "  quire / the C floor" "" "${r[0]}" "floor: C, GIO sniff + poppler-glib/cairo" "${r[2]}"
+row "  floor: the same from a static Swift main" "" "${r[3]}" "pdftocairo -png -singlefile -scale-to 128" "${r[1]}"
+row "  quire / the Swift floor" "" "${r[0]}" "floor: the same from a static Swift main" "${r[3]}"
 
-mapfile -t r < <(group "$runs" --env CUPS_SERVER="$dead_server" -- "$quire can-print $doc")
+# With no print server the answer is "no" (exit 69): the status is the result.
+mapfile -t r < <(group "$runs" --env CUPS_SERVER="$dead_server" --any-status -- "$quire can-print $doc")
 row "quire can-print doc.pdf (no print server)" "≤ 15 ms" "${r[0]}" "" "-"
 mapfile -t r < <(group "$runs" --env CUPS_SERVER="$server" -- "$quire can-print $doc")
 row "quire can-print doc.pdf (test-bed cupsd)" "≤ 15 ms" "${r[0]}" "" "-"
