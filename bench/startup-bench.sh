@@ -46,6 +46,10 @@ cc -O2 -c -include "$root/bench/floors/floor-main.h" -Dmain=floor_main -o "$tmp/
     "$root/bench/floors/thumbnail.c" $(pkg-config --cflags gio-2.0 poppler-glib cairo)
 swiftc -O -static-stdlib -parse-as-library -o "$tmp/swift-floor-thumbnail" "$root/bench/floors/swift-main.swift" \
     "$tmp/thumbnail.o" $(pkg-config --libs gio-2.0 poppler-glib cairo) -lm 2>/dev/null
+c++ -O2 -c -include "$root/bench/floors/floor-main.h" -Dmain=floor_main -o "$tmp/print.o" \
+    "$root/bench/floors/print.cc" $(pkg-config --cflags gio-2.0 poppler-cpp)
+swiftc -O -static-stdlib -parse-as-library -o "$tmp/swift-floor-print" "$root/bench/floors/swift-main.swift" \
+    "$tmp/print.o" $(pkg-config --libs gio-2.0 poppler-cpp) -lcups -lstdc++ 2>/dev/null
 
 # group RUNS [interleave.py options] -- CMD -- CMD ...: one "median mean stddev" line per command
 group() {
@@ -104,8 +108,10 @@ row "quire can-print doc.pdf (test-bed cupsd)" "≤ 15 ms" "${r[0]}" "" "-"
 print_runs=$(( runs > 10 ? runs : 10 ))
 cancel_jobs="$root/Tests/Support/cups-testbed.sh admin $bed cancel -a"
 mapfile -t r < <(group "$print_runs" --env CUPS_SERVER="$server" --prepare "$cancel_jobs" \
-    -- "$quire print -d $queue -P 2-3 $doc" -- "lp -d $queue -P 2-3 $doc" -- "$tmp/floor-print $queue 2 3 $doc")
+    -- "$quire print -d $queue -P 2-3 $doc" -- "lp -d $queue -P 2-3 $doc" -- "$tmp/floor-print $queue 2 3 $doc" \
+    -- "$tmp/swift-floor-print $queue 2 3 $doc")
 row "quire print -d P -P 2-3 doc.pdf (cupsd)" "≤ 1.5× lp" "${r[0]}" "lp -d P -P 2-3 doc.pdf" "${r[1]}"
 row "  floor: C++, count beside lookup, then job" "" "${r[2]}" "lp -d P -P 2-3 doc.pdf" "${r[1]}"
-row "  quire / that floor" "" "${r[0]}" "floor: C++, count beside lookup, then job" "${r[2]}"
+row "  floor: the same from a static Swift main" "" "${r[3]}" "lp -d P -P 2-3 doc.pdf" "${r[1]}"
+row "  quire / the Swift floor" "" "${r[0]}" "floor: the same from a static Swift main" "${r[3]}"
 "$root/Tests/Support/cups-testbed.sh" admin "$bed" cancel -a >/dev/null 2>&1 || true

@@ -26,7 +26,7 @@ final class CUPSConnection {
         let (host, port) = server.resolved
         guard let http = libcups.httpConnect2(host, Int32(port), nil, AF_UNSPEC, libcups.cupsEncryption(), 1,
                                       timeoutMilliseconds, nil) else {
-            let reason = Errno.current.description
+            let reason = ConnectProbe.reason(host: host, port: port, timeoutMilliseconds: min(timeoutMilliseconds, 2000))
             throw PrintError(.schedulerNotRunning,
                              "the print system is not running (cannot reach the CUPS scheduler at \(server): \(reason))",
                              ipp: IPPStatus(code: IPPStatus.serviceUnavailable,
