@@ -116,9 +116,9 @@ final class WorkerProcess {
     private func reap() -> String {
         if reaped { return "worker ended" }
         var status: Int32 = 0
-        var waited: pid_t
-        waited = retryingOnInterrupt { waitpid(pid, &status, 0) }
+        let waited = retryingOnInterrupt { waitpid(pid, &status, 0) }
         reaped = true
+        guard waited == pid else { return "worker could not be waited for (\(Errno.current.description))" }
         var signal = status & 0x7F
         let exitStatus = (status >> 8) & 0xFF
         // bubblewrap reports a child killed by signal N as exit status 128 + N.

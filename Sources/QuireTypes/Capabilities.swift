@@ -49,8 +49,10 @@ public struct Capabilities: Sendable, Hashable {
         self.print = print
     }
 
-    /// The capabilities of a family; `description` names the type in reasons ("ZIP archive").
-    public static func of(_ family: DocumentFamily, description: String) -> Capabilities {
+    /// The capabilities of a family; `description` names the type in reasons ("ZIP archive"),
+    /// asked for only when a reason is given (shared-mime-info's description is read from an XML
+    /// file: 0.4 M instructions of a `quire print` or `can-print` that never shows it).
+    public static func of(_ family: DocumentFamily, description: @autoclosure () -> String) -> Capabilities {
         switch family {
         case .pdf:
             return Capabilities(preview: .supported, thumbnail: .supported, print: .direct)
@@ -62,12 +64,13 @@ public struct Capabilities: Sendable, Hashable {
                                 print: .byConversion(to: "application/pdf"))
         case .officeDocument, .ebook, .comicBook:
             return Capabilities(preview: .supported, thumbnail: .supported,
-                                print: .unsupported(reason: "Quire cannot print \(description) files; only their preview image is readable"))
+                                print: .unsupported(reason: "Quire cannot print \(description()) files; only their preview image is readable"))
         case .empty:
             return Capabilities(preview: .unsupported(reason: "the file is empty"),
                                 thumbnail: .unsupported(reason: "the file is empty"),
                                 print: .unsupported(reason: "the file is empty"))
         case .other:
+            let description = description()
             return Capabilities(preview: .unsupported(reason: "this file type cannot be previewed (\(description))"),
                                 thumbnail: .unsupported(reason: "this file type cannot be thumbnailed (\(description))"),
                                 print: .unsupported(reason: "this file type cannot be printed (\(description))"))
