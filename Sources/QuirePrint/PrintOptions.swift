@@ -70,21 +70,68 @@ public struct PrintOptions: Sendable, Hashable {
         }
     }
 
-    /// Parses one `-o` argument as `lp` does ("key=value", several separated by spaces; a bare
-    /// "key" means "key=true", "nokey" "key=false"). Throws for an empty key.
+    /// Parses one `-o` argument as `lp` does (libcups's `cupsParseOptions`, checked against it
+    /// case by case in PrintOptionWordsTests): "key=value" words separated by blanks; a bare
+    /// "key" means "key=true", "nokey" "key=false". A backslash takes the next character as it
+    /// is. A value that starts with a quote is read in quoted segments ('a b'"c" is "a bc"); in
+    /// any other value quotes are plain characters. A value that starts with "{" is a collection,
+    /// kept with its braces up to the matching one. An unclosed quote or brace runs to the end,
+    /// as in libcups. Unlike libcups, which skips it, an empty name ("=v") is an error.
     public static func parseExtra(_ argument: String) throws(PrintError) -> [Attribute] {
+        let characters = Array(argument.unicodeScalars)
+        func isBlank(_ character: Unicode.Scalar) -> Bool {
+            character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\u{0B}" || character == "\u{0C}"
+        }
         var result: [Attribute] = []
-        for word in argument.split(separator: " ", omittingEmptySubsequences: true) {
-            if let equals = word.firstIndex(of: "=") {
-                let key = String(word[..<equals])
-                let value = String(word[word.index(after: equals)...])
-                if key.isEmpty { throw PrintError(.invalidOption, "invalid option \"\(argument)\": empty name") }
-                result.append(Attribute(key, value))
-            } else if word.hasPrefix("no") && word.count > 2 {
-                result.append(Attribute(String(word.dropFirst(2)), "false"))
-            } else {
-                result.append(Attribute(String(word), "true"))
+        var index = 0
+        while index < characters.count {
+            while index < characters.count, isBlank(characters[index]) { index += 1 }
+            guard index < characters.count else { break }
+            var key = ""
+            while index < characters.count, characters[index] != "=", !isBlank(characters[index]) {
+                key.unicodeScalars.append(characters[index])
+                index += 1
             }
+            guard index < characters.count, characters[index] == "=" else {
+                if key.hasPrefix("no") {
+                    if key.count > 2 { result.append(Attribute(String(key.dropFirst(2)), "false")) }
+                } else {
+                    result.append(Attribute(key, "true"))
+                }
+                continue
+            }
+            if key.isEmpty { throw PrintError(.invalidOption, "invalid option \"\(argument)\": empty name") }
+            index += 1
+            var value = ""
+            if index < characters.count, characters[index] == "{" {
+                var depth = 0
+                while index < characters.count {
+                    let character = characters[index]
+                    if depth == 0 && isBlank(character) { break }
+                    if character == "{" { depth += 1 } else if character == "}" && depth > 0 { depth -= 1 }
+                    value.unicodeScalars.append(character)
+                    index += 1
+                }
+            } else {
+                let quoting = index < characters.count && (characters[index] == "'" || characters[index] == "\"")
+                var quote: Unicode.Scalar?
+                while index < characters.count {
+                    let character = characters[index]
+                    if quote == nil && isBlank(character) { break }
+                    index += 1
+                    if character == "\\", index < characters.count {
+                        value.unicodeScalars.append(characters[index])
+                        index += 1
+                    } else if quoting, character == quote {
+                        quote = nil
+                    } else if quoting, quote == nil, character == "'" || character == "\"" {
+                        quote = character
+                    } else {
+                        value.unicodeScalars.append(character)
+                    }
+                }
+            }
+            result.append(Attribute(key, value))
         }
         if result.isEmpty { throw PrintError(.invalidOption, "invalid option \"\(argument)\": expected key=value") }
         return result
