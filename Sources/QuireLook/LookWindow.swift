@@ -120,17 +120,23 @@ final class LookWindow {
         // The actions come once the preview is on screen: the first page painted (or failed),
         // or the first frame for text and messages; at the latest after 1.5 s (a slow page).
         pages.onFirstPage = { [weak self] in Signal.idle { self?.loadPendingActions() } }
-        if let clock = gtk_widget_get_frame_clock(window) {
-            var painted = false
+        paintedSincePending = false
+        if !afterPaintConnected, let clock = gtk_widget_get_frame_clock(window) {
+            afterPaintConnected = true
             Signal.connect(UnsafeMutableRawPointer(clock), "after-paint") { [weak self] in
-                guard !painted, let self, self.actionsPending else { return }
+                guard let self, self.actionsPending, !self.paintedSincePending else { return }
                 if case .pages = self.model.content { return }
-                painted = true
+                self.paintedSincePending = true
                 Signal.idle { [weak self] in self?.loadPendingActions() }
             }
         }
         Signal.timeout(milliseconds: 1500) { [weak self] in self?.loadPendingActions() }
     }
+
+    /// The frame clock's after-paint handler is connected (once per window).
+    private var afterPaintConnected = false
+    /// A frame was painted since the actions became pending (text and messages wait for one).
+    private var paintedSincePending = false
 
     /// Looks Print and Open With up now, if they were deferred and are not known yet.
     func loadPendingActions() {
@@ -558,10 +564,14 @@ final class LookWindow {
     }
 
     /// Shows another model's files in this window (the previewer's next ShowFile).
-    func show(model: ViewerModel) {
+    /// Shows another file in this window (the previewer service's next ShowFile). With
+    /// `deferActions`, Print and Open With are looked up again only once the new file is on
+    /// screen, after the next ``present()``.
+    func show(model: ViewerModel, deferActions: Bool = false) {
         self.model.close()
         self.model = model
         pages.model = model
+        if deferActions { actionsPending = true }
         reload()
     }
 }

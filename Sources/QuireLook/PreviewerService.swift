@@ -194,10 +194,13 @@ final class PreviewerService {
         let path = try Self.localFile(uri)
         let model = ViewerModel(paths: [path], configuration: configuration)
         cancelIdleQuit()
+        // Print (libcups: the printers, the document's printability) and Open With (GIO's
+        // default-application scan) are looked up once the file is on screen, as `quire look`
+        // does: the window answers the Space key first.
         if let window {
-            window.show(model: model)
+            window.show(model: model, deferActions: true)
         } else {
-            let created = LookWindow(model: model)
+            let created = LookWindow(model: model, deferActions: true)
             created.onClose = { [unowned self] in self.windowClosed() }
             created.keyFilter = { [unowned self] key in self.selectionKey(key) }
             window = created

@@ -78,6 +78,11 @@ final class PreviewerServiceTests {
         #expect(Self.visible(env) == "(<true>,)")
         #expect(Self.wait { monitor.output.contains("PropertiesChanged ('org.gnome.NautilusPreviewer2', {'Visible': <true>") },
                 "PropertiesChanged says Visible: \(monitor.output)")
+        // Print and Open With are looked up after the page is on screen, and then they come:
+        // the card says whether printing works (here no scheduler answers: it does not).
+        let settled = bed.waitForAccessible { tree in tree.contains { $0.detail.hasPrefix("Cannot print:") || $0.detail.hasPrefix("Can print") } }
+        #expect(settled.contains { $0.detail.hasPrefix("Cannot print:") || $0.detail.hasPrefix("Can print") },
+                "the actions were looked up: \(settled.filter { !$0.detail.isEmpty })")
 
         // The arrow keys ask the file manager to move its selection.
         bed.key("Right")
