@@ -20,10 +20,12 @@ package enum PageBackendProbe {
     static let splashShadingTypes: Set<Int> = [1, 3]
 
     /// Whether the first page of the PDF in `file` should be drawn by Splash.
-    package static func prefersSplash(_ file: InputFile) -> Bool {
+    /// - Parameter names: the file's names, when a ``PDFNameScan`` was made already.
+    package static func prefersSplash(_ file: InputFile, names: PDFNameScan? = nil) -> Bool {
         // A shading dictionary names /ShadingType in plain bytes unless it sits in a compressed
         // object stream: only files that mention either are parsed.
-        guard mentions(file, ["/ShadingType", "/ObjStm"]) else { return false }
+        let named = names.map { $0.shadingType || $0.objectStream } ?? mentions(file, ["/ShadingType", "/ObjStm"])
+        guard named else { return false }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return false }
         var handle: qpdf_data? = qpdf
         defer { api.qpdf_cleanup(&handle) }

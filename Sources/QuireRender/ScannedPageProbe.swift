@@ -60,11 +60,12 @@ package struct ScannedPageProbe {
     }
 
     /// Looks at `file`; nil when the fast path does not apply (or the PDF is unreadable to qpdf).
-    package static func scan(of file: InputFile) -> Scan? {
+    /// - Parameter names: the file's names, when a ``PDFNameScan`` was made already.
+    package static func scan(of file: InputFile, names: PDFNameScan? = nil) -> Scan? {
         // An image stream's dictionary is never inside a compressed object stream, so a PDF with
         // an image XObject names /Image in plain bytes: a cheap scan rules out most documents
         // before qpdf parses anything.
-        guard mentionsImage(file) else { return nil }
+        guard names?.image ?? mentionsImage(file) else { return nil }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return nil }
         var handle: qpdf_data? = qpdf
         defer { api.qpdf_cleanup(&handle) }

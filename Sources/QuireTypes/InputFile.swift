@@ -118,6 +118,15 @@ public final class InputFile: Sendable {
         return buffer
     }
 
+    /// Reads up to `buffer.count` bytes at `offset` into `buffer` (one pread, retried when
+    /// interrupted); 0 at the end of the file. For scans that reuse one buffer.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(InputError) -> Int {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        let result = retryingOnInterrupt { pread(descriptor.rawValue, base, buffer.count, off_t(offset)) }
+        if result < 0 { throw InputError(.current, path: path) }
+        return result
+    }
+
     /// A new descriptor for the same open file, for libraries that take ownership of the
     /// descriptor they are given (the caller, or that library, must close it).
     public func duplicateDescriptor() throws(InputError) -> FileDescriptor {

@@ -24,6 +24,42 @@ import QuireTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    /// The thumbnailer contract's one-file path draws the pages the batch workers draw without
+    /// cairo the same way: a page with a function shading (cairo: 3.6 s and 1.6 GB) through
+    /// Splash, a page that is one large image (cairo: 117 MB) decoded at thumbnail size.
+    @Test(arguments: ["shading-function.pdf", "huge-image.pdf"])
+    func pagesCairoIsSlowOnTakeTheFastPaths(name: String) throws {
+        let scratch = TemporaryDirectory()
+        let output = scratch.url.appendingPathComponent("out.png").path
+        let (status, peakKiB) = try Self.runMeasuringMemory([QuireBinary.path, "thumbnail", "-s", "256", Samples.path(name), output])
+        #expect(status == 0, "\(name)")
+        #expect(peakKiB < 80_000, "\(name): peak resident memory \(peakKiB) kB")
+        let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        func be32(_ offset: Int) -> Int { png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(max(be32(16), be32(20)) == 256, "\(name): \(be32(16))×\(be32(20))")
+        #expect(String(decoding: png, as: UTF8.self).contains("Thumb::Document::Pages"), "\(name): the page count is recorded")
+    }
+
+    /// Runs `arguments` and returns its exit status and peak resident set size, through a small
+    /// python3 parent that spawns it and reads wait4's rusage: a process spawned from this test
+    /// runner directly inherits the runner's own peak (vfork shares its memory until exec, and
+    /// Linux keeps that peak across exec), ~160 MB.
+    static func runMeasuringMemory(_ arguments: [String]) throws -> (status: Int32, peakKiB: Int) {
+        let script = """
+            import os, sys
+            pid = os.posix_spawn(sys.argv[1], sys.argv[1:], dict(os.environ))
+            _, status, usage = os.wait4(pid, 0)
+            print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+            """
+        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script] + arguments, timeout: 60)
+        let words = result.standardOutputText.split(separator: " ")
+        guard result.status == 0, words.count == 2, let status = Int32(words[0]),
+              let peak = Int(words[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: result.standardError])
+        }
+        return (status, peak)
+    }
+
     @Test func specialFilesAreRefusedWithoutBlocking() throws {
         let scratch = TemporaryDirectory()
         let directory = scratch.url
