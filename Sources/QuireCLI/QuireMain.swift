@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SanitizerSupport
 
 /// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
 /// plain forms of `can-print` and `info` (``PlainFormFastPath``), the viewer's render worker
@@ -40,9 +41,11 @@ enum QuireMain {
     /// Quire writes goes out unbuffered (``Terminal``, files written and renamed), and the C
     /// libraries' exit handlers only free memory the kernel takes back anyway: poppler's
     /// GlobalParams destructor alone was 0.7 M of `quire info`'s instructions. stdio is flushed
-    /// first, for anything a library may have written there.
+    /// first, for anything a library may have written there, and under `make asan` the leak
+    /// check the exit handlers would have run is run here.
     static func end(_ status: Int32) -> Never {
         fflush(nil)
+        LeakCheck.runIfSanitized()
         _exit(status)
     }
 }
