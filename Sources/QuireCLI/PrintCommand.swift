@@ -40,7 +40,7 @@ struct PrintCommand: AsyncParsableCommand {
     @Option(name: [.customShort("P"), .customLong("pages")], help: ArgumentHelp("Document pages, e.g. 1-3,5,8-.", valueName: "ranges"))
     var pages: String?
 
-    @Option(name: .customShort("o"), help: ArgumentHelp("Any other option as key=value (repeatable).", valueName: "key=value"))
+    @Option(name: .customShort("o"), help: ArgumentHelp("Any other option as key=value, read as lp -o reads it: several in one word, quotes, \\ escapes (repeatable).", valueName: "key=value"))
     var extraOptions: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("one-sided, two-sided-long-edge (long), two-sided-short-edge (short).", valueName: "sides"))
