@@ -13,7 +13,7 @@ enum ConnectProbe {
     /// starting with "/") on `port` fails, in the system's words ("Connection refused", "No such
     /// file or directory", "Name or service not known"); a general phrase if it now succeeds.
     static func reason(host: String, port: Int, timeoutMilliseconds: Int32) -> String {
-        if host.hasPrefix("/") { return localReason(path: host) }
+        if host.hasPrefix("/") { return localReason(path: host, timeoutMilliseconds: timeoutMilliseconds) }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -37,7 +37,7 @@ enum ConnectProbe {
         return reason
     }
 
-    private static func localReason(path: String) -> String {
+    private static func localReason(path: String, timeoutMilliseconds: Int32) -> String {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -50,7 +50,7 @@ enum ConnectProbe {
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
                 connectReason(family: AF_UNIX, address: generic, length: socklen_t(MemoryLayout<sockaddr_un>.size),
-                              timeoutMilliseconds: 2000)
+                              timeoutMilliseconds: timeoutMilliseconds)
             }
         } ?? "the connection failed"
     }

@@ -20,12 +20,12 @@ package enum PageBackendProbe {
     static let splashShadingTypes: Set<Int> = [1, 3]
 
     /// Whether the first page of the PDF in `file` should be drawn by Splash.
-    /// - Parameter names: the file's names, when a ``PDFNameScan`` was made already.
+    /// - Parameter names: the file's names, when a ``PDFNameScan`` was made already (else one is).
     package static func prefersSplash(_ file: InputFile, names: PDFNameScan? = nil) -> Bool {
         // A shading dictionary names /ShadingType in plain bytes unless it sits in a compressed
         // object stream: only files that mention either are parsed.
-        let named = names.map { $0.shadingType || $0.objectStream } ?? mentions(file, ["/ShadingType", "/ObjStm"])
-        guard named else { return false }
+        let names = names ?? PDFNameScan(file)
+        guard names.shadingType || names.objectStream else { return false }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return false }
         var handle: qpdf_data? = qpdf
         defer { api.qpdf_cleanup(&handle) }
@@ -117,21 +117,4 @@ package enum PageBackendProbe {
         }
     }
 
-    /// Whether the file's bytes contain any of `needles` (read in 1 MiB chunks that overlap).
-    static func mentions(_ file: InputFile, _ needles: [String]) -> Bool {
-        let patterns = needles.map { Array($0.utf8) }
-        let overlap = patterns.map(\.count).max() ?? 0
-        let chunk = 1 << 20
-        var offset: Int64 = 0
-        while offset < file.size {
-            guard let bytes = try? file.read(upTo: chunk, at: offset), bytes.count >= overlap else { return false }
-            let found = bytes.withUnsafeBytes { haystack in
-                patterns.contains { pattern in pattern.withUnsafeBytes { MemorySearch.contains(haystack, $0) } }
-            }
-            if found { return true }
-            if bytes.count < chunk { return false }
-            offset += Int64(chunk - overlap)
-        }
-        return false
-    }
 }

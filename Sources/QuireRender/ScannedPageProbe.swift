@@ -60,12 +60,12 @@ package struct ScannedPageProbe {
     }
 
     /// Looks at `file`; nil when the fast path does not apply (or the PDF is unreadable to qpdf).
-    /// - Parameter names: the file's names, when a ``PDFNameScan`` was made already.
+    /// - Parameter names: the file's names, when a ``PDFNameScan`` was made already (else one is).
     package static func scan(of file: InputFile, names: PDFNameScan? = nil) -> Scan? {
         // An image stream's dictionary is never inside a compressed object stream, so a PDF with
         // an image XObject names /Image in plain bytes: a cheap scan rules out most documents
         // before qpdf parses anything.
-        guard names?.image ?? mentionsImage(file) else { return nil }
+        guard (names ?? PDFNameScan(file)).image else { return nil }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return nil }
         var handle: qpdf_data? = qpdf
         defer { api.qpdf_cleanup(&handle) }
@@ -175,16 +175,6 @@ package struct ScannedPageProbe {
         }
         return Scan(image: found, imageWidth: imageWidth, imageHeight: imageHeight,
                     pageWidth: width, pageHeight: height, placement: placement, pageCount: pages)
-    }
-
-    /// Whether the file's bytes contain the name `/Image` (followed by a delimiter, so the
-    /// `/ImageB` `/ImageC` `/ImageI` of a `/ProcSet` do not count), read in 1 MiB chunks that overlap.
-    package static func mentionsImage(_ file: InputFile) -> Bool {
-        let needle = Array("/Image".utf8)
-        return FileByteScan.contains(needle, in: file, overlap: needle.count + 1) { haystack, end in
-            // At the chunk's end the name may go on in the next chunk (which overlaps).
-            end < haystack.count && isDelimiter(haystack[end])
-        }
     }
 
     /// PDF white-space and delimiter characters (what may end a name).

@@ -68,7 +68,8 @@ public final class SplashPDFDocument: @unchecked Sendable {
     }
 
     /// Whether poppler's process-wide parameters are held for the life of the process (they are
-    /// once the shim is loaded); false when the shim is not available.
+    /// after ``prepare()`` or the first document opened through the shim); false when the shim
+    /// is not available.
     package static var holdsPopplerParameters: Bool { loaded.api.map { $0.params_held() != 0 } ?? false }
 
     /// Why it cannot, when it cannot.

@@ -173,10 +173,33 @@ import Testing
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             return try InputFile(path: DocumentPath(path))
         }
-        #expect(!ScannedPageProbe.mentionsImage(try file("%PDF-1.4 << /ProcSet [/PDF /Text /ImageB /ImageC /ImageI] >>")))
-        #expect(ScannedPageProbe.mentionsImage(try file("%PDF-1.4 << /Subtype/Image/Width 4 >>")))
-        #expect(ScannedPageProbe.mentionsImage(try file("%PDF-1.4 << /Subtype /Image\n/Width 4 >>")))
-        #expect(ScannedPageProbe.mentionsImage(try Self.open("image-page-rgb.pdf")))
-        #expect(!ScannedPageProbe.mentionsImage(try InputFile(path: DocumentPath(Samples.path("many-glyphs.pdf")))))
+        #expect(!PDFNameScan(try file("%PDF-1.4 << /ProcSet [/PDF /Text /ImageB /ImageC /ImageI] >>")).image)
+        #expect(PDFNameScan(try file("%PDF-1.4 << /Subtype/Image/Width 4 >>")).image)
+        #expect(PDFNameScan(try file("%PDF-1.4 << /Subtype /Image\n/Width 4 >>")).image)
+        #expect(PDFNameScan(try Self.open("image-page-rgb.pdf")).image)
+        #expect(!PDFNameScan(try InputFile(path: DocumentPath(Samples.path("many-glyphs.pdf")))).image)
+        #expect(PDFNameScan(try file("%PDF-1.4 /Image")) == PDFNameScan(), "a name cut off by the file's end is not one")
+    }
+
+    /// The scan reads 64 KiB at a time: a name across the edge of a read is found once the next
+    /// read goes on from before it, wherever the edge falls in it.
+    @Test func namesAcrossTheEdgeOfAReadAreFound() throws {
+        let directory = TemporaryDirectory()
+        for name in ["/ShadingType 2", "/ObjStm", "/Image "] {
+            for shift in 0..<(name.count + 2) {
+                let at = PDFNameScan.chunk - name.count + shift
+                var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: at) + Array(name.utf8)
+                bytes += [UInt8](repeating: UInt8(ascii: "x"), count: 100_000)
+                let path = directory.file("edge-\(name.count)-\(shift).pdf")
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                let names = PDFNameScan(try InputFile(path: DocumentPath(path)))
+                let expected = PDFNameScan(image: name.hasPrefix("/Image"), shadingType: name.hasPrefix("/Shading"),
+                                           objectStream: name.hasPrefix("/ObjStm"))
+                #expect(names == expected, "\(name) at \(at): \(names)")
+            }
+        }
+        // And in real files.
+        #expect(PDFNameScan(try Self.open("image-page-rgb.pdf")).image)
+        #expect(PDFNameScan(try InputFile(path: DocumentPath(Samples.path("shading-function.pdf")))).shadingType)
     }
 }

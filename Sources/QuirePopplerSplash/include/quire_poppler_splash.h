@@ -55,7 +55,8 @@ void quire_splash_free(char *text);
 int quire_splash_hold_params(void);
 
 /// 1 when poppler's process-wide parameters (font and encoding tables) are held for the life of
-/// the process (the shim keeps one document open from the moment it is loaded), 0 when they
+/// the process (the shim keeps one document open from quire_splash_hold_params or its first
+/// quire_splash_open on), 0 when they
 /// would be rebuilt by the next document. Asks poppler itself: its data directory can be changed
 /// only while no document holds the parameters (the one it tries to set is the default, "").
 int quire_splash_params_held(void);
