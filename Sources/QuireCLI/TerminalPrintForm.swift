@@ -2,11 +2,18 @@ import QuireTerminal
 import QuireViewer
 
 /// The inline print form of the terminal viewer: which field has the focus and the last
-/// error. What the fields hold and mean is the ``PrintSheet``'s.
+/// error. What the fields hold and mean, and which values are refused, is the ``PrintSheet``'s
+/// (the window's sheet uses the same rules): copies take digits only, Pages is a choice of all,
+/// the current page or a range (←/→), and a range chosen but empty cannot be sent.
 final class TerminalPrintForm {
     let sheet: PrintSheet
-    var focus: PrintSheet.Field = .printer
+    var focus: PrintSheet.Field = .printer {
+        didSet { if focus != oldValue { replacesOnType = true } }
+    }
     var error: String?
+    /// The first digit typed into a field just reached replaces what it holds (as a GTK entry
+    /// selects its text on focus), so "Tab 2" gives 2 copies, not 12.
+    private var replacesOnType = true
 
     init(sheet: PrintSheet) {
         self.sheet = sheet
@@ -16,6 +23,11 @@ final class TerminalPrintForm {
         let fields = sheet.fields
         let index = fields.firstIndex(of: focus) ?? 0
         focus = fields[(index + step + fields.count) % fields.count]
+    }
+
+    /// The page choices ←/→ step through (the current page only when the sheet knows it).
+    private var pageChoices: [PrintSheet.PageChoice] {
+        PrintSheet.PageChoice.allCases.filter { $0 != .current || sheet.currentPage != nil }
     }
 
     /// Applies a key; returns false when the key is not the form's.
@@ -29,25 +41,46 @@ final class TerminalPrintForm {
             case .printer: sheet.selectPrinter(step: step)
             case .sides: sheet.cycleSides(step: step)
             case .colorMode: sheet.cycleColorMode(step: step)
-            case .copies, .pages: return false
+            case .pages:
+                let choices = pageChoices
+                let index = choices.firstIndex(of: sheet.pageChoice) ?? 0
+                sheet.pageChoice = choices[(index + step + choices.count) % choices.count]
+                replacesOnType = sheet.pageChoice != .range
+            case .copies: return false
             }
         case .backspace:
             if focus == .copies, !sheet.copiesText.isEmpty { sheet.copiesText.removeLast() }
-            if focus == .pages, !sheet.pagesText.isEmpty { sheet.pagesText.removeLast() }
+            if focus == .pages, sheet.pageChoice == .range, !sheet.pagesText.isEmpty { sheet.pagesText.removeLast() }
+            replacesOnType = false
         case .character(let character):
-            if focus == .copies, character.isASCII, character.isNumber, sheet.copiesText.count < 6 {
+            if focus == .copies, PrintSheet.isCopiesInput(String(character)) {
+                if replacesOnType { sheet.copiesText = "" }
+                guard sheet.copiesText.count < 6 else { return true }
                 sheet.copiesText.append(character)
-            } else if focus == .pages, character.isASCII, character.isNumber || "-, ".contains(character),
-                      sheet.pagesText.count < 60 {
+            } else if focus == .pages, PrintSheet.isPagesInput(character) {
+                if replacesOnType || sheet.pageChoice != .range { sheet.pagesText = "" }
+                sheet.pageChoice = .range
+                guard sheet.pagesText.count < 60 else { return true }
                 sheet.pagesText.append(character)
             } else {
+                // Letters and punctuation never reach a field: nothing is shown that would not be sent.
                 return false
             }
+            replacesOnType = false
         default:
             return false
         }
         error = nil
         return true
+    }
+
+    /// The Pages field's text: the choice, or the range as typed.
+    private var pagesShown: String {
+        switch sheet.pageChoice {
+        case .all: return sheet.pageCount.map { "all \($0) page\($0 == 1 ? "" : "s")" } ?? "all pages"
+        case .current: return "current page (\(sheet.currentPage ?? 1))"
+        case .range: return sheet.pagesText.isEmpty ? " " : sheet.pagesText
+        }
     }
 
     /// The form's rows (without styling beyond SGR), at most `width` characters wide.
@@ -66,11 +99,15 @@ final class TerminalPrintForm {
                                                       : "\u{1B}[2m\(label) — not selectable\u{1B}[0m"))
         }
         let range = sheet.copiesRange
-        rows.append(marker(.copies) + "Copies\u{1B}[0m  " + value(sheet.copiesText.isEmpty ? "1" : sheet.copiesText, .copies)
-                    + "  \(range.lowerBound)–\(range.upperBound)")
-        let all = sheet.pageCount.map { "all \($0) page\($0 == 1 ? "" : "s")" } ?? "all pages"
-        rows.append(marker(.pages) + "Pages\u{1B}[0m   " + value(sheet.pagesText.isEmpty ? "all" : sheet.pagesText, .pages)
-                    + "  e.g. 1-3,7 (\(all))")
+        // Each field's problem stands beside it; the last row repeats the first one after Enter.
+        func beside(_ field: PrintSheet.Field, _ hint: String) -> String {
+            if let problem = sheet.problem(in: field) { return "  \u{1B}[1;31m✗ \(problem)\u{1B}[0m" }
+            return "  \u{1B}[2m\(hint)\u{1B}[0m"
+        }
+        rows.append(marker(.copies) + "Copies\u{1B}[0m  " + value(sheet.copiesText.isEmpty ? " " : sheet.copiesText, .copies)
+                    + beside(.copies, "\(range.lowerBound)–\(range.upperBound)"))
+        let pagesHint = sheet.pageChoice == .range ? "e.g. 1-3,7 · ←/→ all, current" : "←/→ change · type a range"
+        rows.append(marker(.pages) + "Pages\u{1B}[0m   " + value(pagesShown, .pages) + beside(.pages, pagesHint))
         if sheet.fields.contains(.sides) {
             rows.append(marker(.sides) + "Sides\u{1B}[0m   " + value(sheet.sides?.rawValue ?? "printer default", .sides) + "  ←/→ change")
         }
@@ -80,7 +117,7 @@ final class TerminalPrintForm {
         if let error {
             rows.append("\u{1B}[1;31m✗ \(error)\u{1B}[0m")
         } else {
-            rows.append("\u{1B}[2mTab next field · ←/→ printer · Enter print · Esc cancel\u{1B}[0m")
+            rows.append("\u{1B}[2mTab next field · ←/→ choose · Enter print · Esc cancel\u{1B}[0m")
         }
         return rows
     }

@@ -9,6 +9,12 @@ import QuireViewer
 /// model's ``PrintSheet`` (libcups) and shows "Sent to P — job N" in the sheet; a failure is
 /// shown there too. Each field has a mnemonic (Alt+C copies, Alt+A/U/G pages, Alt+S sides,
 /// Alt+O colour) and its label names it for accessibility (labelled-by, not a second name).
+///
+/// What the sheet shows is what it sends: Copies takes digits only (anything else typed or
+/// pasted never appears), choosing "Pages:" puts the cursor in its entry, and while a field
+/// is empty or invalid its reason stands beside it and Print is disabled (the rules are the
+/// model's, shared with the terminal form). The fields scroll; the status line and the
+/// buttons below them stay in view whatever the queue or the printer names hold.
 @MainActor
 final class PrintSheetView {
     private let sheet: PrintSheet
@@ -20,6 +26,9 @@ final class PrintSheetView {
     private let currentPageButton = gtk_check_button_new_with_mnemonic("C_urrent page")!
     private let rangeButton = gtk_check_button_new_with_mnemonic("Pa_ges:")!
     private let rangeEntry = gtk_entry_new()!
+    /// Each field's problem, beside the field (hidden while there is none).
+    private let copiesProblem = gtk_label_new(nil)!
+    private let pagesProblem = gtk_label_new(nil)!
     private let sidesDropDown = gtk_drop_down_new(nil, nil)!
     private let sidesLabel = gtk_label_new_with_mnemonic("_Sides")!
     private let colorDropDown = gtk_drop_down_new(nil, nil)!
@@ -47,14 +56,20 @@ final class PrintSheetView {
         gtk_window_set_title(cast(window), "Print \(sheet.documentName)")
         gtk_window_set_transient_for(cast(window), cast(parent))
         gtk_window_set_modal(cast(window), 1)
-        gtk_window_set_default_size(cast(window), 460, -1)
+        gtk_window_set_default_size(cast(window), Self.width, -1)
         let range = sheet.copiesRange
         copies = gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1)
+        gtk_spin_button_set_numeric(cast(copies), 1)
         build()
         updatePrinterChoices()
         connect()
         validate()
     }
+
+    /// The sheet's width, and the most its fields take in height before they scroll (GNOME's
+    /// dialogs: about 460 wide, well inside a 768-pixel-high screen with the buttons).
+    private static let width: Int32 = 460
+    private static let fieldsMaximumHeight: Int32 = 640
 
     private func build() {
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
@@ -72,6 +87,9 @@ final class PrintSheetView {
             let text = "\(printer.name)\(printer.isDefault ? " (default)" : "") — \(printer.stateText)"
             let label = gtk_label_new(text)!
             gtk_widget_set_halign(label, GTK_ALIGN_START)
+            // A long name is cut in the middle (the state stays readable); the tooltip has it whole.
+            gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_MIDDLE)
+            gtk_widget_set_tooltip_text(label, text)
             for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
                 side(label, 6)
             }
@@ -96,7 +114,11 @@ final class PrintSheetView {
         gtk_label_set_mnemonic_widget(cast(copiesLabel), copies)
         gtk_widget_set_halign(copiesLabel, GTK_ALIGN_END)
         gtk_grid_attach(cast(grid), copiesLabel, 0, 0, 1, 1)
-        gtk_grid_attach(cast(grid), copies, 1, 0, 1, 1)
+        let copiesRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+        gtk_box_append(cast(copiesRow), copies)
+        Self.styleProblem(copiesProblem)
+        gtk_box_append(cast(copiesRow), copiesProblem)
+        gtk_grid_attach(cast(grid), copiesRow, 1, 0, 1, 1)
 
         let pagesLabel = gtk_label_new("Pages")!
         gtk_widget_set_halign(pagesLabel, GTK_ALIGN_END)
@@ -119,6 +141,8 @@ final class PrintSheetView {
         gtk_widget_set_hexpand(rangeEntry, 1)
         gtk_box_append(cast(rangeRow), rangeEntry)
         gtk_box_append(cast(pagesBox), rangeRow)
+        Self.styleProblem(pagesProblem)
+        gtk_box_append(cast(pagesBox), pagesProblem)
         gtk_grid_attach(cast(grid), pagesBox, 1, 1, 1, 1)
         gtk_label_set_mnemonic_widget(cast(sidesLabel), sidesDropDown)
         gtk_widget_set_halign(sidesLabel, GTK_ALIGN_END)
@@ -132,12 +156,6 @@ final class PrintSheetView {
         gtk_grid_attach(cast(grid), colorDropDown, 1, 3, 1, 1)
         gtk_box_append(cast(box), grid)
         gtk_box_append(cast(box), preview.root)
-
-        gtk_label_set_wrap(cast(messageLabel), 1)
-        gtk_label_set_selectable(cast(messageLabel), 1)
-        gtk_widget_set_halign(messageLabel, GTK_ALIGN_START)
-        Accessibility.setLabel(messageLabel, "Print Status")
-        gtk_box_append(cast(box), messageLabel)
 
         // The chosen printer's queue: unfinished jobs, each with Cancel.
         let queueHeader = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
@@ -154,14 +172,50 @@ final class PrintSheetView {
         gtk_list_box_set_placeholder(cast(queueList), queueEmpty)
         gtk_box_append(cast(box), queueList)
 
+        // The fields scroll when they outgrow the sheet; the status line and the buttons do
+        // not, so a sent message or a long queue never pushes Print out of view.
+        let fields = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(cast(fields), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_propagate_natural_height(cast(fields), 1)
+        gtk_scrolled_window_set_max_content_height(cast(fields), Self.fieldsMaximumHeight)
+        gtk_widget_set_vexpand(fields, 1)
+        gtk_scrolled_window_set_child(cast(fields), box)
+
+        let footer = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)!
+        for side in [gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            side(footer, 16)
+        }
+        gtk_widget_set_margin_top(footer, 8)
+        gtk_label_set_wrap(cast(messageLabel), 1)
+        gtk_label_set_wrap_mode(cast(messageLabel), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_xalign(cast(messageLabel), 0)
+        gtk_label_set_selectable(cast(messageLabel), 1)
+        gtk_widget_set_halign(messageLabel, GTK_ALIGN_FILL)
+        Accessibility.setLabel(messageLabel, "Print Status")
+        gtk_widget_set_visible(messageLabel, 0)
+        gtk_box_append(cast(footer), messageLabel)
         let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
         gtk_widget_add_css_class(printButton, "suggested-action")
         gtk_box_append(cast(buttons), cancelButton)
         gtk_box_append(cast(buttons), printButton)
-        gtk_box_append(cast(box), buttons)
-        gtk_window_set_child(cast(window), box)
+        gtk_box_append(cast(footer), buttons)
+
+        let sheetBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(cast(sheetBox), fields)
+        gtk_box_append(cast(sheetBox), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+        gtk_box_append(cast(sheetBox), footer)
+        gtk_window_set_child(cast(window), sheetBox)
         gtk_window_set_default_widget(cast(window), printButton)
+    }
+
+    /// A field's problem: red, wrapped, hidden until there is one.
+    private static func styleProblem(_ label: UnsafeMutablePointer<GtkWidget>) {
+        gtk_widget_add_css_class(label, "error")
+        gtk_label_set_wrap(cast(label), 1)
+        gtk_label_set_xalign(cast(label), 0)
+        gtk_widget_set_hexpand(label, 1)
+        gtk_widget_set_visible(label, 0)
     }
 
     private func connect() {
@@ -172,13 +226,34 @@ final class PrintSheetView {
             self.validate()
             self.refreshQueue()
         }
-        for button in [allPages, currentPageButton, rangeButton] {
+        for button in [allPages, currentPageButton] {
             Signal.connect(button, "toggled") { [unowned self] in self.validate() }
+        }
+        // Choosing "Pages:" (a click, Alt+G) puts the cursor in its entry, where the range is
+        // typed: without this, what the user types next lands in Copies.
+        Signal.connect(rangeButton, "toggled") { [unowned self] in
+            if gtk_check_button_get_active(cast(self.rangeButton)) != 0, !self.rangeHasFocus {
+                gtk_entry_grab_focus_without_selecting(cast(self.rangeEntry))
+            }
+            self.validate()
+        }
+        // Alt+G (or Space) on "Pages:" when it is already chosen emits no "toggled": the
+        // cursor still goes to the range.
+        Signal.connect(rangeButton, "activate") { [unowned self] in
+            Signal.idle { [weak self] in
+                guard let self, gtk_check_button_get_active(cast(self.rangeButton)) != 0, !self.rangeHasFocus else { return }
+                gtk_entry_grab_focus_without_selecting(cast(self.rangeEntry))
+            }
         }
         Signal.connect(rangeEntry, "changed") { [unowned self] in
             if !self.rangeText.isEmpty { gtk_check_button_set_active(cast(self.rangeButton), 1) }
             self.validate()
         }
+        // Copies holds digits only: letters, signs and separators typed or pasted never appear.
+        if let text = gtk_editable_get_delegate(OpaquePointer(copies)) {
+            Signal.filterInsertedText(UnsafeMutablePointer<GtkWidget>(text)) { PrintSheet.isCopiesInput($0) }
+        }
+        Signal.connect(copies, "changed") { [unowned self] in self.validate() }
         Signal.connect(copies, "value-changed") { [unowned self] in self.validate() }
         for dropDown in [sidesDropDown, colorDropDown] {
             Signal.connectIgnoringArgument(dropDown, "notify::selected") { [unowned self] in self.validate() }
@@ -243,29 +318,45 @@ final class PrintSheetView {
 
     private var rangeText: String { String(cString: gtk_editable_get_text(OpaquePointer(rangeEntry))) }
 
-    /// Copies the widgets into the model's sheet and shows the first problem inline.
+    /// Whether the cursor is in the range entry (its text widget has the focus).
+    private var rangeHasFocus: Bool {
+        gtk_editable_get_delegate(OpaquePointer(rangeEntry)).map { gtk_widget_has_focus(UnsafeMutablePointer<GtkWidget>($0)) != 0 } ?? false
+    }
+
+    /// Copies the widgets into the model's sheet — Copies as its text shows it, not the spin
+    /// button's last committed value — and shows each field's problem beside it.
     private func validate() {
-        gtk_spin_button_update(cast(copies))
-        sheet.copiesText = String(Int(gtk_spin_button_get_value_as_int(cast(copies))))
+        sheet.copiesText = String(cString: gtk_editable_get_text(OpaquePointer(copies)))
+        sheet.pagesText = rangeText
         if gtk_check_button_get_active(cast(currentPageButton)) != 0 {
-            sheet.pagesText = String(currentPage + 1)
+            sheet.pageChoice = .current
         } else if gtk_check_button_get_active(cast(rangeButton)) != 0 {
-            sheet.pagesText = rangeText
+            sheet.pageChoice = .range
         } else {
-            sheet.pagesText = ""
+            sheet.pageChoice = .all
         }
         let side = Int(gtk_drop_down_get_selected(cast(sidesDropDown)))
         sheet.sides = side >= 1 && side <= sidesShown.count ? sidesShown[side - 1] : nil
         let color = Int(gtk_drop_down_get_selected(cast(colorDropDown)))
         sheet.colorMode = color >= 1 && color <= colorsShown.count ? colorsShown[color - 1] : nil
         preview.show(pages: sheet.pagesToPrint, monochrome: sheet.colorMode == .monochrome)
+        Self.show(sheet.problem(in: .copies), in: copiesProblem)
+        Self.show(sheet.problem(in: .pages), in: pagesProblem)
         if let problem = sheet.firstProblem {
-            message(problem.message, error: true)
+            // Copies and Pages say theirs beside the field; the status line says the others'.
+            if problem.field != .copies && problem.field != .pages { message(problem.message, error: true) }
             gtk_widget_set_sensitive(printButton, 0)
+            gtk_widget_set_tooltip_text(printButton, problem.message)
         } else {
-            message("", error: false)
+            if statusIsProblem { message("", error: false) }
             gtk_widget_set_sensitive(printButton, 1)
+            gtk_widget_set_tooltip_text(printButton, nil)
         }
+    }
+
+    private static func show(_ problem: String?, in label: UnsafeMutablePointer<GtkWidget>) {
+        gtk_label_set_text(cast(label), problem ?? "")
+        gtk_widget_set_visible(label, problem == nil ? 0 : 1)
     }
 
     private func submit() {
@@ -324,8 +415,14 @@ final class PrintSheetView {
         }
     }
 
+    /// Whether the status line shows a problem (cleared once the fields are valid again; a
+    /// "Sent to …" line stays until the next change of printer or job).
+    private var statusIsProblem = false
+
     private func message(_ text: String, error: Bool) {
+        statusIsProblem = error
         gtk_label_set_text(cast(messageLabel), text)
+        gtk_widget_set_visible(messageLabel, text.isEmpty ? 0 : 1)
         if error { gtk_widget_add_css_class(messageLabel, "error") } else { gtk_widget_remove_css_class(messageLabel, "error") }
     }
 

@@ -51,6 +51,23 @@ enum Signal {
         connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
     }
 
+    /// GtkEditable "insert-text" on `text` (a GtkText, an entry's or spin button's delegate):
+    /// `accept` sees what is about to be typed or pasted; when it returns false the insertion
+    /// is stopped, so the field never shows it, and the bell rings.
+    static func filterInsertedText(_ text: UnsafeMutablePointer<GtkWidget>, _ accept: @escaping @MainActor (String) -> Bool) {
+        let handler: @convention(c) (gpointer?, UnsafePointer<CChar>?, gint, UnsafeMutablePointer<gint>?, gpointer?) -> Void = {
+            instance, characters, length, _, data in
+            let box = Unmanaged<Box<@MainActor (String) -> Bool>>.fromOpaque(data!).takeUnretainedValue()
+            guard let instance, let characters else { return }
+            let inserted = length < 0 ? String(cString: characters)
+                : String(decoding: UnsafeRawBufferPointer(start: characters, count: Int(length)), as: UTF8.self)
+            guard !MainActor.assumeIsolated({ box.function(inserted) }) else { return }
+            g_signal_stop_emission_by_name(instance, "insert-text")
+            gtk_widget_error_bell(instance.assumingMemoryBound(to: GtkWidget.self))
+        }
+        connect(text, "insert-text", unsafeBitCast(handler, to: GCallback.self), retain(accept))
+    }
+
     /// GtkEventControllerKey "key-pressed": (keyval, state) → handled.
     static func connectKey(_ controller: OpaquePointer,
                            _ action: @escaping @MainActor (UInt32, GdkModifierType) -> Bool) {

@@ -1,9 +1,16 @@
 import Quire
 
 /// The print sheet behind a viewer's Print action: the printers with their state, copies
-/// (1…the printer's maximum), a page range validated against the document, sides only when
-/// the printer prints on both sides and colour mode only when it prints in colour; which pages
-/// will print (``pagesToPrint``) for a preview. ``submit()`` sends one job through QuirePrint (libcups).
+/// (1…the printer's maximum), which pages (all, the current one, or a range validated against
+/// the document), sides only when the printer prints on both sides and colour mode only when it
+/// prints in colour; which pages will print (``pagesToPrint``) for a preview. ``submit()`` sends
+/// one job through QuirePrint (libcups).
+///
+/// What a field holds is what is sent: copies are digits only (``isCopiesInput(_:)`` tells a
+/// front-end which typed text to refuse), an empty or out-of-range count is a problem, not a
+/// default; choosing "Pages" with nothing typed is a problem, not "all pages". While any field
+/// has a problem ``firstProblem`` names it and ``submit()`` sends nothing — the window and the
+/// terminal form both draw these rules from here.
 ///
 /// A sheet exists only when printing can work (``ViewerModel/makePrintSheet()``); a printer
 /// that is stopped or rejecting jobs is listed, with its reason, but cannot be chosen.
@@ -27,10 +34,27 @@ public final class PrintSheet {
     public let printers: [Printer]
     /// Index into ``printers`` of the chosen one (always a selectable printer).
     public private(set) var selectedIndex: Int
-    /// Copies as typed; empty means 1.
-    public var copiesText = ""
-    /// Page range as typed ("2-3,7"); empty means all pages.
-    public var pagesText = ""
+    /// Which pages print.
+    public enum PageChoice: String, Sendable, Hashable, CaseIterable {
+        /// Every page of the document.
+        case all
+        /// The page the viewer shows (``currentPage``).
+        case current
+        /// The pages ``pagesText`` names.
+        case range
+    }
+
+    /// Copies as typed: digits only; empty is a problem (nothing is sent), never "1".
+    public var copiesText = "1"
+    /// Which pages print; typing a range chooses ``PageChoice/range``.
+    public var pageChoice: PageChoice = .all
+    /// Page range as typed ("2-3,7"); used when ``pageChoice`` is ``PageChoice/range``, where
+    /// empty is a problem. Setting a non-empty range chooses ``PageChoice/range``.
+    public var pagesText = "" {
+        didSet { if !pagesText.isEmpty { pageChoice = .range } }
+    }
+    /// The 1-based page the viewer shows, for ``PageChoice/current`` (nil: no such choice).
+    public let currentPage: Int?
     /// The chosen sides (nil: the printer's default). Only offered when ``sidesChoices`` is not empty.
     public var sides: PrintOptions.Sides?
     /// The chosen colour mode (nil: the printer's default). Only offered when
@@ -45,9 +69,11 @@ public final class PrintSheet {
     private let printer: DocumentPrinter
     private var capabilityCache: [String: PrintCapabilities] = [:]
 
-    init(document: Document, pageCount: Int?, system: PrintSystem, conversion: PrintConversion) throws(PrintError) {
+    init(document: Document, pageCount: Int?, currentPage: Int?, system: PrintSystem,
+         conversion: PrintConversion) throws(PrintError) {
         self.document = document
         self.pageCount = pageCount
+        self.currentPage = pageCount.flatMap { count in currentPage.map { min(max($0, 1), max(count, 1)) } }
         documentName = document.path.displayName
         printer = DocumentPrinter(system: system, conversion: conversion)
         let destinations = try system.destinations()
@@ -74,8 +100,22 @@ public final class PrintSheet {
         return asked
     }
 
-    /// Copies the printer accepts.
+    /// Copies the printer accepts: its `copies-supported` (999 at most when it says nothing).
     public var copiesRange: ClosedRange<Int> { capabilities?.copies ?? 1...999 }
+
+    /// Whether `text` may go into the copies field at all: digits only. A front-end refuses
+    /// anything else as it is typed or pasted, so the field never shows what would not be sent.
+    public static func isCopiesInput(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// Whether `character` may be typed into a page range ("1-3,7").
+    public static func isPagesInput(_ character: Character) -> Bool {
+        character.isASCII && (character.isNumber || "-, ".contains(character))
+    }
+
+    /// What the range field asks for when it is empty.
+    public static let pagesPrompt = "Enter pages, e.g. 1-3,7"
 
     /// Sides the user may choose: empty unless the printer prints on both sides.
     public var sidesChoices: [PrintOptions.Sides] {
@@ -102,9 +142,27 @@ public final class PrintSheet {
     /// empty range); nil when the page count is not known or the range is not valid.
     public var pagesToPrint: [Int]? {
         guard let pageCount else { return nil }
-        let text = pagesText.trimmingWhitespace()
-        if text.isEmpty || text.lowercased() == "all" { return pageCount > 0 ? Array(1...pageCount) : [] }
-        return try? PageRanges(text).pages(pageCount: pageCount)
+        switch pageChoice {
+        case .all:
+            return pageCount > 0 ? Array(1...pageCount) : []
+        case .current:
+            return currentPage.map { [$0] }
+        case .range:
+            let text = pagesText.trimmingWhitespace()
+            if text.lowercased() == "all" { return pageCount > 0 ? Array(1...pageCount) : [] }
+            return try? PageRanges(text).pages(pageCount: pageCount)
+        }
+    }
+
+    /// The page range sent for the choice: nil for every page.
+    private var rangeToSend: String? {
+        switch pageChoice {
+        case .all: return nil
+        case .current: return currentPage.map(String.init)
+        case .range:
+            let text = pagesText.trimmingWhitespace()
+            return text.lowercased() == "all" ? nil : text
+        }
     }
 
     /// Chooses the next (`step` 1) or previous (-1) selectable printer.
@@ -157,15 +215,19 @@ public final class PrintSheet {
         case .printer:
             return selected.isSelectable ? nil : "\(selected.name) is \(selected.stateText)"
         case .copies:
+            let range = copiesRange
             let text = copiesText.trimmingWhitespace()
-            guard !text.isEmpty else { return nil }
-            guard let copies = Int(text), copiesRange.contains(copies) else {
-                return "copies must be a number from \(copiesRange.lowerBound) to \(copiesRange.upperBound)"
+            guard !text.isEmpty else { return "Enter the number of copies (\(range.lowerBound) to \(range.upperBound))" }
+            guard Self.isCopiesInput(text), let copies = Int(text), range.contains(copies) else {
+                return "copies must be a number from \(range.lowerBound) to \(range.upperBound)"
             }
             return nil
         case .pages:
+            if pageChoice == .current, currentPage == nil { return "the current page is not known" }
+            guard pageChoice == .range else { return nil }
             let text = pagesText.trimmingWhitespace()
-            guard !text.isEmpty, text.lowercased() != "all" else { return nil }
+            guard !text.isEmpty else { return Self.pagesPrompt }
+            guard text.lowercased() != "all" else { return nil }
             do {
                 let ranges = try PageRanges(text)
                 if let pageCount { _ = try ranges.pages(pageCount: pageCount) }
@@ -192,10 +254,12 @@ public final class PrintSheet {
     public func options() throws(PrintError) -> PrintOptions {
         if let (_, message) = firstProblem { throw PrintError(.invalidOption, message) }
         var options = PrintOptions()
-        let copies = Int(copiesText.trimmingWhitespace()) ?? 1
+        // Checked above: the text is digits within the printer's range.
+        guard let copies = Int(copiesText.trimmingWhitespace()) else {
+            throw PrintError(.invalidOption, "Enter the number of copies")
+        }
         if copies != 1 { options.copies = copies }
-        let pages = pagesText.trimmingWhitespace()
-        if !pages.isEmpty && pages.lowercased() != "all" { options.pageRanges = try PageRanges(pages) }
+        if let pages = rangeToSend { options.pageRanges = try PageRanges(pages) }
         options.sides = sides
         options.colorMode = colorMode
         return options

@@ -413,8 +413,8 @@ public final class ViewerModel {
         case .image, .svg: pages = 1
         default: pages = nil
         }
-        return try PrintSheet(document: document, pageCount: pages, system: configuration.printSystem,
-                              conversion: configuration.conversion)
+        return try PrintSheet(document: document, pageCount: pages, currentPage: pages == nil ? nil : page + 1,
+                              system: configuration.printSystem, conversion: configuration.conversion)
     }
 
     // MARK: Closing and resume

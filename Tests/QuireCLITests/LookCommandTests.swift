@@ -170,6 +170,60 @@ final class LookCommandTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    /// The line of the screen that holds `label` ("" when none).
+    static func row(_ screen: String, _ label: String) -> String {
+        screen.split(separator: "\n").first { $0.contains(label) }.map(String.init) ?? ""
+    }
+
+    @Test func theInlineSheetRefusesWhatTheWindowRefuses() throws {
+        let bed = try CUPSTestBed(.full)
+        let document = bed.directory.file("look-refuse.pdf")
+        try TestPDF.write(pages: 3, to: document)
+        let session = try TmuxSession([QuireBinary.path, "look", document],
+                                      environment: bed.environment(["XDG_STATE_HOME": directory.file("state")]))
+        session.wait(for: "page 1 of 3")
+        session.send("p")
+        session.wait(for: "Copies")
+        // Copies: a range typed there keeps only its digits.
+        session.send("Tab")
+        session.type("22-3x")
+        var screen = session.wait { Self.row($0, "Copies").contains("223") }
+        #expect(Self.row(screen, "Copies").contains(" 223 ") && !screen.contains("22-3"), "\(Self.row(screen, "Copies"))")
+        // Emptied: the reason beside it, and Enter sends nothing.
+        session.send("BSpace", "BSpace", "BSpace")
+        screen = session.wait { Self.row($0, "Copies").contains("Enter the number of copies") }
+        #expect(Self.row(screen, "Copies").contains("✗ Enter the number of copies (1 to "), "\(screen)")
+        session.send("Enter")
+        // Enter: the form's last row repeats the reason; nothing goes out.
+        screen = session.wait { $0.split(separator: "\n").filter { $0.contains("Enter the number of copies") }.count >= 2 }
+        #expect(screen.split(separator: "\n").contains { $0.hasPrefix("✗ Enter the number of copies") }, "\(screen)")
+        #expect(!screen.contains("Sent to"))
+        session.type("3")
+        // Pages: ←/→ choose all, the current page, a range; a range left empty cannot print.
+        session.send("Tab")
+        session.send("Right")
+        screen = session.wait { Self.row($0, "Pages").contains("current page (1)") }
+        #expect(Self.row(screen, "Pages").contains("current page (1)"))
+        session.send("Right")
+        screen = session.wait { Self.row($0, "Pages").contains("Enter pages, e.g. 1-3,7") }
+        #expect(Self.row(screen, "Pages").contains("✗ Enter pages, e.g. 1-3,7"), "\(screen)")
+        session.send("Enter")
+        screen = session.wait { $0.split(separator: "\n").filter { $0.contains("Enter pages") }.count >= 2 }
+        #expect(!screen.contains("Sent to"))
+        usleep(1_000_000)
+        #expect(bed.receivedDocuments().isEmpty, "nothing was sent")
+        session.type("2-3")
+        session.send("Enter")
+        screen = session.wait(for: "Sent to")
+        #expect(TmuxSession.lastLine(screen).contains("Sent to quire-office — job "))
+        let received = try #require(bed.waitForDocument(titled: "look-refuse.pdf"))
+        #expect(received.attributes["IPP_COPIES"] == "3", "the count shown: \(received.attributes)")
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2)
+        #expect(bed.receivedDocuments().count == 1)
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func damagedFilesAndPasswordsAreHandledInTheStatusLine() throws {
         let session = try look([Samples.path("truncated.pdf"), Samples.path("encrypted.pdf")])
         var screen = session.wait(for: "damaged")

@@ -317,7 +317,10 @@ import Testing
         #expect(run.files.contains { $0["uri"] as? String == uri }, "JSON carries the lossless URI")
         let thumbnail = fixture.thumbnails + "/large/" + Self.md5(uri, fixture) + ".png"
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: thumbnail)))
-        #expect(String(decoding: bytes, as: UTF8.self).contains("Thumb::URI\0\(uri)"))
+        // Read as PNG text chunks, not as one decoded string: String.contains compares
+        // characters, and a CRC byte after the URI that decodes to a combining mark joins the
+        // URI's last letter into another character (the test failed that way now and then).
+        #expect(ThumbnailCommandTests.textChunks(bytes)["Thumb::URI"] == uri)
 
         let small = fixture.run(["-r", "--force", "--max-file-size", "1K", fixture.tree])
         #expect(small.summary["skipped"] as? Int == 2)

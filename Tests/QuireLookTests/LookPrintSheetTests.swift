@@ -107,4 +107,191 @@ final class LookPrintSheetTests {
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
+
+    // MARK: What the sheet shows is what it sends (copies, pages, the buttons in view)
+
+    /// The sheet window's own objects (the viewer's header has a "Print" button too).
+    static func sheetObjects(_ tree: [WindowTestBed.Accessible], _ title: String) -> [WindowTestBed.Accessible] {
+        WindowTestBed.subtree(tree) { $0.role == "frame" && $0.name == title }
+    }
+
+    static func printButton(_ sheet: [WindowTestBed.Accessible]) -> WindowTestBed.Accessible? {
+        sheet.first { $0.role == "push button" && $0.name == "Print" }
+    }
+
+    /// The Copies field's text as the user sees it: selected and copied to the clipboard.
+    func copiesText() -> String {
+        harness.bed.key("alt+c", "ctrl+a", "ctrl+c")
+        usleep(300_000)
+        return harness.clipboard()
+    }
+
+    /// Opens `document`'s print sheet in a viewer on `cups`; the viewer and the sheet's title.
+    func openSheet(_ document: String, _ cups: CUPSTestBed) throws -> (BackgroundProcess, String) {
+        let viewer = try harness.look([document], cups.environment())
+        let name = (document as NSString).lastPathComponent
+        let escaped = NSRegularExpression.escapedPattern(for: name)
+        #expect(harness.bed.waitForWindow(named: "^\(escaped)$") != nil, "\(viewer.errorOutput)")
+        _ = harness.bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Print" } }
+        harness.bed.key("ctrl+p")
+        #expect(harness.bed.waitForWindow(named: "^Print \(escaped)$") != nil)
+        return (viewer, "Print \(name)")
+    }
+
+    @Test func copiesHoldOnlyDigitsAnEmptyOrTooLargeCountDisablesPrintAndTheCountShownIsSent() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = harness.bed
+        let document = cups.directory.file("copies.pdf")
+        try TestPDF.write(pages: 5, to: document)
+        let (viewer, title) = try openSheet(document, cups)
+        defer { viewer.stop() }
+        var tree = bed.waitForAccessible { Self.pictures($0).count == 5 }
+        #expect(tree.contains { $0.role == "spin button" && $0.name == "Copies" && $0.states.contains("focused") },
+                "Copies has the focus when the sheet opens")
+
+        // A range typed into Copies: the dash never appears, so "22-3" cannot become 22 copies.
+        bed.key("ctrl+a")
+        bed.type("22-3")
+        #expect(copiesText() == "223", "only the digits are in the field")
+        bed.key("ctrl+a")
+        bed.type("3x")
+        #expect(copiesText() == "3", "letters are refused as they are typed")
+
+        // Empty: the reason beside the field, and Print cannot be pressed.
+        bed.key("ctrl+a", "BackSpace")
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name.hasPrefix("Enter the number of copies") } }
+        var sheet = Self.sheetObjects(tree, title)
+        #expect(sheet.contains { $0.role == "label" && $0.name.hasPrefix("Enter the number of copies (1 to ") },
+                "\(sheet.filter { $0.role == "label" })")
+        #expect(Self.printButton(sheet)?.states.contains("sensitive") == false, "Print is disabled: \(String(describing: Self.printButton(sheet)))")
+
+        // More than the printer takes (its copies-supported, asked from the scheduler).
+        bed.type("99999")
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name.hasPrefix("copies must be a number from 1 to ") } }
+        sheet = Self.sheetObjects(tree, title)
+        #expect(sheet.contains { $0.role == "label" && $0.name.hasPrefix("copies must be a number from 1 to ") })
+        #expect(Self.printButton(sheet)?.states.contains("sensitive") == false)
+
+        // "3x" again: 3 shown, Print enabled; Enter goes to the range, Enter there prints.
+        bed.key("ctrl+a")
+        bed.type("3x")
+        tree = bed.waitForAccessible { Self.printButton(Self.sheetObjects($0, title))?.states.contains("sensitive") == true }
+        sheet = Self.sheetObjects(tree, title)
+        #expect(!sheet.contains { $0.role == "label" && $0.name.hasPrefix("copies must") })
+        #expect(Self.printButton(sheet)?.states.contains("sensitive") == true)
+        bed.key("Return", "Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("Sent to quire-office — job ") } }
+        #expect(tree.contains { $0.name.hasPrefix("Sent to quire-office — job ") }, "\(tree.filter { $0.role == "label" })")
+        let received = try #require(cups.waitForDocument(titled: "copies.pdf"))
+        #expect(received.attributes["IPP_COPIES"] == "3", "the count shown is the count sent: \(received.attributes)")
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 5)
+        #expect(cups.receivedDocuments().count == 1, "nothing was sent before")
+        bed.key("Escape")
+        _ = bed.waitForAccessible { !$0.contains { $0.name.hasPrefix("Sent to") } }
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func choosingPagesPutsTheCursorInItsEntryAndAnEmptyRangeSendsNothing() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = harness.bed
+        let document = cups.directory.file("pages.pdf")
+        try TestPDF.write(pages: 5, to: document)
+        let (viewer, title) = try openSheet(document, cups)
+        defer { viewer.stop() }
+        _ = bed.waitForAccessible { Self.pictures($0).count == 5 }
+
+        // Alt+G chooses "Pages:" and the cursor goes into the range entry, not into Copies.
+        bed.key("alt+g")
+        var tree = bed.waitForAccessible { $0.contains { $0.name == "Page Range" && $0.states.contains("focused") } }
+        #expect(tree.contains { $0.name == "Page Range" && $0.states.contains("focused") },
+                "focus: \(tree.filter { $0.states.contains("focused") })")
+        var sheet = Self.sheetObjects(tree, title)
+        #expect(sheet.contains { $0.role == "label" && $0.name == "Enter pages, e.g. 1-3,7" }, "\(sheet.filter { $0.role == "label" })")
+        #expect(Self.printButton(sheet)?.states.contains("sensitive") == false, "an empty range cannot print")
+        #expect(Self.pictures(tree).isEmpty, "no pages to preview")
+
+        // Enter in the empty entry sends nothing.
+        bed.key("Return")
+        usleep(1_500_000)
+        #expect(cups.receivedDocuments().isEmpty)
+        #expect(!bed.accessibilityTree().contains { $0.name.hasPrefix("Sent to") })
+
+        // What is typed next is the range: pages 2-3 preview and print.
+        bed.type("2-3")
+        tree = bed.waitForAccessible { Self.pictures($0) == ["Page 2", "Page 3"] }
+        #expect(Self.pictures(tree) == ["Page 2", "Page 3"], "\(Self.pictures(tree))")
+        #expect(copiesText() == "1", "nothing typed went into Copies")
+        // "9" past the end: the reason, and Print disabled again.
+        bed.key("alt+g", "End")
+        bed.type(",9")
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("beyond the last page (the document has 5 pages)") } }
+        sheet = Self.sheetObjects(tree, title)
+        #expect(sheet.contains { $0.name.contains("page range 9 is beyond the last page (the document has 5 pages)") })
+        #expect(Self.printButton(sheet)?.states.contains("sensitive") == false)
+        bed.key("BackSpace", "BackSpace")
+        tree = bed.waitForAccessible { Self.printButton(Self.sheetObjects($0, title))?.states.contains("sensitive") == true }
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("Sent to quire-office — job ") } }
+        #expect(tree.contains { $0.name.hasPrefix("Sent to quire-office — job ") }, "\(tree.filter { $0.role == "label" })")
+        let received = try #require(cups.waitForDocument(titled: "pages.pdf"))
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2, "pages 2-3 only")
+        #expect(received.attributes["IPP_COPIES"] ?? "1" == "1")
+        #expect(cups.receivedDocuments().count == 1)
+        bed.key("Escape")
+        _ = bed.waitForAccessible { !$0.contains { $0.name.hasPrefix("Sent to") } }
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func theButtonsStayInViewAfterAJobIsSentWithALongQueueAndALongPrinterName() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = harness.bed
+        let longName = "quire-" + String(repeating: "very-long-printer-name-", count: 4) + "on-the-third-floor"
+        try cups.admin("lpadmin", "-p", longName, "-E", "-v", "file:///dev/null", "-D", "A printer with a long name")
+        let document = cups.directory.file("queue.pdf")
+        try TestPDF.write(pages: 2, to: document)
+        for index in 1...12 {
+            let held = QuireBinary.run(["print", "-H", "hold", "-t", "held-\(index)", document], environment: cups.environment())
+            #expect(held.status == 0, "\(held.standardError)")
+        }
+        let (viewer, title) = try openSheet(document, cups)
+        defer { viewer.stop() }
+        var tree = bed.waitForAccessible { $0.filter { $0.role == "push button" && $0.name.hasPrefix("Cancel job") }.count == 12 }
+        #expect(tree.filter { $0.role == "push button" && $0.name.hasPrefix("Cancel job") }.count == 12, "the queue lists the held jobs")
+        #expect(tree.contains { $0.role == "list item" && $0.name.hasPrefix(longName) })
+
+        bed.key("Return", "Return")
+        tree = bed.waitForAccessible { $0.filter { $0.role == "push button" && $0.name.hasPrefix("Cancel job") }.count == 13 }
+        #expect(tree.contains { $0.name.hasPrefix("Sent to quire-office — job ") }, "\(tree.filter { $0.role == "label" })")
+
+        func inView(_ tree: [WindowTestBed.Accessible], _ label: String) {
+            let sheet = Self.sheetObjects(tree, title)
+            guard let frame = sheet.first?.extents else {
+                Issue.record("\(label): no sheet window in \(sheet)")
+                return
+            }
+            #expect(frame.height <= WindowTestBed.screen.height && frame.width <= 640, "\(label): the sheet fits a screen: \(frame)")
+            for name in ["Print", "Close"] {
+                let button = sheet.first { $0.role == "push button" && $0.name == name }
+                #expect(button?.extents.map(frame.contains) == true,
+                        "\(label): \(name) is inside the sheet \(frame): \(String(describing: button))")
+            }
+            let sent = sheet.first { $0.name.hasPrefix("Sent to quire-office") && $0.role == "label" }
+            #expect(sent?.extents.map(frame.contains) == true, "\(label): the sent line is in view: \(String(describing: sent))")
+        }
+        inView(tree, "13 jobs")
+        let window = try #require(bed.waitForWindow(named: "^\(NSRegularExpression.escapedPattern(for: title))$"))
+        _ = try harness.screenshot("sheet-long-queue", window: window)
+        // The smaller size a user may give it: the fields scroll, the buttons stay.
+        bed.run(["/usr/bin/xdotool", "windowsize", window, "460", "420"])
+        tree = bed.waitForAccessible { (Self.sheetObjects($0, title).first?.extents?.height ?? 999) <= 440 }
+        #expect((Self.sheetObjects(tree, title).first?.extents?.height ?? 999) <= 440, "resized")
+        inView(tree, "a 420-pixel-high sheet")
+        _ = try harness.screenshot("sheet-small", window: window)
+
+        bed.key("Escape")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
 }

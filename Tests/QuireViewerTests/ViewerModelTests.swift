@@ -211,6 +211,53 @@ final class ViewerModelTests {
         #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2)
     }
 
+    @Test func theSheetSendsWhatItShowsOrNothing() throws {
+        let bed = try CUPSTestBed(.full)
+        let system = PrintSystem(server: PrintServer(bed.server), environment: bed.environment())
+        let model = ViewerModel(paths: [DocumentPath(threePages)],
+                                configuration: ViewerModel.Configuration(printSystem: system, resume: nil))
+        model.nextPage()
+        let sheet = try model.makePrintSheet()
+        #expect(sheet.copiesText == "1" && sheet.firstProblem == nil, "one copy of every page to start")
+        #expect(sheet.currentPage == 2, "the page the viewer shows")
+
+        // Copies: digits only, and an empty field is a problem, not one copy.
+        #expect(PrintSheet.isCopiesInput("223") && !PrintSheet.isCopiesInput("22-3") && !PrintSheet.isCopiesInput("3x")
+                && !PrintSheet.isCopiesInput("+3") && !PrintSheet.isCopiesInput("٣"))
+        sheet.copiesText = ""
+        #expect(sheet.problem(in: .copies) == "Enter the number of copies (1 to \(sheet.copiesRange.upperBound))")
+        #expect(throws: PrintError.self) { try sheet.submit() }
+        sheet.copiesText = "22-3"
+        #expect(sheet.problem(in: .copies)?.hasPrefix("copies must be a number from 1 to ") == true)
+        sheet.copiesText = String(sheet.copiesRange.upperBound + 1)
+        #expect(sheet.problem(in: .copies) != nil, "above the printer's copies-supported")
+        sheet.copiesText = "3"
+        #expect(sheet.problem(in: .copies) == nil)
+
+        // Pages: a range chosen but empty cannot print; the current page is the viewer's.
+        sheet.pageChoice = .range
+        #expect(sheet.problem(in: .pages) == PrintSheet.pagesPrompt)
+        #expect(sheet.pagesToPrint == nil)
+        #expect(throws: PrintError.self) { try sheet.submit() }
+        sheet.pageChoice = .current
+        #expect(sheet.pagesToPrint == [2])
+        #expect(try sheet.options().pageRanges?.description == "2")
+        sheet.pageChoice = .all
+        sheet.pagesText = "1,3"
+        #expect(sheet.pageChoice == .range, "typing a range chooses it")
+        #expect(sheet.pagesToPrint == [1, 3])
+        sheet.pageChoice = .all
+        #expect(try sheet.options().pageRanges == nil, "All pages sends no range, whatever is left in the field")
+        #expect(bed.receivedDocuments().isEmpty, "nothing was sent while a field had a problem")
+
+        sheet.pageChoice = .current
+        let job = try sheet.submit()
+        #expect(job.destination == "quire-office")
+        let received = try #require(bed.waitForDocument(titled: "three.pdf"))
+        #expect(received.attributes["IPP_COPIES"] == "3")
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 1, "the current page only")
+    }
+
     @Test func colourIsAChoiceOnlyOnAColourPrinterAndThePreviewFollowsTheRange() throws {
         let bed = try CUPSTestBed(.colour)
         let system = PrintSystem(server: PrintServer(bed.server), environment: bed.environment())

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Print an application's accessibility tree through AT-SPI, one line per object:
-   DEPTH<TAB>ROLE<TAB>NAME<TAB>DESCRIPTION<TAB>STATES (comma-separated)
+   DEPTH<TAB>ROLE<TAB>NAME<TAB>DESCRIPTION<TAB>STATES (comma-separated)<TAB>EXTENTS<TAB>VALUE
+   EXTENTS is "x,y,width,height" in its window's coordinates (empty without a Component
+   interface); VALUE a spin button's or slider's current value (empty without a Value one).
    atspi-tree.py APP-NAME               (e.g. quire-look); exits 1 when no such application
    atspi-tree.py APP-NAME --press NAME  does the first action (click) of the first push button
                                         named NAME; exits 2 when there is none.
@@ -23,12 +25,30 @@ def clean(text):
     return (text or "").replace("\t", " ").replace("\n", " ")
 
 
+def extents(node):
+    try:
+        if "Component" not in node.get_interfaces():
+            return ""
+        box = Atspi.Component.get_extents(node, Atspi.CoordType.WINDOW)
+        return "%d,%d,%d,%d" % (box.x, box.y, box.width, box.height)
+    except Exception:
+        return ""
+
+
+def value(node):
+    try:
+        return repr(Atspi.Value.get_current_value(node)) if "Value" in node.get_interfaces() else ""
+    except Exception:
+        return ""
+
+
 def walk(node, depth, out):
     try:
         states = node.get_state_set()
         names = [label for state, label in STATES.items() if states.contains(state)]
-        out.append("%d\t%s\t%s\t%s\t%s" % (depth, node.get_role_name(), clean(node.get_name()),
-                                           clean(node.get_description()), ",".join(names)))
+        out.append("%d\t%s\t%s\t%s\t%s\t%s\t%s" % (depth, node.get_role_name(), clean(node.get_name()),
+                                                 clean(node.get_description()), ",".join(names),
+                                                 extents(node), value(node)))
         for index in range(node.get_child_count()):
             child = node.get_child_at_index(index)
             if child is not None:

@@ -68,6 +68,7 @@ public final class WindowTestBed: @unchecked Sendable {
     /// A screenshot (imagemagick `import`): the PNG's path. With `window` (an X window id, as
     /// ``waitForWindow(named:)`` returns), cropped to that window's rectangle on the screen
     /// (`xdotool getwindowgeometry`); otherwise the whole screen.
+    /// With `QUIRE_TEST_SCREENSHOTS=DIR` in the test's environment a copy is kept as DIR/NAME.png.
     public func screenshot(_ name: String, window: String? = nil) throws -> String {
         let path = directory.file(name + ".png")
         var arguments = ["/usr/bin/import", "-window", "root"]
@@ -77,6 +78,13 @@ public final class WindowTestBed: @unchecked Sendable {
         }
         let result = run(arguments + [path])
         guard result.status == 0 else { throw BackgroundProcessError(message: "import failed: \(result.standardError)") }
+        // QUIRE_TEST_SCREENSHOTS=DIR keeps a copy of each, to look at after the run.
+        if let keep = ProcessInfo.processInfo.environment["QUIRE_TEST_SCREENSHOTS"], !keep.isEmpty {
+            try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+            let copy = keep + "/" + name + ".png"
+            try? FileManager.default.removeItem(atPath: copy)
+            try? FileManager.default.copyItem(atPath: path, toPath: copy)
+        }
         return path
     }
 
@@ -121,12 +129,38 @@ public final class WindowTestBed: @unchecked Sendable {
 
     /// One accessible object as AT-SPI reports it.
     public struct Accessible: Sendable, CustomStringConvertible {
+        /// A rectangle in its window's coordinates.
+        public struct Extents: Sendable, Hashable, CustomStringConvertible {
+            public let x: Int, y: Int, width: Int, height: Int
+            /// Whether `other` lies wholly inside this rectangle (and is not empty).
+            public func contains(_ other: Extents) -> Bool {
+                other.width > 0 && other.height > 0 && other.x >= x && other.y >= y
+                    && other.x + other.width <= x + width && other.y + other.height <= y + height
+            }
+            public var description: String { "\(width)×\(height) at \(x),\(y)" }
+        }
+
         public let depth: Int
         public let role: String
         public let name: String
         public let detail: String
         public let states: Set<String>
-        public var description: String { "\(role) \"\(name)\" [\(states.sorted().joined(separator: ","))]" }
+        /// Where it is drawn (nil when AT-SPI gives no Component interface).
+        public var extents: Extents? = nil
+        /// A spin button's or slider's value (nil without a Value interface).
+        public var value: Double? = nil
+        public var description: String {
+            "\(role) \"\(name)\" [\(states.sorted().joined(separator: ","))]\(extents.map { " \($0)" } ?? "")"
+        }
+    }
+
+    /// The objects below the first one that `matches` (its subtree, itself first): one
+    /// window's controls when several windows have one of the same name.
+    public static func subtree(_ tree: [Accessible], of matches: (Accessible) -> Bool) -> [Accessible] {
+        guard let start = tree.firstIndex(where: matches) else { return [] }
+        let depth = tree[start].depth
+        let end = tree[(start + 1)...].firstIndex { $0.depth <= depth } ?? tree.endIndex
+        return Array(tree[start..<end])
     }
 
     /// The accessibility tree of the application named `application` (AT-SPI).
@@ -136,9 +170,15 @@ public final class WindowTestBed: @unchecked Sendable {
         guard result.status == 0 else { return [] }
         return result.standardOutputText.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 5, let depth = Int(fields[0]) else { return nil }
-            return Accessible(depth: depth, role: fields[1], name: fields[2], detail: fields[3],
-                              states: Set(fields[4].split(separator: ",").map(String.init)))
+            guard fields.count >= 5, let depth = Int(fields[0]) else { return nil }
+            var object = Accessible(depth: depth, role: fields[1], name: fields[2], detail: fields[3],
+                                    states: Set(fields[4].split(separator: ",").map(String.init)))
+            if fields.count >= 7 {
+                let box = fields[5].split(separator: ",").compactMap { Int($0) }
+                if box.count == 4 { object.extents = .init(x: box[0], y: box[1], width: box[2], height: box[3]) }
+                object.value = Double(fields[6])
+            }
+            return object
         }
     }
 
