@@ -289,6 +289,13 @@ final class PrintSheetView {
     /// Sides and colour as the chosen printer offers them: a drop-down only when there is a
     /// choice (a duplex printer, a colour printer); the choice is kept when the new printer has it.
     private func updatePrinterChoices() {
+        // Copies up to what the chosen printer takes (its copies-supported).
+        let range = sheet.copiesRange
+        var lower = 0.0, upper = 0.0
+        gtk_spin_button_get_range(cast(copies), &lower, &upper)
+        if lower != Double(range.lowerBound) || upper != Double(range.upperBound) {
+            gtk_spin_button_set_range(cast(copies), Double(range.lowerBound), Double(range.upperBound))
+        }
         let sides = sheet.sidesChoices
         if sides != sidesShown {
             sidesShown = sides
