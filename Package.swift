@@ -103,24 +103,31 @@ let package = Package(
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
-        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireGIO"]),
+        // The render service: one worker protocol and client for every helper process that
+        // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and
+        // the one place its command line and sandbox are built.
+        .target(name: "QuireRenderService", dependencies: ["QuireRender", "QuireTypes", "QuireSystem"]),
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
         // The viewer model under `quire look`'s front-ends (terminal now, GTK window later):
         // files, page, zoom, card, actions with reasons, resume state, print sheet. No UI code.
-        .target(name: "QuireViewer", dependencies: ["Quire", "QuireGIO"]),
-        .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "QuireGIO"]),
+        .target(name: "QuireViewer", dependencies: ["Quire", "QuireRenderService", "QuireGIO"]),
+        .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireGIO"]),
         // The terminal viewer's input parsing (keys, answers to capability queries): pure
         // functions over untrusted bytes, apart from the session so they can be fuzzed.
         .target(name: "QuireTerminal"),
+        // The terminal viewer (`quire look` without a display): the second front-end on the
+        // viewer model, beside the window (QuireLook).
+        .target(name: "QuireTerminalViewer", dependencies: ["QuireViewer", "QuireRenderService", "QuireTerminal", "Quire", "QuireSystem"]),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "SanitizerSupport",
+            dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireTerminalViewer", "SanitizerSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
         // on the same viewer model as the terminal viewer. Installed to libexec/quire/.
-        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "Quire", "QuireGIO", "QuireSystem", "CGtk", "CGtkSourceView"]),
+        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireGIO", "QuireSystem", "CGtk", "CGtkSourceView"]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),

@@ -56,6 +56,7 @@ typedef struct {
     void (*_Nonnull poppler_page_get_size)(PopplerPage *_Nonnull page, double *_Nullable width, double *_Nullable height);
     void (*_Nonnull poppler_page_render)(PopplerPage *_Nonnull page, cairo_t *_Nullable cairo);
     void (*_Nonnull poppler_page_render_for_printing)(PopplerPage *_Nonnull page, cairo_t *_Nullable cairo);
+    char *_Nullable (*_Nonnull poppler_page_get_text)(PopplerPage *_Nonnull page);
 } quire_poppler_api;
 
 /// Loads libpoppler-glib.so.8 (RTLD_LOCAL) and resolves every entry point once; NULL when the
@@ -84,6 +85,7 @@ static inline const quire_poppler_api *_Nullable quire_poppler_api_load(void) {
     QUIRE_POPPLER_LOAD(poppler_page_get_size)
     QUIRE_POPPLER_LOAD(poppler_page_render)
     QUIRE_POPPLER_LOAD(poppler_page_render_for_printing)
+    QUIRE_POPPLER_LOAD(poppler_page_get_text)
 #undef QUIRE_POPPLER_LOAD
     return &api;
 }

@@ -41,6 +41,13 @@ public final class Document: Sendable {
         self.limits = limits
     }
 
+    /// A document whose type is already known (a render worker sniffed it): nothing is read.
+    public init(file: InputFile, contentType: ContentType, limits: RenderLimits = .standard) {
+        self.file = file
+        self.contentType = contentType
+        self.limits = limits
+    }
+
     /// The path the document was opened from.
     public var path: DocumentPath { file.path }
 

@@ -7,6 +7,8 @@ import ArgumentParser
 import FoundationEssentials
 import Quire
 import QuireViewer
+import QuireRenderService
+import QuireTerminalViewer
 import Synchronization
 import QuireSystem
 
@@ -26,9 +28,10 @@ struct LookCommand: ParsableCommand {
             the arrows pan a zoomed page, 0 fits · p prints (only shown when printing can work: \
             printer, copies and page range are asked inline and the job id is shown).
 
-            Pages are rendered in a separate worker process: a file that crashes the renderer, \
-            or keeps it busy past --timeout, costs that page (the status line says so), not the \
-            viewer or the terminal. Reopening a file starts where it was left (page or line, and zoom), kept in \
+            Files are opened and pages rendered in a separate, sandboxed worker process (the \
+            render service): a file that crashes the renderer, or keeps it busy past --timeout, \
+            costs that file or page (the status line says so), not the viewer or the terminal; \
+            keys are answered while a file opens, and moving past a slow file drops it. Reopening a file starts where it was left (page or line, and zoom), kept in \
             $XDG_STATE_HOME/quire/viewer-state.json.
 
             With a display (WAYLAND_DISPLAY or DISPLAY) and the window viewer installed \
@@ -76,9 +79,6 @@ struct LookCommand: ParsableCommand {
         "Seconds a page may take to render before its renderer is stopped (default 30).", valueName: "seconds"))
     var timeout: Int = LookFastPath.defaultTimeout
 
-    @Flag(name: .long, help: "Render in the viewer's own process instead of a separate renderer process.")
-    var noIsolation = false
-
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     func validate() throws {
@@ -92,9 +92,11 @@ struct LookCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Files are opened and pages rendered by this same quire in its render worker, with
+        // the same limits.
+        let worker = WorkerCommand(executable: ThumbnailBatchRun.ownExecutable(), renderLimits: try limits.renderLimits())
         if service {
-            try PreviewerServiceLauncher.run(worker: noIsolation ? nil : [ThumbnailBatchRun.ownExecutable(), LookRenderWorkerCommand.name]
-                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits()), timeout: timeout, idleTimeout: idleTimeout)
+            try PreviewerServiceLauncher.run(worker: [worker.executable] + worker.arguments, timeout: timeout, idleTimeout: idleTimeout)
             return
         }
         let paths = files.map(RawArguments.path)
@@ -104,10 +106,9 @@ struct LookCommand: ParsableCommand {
         if !terminal, LookWindowLauncher.hasDisplay, let window = LookWindowLauncher.executable() {
             try Self.checkExist(paths)
             // The window renders through the same worker as the terminal viewer (this quire).
-            let worker = noIsolation ? nil : [ThumbnailBatchRun.ownExecutable(), LookRenderWorkerCommand.name]
-                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits())
             Terminal.error(LookWindowLauncher.exec(window, paths: paths, password: password, resume: !noResume,
-                                                   renderWorker: worker, timeout: timeout, printSheet: openPrintSheet))
+                                                   renderWorker: [worker.executable] + worker.arguments, timeout: timeout,
+                                                   printSheet: openPrintSheet))
             throw ExitStatus.unavailable.exitCode
         }
         guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDOUT_FILENO) else {
@@ -128,14 +129,9 @@ struct LookCommand: ParsableCommand {
         }
         try Self.checkExist(paths)
         var configuration = ViewerModel.Configuration(
-            maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits())
+            maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits(), worker: worker,
+            renderTimeout: Double(timeout))
         if noResume { configuration.resume = nil }
-        if !noIsolation {
-            // Pages are rendered by this same program in a worker process, with the same limits.
-            configuration.renderProcess = ["/proc/self/exe", LookRenderWorkerCommand.name]
-                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits())
-            configuration.renderTimeout = Double(timeout)
-        }
         signal(SIGPIPE, SIG_IGN)
         let styled = (Terminal.environment("NO_COLOR") ?? "").isEmpty
         let password = password
@@ -143,31 +139,13 @@ struct LookCommand: ParsableCommand {
         let settings = configuration
         let environment = ProcessInfo.processInfo.environment
 
-        // The viewer renders synchronously: it gets a thread of its own, not one of Swift's
-        // cooperative pool (poppler cannot be cancelled and may block for long).
+        // The viewer's key loop gets a thread of its own, not one of Swift's cooperative pool
+        // (it blocks in poll(2) between keys).
         let outcome = Mutex<Result<Int32, TerminalSessionError>>(.success(0))
         let thread = JoinableThread(stackSize: 16 << 20) {
-            let session = TerminalSession()
-            do {
-                try session.begin()
-            } catch let error as TerminalSessionError {
-                session.end()
-                outcome.withLock { $0 = .failure(error) }
-                return
-            } catch {
-                session.end()
-                outcome.withLock { $0 = .failure(TerminalSessionError("\(error)")) }
-                return
-            }
-            let graphics = TerminalGraphicsProbe.run(session: session, environment: environment)
-            session.setUsesKittyImages(graphics.method == .kitty)
-            let model = ViewerModel(paths: paths, configuration: settings)
-            if let password { model.unlock(password: password) }
-            let viewer = TerminalViewer(model: model, session: session, graphics: graphics, styled: styled)
-            viewer.startsPrinting = printing
-            let status = viewer.run()
-            session.end()
-            outcome.withLock { $0 = .success(status) }
+            let result = TerminalViewer.run(paths: paths, configuration: settings, password: password, printing: printing,
+                                            styled: styled, environment: environment)
+            outcome.withLock { $0 = result }
         }
         thread.join()
         switch outcome.withLock({ $0 }) {

@@ -5,6 +5,7 @@ import Musl
 #endif
 import Quire
 import QuireTypes
+import QuireRenderService
 
 /// `quire look [--no-resume] FILE...` with a display and the window installed, read straight from
 /// `argv`: the window is started (exec) without building the argument parser's command tree,
@@ -24,8 +25,8 @@ enum LookFastPath {
         } catch {
             return .noInput
         }
-        let worker = [ThumbnailBatchRun.ownExecutable(), LookRenderWorkerCommand.name]
-            + ThumbnailWorkerCommand.limitArguments(.standard)
+        let command = WorkerCommand(executable: ThumbnailBatchRun.ownExecutable())
+        let worker = [command.executable] + command.arguments
         Terminal.error(LookWindowLauncher.exec(window, paths: request.files, password: nil, resume: request.resume,
                                                renderWorker: worker, timeout: LookFastPath.defaultTimeout))
         return .unavailable

@@ -2,7 +2,9 @@
 import Glibc
 #endif
 import Quire
+import QuireTerminalViewer
 import QuireViewer
+import QuireRenderService
 
 /// The cell box of `quire preview --cells COLSxROWS`: what a file manager's preview pane offers
 /// (ranger, lf and yazi pass its width and height in cells to their previewer commands).

@@ -16,7 +16,7 @@ struct QuireCommand: AsyncParsableCommand {
         subcommands: [InfoCommand.self, PreviewCommand.self, ThumbnailCommand.self, LookCommand.self, ActionsCommand.self,
                       CanPrintCommand.self, PrintCommand.self, PrintersCommand.self, JobsCommand.self,
                       JobCommand.self, CancelCommand.self, ReleaseCommand.self, IntegrateCommand.self,
-                      ThumbnailerServiceCommand.self, ThumbnailWorkerCommand.self, LookRenderWorkerCommand.self])
+                      ThumbnailerServiceCommand.self])
 }
 
 enum QuireVersion {

@@ -6,8 +6,8 @@ import Musl
 import SanitizerSupport
 
 /// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``), the viewer's render worker
-/// (``LookRenderWorkerFastPath``), the window's `look FILE...` (``LookFastPath``) and the common
+/// plain forms of `can-print` and `info` (``PlainFormFastPath``), the render service's worker
+/// (``RenderWorkerEntry``), the window's `look FILE...` (``LookFastPath``) and the common
 /// forms of `print` (``PrintFastPath``) take short paths; everything else goes through the
 /// argument parser.
 @main
@@ -25,7 +25,7 @@ enum QuireMain {
         if let status = PlainFormFastPath.run(RawArguments.entries) {
             end(status)
         }
-        if let status = LookRenderWorkerFastPath.run(RawArguments.entries) {
+        if let status = RenderWorkerEntry.run(RawArguments.entries) {
             exit(status)
         }
         if let status = LookFastPath.run(RawArguments.entries) {

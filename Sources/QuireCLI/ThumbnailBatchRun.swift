@@ -6,6 +6,7 @@ import Dispatch
 import FoundationEssentials
 import Quire
 import QuireThumbnails
+import QuireRenderService
 
 /// Runs `quire thumbnail --batch`: builds the batch from the options, shows progress (on a
 /// terminal only), prints results and the summary, and maps the outcome to the exit status —
@@ -74,13 +75,9 @@ struct ThumbnailBatchRun {
             includeHidden: options.includeHidden, shard: shard?.spec, dryRun: options.dryRun,
             useSandbox: !options.noSandbox)
         batch.limits = .init(memoryBytes: UInt64(options.memoryLimit) << 20,
-                             cpuSecondsPerFile: max(30, Int(options.timeout.rounded(.up)) * 2))
-        let worker = BatchRunner.WorkerCommand(
-            executable: Self.ownExecutable(),
-            arguments: [ThumbnailWorkerCommand.name,
-                        "--memory-limit", String(batch.limits.memoryBytes),
-                        "--cpu-limit", String(batch.limits.cpuSecondsPerFile)]
-                + ThumbnailWorkerCommand.limitArguments(try limits.renderLimits()))
+                             cpuSecondsPerRequest: max(30, Int(options.timeout.rounded(.up)) * 2))
+        let worker = WorkerCommand(executable: Self.ownExecutable(), renderLimits: try limits.renderLimits(),
+                                   limits: batch.limits)
         let runner = BatchRunner(options: batch, cache: cache, worker: worker,
                                  sandbox: options.noSandbox ? .disabled("--no-sandbox") : nil)
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
 import QuireService
+import QuireRenderService
 import QuireThumbnails
+import QuireRenderService
 
 struct ThumbnailerServiceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,12 +38,8 @@ struct ThumbnailerServiceCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let limits = ThumbnailWorker.Limits()
-        let worker = BatchRunner.WorkerCommand(
-            executable: ThumbnailBatchRun.ownExecutable(),
-            arguments: [ThumbnailWorkerCommand.name,
-                        "--memory-limit", String(limits.memoryBytes),
-                        "--cpu-limit", String(max(30, Int(timeout.rounded(.up)) * 2))])
+        let worker = WorkerCommand(executable: ThumbnailBatchRun.ownExecutable(),
+                                   limits: WorkerLimits(cpuSecondsPerRequest: max(30, Int(timeout.rounded(.up)) * 2)))
         let backend = CacheThumbnailerBackend(worker: worker, jobs: jobs, timeout: timeout)
         let service = ThumbnailerService(
             backend: backend,

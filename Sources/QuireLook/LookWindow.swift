@@ -7,6 +7,15 @@ import QuireViewer
 /// A front-end only: every command goes to the ``ViewerModel``.
 @MainActor
 final class LookWindow {
+    /// The window the render thread's answers go to (``deliverUpdates()``).
+    static weak var active: LookWindow?
+
+    /// What the model's render thread calls when answers are waiting (any thread): they are
+    /// taken on the main loop.
+    nonisolated static func wake() {
+        Signal.post { LookWindow.active?.takeUpdates() }
+    }
+
     private(set) var model: ViewerModel
     let window: UnsafeMutablePointer<GtkWidget>
     private let pages: PageView
@@ -69,19 +78,43 @@ final class LookWindow {
     ///   and Open With (GIO's default-application scan) up only after the first page is on
     ///   screen, not before the window shows; until then neither button is there (the Print
     ///   button only ever appears once printing is known to work).
-    /// - Parameter renderer: the page view's render thread, if it was started already.
-    init(model: ViewerModel, deferActions: Bool = false, renderer: PageView.EarlyRenderer? = nil) {
+    init(model: ViewerModel, deferActions: Bool = false) {
         self.model = model
         actionsPending = deferActions
         ColorScheme.followDesktop()
         window = gtk_window_new()!
         gtk_window_set_default_size(cast(window), Int32(Self.defaultSize.width), Int32(Self.defaultSize.height))
-        pages = PageView(model: model, early: renderer)
+        pages = PageView(model: model)
         buildHeader()
         buildBody()
         connect()
+        Self.active = self
+        _ = model.update().map(handle)
         reload()
         renderAhead()
+    }
+
+    /// Takes the render thread's answers (main loop): a file opened shows its card and
+    /// content, pages go to the page view.
+    func takeUpdates() {
+        guard !isClosed else { return }
+        for update in model.update() { handle(update) }
+    }
+
+    private func handle(_ update: ViewerModel.Update) {
+        switch update {
+        case .opened(let file):
+            guard file == model.fileIndex else { return }
+            LookTrace.mark("file opened (worker)")
+            reload()
+            renderAhead()
+            if printOnlyWaiting {
+                printOnlyWaiting = false
+                showPrintSheetOnly()
+            }
+        case .page(let job, let result):
+            pages.received(job, result)
+        }
     }
 
     /// The window's default size, as set on it.
@@ -112,7 +145,7 @@ final class LookWindow {
     func present() {
         gtk_window_present(cast(window))
         switch model.content {
-        case .pages: gtk_widget_grab_focus(pages.area)
+        case .pages, .opening: gtk_widget_grab_focus(pages.area)
         case .text: gtk_widget_grab_focus(text.view)
         case .problem: if model.problem?.needsPassword == true { gtk_widget_grab_focus(passwordEntry) }
         }
@@ -221,6 +254,7 @@ final class LookWindow {
 
     private func connect() {
         pages.onChange = { [unowned self] in self.updateIndicators() }
+        pages.takeUpdates = { [unowned self] in self.takeUpdates() }
         Signal.connect(previousPageButton, "clicked") { [unowned self] in self.movePage(by: -1) }
         Signal.connect(nextPageButton, "clicked") { [unowned self] in self.movePage(by: 1) }
         Signal.connect(previousFileButton, "clicked") { [unowned self] in self.moveFile(by: -1) }
@@ -295,6 +329,12 @@ final class LookWindow {
         gtk_label_set_text(cast(statusLabel), "")
 
         switch model.content {
+        case .opening:
+            // The worker is opening the file: its place stays empty (a grey page area) until
+            // the answer; the title says which file.
+            gtk_stack_set_visible_child_name(cast(stack), "pages")
+            gtk_label_set_text(cast(statusLabel), "Opening \(model.fileName)…")
+            pages.reset()
         case .pages:
             gtk_stack_set_visible_child_name(cast(stack), "pages")
             pages.reset()
@@ -382,7 +422,7 @@ final class LookWindow {
         gtk_editable_set_text(OpaquePointer(passwordEntry), "")
         model.unlock(password: password)
         reload()
-        if case .pages = model.content { gtk_widget_grab_focus(pages.area) }
+        gtk_widget_grab_focus(pages.area)
     }
 
     private var uri: String? {
@@ -486,6 +526,11 @@ final class LookWindow {
     /// only to print quits when printing is done). When a sheet cannot open (the printer went
     /// away since quire checked) the window stays and says why.
     func showPrintSheetOnly() {
+        // The file is still opening in the worker: the sheet opens with its answer.
+        if model.isOpening {
+            printOnlyWaiting = true
+            return
+        }
         showPrintSheet()
         guard let sheet = printSheet else { return }
         Signal.connect(sheet.window, "destroy") { [unowned self] in
@@ -498,6 +543,9 @@ final class LookWindow {
             }
         }
     }
+
+    /// `--print` asked for the sheet while the file was opening.
+    private var printOnlyWaiting = false
 
     func status(_ text: String) {
         gtk_label_set_text(cast(statusLabel), text)
@@ -571,6 +619,7 @@ final class LookWindow {
         self.model.close()
         self.model = model
         pages.model = model
+        Self.active = self
         if deferActions { actionsPending = true }
         reload()
     }

@@ -5,9 +5,9 @@ import Synchronization
 
 /// The pages of the current file in one continuous vertical scroll, drawn with cairo at the
 /// screen's scale. Nothing is made per page up front: the layout is a list of slots sized from
-/// the pages' sizes, the view draws a white placeholder for each page in view and asks the
-/// render thread (``PageRenderQueue``) for the pages in view, then the neighbours ahead; each
-/// page is painted when it arrives. Converted pages are kept in a cache bounded in bytes, so
+/// the pages' sizes (the worker's facts), the view draws a white placeholder for each page in
+/// view and asks the model (its render thread and worker) for the pages in view, then the
+/// neighbours ahead; each page is painted when it arrives. Converted pages are kept in a cache bounded in bytes, so
 /// paging through 1000 pages keeps memory flat. Zoom: Ctrl +/−/0, Ctrl+scroll and pinch.
 @MainActor
 final class PageView {
@@ -23,6 +23,10 @@ final class PageView {
     var onChange: () -> Void = {}
     /// Called once, in the frame that first paints a page (or a page's problem).
     var onFirstPage: (() -> Void)?
+    /// Takes what the render thread delivered (the window's ``LookWindow/takeUpdates()``): a
+    /// frame takes the pages that arrived before it draws, so a page that came just before the
+    /// frame is painted in it (its main-loop hand-over may come after the frame).
+    var takeUpdates: () -> Void = {}
 
     private struct Slot { var y: Double; var width: Double; var height: Double }
     private var slots: [Slot] = []
@@ -51,27 +55,14 @@ final class PageView {
     /// for Page Down (a page renders in ~15–25 ms, faster than key repeat); each page kept ahead
     /// is ~1.5 MB at a fitted A4 page in a 1280×900 window.
     private let ahead = 1
-    private let renderer: PageRenderQueue
-    private let target: Target
     private var pinchStart = 1.0
     private var tracedFirstPage = false, tracedFirstFrame = false
 
     /// Bytes of converted pages held now (for tests and the trace).
     var heldBytes: Int { paintedBytes }
 
-    /// - Parameter early: the render thread, when it was started before the view (quire-look
-    ///   starts it as soon as the file is open, so that the worker process starts and opens the
-    ///   document while GTK starts); nil starts it here.
-    init(model: ViewerModel, early: EarlyRenderer? = nil) {
+    init(model: ViewerModel) {
         self.model = model
-        if let early, let started = early.started {
-            target = started.target
-            renderer = started.queue
-        } else {
-            target = Target()
-            // The worker starts and opens the document while the window builds itself.
-            renderer = Self.startRenderer(model: model, target: target)
-        }
         vertical = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         horizontal = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         area = gtk_drawing_area_new()
@@ -125,58 +116,6 @@ final class PageView {
             self.zoom { self.model.setZoom(pinchScale: scale, from: self.pinchStart) }
         }
         gtk_widget_add_controller(area, pinch)
-        target.view = self
-    }
-
-    /// The view a render thread's page goes to (gone when the window is).
-    final class Target: @unchecked Sendable {
-        // Read and written on the main thread only (Signal.post runs there).
-        weak var view: PageView?
-        /// Pages rendered and not yet taken by the view: a frame takes them before it draws, so
-        /// a page that arrived just before the frame is painted in it (its main-loop hand-over
-        /// may come after the frame: GTK can lay out and paint while it handles the window's
-        /// first events).
-        let inbox = Mutex<[(PageRenderJob, Result<PagePixels, ViewerProblem>)]>([])
-    }
-
-    /// Starts the render thread for `model`'s current file, with a warm-up render (the current
-    /// page at 1×1: the worker starts and opens the document). Pages come back on the render
-    /// thread, are converted for cairo there and painted on the main loop. Any thread.
-    nonisolated static func startRenderer(model: ViewerModel, target: Target) -> PageRenderQueue {
-        let warmUp = model.pageJob(model.page, fitting: (width: 1, height: 1))
-        // At most two pages wait for the main loop: while it is behind (key events are
-        // dispatched before idle callbacks), the render thread waits instead of piling pages up.
-        return PageRenderQueue(configuration: model.configuration, warmUp: warmUp, unacceptedLimit: 2) { job, result in
-            switch result {
-            case .success: LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
-            case .failure(let problem): LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
-            }
-            target.inbox.withLock { $0.append((job, result)) }
-            Signal.post { target.view?.takeDeliveries() }
-        }
-    }
-
-    /// Takes the pages the render thread delivered (main thread).
-    private func takeDeliveries() {
-        for (job, result) in target.inbox.withLock({ inbox in defer { inbox = [] }; return inbox }) {
-            received(job, result)
-            renderer.accepted()
-        }
-    }
-
-    /// A render thread started before its page view, from the thread that opened the model.
-    final class EarlyRenderer: @unchecked Sendable {
-        // Written once by the opening thread, read by the main thread after joining it.
-        private(set) var started: (queue: PageRenderQueue, target: Target)?
-
-        nonisolated init() {}
-
-        /// Starts it, if `model`'s current file has pages (a text file needs no worker).
-        nonisolated func start(model: ViewerModel) {
-            guard case .pages = model.content else { return }
-            let target = Target()
-            started = (PageView.startRenderer(model: model, target: target), target)
-        }
     }
 
     // MARK: Layout
@@ -206,7 +145,7 @@ final class PageView {
         let box = (max(1, Int((Double(width) - 2 * margin) * Double(scale))), max(1, Int((Double(height) - 2 * margin) * Double(scale))))
         guard case .pages = model.content, let job = model.pageJob(model.page, fitting: box) else { return }
         LookTrace.mark("page \(job.page + 1) asked for ahead \(job.width)x\(job.height) (view \(width)x\(height))")
-        renderer.want([job])
+        model.want([job])
     }
 
     /// Lays the pages out again (new file, zoom or window size), keeping `page` at the top.
@@ -324,7 +263,7 @@ final class PageView {
     // MARK: Drawing
 
     private func draw(_ cairo: OpaquePointer, width: Double, height: Double) {
-        takeDeliveries()
+        takeUpdates()
         if !tracedFirstFrame {
             tracedFirstFrame = true
             LookTrace.mark("first frame of the page view")
@@ -390,7 +329,7 @@ final class PageView {
                 wanted.append(job)
             }
         }
-        renderer.want(wanted)
+        model.want(wanted)
     }
 
     /// Paints a converted page into its slot (scaled when it was rendered at another zoom).
@@ -417,16 +356,18 @@ final class PageView {
     }
 
     /// A page from the render thread: kept (if it is still what the view shows) and drawn.
-    fileprivate func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
+    func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
         if job.purpose == .printPreview {
             previewDelivery?(job, result)
             return
         }
         switch result {
         case .failure(let problem):
+            LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
             failed[job] = problem.message
         case .success(let pixels):
             guard painted[job] == nil else { return }
+            LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
             // ARGB32 rows of `width * 4` bytes are what cairo's stride is for that width.
             let surface = cairo_image_surface_create_for_data(pixels.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                               Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
@@ -464,20 +405,21 @@ final class PageView {
     /// pages not yet rendered (a newer range, or the sheet closed).
     func wantPreview(_ jobs: [PageRenderJob], deliver: @escaping @MainActor (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void) {
         previewDelivery = deliver
-        renderer.want(jobs, for: .printPreview)
+        model.want(jobs, for: .printPreview)
     }
 
     /// Forgets converted pages and shows the model's current file from its position.
     func reset() {
         for job in paintOrder { drop(job) }
         failed = [:]
-        renderer.want([])
+        model.want([])
         gtk_adjustment_set_value(UnsafeMutablePointer(vertical), 0)
         relayout(keepingPage: model.page)
     }
 
-    /// Stops the render thread (the window is closing).
+    /// Stops asking for pages (the window is closing; the model stops the render thread).
     func stop() {
-        renderer.stop()
+        model.want([])
+        model.want([], for: .printPreview)
     }
 }

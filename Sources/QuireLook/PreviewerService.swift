@@ -192,7 +192,7 @@ final class PreviewerService {
             return
         }
         let path = try Self.localFile(uri)
-        let model = ViewerModel(paths: [path], configuration: configuration)
+        let model = ViewerModel(paths: [path], configuration: configuration, unacceptedLimit: 2) { LookWindow.wake() }
         cancelIdleQuit()
         // Print (libcups: the printers, the document's printability) and Open With (GIO's
         // default-application scan) are looked up once the file is on screen, as `quire look`

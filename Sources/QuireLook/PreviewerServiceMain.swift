@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGtk
 import QuireViewer
+import QuireRenderService
 
 /// `quire-look --service [--idle-timeout S] [--render-worker-argument ARG]... [--timeout S]`:
 /// runs the previewer service (``PreviewerService``) until it has been idle for a while.
@@ -44,9 +45,14 @@ enum PreviewerServiceMain {
         }
         var configuration = ViewerModel.Configuration()
         if !renderWorker.isEmpty {
-            configuration.renderProcess = renderWorker
-            configuration.renderTimeout = timeout
+            guard renderWorker.count >= 2, renderWorker[1] == WorkerCommand.subcommand,
+                  let (render, limits) = WorkerCommand.parse(renderWorker.dropFirst(2).map { Array($0.utf8) }) else {
+                fail("--render-worker-argument: not a render worker's command line", 64)
+            }
+            configuration.limits = render
+            configuration.worker = WorkerCommand(executable: renderWorker[0], renderLimits: render, limits: limits)
         }
+        configuration.renderTimeout = timeout
         let service = PreviewerService(connection: bus, configuration: configuration, idleTimeout: idleTimeout)
         PreviewerService.current = service
         do {

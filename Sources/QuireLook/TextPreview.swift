@@ -1,6 +1,7 @@
 import CGtk
 import CGtkSourceView
 import QuireViewer
+import QuireRenderService
 
 /// Text, source, Markdown and CSV files in the window: selectable, scrollable, read-only text
 /// in a GtkSourceView 5 view, highlighted in the language GtkSourceView guesses from the file

@@ -5,6 +5,7 @@ import CGtk
 import Quire
 import QuireSystem
 import QuireViewer
+import QuireRenderService
 
 // quire-look: the Quick Look window. `quire look` runs it (from libexec/quire/) when there is
 // a display; it is a separate executable so that the quire binary never links GTK.
@@ -91,32 +92,21 @@ if getenv("GSK_RENDERER") == nil && getenv("GDK_DEBUG") == nil {
 }
 var configuration = ViewerModel.Configuration()
 if !resume { configuration.resume = nil }
-// Pages are rendered by quire's render worker when quire passed it (a file that crashes or
-// hangs the renderer costs one page, not the window).
+// Files are opened and pages rendered by quire's render worker (a file that crashes or hangs
+// the renderer costs that file or page, not the window); quire passes its command line.
 if !renderWorker.isEmpty {
-    configuration.renderProcess = renderWorker
-    configuration.renderTimeout = timeout
+    guard renderWorker.count >= 2, renderWorker[1] == WorkerCommand.subcommand,
+          let (render, limits) = WorkerCommand.parse(renderWorker.dropFirst(2).map { Array($0.utf8) }) else {
+        fail("--render-worker-argument: not a render worker's command line", 64)
+    }
+    configuration.limits = render
+    configuration.worker = WorkerCommand(executable: renderWorker[0], renderLimits: render, limits: limits)
 }
-let model = ViewerModel(paths: files, configuration: configuration)
-
-// The file opens, and every page's size is read for the layout (poppler parses each page's
-// dictionary: ~150 M instructions for 1000 pages, more than GTK's own start), on a thread of
-// its own while this one opens the display and loads GTK's settings and theme (~90 M). The
-// model is used by one thread at a time: the window gets it after the join.
-// As soon as the file is open, the render thread starts its worker process, which opens the
-// document too (in parallel with both threads here).
-struct Handoff: @unchecked Sendable { let model: ViewerModel }
-let handoff = Handoff(model: model)
-let renderer = PageView.EarlyRenderer()
-let opening = JoinableThread(stackSize: 8 << 20) { [password] in
-    let model = handoff.model
-    if let password { model.unlock(password: password) }
-    _ = model.card
-    LookTrace.mark("file opened (card)")
-    renderer.start(model: model)
-    for index in 0..<model.pageCount { _ = model.pageSize(index) }
-    LookTrace.mark("pages sized")
-}
+configuration.renderTimeout = timeout
+// The worker starts and opens the first file (its pages' sizes read there) at once, on the
+// model's render thread, while this thread opens the display and loads GTK's settings and theme.
+let model = ViewerModel(paths: files, configuration: configuration, unacceptedLimit: 2) { LookWindow.wake() }
+if let password { model.unlock(password: password) }
 
 g_set_prgname("quire-look")
 g_set_application_name("Quire Look")
@@ -125,9 +115,7 @@ LookTrace.mark("display opened")
 ColorScheme.followDesktop()
 _ = gtk_settings_get_default()  // GTK's settings and theme, here while the file opens
 LookTrace.mark("theme loaded")
-opening.join()
-
-let window = LookWindow(model: model, deferActions: true, renderer: renderer)
+let window = LookWindow(model: model, deferActions: true)
 LookTrace.mark("window built (widgets)")
 window.present()
 LookTrace.mark("window presented")

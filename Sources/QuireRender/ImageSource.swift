@@ -46,3 +46,13 @@ final class ImageSource: PageSource {
         libcairo.cairo_restore(cr)
     }
 }
+
+extension RenderEngine {
+    /// Raster images through gdk-pixbuf (decoded at the size drawn where the format allows).
+    static let image = RenderEngine(name: "image", families: [.image]) { (input) throws(DocumentError) in
+        let header: [UInt8]
+        do throws(InputError) { header = try input.file.read(upTo: 256 * 1024) } catch { throw DocumentError(error) }
+        let decoder = ImageDecoder(source: .file(input.file), path: input.file.path, limits: input.limits)
+        return Opened(source: try ImageSource(decoder: decoder, header: header))
+    }
+}

@@ -35,4 +35,21 @@ final class PDFPageSource: PageSource {
             libpoppler.poppler_page_render(page, cr)
         }
     }
+
+    func text(page index: Int) throws(DocumentError) -> String? {
+        guard let page = libpoppler.poppler_document_get_page(document.document, Int32(index)) else {
+            throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) cannot be read")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let text = libpoppler.poppler_page_get_text(page) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+}
+
+extension RenderEngine {
+    /// PDF through poppler-glib and cairo.
+    static let pdf = RenderEngine(name: "pdf", families: [.pdf]) { (input) throws(DocumentError) in
+        Opened(source: try PDFPageSource(file: input.file, password: input.password))
+    }
 }

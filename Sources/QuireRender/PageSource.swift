@@ -19,10 +19,14 @@ protocol PageSource: AnyObject {
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage
     /// Whether the page has an intrinsic pixel size that upscaling would only blur.
     var isRaster: Bool { get }
+    /// The text of page `index`, in reading order; nil when the pages carry no text.
+    func text(page index: Int) throws(DocumentError) -> String?
 }
 
 extension PageSource {
     var isRaster: Bool { false }
+
+    func text(page index: Int) throws(DocumentError) -> String? { nil }
 
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
         let image = try CairoImage(width: width, height: height, path: path)

@@ -199,3 +199,10 @@ private final class ClosureBox {
     let value: () -> Void
     init(_ value: @escaping () -> Void) { self.value = value }
 }
+
+extension RenderEngine {
+    /// PostScript and EPS through libspectre (Ghostscript).
+    static let postScript = RenderEngine(name: "postscript", families: [.postscript]) { (input) throws(DocumentError) in
+        Opened(source: try PostScriptSource(file: input.file))
+    }
+}

@@ -9,7 +9,7 @@ import QuireTypes
 
 /// Renders any document family Quire supports: PDF, PostScript/EPS, SVG, raster images, text,
 /// and containers that carry a preview image (OpenDocument, OOXML, iWork, EPUB, CBZ). The
-/// renderer is chosen from ``ContentType/family``.
+/// engine is chosen from ``ContentType/family`` in ``RenderEngine/table``.
 ///
 /// ```swift
 /// let file = try InputFile(path: DocumentPath("report.pdf"))
@@ -28,7 +28,7 @@ public final class Renderer {
     public var path: DocumentPath { source.path }
     /// For containers: the entry the preview image came from.
     public let embeddedPreviewName: String?
-    let source: PageSource
+    let source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
 
@@ -43,41 +43,22 @@ public final class Renderer {
                 limits: RenderLimits = .standard, textByteLimit: Int? = nil) throws(DocumentError) {
         try LazyLibraries.requireCairo(file.path)
         self.contentType = contentType
-        var previewName: String?
-        var truncated = false
         switch contentType.family {
-        case .pdf:
-            source = try PDFPageSource(file: file, password: password)
-        case .postscript:
-            source = try PostScriptSource(file: file)
-        case .svg:
-            source = try SVGSource(file: file, limits: limits)
-        case .image:
-            let header: [UInt8]
-            do { header = try file.read(upTo: 256 * 1024) } catch { throw DocumentError(error) }
-            source = try ImageSource(decoder: ImageDecoder(source: .file(file), path: file.path, limits: limits), header: header)
-        case .text:
-            let limit = min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes)
-            var bytes: [UInt8]
-            do { bytes = try file.read(upTo: limit + 1) } catch { throw DocumentError(error) }
-            if bytes.count > limit {
-                truncated = true
-                bytes.removeLast(bytes.count - limit)
-                // Cut at the last line end so no half line (or half character) is shown.
-                if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
-            }
-            source = try TextSource(text: bytes, truncated: truncated, contentType: contentType, path: file.path)
-        case .officeDocument, .ebook, .comicBook:
-            let (name, bytes) = try ContainerPreview.extract(from: file, family: contentType.family, limits: limits)
-            previewName = name
-            let decoder = ImageDecoder(source: .bytes(bytes, name: name), path: file.path, limits: limits)
-            source = try ImageSource(decoder: decoder, header: Array(bytes.prefix(256 * 1024)))
         case .empty:
             throw DocumentError(kind: .unsupported, path: file.path, reason: "the file is empty")
-        case .other:
+        default:
+            break
+        }
+        guard let engine = RenderEngine.engine(for: contentType.family) else {
             throw DocumentError(kind: .unsupported, path: file.path,
                                 reason: "this file type cannot be previewed (\(contentType.localizedDescription))")
         }
+        let input = RenderEngine.Input(file: file, contentType: contentType, password: password, limits: limits,
+                                       textByteLimit: min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes))
+        let opened = try engine.open(input)
+        source = opened.source
+        let previewName = opened.embeddedPreviewName
+        let truncated = opened.isTruncated
         embeddedPreviewName = previewName
         textTruncated = truncated
         self.limits = limits
@@ -101,10 +82,19 @@ public final class Renderer {
     /// Pixel size `render(page:size:allowUpscaling:)` will produce.
     /// Pages over ``RenderLimits/maximumOutputPixels`` are scaled down to fit it.
     public func pixelSize(page index: Int = 0, size: RenderSize, allowUpscaling: Bool = true) -> (width: Int, height: Int) {
-        let (width, height) = size.pixels(for: source.pageSize(at: index), isRaster: source.isRaster, upscale: allowUpscaling)
+        Self.pixelSize(for: source.pageSize(at: index), isRaster: source.isRaster, size: size, allowUpscaling: allowUpscaling,
+                       maximumPixels: limits.maximumOutputPixels)
+    }
+
+    /// The pixel size a page of `pageSize` gets at `size`: the rule ``pixelSize(page:size:allowUpscaling:)``
+    /// applies, for a caller that knows the page's size but has no renderer (a viewer laying
+    /// out pages the render worker will draw).
+    public static func pixelSize(for pageSize: PageSize, isRaster: Bool, size: RenderSize, allowUpscaling: Bool,
+                                 maximumPixels: Int) -> (width: Int, height: Int) {
+        let (width, height) = size.pixels(for: pageSize, isRaster: isRaster, upscale: allowUpscaling)
         let pixels = Double(width) * Double(height)
-        guard pixels > Double(limits.maximumOutputPixels) else { return (width, height) }
-        let shrink = (Double(limits.maximumOutputPixels) / pixels).squareRoot()
+        guard pixels > Double(maximumPixels) else { return (width, height) }
+        let shrink = (Double(maximumPixels) / pixels).squareRoot()
         return (max(1, Int(Double(width) * shrink)), max(1, Int(Double(height) * shrink)))
     }
 
@@ -116,6 +106,13 @@ public final class Renderer {
         try checkPage(index)
         let (width, height) = pixelSize(page: index, size: size, allowUpscaling: allowUpscaling)
         return try source.raster(page: index, width: width, height: height).rendered()
+    }
+
+    /// The text of page `index` in reading order (for find and copy); nil when the engine has
+    /// no text for its pages (images).
+    public func text(page index: Int) throws(DocumentError) -> String? {
+        try checkPage(index)
+        return try source.text(page: index)
     }
 
     /// Internal: the page as a cairo surface (for composition, e.g. contact sheets).

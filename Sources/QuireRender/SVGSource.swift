@@ -66,3 +66,10 @@ final class SVGSource: PageSource {
 }
 
 import FoundationEssentials
+
+extension RenderEngine {
+    /// SVG through librsvg.
+    static let svg = RenderEngine(name: "svg", families: [.svg]) { (input) throws(DocumentError) in
+        Opened(source: try SVGSource(file: input.file, limits: input.limits))
+    }
+}

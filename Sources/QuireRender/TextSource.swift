@@ -158,3 +158,21 @@ final class TextSource: PageSource {
         libcairo.cairo_restore(cr)
     }
 }
+
+extension RenderEngine {
+    /// Text, source, Markdown and CSV laid out on A4 pages with Pango.
+    static let text = RenderEngine(name: "text", families: [.text]) { (input) throws(DocumentError) in
+        let limit = input.textByteLimit
+        var bytes: [UInt8]
+        do throws(InputError) { bytes = try input.file.read(upTo: limit + 1) } catch { throw DocumentError(error) }
+        var truncated = false
+        if bytes.count > limit {
+            truncated = true
+            bytes.removeLast(bytes.count - limit)
+            // Cut at the last line end so no half line (or half character) is shown.
+            if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
+        }
+        let source = try TextSource(text: bytes, truncated: truncated, contentType: input.contentType, path: input.file.path)
+        return Opened(source: source, isTruncated: truncated)
+    }
+}

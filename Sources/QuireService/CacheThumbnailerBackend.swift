@@ -2,19 +2,20 @@ import FoundationEssentials
 import Quire
 import QuireSystem
 import QuireThumbnails
+import QuireRenderService
 import Synchronization
 
 /// The service's backend: the batch machinery (isolated worker processes, atomic cache writes,
 /// failure markers) applied to the URIs of each request, and the cache operations of `Cache1`.
 public struct CacheThumbnailerBackend: ThumbnailerBackend {
     public let cache: ThumbnailCache
-    public let worker: BatchRunner.WorkerCommand
+    public let worker: WorkerCommand
     public let jobs: Int
     public let timeout: Double
     public let supportedMimeTypes: [String]
     public var flavors: [String] { ThumbnailFlavor.allCases.map(\.rawValue) }
 
-    public init(cache: ThumbnailCache = ThumbnailCache(), worker: BatchRunner.WorkerCommand,
+    public init(cache: ThumbnailCache = ThumbnailCache(), worker: WorkerCommand,
                 jobs: Int = 2, timeout: Double = 15) {
         self.cache = cache
         self.worker = worker
@@ -40,7 +41,7 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
         }
         if !paths.isEmpty {
             let options = BatchOptions(flavors: [flavorValue], jobs: max(1, min(jobs, paths.count)),
-                                       timeout: timeout)
+                                       timeout: timeout, limits: worker.limits)
             let runner = BatchRunner(options: options, cache: cache, worker: worker)
             let results = ResultBox()
             // The runner blocks (its worker slots wait on child processes): a thread of its own,

@@ -3,18 +3,21 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Synchronization
 
 /// A POSIX thread with a chosen stack size that the creator joins, for blocking work outside
 /// Swift concurrency's pool (worker slots waiting on child processes). Quire avoids
 /// Foundation's `Thread`: it would link CoreFoundation, whose initialiser runs in every process.
-package final class JoinableThread {
+/// Sendable: the handle is set once, and joining (from any thread, at most once) is guarded.
+package final class JoinableThread: Sendable {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
-    private var thread = pthread_t()
+    private let thread: pthread_t
     private let started: Bool
+    private let joined = Mutex(false)
 
     /// Starts `body` on a new thread. If no thread can be created, `body` runs here, before
     /// this returns, so the work is done either way.
@@ -24,10 +27,12 @@ package final class JoinableThread {
         pthread_attr_init(&attributes)
         pthread_attr_setstacksize(&attributes, stackSize)
         defer { pthread_attr_destroy(&attributes) }
+        var thread = pthread_t()
         let result = pthread_create(&thread, &attributes, { argument in
             Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
             return nil
         }, box.toOpaque())
+        self.thread = thread
         started = result == 0
         if !started {
             box.release()
@@ -35,9 +40,10 @@ package final class JoinableThread {
         }
     }
 
-    /// Waits for the thread to finish (at most once).
+    /// Waits for the thread to finish (the first caller waits; later calls return at once).
     package func join() {
-        if started { pthread_join(thread, nil) }
+        guard started, joined.withLock({ joined in defer { joined = true }; return !joined }) else { return }
+        pthread_join(thread, nil)
     }
 
     /// Runs `body` on a new detached thread with a stack of `stackSize` bytes (here, before

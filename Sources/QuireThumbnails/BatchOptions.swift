@@ -1,3 +1,4 @@
+import QuireRenderService
 /// What a batch run does.
 public struct BatchOptions: Sendable {
     /// Flavors to produce (at least one).
@@ -19,13 +20,13 @@ public struct BatchOptions: Sendable {
     /// Plan and report, write nothing.
     public var dryRun: Bool
     /// Worker limits.
-    public var limits: ThumbnailWorker.Limits
+    public var limits: WorkerLimits
     /// Use bubblewrap when available.
     public var useSandbox: Bool
 
     public init(flavors: [ThumbnailFlavor] = [.normal], recursive: Bool = false, jobs: Int = 2, force: Bool = false,
                 timeout: Double = 15, maximumFileSize: Int64 = 1 << 30, includeHidden: Bool = false,
-                shard: ShardSpec? = nil, dryRun: Bool = false, limits: ThumbnailWorker.Limits = .init(),
+                shard: ShardSpec? = nil, dryRun: Bool = false, limits: WorkerLimits = .init(),
                 useSandbox: Bool = true) {
         self.flavors = flavors
         self.recursive = recursive

@@ -5,30 +5,13 @@ import FoundationEssentials
 import QuireTypes
 import Synchronization
 import QuireSystem
+import QuireRenderService
 
 /// Runs a batch: walks the paths, skips what is current (or known to fail), sends the rest —
 /// largest first — to a pool of sandboxed, long-lived worker processes, and writes what they
 /// return into the cache atomically. A file that fails, crashes its worker or times out is
 /// recorded with a failure marker and the batch goes on.
 public final class BatchRunner: Sendable {
-    /// How to start one worker: normally the running `quire` binary with its hidden subcommand.
-    public struct WorkerCommand: Sendable {
-        public var executable: String
-        public var arguments: [String]
-        public var environment: [String: String]
-        /// Send workers' standard error to /dev/null (C libraries can be chatty).
-        public var quietStandardError: Bool
-
-        public init(executable: String, arguments: [String],
-                    environment: [String: String] = ProcessInfo.processInfo.environment,
-                    quietStandardError: Bool = true) {
-            self.executable = executable
-            self.arguments = arguments
-            self.environment = environment
-            self.quietStandardError = quietStandardError
-        }
-    }
-
     public let options: BatchOptions
     public let cache: ThumbnailCache
     let worker: WorkerCommand
@@ -43,7 +26,10 @@ public final class BatchRunner: Sendable {
     }
     private let state = Mutex(State())
 
-    /// - Parameter sandbox: the confinement of workers; detected when nil (and `useSandbox`).
+    /// - Parameters:
+    ///   - worker: how to start one worker (normally the running `quire` with the render
+    ///     service's hidden word); the batch's limits (``BatchOptions/limits``) replace its own.
+    ///   - sandbox: the confinement of workers; detected when nil (and `useSandbox`).
     public init(options: BatchOptions, cache: ThumbnailCache, worker: WorkerCommand, sandbox: WorkerSandbox? = nil) {
         self.options = options
         self.cache = cache
@@ -194,11 +180,12 @@ public final class BatchRunner: Sendable {
         // and rename) are removed before new ones are written; not on runs with nothing to do,
         // so that an up-to-date rerun never lists the cache directories.
         cache.removeLeftovers()
+        var command = worker
+        command.limits = options.limits
         let pool = WorkerPool(configuration: .init(
-            executable: worker.executable, arguments: worker.arguments, environment: worker.environment,
-            sandbox: sandbox, readable: Self.readableRoots(given: paths, pending: pending.map(\.key.canonicalPath)),
-            workerCount: max(1, options.jobs), timeout: options.timeout,
-            quietStandardError: worker.quietStandardError))
+            command: command, sandbox: sandbox,
+            readable: Self.readableRoots(given: paths, pending: pending.map(\.key.canonicalPath)),
+            workerCount: max(1, options.jobs), timeout: options.timeout))
         let stopNow = state.withLock { state in
             state.pool = pool
             state.usedSandbox = sandbox

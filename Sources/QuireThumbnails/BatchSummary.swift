@@ -1,3 +1,4 @@
+import QuireRenderService
 /// Totals of a batch run.
 public struct BatchSummary: Sendable {
     /// Files whose thumbnails were written.

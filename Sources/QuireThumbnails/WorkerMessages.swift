@@ -1,4 +1,5 @@
 import QuireTypes
+import QuireRenderService
 
 /// One file for a worker: the path to open, the URI to record and the edge sizes wanted.
 struct WorkerRequest: Sendable {
@@ -7,8 +8,10 @@ struct WorkerRequest: Sendable {
     var sizes: [Int]
     var maximumFileSize: Int64
 
+    /// The request frame (the render service's `thumbnail` kind, then this request).
     var frame: [UInt8] {
         var writer = WireWriter()
+        writer.integer(RenderRequestKind.thumbnail.rawValue)
         writer.data(path)
         writer.string(uri)
         writer.integer(maximumFileSize)

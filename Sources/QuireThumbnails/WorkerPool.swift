@@ -5,8 +5,10 @@ import FoundationEssentials
 import QuireTypes
 import Synchronization
 import QuireSystem
+import QuireRenderService
 
-/// A bounded set of long-lived worker processes fed from one shared queue of files.
+/// A bounded set of long-lived worker processes (the render service's, ``WorkerProcess``) fed
+/// from one shared queue of files.
 ///
 /// Each slot is a thread that owns at most one worker process: it sends a file, waits for the
 /// answer for at most the per-file timeout, and on a timeout or a crash kills the worker, reports
@@ -14,16 +16,13 @@ import QuireSystem
 /// because each slot blocks in `poll(2)` on its worker's pipe.
 final class WorkerPool: Sendable {
     struct Configuration: Sendable {
-        /// The program and arguments that start one worker (before sandbox wrapping).
-        var executable: String
-        var arguments: [String]
-        var environment: [String: String]
+        /// How one worker starts (before sandbox wrapping).
+        var command: WorkerCommand
         var sandbox: WorkerSandbox
         /// Paths the workers may read inside the sandbox (the batch's inputs).
         var readable: [String] = []
         var workerCount: Int
         var timeout: Double
-        var quietStandardError: Bool
     }
 
     /// What became of one job.
@@ -99,12 +98,18 @@ final class WorkerPool: Sendable {
             let job = jobs[index]
             if worker == nil {
                 do {
-                    let argv = configuration.sandbox.command(executable: configuration.executable, arguments: configuration.arguments,
-                                                                readable: configuration.readable)
-                    let process = try WorkerProcess(argv: argv, environment: configuration.environment,
-                                                    quietStandardError: configuration.quietStandardError)
+                    let command = configuration.command
+                    let argv = command.argv(sandbox: configuration.sandbox, readable: configuration.readable)
+                    let process: WorkerProcess
+                    do {
+                        process = try WorkerProcess(argv: argv, environment: command.environment,
+                                                    quietStandardError: command.quietStandardError)
+                    } catch {
+                        throw ThumbnailCacheError(path: command.executable, reason: "cannot start a worker (\(error.message))",
+                                                  errno: error.errno)
+                    }
                     if let problem = process.awaitHandshake(timeout: 20) {
-                        throw ThumbnailCacheError(path: configuration.executable, reason: problem)
+                        throw ThumbnailCacheError(path: command.executable, reason: problem)
                     }
                     state.withLock { state in
                         state.live[slot] = process.pid
@@ -121,11 +126,17 @@ final class WorkerPool: Sendable {
                     break
                 }
             }
-            let outcome = worker!.process(job.request, timeout: configuration.timeout)
+            let outcome = worker!.process(job.request.frame, timeout: configuration.timeout)
             let result: JobOutcome
             switch outcome {
-            case .response(let response):
-                result = .response(response)
+            case .reply(let payload):
+                if let response = try? WorkerResponse(payload: payload) {
+                    result = .response(response)
+                } else {
+                    worker!.terminate()
+                    worker = nil
+                    result = .failed(ThumbnailFailure(.crash, "worker sent a malformed answer"))
+                }
             case .timedOut:
                 worker!.terminate()
                 worker = nil
@@ -134,7 +145,7 @@ final class WorkerPool: Sendable {
             case .died(let how):
                 worker = nil
                 result = .failed(ThumbnailFailure(.crash, how))
-            case .protocolError:
+            case .protocolError, .interrupted:
                 worker!.terminate()
                 worker = nil
                 result = .failed(ThumbnailFailure(.crash, "worker sent a malformed answer"))

@@ -1,4 +1,5 @@
 import Quire
+import QuireRenderService
 
 /// The file's card as Quick Look shows it in its header: icon, title, kind, size, pages.
 public struct DocumentCard: Sendable, Hashable {
@@ -25,23 +26,21 @@ public struct DocumentCard: Sendable, Hashable {
     /// The PDF's author, when it names one.
     public let author: String?
 
-    init(info: DocumentInfo?, document: Document, pages: Int?, lines: Int?) {
-        let type = document.contentType
+    /// The card of `path` from what the render worker found: its type, and for a document it
+    /// could open, its facts (pages, title, author, image size); the size from the file.
+    init(path: DocumentPath, contentType type: ContentType, size: Int64, facts: DocumentFacts?) {
         iconName = type.iconName
-        fileName = document.path.displayName
-        let pdfTitle = info?.pdf?.title.flatMap { title in
-            title.allSatisfy { $0.isWhitespace } ? nil : title
-        }
-        title = pdfTitle ?? fileName
+        fileName = path.displayName
+        title = facts?.title ?? fileName
         kind = type.localizedDescription
         mimeType = type.mimeType
         family = type.family
-        size = document.file.size
-        formattedSize = DocumentInfo.formatSize(document.file.size)
-        self.pages = pages
-        self.lines = lines
-        imageWidth = info?.image?.width
-        imageHeight = info?.image?.height
-        author = info?.pdf?.author
+        self.size = size
+        formattedSize = DocumentInfo.formatSize(size)
+        pages = facts.flatMap { $0.text == nil ? $0.pageCount : nil }
+        lines = facts?.text?.lineCount
+        imageWidth = facts?.imageWidth
+        imageHeight = facts?.imageHeight
+        author = facts?.author
     }
 }

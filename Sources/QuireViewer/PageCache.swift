@@ -9,12 +9,15 @@ public struct PageCache: Sendable {
         public let page: Int
         public let width: Int
         public let height: Int
+        /// What the page was rendered for (a print preview of text is another page).
+        public let purpose: Int
 
-        public init(file: Int, page: Int, width: Int, height: Int) {
+        public init(file: Int, page: Int, width: Int, height: Int, purpose: Int = 0) {
             self.file = file
             self.page = page
             self.width = width
             self.height = height
+            self.purpose = purpose
         }
     }
 

@@ -1,21 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Quire
+import QuireRenderService
 
-/// The viewer behind `quire look`, for every front-end (the terminal viewer, the GTK window):
+/// The viewer behind `quire look`, for both front-ends (the GTK window and the terminal viewer):
 /// the list of files, the current file and page (or top line, for text), zoom and pan, the
 /// file's card, its actions with reasons, the print sheet and resume state.
 ///
-/// Front-ends map input to the commands below and draw what the model says; they never open
-/// documents or talk to CUPS themselves. The model is not thread-safe: use it from one thread.
-/// Rendering (``renderPage(fitting:)``) is synchronous on the caller's thread, which should be
-/// a thread of the front-end's own (not Swift's cooperative pool: poppler cannot be cancelled
-/// and may block for long).
+/// The model never opens a document itself: files are opened, and pages rendered, by the render
+/// service's worker process, through one ``RenderQueue`` on a thread of its own. A file the user
+/// turns to is ``Content/opening`` until the worker's answer arrives; the front-end is told by
+/// the `wake` callback (on the render thread) and calls ``update()`` on its own thread, which
+/// applies the answers and returns the pages that came back. Front-ends map input to the
+/// commands below and draw what the model says; they never open documents or talk to CUPS.
+/// The model is not thread-safe: use it from one thread.
 ///
 /// ```swift
-/// let model = ViewerModel(paths: [DocumentPath("report.pdf"), DocumentPath("notes.txt")])
-/// model.nextPage()
-/// let image = try model.renderPage(fitting: (width: 800, height: 1000))
-/// print(model.positionText)   // "page 2 of 12"
-/// model.close()               // remembers page and zoom for next time
+/// let model = ViewerModel(paths: [DocumentPath("report.pdf"), DocumentPath("notes.txt")]) { ring() }
+/// // …when rung, on the front-end's thread:
+/// for update in model.update() { draw(update) }
+/// print(model.positionText)   // "page 1 of 12"
+/// model.close()               // stops the worker, remembers page and zoom for next time
 /// ```
 public final class ViewerModel {
     /// How the model reaches the rest of the system.
@@ -24,33 +32,55 @@ public final class ViewerModel {
         public var conversion: PrintConversion
         /// Where positions are remembered; nil remembers nothing.
         public var resume: ResumeStore?
-        /// Bytes of rendered pages kept for reuse.
+        /// Bytes of pages kept by ``renderPage(fitting:)`` for reuse.
         public var cacheByteLimit: Int
         public var maximumFileSize: Int64
         public var limits: RenderLimits
-        /// Render pages in this worker program (argv; see ``PageRenderProcess``) instead of in
-        /// the viewer's process, so a crash or hang in a renderer costs one page. nil: in-process.
-        public var renderProcess: [String]?
-        /// Seconds a page may take in the worker before it is killed.
-        public var renderTimeout: Double = 30
+        /// How the render worker is started (the `quire` executable, its limits).
+        public var worker: WorkerCommand
+        /// Seconds a file or page may take in the worker before it is killed.
+        public var renderTimeout: Double
+        /// Whether the worker runs in bubblewrap (when available).
+        public var sandbox: RenderClient.SandboxPolicy
 
         public init(printSystem: PrintSystem = PrintSystem(), conversion: PrintConversion = .standard,
                     resume: ResumeStore? = ResumeStore.standard(), cacheByteLimit: Int = 64 << 20,
                     maximumFileSize: Int64 = InputFile.defaultMaximumSize, limits: RenderLimits = .standard,
-                    renderProcess: [String]? = nil, renderTimeout: Double = 30) {
-            self.renderProcess = renderProcess
-            self.renderTimeout = renderTimeout
+                    worker: WorkerCommand? = nil, renderTimeout: Double = 30, sandbox: RenderClient.SandboxPolicy = .automatic) {
             self.printSystem = printSystem
             self.conversion = conversion
             self.resume = resume
             self.cacheByteLimit = cacheByteLimit
             self.maximumFileSize = maximumFileSize
             self.limits = limits
+            self.worker = worker ?? WorkerCommand(executable: Self.installedWorker(), renderLimits: limits)
+            self.renderTimeout = renderTimeout
+            self.sandbox = sandbox
+        }
+
+        /// The `quire` executable that serves as the render worker: `$QUIRE_WORKER`, else the
+        /// one beside the running program (or in `../../bin`, from libexec/quire), else
+        /// `/usr/bin/quire`.
+        public static func installedWorker(environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } })
+            -> String {
+            if let given = environment("QUIRE_WORKER"), !given.isEmpty { return given }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            if count > 0 {
+                let own = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let directory = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+                for candidate in [directory + "/quire", directory + "/../../bin/quire"] where access(candidate, X_OK) == 0 {
+                    return candidate
+                }
+            }
+            return "/usr/bin/quire"
         }
     }
 
     /// What the current file shows.
     public enum Content: Sendable, Hashable {
+        /// The worker is opening the file.
+        case opening
         /// Pages drawn as pictures (PDF, PostScript, images, SVG, containers' previews).
         case pages(count: Int)
         /// Lines of text (text, source, Markdown, CSV).
@@ -59,18 +89,30 @@ public final class ViewerModel {
         case problem(ViewerProblem)
     }
 
+    /// What ``update()`` hands to the front-end.
+    public enum Update: Sendable {
+        /// File `index` opened (or failed to): its content, card and position are known.
+        case opened(file: Int)
+        /// A page came back (or its problem).
+        case page(PageRenderJob, Result<PagePixels, ViewerProblem>)
+    }
+
     /// Zoom steps (1 = the page fits the view).
     public static let zoomSteps: [Double] = [1, 1.25, 1.5, 2, 3, 4, 6, 8]
 
     private final class OpenFile {
+        enum State {
+            case unrequested
+            case opening(OpenJob)
+            case opened(DocumentFacts)
+            case failed(ViewerProblem)
+        }
         let path: DocumentPath
-        var loaded = false
-        var document: Document?
-        var renderer: Renderer?
-        /// Text laid out on paper, for the print preview (opened on first use).
-        var printLayout: Renderer?
-        var text: TextContent?
-        var problem: ViewerProblem?
+        var state: State = .unrequested
+        /// The file as the viewer holds it (opened read-only once the worker has read it; for
+        /// its size, resume state and printing — never parsed here).
+        var file: InputFile?
+        var contentType: ContentType?
         var card: DocumentCard?
         var printAction: ViewerAction?
         var password: String?
@@ -78,54 +120,80 @@ public final class ViewerModel {
         var zoom: Double = 1
         var panX = 0.5, panY = 0.0
         var dirty = false
+        /// Whether the saved position was applied (once, when the file first opened).
+        var resumed = false
 
         init(path: DocumentPath) { self.path = path }
+
+        var facts: DocumentFacts? {
+            if case .opened(let facts) = state { return facts }
+            return nil
+        }
     }
 
     public let configuration: Configuration
     private let files: [OpenFile]
     public private(set) var fileIndex = 0
     private var cache: PageCache
-    private let worker: PageRenderProcess?
+    private let queue: RenderQueue
+    /// Updates taken by a blocking call (``renderPage(fitting:)``) and not yet handed out.
+    private var held: [Update] = []
 
-    /// - Parameter paths: the files, in order; at least one.
-    public init(paths: [DocumentPath], configuration: Configuration = Configuration()) {
+    /// - Parameters:
+    ///   - paths: the files, in order; at least one.
+    ///   - wake: called on the render thread when answers are waiting for ``update()``.
+    public init(paths: [DocumentPath], configuration: Configuration = Configuration(),
+                unacceptedLimit: Int? = nil, wake: @escaping @Sendable () -> Void = {}) {
         precondition(!paths.isEmpty, "a viewer needs at least one file")
         self.configuration = configuration
         files = paths.map(OpenFile.init(path:))
         cache = PageCache(byteLimit: configuration.cacheByteLimit)
-        worker = configuration.renderProcess.map { PageRenderProcess(argv: $0, timeout: configuration.renderTimeout) }
+        queue = RenderQueue(command: configuration.worker, timeout: configuration.renderTimeout, sandbox: configuration.sandbox,
+                            paths: paths, unacceptedLimit: unacceptedLimit, wake: wake)
+        requestCurrent()
     }
 
     // MARK: What to draw
 
     public var fileCount: Int { files.count }
     public var paths: [DocumentPath] { files.map(\.path) }
-    private var current: OpenFile { load(fileIndex) }
+    private var current: OpenFile { files[fileIndex] }
     public var path: DocumentPath { files[fileIndex].path }
     /// The file name for display.
     public var fileName: String { path.displayName }
 
     public var content: Content {
-        let file = current
-        if let problem = file.problem { return .problem(problem) }
-        if let text = file.text { return .text(text) }
-        return .pages(count: file.renderer?.pageCount ?? 0)
+        switch current.state {
+        case .unrequested, .opening: return .opening
+        case .failed(let problem): return .problem(problem)
+        case .opened(let facts):
+            if let text = facts.text { return .text(text) }
+            return .pages(count: facts.pageCount)
+        }
     }
 
-    /// The card (nil only when the file could not be opened at all).
+    /// Whether the current file is still being opened.
+    public var isOpening: Bool {
+        if case .opening = content { return true }
+        return false
+    }
+
+    /// The card (nil until the file is opened, and when it could not be opened at all).
     public var card: DocumentCard? { current.card }
 
-    public var problem: ViewerProblem? { current.problem }
+    public var problem: ViewerProblem? {
+        if case .failed(let problem) = current.state { return problem }
+        return nil
+    }
 
     /// Pages, for paged content; 0 otherwise.
-    public var pageCount: Int { current.renderer?.pageCount ?? 0 }
+    public var pageCount: Int { pagedFacts(current)?.pageCount ?? 0 }
 
     /// 0-based page (paged content) or top line (text).
     public var position: Int { current.position }
 
     /// The current page, 0-based (0 for text).
-    public var page: Int { current.renderer == nil ? 0 : current.position }
+    public var page: Int { pagedFacts(current) == nil ? 0 : current.position }
 
     /// 1 = fit the view.
     public var zoom: Double { current.zoom }
@@ -133,9 +201,10 @@ public final class ViewerModel {
     /// Where the view sits on a zoomed page: 0…1 across the part that does not fit.
     public var pan: (x: Double, y: Double) { (current.panX, current.panY) }
 
-    /// "page 3 of 120", "line 40 of 300", or "" when nothing is shown.
+    /// "page 3 of 120", "line 40 of 300", "opening…", or "" when nothing is shown.
     public var positionText: String {
         switch content {
+        case .opening: return "opening…"
         case .pages(let count): return "page \(page + 1) of \(count)"
         case .text(let text): return "line \(min(position + 1, max(1, text.lineCount))) of \(text.lineCount)"
         case .problem: return ""
@@ -147,6 +216,97 @@ public final class ViewerModel {
 
     /// "fit" or "150%".
     public var zoomText: String { zoom == 1 ? "fit" : "\(Int((zoom * 100).rounded()))%" }
+
+    private func pagedFacts(_ file: OpenFile) -> DocumentFacts? {
+        guard let facts = file.facts, facts.text == nil else { return nil }
+        return facts
+    }
+
+    // MARK: The render thread's answers
+
+    /// Applies what the render thread delivered (files opened, pages rendered); returns it for
+    /// the front-end to draw. Call on the model's thread after `wake`.
+    public func update() -> [Update] {
+        var updates = held
+        held = []
+        for delivery in queue.take() {
+            if let update = apply(delivery) { updates.append(update) }
+        }
+        return updates
+    }
+
+    private func apply(_ delivery: RenderDelivery) -> Update? {
+        switch delivery {
+        case .page(let job, let result):
+            return .page(job, result)
+        case .opened(let job, let result):
+            let file = files[job.file]
+            guard case .opening(let waiting) = file.state, waiting == job else { return nil }  // stale
+            switch result {
+            case .success(let facts):
+                file.state = .opened(facts)
+                file.contentType = ContentType(mimeType: facts.mimeType)
+            case .failure(let problem) where problem.kind == .cancelled:
+                // Dropped while the user moved on: opened again when it is shown again.
+                file.state = .unrequested
+                if job.file == fileIndex { requestCurrent() }
+                return nil
+            case .failure(let problem):
+                file.state = .failed(ViewerProblem(problem))
+                file.contentType = problem.mimeType.map { ContentType(mimeType: $0) }
+            }
+            opened(file)
+            return .opened(file: job.file)
+        }
+    }
+
+    /// A file's answer has come: the card, the file as the viewer holds it, where it was left.
+    private func opened(_ file: OpenFile) {
+        file.printAction = nil
+        if file.file == nil { file.file = try? InputFile(path: file.path, maximumSize: configuration.maximumFileSize) }
+        if let type = file.contentType {
+            file.card = DocumentCard(path: file.path, contentType: type, size: file.file?.size ?? 0, facts: file.facts)
+        } else {
+            file.card = nil
+        }
+        if !file.resumed, let handle = file.file, let saved = configuration.resume?.position(for: handle) {
+            file.resumed = true
+            file.position = saved.position
+            file.zoom = max(1, min(Self.zoomSteps.last!, saved.zoom))
+        }
+        file.position = max(0, min(file.position, lastPosition(of: file)))
+    }
+
+    /// Asks the worker to open the current file, unless it is open or being opened; a file
+    /// being opened that is no longer current is dropped.
+    private func requestCurrent() {
+        let file = current
+        switch file.state {
+        case .unrequested:
+            let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
+                                                                         maximumFileSize: configuration.maximumFileSize))
+            file.state = .opening(job)
+            queue.wantOpen([job])
+        case .opening(let job):
+            queue.wantOpen([job])
+        case .opened, .failed:
+            queue.wantOpen([])
+        }
+    }
+
+    /// Waits (blocking) until the current file is opened or failed, at most `timeout` seconds;
+    /// the problem, if it cannot be shown. For callers without a main loop (tests, tools);
+    /// front-ends use `wake` and ``update()`` instead.
+    @discardableResult
+    public func waitUntilOpened(timeout: Double? = nil) -> ViewerProblem? {
+        let deadline = Deadline(seconds: timeout ?? configuration.renderTimeout + 10)
+        while isOpening && !deadline.hasPassed {
+            let updates = queue.take().compactMap(apply)
+            held += updates
+            if isOpening { usleep(2_000) }
+        }
+        return problem
+    }
 
     // MARK: Commands: pages and lines
 
@@ -162,6 +322,8 @@ public final class ViewerModel {
     /// Goes to page (or line) `number`, counted from 1. Returns a message when out of range.
     public func goTo(_ number: Int) -> String? {
         switch content {
+        case .opening:
+            return "\(fileName) is still opening"
         case .pages(let count):
             guard (1...max(1, count)).contains(number) else {
                 return "there is no page \(number): \(count) page\(count == 1 ? "" : "s")"
@@ -177,13 +339,7 @@ public final class ViewerModel {
         return nil
     }
 
-    private var lastPosition: Int {
-        switch content {
-        case .pages(let count): return max(0, count - 1)
-        case .text(let text): return max(0, text.lineCount - 1)
-        case .problem: return 0
-        }
-    }
+    private var lastPosition: Int { lastPosition(of: current) }
 
     private func move(to target: Int) -> Bool {
         let file = current
@@ -200,11 +356,14 @@ public final class ViewerModel {
     @discardableResult public func nextFile() -> Bool { selectFile(fileIndex + 1) }
     @discardableResult public func previousFile() -> Bool { selectFile(fileIndex - 1) }
 
-    /// Makes file `index` current (0-based). Returns false when out of range.
+    /// Makes file `index` current (0-based); it is opened if it is not yet. Returns false when
+    /// out of range.
     @discardableResult public func selectFile(_ index: Int) -> Bool {
         guard files.indices.contains(index), index != fileIndex else { return false }
         saveResume()
         fileIndex = index
+        queue.want([], for: .view)
+        requestCurrent()
         return true
     }
 
@@ -223,7 +382,7 @@ public final class ViewerModel {
     /// Any zoom from 1 (fit) to 8 (800 % of fit).
     @discardableResult public func setZoom(_ value: Double) -> Bool {
         let file = current
-        guard file.renderer != nil else { return false }
+        guard pagedFacts(file) != nil else { return false }
         let clamped = max(1, min(Self.zoomSteps.last!, value))
         guard clamped != file.zoom else { return false }
         file.zoom = clamped
@@ -251,120 +410,117 @@ public final class ViewerModel {
 
     // MARK: Password
 
-    /// Tries `password` on the current (encrypted) file. Returns the problem left, if any.
-    @discardableResult public func unlock(password: String) -> ViewerProblem? {
-        let file = files[fileIndex]
-        file.password = password
-        file.loaded = false
-        file.problem = nil
-        return load(fileIndex).problem
-    }
-
-    // MARK: Rendering
-
-    /// The current page rendered to fit `box` (pixels) times the zoom: at zoom 1 the page fits
-    /// the box; above, it is larger and ``pan`` says which part to show. Cached (bounded).
-    ///
-    /// - Throws: ``DocumentError`` when the page cannot be rendered (the file is damaged past
-    ///   its first pages, or a limit is exceeded); ``ViewerProblem`` when nothing is paged.
-    public func renderPage(fitting box: (width: Int, height: Int)) throws -> RenderedImage {
-        try renderPage(current.position, fitting: box)
-    }
-
-    /// Page `index` (0-based) of the current file rendered to fit `box` times the zoom, for a
-    /// front-end that shows several pages at once (a continuous scroll). Cached (bounded).
-    public func renderPage(_ index: Int, fitting box: (width: Int, height: Int)) throws -> RenderedImage {
+    /// Tries `password` on the current (encrypted) file: it is opened again with it; the answer
+    /// comes as an ``Update/opened(file:)``.
+    public func unlock(password: String) {
         let file = current
-        guard let renderer = file.renderer else {
-            throw file.problem ?? ViewerProblem(kind: .unsupported, message: "this file is shown as text")
-        }
-        return try cachedPage(file, renderer: renderer, page: index, size: Self.renderSize(box: box, zoom: file.zoom))
+        file.password = password
+        file.state = .unrequested
+        file.card = nil
+        file.printAction = nil
+        cache.removeAll(file: fileIndex)
+        requestCurrent()
     }
 
-    /// Page `index` (clamped) rendered at `size`, from the cache or rendered into it.
-    private func cachedPage(_ file: OpenFile, renderer: Renderer, page index: Int, size: RenderSize) throws -> RenderedImage {
-        let page = max(0, min(index, renderer.pageCount - 1))
-        let pixels = renderer.pixelSize(page: page, size: size, allowUpscaling: false)
-        let key = PageCache.Key(file: fileIndex, page: page, width: pixels.width, height: pixels.height)
-        if let image = cache.image(for: key) { return image }
-        let image = try render(file, renderer: renderer, page: page, pixels: pixels, size: size)
-        cache.insert(image, for: key)
-        return image
+    // MARK: Pages
+
+    /// Page `index` (0-based) of the current file at `box` times the zoom, for a front-end to
+    /// ask for (``want(_:for:)``); nil when not paged or out of range.
+    public func pageJob(_ index: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        let file = current
+        guard let pixels = pagePixelSize(index, fitting: box) else { return nil }
+        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
+                             width: pixels.width, height: pixels.height, maximumFileSize: configuration.maximumFileSize)
     }
 
     /// The pixel size page `index` of the current file has when rendered to fit `box` times the
     /// zoom, without rendering it (for laying out a continuous scroll); nil when not paged.
     public func pagePixelSize(_ index: Int, fitting box: (width: Int, height: Int)) -> (width: Int, height: Int)? {
         let file = current
-        guard let renderer = file.renderer, (0..<renderer.pageCount).contains(index) else { return nil }
-        return renderer.pixelSize(page: index, size: Self.renderSize(box: box, zoom: file.zoom), allowUpscaling: false)
-    }
-
-    /// Page `index` of the current file at `box` times the zoom, described for a front-end that
-    /// renders off its own thread (``PageRenderQueue``) instead of through ``renderPage(_:fitting:)``;
-    /// nil when not paged or out of range.
-    public func pageJob(_ index: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
-        let file = current
-        guard let pixels = pagePixelSize(index, fitting: box) else { return nil }
-        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
-                             width: pixels.width, height: pixels.height)
+        guard let facts = pagedFacts(file), facts.pageSizes.indices.contains(index) else { return nil }
+        return facts.pixelSize(page: index, size: Self.renderSize(box: box, zoom: file.zoom), allowUpscaling: false,
+                               limits: configuration.limits)
     }
 
     /// Page `index`'s size in points (1/72 in), or in pixels for images; nil when not paged.
     public func pageSize(_ index: Int) -> PageSize? {
-        let file = current
-        guard let renderer = file.renderer, (0..<renderer.pageCount).contains(index) else { return nil }
-        return renderer.pageSize(at: index)
+        guard let facts = pagedFacts(current), facts.pageSizes.indices.contains(index) else { return nil }
+        return facts.pageSizes[index]
     }
 
-    private func render(_ file: OpenFile, renderer: Renderer, page: Int, pixels: (width: Int, height: Int),
-                        size: RenderSize) throws -> RenderedImage {
-        if let worker {
-            return try worker.render(path: file.path, password: file.password, page: page,
-                                     width: pixels.width, height: pixels.height)
-        }
-        return try renderer.render(page: page, size: size, allowUpscaling: false)
-    }
-
-    /// Renders the page after the current one into the cache (for a front-end with time to spare).
-    public func prefetchNextPage(fitting box: (width: Int, height: Int)) {
-        let file = current
-        guard let renderer = file.renderer, file.position + 1 < renderer.pageCount else { return }
-        let size = Self.renderSize(box: box, zoom: file.zoom)
-        let next = file.position + 1
-        let pixels = renderer.pixelSize(page: next, size: size, allowUpscaling: false)
-        let key = PageCache.Key(file: fileIndex, page: next, width: pixels.width, height: pixels.height)
-        guard !cache.contains(key), let image = try? render(file, renderer: renderer, page: next, pixels: pixels, size: size) else { return }
-        cache.insert(image, for: key)
+    /// Replaces the pages wanted for `purpose` (most wanted first): they come back through
+    /// ``update()``.
+    public func want(_ jobs: [PageRenderJob], for purpose: PageRenderJob.Purpose = .view) {
+        queue.want(jobs, for: purpose)
     }
 
     /// Page `number` (1-based) of the current file as it will print, fitted to `box` whatever
-    /// the zoom: for a print sheet's preview strip. Paged documents through the same renderer
-    /// (and render worker) as the view, cached; text as it is laid out on paper.
-    public func renderPrintPreview(page number: Int, fitting box: (width: Int, height: Int)) throws -> RenderedImage {
-        let file = current
-        let size = RenderSize.fit(width: max(1, box.width), height: max(1, box.height))
-        if let renderer = file.renderer { return try cachedPage(file, renderer: renderer, page: number - 1, size: size) }
-        guard let document = file.document, file.problem == nil else {
-            throw file.problem ?? ViewerProblem(kind: .unsupported, message: "nothing to print")
-        }
-        if file.printLayout == nil { file.printLayout = try document.renderer(password: file.password) }
-        guard let layout = file.printLayout else { throw ViewerProblem(kind: .unsupported, message: "nothing to print") }
-        return try layout.render(page: max(0, min(number - 1, layout.pageCount - 1)), size: size, allowUpscaling: false)
-    }
-
-    /// Page `number` (1-based) of the current file as it will print, fitted to `box` whatever
-    /// the zoom, described for ``PageRenderQueue`` (a print sheet's preview strip rendered off
-    /// the main thread, through the same worker as the view); the renderer lays text out on
-    /// paper, as ``renderPrintPreview(page:fitting:)`` does. nil when the file cannot be shown.
+    /// the zoom, for a print sheet's preview strip (``want(_:for:)`` with `.printPreview`):
+    /// text is laid out on paper. nil when the file cannot be shown.
     public func printPreviewJob(page number: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
         let file = current
-        guard file.document != nil, file.problem == nil, number >= 1 else { return nil }
+        guard let facts = file.facts, number >= 1 else { return nil }
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: number - 1,
-                             width: max(1, box.width), height: max(1, box.height), purpose: .printPreview)
+                             width: max(1, box.width), height: max(1, box.height), purpose: .printPreview,
+                             layout: facts.text == nil ? .view : .paper, maximumFileSize: configuration.maximumFileSize)
     }
 
-    /// Rendered pages held now (bytes).
+    /// The render worker's process id, while one runs (tests: the process to kill).
+    public var workerPID: pid_t? { queue.workerPID }
+
+    // MARK: Blocking conveniences (tests, tools)
+
+    /// The current page rendered to fit `box` (pixels) times the zoom, waiting for it: at zoom
+    /// 1 the page fits the box; above, it is larger and ``pan`` says which part to show. Cached
+    /// (bounded). Front-ends with a main loop use ``want(_:for:)`` and ``update()`` instead.
+    ///
+    /// - Throws: ``ViewerProblem`` when the file cannot be shown or the page rendered.
+    public func renderPage(fitting box: (width: Int, height: Int)) throws(ViewerProblem) -> RenderedImage {
+        waitUntilOpened()
+        return try renderPage(current.position, fitting: box)
+    }
+
+    /// Page `index` (0-based) of the current file rendered to fit `box` times the zoom, waiting
+    /// for it. Cached (bounded).
+    public func renderPage(_ index: Int, fitting box: (width: Int, height: Int)) throws(ViewerProblem) -> RenderedImage {
+        if let problem = waitUntilOpened() { throw problem }
+        guard pagedFacts(current) != nil else { throw ViewerProblem(kind: .unsupported, message: "this file is shown as text") }
+        guard let job = pageJob(max(0, min(index, pageCount - 1)), fitting: box) else {
+            throw ViewerProblem(kind: .unsupported, message: "no such page")
+        }
+        return try waitFor(job)
+    }
+
+    /// Page `number` (1-based) as it will print, fitted to `box`, waiting for it.
+    public func renderPrintPreview(page number: Int, fitting box: (width: Int, height: Int)) throws(ViewerProblem) -> RenderedImage {
+        if let problem = waitUntilOpened() { throw problem }
+        guard let job = printPreviewJob(page: number, fitting: box) else {
+            throw ViewerProblem(kind: .unsupported, message: "nothing to print")
+        }
+        return try waitFor(job)
+    }
+
+    private func waitFor(_ job: PageRenderJob) throws(ViewerProblem) -> RenderedImage {
+        let key = PageCache.Key(file: job.file, page: job.page, width: job.width, height: job.height, purpose: job.purpose.rawValue)
+        if let image = cache.image(for: key) { return image }
+        queue.want([job], for: job.purpose)
+        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
+        while !deadline.hasPassed {
+            for delivery in queue.take() {
+                if case .page(let done, let result) = delivery, done == job {
+                    queue.want([], for: job.purpose)
+                    let image = try result.get().image
+                    cache.insert(image, for: key)
+                    return image
+                }
+                if let update = apply(delivery) { held.append(update) }
+            }
+            usleep(2_000)
+        }
+        throw ViewerProblem(kind: .damaged, message: "page \(job.page + 1) did not come back from the renderer")
+    }
+
+    /// Rendered pages held by the blocking calls now (bytes).
     public var cachedBytes: Int { cache.byteCount }
 
     static func renderSize(box: (width: Int, height: Int), zoom: Double) -> RenderSize {
@@ -376,19 +532,28 @@ public final class ViewerModel {
     /// The actions for the current file, each with its reason when unavailable.
     public var actions: [ViewerAction] { [printAction] }
 
+    /// The current file as a ``Document`` for printing: the file the viewer holds, typed as the
+    /// worker sniffed it (nothing is read or parsed here).
+    private func document(_ file: OpenFile) -> Document? {
+        guard let handle = file.file, let type = file.contentType else { return nil }
+        return Document(file: handle, contentType: type, limits: configuration.limits)
+    }
+
     /// Print: available only when the content is printable and a printer accepts jobs.
     public var printAction: ViewerAction {
         let file = current
         if let known = file.printAction { return known }
         let action: ViewerAction
-        if let document = file.document, file.problem == nil {
+        if isOpening {
+            return ViewerAction(kind: .print, isAvailable: false, reason: "\(fileName) is still opening", detail: nil)
+        } else if let document = document(file), problem == nil {
             let evaluated = DocumentInteraction(document: document, printSystem: configuration.printSystem,
                                                 conversion: configuration.conversion).print
             action = ViewerAction(kind: .print, isAvailable: evaluated.isAvailable, reason: evaluated.reason,
                                   detail: evaluated.detail)
         } else {
             action = ViewerAction(kind: .print, isAvailable: false,
-                                  reason: "the file cannot be printed: \(file.problem?.message ?? "it cannot be opened")",
+                                  reason: "the file cannot be printed: \(problem?.message ?? "it cannot be opened")",
                                   detail: nil)
         }
         file.printAction = action
@@ -401,20 +566,40 @@ public final class ViewerModel {
     /// A print sheet for the current file, or the reason printing cannot work.
     public func makePrintSheet() throws(PrintError) -> PrintSheet {
         let action = printAction
-        guard action.isAvailable, let document = current.document else {
+        let file = current
+        guard action.isAvailable, let document = document(file), let facts = file.facts else {
             throw PrintError(.unprintable, action.reason ?? "printing is not available")
         }
-        // The pages as they will print: PDFs as they are, text as it is laid out on paper,
-        // an image or SVG on one page; PostScript ranges are left to CUPS (count unknown).
+        // The pages as they will print: PDFs as they are, text as it is laid out on paper (the
+        // worker lays it out), an image or SVG on one page; PostScript ranges are left to CUPS.
         let pages: Int?
         switch document.contentType.family {
-        case .pdf: pages = current.renderer?.pageCount
-        case .text: pages = try? document.renderer().pageCount
+        case .pdf: pages = facts.pageCount
+        case .text: pages = paperPageCount()
         case .image, .svg: pages = 1
         default: pages = nil
         }
         return try PrintSheet(document: document, pageCount: pages, currentPage: pages == nil ? nil : page + 1,
                               system: configuration.printSystem, conversion: configuration.conversion)
+    }
+
+    /// The pages the current text file takes on paper, from the worker (waited for); nil when
+    /// it cannot say.
+    private func paperPageCount() -> Int? {
+        let file = current
+        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
+                                                                     maximumFileSize: configuration.maximumFileSize, layout: .paper))
+        queue.wantOpen([job])
+        defer { queue.wantOpen([]) }
+        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
+        while !deadline.hasPassed {
+            for delivery in queue.take() {
+                if case .opened(let done, let result) = delivery, done == job { return try? result.get().pageCount }
+                if let update = apply(delivery) { held.append(update) }
+            }
+            usleep(2_000)
+        }
+        return nil
     }
 
     // MARK: Closing and resume
@@ -424,88 +609,23 @@ public final class ViewerModel {
     @discardableResult public func saveResume() -> String? {
         guard let store = configuration.resume else { return nil }
         var updates: [String: ResumeStore.Entry] = [:]
-        for file in files where file.loaded && file.dirty {
-            guard let document = file.document, let key = ResumeStore.key(for: file.path) else { continue }
-            updates[key] = ResumeStore.entry(for: document.file, position: file.position, zoom: file.zoom)
+        for file in files where file.dirty {
+            guard let handle = file.file, let key = ResumeStore.key(for: file.path) else { continue }
+            updates[key] = ResumeStore.entry(for: handle, position: file.position, zoom: file.zoom)
             file.dirty = false
         }
         return store.save(updates)
     }
 
-    /// Saves resume state; call when the viewer closes.
+    /// Stops the render worker at once and saves resume state; call when the viewer closes.
     @discardableResult public func close() -> String? {
-        worker?.stop()
+        queue.stop()
         return saveResume()
     }
 
-    // MARK: Loading
-
-    @discardableResult
-    private func load(_ index: Int) -> OpenFile {
-        let file = files[index]
-        guard !file.loaded else { return file }
-        file.loaded = true
-        file.renderer = nil
-        file.text = nil
-        file.printLayout = nil
-        file.card = nil
-        file.printAction = nil
-        cache.removeAll(file: index)
-        let document: Document
-        if let opened = file.document {
-            document = opened
-        } else {
-            do {
-                document = try Document(path: file.path, maximumFileSize: configuration.maximumFileSize,
-                                        limits: configuration.limits)
-            } catch {
-                file.problem = ViewerProblem(error)
-                return file
-            }
-        }
-        file.document = document
-        if document.contentType.family == .text {
-            let limit = configuration.limits.maximumTextBytes
-            do {
-                var bytes = try document.file.read(upTo: limit + 1)
-                let truncated = bytes.count > limit
-                if truncated {
-                    bytes.removeLast(bytes.count - limit)
-                    if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
-                }
-                var text = TextContent(bytes: bytes, isTruncated: truncated)
-                // CSV: columns aligned for reading (the cells as written, spaces added).
-                if document.contentType.mimeType == "text/csv", let aligned = CSVColumns.aligned(text.lines) {
-                    text = TextContent(lines: aligned, isTruncated: truncated)
-                }
-                file.text = text
-            } catch {
-                file.problem = ViewerProblem(error)
-            }
-        } else {
-            do {
-                file.renderer = try document.renderer(password: file.password)
-            } catch {
-                file.problem = ViewerProblem(error, passwordGiven: file.password != nil)
-            }
-        }
-        // The card's PDF facts come from the document the renderer has open (not a second
-        // opening of the file through another poppler front-end).
-        let info = try? document.info(password: file.password, renderer: file.renderer)
-        file.card = DocumentCard(info: info, document: document, pages: file.renderer?.pageCount,
-                                 lines: file.text?.lineCount)
-        if let saved = configuration.resume?.position(for: document.file) {
-            file.position = saved.position
-            file.zoom = max(1, min(Self.zoomSteps.last!, saved.zoom))
-        }
-        file.position = max(0, min(file.position, lastPosition(of: file)))
-        return file
-    }
-
     private func lastPosition(of file: OpenFile) -> Int {
-        if let renderer = file.renderer { return max(0, renderer.pageCount - 1) }
-        if let text = file.text { return max(0, text.lineCount - 1) }
-        return 0
+        guard let facts = file.facts else { return 0 }
+        if let text = facts.text { return max(0, text.lineCount - 1) }
+        return max(0, facts.pageCount - 1)
     }
 }
-

@@ -1,4 +1,5 @@
 import Quire
+import QuireRenderService
 
 /// Why the current file cannot be shown, in the viewer's words, and whether asking for a
 /// password could help.
@@ -30,19 +31,16 @@ public struct ViewerProblem: Error, Sendable, Hashable, CustomStringConvertible 
         self.message = message
     }
 
-    init(_ error: DocumentError, passwordGiven: Bool) {
-        if let input = error.inputError {
-            self.init(input)
-            return
-        }
-        switch error.kind {
-        case .passwordRequired:
-            self.init(kind: passwordGiven ? .wrongPassword : .passwordRequired,
-                      message: passwordGiven ? "wrong password" : "password-protected: type its password")
-        case .damaged: self.init(kind: .damaged, message: "damaged: \(error.reason)")
-        case .unsupported: self.init(kind: .unsupported, message: error.reason)
-        case .limitExceeded: self.init(kind: .limitExceeded, message: error.reason)
-        case .input: self.init(kind: .unreadable, message: error.reason)
+    /// The render service's problem in the viewer's words (a worker that crashed, hung or was
+    /// killed shows as damaged content, with the reason).
+    public init(_ problem: RenderProblem) {
+        switch problem.kind {
+        case .unreadable: self.init(kind: .unreadable, message: problem.message)
+        case .damaged, .workerFailed, .cancelled: self.init(kind: .damaged, message: problem.message)
+        case .passwordRequired: self.init(kind: .passwordRequired, message: problem.message)
+        case .wrongPassword: self.init(kind: .wrongPassword, message: problem.message)
+        case .unsupported: self.init(kind: .unsupported, message: problem.message)
+        case .limitExceeded: self.init(kind: .limitExceeded, message: problem.message)
         }
     }
 

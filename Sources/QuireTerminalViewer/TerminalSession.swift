@@ -176,7 +176,7 @@ final class TerminalSession {
     var hasPendingInput: Bool { waitForInput(milliseconds: 0) }
 }
 
-struct TerminalSessionError: Error, CustomStringConvertible {
-    let description: String
+public struct TerminalSessionError: Error, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -7,12 +7,12 @@ import Quire
 /// Shows an image inline in a terminal: the kitty graphics protocol or iTerm2 inline images
 /// when the terminal announces them, sixel for terminals known to speak it, else Unicode
 /// half-block cells in 24-bit colour (two pixels per cell, one above the other).
-enum TerminalGraphics {
-    enum Method: String { case kitty, iterm, sixel, blocks }
+public enum TerminalGraphics {
+    public enum Method: String, Sendable { case kitty, iterm, sixel, blocks }
 
     /// The protocol this terminal supports, from what it says about itself in the environment.
     /// `QUIRE_GRAPHICS=kitty|iterm|sixel|blocks` overrides the guess.
-    static func detect(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Method {
+    public static func detect(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Method {
         if let forced = environment["QUIRE_GRAPHICS"].flatMap(Method.init(rawValue:)) { return forced }
         let term = environment["TERM"] ?? ""
         let program = environment["TERM_PROGRAM"] ?? ""
@@ -29,7 +29,7 @@ enum TerminalGraphics {
     }
 
     /// Terminal size in cells and, where the terminal reports it, in pixels.
-    static func windowSize() -> (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int) {
+    public static func windowSize() -> (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int) {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             return (Int(size.ws_col), Int(size.ws_row), Int(size.ws_xpixel), Int(size.ws_ypixel))
@@ -40,7 +40,7 @@ enum TerminalGraphics {
     }
 
     /// The pixel box an inline image should fit for `proto` in this window.
-    static func box(for proto: Method) -> (width: Int, height: Int) {
+    public static func box(for proto: Method) -> (width: Int, height: Int) {
         let window = windowSize()
         let rows = max(4, window.rows - 3)
         switch proto {
@@ -54,7 +54,7 @@ enum TerminalGraphics {
     }
 
     /// The escape sequences (or cells) that draw `image`, ending with a newline.
-    static func encode(_ image: RenderedImage, as proto: Method) throws -> [UInt8] {
+    public static func encode(_ image: RenderedImage, as proto: Method) throws -> [UInt8] {
         switch proto {
         case .kitty:
             let base64 = Array(Data(try PNGEncoder.encode(image)).base64EncodedString().utf8)
@@ -81,7 +81,7 @@ enum TerminalGraphics {
 
     /// Upper-half-block cells: foreground = upper pixel, background = lower pixel; mostly
     /// transparent pixels keep the terminal's own background.
-    static func halfBlocks(_ image: RenderedImage) -> [UInt8] {
+    public static func halfBlocks(_ image: RenderedImage) -> [UInt8] {
         var out = ""
         for y in stride(from: 0, to: image.height, by: 2) {
             var current = ""  // the SGR state in effect on this line; repeated only on change
@@ -116,7 +116,7 @@ enum TerminalGraphics {
 
     /// DEC sixel with a fixed 6×6×6 colour cube (216 registers); transparent pixels are left
     /// unpainted.
-    static func sixel(_ image: RenderedImage) -> [UInt8] {
+    public static func sixel(_ image: RenderedImage) -> [UInt8] {
         var out = Array("\u{1B}Pq\"1;1;\(image.width);\(image.height)".utf8)
         for index in 0..<216 {
             let r = index / 36, g = (index / 6) % 6, b = index % 6

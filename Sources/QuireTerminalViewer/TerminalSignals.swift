@@ -44,6 +44,13 @@ enum TerminalSignals {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedMode)
     }
 
+    /// Wakes the key loop from another thread (the render thread: a file opened or a page came
+    /// back); ``TerminalSession/readKeys(timeout:)`` then returns `.timeout`.
+    static func wake() {
+        var byte: UInt8 = 3
+        _ = write(wakeWrite, &byte, 1)
+    }
+
     static func install() {
         for signal in terminationSignals { set(signal, handler: onTermination, flags: 0) }
         for signal in crashSignals { set(signal, handler: onCrash, flags: Int32(bitPattern: UInt32(SA_RESETHAND) | UInt32(SA_NODEFER))) }

@@ -1,4 +1,4 @@
-import Quire
+
 
 /// A text, source, Markdown or CSV file as lines of text, for viewers that show text as text
 /// (not as pictures of pages). Decoded as UTF-8 (invalid bytes become U+FFFD), tabs expanded to

@@ -7,12 +7,18 @@ import FoundationEssentials
 import Quire
 import QuireTerminal
 import QuireViewer
+import QuireRenderService
 
 /// `quire look` in a terminal: full screen on the alternate screen, driven by the keyboard,
 /// drawing what the ``ViewerModel`` says. Pages are drawn with the best image protocol the
 /// terminal answers to (kitty, iTerm2, sixel) or half-block cells; text files are shown as
-/// text. Runs on its own thread (rendering is synchronous; see ``LookCommand``).
-final class TerminalViewer {
+/// text.
+///
+/// Keys are read while files open and pages render: both happen in the render service's
+/// worker, through the model's render thread, whose answers wake the key loop (a byte on the
+/// session's wake pipe). A slow or hanging file shows "opening…" and never holds a key back;
+/// moving past it drops it (its worker is killed), and `q` quits at once.
+public final class TerminalViewer {
     enum Mode {
         case normal
         case goTo(String)
@@ -37,8 +43,12 @@ final class TerminalViewer {
     private var textLinesShown = 1
     private var layout = Layout()
     private let styled: Bool
-    /// `quire look --print`: the print form is open from the start.
+    /// `quire look --print`: the print form is open from the start (once the file is open).
     var startsPrinting = false
+    /// Pages that came back from the worker, bounded in bytes.
+    private var pages = PageCache(byteLimit: 32 << 20)
+    /// Pages the worker could not draw, with why.
+    private var failedPages: [PageCache.Key: String] = [:]
 
     init(model: ViewerModel, session: TerminalSession, graphics: TerminalGraphicsProbe, styled: Bool) {
         self.model = model
@@ -47,15 +57,35 @@ final class TerminalViewer {
         self.styled = styled
     }
 
+    /// Runs `quire look` in this terminal for `paths`: takes the screen, asks the terminal what
+    /// it can draw, pages through the files until the user closes the viewer, and gives the
+    /// screen back. The exit status, or why the terminal could not be used.
+    public static func run(paths: [DocumentPath], configuration: ViewerModel.Configuration, password: String?,
+                           printing: Bool, styled: Bool, environment: [String: String]) -> Result<Int32, TerminalSessionError> {
+        let session = TerminalSession()
+        do {
+            try session.begin()
+        } catch {
+            session.end()
+            return .failure(error)
+        }
+        let graphics = TerminalGraphicsProbe.run(session: session, environment: environment)
+        session.setUsesKittyImages(graphics.method == .kitty)
+        // The render thread's answers wake the key loop.
+        let model = ViewerModel(paths: paths, configuration: configuration) { TerminalSignals.wake() }
+        if let password { model.unlock(password: password) }
+        let viewer = TerminalViewer(model: model, session: session, graphics: graphics, styled: styled)
+        viewer.startsPrinting = printing
+        let status = viewer.run()
+        session.end()
+        return .success(status)
+    }
+
     /// Runs until the user closes the viewer; returns the exit status.
     func run() -> Int32 {
-        enterPasswordPromptIfNeeded()
-        if startsPrinting, case .normal = mode { startPrinting() }
+        applyUpdates()
         draw()
         while true {
-            if !session.hasPendingInput, case .normal = mode, model.zoom == 1 {
-                model.prefetchNextPage(fitting: pixelBox())
-            }
             switch session.readKeys(timeout: -1) {
             case .terminated(let signal):
                 model.close()
@@ -67,7 +97,8 @@ final class TerminalViewer {
             case .resized:
                 draw()
             case .timeout:
-                continue
+                // Woken by the render thread: a file opened or a page came back.
+                if applyUpdates() { draw() }
             case .keys(let keys):
                 for key in keys {
                     if let status = handle(key) {
@@ -75,9 +106,44 @@ final class TerminalViewer {
                         return status
                     }
                 }
+                applyUpdates()
                 draw()
             }
         }
+    }
+
+    /// Takes the render thread's answers; whether the screen should be drawn again.
+    @discardableResult
+    private func applyUpdates() -> Bool {
+        var changed = false
+        for update in model.update() {
+            switch update {
+            case .opened(let file):
+                guard file == model.fileIndex else { continue }
+                changed = true
+                if let problem = model.problem, problem.kind == .wrongPassword, case .normal = mode {
+                    message = (problem.message, true)
+                }
+                enterPasswordPromptIfNeeded()
+                if startsPrinting, case .normal = mode {
+                    startsPrinting = false
+                    startPrinting()
+                }
+            case .page(let job, let result):
+                guard job.purpose == .view else { continue }
+                let key = Self.key(job)
+                switch result {
+                case .success(let pixels): pages.insert(pixels.image, for: key)
+                case .failure(let problem): failedPages[key] = problem.message
+                }
+                if job.file == model.fileIndex, job.page == model.page { changed = true }
+            }
+        }
+        return changed
+    }
+
+    private static func key(_ job: PageRenderJob) -> PageCache.Key {
+        PageCache.Key(file: job.file, page: job.page, width: job.width, height: job.height)
     }
 
     // MARK: Keys
@@ -141,7 +207,10 @@ final class TerminalViewer {
 
     private func enterPasswordPromptIfNeeded() {
         if model.problem?.needsPassword == true, !passwordDeclined.contains(model.fileIndex) {
+            if model.problem?.kind == .wrongPassword { message = ("wrong password", true) } else { message = nil }
             mode = .password("")
+        } else if message?.text == "unlocking…" {
+            message = model.problem == nil ? ("unlocked", false) : nil
         }
     }
 
@@ -166,13 +235,10 @@ final class TerminalViewer {
         case .backspace: mode = .password(String(typed.dropLast()))
         case .character(let character) where typed.count < 256: mode = .password(typed + String(character))
         case .enter:
-            if let problem = model.unlock(password: typed) {
-                mode = problem.needsPassword ? .password("") : .normal
-                message = (problem.message, true)
-            } else {
-                mode = .normal
-                message = ("unlocked", false)
-            }
+            // The worker opens the file again with it; its answer asks again if it was wrong.
+            model.unlock(password: typed)
+            mode = .normal
+            message = ("unlocking…", false)
         default: break
         }
     }
@@ -276,6 +342,7 @@ final class TerminalViewer {
         out += "\u{1B}[0m\u{1B}[2J"
         var image: [UInt8] = []
         switch model.content {
+        case .opening: drawOpening(into: &out)
         case .pages: image = drawPage(into: &out)
         case .text(let text): drawText(text, into: &out)
         case .problem(let problem): drawProblem(problem, into: &out)
@@ -293,17 +360,37 @@ final class TerminalViewer {
 
     private func at(_ row: Int, _ column: Int) -> String { "\u{1B}[\(row);\(column)H" }
 
-    /// Draws the page; returns image bytes to send after the text (positioned already).
+    /// The file is being opened in the worker.
+    private func drawOpening(into out: inout String) {
+        let line = TerminalText.clip("Opening \(model.fileName)…", width: layout.contentColumns - 2)
+        out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + max(0, (layout.contentColumns - TerminalText.width(line)) / 2))
+            + line
+    }
+
+    /// Draws the page if it has come back from the worker, else asks for it (and the next one)
+    /// and says so; returns image bytes to send after the text (positioned already).
     private func drawPage(into out: inout String) -> [UInt8] {
         let box = pixelBox()
-        let rendered: RenderedImage
-        do {
-            rendered = try model.renderPage(fitting: box)
-        } catch {
-            let text = (error as? DocumentError)?.reason ?? "\(error)"
+        guard let job = model.pageJob(model.page, fitting: box) else { return [] }
+        let key = Self.key(job)
+        if let problem = failedPages[key] {
             out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + 2)
-                + TerminalText.clip("This page cannot be shown: \(text)", width: layout.contentColumns - 4)
-            message = message ?? ("page \(model.page + 1): \(text)", true)
+                + TerminalText.clip("This page cannot be shown: \(problem)", width: layout.contentColumns - 4)
+            message = message ?? ("page \(model.page + 1): \(problem)", true)
+            model.want([])
+            return []
+        }
+        // The page, then (at fit) the next one ahead: Page Down usually finds it ready.
+        var wanted: [PageRenderJob] = []
+        if pages.image(for: key) == nil { wanted.append(job) }
+        if model.zoom == 1, let next = model.pageJob(model.page + 1, fitting: box), pages.image(for: Self.key(next)) == nil,
+           failedPages[Self.key(next)] == nil {
+            wanted.append(next)
+        }
+        model.want(wanted)
+        guard let rendered = pages.image(for: key) else {
+            let line = "rendering page \(model.page + 1)…"
+            out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + max(0, (layout.contentColumns - line.count) / 2)) + line
             return []
         }
         let view = Self.crop(rendered, to: box, pan: model.pan)
@@ -491,6 +578,8 @@ final class TerminalViewer {
         if model.printAction.isAvailable { keys.append("p print") }
         keys.append("i info")
         switch model.content {
+        case .opening:
+            break
         case .pages:
             keys.append("PgDn/PgUp")
             keys.append("g go")

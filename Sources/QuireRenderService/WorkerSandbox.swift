@@ -77,7 +77,7 @@ public struct WorkerSandbox: Sendable, Hashable {
 
     /// The full argv (program first) to start `executable arguments…` under this policy, with
     /// read access to `readable` (the batch's inputs) besides the system.
-    func command(executable: String, arguments: [String], readable: [String] = []) -> [String] {
+    package func command(executable: String, arguments: [String], readable: [String] = []) -> [String] {
         guard let bubblewrap else { return [executable] + arguments }
         return Self.arguments(bubblewrap: bubblewrap, executable: executable, arguments: arguments,
                               readable: readable)
@@ -118,7 +118,7 @@ public struct WorkerSandbox: Sendable, Hashable {
     }
 
     /// The paths without those already inside another one, sorted.
-    static func minimalRoots(_ paths: [String]) -> [String] {
+    package static func minimalRoots(_ paths: [String]) -> [String] {
         var result: [String] = []
         for path in Set(paths).sorted() where !path.isEmpty {
             if result.contains(where: { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }) { continue }

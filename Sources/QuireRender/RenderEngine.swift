@@ -1,0 +1,45 @@
+import QuireTypes
+
+/// One family's engine: how its documents are opened into pages (a ``PageSource``, the one
+/// protocol every engine speaks: page count and sizes, draw a page, raster it at a size, the
+/// text of a page). ``RenderEngine/table`` lists every engine; ``Renderer`` — and through it
+/// the render service's worker, the batch, the one-file thumbnailer, `preview` and both viewers
+/// — reaches an engine only through the table. Adding an engine is one file (its source and
+/// its `RenderEngine` value) plus one row in the table.
+struct RenderEngine: Sendable {
+    /// What an engine opens a document with.
+    struct Input {
+        let file: InputFile
+        let contentType: ContentType
+        let password: String?
+        let limits: RenderLimits
+        /// Lay out at most this many bytes of a text file.
+        let textByteLimit: Int
+    }
+
+    /// An opened document: its pages, and what the engine learned opening it.
+    struct Opened {
+        let source: any PageSource
+        /// For containers: the entry the preview image came from.
+        var embeddedPreviewName: String? = nil
+        /// Whether a text file was cut at the byte limit.
+        var isTruncated = false
+    }
+
+    /// A short name for messages and notes ("pdf", "image").
+    let name: String
+    /// The document families it opens.
+    let families: Set<DocumentFamily>
+    let open: @Sendable (Input) throws(DocumentError) -> Opened
+
+    /// Every engine, in one table.
+    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .containerPreview]
+
+    /// The engine for `family`, nil when no engine shows it.
+    static func engine(for family: DocumentFamily) -> RenderEngine? {
+        table.first { $0.families.contains(family) }
+    }
+
+    /// The engines' names by family (for `docs` and tests: which families have an engine).
+    static var families: Set<DocumentFamily> { table.reduce(into: []) { $0.formUnion($1.families) } }
+}

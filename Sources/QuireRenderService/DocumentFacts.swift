@@ -1,0 +1,104 @@
+import QuireRender
+
+/// What a viewer needs to know of an open document, as the worker read it: the pages and their
+/// sizes (for laying out a scroll before any page is drawn), the card's facts, and for a text
+/// file shown as text, its lines. The viewer computes nothing from the file itself.
+public struct DocumentFacts: Sendable, Hashable {
+    /// The type shared-mime-info gave the content (the worker sniffed it).
+    public var mimeType: String
+    /// Each page's size in points (in pixels for raster images); empty for text shown as text.
+    public var pageSizes: [PageSize]
+    /// Whether pages have their own pixel size (images, embedded previews): not enlarged.
+    public var isRaster: Bool
+    /// The lines of a text file opened with ``DocumentRequest/Layout/view``.
+    public var text: TextContent?
+    /// The document's own title and author (PDF metadata), when it names them.
+    public var title: String?
+    public var author: String?
+    /// The pixel size of an image.
+    public var imageWidth: Int?
+    public var imageHeight: Int?
+    /// For containers: the entry the preview image came from.
+    public var embeddedPreviewName: String?
+
+    public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
+                author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
+        self.mimeType = mimeType
+        self.pageSizes = pageSizes
+        self.isRaster = isRaster
+        self.text = text
+        self.title = title
+        self.author = author
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.embeddedPreviewName = embeddedPreviewName
+    }
+
+    public var pageCount: Int { pageSizes.count }
+
+    /// Pixel size of page `index` rendered at `size`, as the worker will draw it (the same rule
+    /// as ``Renderer/pixelSize(page:size:allowUpscaling:)``, from the facts alone).
+    public func pixelSize(page index: Int, size: RenderSize, allowUpscaling: Bool, limits: RenderLimits) -> (width: Int, height: Int) {
+        guard pageSizes.indices.contains(index) else { return (1, 1) }
+        return Renderer.pixelSize(for: pageSizes[index], isRaster: isRaster, size: size, allowUpscaling: allowUpscaling,
+                                  maximumPixels: limits.maximumOutputPixels)
+    }
+
+    /// Most pages and lines a reply carries (a document over this is refused by its engine's
+    /// own page limit long before).
+    static let maximumPages = 1 << 20
+    static let maximumLines = 1 << 22
+
+    func write(to writer: inout WireWriter) {
+        writer.string(mimeType)
+        writer.integer(Int64(pageSizes.count))
+        for size in pageSizes {
+            writer.double(size.width)
+            writer.double(size.height)
+        }
+        writer.integer(isRaster ? 1 : 0)
+        if let text {
+            writer.integer(1)
+            writer.integer(text.isTruncated ? 1 : 0)
+            writer.integer(Int64(text.lines.count))
+            for line in text.lines { writer.string(line) }
+        } else {
+            writer.integer(0)
+        }
+        writer.optionalString(title)
+        writer.optionalString(author)
+        writer.integer(Int64(imageWidth ?? -1))
+        writer.integer(Int64(imageHeight ?? -1))
+        writer.optionalString(embeddedPreviewName)
+    }
+
+    init(reading reader: inout WireReader) throws(WireReader.Malformed) {
+        mimeType = try reader.string()
+        let pages = try reader.count(atMost: Self.maximumPages)
+        var sizes: [PageSize] = []
+        sizes.reserveCapacity(pages)
+        for _ in 0..<pages {
+            let width = try reader.double(), height = try reader.double()
+            guard width.isFinite, height.isFinite, width > 0, height > 0 else { throw WireReader.Malformed() }
+            sizes.append(PageSize(width: width, height: height))
+        }
+        pageSizes = sizes
+        isRaster = try reader.integer() == 1
+        if try reader.integer() == 1 {
+            let truncated = try reader.integer() == 1
+            let count = try reader.count(atMost: Self.maximumLines)
+            var lines: [String] = []
+            lines.reserveCapacity(count)
+            for _ in 0..<count { lines.append(try reader.string()) }
+            text = TextContent(lines: lines, isTruncated: truncated)
+        } else {
+            text = nil
+        }
+        title = try reader.optionalString()
+        author = try reader.optionalString()
+        let width = try reader.integer(), height = try reader.integer()
+        imageWidth = width >= 0 ? Int(width) : nil
+        imageHeight = height >= 0 ? Int(height) : nil
+        embeddedPreviewName = try reader.optionalString()
+    }
+}

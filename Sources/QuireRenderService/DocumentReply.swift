@@ -1,0 +1,45 @@
+/// The worker's answer to an `open`, `page` or `text` request. A page's pixels do not go in the
+/// frame: `page` announces their size and `width × height × 4` bytes of RGBA follow the frame
+/// on the pipe, so the viewer reads them straight into the page's own memory.
+package enum DocumentReply: Sendable {
+    case opened(DocumentFacts)
+    case page(width: Int, height: Int)
+    case text(String)
+    case failed(RenderProblem)
+
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13 }
+
+    package var frame: [UInt8] {
+        var writer = WireWriter()
+        switch self {
+        case .opened(let facts):
+            writer.integer(Tag.opened.rawValue)
+            facts.write(to: &writer)
+        case .page(let width, let height):
+            writer.integer(Tag.page.rawValue)
+            writer.integer(Int64(width))
+            writer.integer(Int64(height))
+        case .text(let text):
+            writer.integer(Tag.text.rawValue)
+            writer.string(text)
+        case .failed(let problem):
+            writer.integer(Tag.failed.rawValue)
+            problem.write(to: &writer)
+        }
+        return writer.frame
+    }
+
+    package init(payload: [UInt8]) throws(WireReader.Malformed) {
+        var reader = WireReader(payload)
+        switch Tag(rawValue: try reader.integer()) {
+        case .opened: self = .opened(try DocumentFacts(reading: &reader))
+        case .page:
+            let width = try reader.integer(), height = try reader.integer()
+            guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { throw WireReader.Malformed() }
+            self = .page(width: Int(width), height: Int(height))
+        case .text: self = .text(try reader.string())
+        case .failed: self = .failed(try RenderProblem(reading: &reader))
+        case nil: throw WireReader.Malformed()
+        }
+    }
+}

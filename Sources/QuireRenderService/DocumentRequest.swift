@@ -1,0 +1,51 @@
+import QuireTypes
+
+/// A document as a viewer names it to the worker: which file, with which password, under which
+/// size limit, and whether text is wanted as text (the viewer) or laid out on paper (a print
+/// preview). Every page request carries it, so a fresh worker (after a crash or a kill) opens
+/// the document again by itself.
+public struct DocumentRequest: Sendable, Hashable {
+    /// How a text file is opened; other families ignore it.
+    public enum Layout: Int64, Sendable, Hashable {
+        /// Text as lines of text (``DocumentFacts/text``), no pages.
+        case view = 0
+        /// Text laid out on pages of paper, as it prints.
+        case paper = 1
+    }
+
+    public var path: DocumentPath
+    public var password: String?
+    public var maximumFileSize: Int64
+    public var layout: Layout
+
+    public init(path: DocumentPath, password: String? = nil, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
+                layout: Layout = .view) {
+        self.path = path
+        self.password = password
+        self.maximumFileSize = maximumFileSize
+        self.layout = layout
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.data(path.bytes)
+        writer.optionalString(password)
+        writer.integer(maximumFileSize)
+        writer.integer(layout.rawValue)
+    }
+
+    init(reading reader: inout WireReader) throws(WireReader.Malformed) {
+        path = DocumentPath(bytes: try reader.data())
+        password = try reader.optionalString()
+        maximumFileSize = try reader.integer()
+        guard let layout = Layout(rawValue: try reader.integer()) else { throw WireReader.Malformed() }
+        self.layout = layout
+    }
+
+    /// The `open` request frame.
+    package var openFrame: [UInt8] {
+        var writer = WireWriter()
+        writer.integer(RenderRequestKind.open.rawValue)
+        write(to: &writer)
+        return writer.frame
+    }
+}

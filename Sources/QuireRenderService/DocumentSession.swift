@@ -1,0 +1,135 @@
+import QuireRender
+import QuireSystem
+import QuireTypes
+
+/// The worker's side of a viewer's documents: opens a document through the engine table
+/// (``Renderer``) and keeps it open while requests name it (a viewer pages through one file at
+/// a time), answering `open` with the document's facts, `page` with pixels and `text` with a
+/// page's text. Runs inside the worker process only: the viewers never open a document.
+final class DocumentSession {
+    private let limits: RenderLimits
+    private let hooks: WorkerTestHooks
+    /// The document open now, and the request that opened it.
+    private var open: (request: DocumentRequest, renderer: Renderer?, facts: DocumentFacts)?
+
+    init(limits: RenderLimits, hooks: WorkerTestHooks) {
+        self.limits = limits
+        self.hooks = hooks
+    }
+
+    /// Answers one request of `kind` read from `reader`: true when the reply was written, false
+    /// when the pipe is broken, nil when the request is malformed.
+    func answer(_ kind: RenderRequestKind, _ reader: inout WireReader, output: FileDescriptor) -> Bool? {
+        switch kind {
+        case .open:
+            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do { reply = .opened(try facts(request)) } catch { reply = .failed(error) }
+            return WireIO.writeAll(output, reply.frame)
+        case .page:
+            guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
+            do {
+                let image = try render(request)
+                // The pixels follow the frame as they are (a page is megabytes: no copy into it).
+                return WireIO.writeAll(output, DocumentReply.page(width: image.width, height: image.height).frame)
+                    && WireIO.writeAll(output, image.pixels)
+            } catch {
+                return WireIO.writeAll(output, DocumentReply.failed(error).frame)
+            }
+        case .text:
+            guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do { reply = .text(try text(request)) } catch { reply = .failed(error) }
+            return WireIO.writeAll(output, reply.frame)
+        case .thumbnail:
+            return nil
+        }
+    }
+
+    /// The facts of the document `request` names, opening it unless it is the one open.
+    func facts(_ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
+        if let open, open.request == request { return open.facts }
+        self.open = nil
+        hooks.beforeHandling(request.path)
+        let file: InputFile
+        let type: ContentType
+        do {
+            file = try InputFile(path: request.path, maximumSize: request.maximumFileSize)
+            type = try ContentType.detect(file)
+        } catch {
+            throw RenderProblem(error)
+        }
+        // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
+        if type.family == .text, request.layout == .view {
+            let facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false,
+                                      text: try Self.text(of: file, type: type, limit: limits.maximumTextBytes))
+            open = (request, nil, facts)
+            return facts
+        }
+        let renderer: Renderer
+        do {
+            renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits)
+        } catch {
+            var problem = RenderProblem(error, passwordGiven: request.password != nil)
+            problem.mimeType = type.mimeType
+            throw problem
+        }
+        var facts = DocumentFacts(mimeType: type.mimeType,
+                                  pageSizes: (0..<renderer.pageCount).map { renderer.pageSize(at: $0) },
+                                  isRaster: renderer.isRaster, embeddedPreviewName: renderer.embeddedPreviewName)
+        if let info = renderer.pdfInfo {
+            facts.title = info.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+            facts.author = info.author
+        }
+        if renderer.isRaster, let first = facts.pageSizes.first {
+            facts.imageWidth = Int(first.width.rounded())
+            facts.imageHeight = Int(first.height.rounded())
+        }
+        open = (request, renderer, facts)
+        return facts
+    }
+
+    private func renderer(for request: DocumentRequest) throws(RenderProblem) -> Renderer {
+        _ = try facts(request)
+        guard let renderer = open?.renderer else {
+            throw RenderProblem(.unsupported, "this file is shown as text, not as pages")
+        }
+        return renderer
+    }
+
+    func render(_ request: PageRequest) throws(RenderProblem) -> RenderedImage {
+        let renderer = try renderer(for: request.document)
+        do {
+            return try renderer.render(page: request.page, size: .fit(width: request.width, height: request.height),
+                                       allowUpscaling: true)
+        } catch {
+            throw RenderProblem(error, passwordGiven: request.document.password != nil)
+        }
+    }
+
+    func text(_ request: PageRequest) throws(RenderProblem) -> String {
+        let renderer = try renderer(for: request.document)
+        do {
+            return try renderer.text(page: request.page) ?? ""
+        } catch {
+            throw RenderProblem(error, passwordGiven: request.document.password != nil)
+        }
+    }
+
+    /// A text file's lines, read up to `limit` bytes (cut at the last whole line).
+    static func text(of file: InputFile, type: ContentType, limit: Int) throws(RenderProblem) -> TextContent {
+        var bytes: [UInt8]
+        do { bytes = try file.read(upTo: limit + 1) } catch { throw RenderProblem(error) }
+        let truncated = bytes.count > limit
+        if truncated {
+            bytes.removeLast(bytes.count - limit)
+            if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
+        }
+        var text = TextContent(bytes: bytes, isTruncated: truncated)
+        // CSV: columns aligned for reading (the cells as written, spaces added).
+        if type.mimeType == "text/csv", let aligned = CSVColumns.aligned(text.lines) {
+            text = TextContent(lines: aligned, isTruncated: truncated)
+        }
+        return text
+    }
+}

@@ -1,0 +1,38 @@
+/// One page of a document at an exact pixel size (the worker fits the page into it; the
+/// answer says the size it drew).
+public struct PageRequest: Sendable, Hashable {
+    public var document: DocumentRequest
+    /// 0-based.
+    public var page: Int
+    public var width: Int
+    public var height: Int
+
+    public init(document: DocumentRequest, page: Int, width: Int, height: Int) {
+        self.document = document
+        self.page = page
+        self.width = width
+        self.height = height
+    }
+
+    /// The `page` request frame (or `text`, for the page's text).
+    package func frame(_ kind: RenderRequestKind = .page) -> [UInt8] {
+        var writer = WireWriter()
+        writer.integer(kind.rawValue)
+        document.write(to: &writer)
+        writer.integer(Int64(page))
+        writer.integer(Int64(width))
+        writer.integer(Int64(height))
+        return writer.frame
+    }
+
+    init(reading reader: inout WireReader) throws(WireReader.Malformed) {
+        document = try DocumentRequest(reading: &reader)
+        let page = try reader.integer(), width = try reader.integer(), height = try reader.integer()
+        guard page >= 0, page < 1 << 31, width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
+            throw WireReader.Malformed()
+        }
+        self.page = Int(page)
+        self.width = Int(width)
+        self.height = Int(height)
+    }
+}

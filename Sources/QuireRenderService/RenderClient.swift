@@ -1,0 +1,250 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireRender
+import QuireSystem
+import QuireTypes
+
+/// A viewer's connection to the render service: one worker process (started on first use,
+/// sandboxed, started again after a crash, a kill or when a file outside what it may read is
+/// asked for), to which it sends `open`, `page` and `text` requests and whose replies it
+/// waits for against the per-request timeout. Used by one thread at a time (a viewer's render
+/// thread); ``kill()`` may be called from any thread.
+///
+/// A wait can be interrupted: with an `interrupt` descriptor, a byte written there makes the
+/// client ask `abandon` whether the request still matters; when it does not, the worker is
+/// killed (poppler cannot be cancelled in-process) and the request ends with
+/// ``RenderProblem/Kind/cancelled``.
+public final class RenderClient {
+    public let command: WorkerCommand
+    /// Seconds a request may take before its worker is killed.
+    public let timeout: Double
+    private let sandboxPolicy: SandboxPolicy
+    private var sandbox: WorkerSandbox?
+    private var worker: WorkerProcess?
+    /// Directories the running worker may read (its sandbox's binds).
+    private var readable: [String] = []
+    private let live = WorkerKillSwitch()
+
+    /// Whether workers run in bubblewrap.
+    public enum SandboxPolicy: Sendable, Hashable {
+        /// Bubblewrap when it is installed and works (``WorkerSandbox/detect(environment:)``).
+        case automatic
+        case disabled
+    }
+
+    public init(command: WorkerCommand, timeout: Double, sandbox: SandboxPolicy = .automatic) {
+        self.command = command
+        self.timeout = timeout
+        sandboxPolicy = sandbox
+    }
+
+    deinit { worker?.terminate() }
+
+    /// The running worker's process id (nil when none runs).
+    public var workerPID: pid_t? { live.pid }
+
+    /// Kills this client's worker from any thread (see ``kill()``).
+    public var killSwitch: WorkerKillSwitch { live }
+
+    /// Starts the worker now (before the first request), so that its start overlaps the
+    /// caller's own; for `paths`, the files it will be asked about.
+    public func start(for paths: [DocumentPath]) throws(RenderProblem) {
+        _ = try connection(for: paths)
+    }
+
+    /// Opens the document `request` names in the worker: its facts.
+    public func open(_ request: DocumentRequest, interrupt: FileDescriptor? = nil,
+                     abandon: () -> Bool = { false }) throws(RenderProblem) -> DocumentFacts {
+        let request = Self.absolute(request)
+        switch try exchange(request.openFrame, for: request.path, interrupt: interrupt, abandon: abandon) {
+        case .opened(let facts): return facts
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// Renders a page; its pixels are read straight into the memory `allocate(width, height)`
+    /// gives (`width × height × 4` bytes of straight-alpha RGBA), which is returned.
+    public func renderPage<Pixels>(_ request: PageRequest, interrupt: FileDescriptor? = nil, abandon: () -> Bool = { false },
+                                   allocate: (Int, Int) -> (Pixels, UnsafeMutableRawPointer)?) throws(RenderProblem) -> Pixels {
+        var request = request
+        request.document = Self.absolute(request.document)
+        let deadline = Deadline(seconds: timeout)
+        switch try exchange(request.frame(.page), for: request.document.path, deadline: deadline, interrupt: interrupt, abandon: abandon) {
+        case .page(let width, let height):
+            guard let worker else { throw died("the renderer stopped") }
+            guard let (pixels, base) = allocate(width, height) else {
+                kill()
+                throw RenderProblem(.limitExceeded, "no memory for page \(request.page + 1) at \(width)×\(height)")
+            }
+            guard worker.readRaw(into: base, count: width * height * 4, deadline: deadline) else {
+                discard(worker)
+                throw died(deadline.hasPassed ? "the renderer took longer than \(Self.seconds(timeout)) on page \(request.page + 1)"
+                                              : "the renderer stopped on page \(request.page + 1)")
+            }
+            return pixels
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// A page as a ``RenderedImage`` (straight-alpha RGBA).
+    public func renderPage(_ request: PageRequest) throws(RenderProblem) -> RenderedImage {
+        let buffer = try renderPage(request) { width, height -> (RGBABuffer, UnsafeMutableRawPointer)? in
+            let buffer = RGBABuffer(width: width, height: height)
+            return (buffer, buffer.base)
+        }
+        return buffer.image
+    }
+
+    /// The text of a page, in reading order.
+    public func text(_ request: PageRequest) throws(RenderProblem) -> String {
+        var request = request
+        request.document = Self.absolute(request.document)
+        switch try exchange(request.frame(.text), for: request.document.path, interrupt: nil, abandon: { false }) {
+        case .text(let text): return text
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// Kills the worker now (from any thread): a request waiting on it ends as failed. The next
+    /// request starts a new one.
+    public func kill() {
+        live.kill()
+    }
+
+    /// Ends the worker (closes its pipe, reaps it).
+    public func stop() {
+        worker?.terminate()
+        worker = nil
+        live.set(nil)
+    }
+
+    // MARK: The exchange
+
+    private func exchange(_ frame: [UInt8], for path: DocumentPath, deadline: Deadline? = nil, interrupt: FileDescriptor?,
+                          abandon: () -> Bool) throws(RenderProblem) -> DocumentReply {
+        let deadline = deadline ?? Deadline(seconds: timeout)
+        let worker = try connection(for: [path])
+        guard worker.write(frame) else {
+            self.worker = nil
+            live.set(nil)
+            throw died("the renderer stopped: \(worker.reap())")
+        }
+        while true {
+            // In slices: between them the caller is asked whether the request still matters.
+            let slice = Deadline(seconds: min(Self.slice, Double(deadline.remainingMilliseconds()) / 1000))
+            switch worker.awaitReply(deadline: slice, interrupt: interrupt) {
+            case .reply(let payload):
+                guard let reply = try? DocumentReply(payload: payload) else {
+                    discard(worker)
+                    throw died("the renderer answered something unexpected")
+                }
+                return reply
+            case .timedOut:
+                if deadline.hasPassed {
+                    discard(worker)
+                    throw died("the renderer took longer than \(Self.seconds(timeout))")
+                }
+                if abandon() {
+                    discard(worker)
+                    throw RenderProblem(.cancelled, "not rendered: no longer wanted")
+                }
+            case .interrupted:
+                if let interrupt { Self.drain(interrupt) }
+                if abandon() {
+                    discard(worker)
+                    throw RenderProblem(.cancelled, "not rendered: no longer wanted")
+                }
+            case .died(let how):
+                self.worker = nil
+                live.set(nil)
+                throw died("the renderer stopped: \(how)")
+            case .protocolError:
+                discard(worker)
+                throw died("the renderer could not be read")
+            }
+        }
+    }
+
+    /// How often a long request asks whether it is still wanted (seconds).
+    static let slice = 0.25
+
+    /// Kills and forgets the worker (a request on it cannot be finished).
+    private func discard(_ worker: WorkerProcess) {
+        worker.terminate()
+        self.worker = nil
+        live.set(nil)
+    }
+
+    /// The running worker, started (again) when there is none or it may not read `paths`.
+    private func connection(for paths: [DocumentPath]) throws(RenderProblem) -> WorkerProcess {
+        let sandbox = resolvedSandbox()
+        let needed = sandbox.isActive ? Self.directories(of: paths) : []
+        let missing = needed.filter { directory in
+            !readable.contains { directory == $0 || directory.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+        }
+        if let worker, missing.isEmpty { return worker }
+        if let worker {
+            worker.finish()
+            self.worker = nil
+            live.set(nil)
+        }
+        let roots = WorkerSandbox.minimalRoots(readable + missing)
+        let argv = command.argv(sandbox: sandbox, readable: roots)
+        let process: WorkerProcess
+        do {
+            process = try WorkerProcess(argv: argv, environment: command.environment, quietStandardError: command.quietStandardError)
+        } catch {
+            throw RenderProblem(.workerFailed, "cannot start the renderer: \(error.message)")
+        }
+        if let problem = process.awaitHandshake(timeout: max(timeout, 20)) {
+            throw RenderProblem(.workerFailed, "cannot start the renderer: \(problem)")
+        }
+        readable = roots
+        worker = process
+        live.set(process.pid)
+        return process
+    }
+
+    private func resolvedSandbox() -> WorkerSandbox {
+        if let sandbox { return sandbox }
+        let resolved = sandboxPolicy == .automatic ? WorkerSandbox.detect(environment: command.environment)
+                                                   : .disabled("turned off")
+        sandbox = resolved
+        return resolved
+    }
+
+    private func died(_ message: String) -> RenderProblem { RenderProblem(.workerFailed, message) }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// Reads whatever is waiting on the interrupt descriptor.
+    private static func drain(_ descriptor: FileDescriptor) {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        _ = bytes.withUnsafeMutableBytes { read(descriptor.rawValue, $0.baseAddress, $0.count) }
+    }
+
+    /// `request` with an absolute path (the worker runs in `/`, inside its sandbox).
+    static func absolute(_ request: DocumentRequest) -> DocumentRequest {
+        var request = request
+        request.path = request.path.absolute()
+        return request
+    }
+
+    /// The directories holding `paths` (and, for links, their targets'), as strings for the
+    /// sandbox's binds.
+    static func directories(of paths: [DocumentPath]) -> [String] {
+        var directories: [String] = []
+        for path in paths {
+            let absolute = path.absolute()
+            directories.append(absolute.parentDirectory.string)
+            if let real = absolute.resolvedRealPath() { directories.append(real.parentDirectory.string) }
+        }
+        return directories
+    }
+}

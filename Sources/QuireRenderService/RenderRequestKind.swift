@@ -1,0 +1,13 @@
+/// What a request asks of the worker: the first field of every request frame, so one worker
+/// and one pipe serve the batch's thumbnails and the viewers' documents alike.
+package enum RenderRequestKind: Int64, Sendable, CaseIterable {
+    /// Thumbnails of one file (the batch and the thumbnailer service; payload defined by
+    /// QuireThumbnails' `WorkerRequest`).
+    case thumbnail = 1
+    /// Open a document: its facts (pages and their sizes, card facts, text) or its problem.
+    case open = 2
+    /// Render one page of a document at an exact pixel size.
+    case page = 3
+    /// The text of one page (characters in reading order), for find and copy.
+    case text = 4
+}

@@ -1,0 +1,53 @@
+import Quire
+import QuireRenderService
+
+/// One page to render at an exact pixel size, as ``ViewerModel/pageJob(_:fitting:)`` describes
+/// it; Sendable, so it can go to the render thread.
+public struct PageRenderJob: Sendable, Hashable {
+    /// Which opened file (the model's file index); with the path, password and layout, which
+    /// opening of it: a new password or another file makes older jobs' results stale.
+    public let file: Int
+    public let path: DocumentPath
+    public let password: String?
+    public let page: Int
+    public let width: Int
+    public let height: Int
+    /// What the page is for: each purpose has a wish list of its own on a ``RenderQueue``.
+    public let purpose: Purpose
+    /// Text as the viewer shows it or laid out on paper (print previews of text files).
+    public let layout: DocumentRequest.Layout
+    let maximumFileSize: Int64
+
+    /// What a page is rendered for.
+    public enum Purpose: Int, Sendable, Hashable, CaseIterable {
+        /// The pages in view and their neighbours (rendered first).
+        case view
+        /// A print sheet's preview strip (rendered when no page of the view is waiting).
+        case printPreview
+    }
+
+    init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int, purpose: Purpose = .view,
+         layout: DocumentRequest.Layout = .view, maximumFileSize: Int64) {
+        self.file = file
+        self.path = path
+        self.password = password
+        self.page = page
+        self.width = width
+        self.height = height
+        self.purpose = purpose
+        self.layout = layout
+        self.maximumFileSize = maximumFileSize
+    }
+
+    /// The same page for another purpose.
+    func with(purpose: Purpose) -> PageRenderJob {
+        PageRenderJob(file: file, path: path, password: password, page: page, width: width, height: height, purpose: purpose,
+                      layout: layout, maximumFileSize: maximumFileSize)
+    }
+
+    /// The render service's request for this page.
+    var request: PageRequest {
+        PageRequest(document: DocumentRequest(path: path, password: password, maximumFileSize: maximumFileSize, layout: layout),
+                    page: page, width: width, height: height)
+    }
+}

@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Quire
+import QuireRenderService
+import QuireSystem
+import Synchronization
+
+/// The viewers' render thread: every file a viewer opens and every page it shows goes through
+/// here to the render service's worker (``RenderClient``), off the front-end's thread, so a
+/// window's main loop or a terminal's key loop never waits for a document.
+///
+/// The front-end says what it wants now — the files to open (the current one), the pages in
+/// view then the neighbours ahead, a print sheet's preview pages — and each answer is put in an
+/// inbox, after which `wake` is called (on the render thread): the front-end takes the answers
+/// on its own thread (``take()``). Only the newest wish lists count: pages scrolled past before
+/// their turn are never rendered. A request that nothing wants any more is dropped, and when it
+/// is a file being opened (a slow or hanging file the user moved past) or a page that has run
+/// for a while, its worker is killed and the next request starts a fresh one. ``stop()`` kills
+/// the worker at once.
+public final class RenderQueue: Sendable {
+    private struct State: Sendable {
+        var opens: [OpenJob] = []
+        /// Per purpose (``PageRenderJob/Purpose``'s raw value), most wanted first.
+        var pages: [[PageRenderJob]] = PageRenderJob.Purpose.allCases.map { _ in [] }
+        var running: Running?
+        var runningSince = 0.0
+        var stopped = false
+        var inbox: [RenderDelivery] = []
+    }
+
+    private enum Running: Sendable, Hashable {
+        case open(OpenJob)
+        case page(PageRenderJob)
+    }
+
+    /// What the front-end and the render thread share.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        let doorbell = WakePipe()
+        /// The running worker's kill switch (``stop()`` kills it from the front-end's thread).
+        let killSwitch: Mutex<WorkerKillSwitch?> = Mutex(nil)
+    }
+
+    private let shared = Shared()
+
+    private let thread: JoinableThread
+
+    /// Pages running longer than this are dropped (their worker killed) once nothing wants them.
+    static let abandonPagesAfter = 0.5
+
+    /// Starts the render thread and its worker (for `paths`, the files the viewer has).
+    /// - Parameters:
+    ///   - unacceptedLimit: when set, the thread renders no further page while this many pages
+    ///     wait in the inbox. A front-end that hands pages to a main loop sets it: while the
+    ///     loop is behind (a flood of keys is dispatched before idle callbacks), pages would
+    ///     otherwise pile up, each holding its memory, beyond any cache's bound.
+    ///   - wake: called on the render thread after each answer is put in the inbox.
+    public init(command: WorkerCommand, timeout: Double, sandbox: RenderClient.SandboxPolicy = .automatic,
+                paths: [DocumentPath], unacceptedLimit: Int? = nil, wake: @escaping @Sendable () -> Void) {
+        let shared = self.shared
+        thread = JoinableThread(stackSize: 1 << 20) {
+            Self.run(shared: shared, command: command, timeout: timeout, sandbox: sandbox, paths: paths,
+                     limit: unacceptedLimit, wake: wake)
+        }
+    }
+
+    /// Replaces the files waiting to be opened (most wanted first). A file being opened that is
+    /// no longer wanted is dropped: its answer is ``RenderProblem/Kind/cancelled``.
+    public func wantOpen(_ jobs: [OpenJob]) {
+        let changed = shared.state.withLock { state -> Bool in
+            guard state.opens != jobs else { return false }
+            state.opens = jobs
+            return true
+        }
+        if changed { shared.doorbell.ring() }
+    }
+
+    /// Replaces the pages waiting to be rendered for `purpose` with `jobs` (most wanted first).
+    /// The view's pages go before a print preview's; files to open go first of all.
+    public func want(_ jobs: [PageRenderJob], for purpose: PageRenderJob.Purpose = .view) {
+        let changed = shared.state.withLock { state -> Bool in
+            let waiting = jobs.map { $0.purpose == purpose ? $0 : $0.with(purpose: purpose) }
+            guard state.pages[purpose.rawValue] != waiting else { return false }
+            state.pages[purpose.rawValue] = waiting
+            return true
+        }
+        if changed { shared.doorbell.ring() }
+    }
+
+    /// The answers delivered since the last call (front-end's thread), oldest first.
+    public func take() -> [RenderDelivery] {
+        let taken = shared.state.withLock { state in
+            defer { state.inbox = [] }
+            return state.inbox
+        }
+        if !taken.isEmpty { shared.doorbell.ring() }  // room again under the unaccepted limit
+        return taken
+    }
+
+    /// Pages and files waiting (not counting the one in progress).
+    public var pending: Int { shared.state.withLock { $0.opens.count + $0.pages.reduce(0) { $0 + $1.count } } }
+
+    /// The worker's process id, while one runs (tests).
+    public var workerPID: pid_t? { shared.killSwitch.withLock { $0?.pid } }
+
+    /// Stops the thread: the worker is killed at once (a page in progress is not waited for).
+    public func stop() {
+        let first = shared.state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            state.opens = []
+            state.pages = state.pages.map { _ in [] }
+            return !state.stopped
+        }
+        guard first else { return }
+        shared.killSwitch.withLock { $0?.kill() }
+        shared.doorbell.ring()
+        thread.join()
+    }
+
+    deinit { stop() }
+
+    private static func run(shared: Shared, command: WorkerCommand, timeout: Double, sandbox: RenderClient.SandboxPolicy,
+                            paths: [DocumentPath], limit: Int?, wake: @Sendable () -> Void) {
+        let client = RenderClient(command: command, timeout: timeout, sandbox: sandbox)
+        shared.killSwitch.withLock { $0 = client.killSwitch }
+        defer { client.stop() }
+        // The worker starts (and, sandboxed, may read the viewer's files) before anything is asked.
+        try? client.start(for: paths)
+        while true {
+            enum Next { case run(Running), wait, stop }
+            let next = shared.state.withLock { state -> Next in
+                state.running = nil
+                if state.stopped { return .stop }
+                // The wish lists stay as the front-end gave them while a job runs (so that it can
+                // tell whether the job is still wanted); a job done is taken off them.
+                var next: Running?
+                if let open = state.opens.first {
+                    next = .open(open)
+                } else if limit.map({ limit in state.inbox.count { if case .page = $0 { true } else { false } } >= limit }) == true {
+                    return .wait
+                } else if let lane = state.pages.firstIndex(where: { !$0.isEmpty }) {
+                    next = .page(state.pages[lane][0])
+                }
+                guard let next else { return .wait }
+                state.running = next
+                state.runningSince = Deadline.now()
+                return .run(next)
+            }
+            let running: Running
+            switch next {
+            case .stop: return
+            case .wait:
+                shared.doorbell.wait()
+                continue
+            case .run(let job): running = job
+            }
+            // Whether the request in progress may be dropped: nothing wants it any more (a
+            // file is dropped at once, a page once it has run for a while).
+            let abandon: () -> Bool = {
+                shared.state.withLock { state in
+                    if state.stopped { return true }
+                    switch running {
+                    case .open(let job): return !state.opens.contains(job)
+                    case .page(let job):
+                        return !state.pages.contains { $0.contains(job) }
+                            && Deadline.now() - state.runningSince > Self.abandonPagesAfter
+                    }
+                }
+            }
+            let delivery: RenderDelivery?
+            switch running {
+            case .open(let job):
+                let result = Result { () throws(RenderProblem) in
+                    try client.open(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon)
+                }
+                shared.state.withLock { state in state.opens.removeAll { $0 == job } }
+                delivery = .opened(job, result)
+            case .page(let job):
+                let result = Result { () throws(RenderProblem) -> PagePixels in
+                    try client.renderPage(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon) { width, height in
+                        PagePixels(width: width, height: height).map { ($0, $0.base) }
+                    }
+                }
+                shared.state.withLock { state in state.pages[job.purpose.rawValue].removeAll { $0 == job } }
+                switch result {
+                case .success(let pixels):
+                    PagePixels.premultiplyInPlace(pixels.base, count: pixels.width * pixels.height)
+                    delivery = .page(job, .success(pixels))
+                case .failure(let problem) where problem.kind == .cancelled:
+                    delivery = nil  // nothing wants it; a view that does asks again
+                case .failure(let problem):
+                    delivery = .page(job, .failure(ViewerProblem(problem)))
+                }
+            }
+            let stopped = shared.state.withLock { state -> Bool in
+                if let delivery, !state.stopped { state.inbox.append(delivery) }
+                return state.stopped
+            }
+            if stopped { return }
+            if delivery != nil { wake() }
+        }
+    }
+}
