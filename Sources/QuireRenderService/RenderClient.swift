@@ -186,6 +186,11 @@ public final class RenderClient {
         let missing = needed.filter { directory in
             !readable.contains { directory == $0 || directory.hasPrefix($0 == "/" ? "/" : $0 + "/") }
         }
+        if let worker, worker.hasExited {
+            // Killed or died while idle: nothing was asked of it, so nothing is lost.
+            self.worker = nil
+            live.set(nil)
+        }
         if let worker, missing.isEmpty { return worker }
         if let worker {
             worker.finish()

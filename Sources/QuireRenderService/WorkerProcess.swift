@@ -80,16 +80,32 @@ package final class WorkerProcess {
         return nil
     }
 
-    /// Writes a request frame; false when the worker is gone.
+    /// Writes a request frame; false when the worker is gone. A write to a worker that died
+    /// raises no SIGPIPE in the caller's process (it is blocked on this thread for the write and
+    /// a pending one is taken back), so a library user need not ignore SIGPIPE.
     package func write(_ frame: [UInt8]) -> Bool {
-        WireIO.writeAll(requestFD, frame)
+        var pipeSignal = sigset_t(), saved = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        let written = WireIO.writeAll(requestFD, frame)
+        if !written {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+        }
+        return written
     }
 
     /// Sends a request frame and waits for the reply until `deadline`. With `interrupt`, a
     /// byte on that descriptor ends the wait with ``Outcome/interrupted`` (the request is still
     /// running in the worker: the caller kills it or waits again).
     package func send(_ frame: [UInt8], deadline: Deadline, interrupt: FileDescriptor? = nil) -> Outcome {
-        guard WireIO.writeAll(requestFD, frame) else { return .died(reap()) }
+        guard write(frame) else { return .died(reap()) }
         return awaitReply(deadline: deadline, interrupt: interrupt)
     }
 
@@ -149,6 +165,16 @@ package final class WorkerProcess {
             if fds[0].revents != 0 { return .reply([]) }
             if fds.count > 1, fds[1].revents != 0 { return .interrupted }
         }
+    }
+
+    /// Whether the worker has ended on its own (or was killed from outside) since its last
+    /// answer: it is then reaped, and a client starts another instead of sending it a request.
+    package var hasExited: Bool {
+        if reaped { return true }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+        reaped = true
+        return true
     }
 
     /// Kills the worker (SIGKILL to its process group) and reaps it.

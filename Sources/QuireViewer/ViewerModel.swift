@@ -42,6 +42,10 @@ public final class ViewerModel {
         public var renderTimeout: Double
         /// Whether the worker runs in bubblewrap (when available).
         public var sandbox: RenderClient.SandboxPolicy
+        /// For callers without a main loop (tools, tests): reading the current file's content,
+        /// card or position waits for the worker's answer instead of saying ``Content/opening``.
+        /// Front-ends leave it off and draw "opening" until ``update()`` brings the answer.
+        public var waitsForFiles = false
 
         public init(printSystem: PrintSystem = PrintSystem(), conversion: PrintConversion = .standard,
                     resume: ResumeStore? = ResumeStore.standard(), cacheByteLimit: Int = 64 << 20,
@@ -157,7 +161,10 @@ public final class ViewerModel {
 
     public var fileCount: Int { files.count }
     public var paths: [DocumentPath] { files.map(\.path) }
-    private var current: OpenFile { files[fileIndex] }
+    private var current: OpenFile {
+        if configuration.waitsForFiles { waitUntilOpened() }
+        return files[fileIndex]
+    }
     public var path: DocumentPath { files[fileIndex].path }
     /// The file name for display.
     public var fileName: String { path.displayName }
@@ -300,12 +307,18 @@ public final class ViewerModel {
     @discardableResult
     public func waitUntilOpened(timeout: Double? = nil) -> ViewerProblem? {
         let deadline = Deadline(seconds: timeout ?? configuration.renderTimeout + 10)
-        while isOpening && !deadline.hasPassed {
-            let updates = queue.take().compactMap(apply)
-            held += updates
-            if isOpening { usleep(2_000) }
+        func opening() -> Bool {
+            switch files[fileIndex].state {
+            case .unrequested, .opening: return true
+            case .opened, .failed: return false
+            }
         }
-        return problem
+        while opening() && !deadline.hasPassed {
+            held += queue.take().compactMap(apply)
+            if opening() { usleep(2_000) }
+        }
+        if case .failed(let problem) = files[fileIndex].state { return problem }
+        return nil
     }
 
     // MARK: Commands: pages and lines

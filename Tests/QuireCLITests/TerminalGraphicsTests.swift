@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuireCLI
+@testable import QuireTerminalViewer
 import Quire
 
 @Suite struct TerminalGraphicsTests {

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 @testable import QuireCLI
+@testable import QuireTerminalViewer
 import QuireTerminal
 
 /// Key decoding and the graphics-protocol answer parsing of the terminal viewer.

@@ -1,7 +1,10 @@
 import Testing
 @testable import QuireThumbnails
+import QuireRenderService
+import QuireTypes
+import QuireRender
 
-/// The worker pipe protocol carries raw bytes unchanged and rejects malformed frames.
+/// The render service's pipe protocol carries raw bytes unchanged and rejects malformed frames.
 @Suite struct WorkerProtocolTests {
     static func payload(_ frame: [UInt8]) -> [UInt8] {
         let length = Int(frame[0]) | Int(frame[1]) << 8 | Int(frame[2]) << 16 | Int(frame[3]) << 24
@@ -12,7 +15,11 @@ import Testing
     @Test func requestsKeepNewlinesAndInvalidUTF8() throws {
         let path: [UInt8] = Array("/tmp/a\nb".utf8) + [0xFF, 0x00, 0x2D]
         let request = WorkerRequest(path: path, uri: "file:///tmp/a%0Ab%FF", sizes: [128, 1024], maximumFileSize: 1 << 40)
-        let back = try WorkerRequest(payload: Self.payload(request.frame))
+        // A thumbnail request: the kind first, then the request (what the worker hands its
+        // thumbnail handler).
+        let payload = Self.payload(request.frame)
+        #expect(payload.prefix(8) == [1, 0, 0, 0, 0, 0, 0, 0], "kind 1: thumbnail")
+        let back = try WorkerRequest(payload: Array(payload.dropFirst(8)))
         #expect(back.path == path)
         #expect(back.uri == request.uri && back.sizes == [128, 1024] && back.maximumFileSize == 1 << 40)
     }
@@ -48,5 +55,52 @@ import Testing
         writer.integer(1 << 40)  // a byte string claiming a terabyte
         #expect(throws: WireReader.Malformed.self) { try WorkerRequest(payload: writer.bytes) }
         #expect(!WorkerHandshake.isValid([]))
+    }
+
+    @Test func documentRequestsAndRepliesRoundTrip() throws {
+        let path: [UInt8] = Array("/tmp/x\ny".utf8) + [0xFE]
+        let request = DocumentRequest(path: DocumentPath(bytes: path), password: "pa ss", maximumFileSize: 99, layout: .paper)
+        let payload = Self.payload(request.openFrame)
+        #expect(payload.prefix(8) == [2, 0, 0, 0, 0, 0, 0, 0], "kind 2: open")
+        let facts = DocumentFacts(mimeType: "application/pdf", pageSizes: [PageSize(width: 595, height: 842), PageSize(width: 10, height: 20)],
+                                  isRaster: false, text: TextContent(lines: ["a", "b\u{2400}"], isTruncated: true),
+                                  title: "T", author: nil, imageWidth: 3, imageHeight: nil, embeddedPreviewName: "x.png")
+        guard case .opened(let back) = try DocumentReply(payload: Self.payload(DocumentReply.opened(facts).frame)) else {
+            Issue.record("not opened")
+            return
+        }
+        #expect(back == facts)
+        guard case .failed(let problem) = try DocumentReply(payload: Self.payload(
+            DocumentReply.failed(RenderProblem(.wrongPassword, "wrong password", mimeType: "application/pdf")).frame)) else {
+            Issue.record("not failed")
+            return
+        }
+        #expect(problem.kind == .wrongPassword && problem.mimeType == "application/pdf")
+        // A page size of 0 or 2^16 and a count of a billion pages are refused before anything is made.
+        var writer = WireWriter()
+        writer.integer(11)
+        writer.integer(0)
+        writer.integer(10)
+        #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: writer.bytes) }
+        var pages = WireWriter()
+        pages.integer(10)
+        pages.string("application/pdf")
+        pages.integer(1 << 30)
+        #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: pages.bytes) }
+    }
+
+    @Test func theWorkerCommandLineIsReadBackAsWritten() {
+        var limits = WorkerLimits(memoryBytes: 1 << 30, cpuSecondsPerRequest: 7)
+        limits.memoryBytes = 123_456
+        var render = RenderLimits.standard
+        render.maximumImagePixels = 42
+        let command = WorkerCommand(executable: "/usr/bin/quire", renderLimits: render, limits: limits)
+        #expect(command.arguments.first == WorkerCommand.subcommand)
+        let parsed = WorkerCommand.parse(command.arguments.dropFirst().map { Array($0.utf8) })
+        #expect(parsed?.render == render && parsed?.worker == limits)
+        #expect(WorkerCommand.parse([Array("--max-pixels".utf8)]) == nil, "an option without its value")
+        #expect(WorkerCommand.parse([Array("--max-pixels".utf8), Array("1".utf8), Array("--max-pixels".utf8), Array("2".utf8)]) == nil)
+        #expect(WorkerCommand.parse([Array("--shell".utf8), Array("1".utf8)]) == nil)
+        #expect(command.argv(sandbox: WorkerSandbox.disabled("test")) == ["/usr/bin/quire"] + command.arguments)
     }
 }

@@ -1,5 +1,6 @@
 import QuireThumbnails
 import Testing
+import QuireRenderService
 
 /// Detection of bubblewrap: `QUIRE_BWRAP` overrides the `PATH` search; anything missing or
 /// broken degrades (no sandbox, with a notice) instead of failing.

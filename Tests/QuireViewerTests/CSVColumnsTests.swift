@@ -2,6 +2,7 @@ import Foundation
 import QuireTestSupport
 import Quire
 import QuireViewer
+import QuireRenderService
 import Testing
 
 /// CSV shown as aligned columns: cells kept as written, padding only after separators.

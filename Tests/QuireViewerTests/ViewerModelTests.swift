@@ -2,6 +2,7 @@ import Foundation
 import QuireTestSupport
 import Quire
 import QuireViewer
+import QuireRenderService
 import Testing
 
 /// The viewer model on real files, with real renderers: what every front-end draws.
@@ -18,10 +19,21 @@ final class ViewerModelTests {
         try "# Title\n\n\tindented with a tab\r\nwindows line\nlast line without newline".write(toFile: notes, atomically: true, encoding: .utf8)
     }
 
-    /// No printers reachable and a private resume file, unless given.
+    /// No printers reachable and a private resume file, unless given; this build's quire as the
+    /// render worker; reading the model waits for the worker's answers (no main loop here).
     func configuration(resume: ResumeStore? = nil, cache: Int = 64 << 20) -> ViewerModel.Configuration {
-        ViewerModel.Configuration(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")),
-                                  resume: resume, cacheByteLimit: cache)
+        var configuration = ViewerModel.Configuration(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")),
+                                                      resume: resume, cacheByteLimit: cache,
+                                                      worker: WorkerCommand(executable: QuireBinary.path))
+        configuration.waitsForFiles = true
+        return configuration
+    }
+
+    /// ``configuration(resume:cache:)`` printing to `system`.
+    func printing(_ system: PrintSystem) -> ViewerModel.Configuration {
+        var configuration = configuration()
+        configuration.printSystem = system
+        return configuration
     }
 
     @Test func pagesTurnWithinTheDocumentAndTheIndicatorFollows() throws {
@@ -64,7 +76,6 @@ final class ViewerModelTests {
         let model = ViewerModel(paths: [DocumentPath(threePages)], configuration: configuration(cache: budget))
         for _ in 0..<3 {
             _ = try model.renderPage(fitting: (width: 100, height: 142))
-            model.prefetchNextPage(fitting: (width: 100, height: 142))
             model.nextPage()
         }
         _ = try model.renderPage(fitting: (width: 300, height: 300))
@@ -101,21 +112,22 @@ final class ViewerModelTests {
     }
 
     @Test func theRenderWorkerDrawsExactlyWhatTheRendererDraws() throws {
-        var isolated = configuration()
-        isolated.renderProcess = [QuireBinary.path, "__look-render-worker"]
-        let worker = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(Samples.path("encrypted.pdf"))],
-                                 configuration: isolated)
-        let local = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(Samples.path("encrypted.pdf"))],
+        let model = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(Samples.path("encrypted.pdf"))],
                                 configuration: configuration())
-        for model in [worker, local] { model.nextPage() }
-        #expect(try worker.renderPage(fitting: (width: 120, height: 160)) == local.renderPage(fitting: (width: 120, height: 160)))
+        defer { model.close() }
+        model.nextPage()
+        let file = try InputFile(path: DocumentPath(threePages))
+        let local = try Renderer(file: file, contentType: try ContentType.detect(file))
+        #expect(try model.renderPage(fitting: (width: 120, height: 160))
+                == local.render(page: 1, size: .fit(width: 120, height: 160), allowUpscaling: false))
         // The password travels to the worker.
-        for model in [worker, local] {
-            model.nextFile()
-            #expect(model.unlock(password: "secret") == nil)
-        }
-        #expect(try worker.renderPage(fitting: (width: 90, height: 90)) == local.renderPage(fitting: (width: 90, height: 90)))
-        worker.close()
+        model.nextFile()
+        #expect(model.problem?.kind == .passwordRequired)
+        #expect(model.unlockWaiting("secret") == nil)
+        let encrypted = try InputFile(path: DocumentPath(Samples.path("encrypted.pdf")))
+        let unlocked = try Renderer(file: encrypted, contentType: try ContentType.detect(encrypted), password: "secret")
+        #expect(try model.renderPage(fitting: (width: 90, height: 90))
+                == unlocked.render(page: 0, size: .fit(width: 90, height: 90), allowUpscaling: false))
     }
 
     @Test func controlCharactersCannotReachTheTerminal() {
@@ -144,8 +156,8 @@ final class ViewerModelTests {
         #expect(model.printAction.isAvailable == false)
         model.nextFile()
         #expect(model.problem?.kind == .passwordRequired)
-        #expect(model.unlock(password: "wrong")?.kind == .wrongPassword)
-        #expect(model.unlock(password: "secret") == nil)
+        #expect(model.unlockWaiting("wrong")?.kind == .wrongPassword)
+        #expect(model.unlockWaiting("secret") == nil)
         #expect(model.pageCount > 0)
         _ = try model.renderPage(fitting: (width: 50, height: 50))
         model.nextFile()
@@ -188,7 +200,7 @@ final class ViewerModelTests {
         let bed = try CUPSTestBed(.full)
         let system = PrintSystem(server: PrintServer(bed.server), environment: bed.environment())
         let model = ViewerModel(paths: [DocumentPath(threePages)],
-                                configuration: ViewerModel.Configuration(printSystem: system, resume: nil))
+                                configuration: printing(system))
         #expect(model.printAction.isAvailable)
         let sheet = try model.makePrintSheet()
         #expect(sheet.selected.name == "quire-office")
@@ -215,7 +227,7 @@ final class ViewerModelTests {
         let bed = try CUPSTestBed(.full)
         let system = PrintSystem(server: PrintServer(bed.server), environment: bed.environment())
         let model = ViewerModel(paths: [DocumentPath(threePages)],
-                                configuration: ViewerModel.Configuration(printSystem: system, resume: nil))
+                                configuration: printing(system))
         model.nextPage()
         let sheet = try model.makePrintSheet()
         #expect(sheet.copiesText == "1" && sheet.firstProblem == nil, "one copy of every page to start")
@@ -262,7 +274,7 @@ final class ViewerModelTests {
         let bed = try CUPSTestBed(.colour)
         let system = PrintSystem(server: PrintServer(bed.server), environment: bed.environment())
         let model = ViewerModel(paths: [DocumentPath(threePages)],
-                                configuration: ViewerModel.Configuration(printSystem: system, resume: nil))
+                                configuration: printing(system))
         let sheet = try model.makePrintSheet()
         #expect(sheet.selected.name == "quire-office")
         #expect(sheet.colorModeChoices.isEmpty, "the monochrome printer offers no colour choice")
@@ -305,5 +317,13 @@ final class ViewerModelTests {
         var ink = 0
         for y in 0..<page.height { for x in 0..<page.width where page.pixel(x: x, y: y).red < 230 { ink += 1 } }
         #expect(ink > 10, "the text is on it")
+    }
+}
+
+extension ViewerModel {
+    /// Unlocks the current file and waits for the worker's answer: the problem left, if any.
+    func unlockWaiting(_ password: String) -> ViewerProblem? {
+        unlock(password: password)
+        return waitUntilOpened()
     }
 }
