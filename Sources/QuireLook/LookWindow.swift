@@ -101,17 +101,24 @@ final class LookWindow {
         for update in model.update() { handle(update) }
     }
 
+    /// File `file` opened in the worker (or failed to): shown, if it is still the current one.
+    private func opened(file: Int) {
+        guard !isClosed, file == model.fileIndex else { return }
+        LookTrace.mark("file opened (worker)")
+        reload()
+        renderAhead()
+        if printOnlyWaiting {
+            printOnlyWaiting = false
+            showPrintSheetOnly()
+        }
+    }
+
     private func handle(_ update: ViewerModel.Update) {
         switch update {
         case .opened(let file):
-            guard file == model.fileIndex else { return }
-            LookTrace.mark("file opened (worker)")
-            reload()
-            renderAhead()
-            if printOnlyWaiting {
-                printOnlyWaiting = false
-                showPrintSheetOnly()
-            }
+            // Not here: updates are also taken while the page view draws, where the window's
+            // widgets must not change; on the main loop's next turn instead.
+            Signal.idle { [weak self] in self?.opened(file: file) }
         case .page(let job, let result):
             pages.received(job, result)
         }

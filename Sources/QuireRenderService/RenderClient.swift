@@ -57,7 +57,7 @@ public final class RenderClient {
     public func open(_ request: DocumentRequest, interrupt: FileDescriptor? = nil,
                      abandon: () -> Bool = { false }) throws(RenderProblem) -> DocumentFacts {
         let request = Self.absolute(request)
-        switch try exchange(request.openFrame, for: request.path, interrupt: interrupt, abandon: abandon) {
+        switch try exchange(request.openFrame, for: request.path, context: "opening the file", interrupt: interrupt, abandon: abandon) {
         case .opened(let facts): return facts
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
@@ -71,7 +71,8 @@ public final class RenderClient {
         var request = request
         request.document = Self.absolute(request.document)
         let deadline = Deadline(seconds: timeout)
-        switch try exchange(request.frame(.page), for: request.document.path, deadline: deadline, interrupt: interrupt, abandon: abandon) {
+        switch try exchange(request.frame(.page), for: request.document.path, context: "on page \(request.page + 1)", deadline: deadline,
+                            interrupt: interrupt, abandon: abandon) {
         case .page(let width, let height):
             guard let worker else { throw died("the renderer stopped") }
             guard let (pixels, base) = allocate(width, height) else {
@@ -81,7 +82,7 @@ public final class RenderClient {
             guard worker.readRaw(into: base, count: width * height * 4, deadline: deadline) else {
                 discard(worker)
                 throw died(deadline.hasPassed ? "the renderer took longer than \(Self.seconds(timeout)) on page \(request.page + 1)"
-                                              : "the renderer stopped on page \(request.page + 1)")
+                                              : "the renderer stopped while sending page \(request.page + 1)")
             }
             return pixels
         case .failed(let problem): throw problem
@@ -102,7 +103,8 @@ public final class RenderClient {
     public func text(_ request: PageRequest) throws(RenderProblem) -> String {
         var request = request
         request.document = Self.absolute(request.document)
-        switch try exchange(request.frame(.text), for: request.document.path, interrupt: nil, abandon: { false }) {
+        switch try exchange(request.frame(.text), for: request.document.path, context: "reading page \(request.page + 1)'s text",
+                            interrupt: nil, abandon: { false }) {
         case .text(let text): return text
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
@@ -124,14 +126,16 @@ public final class RenderClient {
 
     // MARK: The exchange
 
-    private func exchange(_ frame: [UInt8], for path: DocumentPath, deadline: Deadline? = nil, interrupt: FileDescriptor?,
-                          abandon: () -> Bool) throws(RenderProblem) -> DocumentReply {
+    /// Sends `frame` and waits for its reply. `context` says what the request was for people
+    /// ("on page 3"), in the message when the worker fails.
+    private func exchange(_ frame: [UInt8], for path: DocumentPath, context: String, deadline: Deadline? = nil,
+                          interrupt: FileDescriptor?, abandon: () -> Bool) throws(RenderProblem) -> DocumentReply {
         let deadline = deadline ?? Deadline(seconds: timeout)
         let worker = try connection(for: [path])
         guard worker.write(frame) else {
             self.worker = nil
             live.set(nil)
-            throw died("the renderer stopped: \(worker.reap())")
+            throw died(Self.renderer(worker.reap()) + " " + context)
         }
         while true {
             // In slices: between them the caller is asked whether the request still matters.
@@ -146,7 +150,7 @@ public final class RenderClient {
             case .timedOut:
                 if deadline.hasPassed {
                     discard(worker)
-                    throw died("the renderer took longer than \(Self.seconds(timeout))")
+                    throw died("the renderer took longer than \(Self.seconds(timeout)) \(context)")
                 }
                 if abandon() {
                     discard(worker)
@@ -161,7 +165,7 @@ public final class RenderClient {
             case .died(let how):
                 self.worker = nil
                 live.set(nil)
-                throw died("the renderer stopped: \(how)")
+                throw died(Self.renderer(how) + " " + context)
             case .protocolError:
                 discard(worker)
                 throw died("the renderer could not be read")
@@ -223,6 +227,11 @@ public final class RenderClient {
     }
 
     private func died(_ message: String) -> RenderProblem { RenderProblem(.workerFailed, message) }
+
+    /// "worker crashed (…)" as people read it: "the renderer crashed (…)".
+    static func renderer(_ how: String) -> String {
+        how.hasPrefix("worker ") ? "the renderer " + how.dropFirst("worker ".count) : "the renderer stopped: " + how
+    }
 
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"

@@ -83,6 +83,23 @@ public final class TmuxSession: @unchecked Sendable {
         }
     }
 
+    /// Every process below `pid` (children, their children…).
+    public static func descendants(of pid: Int32) -> [Int32] {
+        let direct = children(of: pid)
+        return direct + direct.flatMap { descendants(of: $0) }
+    }
+
+    /// The render workers below `pid`: the processes running `executable` with the render
+    /// service's word (inside bubblewrap they are grandchildren, below bwrap's own processes).
+    public static func renderWorkers(of pid: Int32, executable: String) -> [Int32] {
+        let target = URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+        return descendants(of: pid).filter { process in
+            guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process)/exe"),
+                  let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(process)/cmdline")) else { return false }
+            return exe == target && String(decoding: command, as: UTF8.self).contains("__render-worker")
+        }
+    }
+
     /// Waits until the screen satisfies `condition`; returns the last capture.
     @discardableResult
     public func wait(timeout: Double = 15, escapes: Bool = false, until condition: (String) -> Bool) -> String {
