@@ -98,8 +98,8 @@ public final class SplashPDFDocument {
             switch Int(status) {
             case Int(QUIRE_SPLASH_PASSWORD):
                 throw DocumentError(kind: .passwordRequired, path: file.path,
-                                    reason: password == nil ? "PDF is password-protected (give the password with --password)"
-                                                            : "the password is not correct for this PDF")
+                                    reason: password == nil ? "PDF is password-protected" : "the password is not correct for this PDF",
+                                    remedy: password == nil ? .password : nil)
             case Int(QUIRE_SPLASH_NO_MEMORY):
                 throw DocumentError(kind: .limitExceeded, path: file.path, reason: "out of memory while opening the PDF")
             default:
