@@ -42,7 +42,10 @@ final class ThumbnailerServiceTests {
         monitor = try BackgroundProcess(
             ["/usr/bin/gdbus", "monitor", "--session", "--dest", Self.name],
             environment: bus.environment(), directory: bus.directory.path)
-        usleep(300_000)
+        // gdbus prints the owner once its signal subscription is in place (same connection,
+        // in order): from then on no signal is missed.
+        let listening = Date().addingTimeInterval(15)
+        while !(monitor?.output.contains("is owned by") ?? false) && Date() < listening { usleep(20_000) }
     }
 
     func call(_ method: String, _ arguments: [String], interface: String = ThumbnailerServiceTests.name,
