@@ -47,7 +47,7 @@ struct SummaryMergeRun {
             do {
                 summaries.append(try SummaryMerger.decode(bytes, name: path.description))
             } catch {
-                Terminal.error(error.description)
+                Terminal.error(error.description + " (write one with thumbnail --batch --summary FILE)")
                 throw ExitStatus.dataError.exitCode
             }
         }

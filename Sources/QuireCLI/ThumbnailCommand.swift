@@ -1,5 +1,6 @@
 import ArgumentParser
 import Quire
+internal import QuireGIO
 import QuireThumbnails
 
 struct ThumbnailCommand: AsyncParsableCommand {
@@ -94,9 +95,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     /// the parsed command and ``ThumbnailFastPath``. Synchronous: one file, nothing to overlap.
     static func writeSingle(input: [UInt8], output: [UInt8], size: Int, password: String?,
                             maximumFileSize: Int64, limits: RenderLimits, timeout: Int) -> ExitStatus {
-        let path: DocumentPath, uri: String?
+        let path: DocumentPath
         switch resolve(input) {
-        case .success(let resolved): (path, uri) = resolved
+        case .success(let resolved): path = resolved
         case .failure(let status): return status
         }
         // --timeout (shared with --batch): a single thumbnail gives up with status 75.
@@ -104,7 +105,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             do {
                 let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: limits)
                 let thumbnail = try Thumbnail.make(file: document.file, contentType: document.contentType, size: size,
-                                                   uri: uri, password: password, software: "Quire \(QuireVersion.string)",
+                                                   password: password, software: "Quire \(QuireVersion.string)",
                                                    limits: limits)
                 let png: [UInt8]
                 do throws(PNGEncoder.EncodingError) { png = try thumbnail.pngData() } catch {
@@ -122,26 +123,28 @@ struct ThumbnailCommand: AsyncParsableCommand {
     }
 
     enum Resolution {
-        case success((DocumentPath, String?))
+        case success(DocumentPath)
         case failure(ExitStatus)
     }
 
-    /// A path argument as raw bytes, or a `file://` URI decoded to its path (the URI itself is
-    /// kept for `Thumb::URI`). Remote URIs are refused with a message.
+    /// A path argument as raw bytes, or a `file:` URI decoded to its path by GLib
+    /// (`FileURI.localPath(ofURI:)`). Either way `Thumb::URI` is the file's canonical URI, the
+    /// one the batch and file managers name its cache entry by, however the URI was spelled.
+    /// Remote URIs are refused with a message.
     static func resolve(_ argument: [UInt8]) -> Resolution {
         let text = String(decoding: argument, as: UTF8.self)
         if text.lowercased().hasPrefix("file:") {
-            guard let path = Thumbnail.path(fromFileURI: text) else {
+            guard text.utf8.elementsEqual(argument), let path = FileURI.localPath(ofURI: text) else {
                 Terminal.error("\(DocumentPath(bytes: argument)): not a local file URI (only file:// URIs on this machine are read)")
                 return .failure(.noInput)
             }
-            return .success((path, text))
+            return .success(DocumentPath(bytes: path))
         }
         if let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isLetter }),
            text[text.index(after: colon)...].hasPrefix("//") {
             Terminal.error("\(DocumentPath(bytes: argument)): remote URIs are not fetched (only file:// URIs)")
             return .failure(.noInput)
         }
-        return .success((DocumentPath(bytes: argument), nil))
+        return .success(DocumentPath(bytes: argument))
     }
 }

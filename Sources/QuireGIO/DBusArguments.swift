@@ -32,6 +32,11 @@ package struct DBusArguments: Sendable {
         return ""
     }
 
+    package func boolean(_ index: Int) -> Bool {
+        if case .boolean(let value)? = value(index) { return value }
+        return false
+    }
+
     package func uint32(_ index: Int) -> UInt32 {
         if case .uint32(let value)? = value(index) { return value }
         return 0

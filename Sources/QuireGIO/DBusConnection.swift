@@ -1,19 +1,30 @@
 internal import CGIO
+import Synchronization
 
 /// A GDBus connection serving objects: connect, register interfaces described by introspection
-/// XML, claim well-known names, emit signals. Method calls arrive on the thread that runs the
-/// default main context (a ``GLibMainLoop``).
+/// XML (methods and read-only properties), own well-known names, emit signals and property
+/// changes. Method calls, property reads and name-owner callbacks arrive on the thread that runs
+/// the main context that was the thread's default when they were set up (a ``GLibMainLoop``, or
+/// a GTK main loop).
 // Shared across threads unchecked because: GDBusConnection is thread-safe (GIO documents it so); the Swift
-// state (node info, registrations, handler) is written only by `register`, before the main
-// loop that delivers calls runs, and read afterwards.
+// state (node info, registrations, handler, property reader, name owners) is written only by
+// `register` and `ownName`, before the main loop that delivers calls runs, and read afterwards;
+// what the message filter (GDBus's own thread) shares with the handlers is behind a Mutex.
 package final class DBusConnection: @unchecked Sendable {
     /// Called for each method call: interface, method, arguments, the call to answer.
     package typealias Handler = (String, String, DBusArguments, DBusInvocation) -> Void
+    /// Reads a property: interface, property name; nil for one it does not have.
+    package typealias PropertyReader = (String, String) -> DBusValue?
 
     private let connection: OpaquePointer
     private var nodeInfo: UnsafeMutablePointer<GDBusNodeInfo>?
     private var registrations: [guint] = []
     private var handler: Handler?
+    private var properties: PropertyReader?
+    private var nameOwners: [guint] = []
+    private var filter: guint?
+    /// Calls with more arguments than declared (``acceptExtraArguments(path:interface:method:declared:)``).
+    private let extraArguments = Mutex(ExtraArguments())
 
     /// Connects to the message bus at `address`, or the session bus when nil.
     package init(address: String?) throws(GIOError) {
@@ -34,26 +45,46 @@ package final class DBusConnection: @unchecked Sendable {
     }
 
     deinit {
+        for id in nameOwners { g_bus_unown_name(id) }
+        if let filter { g_dbus_connection_remove_filter(connection, filter) }
         for id in registrations { g_dbus_connection_unregister_object(connection, id) }
         g_object_unref(UnsafeMutableRawPointer(connection))
         if let nodeInfo { g_dbus_node_info_unref(nodeInfo) }
     }
 
-    /// Registers each `(path, interface)` of `introspection` with `handler` for its calls.
+    /// Registers each `(path, interface)` of `introspection` with `handler` for its calls and
+    /// `properties` for reading its properties (GDBus answers `org.freedesktop.DBus.Properties`
+    /// Get and GetAll with them; a property `properties` has no value for is an error).
     package func register(introspection: String, objects: [(path: String, interface: String)],
-                          handler: @escaping Handler) throws(GIOError) {
+                          properties: PropertyReader? = nil, handler: @escaping Handler) throws(GIOError) {
         var error: UnsafeMutablePointer<GError>?
         guard let nodeInfo = g_dbus_node_info_new_for_xml(introspection, &error) else {
             throw GIOError("invalid introspection data", taking: error)
         }
         self.nodeInfo = nodeInfo
         self.handler = handler
+        self.properties = properties
         var vtable = GDBusInterfaceVTable()
         vtable.method_call = { _, _, _, interface, method, parameters, invocation, userData in
             guard let userData, let interface, let method, let parameters, let invocation else { return }
             let connection = Unmanaged<DBusConnection>.fromOpaque(userData).takeUnretainedValue()
-            connection.handler?(String(cString: interface), String(cString: method),
-                                DBusArguments(tuple: parameters), DBusInvocation(pointer: invocation))
+            var arguments = DBusArguments(tuple: parameters)
+            if let extra = connection.takeExtraArguments(of: invocation) {
+                arguments = DBusArguments(arguments.values + extra)
+            }
+            connection.handler?(String(cString: interface), String(cString: method), arguments, DBusInvocation(pointer: invocation))
+        }
+        if properties != nil {
+            vtable.get_property = { _, _, _, interface, property, gerror, userData in
+                guard let userData, let interface, let property else { return nil }
+                let connection = Unmanaged<DBusConnection>.fromOpaque(userData).takeUnretainedValue()
+                let name = String(cString: property)
+                guard let value = connection.properties?(String(cString: interface), name), let variant = value.variant else {
+                    g_set_error_literal(gerror, g_dbus_error_quark(), gint(G_DBUS_ERROR_UNKNOWN_PROPERTY.rawValue), "no property \(name)")
+                    return nil
+                }
+                return variant  // floating: GDBus takes it
+            }
         }
         // Unretained: the registrations are removed in deinit, before the object goes away.
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -82,6 +113,21 @@ package final class DBusConnection: @unchecked Sendable {
         return code == 1 || code == 4   // primary owner / already the owner
     }
 
+    /// Owns `name` for as long as this connection lives, without queueing behind another owner
+    /// (`g_bus_own_name_on_connection`): `acquired` runs once the name is this connection's,
+    /// `lost` when another connection has it or the connection closes. Both run on the thread
+    /// of the main context that is this thread's default now.
+    package func ownName(_ name: String, acquired: @escaping @Sendable () -> Void, lost: @escaping @Sendable () -> Void) {
+        let callbacks = Unmanaged.passRetained(NameCallbacks(acquired: acquired, lost: lost)).toOpaque()
+        let id = g_bus_own_name_on_connection(
+            connection, name, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+            { _, _, userData in Unmanaged<NameCallbacks>.fromOpaque(userData!).takeUnretainedValue().acquired() },
+            { _, _, userData in Unmanaged<NameCallbacks>.fromOpaque(userData!).takeUnretainedValue().lost() },
+            callbacks,
+            { userData in Unmanaged<NameCallbacks>.fromOpaque(userData!).release() })
+        nameOwners.append(id)
+    }
+
     /// Who owns `name` on this bus now: its unique name and process id; nil when nobody does
     /// (asking never starts a service by activation).
     package func nameOwner(_ name: String) -> (uniqueName: String, pid: UInt32?)? {
@@ -108,8 +154,139 @@ package final class DBusConnection: @unchecked Sendable {
         g_dbus_connection_emit_signal(connection, nil, path, interface, name, DBusValue.tuple(values), nil)
     }
 
+    /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` for `interface` at `path` with
+    /// the new values of `changed`, in this order.
+    package func emitPropertiesChanged(path: String, interface: String, _ changed: [(name: String, value: DBusValue)]) {
+        let entryType = g_variant_type_new("{sv}")
+        defer { g_variant_type_free(entryType) }
+        var entries: [OpaquePointer?] = changed.map { property in
+            g_variant_new_dict_entry(g_variant_new_string(property.name), g_variant_new_variant(property.value.variant))
+        }
+        let dictionary = entries.withUnsafeMutableBufferPointer { g_variant_new_array(entryType, $0.baseAddress, gsize($0.count)) }
+        var items: [OpaquePointer?] = [g_variant_new_string(interface), dictionary, DBusValue.strings([]).variant]
+        let body = items.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+        g_dbus_connection_emit_signal(connection, nil, path, "org.freedesktop.DBus.Properties", "PropertiesChanged", body, nil)
+    }
+
     /// Sends everything queued (signals, replies) before the process goes on or exits.
     package func flush() {
         g_dbus_connection_flush_sync(connection, nil, nil)
+    }
+
+    // MARK: Calls with more arguments than declared
+
+    /// Lets `method` of `interface` at `path` also be called with arguments after the ones its
+    /// introspection declares (`declared`, their signature, e.g. `ssb`) — a newer caller's form
+    /// of the method. GDBus refuses a call whose signature differs from the declared one, so
+    /// such a call is passed on with the declared arguments and the handler finds the others
+    /// after them in its ``DBusArguments`` (only values ``DBusValue`` can hold). Call before
+    /// the main loop runs.
+    package func acceptExtraArguments(path: String, interface: String, method: String, declared: String) {
+        let type = g_variant_type_new("(\(declared))")
+        let count = Int(g_variant_type_n_items(type))
+        g_variant_type_free(type)
+        extraArguments.withLock {
+            $0.rules.append(ExtraArguments.Rule(path: path, interface: interface, method: method, declared: declared, count: count))
+        }
+        guard filter == nil else { return }
+        // Unretained: the filter is removed in deinit. It runs on GDBus's worker thread.
+        filter = g_dbus_connection_add_filter(connection, { _, message, incoming, userData in
+            guard incoming != 0, let message, let userData else { return message }
+            return Unmanaged<DBusConnection>.fromOpaque(userData).takeUnretainedValue().trimmingExtraArguments(message)
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// `message` itself, or a copy with only the declared arguments when it is a call of a
+    /// method with extra arguments allowed (the extra ones kept for the handler). Runs on
+    /// GDBus's worker thread; takes `message`'s reference as GDBus filters must.
+    private func trimmingExtraArguments(_ message: OpaquePointer) -> OpaquePointer? {
+        guard g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_METHOD_CALL,
+              let path = g_dbus_message_get_path(message).map({ String(cString: $0) }),
+              let member = g_dbus_message_get_member(message).map({ String(cString: $0) }),
+              let signature = g_dbus_message_get_signature(message).map({ String(cString: $0) }),
+              let body = g_dbus_message_get_body(message) else {
+            return message
+        }
+        let interface = g_dbus_message_get_interface(message).map { String(cString: $0) }
+        let rules = extraArguments.withLock { $0.rules }
+        guard let rule = rules.first(where: {
+            $0.path == path && $0.method == member && (interface == nil || interface == $0.interface)
+                && signature.count > $0.declared.count && signature.hasPrefix($0.declared)
+        }) else {
+            return message
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let copy = g_dbus_message_copy(message, &error) else {
+            g_clear_error(&error)
+            return message
+        }
+        let total = Int(g_variant_n_children(body))
+        var declared: [OpaquePointer?] = (0..<rule.count).map { g_variant_get_child_value(body, gsize($0)) }
+        let extra: [DBusValue?] = (rule.count..<total).map { index in
+            guard let child = g_variant_get_child_value(body, gsize(index)) else { return nil }
+            defer { g_variant_unref(child) }
+            return DBusValue(variant: child)
+        }
+        let trimmed = declared.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+        for child in declared { g_variant_unref(child) }
+        g_dbus_message_set_body(copy, trimmed)
+        let key = ExtraArguments.Key(sender: g_dbus_message_get_sender(message).map { String(cString: $0) },
+                                     serial: g_dbus_message_get_serial(message))
+        extraArguments.withLock { $0.keep(extra, for: key) }
+        g_object_unref(UnsafeMutableRawPointer(message))
+        return copy
+    }
+
+    /// The extra arguments the filter kept for the call `invocation` answers, removed.
+    private func takeExtraArguments(of invocation: OpaquePointer) -> [DBusValue?]? {
+        guard let message = g_dbus_method_invocation_get_message(invocation) else { return nil }
+        let key = ExtraArguments.Key(sender: g_dbus_message_get_sender(message).map { String(cString: $0) },
+                                     serial: g_dbus_message_get_serial(message))
+        return extraArguments.withLock { $0.take(key) }
+    }
+}
+
+/// The callbacks of one owned name (the user data GDBus holds until it is unowned).
+private final class NameCallbacks: Sendable {
+    let acquired: @Sendable () -> Void
+    let lost: @Sendable () -> Void
+
+    init(acquired: @escaping @Sendable () -> Void, lost: @escaping @Sendable () -> Void) {
+        self.acquired = acquired
+        self.lost = lost
+    }
+}
+
+/// Which methods may be called with extra arguments, and the extra arguments of calls on
+/// their way from the message filter to the handler.
+private struct ExtraArguments {
+    struct Rule {
+        let path: String
+        let interface: String
+        let method: String
+        let declared: String
+        /// How many arguments `declared` is.
+        let count: Int
+    }
+
+    /// A call: its sender's unique name and its serial (unique per sender).
+    struct Key: Hashable {
+        let sender: String?
+        let serial: UInt32
+    }
+
+    var rules: [Rule] = []
+    private var pending: [(key: Key, values: [DBusValue?])] = []
+
+    /// Keeps `values` for the call `key`. A call GDBus refuses after the filter never reaches
+    /// the handler: only the latest few are kept.
+    mutating func keep(_ values: [DBusValue?], for key: Key) {
+        pending.append((key, values))
+        if pending.count > 64 { pending.removeFirst(pending.count - 64) }
+    }
+
+    mutating func take(_ key: Key) -> [DBusValue?]? {
+        guard let index = pending.firstIndex(where: { $0.key == key }) else { return nil }
+        return pending.remove(at: index).values
     }
 }

@@ -8,6 +8,7 @@ import Musl
 /// The D-Bus value shapes Quire's services send and receive.
 package enum DBusValue: Sendable, Equatable {
     case string(String)
+    case boolean(Bool)
     case uint32(UInt32)
     case int32(Int32)
     case strings([String])
@@ -16,6 +17,7 @@ package enum DBusValue: Sendable, Equatable {
     var variant: OpaquePointer? {
         switch self {
         case .string(let value): return g_variant_new_string(value)
+        case .boolean(let value): return g_variant_new_boolean(value ? 1 : 0)
         case .uint32(let value): return g_variant_new_uint32(value)
         case .int32(let value): return g_variant_new_int32(value)
         case .strings(let values):
@@ -37,6 +39,7 @@ package enum DBusValue: Sendable, Equatable {
         guard let type = g_variant_get_type_string(variant).map({ String(cString: $0) }) else { return nil }
         switch type {
         case "s", "o": self = .string(g_variant_get_string(variant, nil).map { String(cString: $0) } ?? "")
+        case "b": self = .boolean(g_variant_get_boolean(variant) != 0)
         case "u": self = .uint32(g_variant_get_uint32(variant))
         case "i": self = .int32(g_variant_get_int32(variant))
         case "as":

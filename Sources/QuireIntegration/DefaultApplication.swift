@@ -6,10 +6,14 @@ import Quire
 /// (`g_app_info_launch_default_for_uri`): the same choice a file manager makes, and no shell
 /// or `xdg-open` in between.
 public enum DefaultApplication {
-    /// Opens `path` (an absolute path) with the default handler of its type.
+    /// Opens `path` (relative paths against the working directory) with the default handler of
+    /// its type, by its canonical `file://` URI (``FileURI``).
     public static func open(_ path: DocumentPath) throws(OpenError) {
+        guard let uri = FileURI.uri(forPath: path.bytes) else {
+            throw OpenError(path: path, reason: "the path cannot be written as a file:// URI")
+        }
         do {
-            try DefaultHandler.launch(uri: try FileURI.uri(forAbsolutePath: path.bytes))
+            try DefaultHandler.launch(uri: uri)
         } catch {
             throw OpenError(path: path, error)
         }

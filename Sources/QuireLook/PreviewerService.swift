@@ -5,7 +5,6 @@ import CGtk
 import Quire
 import QuireGIO
 import QuireViewer
-import Synchronization
 
 /// `quire look --service`: the file manager's previewer on the session bus, as GNOME Sushi is.
 /// Owns `org.gnome.NautilusPreviewer` at `/org/gnome/NautilusPreviewer` and implements
@@ -20,8 +19,8 @@ final class PreviewerService {
     nonisolated static let interfaceName = "org.gnome.NautilusPreviewer2"
 
     /// The interface as Sushi publishes it (Nautilus 43 calls ShowFile with `(ssb)`). The
-    /// four-argument form `(ssbs)` — the activation token last — is accepted too: the bus filter
-    /// below turns it into this form before GDBus checks the signature.
+    /// four-argument form `(ssbs)` — the activation token last — is accepted too
+    /// (``DBusConnection/acceptExtraArguments(path:interface:method:declared:)``).
     static let introspection = """
         <node>
           <interface name="org.gnome.NautilusPreviewer2">
@@ -40,15 +39,12 @@ final class PreviewerService {
         </node>
         """
 
-    /// The service of this process (GDBus callbacks find it here).
+    /// The service of this process (D-Bus callbacks find it here).
     static var current: PreviewerService?
-
-    /// Activation tokens of four-argument calls, by the call's serial (set on GDBus's thread).
-    nonisolated static let tokens = Mutex<[UInt32: String]>([:])
 
     let configuration: ViewerModel.Configuration
     let idleTimeout: UInt32
-    private let connection: OpaquePointer  // GDBusConnection
+    private let connection: DBusConnection
     private var window: LookWindow?
     private var shownURI: String?
     private var parentHandle = ""
@@ -56,7 +52,7 @@ final class PreviewerService {
     private(set) var finished = false
     private(set) var failure: String?
 
-    init(connection: OpaquePointer, configuration: ViewerModel.Configuration, idleTimeout: UInt32) {
+    init(connection: DBusConnection, configuration: ViewerModel.Configuration, idleTimeout: UInt32) {
         self.connection = connection
         self.configuration = configuration
         self.idleTimeout = idleTimeout
@@ -67,121 +63,62 @@ final class PreviewerService {
     // MARK: Registration
 
     /// Registers the object and asks for the name; `finished` is set if the name is lost.
+    /// Calls, property reads and the name's callbacks come on this (the main) thread, which
+    /// runs the default main context.
     func start() throws(PreviewerServiceError) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(Self.introspection, &error) else {
-            throw PreviewerServiceError(take(&error))
+        do {
+            try connection.register(
+                introspection: Self.introspection, objects: [(Self.objectPath, Self.interfaceName)],
+                properties: { @Sendable _, name in
+                    MainActor.assumeIsolated { PreviewerService.current?.property(name) }
+                },
+                handler: { @Sendable _, method, arguments, invocation in
+                    MainActor.assumeIsolated { PreviewerService.current?.call(method, arguments, invocation) }
+                })
+        } catch {
+            throw PreviewerServiceError(error.description)
         }
-        defer { g_dbus_node_info_unref(node) }
-        var vtable = GDBusInterfaceVTable()
-        vtable.method_call = { _, sender, _, _, method, parameters, invocation, _ in
-            guard let method, let parameters, let invocation else { return }
-            let name = String(cString: method)
-            let senderName = sender.map { String(cString: $0) }
-            MainActor.assumeIsolated {
-                PreviewerService.current?.call(name, parameters, invocation, sender: senderName)
-            }
-        }
-        vtable.get_property = { _, _, _, _, property, _, _ in
-            guard let property else { return nil }
-            let name = String(cString: property)
-            // Crosses assumeIsolated as an address (GVariant pointers are not Sendable).
-            let address = MainActor.assumeIsolated { PreviewerService.current?.property(name).map { UInt(bitPattern: $0) } }
-            return address.flatMap { OpaquePointer(bitPattern: $0) }
-        }
-        let registration = g_dbus_connection_register_object(
-            connection, Self.objectPath, node.pointee.interfaces[0], &vtable, nil, nil, &error)
-        if registration == 0 { throw PreviewerServiceError(take(&error)) }
-        g_dbus_connection_add_filter(connection, Self.filter, nil, nil)
-
-        let acquired: GBusNameAcquiredCallback = { _, _, _ in
+        connection.acceptExtraArguments(path: Self.objectPath, interface: Self.interfaceName, method: "ShowFile", declared: "ssb")
+        connection.ownName(Self.busName, acquired: {
             MainActor.assumeIsolated { PreviewerService.current?.scheduleIdleQuit() }
-        }
-        let lost: GBusNameLostCallback = { _, _, _ in
+        }, lost: {
             MainActor.assumeIsolated {
                 guard let service = PreviewerService.current else { return }
                 service.failure = "another previewer owns \(PreviewerService.busName) on the session bus"
                 service.finished = true
             }
-        }
-        g_bus_own_name_on_connection(connection, Self.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
-                                     acquired, lost, nil, nil)
-    }
-
-    /// Runs on GDBus's worker thread, not the main actor's.
-    nonisolated private static let filter: GDBusMessageFilterFunction = { _, message, incoming, _ in
-        guard incoming != 0, let message else { return message }
-        return PreviewerService.acceptFourArguments(message)
-    }
-
-    /// Newer file managers send ShowFile with a fourth argument, the activation token: the call
-    /// is rewritten to the three-argument form the interface declares, the token kept aside.
-    /// Runs on GDBus's worker thread.
-    nonisolated private static func acceptFourArguments(_ message: OpaquePointer) -> OpaquePointer? {
-        guard g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_METHOD_CALL,
-              let path = g_dbus_message_get_path(message), String(cString: path) == objectPath,
-              let member = g_dbus_message_get_member(message), String(cString: member) == "ShowFile",
-              let signature = g_dbus_message_get_signature(message), String(cString: signature) == "ssbs",
-              let body = g_dbus_message_get_body(message) else {
-            return message
-        }
-        var error: UnsafeMutablePointer<GError>?
-        guard let copy = g_dbus_message_copy(message, &error) else {
-            g_clear_error(&error)
-            return message
-        }
-        var children: [OpaquePointer?] = (0..<3).map { g_variant_get_child_value(body, $0) }
-        let token = g_variant_get_child_value(body, 3)!
-        let tokenText = String(cString: g_variant_get_string(token, nil))
-        g_variant_unref(token)
-        g_dbus_message_set_body(copy, g_variant_new_tuple(&children, 3))
-        for child in children { g_variant_unref(child) }
-        let serial = g_dbus_message_get_serial(message)
-        tokens.withLock { $0[serial] = tokenText }
-        g_object_unref(UnsafeMutableRawPointer(message))
-        return copy
+        })
     }
 
     // MARK: Methods and properties
 
-    private func call(_ method: String, _ parameters: OpaquePointer, _ invocation: OpaquePointer, sender: String?) {
+    /// ShowFile's arguments: `(ssb)`, or `(ssbs)` from newer file managers, the activation
+    /// token last.
+    private func call(_ method: String, _ arguments: DBusArguments, _ invocation: DBusInvocation) {
         switch method {
         case "ShowFile":
-            let uri = stringChild(parameters, 0)
-            let handle = stringChild(parameters, 1)
-            let child = g_variant_get_child_value(parameters, 2)!
-            let closeIfShown = g_variant_get_boolean(child) != 0
-            g_variant_unref(child)
-            let message = g_dbus_method_invocation_get_message(invocation)
-            let serial = message.map { g_dbus_message_get_serial($0) } ?? 0
-            let token = Self.tokens.withLock { $0.removeValue(forKey: serial) }
+            let token = arguments.values.count > 3 ? arguments.string(3) : nil
             do throws(PreviewerServiceError) {
-                try showFile(uri, windowHandle: handle, closeIfShown: closeIfShown, activationToken: token)
-                g_dbus_method_invocation_return_value(invocation, nil)
+                try showFile(arguments.string(0), windowHandle: arguments.string(1), closeIfShown: arguments.boolean(2),
+                             activationToken: token)
+                invocation.reply()
             } catch {
-                g_dbus_method_invocation_return_dbus_error(invocation, error.name, error.message)
+                invocation.fail(error.name, error.message)
             }
         case "Close":
             closeWindow()
-            g_dbus_method_invocation_return_value(invocation, nil)
+            invocation.reply()
         default:
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod",
-                                                       "no method \(method)")
+            invocation.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
         }
     }
 
-    private func property(_ name: String) -> OpaquePointer? {
+    private func property(_ name: String) -> DBusValue? {
         switch name {
-        case "Visible": g_variant_new_boolean(isVisible ? 1 : 0)
-        case "ParentHandle": g_variant_new_string(parentHandle)
+        case "Visible": .boolean(isVisible)
+        case "ParentHandle": .string(parentHandle)
         default: nil
         }
-    }
-
-    private func stringChild(_ tuple: OpaquePointer, _ index: Int) -> String {
-        let child = g_variant_get_child_value(tuple, gsize(index))!
-        defer { g_variant_unref(child) }
-        return String(cString: g_variant_get_string(child, nil))
     }
 
     // MARK: The window
@@ -254,30 +191,15 @@ final class PreviewerService {
         case GDK_KEY_Down: direction = GTK_DIR_DOWN
         default: return false
         }
-        var children: [OpaquePointer?] = [g_variant_new_uint32(direction.rawValue)]
-        var error: UnsafeMutablePointer<GError>?
-        g_dbus_connection_emit_signal(connection, nil, Self.objectPath, Self.interfaceName, "SelectionEvent",
-                                      g_variant_new_tuple(&children, 1), &error)
-        g_clear_error(&error)
+        connection.emitSignal(path: Self.objectPath, interface: Self.interfaceName, name: "SelectionEvent",
+                              [.uint32(direction.rawValue)])
         return true
     }
 
     /// org.freedesktop.DBus.Properties.PropertiesChanged for Visible and ParentHandle.
     private func propertiesChanged() {
-        let type = g_variant_type_new("a{sv}")
-        let builder = g_variant_builder_new(type)
-        g_variant_type_free(type)
-        g_variant_builder_add_value(builder, g_variant_new_dict_entry(
-            g_variant_new_string("Visible"), g_variant_new_variant(g_variant_new_boolean(isVisible ? 1 : 0))))
-        g_variant_builder_add_value(builder, g_variant_new_dict_entry(
-            g_variant_new_string("ParentHandle"), g_variant_new_variant(g_variant_new_string(parentHandle))))
-        let invalidated = g_variant_new_strv(nil, 0)
-        var children: [OpaquePointer?] = [g_variant_new_string(Self.interfaceName), g_variant_builder_end(builder), invalidated]
-        g_variant_builder_unref(builder)
-        var error: UnsafeMutablePointer<GError>?
-        g_dbus_connection_emit_signal(connection, nil, Self.objectPath, "org.freedesktop.DBus.Properties",
-                                      "PropertiesChanged", g_variant_new_tuple(&children, 3), &error)
-        g_clear_error(&error)
+        connection.emitPropertiesChanged(path: Self.objectPath, interface: Self.interfaceName,
+                                         [("Visible", .boolean(isVisible)), ("ParentHandle", .string(parentHandle))])
     }
 
     // MARK: Quitting when idle
@@ -315,10 +237,4 @@ struct PreviewerServiceError: Error, Sendable {
         name = "org.freedesktop.DBus.Error.Failed"
         message = error
     }
-}
-
-/// Takes a GError's message and frees it.
-func take(_ error: inout UnsafeMutablePointer<GError>?) -> String {
-    defer { g_clear_error(&error) }
-    return error.map { String(cString: $0.pointee.message) } ?? "unknown error"
 }

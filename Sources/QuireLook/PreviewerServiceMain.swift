@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CGtk
+import QuireGIO
 import QuireViewer
 import QuireRenderService
 
@@ -39,9 +40,11 @@ enum PreviewerServiceMain {
         g_set_prgname("quire-look")
         g_set_application_name("Quire Look")
         if gtk_init_check() == 0 { fail("cannot open the display", 69) }
-        var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            fail("no session bus: \(take(&error))", 69)
+        let bus: DBusConnection
+        do {
+            bus = try DBusConnection(address: nil)
+        } catch {
+            fail("no session bus: \(error.description)", 69)
         }
         var configuration = ViewerModel.Configuration()
         if !renderWorker.isEmpty {
@@ -64,7 +67,7 @@ enum PreviewerServiceMain {
             g_main_context_iteration(nil, 1)
         }
         if let failure = service.failure { fail(failure, 69) }
-        g_dbus_connection_flush_sync(bus, nil, nil)
+        bus.flush()
         exit(0)
     }
 }

@@ -59,15 +59,19 @@ public struct JobQueue: Sendable {
     /// (Get-Job-Attributes) every `interval`. Returns the finished job; what the caller makes
     /// of a cancelled or aborted one is up to it.
     ///
+    /// - Parameter observe: called with the job each time it is read, finished or not (to show
+    ///   its progress).
     /// - Throws: ``PrintError/Kind/schedulerNotRunning`` when the scheduler stops answering,
     ///   ``PrintError/Kind/requestFailed`` when the job disappears (purged) or the task is
     ///   cancelled.
-    public func waitUntilFinished(_ id: Int, interval: Duration = .milliseconds(500)) async throws(PrintError) -> JobInfo {
+    public func waitUntilFinished(_ id: Int, interval: Duration = .milliseconds(500),
+                                  observe: (JobInfo) -> Void = { _ in }) async throws(PrintError) -> JobInfo {
         var queue: String?
         while true {
             let current: JobInfo
             do {
                 current = try job(id)
+                observe(current)
             } catch where error.kind == .unknownJob {
                 // Purged: its printer was deleted (which takes its jobs with it), or the
                 // scheduler keeps no job history.

@@ -102,7 +102,7 @@ extension PrintSystem {
             info = try destinationInfo(connection, destination)
         }
         try validate(options, info: info, destination: destination)
-        return PrintTarget(destination: destination, connection: connection, info: info)
+        return PrintTarget(destination: destination, handles: PrintTarget.Handles(connection: connection, info: info))
     }
 
     /// Sends `documents` as one job to a checked ``PrintTarget`` (see
@@ -112,9 +112,11 @@ extension PrintSystem {
                         pageRangesValue: String? = nil,
                         willSend: (_ index: Int, _ document: PrintDocument) -> Void = { _, _ in }) throws(PrintError) -> PrintJob {
         guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
-        return try target.connection.onThisThread { () throws(PrintError) -> PrintJob in
-            try createJob(documents, connection: target.connection, info: target.info, destination: target.destination,
-                          options: options, pageRangesValue: pageRangesValue, willSend: willSend)
+        return try target.withConnection { (connection, info) throws(PrintError) -> PrintJob in
+            try connection.onThisThread { () throws(PrintError) -> PrintJob in
+                try createJob(documents, connection: connection, info: info, destination: target.destination,
+                              options: options, pageRangesValue: pageRangesValue, willSend: willSend)
+            }
         }
     }
 

@@ -15,12 +15,12 @@ import QuireTypes
 /// (`libQuirePopplerSplash.so`, beside the `quire` executable or in `../lib/quire/`), loaded with
 /// `dlopen` on first use, so a process that never needs Splash maps neither.
 ///
-/// Not thread-safe: use one document from one task at a time.
-public final class SplashPDFDocument: @unchecked Sendable {
+/// Not thread-safe, so not `Sendable`: use a document where it was opened.
+public final class SplashPDFDocument {
     /// The shim's file name.
     public static let libraryName = "libQuirePopplerSplash.so"
 
-    private struct Loaded: @unchecked Sendable {
+    private struct Loaded: Sendable {
         var api: quire_splash_api?
         var problem: String?
     }
@@ -98,8 +98,8 @@ public final class SplashPDFDocument: @unchecked Sendable {
             switch Int(status) {
             case Int(QUIRE_SPLASH_PASSWORD):
                 throw DocumentError(kind: .passwordRequired, path: file.path,
-                                    reason: password == nil ? "PDF is password-protected (give the password with --password)"
-                                                            : "the password is not correct for this PDF")
+                                    reason: password == nil ? "PDF is password-protected" : "the password is not correct for this PDF",
+                                    remedy: password == nil ? .password : nil)
             case Int(QUIRE_SPLASH_NO_MEMORY):
                 throw DocumentError(kind: .limitExceeded, path: file.path, reason: "out of memory while opening the PDF")
             default:

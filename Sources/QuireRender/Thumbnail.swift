@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import QuireGIO
 import QuireTypes
 import QuireSystem
 
@@ -24,7 +20,8 @@ public struct Thumbnail: Sendable {
     /// Renders the first page's thumbnail.
     /// - Parameters:
     ///   - size: the bounding square (128 normal, 256 large, 512 x-large, 1024 xx-large).
-    ///   - uri: `Thumb::URI`; nil derives the canonical `file://` URI from the path.
+    ///   - uri: `Thumb::URI`; nil derives the canonical `file://` URI from the path (GLib's,
+    ///     as the thumbnail cache and file managers compute it: see `FileURI`).
     ///   - software: the `Software` value.
     public static func make(file: InputFile, contentType: ContentType, size: Int = 256, uri: String? = nil,
                             password: String? = nil, software: String = "Quire",
@@ -32,8 +29,11 @@ public struct Thumbnail: Sendable {
         guard size > 0, size <= 4096 else {
             throw DocumentError(kind: .limitExceeded, path: file.path, reason: "thumbnail size \(size) is outside 1…4096")
         }
+        guard let uri = uri ?? FileURI.uri(forPath: file.path.bytes) else {
+            throw DocumentError(kind: .unsupported, path: file.path, reason: "the path cannot be written as a file:// URI")
+        }
         var text = [
-            PNGEncoder.TextChunk("Thumb::URI", uri ?? fileURI(for: file.path)),
+            PNGEncoder.TextChunk("Thumb::URI", uri),
             PNGEncoder.TextChunk("Thumb::MTime", String(file.modificationTime.seconds)),
             PNGEncoder.TextChunk("Thumb::Size", String(file.size)),
             PNGEncoder.TextChunk("Thumb::Mimetype", contentType.mimeType),
@@ -66,85 +66,5 @@ public struct Thumbnail: Sendable {
     /// The thumbnail as an 8-bit RGBA non-interlaced PNG with its tEXt chunks.
     public func pngData() throws(PNGEncoder.EncodingError) -> [UInt8] {
         try PNGEncoder.encode(image, text: metadata)
-    }
-
-    /// The canonical `file:///` URI of `path` (made absolute against the working directory,
-    /// `.` and `..` removed, bytes outside RFC 3986's unreserved set and `/` percent-encoded),
-    /// as the standard's MD5 cache names require.
-    public static func fileURI(for path: DocumentPath) -> String {
-        var bytes = path.bytes
-        if bytes.first != UInt8(ascii: "/") {
-            bytes = workingDirectoryBytes() + [UInt8(ascii: "/")] + bytes
-        }
-        var parts: [ArraySlice<UInt8>] = []
-        for part in bytes.split(separator: UInt8(ascii: "/")) {
-            if part.elementsEqual([UInt8(ascii: ".")]) { continue }
-            if part.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { if !parts.isEmpty { parts.removeLast() }; continue }
-            parts.append(part)
-        }
-        let hexDigits = Array("0123456789ABCDEF".utf8)
-        var uri = Array("file://".utf8)
-        for part in parts {
-            uri.append(UInt8(ascii: "/"))
-            for byte in part {
-                if isUnreserved(byte) {
-                    uri.append(byte)
-                } else {
-                    uri += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-                }
-            }
-        }
-        if parts.isEmpty { uri.append(UInt8(ascii: "/")) }
-        return String(decoding: uri, as: UTF8.self)
-    }
-
-    /// RFC 3986's unreserved characters: ALPHA, DIGIT, `-`, `.`, `_`, `~`.
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// The working directory's exact bytes (getcwd), so a directory whose name is not UTF-8
-    /// still gives the right URI.
-    private static func workingDirectoryBytes() -> [UInt8] {
-        var capacity = 4096
-        while capacity <= 1 << 20 {
-            var buffer = [CChar](repeating: 0, count: capacity)
-            if getcwd(&buffer, capacity) != nil {
-                return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-            }
-            guard errno == ERANGE else { break }
-            capacity *= 4
-        }
-        return []
-    }
-
-    /// The path bytes of a `file:` URI (percent-decoded), or nil for other schemes or a
-    /// remote host.
-    public static func path(fromFileURI uri: String) -> DocumentPath? {
-        guard uri.lowercased().hasPrefix("file://") else { return nil }
-        var rest = Array(uri.utf8.dropFirst(7))
-        // file://localhost/path and file:///path; any other host is not this machine.
-        if let slash = rest.firstIndex(of: UInt8(ascii: "/")) {
-            let host = String(decoding: rest[..<slash], as: UTF8.self)
-            guard host.isEmpty || host == "localhost" else { return nil }
-            rest = Array(rest[slash...])
-        } else {
-            return nil
-        }
-        // The query and fragment are not part of the path.
-        if let end = rest.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
-            rest = Array(rest[..<end])
-        }
-        let out = PercentEncoding.decode(String(decoding: rest, as: UTF8.self))
-        // A NUL byte cannot be in a path.
-        guard !out.contains(0), !out.isEmpty else { return nil }
-        return DocumentPath(bytes: out)
     }
 }

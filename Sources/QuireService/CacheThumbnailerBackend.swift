@@ -32,12 +32,12 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
         var canonical: [String: String] = [:]  // requested URI → canonical URI
         var paths: [DocumentPath] = []
         for uri in uris {
-            guard let path = ThumbnailCache.localPath(ofURI: uri), let key = ThumbnailKey(path: path) else {
+            guard let key = ThumbnailKey(uri: uri) else {
                 outcomes[uri] = ThumbnailOutcome(uri: uri, error: (.unsupported, "not a local file:// URI"))
                 continue
             }
             canonical[uri] = key.uri
-            paths.append(path)
+            paths.append(key.canonicalPath)
         }
         if !paths.isEmpty {
             let options = BatchOptions(flavors: [flavorValue], jobs: max(1, min(jobs, paths.count)),
@@ -110,7 +110,7 @@ public struct CacheThumbnailerBackend: ThumbnailerBackend {
     }
 
     private func key(_ uri: String) -> ThumbnailKey? {
-        ThumbnailCache.localPath(ofURI: uri).flatMap { ThumbnailKey(path: $0) }
+        ThumbnailKey(uri: uri)
     }
 }
 

@@ -214,7 +214,9 @@ public final class ThumbnailerService: Sendable {
         var outcomes: [ThumbnailOutcome] = []
         var local: [String] = []
         for uri in request.uris {
-            if uri.hasPrefix("file://") {
+            // The scheme as GLib reads it (case-insensitive); the backend decides, through
+            // FileURI, whether the URI names a local file.
+            if uri.prefix(5).lowercased() == "file:" {
                 local.append(uri)
             } else {
                 outcomes.append(ThumbnailOutcome(uri: uri, error: (.unsupported, "only file:// URIs are supported")))

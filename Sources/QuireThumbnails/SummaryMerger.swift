@@ -80,7 +80,7 @@ public enum SummaryMerger {
                 return summary
             }
         }
-        throw Failure(description: "\(name): not a quire batch summary (write one with thumbnail --batch --summary FILE)")
+        throw Failure(description: "\(name): not a quire batch summary")
     }
 
     public static func merge(_ summaries: [ShardSummary]) -> Merged {

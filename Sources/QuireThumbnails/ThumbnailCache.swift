@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+internal import QuireGIO
 import QuireSystem
 import QuireTypes
 
@@ -254,7 +255,7 @@ public struct ThumbnailCache: Sendable {
     ///     1970); 0 means any. A thumbnail of a file that still exists is never removed.
     @discardableResult
     public func cleanup(baseURIs: [String] = [], since: Int64 = 0) -> Int {
-        let bases = baseURIs.compactMap { Self.localPath(ofURI: $0)?.bytes }.map { base -> [UInt8] in
+        let bases = baseURIs.compactMap { FileURI.localPath(ofURI: $0) }.map { base -> [UInt8] in
             var base = base
             while base.count > 1 && base.last == UInt8(ascii: "/") { base.removeLast() }
             return base
@@ -271,7 +272,7 @@ public struct ThumbnailCache: Sendable {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
             for name in names where name.hasSuffix(".png") {
                 let entry = directory + "/" + name
-                guard let metadata = Self.metadata(at: entry), let original = Self.localPath(ofURI: metadata.uri),
+                guard let metadata = Self.metadata(at: entry), let original = FileURI.localPath(ofURI: metadata.uri).map(DocumentPath.init(bytes:)),
                       since == 0 || metadata.modificationTime <= since, isBelowABase(original.bytes) else { continue }
                 var info = stat()
                 let gone = original.withCString { lstat($0, &info) } != 0 && (errno == ENOENT || errno == ENOTDIR)
@@ -279,13 +280,5 @@ public struct ThumbnailCache: Sendable {
             }
         }
         return removed
-    }
-
-    /// The local path of a `file://` URI (percent-decoded bytes), nil for other schemes.
-    public static func localPath(ofURI uri: String) -> DocumentPath? {
-        guard uri.hasPrefix("file://") else { return nil }
-        let bytes = PercentEncoding.decode(uri.dropFirst(7))
-        guard bytes.first == UInt8(ascii: "/") else { return nil }  // file://host/… is not local
-        return DocumentPath(bytes: bytes)
     }
 }

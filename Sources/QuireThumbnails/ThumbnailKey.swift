@@ -5,8 +5,8 @@ import Glibc
 import QuireTypes
 
 /// The identity of a file in the thumbnail cache: its canonical absolute path, its canonical
-/// `file://` URI (percent-encoded exactly as GLib does) and the MD5 hex digest of that URI,
-/// which names the thumbnail.
+/// `file://` URI (GLib's, through `FileURI`: what file managers and GNOME's thumbnail factory
+/// compute) and the MD5 hex digest of that URI, which names the thumbnail.
 public struct ThumbnailKey: Sendable, Hashable {
     /// The canonical absolute path (raw bytes; `.` and `..` resolved lexically, symlinks kept).
     public let canonicalPath: DocumentPath
@@ -22,6 +22,14 @@ public struct ThumbnailKey: Sendable, Hashable {
             return nil
         }
         self.init(canonicalBytes: canonical)
+    }
+
+    /// The key for the file a `file:` URI names (`file:///…` or `file://localhost/…`), under
+    /// its canonical URI (which may be spelled differently from `uri`). Returns nil for any
+    /// other URI.
+    public init?(uri: String) {
+        guard let path = FileURI.localPath(ofURI: uri), !path.isEmpty else { return nil }
+        self.init(canonicalBytes: path)
     }
 
     /// The key for an already canonical absolute path.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import QuireTestSupport
 import Testing
@@ -261,6 +264,23 @@ final class LookCommandTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    /// Whether bytes wait unread in the standard input (a pipe) of process `pid`, polled for up
+    /// to `timeout` seconds (FIONREAD on the pipe, opened again through /proc).
+    static func waitForPendingInput(of pid: pid_t, timeout: Double = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            let fd = open("/proc/\(pid)/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 {
+                var count: CInt = 0
+                let asked = ioctl(fd, UInt(FIONREAD), &count)
+                close(fd)
+                if asked == 0 && count > 0 { return true }
+            }
+            usleep(20_000)
+        } while Date() < deadline
+        return false
+    }
+
     /// Pages are rendered in a worker process: a renderer that hangs or crashes costs one
     /// page (said in the status line), the viewer stays, and the next page gets a new worker.
     @Test func aHangingOrCrashingRendererCostsOnePageNotTheViewer() throws {
@@ -283,7 +303,9 @@ final class LookCommandTests {
         // A crash while rendering: the worker dies of SIGSEGV in the middle of a page.
         #expect(kill(secondWorker, SIGSTOP) == 0)
         session.send("+")
-        usleep(300_000)
+        // The crash must come while the worker holds the request: wait until the request is
+        // in its (stopped) input pipe, not for a guessed delay.
+        #expect(Self.waitForPendingInput(of: secondWorker), "the viewer sent the request to the worker")
         #expect(kill(secondWorker, SIGSEGV) == 0)
         #expect(kill(secondWorker, SIGCONT) == 0)
         screen = session.wait(for: "crashed")

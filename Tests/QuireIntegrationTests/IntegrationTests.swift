@@ -121,9 +121,8 @@ struct ThumbnailerExecTests {
         let thumbnailer = try #require(files.first { $0.relativePath == "thumbnailers/quire.thumbnailer" })
         let exec = try #require(thumbnailer.contents.split(separator: "\n").first { $0.hasPrefix("Exec=") })
         let arguments = DesktopExec.split(String(exec.dropFirst("Exec=".count)))
-        // file:// URI as GLib writes it: unreserved characters and '/' kept, every other byte %XX.
-        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
-        let uri = "file://" + input.utf8.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        // %u: the file:// URI as the file manager's GLib writes it.
+        let uri = try GLibReference.answers([(Array(input.utf8), Array(input.utf8), Array("/".utf8))])[0].uri
         return arguments.map {
             switch $0 {
             case "%s": return String(size)

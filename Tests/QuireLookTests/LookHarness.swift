@@ -38,13 +38,44 @@ final class LookHarness {
         bed.run(["/usr/bin/xclip", "-o", "-selection", "clipboard"], timeout: 10).standardOutputText
     }
 
-    /// Presses Tab `count` times and lists what has the focus after each press (AT-SPI).
+    /// The CLIPBOARD text that `copy` (keys that copy) puts there. The clipboard holds a marker
+    /// of its own first, so the text is read once the copy has replaced it, however long the
+    /// window takes ("" when it never does).
+    func copied(by copy: () -> Void, timeout: Double = 10) -> String {
+        let marker = "quire-test-clipboard-\(UUID().uuidString)"
+        let file = directory.file("clipboard-marker")
+        try? marker.write(toFile: file, atomically: true, encoding: .utf8)
+        // xclip keeps the selection from a process of its own until another client takes it.
+        _ = bed.run(["/usr/bin/xclip", "-selection", "clipboard", "-i", file], timeout: 10)
+        var deadline = Date().addingTimeInterval(timeout)
+        while clipboard() != marker && Date() < deadline { usleep(50_000) }
+        copy()
+        deadline = Date().addingTimeInterval(timeout)
+        var text = clipboard()
+        while text == marker && Date() < deadline {
+            usleep(50_000)
+            text = clipboard()
+        }
+        return text == marker ? "" : text
+    }
+
+    /// Presses Tab `count` times and lists what has the focus after each press (AT-SPI). Each
+    /// press is read once the focus has left the control it was on (a key is handled
+    /// asynchronously: reading after a fixed delay could see the control before it again).
     func tabCycle(_ count: Int) -> [WindowTestBed.Accessible] {
+        func focused(_ tree: [WindowTestBed.Accessible]) -> [WindowTestBed.Accessible] {
+            tree.filter { $0.states.contains("focused") && $0.role != "frame" }
+        }
         var seen: [WindowTestBed.Accessible] = []
+        var before = focused(bed.accessibilityTree()).map(\.description)
         for _ in 0..<count {
             bed.key("Tab")
-            usleep(150_000)
-            seen += bed.accessibilityTree().filter { $0.states.contains("focused") && $0.role != "frame" }
+            let now = focused(bed.waitForAccessible(timeout: 5) { tree in
+                let current = focused(tree).map(\.description)
+                return !current.isEmpty && current != before
+            })
+            seen += now
+            before = now.map(\.description)
         }
         return seen
     }

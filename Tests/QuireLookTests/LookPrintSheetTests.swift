@@ -51,7 +51,12 @@ final class LookPrintSheetTests {
         #expect(Self.colourControl(tree) != nil, "colour printer: the Colour control is offered")
         // Alt+O (the label's mnemonic) focuses it; Space opens it; the third choice is black and white.
         bed.key("alt+o", "space")
-        usleep(400_000)
+        // The arrows go to the list once it is open (its first row has the focus).
+        tree = bed.waitForAccessible { tree in
+            tree.contains { $0.role == "label" && $0.name == "Black and white" && $0.states.contains("visible") }
+                && tree.contains { $0.role == "list item" && $0.states.contains("focused") }
+        }
+        #expect(tree.contains { $0.role == "label" && $0.name == "Black and white" }, "the Colour list is open")
         bed.key("Down", "Down", "Return")
         tree = bed.waitForAccessible { $0.contains { $0.name == "Preview — 3 pages, black and white" } }
         #expect(tree.contains { $0.name == "Preview — 3 pages, black and white" }, "\(tree.filter { $0.role == "label" })")
@@ -121,9 +126,7 @@ final class LookPrintSheetTests {
 
     /// The Copies field's text as the user sees it: selected and copied to the clipboard.
     func copiesText() -> String {
-        harness.bed.key("alt+c", "ctrl+a", "ctrl+c")
-        usleep(300_000)
-        return harness.clipboard()
+        harness.copied { harness.bed.key("alt+c", "ctrl+a", "ctrl+c") }
     }
 
     /// Opens `document`'s print sheet in a viewer on `cups`; the viewer and the sheet's title.

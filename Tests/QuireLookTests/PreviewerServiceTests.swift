@@ -64,7 +64,9 @@ final class PreviewerServiceTests {
         let monitor = try BackgroundProcess(["/usr/bin/gdbus", "monitor", "--session", "--dest", Self.name,
                                              "--object-path", Self.path], environment: env, directory: directory.path)
         defer { monitor.stop() }
-        usleep(300_000)
+        // gdbus prints the owner once its signal subscription is in place (same connection,
+        // in order): from then on no signal is missed.
+        #expect(Self.wait { monitor.output.contains("is owned by") }, "the monitor listens: \(monitor.output)")
 
         // Nautilus 43: ShowFile(s uri, s windowHandle, b closeIfAlreadyShown).
         let pdf = Samples.path("document.pdf")

@@ -46,6 +46,12 @@ final class PrintFaultTests {
     /// Every job the scheduler knows, finished or not.
     func allJobs() throws -> [JobInfo] { try queue.jobs(which: .all) }
 
+    /// The first value `stream` gives (a waiter's first reading of its job).
+    static func first(of stream: AsyncStream<JobInfo>) async -> JobInfo? {
+        for await value in stream { return value }
+        return nil
+    }
+
     @Test func schedulerStoppedBetweenPlanningAndSubmission() throws {
         let plan = try plan("fault-stopped-before")
         try bed.stopScheduler()
@@ -191,8 +197,9 @@ final class PrintFaultTests {
         let plan = try printer.plan([try Document(path: DocumentPath(twoPages))], destination: nil, options: options)
         let job = try printer.submit(plan)
         let queue = self.queue
-        let waiting = Task { try await queue.waitUntilFinished(job.id, interval: .milliseconds(100)) }
-        try await Task.sleep(for: .milliseconds(300))
+        let (seen, reading) = AsyncStream<JobInfo>.makeStream()
+        let waiting = Task { try await queue.waitUntilFinished(job.id, interval: .milliseconds(100)) { reading.yield($0) } }
+        #expect(await Self.first(of: seen)?.state == .held, "the waiter has seen the job")
         try bed.admin("cancel", job.requestID)   // lp's cancel: another client
         let finished = try await waiting.value
         #expect(finished.state == .canceled)
@@ -206,13 +213,15 @@ final class PrintFaultTests {
         let plan = try printer.plan([try Document(path: DocumentPath(twoPages))], destination: nil, options: options)
         let job = try printer.submit(plan)
         let queue = self.queue
+        let (seen, reading) = AsyncStream<JobInfo>.makeStream()
         let waiting = Task { () async -> PrintError? in
             do {
-                _ = try await queue.waitUntilFinished(job.id, interval: .milliseconds(100))
+                _ = try await queue.waitUntilFinished(job.id, interval: .milliseconds(100)) { reading.yield($0) }
                 return nil
             } catch { return error as? PrintError }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Once the waiter has read the job (it then knows its printer), not after a guessed delay.
+        #expect(await Self.first(of: seen)?.state == .held, "the waiter has seen the job")
         try bed.admin("lpadmin", "-x", "quire-office")
         let error = try #require(await waiting.value)
         #expect(error.kind == .requestFailed)
@@ -227,13 +236,15 @@ final class PrintFaultTests {
         let plan = try printer.plan([try Document(path: DocumentPath(twoPages))], destination: nil, options: options)
         let job = try printer.submit(plan)
         let queue = self.queue
+        let (seen, reading) = AsyncStream<JobInfo>.makeStream()
         let waiting = Task { () async -> PrintError? in
             do {
-                _ = try await queue.waitUntilFinished(job.id, interval: .milliseconds(100))
+                _ = try await queue.waitUntilFinished(job.id, interval: .milliseconds(100)) { reading.yield($0) }
                 return nil
             } catch { return error as? PrintError }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Once the waiter has read the job (it then knows its printer), not after a guessed delay.
+        #expect(await Self.first(of: seen)?.state == .held, "the waiter has seen the job")
         try bed.stopScheduler()
         let error = try #require(await waiting.value)
         #expect(error.kind == .schedulerNotRunning)

@@ -51,18 +51,6 @@ import QuireTypes
         #expect(text["Thumb::Image::Width"] == "60" && text["Thumb::Image::Height"] == "80")
         #expect(thumbnail.image.width == 24 && thumbnail.image.height == 32)
     }
-
-    @Test func fileURIsRoundTrip() {
-        let path = DocumentPath(bytes: Array("/tmp/a b/ü%/".utf8) + [0xFF] + Array("x.pdf".utf8))
-        let uri = Thumbnail.fileURI(for: path)
-        #expect(uri == "file:///tmp/a%20b/%C3%BC%25/%FFx.pdf")
-        #expect(Thumbnail.path(fromFileURI: uri) == path)
-        #expect(Thumbnail.fileURI(for: DocumentPath("/a/./b/../c.txt")) == "file:///a/c.txt")
-        #expect(Thumbnail.path(fromFileURI: "file://localhost/etc/x") == DocumentPath("/etc/x"))
-        #expect(Thumbnail.path(fromFileURI: "file://elsewhere/etc/x") == nil)
-        #expect(Thumbnail.path(fromFileURI: "http://example.com/x") == nil)
-        #expect(Thumbnail.path(fromFileURI: "file:///a%00b") == nil)
-    }
 }
 
 /// Minimal PNG chunk reader for checking what the encoder wrote.

@@ -42,7 +42,10 @@ final class ThumbnailerServiceTests {
         monitor = try BackgroundProcess(
             ["/usr/bin/gdbus", "monitor", "--session", "--dest", Self.name],
             environment: bus.environment(), directory: bus.directory.path)
-        usleep(300_000)
+        // gdbus prints the owner once its signal subscription is in place (same connection,
+        // in order): from then on no signal is missed.
+        let listening = Date().addingTimeInterval(15)
+        while !(monitor?.output.contains("is owned by") ?? false) && Date() < listening { usleep(20_000) }
     }
 
     func call(_ method: String, _ arguments: [String], interface: String = ThumbnailerServiceTests.name,
@@ -102,6 +105,27 @@ final class ThumbnailerServiceTests {
             #expect((attributes[.posixPermissions] as? Int) == 0o600)
             #expect(ThumbnailCache.metadata(at: entry)?.uri == key.uri)
         }
+    }
+
+    /// A URI spelled another way than GLib would (scheme case, `localhost`, a dot segment,
+    /// lowercase escapes) names the same file: Ready answers with the URI as asked, and the
+    /// cache entry is the canonical one. A file URI of another host is not a local file.
+    @Test func uriSpellingsNameTheSameCacheEntry() throws {
+        try start()
+        let path = files.file("spelled ü.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("document.pdf"), toPath: path)
+        let canonical = uri(path)
+        #expect(canonical.hasSuffix("/spelled%20%C3%BC.pdf"))
+        let spelled = "FILE://localhost" + canonical.dropFirst("file://".count)
+            .replacingOccurrences(of: "/spelled%20%C3%BC.pdf", with: "/./spelled%20%c3%bc.pdf")
+        let remote = "file://elsewhere" + canonical.dropFirst("file://".count)
+        let handle = try #require(Self.handle(queue([spelled, remote])))
+        #expect(waitFor("Finished", handle: handle))
+        #expect(signals(handle).contains { $0.contains(".Ready ") && $0.contains(spelled) }, "\(signals(handle))")
+        #expect(signals(handle).contains { $0.contains(".Error ") && $0.contains(remote) && $0.contains(", 1, ") },
+                "\(signals(handle))")
+        let key = try #require(ThumbnailKey(path: DocumentPath(path)))
+        #expect(ThumbnailCache.metadata(at: cacheHome.file("thumbnails/normal/\(key.fileName)"))?.uri == canonical)
     }
 
     @Test func brokenAndUnknownFilesGetErrorSignalsAndTheServiceKeepsAnswering() throws {

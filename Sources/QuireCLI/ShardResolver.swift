@@ -1,37 +1,40 @@
+import QuireThumbnails
+
 /// Turns `--shard` into a ``ShardSpec``: an explicit `K/N`, or `auto`, which reads the array
 /// index and size from the engine running the task — a **Slurm** job array
 /// (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_COUNT`, and
 /// `SLURM_ARRAY_TASK_STEP` for `--array=0-30:10`) or a **Kubernetes Indexed Job**
 /// (`JOB_COMPLETION_INDEX`, with the count from `--shard-count` or `QUIRE_SHARD_COUNT`, since
-/// Kubernetes does not pass `.spec.completions` to the pod).
-public enum ShardResolver {
+/// Kubernetes does not pass `.spec.completions` to the pod). Part of the CLI: its messages are
+/// about the command's own options.
+enum ShardResolver {
     /// Where the shard came from.
-    public enum Source: String, Sendable {
+    enum Source: String, Sendable {
         case explicit
         case slurm
         case kubernetes
     }
 
     /// A resolved shard and a one-line account of how it was found.
-    public struct Resolved: Sendable {
-        public let spec: ShardSpec
-        public let source: Source
+    struct Resolved: Sendable {
+        let spec: ShardSpec
+        let source: Source
         /// E.g. `shard 2/4 from Slurm (SLURM_ARRAY_TASK_ID=5, SLURM_ARRAY_TASK_MIN=4, SLURM_ARRAY_TASK_COUNT=4)`.
-        public let description: String
+        let description: String
     }
 
     /// A usage error, one line.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        let description: String
     }
 
     /// The environment variable that gives the count of a Kubernetes Indexed Job.
-    public static let countVariable = "QUIRE_SHARD_COUNT"
+    static let countVariable = "QUIRE_SHARD_COUNT"
 
     /// - Parameters:
     ///   - text: the `--shard` value (nil: no sharding).
     ///   - count: `--shard-count` (only with `auto`).
-    public static func resolve(_ text: String?, count: Int?, environment: [String: String]) throws(Failure) -> Resolved? {
+    static func resolve(_ text: String?, count: Int?, environment: [String: String]) throws(Failure) -> Resolved? {
         guard let text else {
             if count != nil { throw Failure(description: "--shard-count needs --shard auto.") }
             return nil
