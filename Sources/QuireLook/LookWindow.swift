@@ -89,7 +89,11 @@ final class LookWindow {
         buildBody()
         connect()
         Self.active = self
-        _ = model.update().map(handle)
+        // Answers that came while GTK started: pages go to the view; a file opened is shown
+        // by the reload below.
+        for update in model.update() {
+            if case .page(let job, let result) = update { pages.received(job, result) }
+        }
         reload()
         renderAhead()
     }
@@ -262,6 +266,9 @@ final class LookWindow {
     private func connect() {
         pages.onChange = { [unowned self] in self.updateIndicators() }
         pages.takeUpdates = { [unowned self] in self.takeUpdates() }
+        // A page the worker could not draw (it crashed, hung, was killed): said in the status
+        // line as well as on the page.
+        pages.onPageProblem = { [unowned self] page, message in self.status("Page \(page + 1) cannot be shown: \(message)") }
         Signal.connect(previousPageButton, "clicked") { [unowned self] in self.movePage(by: -1) }
         Signal.connect(nextPageButton, "clicked") { [unowned self] in self.movePage(by: 1) }
         Signal.connect(previousFileButton, "clicked") { [unowned self] in self.moveFile(by: -1) }

@@ -23,6 +23,8 @@ final class PageView {
     var onChange: () -> Void = {}
     /// Called once, in the frame that first paints a page (or a page's problem).
     var onFirstPage: (() -> Void)?
+    /// Called when a page of the current file cannot be drawn (0-based page, why).
+    var onPageProblem: (Int, String) -> Void = { _, _ in }
     /// Takes what the render thread delivered (the window's ``LookWindow/takeUpdates()``): a
     /// frame takes the pages that arrived before it draws, so a page that came just before the
     /// frame is painted in it (its main-loop hand-over may come after the frame).
@@ -365,6 +367,7 @@ final class PageView {
         case .failure(let problem):
             LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
             failed[job] = problem.message
+            if job.file == model.fileIndex { onPageProblem(job.page, problem.message) }
         case .success(let pixels):
             guard painted[job] == nil else { return }
             LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")

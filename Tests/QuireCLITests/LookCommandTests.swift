@@ -317,6 +317,66 @@ final class LookCommandTests {
         #expect(TmuxSession.renderWorkers(of: viewer, executable: QuireBinary.path).isEmpty)
     }
 
+    /// The render service keeps the keys: a PostScript file that loops for ever between two good
+    /// files neither holds the keys back nor the viewer open.
+    @Test func aFileThatNeverFinishesIsPassedAndQuitIsAtOnce() throws {
+        let session = try look([threePages, Samples.path("infinite-loop.ps"), Samples.path("format.jpg")])
+        session.wait(for: "page 1 of 3")
+        let start = Date()
+        session.send("n")
+        session.send("n")
+        let screen = session.wait(timeout: 10) { TmuxSession.lastLine($0).contains("format.jpg │ page 1 of 1") && $0.contains("▀") }
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(TmuxSession.lastLine(screen).contains("format.jpg │ page 1 of 1 │ fit │ file 3 of 3"), "\(TmuxSession.lastLine(screen))")
+        #expect(elapsed < 2, "n, n reach the third file in \(elapsed) s")
+        // Back on the looping file: its page renders for ever; q quits at once all the same.
+        session.send("N")
+        session.wait(for: "infinite-loop.ps │ page 1 of 1")
+        usleep(300_000)
+        let viewer = try #require(session.programPID)
+        let quit = Date()
+        session.send("q")
+        let exited = session.wait(timeout: 5) { $0.contains("EXIT=") }
+        #expect(exited.contains("EXIT=0"))
+        #expect(Date().timeIntervalSince(quit) < 1, "q quits within 1 s: \(Date().timeIntervalSince(quit)) s")
+        #expect(!session.alternateOn, "the terminal is restored")
+        #expect(TmuxSession.renderWorkers(of: viewer, executable: QuireBinary.path).isEmpty)
+    }
+
+    /// The document is parsed only in the worker: with page 1 of a PDF on screen, the viewer's
+    /// own process has no poppler (nor any other document library) mapped. A worker killed in
+    /// the middle of a page is said in the status line; the keys still work and the next file
+    /// renders in a new worker.
+    @Test func theViewerNeverParsesAndAKilledWorkerCostsOnePage() throws {
+        let second = directory.file("second.pdf")
+        try TestPDF.write(pages: 2, to: second)
+        let session = try look([threePages, second])
+        session.wait { $0.contains("page 1 of 3") && $0.contains("▀") }
+        let viewer = try #require(session.programPID)
+        let maps = ProcFile.mappedLibraries(of: viewer)
+        #expect(maps.contains { $0.contains("libswiftCore") || $0.contains("libc.so") }, "the maps were read: \(maps.count)")
+        for library in ["libpoppler", "librsvg", "libgdk_pixbuf", "libspectre", "libarchive", "libcairo", "libpango"] {
+            #expect(!maps.contains { $0.contains(library) }, "the viewer maps \(library)")
+        }
+        let worker = try #require(TmuxSession.renderWorkers(of: viewer, executable: QuireBinary.path).first)
+        #expect(ProcFile.mappedLibraries(of: worker).contains { $0.contains("libpoppler") }, "the worker is where the PDF was read")
+        // Killed while a page is in it: the page's problem is said, the viewer goes on.
+        #expect(kill(worker, SIGSTOP) == 0)
+        session.send("End")
+        usleep(400_000)
+        #expect(kill(worker, SIGKILL) == 0)
+        var screen = session.wait(for: "killed")
+        #expect(TmuxSession.lastLine(screen).contains("the renderer was killed"), "\(TmuxSession.lastLine(screen))")
+        #expect(session.alternateOn)
+        session.send("Right")
+        screen = session.wait { TmuxSession.lastLine($0).contains("second.pdf │ page 1 of 2") && $0.contains("▀") }
+        #expect(TmuxSession.lastLine(screen).contains("second.pdf │ page 1 of 2"), "the next file renders: \(TmuxSession.lastLine(screen))")
+        let replaced = TmuxSession.renderWorkers(of: viewer, executable: QuireBinary.path)
+        #expect(!replaced.isEmpty && !replaced.contains(worker), "in a new worker")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func aResizedWindowIsLaidOutAgain() throws {
         let session = try look([threePages])
         var screen = session.wait(for: "page 1 of 3")

@@ -87,7 +87,7 @@ import Testing
             let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
             for pid in pids where pid.allSatisfy(\.isNumber) {
                 guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                      String(decoding: cmdline, as: UTF8.self).contains("__thumbnail-worker"),
+                      String(decoding: cmdline, as: UTF8.self).contains("__render-worker"),
                       let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
                 let variables = [UInt8](environ).split(separator: 0)
                 if variables.contains(where: { Array($0) == marker }) { found.append(pid) }

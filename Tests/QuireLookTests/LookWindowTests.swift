@@ -149,6 +149,48 @@ final class LookWindowTests {
         #expect(viewer.exitStatus == 0, "\(viewer.errorOutput)")
     }
 
+    /// The window never parses a document: with page 1 of a PDF painted, quire-look has no
+    /// poppler mapped (the worker has). A worker killed in the middle of a page is said in the
+    /// status line, the window goes on answering keys, and the next file renders in a new worker.
+    @Test func theWindowNeverParsesAndAKilledWorkerCostsOnePage() throws {
+        let bed = try WindowTestBed()
+        let first = directory.file("twelve.pdf"), second = directory.file("second.pdf")
+        try TestPDF.write(pages: 12, to: first)
+        try TestPDF.write(pages: 2, to: second)
+        let viewer = try look([first, second], bed)
+        defer { viewer.stop() }
+        let window = bed.waitForWindow(named: "^twelve\\.pdf$")
+        let painted = try screenshot(bed, "parsed-elsewhere", window: window) { $0.whitePixels > 100_000 && $0.darkPixels > 20 }
+        #expect(painted.whitePixels > 100_000 && painted.darkPixels > 20, "page 1 is painted")
+        let maps = ProcFile.mappedLibraries(of: viewer.pid)
+        #expect(maps.contains { $0.contains("libgtk-4") }, "the maps were read: \(maps.count)")
+        for library in ["libpoppler", "librsvg", "libspectre", "libarchive"] {
+            #expect(!maps.contains { $0.contains(library) }, "the window maps \(library)")
+        }
+        let worker = try #require(TmuxSession.renderWorkers(of: viewer.pid, executable: QuireBinary.path).first)
+        #expect(ProcFile.mappedLibraries(of: worker).contains { $0.contains("libpoppler") }, "the worker read the PDF")
+        usleep(800_000)  // the pages read ahead are done: the worker is idle when it is stopped
+        #expect(kill(worker, SIGSTOP) == 0)
+        bed.key("End")
+        usleep(400_000)
+        #expect(kill(worker, SIGKILL) == 0)
+        // The page in the worker then (page 3, or page 2 read ahead as the view passed it).
+        var tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name.contains("cannot be shown") } }
+        #expect(tree.contains { $0.name.hasPrefix("Page ") && $0.name.contains("cannot be shown: the renderer was killed") },
+                "\(tree.filter { $0.role == "label" })")
+        bed.key("Right")
+        let next = bed.waitForWindow(named: "^second\\.pdf$")
+        #expect(next != nil, "the window answers keys")
+        tree = bed.waitForAccessible { Self.label($0, "page 1 of 2") }
+        #expect(Self.label(tree, "page 1 of 2"))
+        let shot = try screenshot(bed, "after-kill", window: next) { $0.whitePixels > 100_000 && $0.darkPixels > 50 }
+        #expect(shot.whitePixels > 100_000 && shot.darkPixels > 50, "the next file's page is painted (paper and text)")
+        let replaced = TmuxSession.renderWorkers(of: viewer.pid, executable: QuireBinary.path)
+        #expect(!replaced.isEmpty && !replaced.contains(worker), "by a new worker")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func printsPagesTwoToThreeTwiceFromTheSheet() throws {
         let cups = try CUPSTestBed(.full)
         let bed = try WindowTestBed()

@@ -31,6 +31,8 @@ public struct Screenshot: Sendable {
     public var redPixels: Int { count { r, g, b in r > 200 && g < 60 && b < 60 } }
     /// White pixels (paper).
     public var whitePixels: Int { count { r, g, b in r > 250 && g > 250 && b > 250 } }
+    /// Near-black pixels (text).
+    public var darkPixels: Int { count { r, g, b in r < 60 && g < 60 && b < 60 } }
 
     /// Saturated pixels (text drawn in a colour, not black, grey or white) by hue, in six
     /// 60° sectors: how many pixels fall in each sector.
