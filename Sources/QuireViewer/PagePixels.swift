@@ -15,12 +15,16 @@ import Quire
 /// once, whatever malloc's thresholds and arenas (pages come and go on the render thread, whose
 /// malloc arena would keep the freed megabytes resident).
 ///
-/// Sendable: written by one thread (the render thread) before it is handed over, read after.
-public final class PagePixels: @unchecked Sendable {
+/// Sendable (checked): every stored property is an immutable value. The memory is written by
+/// the render thread before the page is handed over through the render queue's mutex, and only
+/// read after, as an array's storage would be.
+public final class PagePixels: Sendable {
     public let width: Int
     public let height: Int
+    /// The mapping's address.
+    private let address: UInt
     /// `width * height * 4` bytes.
-    public let base: UnsafeMutableRawPointer
+    public var base: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: address)! }
     public var byteCount: Int { width * height * 4 }
     private let mappedBytes: Int
 
@@ -35,7 +39,7 @@ public final class PagePixels: @unchecked Sendable {
         guard let address, address != MAP_FAILED else { return nil }
         self.width = width
         self.height = height
-        self.base = address
+        self.address = UInt(bitPattern: address)
         self.mappedBytes = mapped
     }
 
