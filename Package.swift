@@ -113,6 +113,11 @@ let package = Package(
         // The terminal viewer's input parsing (keys, answers to capability queries): pure
         // functions over untrusted bytes, apart from the session so they can be fuzzed.
         .target(name: "QuireTerminal"),
+        // Command lines described as forms (command word, options with their value kinds,
+        // operands as bytes) and read from argv: quire's pre-parser in front of
+        // swift-argument-parser and quire-look's whole command line. Standard library only: both
+        // executables start with it, and quire-look must not link the argument parser or the CLI.
+        .target(name: "QuireArguments"),
         .executableTarget(
             name: "QuireCLI",
             dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "SanitizerSupport",
@@ -144,6 +149,7 @@ let package = Package(
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTestSupport"]),
+        .testTarget(name: "QuireArgumentsTests", dependencies: ["QuireArguments"]),
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "Quire", "QuireTestSupport"]),
