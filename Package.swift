@@ -120,7 +120,7 @@ let package = Package(
         .target(name: "QuireArguments"),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "SanitizerSupport",
+            dependencies: ["Quire", "QuireThumbnails", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireArguments", "SanitizerSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
-        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTestSupport"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireArguments", "QuireTestSupport"]),
         .testTarget(name: "QuireArgumentsTests", dependencies: ["QuireArguments"]),
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),

@@ -4,21 +4,27 @@ import QuireTestSupport
 import QuireTypes
 import Testing
 
-/// `quire look`'s short path to the window (``LookFastPath``): it takes exactly
-/// `quire look [--no-resume] FILE...` and leaves everything else to the argument parser.
+/// `quire look`'s short path to the window (``FastPathTable``'s look line): it takes exactly
+/// `quire look [--no-resume] [--] FILE...` and leaves everything else to the argument parser.
 @Suite struct LookFastPathTests {
     static func argv(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }
     static func noEnvironment(_ name: String) -> String? { nil }
 
+    static func request(_ argv: [[UInt8]], environment: (String) -> String? = noEnvironment) -> FastPathRequest? {
+        FastPathTable.request(for: argv, environment: environment)
+    }
+
     @Test func takesThePlainForms() {
-        #expect(LookFastPath.parse(Self.argv("quire", "look", "a.pdf"), environment: Self.noEnvironment)
-                == .init(resume: true, files: [DocumentPath("a.pdf")]))
-        #expect(LookFastPath.parse(Self.argv("quire", "look", "--no-resume", "a.pdf", "b.png"), environment: Self.noEnvironment)
-                == .init(resume: false, files: [DocumentPath("a.pdf"), DocumentPath("b.png")]))
-        #expect(LookFastPath.parse(Self.argv("quire", "look", "a.pdf", "--no-resume"), environment: Self.noEnvironment)?.resume == false)
+        #expect(Self.request(Self.argv("quire", "look", "a.pdf")) == .look(files: [DocumentPath("a.pdf")], resume: true))
+        #expect(Self.request(Self.argv("quire", "look", "--no-resume", "a.pdf", "b.png"))
+                == .look(files: [DocumentPath("a.pdf"), DocumentPath("b.png")], resume: false))
+        #expect(Self.request(Self.argv("quire", "look", "a.pdf", "--no-resume")) == .look(files: [DocumentPath("a.pdf")], resume: false))
         // Argument bytes are kept exactly, invalid UTF-8 included.
         let raw: [[UInt8]] = [Array("quire".utf8), Array("look".utf8), [0x66, 0xFF, 0x0A]]
-        #expect(LookFastPath.parse(raw, environment: Self.noEnvironment)?.files == [DocumentPath(bytes: [0x66, 0xFF, 0x0A])])
+        #expect(Self.request(raw) == .look(files: [DocumentPath(bytes: [0x66, 0xFF, 0x0A])], resume: true))
+        // After "--" any name, as the parser reads it; an empty name is a (missing) file to both.
+        #expect(Self.request(Self.argv("quire", "look", "--", "-a.pdf")) == .look(files: [DocumentPath("-a.pdf")], resume: true))
+        #expect(Self.request(Self.argv("quire", "look", "a.pdf", "")) == .look(files: [DocumentPath("a.pdf"), DocumentPath("")], resume: true))
     }
 
     @Test func leavesEverythingElseToTheParser() {
@@ -33,16 +39,15 @@ import Testing
             Self.argv("quire", "look", "--no-isolation", "a.pdf"),
             Self.argv("quire", "look", "--service"),
             Self.argv("quire", "look", "--help"),
-            Self.argv("quire", "look", "--", "-a.pdf"),
-            Self.argv("quire", "look", "a.pdf", ""),
-            Self.argv("quire", "info", "a.pdf"),
+            Self.argv("quire", "look", "-a.pdf"),
         ]
         for form in others {
-            #expect(LookFastPath.parse(form, environment: Self.noEnvironment) == nil, "\(form.map { String(decoding: $0, as: UTF8.self) })")
+            #expect(Self.request(form) == nil, "\(form.map { String(decoding: $0, as: UTF8.self) })")
         }
+        #expect(Self.request(Self.argv("quire", "info", "a.pdf")) != .look(files: [DocumentPath("a.pdf")], resume: true))
         // A limit set in the environment goes through the parser (which reads and checks it).
-        #expect(LookFastPath.parse(Self.argv("quire", "look", "a.pdf"),
-                                   environment: { $0 == Limit.allCases[0].environmentVariable ? "10" : nil }) == nil)
+        #expect(Self.request(Self.argv("quire", "look", "a.pdf"),
+                             environment: { $0 == Limit.allCases[0].environmentVariable ? "10" : nil }) == nil)
     }
 
     /// A missing file on the short path (a display named, so the short path is taken; the window
