@@ -125,7 +125,7 @@ let package = Package(
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
         // on the same viewer model as the terminal viewer. Installed to libexec/quire/.
-        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "Quire", "QuireGIO", "QuireSystem", "CGtk", "CGtkSourceView"]),
+        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "Quire", "QuireGIO", "QuireSystem", "QuireArguments", "CGtk", "CGtkSourceView"]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),

@@ -1,4 +1,5 @@
 import Foundation
+import QuireArguments
 @testable import QuireCLI
 import QuireTestSupport
 import QuireTypes
@@ -48,6 +49,22 @@ import Testing
         // A limit set in the environment goes through the parser (which reads and checks it).
         #expect(Self.request(Self.argv("quire", "look", "a.pdf"),
                              environment: { $0 == Limit.allCases[0].environmentVariable ? "10" : nil }) == nil)
+    }
+
+    /// The line quire writes for the window (the short path's and the parsed command's) is the
+    /// one quire-look reads back (``LookWindowArguments``): odd names, the worker's own options.
+    @Test func theWindowReadsTheLineQuireWrites() throws {
+        let paths = [DocumentPath("-a.pdf"), DocumentPath("--"), DocumentPath(bytes: [0x66, 0xFF]), DocumentPath("")]
+        let worker = ["/usr/bin/quire", LookRenderWorkerCommand.name, "--max-pixels", "100000000"]
+        let words = LookWindowLauncher.arguments(paths: paths, password: "-p", resume: false, renderWorker: worker,
+                                                 timeout: 45, printSheet: true)
+        #expect(words.contains(Array("--".utf8)) && words.contains(Array("45".utf8)))
+        let read = try LookWindowArguments.parse([Array("quire-look".utf8)] + words)
+        #expect(read == .window(LookWindowArguments(files: paths.map(\.bytes), password: "-p", resume: false, printSheet: true,
+                                                    renderWorker: worker, timeout: 45)))
+        let plain = try LookWindowArguments.parse([Array("quire-look".utf8)] + LookWindowLauncher.arguments(
+            paths: [DocumentPath("a.pdf")], password: nil, resume: true, renderWorker: nil, timeout: LookCommand.defaultTimeout))
+        #expect(plain == .window(LookWindowArguments(files: [Array("a.pdf".utf8)], timeout: 30)))
     }
 
     /// A missing file on the short path (a display named, so the short path is taken; the window
