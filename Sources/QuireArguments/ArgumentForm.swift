@@ -39,7 +39,8 @@ package struct ArgumentForm: Sendable {
     package func parse(_ arguments: [[UInt8]]) throws(ArgumentMismatch) -> ParsedArguments {
         guard isNamed(by: arguments) else { throw .otherCommand }
         var parsed = ParsedArguments(options: options)
-        var index = command == nil ? 1 : 2
+        var index = 1
+        if case .some = command { index = 2 }   // (not `command == nil`: that copies the optional through its metadata)
         var endOfOptions = false
         while index < arguments.count {
             let word = arguments[index]
@@ -58,7 +59,7 @@ package struct ArgumentForm: Sendable {
             }
             let (option, attached) = try match(word)
             let description = options[option]
-            if !description.repeatable, parsed.occurrences.contains(where: { $0.option == option }) {
+            if !description.repeatable, parsed.given.contains(option) {
                 throw .repeated(option: description.names[0])
             }
             let value: [UInt8]
@@ -80,7 +81,7 @@ package struct ArgumentForm: Sendable {
             guard description.value.accepts(value) else {
                 throw .invalidValue(option: description.names[0], value: value, needs: description.needs)
             }
-            parsed.occurrences.append(.init(option: option, value: value))
+            parsed.append(option: option, value: value)
         }
         guard operands.count.contains(parsed.operands.count) else {
             throw .operandCount(given: parsed.operands.count, expected: operands.count, name: operands.name)

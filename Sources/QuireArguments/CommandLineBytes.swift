@@ -5,13 +5,19 @@
 package enum CommandLineBytes {
     /// Every `argv` entry, the program's name first.
     package static func read() -> [[UInt8]] {
+        // Byte by byte: Array(UnsafeBufferPointer) instantiates its storage type from its mangled
+        // name on first use (~17 k instructions at every start); appending does not.
         (0..<Int(CommandLine.argc)).map { index in
             guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
-            var length = 0
-            while pointer[length] != 0 { length += 1 }
-            return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-                Array(UnsafeBufferPointer(start: $0, count: length))
+            var bytes: [UInt8] = []
+            var offset = 0
+            while true {
+                let byte = UInt8(bitPattern: pointer[offset])
+                if byte == 0 { break }
+                bytes.append(byte)
+                offset += 1
             }
+            return bytes
         }
     }
 }

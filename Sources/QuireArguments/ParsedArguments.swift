@@ -1,30 +1,34 @@
 /// What ``ArgumentForm/parse(_:)`` read: the operands, and each option given with its value, in
 /// the order given. Options are asked for by any of their names.
 package struct ParsedArguments: Sendable {
-    struct Occurrence: Sendable {
-        var option: Int
-        var value: [UInt8]
-    }
-
     package let options: [ArgumentOption]
     /// The operands, as the bytes given.
     package internal(set) var operands: [[UInt8]] = []
-    var occurrences: [Occurrence] = []
+    /// Each option given, in order: its index in `options`, and its value (empty for a flag).
+    /// (Two arrays of types every start already has, not one of a struct: the first array of a
+    /// new element type costs ~15 k instructions of metadata instantiation.)
+    var given: [Int] = []
+    var values: [[UInt8]] = []
 
     init(options: [ArgumentOption]) {
         self.options = options
     }
 
+    mutating func append(option: Int, value: [UInt8]) {
+        given.append(option)
+        values.append(value)
+    }
+
     /// The option's values in the order given (a flag's are empty).
     package func values(_ name: String) -> [[UInt8]] {
         let option = index(name)
-        return occurrences.filter { $0.option == option }.map { $0.value }
+        return given.indices.filter { given[$0] == option }.map { values[$0] }
     }
 
     /// How many times the option was given.
     package func count(_ name: String) -> Int {
         let option = index(name)
-        return occurrences.reduce(0) { $0 + ($1.option == option ? 1 : 0) }
+        return given.reduce(0) { $0 + ($1 == option ? 1 : 0) }
     }
 
     /// Whether the option (a flag, or an option with a value) was given.
@@ -33,7 +37,7 @@ package struct ParsedArguments: Sendable {
     /// The option's last value, as given.
     package func value(_ name: String) -> [UInt8]? {
         let option = index(name)
-        return occurrences.last { $0.option == option }?.value
+        return given.lastIndex(of: option).map { values[$0] }
     }
 
     /// The option's last value as text (bytes that are not UTF-8 replaced, as `String(decoding:)` does).

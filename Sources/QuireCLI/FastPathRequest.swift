@@ -7,7 +7,7 @@ import ArgumentParser
 import Quire
 
 /// What a line of ``FastPathTable`` asks, as the values its parsed command would hold, and how
-/// it runs: through the same function as the parsed command.
+/// it runs: through the same function as the parsed command, then the process ends.
 enum FastPathRequest: Equatable {
     case version
     /// The thumbnailer contract; INPUT is a path or a `file://` URI.
@@ -19,23 +19,26 @@ enum FastPathRequest: Equatable {
     case look(files: [DocumentPath], resume: Bool)
     case print(PrintRequest)
 
-    /// How the process ends after a short path.
-    enum Ending: Equatable {
-        /// `_exit` once the output is written (``QuireMain/end(_:)``).
-        case immediately(Int32)
-        /// `exit`, through the exit handlers.
-        case throughExitHandlers(Int32)
-    }
-
-    /// Runs the request; nil when it is the parser's after all (`look` without a display or
-    /// the window, a render-worker line its own parser does not take).
-    func run() async -> Ending? {
+    /// Runs the request and ends the process: ``QuireMain/end(_:)`` once the output is written,
+    /// or `exit` where the exit handlers should run (the window's launch failing, the render
+    /// worker). Returns only when the line is the parser's after all: `look` without a display
+    /// or the window, a render-worker line its own parser does not take.
+    ///
+    /// On the main actor, where `main` runs: every short path but `print` is synchronous work on
+    /// the main thread, as it always was (the thumbnail's watchdog signals the thread doing the
+    /// work; the window inherits this thread's signal mask). A nonisolated `async` function
+    /// would hop to Swift's thread pool first, which cost `--version` more than reading the line
+    /// (~0.13 M instructions). `print` goes to the pool for its printer lookup beside the page
+    /// count, as before. (Ending here rather than returning a status also spares destroying the
+    /// request, which went through its type's metadata, instantiated on first use.)
+    @MainActor
+    func run() async {
         switch self {
         case .version:
             Terminal.out(QuireVersion.string + "\n")
-            return .immediately(0)
+            QuireMain.end(0)
         case .thumbnail(let input, let output, let size):
-            return .immediately(ThumbnailCommand.writeSingle(
+            QuireMain.end(ThumbnailCommand.writeSingle(
                 input: input, output: output, size: size, password: nil,
                 maximumFileSize: LimitOptions.defaultMaximumFileSize, limits: .standard,
                 timeout: ThumbnailBatchOptions.defaultTimeout).rawValue)
@@ -43,37 +46,37 @@ enum FastPathRequest: Equatable {
             let yes = files.allSatisfy {
                 CanPrintCommand.canPrint($0, maximumFileSize: LimitOptions.defaultMaximumFileSize, limits: .standard)
             }
-            return .immediately(yes ? 0 : 1)
+            QuireMain.end(yes ? 0 : 1)
         case .info(let files):
             do {
-                return .immediately(try InfoCommand.describe(
+                QuireMain.end(try InfoCommand.describe(
                     files, json: false, password: nil, seconds: InfoCommand.defaultTimeout,
                     maximumFileSize: LimitOptions.defaultMaximumFileSize, renderLimits: .standard)?.rawValue ?? 0)
             } catch {
-                return nil   // not reached: only JSON encoding throws
+                return   // not reached: only JSON encoding throws
             }
         case .lookRenderWorker(let arguments):
-            return LookRenderWorkerFastPath.run(arguments).map(Ending.throughExitHandlers)
+            if let status = LookRenderWorkerFastPath.run(arguments) { exit(status) }
         case .look(let files, let resume):
-            guard LookWindowLauncher.hasDisplay, let window = LookWindowLauncher.executable() else { return nil }
+            guard LookWindowLauncher.hasDisplay, let window = LookWindowLauncher.executable() else { return }
             do {
                 try LookCommand.checkExist(files)
             } catch {
-                return .throughExitHandlers(ExitStatus.noInput.rawValue)
+                exit(ExitStatus.noInput.rawValue)
             }
             let worker = [ThumbnailBatchRun.ownExecutable(), LookRenderWorkerCommand.name]
                 + ThumbnailWorkerCommand.limitArguments(.standard)
             Terminal.error(LookWindowLauncher.exec(window, paths: files, password: nil, resume: resume,
                                                    renderWorker: worker, timeout: LookCommand.defaultTimeout))
-            return .throughExitHandlers(ExitStatus.unavailable.rawValue)
+            exit(ExitStatus.unavailable.rawValue)
         case .print(let request):
             do {
                 try await PrintCommand.print(request)
-                return .immediately(0)
+                QuireMain.end(0)
             } catch let exit as ExitCode {
-                return .immediately(exit.rawValue)
+                QuireMain.end(exit.rawValue)
             } catch {
-                return .immediately(PrintFailure.report(error).rawValue)
+                QuireMain.end(PrintFailure.report(error).rawValue)
             }
         }
     }

@@ -26,70 +26,85 @@ import QuireArguments
 /// (``FastPathRequest/run()``); `FastPathAgreementTests` checks that the parser reads every line
 /// a row takes as the same request.
 enum FastPathTable {
-    /// One form, and how what it read becomes the command's request.
-    struct Row: Sendable {
-        let form: ArgumentForm
-        /// Whether the command reads the `QUIRE_*` limits: with one set in the environment, the
-        /// line goes to the parser, which reads and checks it.
-        let readsLimits: Bool
-        /// The request; nil when the line is not one the short path takes after all.
-        let request: @Sendable (_ parsed: ParsedArguments, _ arguments: [[UInt8]]) -> FastPathRequest?
+    /// The command words that have a row, in the table's order.
+    static let commands = ["--version", "thumbnail", "can-print", "info", LookRenderWorkerCommand.name, "look", "print"]
+
+    /// The request when `arguments` (the whole `argv`, as bytes) is a line one of the rows
+    /// takes; nil to use the full parser.
+    ///
+    /// The rows are the cases of a `switch` over the command word, not an array: only the row
+    /// asked for is built, and no array or optional of rows is made and dropped — their types'
+    /// metadata, instantiated from mangled names on first use, cost ~15–35 k instructions each
+    /// at every start (`--version` is ~6 M in all).
+    static func request(for arguments: [[UInt8]], environment: (String) -> String? = Terminal.environment) -> FastPathRequest? {
+        guard arguments.count >= 2 else { return nil }
+        switch String(decoding: arguments[1], as: UTF8.self) {
+        case "--version":
+            return read(arguments, environment, ArgumentForm(command: "--version", operands: .none), readsLimits: false) { _ in .version }
+
+        case "thumbnail":
+            return read(arguments, environment, ArgumentForm(
+                command: "thumbnail",
+                // -s128 is taken too, which the parser refuses (as this path always has).
+                options: [.option("-s", "--size", value: .integer(1...4096), attachedValue: true)],
+                operands: ArgumentOperands(name: "file", count: 2...2))) { parsed in
+                .thumbnail(input: parsed.operands[0], output: parsed.operands[1], size: parsed.integer("--size") ?? 256)
+            }
+
+        case "can-print":
+            return read(arguments, environment, ArgumentForm(command: "can-print", operands: files)) { parsed in
+                .canPrint(parsed.operands.map { DocumentPath(bytes: $0) })
+            }
+
+        case "info":
+            return read(arguments, environment, ArgumentForm(command: "info", operands: files)) { parsed in
+                .info(parsed.operands.map { DocumentPath(bytes: $0) })
+            }
+
+        case LookRenderWorkerCommand.name:
+            // The render worker reads its own words (LookRenderWorkerFastPath).
+            return read(arguments, environment, ArgumentForm(command: LookRenderWorkerCommand.name, operands: .uninterpreted)) { _ in
+                .lookRenderWorker(arguments)
+            }
+
+        case "look":
+            return read(arguments, environment, ArgumentForm(command: "look", options: [.flag("--no-resume")], operands: files)) { parsed in
+                .look(files: parsed.operands.map { DocumentPath(bytes: $0) }, resume: !parsed.isSet("--no-resume"))
+            }
+
+        case "print":
+            return read(arguments, environment, ArgumentForm(
+                command: "print",
+                options: [.option("-d", "--destination"), .option("-n", "--copies", value: .integer(1...Int.max)),
+                          .option("-P", "--pages"), .option("--sides"), .option("-t", "--title")],
+                operands: files)) { parsed in
+                .print(PrintRequest(destination: parsed.text("-d"), copies: parsed.integer("-n"), pages: parsed.text("-P"),
+                                    sides: parsed.text("--sides"), title: parsed.text("-t"),
+                                    files: parsed.operands.map { DocumentPath(bytes: $0) },
+                                    maximumFileSize: LimitOptions.defaultMaximumFileSize, renderLimits: .standard,
+                                    seconds: PrintCommand.defaultTimeout))
+            }
+
+        default:
+            return nil
+        }
     }
 
     /// Files: any words (empty, `help`, names starting with `-` after `--`), as the parser
     /// takes them; at least one.
-    static let files = ArgumentOperands(name: "file", count: 1...Int.max)
+    static var files: ArgumentOperands { ArgumentOperands(name: "file", count: 1...Int.max) }
 
-    static let rows: [Row] = [
-        Row(form: ArgumentForm(command: "--version", operands: .none), readsLimits: false) { _, _ in .version },
-
-        Row(form: ArgumentForm(
-                command: "thumbnail",
-                // -s128 is taken too, which the parser refuses (as this path always has).
-                options: [.option("-s", "--size", value: .integer(1...4096), attachedValue: true)],
-                operands: ArgumentOperands(name: "file", count: 2...2)),
-            readsLimits: true) { parsed, _ in
-            .thumbnail(input: parsed.operands[0], output: parsed.operands[1], size: parsed.integer("--size") ?? 256)
-        },
-
-        Row(form: ArgumentForm(command: "can-print", operands: files), readsLimits: true) { parsed, _ in
-            .canPrint(parsed.operands.map { DocumentPath(bytes: $0) })
-        },
-
-        Row(form: ArgumentForm(command: "info", operands: files), readsLimits: true) { parsed, _ in
-            .info(parsed.operands.map { DocumentPath(bytes: $0) })
-        },
-
-        // The render worker reads its own words (LookRenderWorkerFastPath).
-        Row(form: ArgumentForm(command: LookRenderWorkerCommand.name, operands: .uninterpreted), readsLimits: true) { _, arguments in
-            .lookRenderWorker(arguments)
-        },
-
-        Row(form: ArgumentForm(command: "look", options: [.flag("--no-resume")], operands: files), readsLimits: true) { parsed, _ in
-            .look(files: parsed.operands.map { DocumentPath(bytes: $0) }, resume: !parsed.isSet("--no-resume"))
-        },
-
-        Row(form: ArgumentForm(
-                command: "print",
-                options: [.option("-d", "--destination"), .option("-n", "--copies", value: .integer(1...Int.max)),
-                          .option("-P", "--pages"), .option("--sides"), .option("-t", "--title")],
-                operands: files),
-            readsLimits: true) { parsed, _ in
-            .print(PrintRequest(destination: parsed.text("-d"), copies: parsed.integer("-n"), pages: parsed.text("-P"),
-                                sides: parsed.text("--sides"), title: parsed.text("-t"),
-                                files: parsed.operands.map { DocumentPath(bytes: $0) },
-                                maximumFileSize: LimitOptions.defaultMaximumFileSize, renderLimits: .standard,
-                                seconds: PrintCommand.defaultTimeout))
-        },
-    ]
-
-    /// The request when `arguments` (the whole `argv`, as bytes) is a line one of the rows
-    /// takes; nil to use the full parser.
-    static func request(for arguments: [[UInt8]], environment: (String) -> String? = Terminal.environment) -> FastPathRequest? {
-        guard let row = rows.first(where: { $0.form.isNamed(by: arguments) }) else { return nil }
-        if row.readsLimits, limitIsSet(environment) { return nil }
-        guard let parsed = try? row.form.parse(arguments) else { return nil }
-        return row.request(parsed, arguments)
+    /// The request `make` builds from what `form` read of `arguments`; nil when the form does
+    /// not take the line, or when `readsLimits` (the command reads the `QUIRE_*` limits) and one
+    /// is set in the environment: the parser reads and checks it.
+    private static func read(_ arguments: [[UInt8]], _ environment: (String) -> String?, _ form: ArgumentForm,
+                             readsLimits: Bool = true, _ make: (ParsedArguments) -> FastPathRequest) -> FastPathRequest? {
+        if readsLimits, limitIsSet(environment) { return nil }
+        do {
+            return make(try form.parse(arguments))
+        } catch {
+            return nil
+        }
     }
 
     /// Whether a `QUIRE_*` limit (``Limit``, the time limit included) is set, non-empty, in the

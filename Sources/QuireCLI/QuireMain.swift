@@ -11,11 +11,8 @@ import SanitizerSupport
 @main
 enum QuireMain {
     static func main() async {
-        if let request = FastPathTable.request(for: RawArguments.entries), let ending = await request.run() {
-            switch ending {
-            case .immediately(let status): end(status)
-            case .throughExitHandlers(let status): exit(status)
-            }
+        if let request = FastPathTable.request(for: RawArguments.entries) {
+            await request.run()   // ends the process, unless the line is the parser's after all
         }
         await QuireCommand.main()
     }

@@ -212,10 +212,15 @@ import Testing
         #expect(FastPathTable.request(for: argv, environment: Self.noEnvironment) == .lookRenderWorker(argv))
     }
 
-    /// Each command word is one row's, and every row is reachable.
-    @Test func eachCommandWordHasOneRow() {
-        let words = FastPathTable.rows.compactMap { $0.form.command }
-        #expect(words.count == FastPathTable.rows.count && Set(words).count == words.count)
-        #expect(Set(words) == ["--version", "thumbnail", "can-print", "info", LookRenderWorkerCommand.name, "look", "print"])
+    /// Each command word listed has a row that takes a line.
+    @Test func eachCommandWordHasARow() {
+        #expect(Set(FastPathTable.commands) == ["--version", "thumbnail", "can-print", "info", LookRenderWorkerCommand.name, "look", "print"])
+        for command in FastPathTable.commands {
+            let operands = command == "--version" ? [] : command == "thumbnail" ? ["in.pdf", "out.png"] : ["a.pdf"]
+            let argv = [Self.bytes("quire"), Self.bytes(command)] + operands.map(Self.bytes)
+            #expect(FastPathTable.request(for: argv, environment: Self.noEnvironment) != nil, "\(command)")
+        }
+        #expect(FastPathTable.request(for: [Self.bytes("quire"), Self.bytes("actions"), Self.bytes("a.pdf")], environment: Self.noEnvironment) == nil)
+        #expect(FastPathTable.request(for: [Self.bytes("quire")], environment: Self.noEnvironment) == nil)
     }
 }
