@@ -120,14 +120,19 @@ let package = Package(
         // The terminal viewer (`quire look` without a display): the second front-end on the
         // viewer model, beside the window (QuireLook).
         .target(name: "QuireTerminalViewer", dependencies: ["QuireViewer", "QuireRenderService", "QuireTerminal", "Quire", "QuireSystem"]),
+        // Command lines described as forms (command word, options with their value kinds,
+        // operands as bytes) and read from argv: quire's pre-parser in front of
+        // swift-argument-parser and quire-look's whole command line. Standard library only: both
+        // executables start with it, and quire-look must not link the argument parser or the CLI.
+        .target(name: "QuireArguments"),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireTerminalViewer", "SanitizerSupport",
+            dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireTerminalViewer", "QuireArguments", "SanitizerSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
         // on the same viewer model as the terminal viewer. Installed to libexec/quire/.
-        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireGIO", "QuireSystem", "CGtk", "CGtkSourceView"]),
+        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireGIO", "QuireSystem", "QuireArguments", "CGtk", "CGtkSourceView"]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
@@ -150,7 +155,8 @@ let package = Package(
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
-        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireTestSupport"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireRenderService", "QuireArguments", "QuireTestSupport"]),
+        .testTarget(name: "QuireArgumentsTests", dependencies: ["QuireArguments"]),
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireTestSupport"]),

@@ -29,7 +29,7 @@ struct CanPrintCommand: AsyncParsableCommand {
     }
 
     /// Whether `path` can be printed now. Shared by the parsed command and the plain form
-    /// `quire can-print [--] FILE...` (``PlainFormFastPath``).
+    /// `quire can-print [--] FILE...` (``FastPathTable``).
     static func canPrint(_ path: DocumentPath, maximumFileSize: Int64, limits: RenderLimits) -> Bool {
         guard let document = try? Document(path: path, maximumFileSize: maximumFileSize, limits: limits) else { return false }
         return DocumentInteraction.canPrint(document)

@@ -49,7 +49,7 @@ struct InfoCommand: AsyncParsableCommand {
 
     /// Writes the info cards (or the JSON array) of `paths`; returns the status of the first
     /// failure, nil when every file was described. Shared by the parsed command and the plain
-    /// form `quire info FILE...` (``PlainFormFastPath``).
+    /// form `quire info FILE...` (``FastPathTable``).
     static func describe(_ paths: [DocumentPath], json: Bool, password: String?, seconds: Int,
                          maximumFileSize: Int64, renderLimits: RenderLimits) throws -> ExitStatus? {
         var firstFailure: ExitStatus?

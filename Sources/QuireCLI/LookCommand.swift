@@ -77,7 +77,10 @@ struct LookCommand: ParsableCommand {
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
         "Seconds a page may take to render before its renderer is stopped (default 30).", valueName: "seconds"))
-    var timeout: Int = LookFastPath.defaultTimeout
+    var timeout: Int = Self.defaultTimeout
+
+    /// `--timeout`'s default.
+    static let defaultTimeout = 30
 
     @OptionGroup(title: "Limits") var limits: LimitOptions
 

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Quire
+import QuireArguments
 import QuireSystem
 
 /// Starts the Quick Look window, a separate executable (`quire-look`) so that the quire binary
@@ -32,14 +33,9 @@ enum LookWindowLauncher {
     ///   `--render-worker-argument`); nil renders in the window's own process.
     static func exec(_ executable: String, paths: [DocumentPath], password: String?, resume: Bool,
                      renderWorker: [String]?, timeout: Int, printSheet: Bool = false) -> String {
-        var arguments: [[UInt8]] = [Array(executable.utf8)]
-        if let password { arguments += [Array("--password".utf8), Array(password.utf8)] }
-        if !resume { arguments.append(Array("--no-resume".utf8)) }
-        if printSheet { arguments.append(Array("--print".utf8)) }
-        for argument in renderWorker ?? [] { arguments += [Array("--render-worker-argument".utf8), Array(argument.utf8)] }
-        arguments += [Array("--timeout".utf8), Array(String(timeout).utf8)]
-        arguments.append(Array("--".utf8))
-        arguments += paths.map(\.bytes)
+        let arguments = [Array(executable.utf8)] + Self.arguments(
+            paths: paths, password: password, resume: resume, renderWorker: renderWorker, timeout: timeout,
+            printSheet: printSheet)
         var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { bytes in
             let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
             for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
@@ -50,5 +46,12 @@ enum LookWindowLauncher {
         defer { for pointer in pointers { pointer?.deallocate() } }
         execv(executable, &pointers)
         return "cannot start the window viewer \(executable): \(Errno.current)"
+    }
+
+    /// The window's words after its name (``LookWindowArguments``, which quire-look reads back).
+    static func arguments(paths: [DocumentPath], password: String?, resume: Bool, renderWorker: [String]?,
+                          timeout: Int, printSheet: Bool = false) -> [[UInt8]] {
+        LookWindowArguments(files: paths.map(\.bytes), password: password, resume: resume, printSheet: printSheet,
+                            renderWorker: renderWorker ?? [], timeout: Double(timeout)).arguments()
     }
 }

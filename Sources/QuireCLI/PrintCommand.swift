@@ -96,7 +96,7 @@ struct PrintCommand: AsyncParsableCommand {
     var files: [String]
 
     func validate() throws {
-        _ = try Watchdog.seconds(timeoutOption, default: 60)
+        _ = try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout)
         if files.isEmpty { throw ValidationError("Give at least one file.") }
         if color && monochrome { throw ValidationError("--color and --monochrome exclude each other.") }
         if let copies, copies < 1 { throw ValidationError("-n must be at least 1.") }
@@ -104,14 +104,17 @@ struct PrintCommand: AsyncParsableCommand {
         if wait && (dryRun || preview != nil) { throw ValidationError("--wait needs a job: not with --dry-run or --preview.") }
     }
 
-    /// The command line as plain values (what ``PrintFastPath`` builds without the parser).
+    /// Seconds per file when neither --timeout nor QUIRE_TIMEOUT says otherwise.
+    static let defaultTimeout = 60
+
+    /// The command line as plain values (what ``FastPathTable`` builds without the parser).
     func request() throws -> PrintRequest {
         PrintRequest(destination: destination, copies: copies, pages: pages, extraOptions: extraOptions, sides: sides,
                      media: media, color: color, monochrome: monochrome, landscape: landscape, collate: collate,
                      numberUp: numberUp, fit: fit, title: title, priority: priority, hold: hold, wait: wait,
                      dryRun: dryRun, preview: preview.map(RawArguments.path), files: files.map(RawArguments.path),
                      maximumFileSize: try limits.maximumFileSize(), renderLimits: try limits.renderLimits(),
-                     seconds: try Watchdog.seconds(timeoutOption, default: 60))
+                     seconds: try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout))
     }
 
     func run() async throws {
@@ -125,7 +128,7 @@ struct PrintCommand: AsyncParsableCommand {
     }
 
     /// Prints (or with --dry-run/--preview, plans) what `request` asks; both the parsed command
-    /// and ``PrintFastPath`` come here. Throws `ExitCode` after reporting, or the error to report.
+    /// and ``FastPathTable``'s line come here. Throws `ExitCode` after reporting, or the error to report.
     static func print(_ request: PrintRequest) async throws {
         let options = try request.printOptions()
         let printer = DocumentPrinter()
@@ -249,7 +252,7 @@ struct PrintCommand: AsyncParsableCommand {
 
 /// What `quire print` was asked: the options as given (checked and turned into ``PrintOptions``
 /// by ``printOptions()``), the files as `argv` bytes, the limits in force.
-struct PrintRequest {
+struct PrintRequest: Equatable {
     var destination: String?
     var copies: Int?
     var pages: String?

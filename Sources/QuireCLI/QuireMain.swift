@@ -5,34 +5,14 @@ import Musl
 #endif
 import SanitizerSupport
 
-/// The entry point: `quire --version`, the thumbnailer contract (``ThumbnailFastPath``), the
-/// plain forms of `can-print` and `info` (``PlainFormFastPath``), the render service's worker
-/// (``RenderWorkerEntry``), the window's `look FILE...` (``LookFastPath``) and the common
-/// forms of `print` (``PrintFastPath``) take short paths; everything else goes through the
-/// argument parser.
+/// The entry point: the lines ``FastPathTable`` takes (`--version`, the thumbnailer contract, the
+/// plain forms of `can-print` and `info`, the viewer's render worker, `look FILE...`, the common
+/// forms of `print`) are answered without swift-argument-parser; everything else goes through it.
 @main
 enum QuireMain {
     static func main() async {
-        // The parser reflects over every command before it answers `--version` (a few million
-        // instructions of protocol-conformance lookups); this answers the same text without it.
-        if RawArguments.entries.count == 2, RawArguments.entries[1] == Array("--version".utf8) {
-            Terminal.out(QuireVersion.string + "\n")
-            end(0)
-        }
-        if let status = ThumbnailFastPath.run(RawArguments.entries) {
-            end(status.rawValue)
-        }
-        if let status = PlainFormFastPath.run(RawArguments.entries) {
-            end(status)
-        }
-        if let status = RenderWorkerEntry.run(RawArguments.entries) {
-            exit(status)
-        }
-        if let status = LookFastPath.run(RawArguments.entries) {
-            exit(status.rawValue)
-        }
-        if let status = await PrintFastPath.run(RawArguments.entries) {
-            end(status)
+        if let request = FastPathTable.request(for: RawArguments.entries) {
+            await request.run()   // ends the process, unless the line is the parser's after all
         }
         await QuireCommand.main()
     }

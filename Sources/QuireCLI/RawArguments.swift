@@ -1,4 +1,5 @@
 import Quire
+import QuireArguments
 
 /// The command line as the kernel passed it: bytes, not `String`s.
 ///
@@ -6,21 +7,15 @@ import Quire
 /// could not be opened from the parsed `String`. Quire maps each parsed argument back to the
 /// exact `argv` entry it came from.
 enum RawArguments {
-    static let entries: [[UInt8]] = (0..<Int(CommandLine.argc)).map { index in
-        guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
-        var bytes: [UInt8] = []
-        var offset = 0
-        while true {
-            let byte = UInt8(bitPattern: pointer[offset])
-            if byte == 0 { break }
-            bytes.append(byte)
-            offset += 1
-        }
-        return bytes
-    }
+    static let entries: [[UInt8]] = CommandLineBytes.read()
 
     /// The exact path bytes for a parsed path argument.
     static func path(_ argument: String) -> DocumentPath {
+        path(argument, in: entries)
+    }
+
+    /// The exact path bytes for `argument`, parsed from `entries` (each decoded as UTF-8).
+    static func path(_ argument: String, in entries: [[UInt8]]) -> DocumentPath {
         let utf8 = Array(argument.utf8)
         if entries.contains(utf8) { return DocumentPath(argument) }
         if let raw = entries.first(where: { String(decoding: $0, as: UTF8.self) == argument }) {

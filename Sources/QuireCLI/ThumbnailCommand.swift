@@ -92,7 +92,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     /// Writes the thumbnail of `input` (a path or a `file://` URI, as bytes) to `output`,
     /// reporting any failure as one line on standard error; returns the exit status. Shared by
-    /// the parsed command and ``ThumbnailFastPath``. Synchronous: one file, nothing to overlap.
+    /// the parsed command and ``FastPathTable``'s contract line. Synchronous: one file, nothing to overlap.
     static func writeSingle(input: [UInt8], output: [UInt8], size: Int, password: String?,
                             maximumFileSize: Int64, limits: RenderLimits, timeout: Int) -> ExitStatus {
         let path: DocumentPath

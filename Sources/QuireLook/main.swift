@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGtk
 import Quire
+import QuireArguments
 import QuireSystem
 import QuireViewer
 import QuireRenderService
@@ -32,50 +33,22 @@ func fail(_ message: String, _ status: Int32) -> Never {
     _exit(status)
 }
 
-// quire-look --service: the file manager's previewer on the session bus (PreviewerService).
-if CommandLine.argc > 1, String(cString: CommandLine.unsafeArgv[1]!) == "--service" {
-    PreviewerServiceMain.run(Array(CommandLine.arguments.dropFirst(2)))
-}
-
-// File names are taken as the bytes given (not every name is UTF-8).
-var arguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { index in
-    Array(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!)))
-        .map { UInt8(bitPattern: $0) }
-}
-var password: String?
-var resume = true
-var printSheet = false
-var files: [DocumentPath] = []
-var renderWorker: [String] = []
-var timeout = 30.0
-while !arguments.isEmpty {
-    let argument = String(decoding: arguments.removeFirst(), as: UTF8.self)
-    switch argument {
-    case "--":
-        files += arguments.map { DocumentPath(bytes: $0) }
-        arguments = []
-    case "--password":
-        guard !arguments.isEmpty else { fail("--password needs a value", 64) }
-        password = String(decoding: arguments.removeFirst(), as: UTF8.self)
-    case "--no-resume":
-        resume = false
-    case "--print":
-        printSheet = true
-    case "--render-worker-argument":
-        guard !arguments.isEmpty else { fail("--render-worker-argument needs a value", 64) }
-        renderWorker.append(String(decoding: arguments.removeFirst(), as: UTF8.self))
-    case "--timeout":
-        guard let value = arguments.first.flatMap({ Double(String(decoding: $0, as: UTF8.self)) }), value >= 1 else {
-            fail("--timeout needs a number of seconds", 64)
-        }
-        arguments.removeFirst()
-        timeout = value
-    default:
-        if argument.hasPrefix("-") { fail("unknown option \(argument)", 64) }
-        files.append(DocumentPath(argument))
+// The command line as QuireArguments describes it (LookWindowArguments, which quire look
+// writes); file names are taken as the bytes given (not every name is UTF-8).
+let request: LookWindowArguments
+do {
+    switch try LookWindowArguments.parse(CommandLineBytes.read()) {
+    case .service(let words):
+        // quire-look --service: the file manager's previewer on the session bus (PreviewerService).
+        PreviewerServiceMain.run(words.map { String(decoding: $0, as: UTF8.self) })
+    case .window(let arguments):
+        request = arguments
     }
+} catch {
+    fail(error.description, 64)
 }
-if files.isEmpty { fail("give at least one file", 64) }
+let password = request.password
+let files = request.files.map { DocumentPath(bytes: $0) }
 
 // GTK would otherwise register an accessibility bridge failure loudly; the display is needed.
 // The name window lists and accessibility clients (AT-SPI) show for the program.
@@ -91,10 +64,11 @@ if getenv("GSK_RENDERER") == nil && getenv("GDK_DEBUG") == nil {
     setenv("GDK_DEBUG", "gl-disable", 1)
 }
 var configuration = ViewerModel.Configuration()
-if !resume { configuration.resume = nil }
+if !request.resume { configuration.resume = nil }
 // Files are opened and pages rendered by quire's render worker (a file that crashes or hangs
 // the renderer costs that file or page, not the window); quire passes its command line.
-if !renderWorker.isEmpty {
+if !request.renderWorker.isEmpty {
+    let renderWorker = request.renderWorker
     guard renderWorker.count >= 2, renderWorker[1] == WorkerCommand.subcommand,
           let (render, limits) = WorkerCommand.parse(renderWorker.dropFirst(2).map { Array($0.utf8) }) else {
         fail("--render-worker-argument: not a render worker's command line", 64)
@@ -102,7 +76,7 @@ if !renderWorker.isEmpty {
     configuration.limits = render
     configuration.worker = WorkerCommand(executable: renderWorker[0], renderLimits: render, limits: limits)
 }
-configuration.renderTimeout = timeout
+configuration.renderTimeout = request.timeout
 // The worker starts and opens the first file (its pages' sizes read there) at once, on the
 // model's render thread, while this thread opens the display and loads GTK's settings and theme.
 let model = ViewerModel(paths: files, configuration: configuration, unacceptedLimit: 2) { LookWindow.wake() }
@@ -119,7 +93,7 @@ let window = LookWindow(model: model, deferActions: true)
 LookTrace.mark("window built (widgets)")
 window.present()
 LookTrace.mark("window presented")
-if printSheet { window.showPrintSheetOnly() }
+if request.printSheet { window.showPrintSheetOnly() }
 while !window.isClosed {
     g_main_context_iteration(nil, 1)
 }

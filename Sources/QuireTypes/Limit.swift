@@ -17,8 +17,14 @@ public enum Limit: String, Sendable, CaseIterable, Codable {
     case time = "timeout"
 
     /// The environment variable read when the option is not given, e.g. `QUIRE_MAX_PIXELS`.
+    /// (The names are ASCII: upper-cased byte by byte. `String.uppercased()` applies Unicode's
+    /// case mapping, ~12 k instructions a name, and every short path asks for all six.)
     public var environmentVariable: String {
-        "QUIRE_" + String(rawValue.uppercased().map { $0 == "-" ? "_" : $0 })
+        let name = rawValue.utf8.map { byte -> UInt8 in
+            if byte == UInt8(ascii: "-") { return UInt8(ascii: "_") }
+            return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 0x20 : byte
+        }
+        return "QUIRE_" + String(decoding: name, as: UTF8.self)
     }
 
     /// "more than the maximum of VALUE UNIT".

@@ -287,7 +287,7 @@ public final class ViewerModel {
     /// Asks the worker to open the current file, unless it is open or being opened; a file
     /// being opened that is no longer current is dropped.
     private func requestCurrent() {
-        let file = current
+        let file = files[fileIndex]
         switch file.state {
         case .unrequested:
             let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
@@ -426,7 +426,7 @@ public final class ViewerModel {
     /// Tries `password` on the current (encrypted) file: it is opened again with it; the answer
     /// comes as an ``Update/opened(file:)``.
     public func unlock(password: String) {
-        let file = current
+        let file = files[fileIndex]
         file.password = password
         file.state = .unrequested
         file.card = nil

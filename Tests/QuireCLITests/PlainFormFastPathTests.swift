@@ -1,50 +1,59 @@
 import Foundation
+import Quire
 @testable import QuireCLI
 import QuireTestSupport
 import Testing
 
-/// The plain forms `quire can-print FILE` and `quire info FILE...` (``PlainFormFastPath``): taken
+/// The plain forms `quire can-print FILE` and `quire info FILE...` (``FastPathTable``): taken
 /// exactly, everything else left to the argument parser, and the same answers either way.
 @Suite struct PlainFormFastPathTests {
     static func argv(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }
     static func noEnvironment(_ name: String) -> String? { nil }
 
+    static func request(_ argv: [[UInt8]], environment: (String) -> String? = noEnvironment) -> FastPathRequest? {
+        FastPathTable.request(for: argv, environment: environment)
+    }
+    static func paths(_ names: String...) -> [DocumentPath] { names.map(DocumentPath.init) }
+
     @Test func takesThePlainForms() {
-        #expect(PlainFormFastPath.parse(Self.argv("quire", "can-print", "a.pdf"), environment: Self.noEnvironment)
-                == .canPrint([Array("a.pdf".utf8)]))
+        #expect(Self.request(Self.argv("quire", "can-print", "a.pdf"))
+                == .canPrint(Self.paths("a.pdf")))
         // Nemo's condition: the selection after "--", names starting with "-" included.
-        #expect(PlainFormFastPath.parse(Self.argv("quire", "can-print", "--", "a.pdf", "-b.pdf"), environment: Self.noEnvironment)
-                == .canPrint([Array("a.pdf".utf8), Array("-b.pdf".utf8)]))
-        #expect(PlainFormFastPath.parse(Self.argv("quire", "can-print", "a.pdf", "b c.pdf"), environment: Self.noEnvironment)
-                == .canPrint([Array("a.pdf".utf8), Array("b c.pdf".utf8)]))
-        #expect(PlainFormFastPath.parse(Self.argv("quire", "info", "a.pdf", "b c.png"), environment: Self.noEnvironment)
-                == .info([Array("a.pdf".utf8), Array("b c.png".utf8)]))
+        #expect(Self.request(Self.argv("quire", "can-print", "--", "a.pdf", "-b.pdf"))
+                == .canPrint(Self.paths("a.pdf", "-b.pdf")))
+        #expect(Self.request(Self.argv("quire", "can-print", "a.pdf", "b c.pdf"))
+                == .canPrint(Self.paths("a.pdf", "b c.pdf")))
+        #expect(Self.request(Self.argv("quire", "info", "a.pdf", "b c.png"))
+                == .info(Self.paths("a.pdf", "b c.png")))
         let raw: [[UInt8]] = [Array("quire".utf8), Array("info".utf8), [0x66, 0xFF]]
-        #expect(PlainFormFastPath.parse(raw, environment: Self.noEnvironment) == .info([[0x66, 0xFF]]))
+        #expect(Self.request(raw) == .info([DocumentPath(bytes: [0x66, 0xFF])]))
+        // Words the parser reads as file names too: "--" anywhere, "help", an empty name.
+        #expect(Self.request(Self.argv("quire", "can-print", "a.pdf", "--", "-b.pdf")) == .canPrint(Self.paths("a.pdf", "-b.pdf")))
+        #expect(Self.request(Self.argv("quire", "can-print", "--", "a.pdf", "")) == .canPrint(Self.paths("a.pdf", "")))
+        #expect(Self.request(Self.argv("quire", "info", "help", "--", "-x")) == .info(Self.paths("help", "-x")))
+        #expect(Self.request(Self.argv("quire", "info", "")) == .info(Self.paths("")))
     }
 
     @Test func leavesEverythingElseToTheParser() {
         let others = [
             Self.argv("quire", "can-print"),
             Self.argv("quire", "can-print", "--"),
-            Self.argv("quire", "can-print", "--", "a.pdf", ""),
             Self.argv("quire", "can-print", "--max-file-size", "1M", "a.pdf"),
-            Self.argv("quire", "can-print", "a.pdf", "--", "b.pdf"),
+            Self.argv("quire", "can-print", "-a.pdf"),
             Self.argv("quire", "info"),
             Self.argv("quire", "info", "--json", "a.pdf"),
             Self.argv("quire", "info", "a.pdf", "--password", "x"),
             Self.argv("quire", "info", "-h"),
-            Self.argv("quire", "info", "help"),
-            Self.argv("quire", "info", ""),
+            Self.argv("quire", "info", "--"),
             Self.argv("quire", "actions", "a.pdf"),
-            Self.argv("quire", "--version"),
+            Self.argv("quire", "--version", "a.pdf"),
         ]
         for argv in others {
-            #expect(PlainFormFastPath.parse(argv, environment: Self.noEnvironment) == nil,
+            #expect(Self.request(argv) == nil,
                     "\(argv.map { String(decoding: $0, as: UTF8.self) })")
         }
         for variable in ["QUIRE_MAX_FILE_SIZE", "QUIRE_TIMEOUT", "QUIRE_MAX_PAGES"] {
-            #expect(PlainFormFastPath.parse(Self.argv("quire", "info", "a.pdf"), environment: { $0 == variable ? "5" : nil }) == nil)
+            #expect(Self.request(Self.argv("quire", "info", "a.pdf"), environment: { $0 == variable ? "5" : nil }) == nil)
         }
     }
 

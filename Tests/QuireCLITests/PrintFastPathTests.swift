@@ -4,7 +4,7 @@ import Quire
 import QuireTestSupport
 import Testing
 
-/// `quire print` in its common forms without the argument parser (``PrintFastPath``): taken
+/// `quire print` in its common forms without the argument parser (``FastPathTable``'s print line): taken
 /// exactly, everything else left to the parser, and the same output, errors, exit status and job
 /// attributes either way — against the real test-bed cupsd and IPP printer.
 @Suite struct PrintFastPathTests {
@@ -12,8 +12,16 @@ import Testing
     static func argv(_ words: [String]) -> [[UInt8]] { words.map { Array($0.utf8) } }
     static func noEnvironment(_ name: String) -> String? { nil }
 
+    /// The print request the table reads from `argv`, or nil.
+    static func parse(_ argv: [[UInt8]], environment: (String) -> String? = noEnvironment) -> PrintRequest? {
+        switch FastPathTable.request(for: argv, environment: environment) {
+        case .print(let request): return request
+        default: return nil
+        }
+    }
+
     @Test func takesTheCommonForms() throws {
-        let request = try #require(PrintFastPath.parse(
+        let request = try #require(Self.parse(
             Self.argv("quire", "print", "-d", "office", "-P", "2-3,5", "-n", "2", "--sides", "long", "-t", "T 1", "a.pdf", "b c.pdf"),
             environment: Self.noEnvironment))
         #expect(request.destination == "office")
@@ -24,24 +32,27 @@ import Testing
         #expect(request.files == [DocumentPath("a.pdf"), DocumentPath("b c.pdf")])
         #expect(request.seconds == 60 && request.maximumFileSize == LimitOptions.defaultMaximumFileSize)
         #expect(!request.wait && !request.dryRun && request.preview == nil && request.extraOptions.isEmpty)
-        let long = try #require(PrintFastPath.parse(
+        let long = try #require(Self.parse(
             Self.argv("quire", "print", "a.pdf", "--destination", "office", "--pages", "7", "--copies", "03", "--title", "x"),
             environment: Self.noEnvironment))
         #expect(long.destination == "office" && long.pages == "7" && long.copies == 3 && long.title == "x")
         #expect(long.files == [DocumentPath("a.pdf")])
-        let plain = try #require(PrintFastPath.parse(Self.argv("quire", "print", "a.pdf"), environment: Self.noEnvironment))
+        let plain = try #require(Self.parse(Self.argv("quire", "print", "a.pdf"), environment: Self.noEnvironment))
         #expect(plain.destination == nil && plain.pages == nil && plain.copies == nil && plain.sides == nil)
         // File names are argv bytes, as the parser path maps them back (RawArguments).
         let raw: [[UInt8]] = [Array("quire".utf8), Array("print".utf8), [0x66, 0xFF]]
-        #expect(PrintFastPath.parse(raw, environment: Self.noEnvironment)?.files == [DocumentPath(bytes: [0x66, 0xFF])])
+        #expect(Self.parse(raw, environment: Self.noEnvironment)?.files == [DocumentPath(bytes: [0x66, 0xFF])])
+        // Words the parser reads as file names too: "--" anywhere, "help", an empty name.
+        #expect(Self.parse(Self.argv("quire", "print", "-d", "P", "--", "-n", "help"))?.files == [DocumentPath("-n"), DocumentPath("help")])
+        #expect(Self.parse(Self.argv("quire", "print", "a.pdf", "--", "b.pdf"))?.files == [DocumentPath("a.pdf"), DocumentPath("b.pdf")])
+        #expect(Self.parse(Self.argv("quire", "print", "a.pdf", ""))?.files == [DocumentPath("a.pdf"), DocumentPath("")])
     }
 
     @Test func leavesEverythingElseToTheParser() {
         let others = [
             Self.argv("quire", "print"),
             Self.argv("quire", "print", "-d", "office"),
-            Self.argv("quire", "print", "--", "a.pdf"),
-            Self.argv("quire", "print", "a.pdf", "--", "b.pdf"),
+            Self.argv("quire", "print", "-d", "P", "--"),
             Self.argv("quire", "print", "-dP", "a.pdf"),
             Self.argv("quire", "print", "-d=P", "a.pdf"),
             Self.argv("quire", "print", "--destination=P", "a.pdf"),
@@ -62,26 +73,24 @@ import Testing
             Self.argv("quire", "print", "--timeout", "60", "a.pdf"),
             Self.argv("quire", "print", "--max-file-size", "1G", "a.pdf"),
             Self.argv("quire", "print", "-h"),
-            Self.argv("quire", "print", "help"),
-            Self.argv("quire", "print", "a.pdf", ""),
             Self.argv("quire", "print", "-"),
             Self.argv("quire", "info", "a.pdf"),
             Self.argv("quire", "jobs", "-d", "P"),
         ]
         for argv in others {
-            #expect(PrintFastPath.parse(argv, environment: Self.noEnvironment) == nil,
+            #expect(Self.parse(argv, environment: Self.noEnvironment) == nil,
                     "\(argv.map { String(decoding: $0, as: UTF8.self) })")
         }
         let invalidUTF8: [[UInt8]] = [Array("quire".utf8), Array("print".utf8), Array("-t".utf8), [0xFF], Array("a.pdf".utf8)]
-        #expect(PrintFastPath.parse(invalidUTF8, environment: Self.noEnvironment) == nil)
+        #expect(Self.parse(invalidUTF8, environment: Self.noEnvironment) == nil)
         for variable in ["QUIRE_MAX_FILE_SIZE", "QUIRE_TIMEOUT", "QUIRE_MAX_PAGES"] {
-            #expect(PrintFastPath.parse(Self.argv("quire", "print", "a.pdf"), environment: { $0 == variable ? "5" : nil }) == nil)
+            #expect(Self.parse(Self.argv("quire", "print", "a.pdf"), environment: { $0 == variable ? "5" : nil }) == nil)
         }
     }
 
 }
 
-/// ``PrintFastPath`` and the parser give the same output, errors, exit status and job attributes.
+/// The print line of ``FastPathTable`` and the parser give the same output, errors, exit status and job attributes.
 @Suite("quire print's common forms, fast path and parser alike (real cupsd)")
 final class PrintFastPathAgreementTests {
     static func argv(_ words: [String]) -> [[UInt8]] { words.map { Array($0.utf8) } }
@@ -96,11 +105,15 @@ final class PrintFastPathAgreementTests {
         try TestPDF.write(pages: 6, to: sixPages)
     }
 
+    static func parse(_ argv: [[UInt8]], environment: (String) -> String?) -> PrintRequest? {
+        PrintFastPathTests.parse(argv, environment: environment)
+    }
+
     /// Runs `arguments` as given (the fast path must take them) and through the parser (with
     /// `--timeout 60`, the default, which the fast path leaves to it).
     func both(_ arguments: [String]) -> (fast: ProcessRunner.Result, parsed: ProcessRunner.Result) {
-        #expect(PrintFastPath.parse(Self.argv(["quire"] + arguments), environment: Self.noEnvironment) != nil)
-        #expect(PrintFastPath.parse(Self.argv(["quire"] + arguments + ["--timeout", "60"]), environment: Self.noEnvironment) == nil)
+        #expect(Self.parse(Self.argv(["quire"] + arguments), environment: Self.noEnvironment) != nil)
+        #expect(Self.parse(Self.argv(["quire"] + arguments + ["--timeout", "60"]), environment: Self.noEnvironment) == nil)
         let env = bed.environment()
         return (QuireBinary.run(arguments, environment: env), QuireBinary.run(arguments + ["--timeout", "60"], environment: env))
     }
@@ -120,7 +133,7 @@ final class PrintFastPathAgreementTests {
                                    ["print", "--pages", "5-", "--copies", "2", "--sides", "one-sided", "--title"]].enumerated() {
             let fast = QuireBinary.run(arguments + ["fast-\(index)", sixPages], environment: bed.environment())
             let parsed = QuireBinary.run(arguments + ["parsed-\(index)", sixPages, "--timeout", "60"], environment: bed.environment())
-            #expect(PrintFastPath.parse(Self.argv(["quire"] + arguments + ["fast-\(index)", sixPages]), environment: Self.noEnvironment) != nil)
+            #expect(Self.parse(Self.argv(["quire"] + arguments + ["fast-\(index)", sixPages]), environment: Self.noEnvironment) != nil)
             #expect(fast.status == 0 && parsed.status == 0)
             #expect(fast.standardError.isEmpty && parsed.standardError.isEmpty)
             #expect(fast.standardOutputText.hasPrefix("request id is quire-office-"))

@@ -1,29 +1,37 @@
 import Foundation
+import Quire
 @testable import QuireCLI
 import QuireTestSupport
 import Testing
 
-/// The thumbnailer contract's short path (``ThumbnailFastPath``): it takes exactly
+/// The thumbnailer contract's short path (``FastPathTable``'s thumbnail line): it takes exactly
 /// `quire thumbnail [-s N] IN OUT` and leaves everything else to the argument parser, and what
 /// it writes is what the parsed command writes.
 @Suite struct ThumbnailFastPathTests {
     static func argv(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }
     static func noEnvironment(_ name: String) -> String? { nil }
 
+    static func request(_ argv: [[UInt8]], environment: (String) -> String? = noEnvironment) -> FastPathRequest? {
+        FastPathTable.request(for: argv, environment: environment)
+    }
+
     @Test func takesTheContractForms() {
-        let expected = ThumbnailFastPath.Request(size: 128, input: Array("in.pdf".utf8), output: Array("out.png".utf8))
+        let expected = FastPathRequest.thumbnail(input: Array("in.pdf".utf8), output: Array("out.png".utf8), size: 128)
         for form in [Self.argv("quire", "thumbnail", "-s", "128", "in.pdf", "out.png"),
                      Self.argv("quire", "thumbnail", "--size", "128", "in.pdf", "out.png"),
                      Self.argv("quire", "thumbnail", "-s128", "in.pdf", "out.png"),
                      Self.argv("quire", "thumbnail", "--size=128", "in.pdf", "out.png"),
                      Self.argv("quire", "thumbnail", "in.pdf", "out.png", "-s", "128")] {
-            #expect(ThumbnailFastPath.parse(form, environment: Self.noEnvironment) == expected)
+            #expect(Self.request(form) == expected)
         }
-        #expect(ThumbnailFastPath.parse(Self.argv("quire", "thumbnail", "in.pdf", "out.png"),
-                                        environment: Self.noEnvironment)?.size == 256)
+        #expect(Self.request(Self.argv("quire", "thumbnail", "in.pdf", "out.png"))
+                == .thumbnail(input: Array("in.pdf".utf8), output: Array("out.png".utf8), size: 256))
         // Argument bytes are kept exactly, invalid UTF-8 included.
         let raw: [[UInt8]] = [Array("quire".utf8), Array("thumbnail".utf8), [0x66, 0xFF, 0x0A], Array("o.png".utf8)]
-        #expect(ThumbnailFastPath.parse(raw, environment: Self.noEnvironment)?.input == [0x66, 0xFF, 0x0A])
+        #expect(Self.request(raw) == .thumbnail(input: [0x66, 0xFF, 0x0A], output: Array("o.png".utf8), size: 256))
+        // After "--", names starting with "-", as the parser reads them.
+        #expect(Self.request(Self.argv("quire", "thumbnail", "-s", "64", "--", "-in.pdf", "out.png"))
+                == .thumbnail(input: Array("-in.pdf".utf8), output: Array("out.png".utf8), size: 64))
     }
 
     @Test func leavesEverythingElseToTheParser() {
@@ -37,20 +45,20 @@ import Testing
             Self.argv("quire", "thumbnail", "-s", "128", "-s", "256", "in.pdf", "out.png"),
             Self.argv("quire", "thumbnail", "--password", "x", "in.pdf", "out.png"),
             Self.argv("quire", "thumbnail", "--batch", "in.pdf", "out.png"),
-            Self.argv("quire", "thumbnail", "--", "-in.pdf", "out.png"),
+            Self.argv("quire", "thumbnail", "--", "-s", "128", "in.pdf", "out.png"),   // three files after "--"
             Self.argv("quire", "thumbnail", "-in.pdf", "out.png"),
             Self.argv("quire", "thumbnail", "--help", "in.pdf"),
             Self.argv("quire", "thumbnail", "in.pdf", "out.png", "-s"),
             Self.argv("quire", "preview", "in.pdf", "out.png"),
         ]
         for argv in others {
-            #expect(ThumbnailFastPath.parse(argv, environment: Self.noEnvironment) == nil,
+            #expect(Self.request(argv) == nil,
                     "\(argv.map { String(decoding: $0, as: UTF8.self) })")
         }
         // A limit or time limit in the environment: the parser reads and checks it.
         for variable in ["QUIRE_MAX_PIXELS", "QUIRE_TIMEOUT", "QUIRE_MAX_FILE_SIZE"] {
-            #expect(ThumbnailFastPath.parse(Self.argv("quire", "thumbnail", "in.pdf", "out.png"),
-                                            environment: { $0 == variable ? "10" : nil }) == nil)
+            #expect(Self.request(Self.argv("quire", "thumbnail", "in.pdf", "out.png"),
+                                 environment: { $0 == variable ? "10" : nil }) == nil)
         }
     }
 
