@@ -40,8 +40,10 @@ struct CSVColumnsTests {
         let path = directory.file("table.csv")
         try "id,name\n1,Ann\n22,Bo\n".write(toFile: path, atomically: true, encoding: .utf8)
         let model = ViewerModel(paths: [DocumentPath(path)],
-                                configuration: .init(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")), resume: nil))
+                                configuration: .init(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")), resume: nil,
+                                                     worker: WorkerCommand(executable: QuireBinary.path)))
         defer { model.close() }
+        #expect(model.waitUntilOpened() == nil, "the worker read the file")
         guard case .text(let text) = model.content else {
             Issue.record("CSV is shown as text, got \(model.content)")
             return
