@@ -71,6 +71,42 @@ public struct DocumentPrinter: Sendable {
         return (planned, selectPagesOurselves ? nil : pageRangesValue)
     }
 
+    /// Checks and prepares the job of a document read elsewhere (a viewer's render worker): its
+    /// page count and, for content that prints by conversion, the PDF it became. Nothing is
+    /// opened or parsed here — the page ranges are checked against `pageCount`, and the file (or
+    /// `convertedPDF`) is sent as it is.
+    public func plan(prepared document: Document, pageCount: Int?, convertedPDF: [UInt8]?, destination name: String?,
+                     options: PrintOptions) throws -> PrintPlan {
+        if case .unsupported(let reason) = document.capabilities.print {
+            throw PrintError(.unprintable, "\(document.path): \(reason)")
+        }
+        if convertedPDF == nil, case .byConversion = document.capabilities.print {
+            throw PrintError(.unprintable, "\(document.path): it must be converted to PDF before it prints")
+        }
+        if (options.numberUp ?? 1) > 1, options.pageRanges != nil {
+            throw PrintError(.invalidOption, "pages per sheet with a page range: print the file with quire print")
+        }
+        var pages: [Int]?
+        if let pageCount {
+            guard pageCount > 0 else { throw PrintError(.unprintable, "\(document.path): the document has no pages") }
+            pages = try options.pageRanges?.pages(pageCount: pageCount) ?? Array(1...pageCount)
+        }
+        let source: PrintDocument.Source = convertedPDF.map { .data($0) } ?? .file(document.file)
+        let mimeType = convertedPDF != nil || document.contentType.family == .pdf ? "application/pdf" : document.contentType.mimeType
+        let item = PrintPlan.Item(document: PrintDocument(source: source, mimeType: mimeType, name: document.path.displayName),
+                                  pageCount: pageCount, pages: pages, pdf: nil, pagesSelectedBeforeSending: false)
+        var pageRangesValue: String?
+        if let ranges = options.pageRanges { pageRangesValue = pages.map(PageRanges.compact) ?? ranges.description }
+        let destination = try system.destination(named: name)
+        try system.validate(options, for: destination)
+        var warnings: [String] = []
+        if let problem = destination.problem, destination.isAcceptingJobs {
+            warnings.append("\(destination.fullName) is \(problem); the job waits in the queue until the printer is resumed")
+        }
+        return PrintPlan(destination: destination, options: options, items: [item],
+                         pageRangesValue: pageRangesValue, warnings: warnings)
+    }
+
     /// Sends the planned job. If anything fails after the job was created it is cancelled
     /// (see ``PrintSystem/submit(_:to:options:pageRangesValue:willSend:)``). The destination's
     /// state is read again: a printer removed, stopped or rejecting since planning is reported.

@@ -5,9 +5,10 @@ package enum DocumentReply: Sendable {
     case opened(DocumentFacts)
     case page(width: Int, height: Int)
     case text(String)
+    case printable(PrintableDocument)
     case failed(RenderProblem)
 
-    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13 }
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14 }
 
     package var frame: [UInt8] {
         var writer = WireWriter()
@@ -22,6 +23,9 @@ package enum DocumentReply: Sendable {
         case .text(let text):
             writer.integer(Tag.text.rawValue)
             writer.string(text)
+        case .printable(let document):
+            writer.integer(Tag.printable.rawValue)
+            document.write(to: &writer)
         case .failed(let problem):
             writer.integer(Tag.failed.rawValue)
             problem.write(to: &writer)
@@ -39,6 +43,7 @@ package enum DocumentReply: Sendable {
             self = .page(width: Int(width), height: Int(height))
         case .text: self = .text(try reader.string())
         case .failed: self = .failed(try RenderProblem(reading: &reader))
+        case .printable: self = .printable(try PrintableDocument(reading: &reader))
         case nil: throw WireReader.Malformed()
         }
     }

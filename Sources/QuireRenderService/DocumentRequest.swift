@@ -42,9 +42,12 @@ public struct DocumentRequest: Sendable, Hashable {
     }
 
     /// The `open` request frame.
-    package var openFrame: [UInt8] {
+    package var openFrame: [UInt8] { frame(.open) }
+
+    /// The request frame of `kind` (`open` or `printable`).
+    package func frame(_ kind: RenderRequestKind) -> [UInt8] {
         var writer = WireWriter()
-        writer.integer(RenderRequestKind.open.rawValue)
+        writer.integer(kind.rawValue)
         write(to: &writer)
         return writer.frame
     }

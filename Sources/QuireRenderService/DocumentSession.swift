@@ -41,8 +41,43 @@ final class DocumentSession {
             let reply: DocumentReply
             do { reply = .text(try text(request)) } catch { reply = .failed(error) }
             return WireIO.writeAll(output, reply.frame)
+        case .printable:
+            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do { reply = .printable(try printable(request)) } catch { reply = .failed(error) }
+            return WireIO.writeAll(output, reply.frame)
         case .thumbnail:
             return nil
+        }
+    }
+
+    /// The document as it prints: a PDF or PostScript file as it is (its page count from the
+    /// open document), anything that prints by conversion laid out or placed on pages as PDF.
+    func printable(_ request: DocumentRequest) throws(RenderProblem) -> PrintableDocument {
+        hooks.beforeHandling(request.path)
+        let file: InputFile
+        let type: ContentType
+        do {
+            file = try InputFile(path: request.path, maximumSize: request.maximumFileSize)
+            type = try ContentType.detect(file)
+        } catch {
+            throw RenderProblem(error)
+        }
+        switch type.capabilities.print {
+        case .direct:
+            guard type.family == .pdf else { return PrintableDocument(pageCount: nil, convertedPDF: nil) }
+            var paper = request
+            paper.layout = .view
+            return PrintableDocument(pageCount: try facts(paper).pageCount, convertedPDF: nil)
+        case .byConversion:
+            do {
+                let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits)
+                return PrintableDocument(pageCount: renderer.pageCount, convertedPDF: try renderer.pdfData())
+            } catch {
+                throw RenderProblem(error, passwordGiven: request.password != nil)
+            }
+        case .unsupported(let reason):
+            throw RenderProblem(.unsupported, reason, mimeType: type.mimeType)
         }
     }
 

@@ -99,6 +99,18 @@ public final class RenderClient {
         return buffer.image
     }
 
+    /// The document as it prints (page count, and the PDF a conversion makes of it).
+    public func printable(_ request: DocumentRequest, interrupt: FileDescriptor? = nil,
+                          abandon: () -> Bool = { false }) throws(RenderProblem) -> PrintableDocument {
+        let request = Self.absolute(request)
+        switch try exchange(request.frame(.printable), for: request.path, context: "preparing it for print", interrupt: interrupt,
+                            abandon: abandon) {
+        case .printable(let document): return document
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
     /// The text of a page, in reading order.
     public func text(_ request: PageRequest) throws(RenderProblem) -> String {
         var request = request

@@ -10,4 +10,7 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     case page = 3
     /// The text of one page (characters in reading order), for find and copy.
     case text = 4
+    /// The document as it prints: its page count, and for content that prints by conversion
+    /// (text, images, SVG) the PDF it becomes — so a viewer prints without reading the file.
+    case printable = 5
 }

@@ -1,8 +1,18 @@
 import QuireRenderService
 
-/// A file to open in the render worker: its facts come back to the model.
+/// A file for the render worker to read: its facts (to show it) or the document as it prints;
+/// the answer comes back to the model.
 public struct OpenJob: Sendable, Hashable {
+    /// What is wanted of the file.
+    public enum Want: Sendable, Hashable {
+        /// Its facts: pages and their sizes, card facts, a text file's lines.
+        case facts
+        /// The document as it prints (``PrintableDocument``).
+        case printable
+    }
+
     /// The model's file index.
     public let file: Int
     public let request: DocumentRequest
+    public var want: Want = .facts
 }

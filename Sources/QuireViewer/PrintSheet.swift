@@ -1,4 +1,5 @@
 import Quire
+import QuireRenderService
 
 /// The print sheet behind a viewer's Print action: the printers with their state, copies
 /// (1…the printer's maximum), which pages (all, the current one, or a range validated against
@@ -66,12 +67,16 @@ public final class PrintSheet {
     public let documentName: String
 
     private let document: Document
+    /// What prints, as the render worker prepared it (page count, converted PDF).
+    private let prepared: PrintableDocument
     private let printer: DocumentPrinter
     private var capabilityCache: [String: PrintCapabilities] = [:]
 
-    init(document: Document, pageCount: Int?, currentPage: Int?, system: PrintSystem,
+    init(document: Document, prepared: PrintableDocument, currentPage: Int?, system: PrintSystem,
          conversion: PrintConversion) throws(PrintError) {
         self.document = document
+        self.prepared = prepared
+        let pageCount = prepared.pageCount
         self.pageCount = pageCount
         self.currentPage = pageCount.flatMap { count in currentPage.map { min(max($0, 1), max(count, 1)) } }
         documentName = document.path.displayName
@@ -278,7 +283,8 @@ public final class PrintSheet {
 
     /// Validates everything, then submits one job through libcups.
     public func submit() throws -> PrintJob {
-        let plan = try printer.plan([document], destination: selected.name, options: try options())
+        let plan = try printer.plan(prepared: document, pageCount: prepared.pageCount, convertedPDF: prepared.convertedPDF,
+                                    destination: selected.name, options: try options())
         return try printer.submit(plan)
     }
 }

@@ -173,11 +173,19 @@ public final class RenderQueue: Sendable {
             let delivery: RenderDelivery?
             switch running {
             case .open(let job):
-                let result = Result { () throws(RenderProblem) in
-                    try client.open(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon)
+                switch job.want {
+                case .facts:
+                    let result = Result { () throws(RenderProblem) in
+                        try client.open(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon)
+                    }
+                    delivery = .opened(job, result)
+                case .printable:
+                    let result = Result { () throws(RenderProblem) in
+                        try client.printable(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon)
+                    }
+                    delivery = .printable(job, result)
                 }
                 shared.state.withLock { state in state.opens.removeAll { $0 == job } }
-                delivery = .opened(job, result)
             case .page(let job):
                 let result = Result { () throws(RenderProblem) -> PagePixels in
                     try client.renderPage(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon) { width, height in

@@ -246,6 +246,8 @@ public final class ViewerModel {
         switch delivery {
         case .page(let job, let result):
             return .page(job, result)
+        case .printable:
+            return nil  // asked for and waited on by makePrintSheet()
         case .opened(let job, let result):
             let file = files[job.file]
             guard case .opening(let waiting) = file.state, waiting == job else { return nil }  // stale
@@ -576,43 +578,47 @@ public final class ViewerModel {
     /// Forgets the print action's answer so that it is asked again (printers come and go).
     public func refreshActions() { current.printAction = nil }
 
-    /// A print sheet for the current file, or the reason printing cannot work.
+    /// A print sheet for the current file, or the reason printing cannot work. What will print
+    /// is prepared by the worker (waited for): the page count, and for text, images and SVG the
+    /// PDF they become; a PDF's page count is the one it was opened with. Nothing is read here.
     public func makePrintSheet() throws(PrintError) -> PrintSheet {
         let action = printAction
         let file = current
         guard action.isAvailable, let document = document(file), let facts = file.facts else {
             throw PrintError(.unprintable, action.reason ?? "printing is not available")
         }
-        // The pages as they will print: PDFs as they are, text as it is laid out on paper (the
-        // worker lays it out), an image or SVG on one page; PostScript ranges are left to CUPS.
-        let pages: Int?
+        let prepared: PrintableDocument
         switch document.contentType.family {
-        case .pdf: pages = facts.pageCount
-        case .text: pages = paperPageCount()
-        case .image, .svg: pages = 1
-        default: pages = nil
+        case .pdf: prepared = PrintableDocument(pageCount: facts.pageCount, convertedPDF: nil)
+        case .postscript: prepared = PrintableDocument(pageCount: nil, convertedPDF: nil)
+        default:
+            switch printable() {
+            case .success(let document): prepared = document
+            case .failure(let problem): throw PrintError(.unprintable, "\(fileName): \(problem.message)")
+            }
         }
-        return try PrintSheet(document: document, pageCount: pages, currentPage: pages == nil ? nil : page + 1,
+        let pages = prepared.pageCount
+        return try PrintSheet(document: document, prepared: prepared, currentPage: pages == nil ? nil : page + 1,
                               system: configuration.printSystem, conversion: configuration.conversion)
     }
 
-    /// The pages the current text file takes on paper, from the worker (waited for); nil when
-    /// it cannot say.
-    private func paperPageCount() -> Int? {
-        let file = current
+    /// The current file as it prints, from the worker (waited for, at most the render timeout).
+    private func printable() -> Result<PrintableDocument, RenderProblem> {
+        let file = files[fileIndex]
         let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
-                                                                     maximumFileSize: configuration.maximumFileSize, layout: .paper))
+                                                                     maximumFileSize: configuration.maximumFileSize),
+                          want: .printable)
         queue.wantOpen([job])
         defer { queue.wantOpen([]) }
         let deadline = Deadline(seconds: configuration.renderTimeout + 10)
         while !deadline.hasPassed {
             for delivery in queue.take() {
-                if case .opened(let done, let result) = delivery, done == job { return try? result.get().pageCount }
+                if case .printable(let done, let result) = delivery, done == job { return result }
                 if let update = apply(delivery) { held.append(update) }
             }
             usleep(2_000)
         }
-        return nil
+        return .failure(RenderProblem(.workerFailed, "the renderer did not prepare the file for print in time"))
     }
 
     // MARK: Closing and resume

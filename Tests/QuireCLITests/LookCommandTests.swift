@@ -169,6 +169,9 @@ final class LookCommandTests {
         let received = try #require(bed.waitForDocument(titled: "look-print.pdf"))
         #expect(received.attributes["IPP_COPIES"] == "2")
         #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2)
+        // Printed without the viewer reading the PDF: still no poppler in its process.
+        let viewer = try #require(session.programPID)
+        #expect(!ProcFile.mappedLibraries(of: viewer).contains { $0.contains("libpoppler") }, "the viewer printed without poppler")
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }

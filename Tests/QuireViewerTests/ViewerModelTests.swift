@@ -310,6 +310,25 @@ final class ViewerModelTests {
         #expect(page1.pixels != preview.pixels, "page 2 is not page 1")
     }
 
+    /// Text prints as the worker lays it out: the sheet's page count and the job's pages are the
+    /// worker's PDF; the model never converts the file itself.
+    @Test func textPrintsAsTheWorkerLaysItOut() throws {
+        let bed = try CUPSTestBed(.full)
+        let system = PrintSystem(server: PrintServer(bed.server), environment: bed.environment())
+        let long = directory.file("long.txt")
+        try (1...150).map { "line \($0) of a text that takes more than two pages on paper\n" }.joined()
+            .write(toFile: long, atomically: true, encoding: .utf8)
+        let model = ViewerModel(paths: [DocumentPath(long)], configuration: printing(system))
+        defer { model.close() }
+        let sheet = try model.makePrintSheet()
+        #expect(sheet.pageCount == 3, "150 lines at 62 a page: \(String(describing: sheet.pageCount))")
+        sheet.pagesText = "2-3"
+        let job = try sheet.submit()
+        #expect(job.destination == "quire-office")
+        let received = try #require(bed.waitForDocument(titled: "long.txt"))
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2, "pages 2-3 of the worker's PDF")
+    }
+
     @Test func textPrintPreviewIsTheTextLaidOutOnPaper() throws {
         let model = ViewerModel(paths: [DocumentPath(notes)], configuration: configuration())
         let page = try model.renderPrintPreview(page: 1, fitting: (width: 84, height: 120))
