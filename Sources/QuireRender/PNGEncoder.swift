@@ -11,44 +11,22 @@ import Musl
 /// writer (level 6, adaptive filters) for a few percent more bytes — thumbnails are written far
 /// more often than they are read from disk.
 public enum PNGEncoder {
-    /// A tEXt chunk (Latin-1 keyword, text).
-    public struct TextChunk: Sendable, Hashable {
-        public let key: String
-        public let value: String
-        public init(_ key: String, _ value: String) {
-            self.key = key
-            self.value = value
-        }
-    }
-
     /// Why encoding failed (libpng's message).
     public struct EncodingError: Error, Sendable, CustomStringConvertible {
         public let message: String
         public var description: String { "PNG encoding failed: \(message)" }
     }
 
-    /// The PNG file bytes for `image`, with `text` as tEXt chunks before the image data.
+    /// The PNG file bytes for `image` (no text chunks: a thumbnail's freedesktop keys are
+    /// inserted by ``PNGChunks/inserting(text:into:)``, the one way they are written).
     /// - Parameter compressionLevel: zlib level 0…9 (default 1).
-    public static func encode(_ image: RenderedImage, text: [TextChunk] = [],
-                              compressionLevel: Int = 1) throws(EncodingError) -> [UInt8] {
-        // tEXt keywords are 1–79 Latin-1 characters; values must not hold NUL.
-        let keys = text.map { strdup(withoutNUL(String($0.key.prefix(79)))) }
-        let values = text.map { strdup(withoutNUL($0.value)) }
-        defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
-        }
+    public static func encode(_ image: RenderedImage, compressionLevel: Int = 1) throws(EncodingError) -> [UInt8] {
         var buffer = quire_png_buffer(data: nil, length: 0, capacity: 0)
         var error = quire_png_error()
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
-                values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
-                    quire_png_encode_rgba(pixels.baseAddress, Int32(image.width), Int32(image.height),
-                                          image.width * 4, Int32(max(0, min(9, compressionLevel))), PNG_FILTER_SUB,
-                                          keyPointers.baseAddress, valuePointers.baseAddress, Int32(text.count),
-                                          &buffer, &error)
-                }
-            }
+            quire_png_encode_rgba(pixels.baseAddress, Int32(image.width), Int32(image.height),
+                                  image.width * 4, Int32(max(0, min(9, compressionLevel))), PNG_FILTER_SUB,
+                                  nil, nil, 0, &buffer, &error)
         }
         defer { free(buffer.data) }
         guard status == 0, let data = buffer.data else {
@@ -61,7 +39,4 @@ public enum PNGEncoder {
     }
 
     /// `string` with NUL characters removed (C strings end at the first).
-    private static func withoutNUL(_ string: String) -> String {
-        string.utf8.contains(0) ? String(decoding: string.utf8.filter { $0 != 0 }, as: UTF8.self) : string
-    }
 }

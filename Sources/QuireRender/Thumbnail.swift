@@ -11,8 +11,9 @@ import QuireSystem
 public struct Thumbnail: Sendable {
     public let image: RenderedImage
     /// `Thumb::URI`, `Thumb::MTime`, `Thumb::Size`, `Thumb::Mimetype`, `Software`, and
-    /// `Thumb::Image::Width/Height` or `Thumb::Document::Pages` where known.
-    public let metadata: [PNGEncoder.TextChunk]
+    /// `Thumb::Image::Width/Height` or `Thumb::Document::Pages` where known: the same keys, in
+    /// the same order, written the same way (``PNGChunks``) as the batch workers' thumbnails.
+    public let metadata: ThumbnailMetadata
 
     /// Bytes of text laid out for a text thumbnail (the first page needs far less).
     static let textBytes = 16 * 1024
@@ -32,19 +33,14 @@ public struct Thumbnail: Sendable {
         guard let uri = uri ?? FileURI.uri(forPath: file.path.bytes) else {
             throw DocumentError(kind: .unsupported, path: file.path, reason: "the path cannot be written as a file:// URI")
         }
-        var text = [
-            PNGEncoder.TextChunk("Thumb::URI", uri),
-            PNGEncoder.TextChunk("Thumb::MTime", String(file.modificationTime.seconds)),
-            PNGEncoder.TextChunk("Thumb::Size", String(file.size)),
-            PNGEncoder.TextChunk("Thumb::Mimetype", contentType.mimeType),
-            PNGEncoder.TextChunk("Software", software),
-        ]
+        var text = ThumbnailMetadata(uri: uri, modificationTime: file.modificationTime.seconds, size: file.size,
+                                     mimeType: contentType.mimeType, software: software)
         // A first page that is one large image, or has shadings cairo takes seconds and
         // gigabytes on, is drawn as the batch workers draw it (one function shading: 3.6 s and
         // 1.6 GB through cairo, 0.03 s and 24 MB through Splash).
         if contentType.family == .pdf, password == nil,
            let drawn = try PDFFirstPageFastPath.draw(file, sizes: [size], limits: limits), let image = drawn.images[size] {
-            text.append(PNGEncoder.TextChunk("Thumb::Document::Pages", String(drawn.pageCount)))
+            text.pageCount = drawn.pageCount
             return Thumbnail(image: image, metadata: text)
         }
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
@@ -53,18 +49,23 @@ public struct Thumbnail: Sendable {
         switch contentType.family {
         case .image, .svg:
             let page = renderer.pageSize(at: 0)
-            text.append(PNGEncoder.TextChunk("Thumb::Image::Width", String(Int(page.width.rounded()))))
-            text.append(PNGEncoder.TextChunk("Thumb::Image::Height", String(Int(page.height.rounded()))))
+            text.imageWidth = Int(page.width.rounded())
+            text.imageHeight = Int(page.height.rounded())
         case .pdf, .postscript:
-            text.append(PNGEncoder.TextChunk("Thumb::Document::Pages", String(renderer.pageCount)))
+            text.pageCount = renderer.pageCount
         default:
             break
         }
         return Thumbnail(image: image, metadata: text)
     }
 
-    /// The thumbnail as an 8-bit RGBA non-interlaced PNG with its tEXt chunks.
+    /// The thumbnail as an 8-bit RGBA non-interlaced PNG with its tEXt chunks, inserted as the
+    /// batch workers insert theirs (``PNGChunks/inserting(text:into:)``).
     public func pngData() throws(PNGEncoder.EncodingError) -> [UInt8] {
-        try PNGEncoder.encode(image, text: metadata)
+        let png = try PNGEncoder.encode(image)
+        guard let tagged = PNGChunks.inserting(text: metadata.textEntries, into: png) else {
+            throw PNGEncoder.EncodingError(message: "the encoder produced an invalid PNG")
+        }
+        return tagged
     }
 }

@@ -5,6 +5,7 @@ import FoundationEssentials
 internal import QuireGIO
 import QuireSystem
 import QuireTypes
+import QuireRender
 
 /// The per-user freedesktop thumbnail cache (Thumbnail Managing Standard 0.9).
 ///

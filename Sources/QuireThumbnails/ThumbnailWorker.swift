@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import QuireTypes
+import QuireRender
 import QuireSystem
 import QuireRenderService
 

@@ -5,6 +5,7 @@ import Foundation
 import QuireTestSupport
 import QuireThumbnails
 import Testing
+import QuireRender
 
 /// `quire thumbnail --batch` end to end: real files, real worker processes, a temporary
 /// `XDG_CACHE_HOME`.
@@ -130,6 +131,41 @@ import Testing
         let file = fixture.directory.file("uri-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
         return String(ProcessRunner.run(["/usr/bin/md5sum", file]).standardOutputText.prefix(32))
+    }
+
+    /// The tEXt chunks of a PNG in file order (keyword, text).
+    static func orderedText(_ bytes: [UInt8]) -> [String] {
+        var out: [String] = []
+        var offset = 8
+        func u32(_ o: Int) -> Int { Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3]) }
+        while offset + 12 <= bytes.count {
+            let length = u32(offset)
+            if bytes[(offset + 4)..<(offset + 8)].elementsEqual("tEXt".utf8) {
+                out.append(String(decoding: bytes[(offset + 8)..<(offset + 8 + length)], as: UTF8.self))
+            }
+            offset += 12 + length
+        }
+        return out
+    }
+
+    /// One way to write a thumbnail's metadata: the one-file thumbnailer (what file managers
+    /// run) and the batch write the same keys, in the same order, in the same place.
+    @Test func oneFileAndBatchThumbnailsCarryTheSameMetadata() throws {
+        let fixture = try Fixture(["doc.pdf": "document.pdf", "photo.png": "format.png"])
+        let run = fixture.run(["-r", "--size", "large", fixture.tree])
+        #expect(run.result.status == 0, "\(run.result.standardError)")
+        for name in ["doc.pdf", "photo.png"] {
+            let input = fixture.tree + "/" + name
+            let uri = "file://" + input
+            let batch = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.thumbnails + "/large/" + Self.md5(uri, fixture) + ".png")))
+            let output = fixture.directory.file("\(name).one.png")
+            let single = QuireBinary.run(["thumbnail", "-s", "256", input, output])
+            #expect(single.status == 0, "\(single.standardError)")
+            let one = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+            let batchText = Self.orderedText(batch), oneText = Self.orderedText(one)
+            #expect(batchText.count >= 5 && batchText.first?.hasPrefix("Thumb::URI\0") == true, "\(name): \(batchText)")
+            #expect(oneText == batchText, "\(name): one-file \(oneText) vs batch \(batchText)")
+        }
     }
 
     @Test func writtenThumbnailsConformToTheStandardAndASecondRunIsUpToDate() throws {

@@ -26,7 +26,7 @@ import QuireTypes
     @Test func metadataFollowsTheStandard() throws {
         let file = try SampleFiles.open("document.pdf")
         let thumbnail = try Thumbnail.make(file: file, contentType: try ContentType.detect(file), size: 128, software: "Quire test")
-        let text = Dictionary(uniqueKeysWithValues: thumbnail.metadata.map { ($0.key, $0.value) })
+        let text = Dictionary(uniqueKeysWithValues: thumbnail.metadata.textEntries.map { ($0.key, $0.value) })
         #expect(text["Thumb::URI"] == "file://" + SampleFiles.path("document.pdf"))
         #expect(text["Thumb::MTime"] == String(file.modificationTime.seconds))
         #expect(text["Thumb::Size"] == String(file.size))
@@ -47,7 +47,7 @@ import QuireTypes
     @Test func imageMetadataHasPixelSize() throws {
         let file = try SampleFiles.open("photo-rotated.jpg")
         let thumbnail = try Thumbnail.make(file: file, contentType: try ContentType.detect(file), size: 32)
-        let text = Dictionary(uniqueKeysWithValues: thumbnail.metadata.map { ($0.key, $0.value) })
+        let text = Dictionary(uniqueKeysWithValues: thumbnail.metadata.textEntries.map { ($0.key, $0.value) })
         #expect(text["Thumb::Image::Width"] == "60" && text["Thumb::Image::Height"] == "80")
         #expect(thumbnail.image.width == 24 && thumbnail.image.height == 32)
     }

@@ -20,7 +20,7 @@ import Testing
         #expect(thumbnail.image.longestSide == 120)
         let centre = thumbnail.image.pixel(x: thumbnail.image.width / 2, y: thumbnail.image.height / 2)
         #expect(centre.green > 200 && centre.red < 50)
-        #expect(thumbnail.metadata.contains { $0.key == "Thumb::Mimetype" && $0.value == "application/epub+zip" })
+        #expect(thumbnail.metadata.textEntries.contains { $0.key == "Thumb::Mimetype" && $0.value == "application/epub+zip" })
         #expect(try thumbnail.pngData().starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 

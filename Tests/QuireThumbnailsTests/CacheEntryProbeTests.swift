@@ -2,6 +2,7 @@ import Foundation
 import QuireTestSupport
 import QuireTypes
 import Testing
+import QuireRender
 @testable import QuireThumbnails
 
 /// The byte-level up-to-date check agrees with the general metadata reader, and defers to it

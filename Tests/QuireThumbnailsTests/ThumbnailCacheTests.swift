@@ -5,6 +5,7 @@ import Foundation
 import QuireTestSupport
 import QuireTypes
 import Testing
+import QuireRender
 @testable import QuireThumbnails
 
 /// The cache against the Thumbnail Managing Standard 0.9, on real files in a temporary cache.

@@ -1,7 +1,7 @@
 /// Minimal PNG chunk handling: read the tEXt chunks of a thumbnail, insert tEXt chunks into an
 /// encoded PNG, and check that a file is a whole PNG. No pixel decoding.
 public enum PNGChunks {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The tEXt chunks before the first IDAT, as keyword → text (Latin-1 decoded).
     /// Returns nil when `bytes` does not start like a PNG.
@@ -9,7 +9,7 @@ public enum PNGChunks {
         bytes.withUnsafeBufferPointer { textChunks(UnsafeRawBufferPointer($0)) }
     }
 
-    static func textChunks(_ bytes: UnsafeRawBufferPointer) -> [String: String]? {
+    package static func textChunks(_ bytes: UnsafeRawBufferPointer) -> [String: String]? {
         guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { return nil }
         var result: [String: String] = [:]
         var offset = 8
@@ -127,7 +127,7 @@ public enum PNGChunks {
     }
 
     /// A 1×1 transparent 8-bit RGBA PNG, the body of failure markers.
-    static let emptyImage: [UInt8] = {
+    package static let emptyImage: [UInt8] = {
         var ihdr: [UInt8] = [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]
         ihdr = chunk("IHDR", ihdr)
         // zlib stream: header, one stored final block of 5 bytes (filter 0 + RGBA 0,0,0,0), Adler-32.
