@@ -54,15 +54,7 @@ final class DocumentSession {
     /// The document as it prints: a PDF or PostScript file as it is (its page count from the
     /// open document), anything that prints by conversion laid out or placed on pages as PDF.
     func printable(_ request: DocumentRequest) throws(RenderProblem) -> PrintableDocument {
-        hooks.beforeHandling(request.path)
-        let file: InputFile
-        let type: ContentType
-        do {
-            file = try InputFile(path: request.path, maximumSize: request.maximumFileSize)
-            type = try ContentType.detect(file)
-        } catch {
-            throw RenderProblem(error)
-        }
+        let (file, type) = try input(request)
         switch type.capabilities.print {
         case .direct:
             guard type.family == .pdf else { return PrintableDocument(pageCount: nil, convertedPDF: nil) }
@@ -85,15 +77,7 @@ final class DocumentSession {
     func facts(_ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
         if let open, open.request == request { return open.facts }
         self.open = nil
-        hooks.beforeHandling(request.path)
-        let file: InputFile
-        let type: ContentType
-        do {
-            file = try InputFile(path: request.path, maximumSize: request.maximumFileSize)
-            type = try ContentType.detect(file)
-        } catch {
-            throw RenderProblem(error)
-        }
+        let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
         if type.family == .text, request.layout == .view {
             let facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false,
@@ -148,6 +132,17 @@ final class DocumentSession {
             return try renderer.text(page: request.page) ?? ""
         } catch {
             throw RenderProblem(error, passwordGiven: request.document.password != nil)
+        }
+    }
+
+    /// The file `request` names, opened (read-only, checked) and typed by its content.
+    private func input(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, ContentType) {
+        hooks.beforeHandling(request.path)
+        do {
+            let file = try InputFile(path: request.path, maximumSize: request.maximumFileSize)
+            return (file, try ContentType.detect(file))
+        } catch {
+            throw RenderProblem(error)
         }
     }
 
