@@ -136,6 +136,18 @@ package final class DBusConnection: @unchecked Sendable {
         return (unique, pid)
     }
 
+    /// Calls `method` of `interface` on `destination`'s object at `path` and waits at most
+    /// `timeout` milliseconds for the reply (a service is started by D-Bus activation if need be).
+    package func call(destination: String, path: String, interface: String, method: String, _ values: [DBusValue],
+                      timeout: Int32 = 5000) throws(GIOError) -> DBusArguments {
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_call_sync(connection, destination, path, interface, method, DBusValue.tuple(values), nil,
+                                                G_DBUS_CALL_FLAGS_NONE, timeout, nil, &error)
+        guard let reply else { throw GIOError("\(destination) did not answer \(method)", taking: error) }
+        defer { g_variant_unref(reply) }
+        return DBusArguments(tuple: reply)
+    }
+
     private func callBus(_ method: String, _ values: [DBusValue]) -> DBusArguments? {
         var error: UnsafeMutablePointer<GError>?
         let reply = g_dbus_connection_call_sync(

@@ -1,6 +1,7 @@
 import CGtk
 import Quire
 import QuireViewer
+import QuireGIO
 
 /// The Quick Look window: the file's card in the header bar with its actions, the preview
 /// (pages, text or a message), and a bar with the page indicator, a jump-to-page entry and zoom.
@@ -483,27 +484,14 @@ final class LookWindow {
     /// Asks the file manager to show the file (org.freedesktop.FileManager1.ShowItems).
     private func showInFolder() {
         guard let uri else { return }
-        var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            status("No session bus: \(error.map { String(cString: $0.pointee.message) } ?? "")")
-            g_clear_error(&error)
-            return
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        var children: [OpaquePointer?] = uri.withCString { pointer -> [OpaquePointer?] in
-            var strings: [UnsafePointer<gchar>?] = [pointer]
-            return [g_variant_new_strv(&strings, 1), g_variant_new_string("")]
-        }
-        let arguments = g_variant_new_tuple(&children, 2)
-        let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
-                                                "org.freedesktop.FileManager1", "ShowItems", arguments, nil,
-                                                G_DBUS_CALL_FLAGS_NONE, 3000, nil, &error)
-        if let reply {
-            g_variant_unref(reply)
+        do {
+            let bus = try DBusConnection(address: nil)
+            _ = try bus.call(destination: "org.freedesktop.FileManager1", path: "/org/freedesktop/FileManager1",
+                             interface: "org.freedesktop.FileManager1", method: "ShowItems", [.strings([uri]), .string("")],
+                             timeout: 3000)
             status("Shown in the file manager")
-        } else {
-            status("No file manager answered: \(error.map { String(cString: $0.pointee.message) } ?? "")")
-            g_clear_error(&error)
+        } catch {
+            status("No file manager answered: \(error.detail ?? error.message)")
         }
     }
 

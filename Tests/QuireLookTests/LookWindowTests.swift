@@ -191,6 +191,32 @@ final class LookWindowTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// Show in Folder asks the file manager on the session bus (FileManager1.ShowItems, through
+    /// QuireGIO's DBusConnection) to show the file's URI, and says it did.
+    @Test func showInFolderAsksTheFileManagerOnTheSessionBus() throws {
+        let bed = try WindowTestBed()
+        let document = directory.file("shown here.pdf")
+        try TestPDF.write(pages: 1, to: document)
+        let viewer = try look([document], bed)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^shown here\\.pdf$") != nil, "\(viewer.errorOutput)")
+        // A file manager on the test's own bus (before anything could start Nautilus by D-Bus
+        // activation): it is asked to show the file's URI.
+        let record = directory.file("shown.txt")
+        let script = Samples.repositoryRoot.appendingPathComponent("Tests/Support/file-manager-stand-in.py").path
+        let manager = try BackgroundProcess(["/usr/bin/python3", script, record], environment: bed.environment(), directory: directory.path)
+        defer { manager.stop() }
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: record + ".ready") && Date() < deadline { usleep(50_000) }
+        #expect(bed.press("Show in Folder"))
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "Shown in the file manager" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "Shown in the file manager" })
+        let shown = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+        #expect(shown == "file://" + document.replacingOccurrences(of: " ", with: "%20") + "\n", "\(shown)")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func printsPagesTwoToThreeTwiceFromTheSheet() throws {
         let cups = try CUPSTestBed(.full)
         let bed = try WindowTestBed()
