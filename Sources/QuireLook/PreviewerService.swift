@@ -123,13 +123,21 @@ final class PreviewerService {
 
     // MARK: The window
 
+    /// The render thread and worker every file shown goes through (made at the first ShowFile).
+    private var renderQueue: RenderQueue?
+
     func showFile(_ uri: String, windowHandle: String, closeIfShown: Bool, activationToken: String?) throws(PreviewerServiceError) {
         if closeIfShown, isVisible, uri == shownURI {
             closeWindow()
             return
         }
         let path = try Self.localFile(uri)
-        let model = ViewerModel(paths: [path], configuration: configuration, unacceptedLimit: 2) { LookWindow.wake() }
+        // One render thread and worker for the service's life: file after file (Space, then the
+        // arrows in the file manager) is opened by a warm worker, not a new process each time.
+        let queue = renderQueue ?? RenderQueue(command: configuration.worker, timeout: configuration.renderTimeout,
+                                               sandbox: configuration.sandbox, paths: [path], unacceptedLimit: 2) { LookWindow.wake() }
+        renderQueue = queue
+        let model = ViewerModel(paths: [path], configuration: configuration, sharing: queue)
         cancelIdleQuit()
         // Print (libcups: the printers, the document's printability) and Open With (GIO's
         // default-application scan) are looked up once the file is on screen, as `quire look`

@@ -140,6 +140,8 @@ public final class ViewerModel {
     public private(set) var fileIndex = 0
     private var cache: PageCache
     private let queue: RenderQueue
+    /// Whether ``close()`` stops the queue (false when it is shared).
+    private let ownsQueue: Bool
     /// Updates taken by a blocking call (``renderPage(fitting:)``) and not yet handed out.
     private var held: [Update] = []
 
@@ -154,6 +156,20 @@ public final class ViewerModel {
         cache = PageCache(byteLimit: configuration.cacheByteLimit)
         queue = RenderQueue(command: configuration.worker, timeout: configuration.renderTimeout, sandbox: configuration.sandbox,
                             paths: paths, unacceptedLimit: unacceptedLimit, wake: wake)
+        ownsQueue = true
+        requestCurrent()
+    }
+
+    /// A model on a render thread (and worker) that outlives it: a previewer that shows file
+    /// after file keeps one warm worker instead of starting one per file. ``close()`` leaves
+    /// the queue running; its owner stops it.
+    public init(paths: [DocumentPath], configuration: Configuration, sharing queue: RenderQueue) {
+        precondition(!paths.isEmpty, "a viewer needs at least one file")
+        self.configuration = configuration
+        files = paths.map(OpenFile.init(path:))
+        cache = PageCache(byteLimit: configuration.cacheByteLimit)
+        self.queue = queue
+        ownsQueue = false
         requestCurrent()
     }
 
@@ -636,9 +652,10 @@ public final class ViewerModel {
         return store.save(updates)
     }
 
-    /// Stops the render worker at once and saves resume state; call when the viewer closes.
+    /// Stops the render worker at once (unless the queue is shared: its owner stops it) and
+    /// saves resume state; call when the viewer closes.
     @discardableResult public func close() -> String? {
-        queue.stop()
+        if ownsQueue { queue.stop() }
         return saveResume()
     }
 

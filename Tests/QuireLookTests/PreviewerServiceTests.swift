@@ -93,11 +93,16 @@ final class PreviewerServiceTests {
         #expect(Self.wait { monitor.output.contains("SelectionEvent (uint32 \(Self.left),)") }, "Left: \(monitor.output)")
         #expect(bed.hasWindow(named: "^document\\.pdf$"), "the arrows do not change the file by themselves")
 
-        // A second ShowFile replaces the file in the same window.
+        // A second ShowFile replaces the file in the same window, through the same warm worker.
+        let worker = TmuxSession.renderWorkers(of: service.pid, executable: QuireBinary.path)
+        #expect(worker.count == 1, "one render worker: \(worker)")
         let source = Samples.path("hello.c")
         #expect(Self.call(env, "\(Self.interface).ShowFile", [Self.uri(source), "x11:0", "false"]).status == 0)
         let replaced = bed.waitForWindow(named: "^hello\\.c$")
         #expect(replaced != nil && replaced == window, "same window \(window ?? "-"), now hello.c: \(replaced ?? "none")")
+        _ = bed.waitForAccessible { $0.contains { $0.detail.hasPrefix("Highlighted as C") } }
+        #expect(TmuxSession.renderWorkers(of: service.pid, executable: QuireBinary.path) == worker,
+                "the same worker opened the second file")
         #expect(Self.call(env, "org.freedesktop.DBus.Properties.Get", [Self.interface, "ParentHandle"])
                     .standardOutputText.contains("'x11:0'"))
 
