@@ -2,6 +2,7 @@ import ArgumentParser
 import Quire
 @testable import QuireCLI
 import Testing
+import QuireTestSupport
 import QuireRenderService
 
 /// Every line ``FastPathTable`` takes, swift-argument-parser reads as the same request: the same
@@ -211,6 +212,17 @@ import QuireRenderService
     }
 
     /// The render worker's line goes whole to its own parser (RenderWorkerEntry).
+    /// Anything but the options Quire starts its worker with is refused in one line, exit 64,
+    /// before a worker starts (no handshake is written).
+    @Test func aRenderWorkerLineQuireDoesNotWriteIsAUsageError() {
+        for extra in [["--max-pixels"], ["--shell", "1"], ["--max-pixels", "x"], ["--cpu-limit", "1", "--cpu-limit", "2"]] {
+            let result = QuireBinary.run([WorkerCommand.subcommand] + extra)
+            #expect(result.status == 64, "\(extra): \(result.status)")
+            #expect(result.errorLines.count == 1 && result.standardError.contains("Quire's own worker"), "\(extra): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty, "no handshake for a line it refuses")
+        }
+    }
+
     @Test func theRenderWorkerGetsItsWholeLine() {
         let argv = [Self.bytes("/usr/bin/quire"), Self.bytes(WorkerCommand.subcommand), Self.bytes("--max-pixels"),
                     Self.bytes("100"), [], Self.notUTF8]
