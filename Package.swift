@@ -43,6 +43,9 @@ let package = Package(
             name: "CPangoCairo", path: "Sources/CPangoCairo",
             providers: [.apt(["libpangocairo-1.0-0"])]),
         .systemLibrary(
+            name: "CFontconfig", path: "Sources/CFontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(
             name: "CArchive", path: "Sources/CArchive",
             providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(
@@ -101,7 +104,7 @@ let package = Package(
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
-                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib"]),
+                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

@@ -45,6 +45,7 @@
     X(cairo_surface_mark_dirty) \
     X(cairo_surface_status) \
     X(cairo_svg_surface_create_for_stream) \
+    X(cairo_translate) \
 
 typedef struct {
 #define QUIRE_CAIRO_FIELD(name) __typeof__(name) *_Nonnull name;

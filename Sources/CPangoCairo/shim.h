@@ -15,6 +15,9 @@ typedef struct _PangoContext PangoContext;
 typedef struct _PangoLayout PangoLayout;
 typedef struct _PangoLayoutLine PangoLayoutLine;
 typedef struct _PangoFontDescription PangoFontDescription;
+/// fontconfig's types, opaque here (the font engine gets them from CFontconfig).
+typedef struct _FcConfig FcConfig;
+typedef struct _FcPattern FcPattern;
 
 /// Pango units per device unit (PANGO_SCALE).
 static const int quire_pango_scale = 1024;
@@ -36,6 +39,14 @@ typedef void (*cpangocairo_pango_cairo_show_layout_line_fn)(cairo_t *_Nonnull cr
 typedef PangoLayout *_Nullable (*cpangocairo_pango_cairo_create_layout_fn)(cairo_t *_Nonnull cr);
 typedef void (*cpangocairo_pango_layout_get_pixel_size_fn)(PangoLayout *_Nonnull layout, int *_Nullable width, int *_Nullable height);
 typedef void (*cpangocairo_pango_cairo_show_layout_fn)(cairo_t *_Nonnull cr, PangoLayout *_Nonnull layout);
+// Pango's fontconfig back end (libpangoft2, which libpangocairo links): a font map over a
+// private fontconfig configuration, for the font engine's specimens.
+typedef PangoFontMap *_Nullable (*cpangocairo_pango_cairo_font_map_new_for_font_type_fn)(int fonttype);
+typedef void (*cpangocairo_pango_fc_font_map_set_config_fn)(PangoFontMap *_Nonnull fontmap, FcConfig *_Nullable fcconfig);
+typedef PangoFontDescription *_Nullable (*cpangocairo_pango_fc_font_description_from_pattern_fn)(const FcPattern *_Nonnull pattern, int include_size);
+typedef void (*cpangocairo_pango_cairo_context_set_resolution_fn)(PangoContext *_Nonnull context, double dpi);
+typedef void (*cpangocairo_pango_font_description_set_absolute_size_fn)(PangoFontDescription *_Nonnull description, double size);
+typedef int (*cpangocairo_pango_layout_get_unknown_glyphs_count_fn)(PangoLayout *_Nonnull layout);
 
 /// Entry points, resolved with dlsym when text is first laid out.
 typedef struct {
@@ -54,7 +65,16 @@ typedef struct {
     cpangocairo_pango_cairo_create_layout_fn _Nonnull pango_cairo_create_layout;
     cpangocairo_pango_layout_get_pixel_size_fn _Nonnull pango_layout_get_pixel_size;
     cpangocairo_pango_cairo_show_layout_fn _Nonnull pango_cairo_show_layout;
+    cpangocairo_pango_cairo_font_map_new_for_font_type_fn _Nonnull pango_cairo_font_map_new_for_font_type;
+    cpangocairo_pango_fc_font_map_set_config_fn _Nonnull pango_fc_font_map_set_config;
+    cpangocairo_pango_fc_font_description_from_pattern_fn _Nonnull pango_fc_font_description_from_pattern;
+    cpangocairo_pango_cairo_context_set_resolution_fn _Nonnull pango_cairo_context_set_resolution;
+    cpangocairo_pango_font_description_set_absolute_size_fn _Nonnull pango_font_description_set_absolute_size;
+    cpangocairo_pango_layout_get_unknown_glyphs_count_fn _Nonnull pango_layout_get_unknown_glyphs_count;
 } quire_pangocairo_api;
+
+/// CAIRO_FONT_TYPE_FT: a Pango font map on fontconfig and FreeType.
+static const int quire_cairo_font_type_ft = 1;
 
 /// Loads libpangocairo-1.0.so.0 (and with it libpango) and resolves every entry point once;
 /// NULL when the library or a symbol is missing.
@@ -93,6 +113,19 @@ static inline const quire_pangocairo_api *_Nullable quire_pangocairo_api_load(vo
     *(void **)&api.pango_layout_get_pixel_size = symbol;
     if (!(symbol = dlsym(library, "pango_cairo_show_layout"))) return NULL;
     *(void **)&api.pango_cairo_show_layout = symbol;
+    // dlsym on libpangocairo's handle also searches what it links (libpangoft2, libpango).
+    if (!(symbol = dlsym(library, "pango_cairo_font_map_new_for_font_type"))) return NULL;
+    *(void **)&api.pango_cairo_font_map_new_for_font_type = symbol;
+    if (!(symbol = dlsym(library, "pango_fc_font_map_set_config"))) return NULL;
+    *(void **)&api.pango_fc_font_map_set_config = symbol;
+    if (!(symbol = dlsym(library, "pango_fc_font_description_from_pattern"))) return NULL;
+    *(void **)&api.pango_fc_font_description_from_pattern = symbol;
+    if (!(symbol = dlsym(library, "pango_cairo_context_set_resolution"))) return NULL;
+    *(void **)&api.pango_cairo_context_set_resolution = symbol;
+    if (!(symbol = dlsym(library, "pango_font_description_set_absolute_size"))) return NULL;
+    *(void **)&api.pango_font_description_set_absolute_size = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_get_unknown_glyphs_count"))) return NULL;
+    *(void **)&api.pango_layout_get_unknown_glyphs_count = symbol;
     return &api;
 }
 #endif

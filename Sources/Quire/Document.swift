@@ -67,6 +67,7 @@ public final class Document: Sendable {
     public func info(password: String? = nil, renderer: Renderer? = nil) throws(DocumentError) -> DocumentInfo {
         var pdf: PDFInfo?
         var image: ImageInfo?
+        var fontFaces: [FontFace]?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -97,12 +98,16 @@ public final class Document: Sendable {
                 }
                 image = probed
             }
+        case .font:
+            fontFaces = try FontFace.faces(in: file, limits: limits)
         default:
             break
         }
-        return DocumentInfo(
+        var info = DocumentInfo(
             path: path, contentType: contentType, size: file.size,
             modified: file.modificationTime, capabilities: capabilities,
             pdf: pdf, image: image, problem: problem)
+        info.fontFaces = fontFaces
+        return info
     }
 }

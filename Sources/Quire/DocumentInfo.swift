@@ -12,6 +12,8 @@ public struct DocumentInfo: Sendable {
     public let pdf: PDFInfo?
     /// Pixel facts, for images.
     public let image: ImageInfo?
+    /// The faces of a font file (one, or each of a collection's).
+    public var fontFaces: [FontFace]? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

@@ -47,6 +47,24 @@ enum InfoCardFormatter {
         if let image = info.image {
             rows.append(("Dimensions", "\(image.width) × \(image.height) pixels"))
         }
+        if let faces = info.fontFaces {
+            if faces.count > 1 { rows.append(("Faces", "\(faces.count)")) }
+            for face in faces.prefix(faces.count > 1 ? 64 : 1) {
+                let prefix = faces.count > 1 ? "  " : ""
+                if faces.count > 1 { rows.append(("Face", face.fullName)) }
+                rows.append((prefix + "Family", face.family))
+                if let style = face.style { rows.append((prefix + "Style", style + (face.isVariable ? " (variable)" : ""))) }
+                if let version = face.version { rows.append((prefix + "Version", version)) }
+                if let designer = face.designer { rows.append((prefix + "Designer", designer)) }
+                if let maker = face.manufacturer, maker != face.designer { rows.append((prefix + "Manufacturer", maker)) }
+                if let glyphs = face.glyphCount { rows.append((prefix + "Glyphs", grouped(Int64(glyphs)))) }
+                rows.append((prefix + "Characters", grouped(Int64(face.characterCount))))
+                if !face.scripts.isEmpty { rows.append((prefix + "Scripts", face.scripts.joined(separator: ", "))) }
+                if face.isSymbol { rows.append((prefix + "Scripts", "none (a symbol font)")) }
+                if let format = face.format { rows.append((prefix + "Format", format)) }
+            }
+            if faces.count > 64 { rows.append(("", "… and \(faces.count - 64) more faces")) }
+        }
         rows.append(("Preview", describe(info.capabilities.preview)))
         rows.append(("Thumbnail", describe(info.capabilities.thumbnail)))
         rows.append(("Print", describe(info.capabilities.print)))

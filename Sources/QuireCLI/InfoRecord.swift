@@ -86,6 +86,8 @@ struct InfoRecord: Encodable {
     var modified: String?
     var pdf: PDFRecord?
     var image: ImageRecord?
+    /// A font file's faces (one, or each of a collection's), as `FontFace` encodes them.
+    var fonts: [FontFace]?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -125,6 +127,7 @@ struct InfoRecord: Encodable {
         size = info.size
         sizeHuman = info.formattedSize
         modified = Self.iso8601(info.modified.date)
+        fonts = info.fontFaces
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

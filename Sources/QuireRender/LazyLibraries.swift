@@ -5,6 +5,7 @@ internal import CSpectre
 internal import CArchive
 internal import CRsvg
 internal import CPangoCairo
+internal import CFontconfig
 import QuireTypes
 
 /// Libraries loaded with `dlopen` the first time they are needed: cairo when Quire first draws,
@@ -29,6 +30,10 @@ enum LazyLibraries {
     private static let archiveAPI: quire_archive_api? = quire_archive_api_load()?.pointee
     private static let pangoAPI: quire_pangocairo_api? = quire_pangocairo_api_load()?.pointee
     private static let rsvgAPI: quire_rsvg_api? = quire_rsvg_api_load()?.pointee
+    private static let fontconfigAPI: quire_fontconfig_api? = {
+        FontconfigFallback.applyIfNeeded()
+        return quire_fontconfig_api_load()?.pointee
+    }()
 
     /// Throws when cairo is not installed; afterwards ``libcairo`` is safe to use.
     static func requireCairo(_ path: DocumentPath?) throws(DocumentError) {
@@ -75,6 +80,11 @@ enum LazyLibraries {
 
     static func pango(_ path: DocumentPath?) throws(DocumentError) -> quire_pangocairo_api {
         guard let api = pangoAPI else { throw missing("Pango (libpangocairo-1.0-0)", "text layout", path) }
+        return api
+    }
+
+    static func fontconfig(_ path: DocumentPath?) throws(DocumentError) -> quire_fontconfig_api {
+        guard let api = fontconfigAPI else { throw missing("fontconfig (libfontconfig1)", "fonts", path) }
         return api
     }
 

@@ -21,12 +21,17 @@ protocol PageSource: AnyObject {
     var isRaster: Bool { get }
     /// The text of page `index`, in reading order; nil when the pages carry no text.
     func text(page index: Int) throws(DocumentError) -> String?
+    /// A thumbnail drawn for the purpose, `longestSide` pixels on its longest side, when the
+    /// family's thumbnail is not its first page (a font's "Aa"); nil: page 1 is the thumbnail.
+    func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage?
 }
 
 extension PageSource {
     var isRaster: Bool { false }
 
     func text(page index: Int) throws(DocumentError) -> String? { nil }
+
+    func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? { nil }
 
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
         let image = try CairoImage(width: width, height: height, path: path)

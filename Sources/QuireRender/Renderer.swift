@@ -108,6 +108,14 @@ public final class Renderer {
         return try source.raster(page: index, width: width, height: height).rendered()
     }
 
+    /// The document's thumbnail, `longestSide` pixels on its longest side: page 1, not
+    /// enlarged past a raster's own size — or what the family draws as its thumbnail instead
+    /// (a font's "Aa").
+    public func renderThumbnail(longestSide: Int) throws(DocumentError) -> RenderedImage {
+        if let drawn = try source.thumbnail(longestSide: longestSide) { return drawn.rendered() }
+        return try render(page: 0, size: .longestSide(longestSide), allowUpscaling: false)
+    }
+
     /// The text of page `index` in reading order (for find and copy); nil when the engine has
     /// no text for its pages (images).
     public func text(page index: Int) throws(DocumentError) -> String? {

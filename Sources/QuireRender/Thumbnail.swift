@@ -45,7 +45,7 @@ public struct Thumbnail: Sendable {
         }
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
                                     textByteLimit: textBytes)
-        let image = try renderer.render(page: 0, size: .longestSide(size), allowUpscaling: false)
+        let image = try renderer.renderThumbnail(longestSide: size)
         switch contentType.family {
         case .image, .svg:
             let page = renderer.pageSize(at: 0)

@@ -497,6 +497,7 @@ public final class TerminalViewer {
         case .officeDocument: return "▦"
         case .ebook: return "▥"
         case .comicBook: return "▧"
+        case .font: return "Ꭺ"
         default: return "□"
         }
     }

@@ -37,7 +37,7 @@ public struct RendererThumbnailSource: ThumbnailRendering {
         var pngs: [Int: [UInt8]] = [:]
         for size in sizes {
             do {
-                let image = try renderer.render(page: 0, size: .longestSide(size), allowUpscaling: false)
+                let image = try renderer.renderThumbnail(longestSide: size)
                 pngs[size] = try PNGEncoder.encode(image)
             } catch let error as DocumentError {
                 throw ThumbnailFailure(error)

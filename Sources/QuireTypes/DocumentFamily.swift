@@ -12,6 +12,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case ebook
     /// Comic-book archives (first image in name order).
     case comicBook = "comic-book"
+    /// Fonts: TrueType, OpenType, WOFF, collections, PostScript Type 1 (a specimen per face).
+    case font
     /// Empty files.
     case empty
     /// Anything else (archives, executables, unknown data).
@@ -21,6 +23,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     static let baseTypes: [(DocumentFamily, [String])] = [
         (.empty, ["application/x-zerosize"]),
         (.pdf, ["application/pdf"]),
+        // Before PostScript: a Type 1 font (.pfa/.t1) is-a application/postscript.
+        (.font, ["font/ttf", "font/otf", "font/woff", "font/woff2", "font/collection", "application/x-font-type1"]),
         (.postscript, ["application/postscript", "image/x-eps"]),
         (.svg, ["image/svg+xml", "image/svg+xml-compressed"]),
         (.ebook, ["application/epub+zip"]),
