@@ -34,6 +34,8 @@ cp "$out/document.pdf" "$out/pdf-without-extension"
 python3 "$here/derive.py" "$out"
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).
 python3 "$here/shadings.py" "$out"
+# Fonts (fonts/): a collection and a WOFF made from DejaVu, a truncated font, a broken table.
+python3 "$here/fonts.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

@@ -11,18 +11,24 @@ final class FontFile {
     /// The private FcConfig*; destroyed with this object.
     let configuration: OpaquePointer
     private let fontconfig: quire_fontconfig_api
+    /// What fontconfig opened, kept until the configuration is destroyed (a ``FontCopy``).
+    private let backing: AnyObject?
 
     /// Faces read from one collection at most.
     static let maximumFaces = 256
 
-    init(file: InputFile, limits: RenderLimits) throws(DocumentError) {
+    /// - Parameter copy: fontconfig reads this copy of the file (the specimen's: see
+    ///   ``FontCopy``), else the open descriptor (for facts only: nothing is drawn).
+    init(file: InputFile, copy: FontCopy? = nil, limits: RenderLimits) throws(DocumentError) {
         let fontconfig = try LazyLibraries.fontconfig(file.path)
         self.fontconfig = fontconfig
+        backing = copy
         guard let configuration = fontconfig.FcConfigCreate() else {
             throw DocumentError(kind: .limitExceeded, path: file.path, reason: "fontconfig could not create a configuration")
         }
-        // By the open descriptor: the file read is the one that was typed, whatever its name.
-        guard fontconfig.FcConfigAppFontAddFile(configuration, file.procPath) != 0,
+        // By the open descriptor or a private copy: the file read is the one that was typed.
+        let opened = copy?.path ?? file.procPath
+        guard fontconfig.FcConfigAppFontAddFile(configuration, opened) != 0,
               let set = fontconfig.FcConfigGetFonts(configuration, FcSetName(rawValue: UInt32(quire_fc_set_application))),
               set.pointee.nfont > 0, let fonts = set.pointee.fonts else {
             fontconfig.FcConfigDestroy(configuration)
@@ -48,8 +54,14 @@ final class FontFile {
             guard !seen.contains(face) else { continue }
             seen.insert(face)
             patterns.append(pattern)
-            faces.append(Self.facts(of: pattern, fontconfig: fontconfig,
-                                    tables: tables.indices.contains(Int(face)) ? tables[Int(face)] : nil))
+            var facts = Self.facts(of: pattern, fontconfig: fontconfig,
+                                   tables: tables.indices.contains(Int(face)) ? tables[Int(face)] : nil)
+            // Without a readable `name` table fontconfig names the family after the file it
+            // opened — here the descriptor's number: use the document's own name instead.
+            if facts.family.isEmpty || facts.family == opened.split(separator: "/").last.map(String.init) {
+                facts.family = file.path.displayName.split(separator: ".").first.map(String.init) ?? file.path.displayName
+            }
+            faces.append(facts)
             if faces.count == Self.maximumFaces { break }
         }
         self.patterns = patterns
@@ -80,7 +92,7 @@ final class FontFile {
         if fontconfig.FcPatternGetBool(pattern, FC_SYMBOL, 0, &symbol) == FcResultMatch, symbol != 0 { scripts = [] }
         var revision: Int32 = 0
         let fallbackVersion: String? = fontconfig.FcPatternGetInteger(pattern, FC_FONTVERSION, 0, &revision) == FcResultMatch && revision > 0
-            ? "Version \(Double(revision) / 65536)" : nil
+            ? "Version \(Double((Double(revision) / 65.536).rounded()) / 1000)" : nil
         return FontFace(family: string(FC_FAMILY) ?? "Unnamed font", style: string(FC_STYLE),
                         version: tables?.version ?? fallbackVersion, designer: tables?.designer,
                         manufacturer: tables?.manufacturer, glyphCount: tables?.glyphCount,

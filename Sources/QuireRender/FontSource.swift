@@ -37,7 +37,7 @@ final class FontSource: PageSource {
         let pango = try LazyLibraries.pango(file.path)
         self.fontconfig = fontconfig
         self.pango = pango
-        let font = try FontFile(file: file, limits: limits)
+        let font = try FontFile(file: file, copy: try FontCopy(of: file, limits: limits), limits: limits)
         self.font = font
         patterns = font.patterns
         faces = font.faces
