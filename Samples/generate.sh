@@ -36,6 +36,8 @@ python3 "$here/derive.py" "$out"
 python3 "$here/shadings.py" "$out"
 # Fonts (fonts/): a collection and a WOFF made from DejaVu, a truncated font, a broken table.
 python3 "$here/fonts.py" "$out"
+# Archives (archives/): a tree as tar.gz/tar.xz/zip, hostile names and links, a zip bomb.
+python3 "$here/archives.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

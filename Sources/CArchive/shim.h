@@ -21,6 +21,19 @@ typedef struct {
     __typeof__(&archive_entry_pathname) _Nonnull archive_entry_pathname;
     __typeof__(&archive_entry_filetype) _Nonnull archive_entry_filetype;
     __typeof__(&archive_read_data) _Nonnull archive_read_data;
+    __typeof__(&archive_read_support_filter_all) _Nonnull archive_read_support_filter_all;
+    __typeof__(&archive_read_support_format_all) _Nonnull archive_read_support_format_all;
+    __typeof__(&archive_read_support_format_empty) _Nonnull archive_read_support_format_empty;
+    __typeof__(&archive_entry_size) _Nonnull archive_entry_size;
+    __typeof__(&archive_entry_size_is_set) _Nonnull archive_entry_size_is_set;
+    __typeof__(&archive_entry_mtime) _Nonnull archive_entry_mtime;
+    __typeof__(&archive_entry_symlink_utf8) _Nonnull archive_entry_symlink_utf8;
+    __typeof__(&archive_read_data_skip) _Nonnull archive_read_data_skip;
+    __typeof__(&archive_format_name) _Nonnull archive_format_name;
+    __typeof__(&archive_filter_count) _Nonnull archive_filter_count;
+    __typeof__(&archive_filter_name) _Nonnull archive_filter_name;
+    __typeof__(&archive_entry_is_encrypted) _Nonnull archive_entry_is_encrypted;
+    __typeof__(&archive_filter_bytes) _Nonnull archive_filter_bytes;
 } quire_archive_api;
 
 /// Loads libarchive.so.13 (RTLD_LOCAL) and resolves every entry point once; NULL when the library
@@ -50,6 +63,32 @@ static inline const quire_archive_api *_Nullable quire_archive_api_load(void) {
     *(void **)&api.archive_entry_filetype = symbol;
     if (!(symbol = dlsym(library, "archive_read_data"))) return NULL;
     *(void **)&api.archive_read_data = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_filter_all"))) return NULL;
+    *(void **)&api.archive_read_support_filter_all = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_all"))) return NULL;
+    *(void **)&api.archive_read_support_format_all = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_empty"))) return NULL;
+    *(void **)&api.archive_read_support_format_empty = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_size"))) return NULL;
+    *(void **)&api.archive_entry_size = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_size_is_set"))) return NULL;
+    *(void **)&api.archive_entry_size_is_set = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_mtime"))) return NULL;
+    *(void **)&api.archive_entry_mtime = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_symlink_utf8"))) return NULL;
+    *(void **)&api.archive_entry_symlink_utf8 = symbol;
+    if (!(symbol = dlsym(library, "archive_read_data_skip"))) return NULL;
+    *(void **)&api.archive_read_data_skip = symbol;
+    if (!(symbol = dlsym(library, "archive_format_name"))) return NULL;
+    *(void **)&api.archive_format_name = symbol;
+    if (!(symbol = dlsym(library, "archive_filter_count"))) return NULL;
+    *(void **)&api.archive_filter_count = symbol;
+    if (!(symbol = dlsym(library, "archive_filter_name"))) return NULL;
+    *(void **)&api.archive_filter_name = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_is_encrypted"))) return NULL;
+    *(void **)&api.archive_entry_is_encrypted = symbol;
+    if (!(symbol = dlsym(library, "archive_filter_bytes"))) return NULL;
+    *(void **)&api.archive_filter_bytes = symbol;
     return &api;
 }
 #endif

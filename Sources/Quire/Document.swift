@@ -68,6 +68,7 @@ public final class Document: Sendable {
         var pdf: PDFInfo?
         var image: ImageInfo?
         var fontFaces: [FontFace]?
+        var archive: ArchiveListing?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -100,6 +101,8 @@ public final class Document: Sendable {
             }
         case .font:
             fontFaces = try FontFace.faces(in: file, limits: limits)
+        case .archive:
+            archive = try ArchiveListing.read(file)
         default:
             break
         }
@@ -108,6 +111,7 @@ public final class Document: Sendable {
             modified: file.modificationTime, capabilities: capabilities,
             pdf: pdf, image: image, problem: problem)
         info.fontFaces = fontFaces
+        info.archive = archive
         return info
     }
 }

@@ -14,6 +14,8 @@ public struct DocumentInfo: Sendable {
     public let image: ImageInfo?
     /// The faces of a font file (one, or each of a collection's).
     public var fontFaces: [FontFace]? = nil
+    /// An archive's entries (bounded; see ``ArchiveListing``).
+    public var archive: ArchiveListing? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

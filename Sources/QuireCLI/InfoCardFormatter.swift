@@ -8,6 +8,14 @@ import Quire
 
 /// The human-readable info card.
 enum InfoCardFormatter {
+    /// "48 %", or "0.1 %" below one per cent (a zip bomb packs 1 GB into 1 MB).
+    static func percent(_ fraction: Double) -> String {
+        let value = fraction * 100
+        if value >= 1 || value == 0 { return "\(Int(value.rounded())) %" }
+        let tenths = max(1, Int((value * 10).rounded()))
+        return "0.\(tenths) %"
+    }
+
     static func card(_ info: DocumentInfo, styled: Bool) -> String {
         var rows: [(String, String)] = []
         let type = info.contentType
@@ -64,6 +72,18 @@ enum InfoCardFormatter {
                 if let format = face.format { rows.append((prefix + "Format", format)) }
             }
             if faces.count > 64 { rows.append(("", "… and \(faces.count - 64) more faces")) }
+        }
+        if let archive = info.archive {
+            rows.append(("Format", ([archive.format] + archive.filters).joined(separator: ", ")))
+            let files = archive.fileCount, folders = archive.entries.count { $0.kind == .directory }
+            func counted(_ count: Int, _ noun: String) -> String { "\(grouped(Int64(count))) \(noun)\(count == 1 ? "" : "s")" }
+            rows.append(("Entries", "\(grouped(Int64(archive.entries.count))) (\(counted(files, "file")), \(counted(folders, "folder")))"
+                         + (archive.truncation.map { "; \($0)" } ?? "")))
+            rows.append(("Unpacked", DocumentInfo.formatSize(archive.totalSize)
+                         + (archive.totalSize > archive.packedSize && archive.totalSize > 0
+                            ? " (packed to \(Self.percent(Double(archive.packedSize) / Double(archive.totalSize))))" : "")))
+            let unsafe = archive.entries.count { $0.isUnsafe }
+            if unsafe > 0 { rows.append(("Warning", "\(unsafe) entries would unpack outside the folder")) }
         }
         rows.append(("Preview", describe(info.capabilities.preview)))
         rows.append(("Thumbnail", describe(info.capabilities.thumbnail)))

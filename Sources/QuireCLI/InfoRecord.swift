@@ -88,6 +88,7 @@ struct InfoRecord: Encodable {
     var image: ImageRecord?
     /// A font file's faces (one, or each of a collection's), as `FontFace` encodes them.
     var fonts: [FontFace]?
+    var archive: ArchiveRecord?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -128,6 +129,7 @@ struct InfoRecord: Encodable {
         sizeHuman = info.formattedSize
         modified = Self.iso8601(info.modified.date)
         fonts = info.fontFaces
+        archive = info.archive.map(ArchiveRecord.init)
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

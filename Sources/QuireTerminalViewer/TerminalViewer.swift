@@ -498,6 +498,7 @@ public final class TerminalViewer {
         case .ebook: return "▥"
         case .comicBook: return "▧"
         case .font: return "Ꭺ"
+        case .archive: return "▩"
         default: return "□"
         }
     }

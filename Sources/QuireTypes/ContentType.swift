@@ -59,6 +59,7 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if DocumentFamily.officePrefixes.contains(where: mime.hasPrefix) { return .officeDocument }
+        for base in DocumentFamily.archiveTypes where mime == base || SharedMimeInfo.isA(mime, base) { return .archive }
         if SharedMimeInfo.isA(mime, "image/x-compressed-xcf") { return .other }
         if mime.hasPrefix("image/") { return .image }
         if SharedMimeInfo.isA(mime, "text/plain") { return .text }

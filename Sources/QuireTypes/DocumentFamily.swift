@@ -14,6 +14,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case comicBook = "comic-book"
     /// Fonts: TrueType, OpenType, WOFF, collections, PostScript Type 1 (a specimen per face).
     case font
+    /// Archives: zip, tar (plain or compressed), 7-Zip, RAR, .deb, cpio, ISO images (a listing).
+    case archive
     /// Empty files.
     case empty
     /// Anything else (archives, executables, unknown data).
@@ -34,6 +36,18 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
             "application/x-iwork-pages-sffpages", "application/x-iwork-keynote-sffkey",
             "application/x-iwork-numbers-sffnumbers",
         ]),
+    ]
+
+    /// Archive types whose subtypes are archives too — checked after every family above and the
+    /// office prefixes, because OOXML, OpenDocument, EPUB and comic books are zip files as well.
+    static let archiveTypes = [
+        "application/zip", "application/x-tar", "application/x-compressed-tar", "application/x-bzip-compressed-tar",
+        "application/x-bzip2-compressed-tar", "application/x-xz-compressed-tar", "application/x-zstd-compressed-tar",
+        "application/x-lzma-compressed-tar", "application/x-lz4-compressed-tar", "application/x-lzip-compressed-tar",
+        "application/x-7z-compressed", "application/vnd.rar", "application/x-rar", "application/x-cpio",
+        "application/vnd.debian.binary-package", "application/x-rpm", "application/x-archive",
+        "application/x-iso9660-image", "application/java-archive", "application/x-xar", "application/x-lha",
+        "application/x-cd-image",
     ]
 
     /// Vendor prefixes of the office container formats (OpenDocument, Office Open XML).

@@ -22,7 +22,8 @@ public enum Samples {
             // sample set is regenerated.
             if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("document.pdf").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("infinite-loop.ps").path)
-                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("fonts/collection.ttc").path) {
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("fonts/collection.ttc").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("archives/bomb.zip").path) {
                 let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path
                 let result = ProcessRunner.run([script], timeout: 300)
                 precondition(result.status == 0, "Samples/generate.sh failed: \(result.standardError)")

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CArchive
+import QuireTypes
+
+/// What an archive holds, as libarchive lists it (zip, tar with any compression, 7-Zip, RAR,
+/// cpio, ar and .deb, ISO images…): entries with sizes, dates and kinds, read from the headers
+/// without unpacking anything to disk. Bounded: at most ``maximumEntries`` are listed and at
+/// most ``maximumStreamBytes`` of a compressed stream are read to reach them (a tar.gz has to
+/// be decompressed to be listed; a gzip bomb stops there, said so).
+public struct ArchiveListing: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, Codable { case file, directory, symlink, other }
+
+    public struct Entry: Sendable, Hashable {
+        /// The path as stored (UTF-8; undecodable bytes replaced).
+        public var path: String
+        public var kind: Kind
+        /// Unpacked size in bytes, when the header gives it.
+        public var size: Int64?
+        /// Modification time, seconds since 1970 (UTC).
+        public var modified: Int64?
+        public var linkTarget: String?
+        public var isEncrypted: Bool
+        /// A path that would land outside a folder it was unpacked into: absolute, `..`, or a
+        /// symbolic link that points out.
+        public var isUnsafe: Bool
+    }
+
+    /// libarchive's name for the format ("ZIP 2.0 (deflation)", "GNU tar format").
+    public var format: String
+    /// Compression filters, outermost first ("gzip"); empty when none.
+    public var filters: [String]
+    public var entries: [Entry]
+    /// Why the listing stops before the end, when it does.
+    public var truncation: String?
+    /// The archive's size on disk.
+    public var packedSize: Int64
+
+    public var totalSize: Int64 { entries.reduce(0) { $0 + ($1.size ?? 0) } }
+    public var fileCount: Int { entries.count { $0.kind == .file } }
+
+    /// Entries listed from one archive.
+    public static let maximumEntries = 100_000
+    /// Bytes of a decompressed stream read to reach the headers.
+    public static let maximumStreamBytes: Int64 = 4 << 30
+
+    /// Lists `file`'s entries.
+    /// - Throws: ``DocumentError`` `damaged` when libarchive cannot read the archive at all.
+    public static func read(_ file: InputFile, maximumEntries: Int = maximumEntries) throws(DocumentError) -> ArchiveListing {
+        let api = try LazyLibraries.archive(file.path)
+        guard let handle = api.archive_read_new() else {
+            throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libarchive could not start")
+        }
+        defer { _ = api.archive_read_free(handle) }
+        _ = api.archive_read_support_filter_all(handle)
+        _ = api.archive_read_support_format_all(handle)
+        _ = api.archive_read_support_format_empty(handle)
+        guard api.archive_read_open_filename(handle, file.procPath, 65536) == ARCHIVE_OK else {
+            throw damaged(api, handle, file.path)
+        }
+        var listing = ArchiveListing(format: "", filters: [], entries: [], truncation: nil, packedSize: file.size)
+        while true {
+            if listing.entries.count >= maximumEntries {
+                listing.truncation = "the listing stops at \(maximumEntries) entries"
+                break
+            }
+            if api.archive_filter_bytes(handle, 0) > maximumStreamBytes {
+                listing.truncation = "the listing stops after \(maximumStreamBytes >> 30) GB of unpacked data"
+                break
+            }
+            var header: OpaquePointer?
+            let status = api.archive_read_next_header(handle, &header)
+            if status == ARCHIVE_EOF { break }
+            guard status >= ARCHIVE_WARN, let header else {
+                if listing.entries.isEmpty { throw damaged(api, handle, file.path) }
+                listing.truncation = "the archive is damaged after entry \(listing.entries.count)"
+                break
+            }
+            listing.entries.append(entry(header, api))
+            _ = api.archive_read_data_skip(handle)
+        }
+        listing.format = api.archive_format_name(handle).map { String(cString: $0) } ?? "archive"
+        let filterCount = Int(api.archive_filter_count(handle))
+        for index in 0..<max(0, filterCount) {
+            guard let name = api.archive_filter_name(handle, Int32(index)).map({ String(cString: $0) }), name != "none" else { continue }
+            listing.filters.append(name)
+        }
+        return listing
+    }
+
+    private static func entry(_ header: OpaquePointer, _ api: quire_archive_api) -> Entry {
+        let raw = api.archive_entry_pathname_utf8(header).map { String(cString: $0) }
+            ?? api.archive_entry_pathname(header).map { String(decoding: Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)), as: UTF8.self) }
+            ?? ""
+        let kind: Kind
+        switch api.archive_entry_filetype(header) {
+        case 0o100000: kind = .file
+        case 0o040000: kind = .directory
+        case 0o120000: kind = .symlink
+        default: kind = .other
+        }
+        let target = kind == .symlink ? api.archive_entry_symlink_utf8(header).map { String(cString: $0) } : nil
+        let size = api.archive_entry_size_is_set(header) != 0 ? Int64(api.archive_entry_size(header)) : nil
+        let modified = Int64(api.archive_entry_mtime(header))
+        return Entry(path: raw, kind: kind, size: kind == .file || kind == .other ? size : nil, modified: modified > 0 ? modified : nil,
+                     linkTarget: target, isEncrypted: api.archive_entry_is_encrypted(header) > 0,
+                     isUnsafe: isUnsafe(path: raw, linkTarget: target))
+    }
+
+    /// Whether unpacking `path` (or following its link) would leave the destination folder.
+    static func isUnsafe(path: String, linkTarget: String?) -> Bool {
+        if path.hasPrefix("/") { return true }
+        var depth = 0
+        for part in path.split(separator: "/") {
+            if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
+            if depth < 0 { return true }
+        }
+        guard let linkTarget else { return false }
+        if linkTarget.hasPrefix("/") { return true }
+        // The link is resolved from its own folder.
+        depth = max(0, path.split(separator: "/").count - 1)
+        for part in linkTarget.split(separator: "/") {
+            if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
+            if depth < 0 { return true }
+        }
+        return false
+    }
+
+    private static func damaged(_ api: quire_archive_api, _ handle: OpaquePointer, _ path: DocumentPath) -> DocumentError {
+        let message = api.archive_error_string(handle).map { String(cString: $0) } ?? "unreadable"
+        return DocumentError(kind: .damaged, path: path, reason: "not a readable archive (\(message))")
+    }
+}
