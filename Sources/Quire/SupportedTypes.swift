@@ -39,8 +39,11 @@ public enum SupportedTypes {
     }
 
     private static var registered: [ContentType] {
-        ContentType.registeredMimeTypes
+        var seen = Set<String>()
+        // Two registered names can resolve to one type (an alias the hierarchy knows): once.
+        return ContentType.registeredMimeTypes
             .filter { !$0.hasPrefix("inode/") && !$0.hasPrefix("x-scheme-handler/") && !$0.hasPrefix("x-content/") }
             .map(ContentType.init(mimeType:))
+            .filter { seen.insert($0.mimeType).inserted }
     }
 }

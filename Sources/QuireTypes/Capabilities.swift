@@ -67,7 +67,7 @@ public struct Capabilities: Sendable, Hashable {
                                 print: .unsupported(reason: "Quire cannot print \(description()) files; only their preview image is readable"))
         case .archive:
             return Capabilities(preview: .supported, thumbnail: .supported,
-                                print: .unsupported(reason: "Quire does not print archives; print the files in it"))
+                                print: .unsupported(reason: "Quire does not print archives (\(description())); print the files in it"))
         case .empty:
             return Capabilities(preview: .unsupported(reason: "the file is empty"),
                                 thumbnail: .unsupported(reason: "the file is empty"),

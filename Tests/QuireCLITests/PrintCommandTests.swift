@@ -223,9 +223,9 @@ final class PrintCommandTests {
         try Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)).write(to: URL(fileURLWithPath: zip))
         let result = quire(["print", zip])
         #expect(result.status == 65)
-        #expect(result.standardError.contains("archive.zip: this file type cannot be printed"))
+        #expect(result.standardError.contains("archive.zip: Quire does not print archives"))
         #expect(quire(["can-print", zip]).status == 1)
-        #expect(quire(["actions", zip]).standardOutputText.contains("Print      no: this file type cannot be printed"))
+        #expect(quire(["actions", zip]).standardOutputText.contains("Print      no: Quire does not print archives"))
     }
 
     @Test func textAndImagesPrintAsConvertedPDFPages() throws {

@@ -56,7 +56,8 @@ struct GNOMEThumbnailFactoryTests {
         let byQuire = [("document.pdf", "application/pdf"), ("document.odt", "application/vnd.oasis.opendocument.text"),
                        ("book.epub", "application/epub+zip"), ("document.ps", "application/postscript"),
                        ("notes.txt", "text/plain"), ("fonts/DejaVuSans.ttf", "font/ttf"),
-                       ("fonts/collection.ttc", "font/collection")]
+                       ("fonts/collection.ttc", "font/collection"),
+                       ("archives/project.tar.gz", "application/x-compressed-tar")]
         let bySystem = [("format.png", "image/png"), ("photo.jpg", "image/jpeg"), ("drawing.svg", "image/svg+xml")]
         var arguments = ["/usr/bin/python3", script]
         for (name, mime) in byQuire + bySystem { arguments += [Samples.path(name), mime] }

@@ -248,7 +248,7 @@ final class PrintJobTests {
             Issue.record("expected an error")
         } catch let error as PrintError {
             #expect(error.kind == .unprintable)
-            #expect(error.message.contains("cannot be printed"))
+            #expect(error.message.contains("does not print archives"))
         }
     }
 }

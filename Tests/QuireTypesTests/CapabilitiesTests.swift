@@ -16,12 +16,19 @@ struct CapabilitiesTests {
         #expect(ContentType(mimeType: mime).capabilities.print == .byConversion(to: "application/pdf"))
     }
 
-    @Test func archivesCannotBePrintedAndSayWhy() {
+    @Test func archivesAreListedButNotPrintedAndSayWhy() {
         let zip = ContentType(mimeType: "application/zip")
-        #expect(zip.family == .other)
+        #expect(zip.family == .archive)
         let reason = zip.capabilities.print.reason
-        #expect(reason == "this file type cannot be printed (Zip archive)" || reason == "this file type cannot be printed (ZIP archive)")
-        #expect(zip.capabilities.preview.reason?.contains("cannot be previewed") == true)
+        #expect(reason == "Quire does not print archives (Zip archive); print the files in it"
+                || reason == "Quire does not print archives (ZIP archive); print the files in it")
+        #expect(zip.capabilities.preview.isSupported && zip.capabilities.thumbnail.isSupported)
+        // Zip-based documents keep their own families.
+        #expect(ContentType(mimeType: "application/vnd.oasis.opendocument.text").family == .officeDocument)
+        #expect(ContentType(mimeType: "application/epub+zip").family == .ebook)
+        #expect(ContentType(mimeType: "application/x-compressed-tar").family == .archive)
+        // Binary data that is no archive still says it cannot be previewed.
+        #expect(ContentType(mimeType: "application/x-executable").capabilities.preview.reason?.contains("cannot be previewed") == true)
     }
 
     @Test("container families", arguments: [
