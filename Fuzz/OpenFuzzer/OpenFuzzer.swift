@@ -1,5 +1,6 @@
 // libFuzzer target: opening a document from bytes — type detection on an open file, the info
-// card (PDF metadata through poppler, image headers through gdk-pixbuf), and PDF / image opening
+// card (PDF metadata through poppler, image headers through gdk-pixbuf, a font's faces and
+// tables, an archive's listing), and PDF / image opening
 // forced on whatever the bytes are.
 // Built with -sanitize=fuzzer (make fuzz); without it, a replay driver runs saved inputs.
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Quire
 
 /// File-name extensions the first input byte chooses from (so name-based detection is fuzzed too).
 let extensions = ["", ".pdf", ".png", ".jpg", ".gif", ".svg", ".txt", ".odt", ".epub", ".cbz", ".ps",
-                  ".tiff", ".bmp", ".webp", ".ico", ".docx"]
+                  ".tiff", ".bmp", ".webp", ".ico", ".docx", ".ttf", ".woff", ".zip", ".tar.gz"]
 
 /// A private directory for the input file: RAM-backed /dev/shm when there is one.
 let scratch: String = {
@@ -51,6 +52,10 @@ func fuzzOne(_ bytes: [UInt8]) {
         precondition(info.size == Int64(bytes.count - 1))
         if let image = info.image { precondition(image.width > 0 && image.height > 0) }
         if let pages = info.pdf?.pageCount { precondition(pages >= 0) }
+        // Fonts: fontconfig's faces plus the name/maxp tables read with bounds; archives: the
+        // libarchive listing, bounded.
+        if let faces = info.fontFaces { precondition(!faces.isEmpty && faces.count <= 256) }
+        if let archive = info.archive { precondition(archive.entries.count <= ArchiveListing.maximumEntries) }
     }
     // Whatever the detected type: the PDF parser and the image header probe on the same bytes.
     if let pdf = try? PDFDocument(file: document.file, password: bytes.count % 2 == 0 ? nil : "fuzz") {
