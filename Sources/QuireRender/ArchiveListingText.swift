@@ -3,9 +3,9 @@
 /// Control characters in names are shown as `?`; a path that would unpack outside its folder
 /// is marked.
 enum ArchiveListingText {
-    /// Columns a line may take: 80 monospace characters fit an A4 text page's 499 pt at 10 pt,
-    /// so no line wraps and each page holds exactly ``TextSource/linesPerPage`` of them.
-    static let width = 80
+    /// Columns a line may take: 90 fit an A4 text page's 499 pt at ``ArchiveSource/fontSize``;
+    /// longer lines are shortened, so each page holds exactly ``TextSource/linesPerPage``.
+    static let width = 90
 
     static func lines(_ listing: ArchiveListing, name: String) -> [String] {
         unwrapped(listing, name: name).map(fitted)
@@ -35,7 +35,7 @@ enum ArchiveListingText {
         let unsafe = listing.entries.count { $0.isUnsafe }
         if unsafe > 0 { lines.append("⚠ \(unsafe) \(unsafe == 1 ? "entry" : "entries") would unpack outside the folder (marked !)") }
         lines.append("")
-        lines.append("        Size  Modified (UTC)     Name")
+        lines.append("        Size  Modified (UTC)    Name")
 
         let sorted = listing.entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         var openFolders: [Substring] = []

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Fonts and archives (issue 27's figures that this build covers), beside the anchors:
+#   - an archive of 100,000 entries listed (quire info) and its first listing page drawn
+#     (quire preview), against `bsdtar -tvf`/`unzip -l` where installed (target: ≤ 1 s);
+#   - a font's specimen page and its "Aa" thumbnail, one process each.
+# Usage: bench/media-bench.sh QUIRE [RUNS]. Prints times; never fails on a number.
+set -euo pipefail
+Q=$(realpath "$1"); RUNS=${2:-5}
+work=$(mktemp -d /tmp/quire-media-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+python3 - "$work" <<'PY'
+import io, sys, tarfile, zipfile
+out = sys.argv[1]
+with zipfile.ZipFile(out + "/many.zip", "w", zipfile.ZIP_STORED) as z:
+    for i in range(100_000):
+        z.writestr(f"tree/{i // 1000:03d}/file-{i:06d}.txt", b"")
+with tarfile.open(out + "/many.tar.gz", "w:gz") as t:
+    for i in range(100_000):
+        info = tarfile.TarInfo(f"tree/{i // 1000:03d}/file-{i:06d}.txt")
+        t.addfile(info, io.BytesIO(b""))
+PY
+best() {   # best wall time in ms of RUNS runs of "$@"
+    local best=999999 start end ms
+    for _ in $(seq "$RUNS"); do
+        start=$(date +%s%N); "$@" >/dev/null 2>&1 || true; end=$(date +%s%N)
+        ms=$(( (end - start) / 1000000 )); (( ms < best )) && best=$ms
+    done
+    echo "$best"
+}
+echo "== archives: 100,000 entries (best of $RUNS)"
+for archive in many.zip many.tar.gz; do
+    info=$(best "$Q" info "$work/$archive")
+    page=$(best "$Q" preview -p 1 "$work/$archive" -o "$work/page.png")
+    line="$archive: quire info (listing) ${info} ms; quire preview page 1 ${page} ms"
+    if command -v bsdtar >/dev/null; then line+="; bsdtar -tvf $(best bsdtar -tvf "$work/$archive") ms"; fi
+    if [[ $archive == *.zip ]] && command -v unzip >/dev/null; then line+="; unzip -l $(best unzip -l "$work/$archive") ms"; fi
+    echo "  $line (target ≤ 1000 ms)"
+done
+font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+echo "== fonts: $(basename "$font") (best of $RUNS)"
+echo "  specimen page (quire preview): $(best "$Q" preview "$font" -o "$work/specimen.png") ms"
+echo "  thumbnail 256 px (quire thumbnail): $(best "$Q" thumbnail -s 256 "$font" "$work/aa.png") ms"
+if command -v gnome-thumbnail-font >/dev/null; then
+    echo "  gnome-thumbnail-font 256 px: $(best gnome-thumbnail-font --size 256 "$font" "$work/gnome.png") ms"
+fi
