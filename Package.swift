@@ -46,6 +46,9 @@ let package = Package(
             name: "CFontconfig", path: "Sources/CFontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(
+            name: "CGStreamer", path: "Sources/CGStreamer",
+            providers: [.apt(["libgstreamer1.0-0", "libgstreamer-plugins-base1.0-0"])]),
+        .systemLibrary(
             name: "CArchive", path: "Sources/CArchive",
             providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(
@@ -104,7 +107,7 @@ let package = Package(
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
-                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig"]),
+                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

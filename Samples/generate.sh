@@ -38,6 +38,9 @@ python3 "$here/shadings.py" "$out"
 python3 "$here/fonts.py" "$out"
 # Archives (archives/): a tree as tar.gz/tar.xz/zip, hostile names and links, a zip bomb.
 python3 "$here/archives.py" "$out"
+# Video and audio (media/): GStreamer's gst-launch-1.0 (a clip whose first second is black, audio
+# with and without a cover, a Matroska file with no video stream, a truncated clip).
+"$here/media.sh" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

@@ -69,6 +69,7 @@ public final class Document: Sendable {
         var image: ImageInfo?
         var fontFaces: [FontFace]?
         var archive: ArchiveListing?
+        var media: MediaInfo?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -103,6 +104,8 @@ public final class Document: Sendable {
             fontFaces = try FontFace.faces(in: file, limits: limits)
         case .archive:
             archive = try ArchiveListing.read(file)
+        case .video, .audio:
+            media = try MediaInfo.read(file)
         default:
             break
         }
@@ -112,6 +115,7 @@ public final class Document: Sendable {
             pdf: pdf, image: image, problem: problem)
         info.fontFaces = fontFaces
         info.archive = archive
+        info.media = media
         return info
     }
 }

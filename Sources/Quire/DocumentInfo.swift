@@ -16,6 +16,8 @@ public struct DocumentInfo: Sendable {
     public var fontFaces: [FontFace]? = nil
     /// An archive's entries (bounded; see ``ArchiveListing``).
     public var archive: ArchiveListing? = nil
+    /// A video or audio file's streams and tags.
+    public var media: MediaInfo? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

@@ -85,6 +85,27 @@ enum InfoCardFormatter {
             let unsafe = archive.entries.count { $0.isUnsafe }
             if unsafe > 0 { rows.append(("Warning", "\(unsafe) entries would unpack outside the folder")) }
         }
+        if let media = info.media {
+            if let duration = media.duration { rows.append(("Duration", MediaRecord.clock(duration))) }
+            if let width = media.width, let height = media.height { rows.append(("Dimensions", "\(width) × \(height) pixels")) }
+            if let rate = media.frameRate { rows.append(("Frame rate", DecimalText.fixed(rate, 2) + " frames/s")) }
+            if let codec = media.videoCodec { rows.append(("Video", codec)) }
+            if let codec = media.audioCodec {
+                var audio = codec
+                if let channels = media.channels { audio += channels == 1 ? ", mono" : channels == 2 ? ", stereo" : ", \(channels) channels" }
+                if let rate = media.sampleRate { audio += ", \(rate) Hz" }
+                if let bits = media.audioBitRate { audio += ", \(bits / 1000) kbit/s" }
+                rows.append(("Audio", audio))
+            }
+            if let container = media.container, container != media.videoCodec, container != media.audioCodec {
+                rows.append(("Container", container))
+            }
+            if let title = media.title { rows.append(("Title", title)) }
+            if let artist = media.artist { rows.append(("Artist", artist)) }
+            if let album = media.album { rows.append(("Album", album)) }
+            if let track = media.trackNumber { rows.append(("Track", "\(track)")) }
+            if media.hasCover { rows.append(("Cover", "yes")) }
+        }
         rows.append(("Preview", describe(info.capabilities.preview)))
         rows.append(("Thumbnail", describe(info.capabilities.thumbnail)))
         rows.append(("Print", describe(info.capabilities.print)))

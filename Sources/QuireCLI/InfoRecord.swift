@@ -89,6 +89,7 @@ struct InfoRecord: Encodable {
     /// A font file's faces (one, or each of a collection's), as `FontFace` encodes them.
     var fonts: [FontFace]?
     var archive: ArchiveRecord?
+    var media: MediaRecord?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -130,6 +131,7 @@ struct InfoRecord: Encodable {
         modified = Self.iso8601(info.modified.date)
         fonts = info.fontFaces
         archive = info.archive.map(ArchiveRecord.init)
+        media = info.media.map(MediaRecord.init)
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

@@ -29,6 +29,22 @@ final class CairoImage {
 
     deinit { libcairo.cairo_surface_destroy(surface) }
 
+    /// A copy of 32-bit pixels laid out as cairo's RGB24 (B, G, R, unused per little-endian
+    /// word: GStreamer's BGRx), made opaque.
+    convenience init(copyingBGRx source: UnsafeRawPointer, width: Int, height: Int, stride: Int,
+                     path: DocumentPath?) throws(DocumentError) {
+        try self.init(width: width, height: height, path: path)
+        libcairo.cairo_surface_flush(surface)
+        let destinationStride = Int(libcairo.cairo_image_surface_get_stride(surface))
+        let destination = libcairo.cairo_image_surface_get_data(surface)!
+        for y in 0..<height {
+            let from = (source + y * stride).assumingMemoryBound(to: UInt32.self)
+            let to = UnsafeMutableRawPointer(destination + y * destinationStride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { to[x] = from[x] | 0xFF00_0000 }
+        }
+        libcairo.cairo_surface_mark_dirty(surface)
+    }
+
     /// Runs `body` with a new cairo context on the surface; checks the context's status after.
     func draw(path: DocumentPath?, _ body: (OpaquePointer) throws(DocumentError) -> Void) throws(DocumentError) {
         let cr = libcairo.cairo_create(surface)!

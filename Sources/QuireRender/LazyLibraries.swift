@@ -6,6 +6,7 @@ internal import CArchive
 internal import CRsvg
 internal import CPangoCairo
 internal import CFontconfig
+internal import CGStreamer
 import QuireTypes
 
 /// Libraries loaded with `dlopen` the first time they are needed: cairo when Quire first draws,
@@ -80,6 +81,25 @@ enum LazyLibraries {
 
     static func pango(_ path: DocumentPath?) throws(DocumentError) -> quire_pangocairo_api {
         guard let api = pangoAPI else { throw missing("Pango (libpangocairo-1.0-0)", "text layout", path) }
+        return api
+    }
+
+    /// GStreamer, initialised once for the process (`gst_init_check`) and its pbutils.
+    private static let gstreamerAPI: quire_gstreamer_api? = {
+        guard let api = quire_gstreamer_api_load()?.pointee else { return nil }
+        var error: UnsafeMutablePointer<GError>?
+        guard api.gst_init_check(nil, nil, &error) != 0 else {
+            if let error { g_error_free(error) }
+            return nil
+        }
+        api.gst_pb_utils_init()
+        return api
+    }()
+
+    static func gstreamer(_ path: DocumentPath?) throws(DocumentError) -> quire_gstreamer_api {
+        guard let api = gstreamerAPI else {
+            throw missing("GStreamer (libgstreamer1.0-0, gstreamer1.0-plugins-base)", "video and audio", path)
+        }
         return api
     }
 

@@ -499,6 +499,8 @@ public final class TerminalViewer {
         case .comicBook: return "▧"
         case .font: return "Ꭺ"
         case .archive: return "▩"
+        case .video: return "▶"
+        case .audio: return "♪"
         default: return "□"
         }
     }

@@ -65,6 +65,10 @@ public struct Capabilities: Sendable, Hashable {
         case .officeDocument, .ebook, .comicBook:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .unsupported(reason: "Quire cannot print \(description()) files; only their preview image is readable"))
+        case .video, .audio:
+            let what = family == .video ? "video" : "audio"
+            return Capabilities(preview: .supported, thumbnail: .supported,
+                                print: .unsupported(reason: "Quire does not print \(what) (\(description()))"))
         case .archive:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .unsupported(reason: "Quire does not print archives (\(description())); print the files in it"))

@@ -63,6 +63,8 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
         if SharedMimeInfo.isA(mime, "image/x-compressed-xcf") { return .other }
         if mime.hasPrefix("image/") { return .image }
         if SharedMimeInfo.isA(mime, "text/plain") { return .text }
+        if mime.hasPrefix("video/") || mime == "application/ogg" || mime == "application/x-matroska" { return .video }
+        if mime.hasPrefix("audio/") { return .audio }
         return .other
     }
 

@@ -16,6 +16,10 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case font
     /// Archives: zip, tar (plain or compressed), 7-Zip, RAR, .deb, cpio, ISO images (a listing).
     case archive
+    /// Video (GStreamer): a poster frame and frames across the duration.
+    case video
+    /// Audio (GStreamer): the cover art, else a card of its tags.
+    case audio
     /// Empty files.
     case empty
     /// Anything else (archives, executables, unknown data).

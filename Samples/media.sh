@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Video and audio samples for the media engine, made with GStreamer's gst-launch-1.0
+# (gstreamer1.0-tools, -plugins-base, -plugins-good) into OUT/media/:
+#   clip.webm         VP8, 4 s at 320×240: the first second black, then colour bars
+#   tone.ogg          Vorbis, a 5 s tone, no tags, no cover
+#   audio-only.mkv    Matroska holding only a Vorbis stream (a "video" file with no video)
+#   song.mp3          MP3 with an ID3v2.3 tag: title, artist, album, track and a PNG cover (APIC)
+#   truncated.webm    the first 20 kB of clip.webm
+set -euo pipefail
+out="$1/media"
+mkdir -p "$out"
+gst=(gst-launch-1.0 -q)
+"${gst[@]}" concat name=c ! videoconvert ! vp8enc deadline=1 ! webmmux ! filesink location="$out/clip.webm" \
+    videotestsrc num-buffers=25 pattern=black ! video/x-raw,width=320,height=240,framerate=25/1 ! c. \
+    videotestsrc num-buffers=75 pattern=smpte ! video/x-raw,width=320,height=240,framerate=25/1 ! c.
+"${gst[@]}" audiotestsrc num-buffers=215 ! audioconvert ! vorbisenc ! oggmux ! filesink location="$out/tone.ogg"
+"${gst[@]}" audiotestsrc num-buffers=86 wave=sine freq=660 ! audioconvert ! vorbisenc ! matroskamux ! filesink location="$out/audio-only.mkv"
+"${gst[@]}" audiotestsrc num-buffers=130 ! audioconvert ! lamemp3enc ! filesink location="$out/song-raw.mp3"
+python3 - "$out" <<'PY'
+import struct, sys, zlib
+out = sys.argv[1]
+def png(width, height, rgb):
+    raw = b"".join(b"\0" + bytes(rgb) * width for _ in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) \
+        + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+def frame(name, body):
+    return name + struct.pack(">IH", len(body), 0) + body
+def text(name, value):
+    return frame(name, b"\x03" + value.encode())   # UTF-8
+cover = png(300, 300, (200, 40, 40))               # a red square
+apic = b"\x00" + b"image/png\x00" + b"\x03" + b"\x00" + cover   # Latin-1, front cover, no description
+frames = text(b"TIT2", "Quire Test Tone") + text(b"TPE1", "The Samples") + text(b"TALB", "Generated") \
+    + text(b"TRCK", "7") + frame(b"APIC", apic)
+size = len(frames)
+synchsafe = bytes([(size >> 21) & 0x7F, (size >> 14) & 0x7F, (size >> 7) & 0x7F, size & 0x7F])
+with open(out + "/song.mp3", "wb") as song:
+    song.write(b"ID3\x03\x00\x00" + synchsafe + frames + open(out + "/song-raw.mp3", "rb").read())
+PY
+rm "$out/song-raw.mp3"
+head -c 20000 "$out/clip.webm" > "$out/truncated.webm"

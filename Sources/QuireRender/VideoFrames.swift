@@ -1,0 +1,102 @@
+internal import CGStreamer
+internal import CCairo
+import QuireTypes
+
+/// Frames of a video, decoded on demand by one paused GStreamer pipeline (`uridecodebin` →
+/// convert and scale to square pixels in cairo's RGB24 layout → `appsink`): seek, preroll, copy
+/// the frame. The file is opened by its descriptor (`/proc/self/fd/N`); nothing plays, no
+/// sound device is opened, and the pipeline is torn down with this object.
+final class VideoFrames {
+    private let gst: quire_gstreamer_api
+    private let pipeline: OpaquePointer   // GstElement*
+    private let sink: OpaquePointer       // GstElement* (appsink)
+    private let path: DocumentPath
+    private let maximumPixels: Int
+    /// Seconds one seek and preroll may take.
+    static let prerollTimeout: UInt64 = 10
+
+    init(file: InputFile, limits: RenderLimits) throws(DocumentError) {
+        path = file.path
+        maximumPixels = limits.maximumImagePixels
+        let gst = try LazyLibraries.gstreamer(file.path)
+        self.gst = gst
+        // The description names no file: the URI is set as a property below, never parsed.
+        let description = "uridecodebin name=source ! videoconvert ! videoscale ! "
+            + "video/x-raw,format=BGRx,pixel-aspect-ratio=1/1 ! appsink name=sink sync=false max-buffers=1"
+        var error: UnsafeMutablePointer<GError>?
+        guard let pipeline = gst.gst_parse_launch(description, &error) else {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "no pipeline"
+            if let error { g_error_free(error) }
+            throw DocumentError(kind: .unsupported, path: file.path,
+                                reason: "GStreamer cannot decode video here (\(message); install gstreamer1.0-plugins-base)")
+        }
+        if let error { g_error_free(error) }
+        guard let source = gst.gst_bin_get_by_name(pipeline, "source"), let sink = gst.gst_bin_get_by_name(pipeline, "sink") else {
+            g_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw DocumentError(kind: .unsupported, path: file.path, reason: "GStreamer's pipeline lacks its elements")
+        }
+        gst.gst_util_set_object_arg(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GObject.self), "uri", "file://" + file.procPath)
+        g_object_unref(UnsafeMutableRawPointer(source))
+        self.pipeline = pipeline
+        self.sink = sink
+        guard gst.gst_element_set_state(pipeline, quire_gst_state_paused) != quire_gst_state_change_failure,
+              wait() else {
+            let reason = busError() ?? "the video cannot be decoded"
+            gst.gst_element_set_state(pipeline, quire_gst_state_null)
+            g_object_unref(UnsafeMutableRawPointer(sink))
+            g_object_unref(UnsafeMutableRawPointer(pipeline))
+            throw DocumentError(kind: .damaged, path: file.path, reason: reason)
+        }
+    }
+
+    deinit {
+        gst.gst_element_set_state(pipeline, quire_gst_state_null)
+        g_object_unref(UnsafeMutableRawPointer(sink))
+        g_object_unref(UnsafeMutableRawPointer(pipeline))
+    }
+
+    /// Waits for the pipeline to preroll; false on an error or time-out.
+    private func wait() -> Bool {
+        var state: Int32 = 0
+        let result = gst.gst_element_get_state(pipeline, &state, nil, Self.prerollTimeout * quire_gst_second)
+        return result == quire_gst_state_change_success || result == quire_gst_state_change_no_preroll
+    }
+
+    /// The first error GStreamer posted, as one line.
+    private func busError() -> String? {
+        guard let bus = gst.gst_element_get_bus(pipeline) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        guard let message = gst.gst_bus_pop_filtered(bus, quire_gst_message_error) else { return nil }
+        defer { gst.gst_mini_object_unref(message) }
+        var error: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<CChar>?
+        gst.gst_message_parse_error(message, &error, &debug)
+        defer { if let error { g_error_free(error) }; if let debug { g_free(debug) } }
+        return error.map { String(cString: $0.pointee.message) }
+    }
+
+    /// The frame at `seconds` (the one shown there: an accurate seek), or nil when there is none.
+    func frame(at seconds: Double, accurate: Bool = true) throws(DocumentError) -> CairoImage? {
+        let position = Int64(max(0, seconds) * Double(quire_gst_second))
+        guard gst.gst_element_seek_simple(pipeline, quire_gst_format_time,
+                                          accurate ? quire_gst_seek_flush_accurate : quire_gst_seek_flush_key_unit,
+                                          position) != 0, wait() else { return nil }
+        guard let sample = gst.gst_app_sink_try_pull_preroll(sink, Self.prerollTimeout * quire_gst_second) else { return nil }
+        defer { gst.gst_mini_object_unref(sample) }
+        guard let caps = gst.gst_sample_get_caps(sample), let structure = gst.gst_caps_get_structure(caps, 0),
+              let buffer = gst.gst_sample_get_buffer(sample) else { return nil }
+        var width: Int32 = 0, height: Int32 = 0
+        guard gst.gst_structure_get_int(structure, "width", &width) != 0, gst.gst_structure_get_int(structure, "height", &height) != 0,
+              width > 0, height > 0 else { return nil }
+        guard Int(width) * Int(height) <= maximumPixels else {
+            throw DocumentError(kind: .limitExceeded, path: path,
+                                reason: "the video is \(width)×\(height) pixels, more than the limit of \(maximumPixels)")
+        }
+        var map = quire_gst_map_info()
+        guard gst.gst_buffer_map(buffer, &map, quire_gst_map_read) != 0 else { return nil }
+        defer { gst.gst_buffer_unmap(buffer, &map) }
+        let stride = (Int(width) * 4 + 3) & ~3
+        guard let data = map.data, map.size >= stride * Int(height) else { return nil }
+        return try CairoImage(copyingBGRx: UnsafeRawPointer(data), width: Int(width), height: Int(height), stride: stride, path: path)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import QuireRender
+import QuireTypes
+
+/// The media engine on clips Samples/media.sh makes with GStreamer: video frames, the poster
+/// past a black opening, audio covers and cards, damaged and over-large input.
+@Suite struct MediaRenderingTests {
+    static func meanBrightness(_ image: RenderedImage) -> Double {
+        var sum = 0.0, count = 0.0
+        for y in stride(from: 0, to: image.height, by: 4) {
+            for x in stride(from: 0, to: image.width, by: 4) {
+                let p = image.pixel(x: x, y: y)
+                sum += (Double(p.red) + Double(p.green) + Double(p.blue)) / 3
+                count += 1
+            }
+        }
+        return sum / count
+    }
+
+    @Test func aClipSaysItsDurationSizeRateAndCodec() throws {
+        let file = try SampleFiles.open("media/clip.webm")
+        let type = try ContentType.detect(file)
+        #expect(type.mimeType == "video/webm")
+        #expect(type.family == .video)
+        #expect(type.capabilities.print.reason == "Quire does not print video (WebM video)")
+        let info = try MediaInfo.read(file)
+        #expect(abs((info.duration ?? 0) - 4) < 0.1)
+        #expect(info.width == 320 && info.height == 240)
+        #expect(abs((info.frameRate ?? 0) - 25) < 0.01)
+        #expect(info.videoCodec == "VP8")
+        #expect(info.container == "WebM")
+        #expect(info.audioCodec == nil)
+    }
+
+    @Test func thePosterSkipsTheBlackOpeningAndTheStripFollowsTheDuration() throws {
+        let renderer = try SampleFiles.renderer("media/clip.webm")
+        #expect(renderer.pageCount == 1 + VideoSource.stripFrames)
+        #expect(renderer.pageSize(at: 0) == PageSize(width: 320, height: 240))
+        let poster = try renderer.render(page: 0)
+        #expect(poster.width == 320 && poster.height == 240)
+        #expect(Self.meanBrightness(poster) > 60)
+        // Colour bars: the first bar is light, the third cyan.
+        #expect(poster.pixel(x: 20, y: 60).green > 150)
+        #expect(poster.pixel(x: 110, y: 60).isClose(to: 0, 255, 255, tolerance: 24))
+        // Page 2 is the frame at 4/9 s: still in the black first second.
+        #expect(Self.meanBrightness(try renderer.render(page: 1)) < 20)
+        // Page 9 (at 32/9 s) shows the bars.
+        #expect(Self.meanBrightness(try renderer.render(page: 8)) > 60)
+        // The thumbnail is the poster.
+        let thumbnail = try renderer.renderThumbnail(longestSide: 128)
+        #expect(thumbnail.width == 128 && thumbnail.height == 96)
+        #expect(Self.meanBrightness(thumbnail) > 60)
+    }
+
+    @Test func anAudioFileShowsItsCoverAndTags() throws {
+        let file = try SampleFiles.open("media/song.mp3")
+        #expect(try ContentType.detect(file).family == .audio)
+        let info = try MediaInfo.read(file)
+        #expect(info.title == "Quire Test Tone")
+        #expect(info.artist == "The Samples")
+        #expect(info.album == "Generated")
+        #expect(info.trackNumber == 7)
+        #expect(info.hasCover)
+        #expect(info.audioCodec?.contains("MP3") == true)
+        let renderer = try SampleFiles.renderer("media/song.mp3")
+        #expect(renderer.embeddedPreviewName == "cover")
+        let cover = try renderer.render(page: 0)
+        #expect(cover.width == 300 && cover.height == 300)
+        #expect(cover.pixel(x: 150, y: 150).isClose(to: 200, 40, 40, tolerance: 4))
+    }
+
+    @Test(arguments: ["media/tone.ogg", "media/audio-only.mkv"])
+    func audioWithoutACoverIsACardOfItsTags(name: String) throws {
+        let renderer = try SampleFiles.renderer(name)
+        #expect(renderer.pageCount == 1)
+        #expect(renderer.pageSize(at: 0) == PageSize(width: AudioCardSource.side, height: AudioCardSource.side))
+        let card = try renderer.render(page: 0, size: .width(480))
+        // The note in the band, the file's name or title under it.
+        var ink = 0
+        for y in 200..<300 { for x in 40..<440 where card.pixel(x: x, y: y).green < 100 { ink += 1 } }
+        #expect(ink > 300)
+        #expect(card.pixel(x: 5, y: 5).isClose(to: 237, 240, 247, tolerance: 3))
+    }
+
+    @Test func aMatroskaFileWithNoVideoStreamIsShownAsAudio() throws {
+        let info = try MediaInfo.read(SampleFiles.open("media/audio-only.mkv"))
+        #expect(!info.hasVideo)
+        #expect(info.audioCodec == "Vorbis")
+    }
+
+    @Test func aTruncatedClipGivesTheFramesThatDecode() throws {
+        let renderer = try SampleFiles.renderer("media/truncated.webm")
+        let poster = try renderer.render(page: 0)
+        #expect(poster.width == 320 && poster.height == 240)
+    }
+
+    @Test func bytesThatAreNoMediaAreRefusedWithAReason() throws {
+        let directory = try SampleFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("noise.webm")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: url)
+        let file = try InputFile(path: DocumentPath(url.path))
+        #expect {
+            _ = try Renderer(file: file, contentType: ContentType(mimeType: "video/webm"))
+        } throws: { error in
+            guard let error = error as? DocumentError else { return false }
+            return error.kind == .damaged || error.kind == .unsupported
+        }
+    }
+
+    @Test func aVideoLargerThanThePixelLimitIsRefusedBeforeDecoding() throws {
+        var limits = RenderLimits.standard
+        limits.maximumImagePixels = 320 * 240 - 1
+        #expect {
+            _ = try SampleFiles.renderer("media/clip.webm", limits: limits)
+        } throws: { error in
+            guard let error = error as? DocumentError else { return false }
+            return error.kind == .limitExceeded && error.reason.contains("320×240")
+        }
+    }
+}
