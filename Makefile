@@ -21,7 +21,7 @@ DEB_DESKTOP := nautilus dbus-bin
 DESKTOP_SUITES := NautilusEndToEndTests
 # Benchmark only: the baselines and the tree generators (gnome-sushi and evince: the window's
 # baselines, bench/look-window-bench.sh).
-DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 
 PREFIX ?= /usr/local

@@ -30,7 +30,7 @@ best() {   # best wall time in ms of RUNS runs of "$@"
 echo "== archives: 100,000 entries (best of $RUNS)"
 for archive in many.zip many.tar.gz; do
     info=$(best "$Q" info "$work/$archive")
-    page=$(best "$Q" preview -p 1 "$work/$archive" -o "$work/page.png")
+    page=$(best "$Q" preview --page 1 "$work/$archive" -o "$work/page.png")
     line="$archive: quire info (listing) ${info} ms; quire preview page 1 ${page} ms"
     if command -v bsdtar >/dev/null; then line+="; bsdtar -tvf $(best bsdtar -tvf "$work/$archive") ms"; fi
     if [[ $archive == *.zip ]] && command -v unzip >/dev/null; then line+="; unzip -l $(best unzip -l "$work/$archive") ms"; fi
@@ -42,4 +42,35 @@ echo "  specimen page (quire preview): $(best "$Q" preview "$font" -o "$work/spe
 echo "  thumbnail 256 px (quire thumbnail): $(best "$Q" thumbnail -s 256 "$font" "$work/aa.png") ms"
 if command -v gnome-thumbnail-font >/dev/null; then
     echo "  gnome-thumbnail-font 256 px: $(best gnome-thumbnail-font --size 256 "$font" "$work/gnome.png") ms"
+fi
+
+# Video thumbnails of a tree of clips (GStreamer test patterns, VP8 and Theora, 10–60 s), one
+# process per file as a file manager's thumbnailer runs, against ffmpegthumbnailer -s 256 and
+# totem-video-thumbnailer where installed; then Quire's batch (2 jobs) over the same tree.
+if command -v gst-launch-1.0 >/dev/null; then
+    mkdir -p "$work/clips"
+    for i in 1 2 3 4 5 6; do
+        seconds=$(( 10 * i )); frames=$(( seconds * 25 ))
+        if (( i % 2 )); then
+            gst-launch-1.0 -q videotestsrc num-buffers=$frames pattern=$(( i % 4 + 1 )) ! video/x-raw,width=640,height=360,framerate=25/1 \
+                ! videoconvert ! vp8enc deadline=1 cpu-used=16 ! webmmux ! filesink location="$work/clips/clip-$i.webm"
+        else
+            gst-launch-1.0 -q videotestsrc num-buffers=$frames pattern=$(( i % 4 + 1 )) ! video/x-raw,width=640,height=360,framerate=25/1 \
+                ! videoconvert ! theoraenc ! oggmux ! filesink location="$work/clips/clip-$i.ogv"
+        fi
+    done
+    each() { local start end; start=$(date +%s%N); for clip in "$work"/clips/*; do "$@" "$clip" "$work/out.png" >/dev/null 2>&1 || true; done; end=$(date +%s%N); echo $(( (end - start) / 1000000 )); }
+    echo "== video thumbnails: 6 clips, 10–60 s, 640×360, one process per file"
+    echo "  quire thumbnail -s 256: $(each "$Q" thumbnail -s 256) ms"
+    if command -v ffmpegthumbnailer >/dev/null; then
+        ff() { ffmpegthumbnailer -s 256 -i "$1" -o "$2"; }
+        echo "  ffmpegthumbnailer -s 256: $(each ff) ms"
+    fi
+    if command -v totem-video-thumbnailer >/dev/null; then
+        echo "  totem-video-thumbnailer -s 256: $(each totem-video-thumbnailer -s 256) ms"
+    fi
+    start=$(date +%s%N)
+    XDG_CACHE_HOME="$work/cache" "$Q" thumbnail --batch -r -j 2 "$work/clips" >/dev/null 2>&1 || true
+    end=$(date +%s%N)
+    echo "  quire thumbnail --batch -j 2: $(( (end - start) / 1000000 )) ms"
 fi
