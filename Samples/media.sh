@@ -6,6 +6,7 @@
 #   audio-only.mkv    Matroska holding only a Vorbis stream (a "video" file with no video)
 #   song.mp3          MP3 with an ID3v2.3 tag: title, artist, album, track and a PNG cover (APIC)
 #   truncated.webm    the first 20 kB of clip.webm
+#   moving.webm       VP8, 6 s of a ball moving on black (playback: frames change)
 set -euo pipefail
 out="$1/media"
 mkdir -p "$out"
@@ -40,3 +41,5 @@ with open(out + "/song.mp3", "wb") as song:
 PY
 rm "$out/song-raw.mp3"
 head -c 20000 "$out/clip.webm" > "$out/truncated.webm"
+"${gst[@]}" videotestsrc num-buffers=150 pattern=ball ! video/x-raw,width=320,height=240,framerate=25/1 ! videoconvert \
+    ! vp8enc deadline=1 ! webmmux ! filesink location="$out/moving.webm"

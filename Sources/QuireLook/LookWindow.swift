@@ -37,6 +37,7 @@ final class LookWindow {
     private let openWithButton = Accessibility.textButton("Open")
     private let copyButton = Accessibility.iconButton("edit-copy-symbolic", "Copy")
     private let folderButton = Accessibility.iconButton("folder-open-symbolic", "Show in Folder")
+    private let playButton = Accessibility.iconButton("media-playback-start-symbolic", "Play")
     private let previousFileButton = Accessibility.iconButton("go-previous-symbolic", "Previous File")
     private let nextFileButton = Accessibility.iconButton("go-next-symbolic", "Next File")
     private let fileLabel = gtk_label_new(nil)!
@@ -53,6 +54,8 @@ final class LookWindow {
         textPreview = made
         return made
     }
+    /// Video and audio playback, made when a file is first played.
+    private var mediaPlayer: MediaPlayer?
     private let problemLabel = gtk_label_new(nil)!
     private let passwordEntry = gtk_password_entry_new()!
     private let unlockButton = Accessibility.textButton("Unlock")
@@ -71,6 +74,8 @@ final class LookWindow {
     private let actualSizeButton = Accessibility.iconButton("zoom-original-symbolic", "Actual Size")
     private let statusLabel = gtk_label_new(nil)!
 
+    /// The body box the playback controls go into (above the page bar), once made.
+    private var mediaControlsSlot: UnsafeMutablePointer<GtkWidget>?
     private var defaultApplication: OpaquePointer?  // GAppInfo
     /// Print and Open With are not looked up yet (``init(model:deferActions:)``).
     private var actionsPending: Bool
@@ -210,6 +215,7 @@ final class LookWindow {
         gtk_header_bar_pack_start(cast(header), fileLabel)
         gtk_header_bar_pack_start(cast(header), nextFileButton)
         gtk_header_bar_pack_end(cast(header), printButton)
+        gtk_header_bar_pack_end(cast(header), playButton)
         gtk_header_bar_pack_end(cast(header), folderButton)
         gtk_header_bar_pack_end(cast(header), copyButton)
         gtk_header_bar_pack_end(cast(header), openWithButton)
@@ -240,6 +246,7 @@ final class LookWindow {
         gtk_stack_add_named(cast(stack), problem, "problem")
         gtk_widget_set_vexpand(stack, 1)
         gtk_box_append(cast(body), stack)
+        mediaControlsSlot = body
 
         gtk_action_bar_pack_start(cast(pageBar), previousPageButton)
         gtk_action_bar_pack_start(cast(pageBar), nextPageButton)
@@ -286,6 +293,7 @@ final class LookWindow {
         Signal.connect(copyButton, "clicked") { [unowned self] in self.copy() }
         Signal.connect(folderButton, "clicked") { [unowned self] in self.showInFolder() }
         Signal.connect(printButton, "clicked") { [unowned self] in self.showPrintSheet() }
+        Signal.connect(playButton, "clicked") { [unowned self] in self.play() }
         Signal.connectReturning(window, "close-request") { [unowned self] in
             self.close()
             return false
@@ -341,7 +349,10 @@ final class LookWindow {
         }
         printSheet?.close()
         printSheet = nil
+        mediaPlayer?.stop()
         gtk_label_set_text(cast(statusLabel), "")
+        let playable = card.map { $0.family == .video || $0.family == .audio } ?? false
+        gtk_widget_set_visible(playButton, playable && MediaPlayer.isAvailable ? 1 : 0)
 
         switch model.content {
         case .opening:
@@ -367,6 +378,22 @@ final class LookWindow {
             if password { gtk_widget_grab_focus(passwordEntry) }
         }
         updateIndicators()
+    }
+
+    /// Plays the current video or audio file: a video's frames replace its poster, an audio
+    /// file's cover stays; the controls appear under it.
+    private func play() {
+        guard let card = model.card, card.family == .video || card.family == .audio, MediaPlayer.isAvailable else { return }
+        let player: MediaPlayer
+        if let mediaPlayer { player = mediaPlayer } else {
+            player = MediaPlayer()
+            gtk_stack_add_named(cast(stack), player.picture, "player")
+            if let body = mediaControlsSlot { gtk_box_insert_child_after(cast(body), player.controls, stack) }
+            mediaPlayer = player
+        }
+        player.play(path: model.path.bytes)
+        if card.family == .video { gtk_stack_set_visible_child_name(cast(stack), "player") }
+        status("Playing \(model.fileName)")
     }
 
     private func reloadActions() {
@@ -607,6 +634,7 @@ final class LookWindow {
         guard !isClosed else { return }
         isClosed = true
         printSheet?.close()
+        mediaPlayer?.stop()
         pages.stop()
         model.close()
         gtk_window_destroy(cast(window))
