@@ -57,7 +57,8 @@ struct GNOMEThumbnailFactoryTests {
                        ("book.epub", "application/epub+zip"), ("document.ps", "application/postscript"),
                        ("notes.txt", "text/plain"), ("fonts/DejaVuSans.ttf", "font/ttf"),
                        ("fonts/collection.ttc", "font/collection"),
-                       ("archives/project.tar.gz", "application/x-compressed-tar")]
+                       ("archives/project.tar.gz", "application/x-compressed-tar"),
+                       ("media/clip.webm", "video/webm"), ("media/song.mp3", "audio/mpeg")]
         let bySystem = [("format.png", "image/png"), ("photo.jpg", "image/jpeg"), ("drawing.svg", "image/svg+xml")]
         var arguments = ["/usr/bin/python3", script]
         for (name, mime) in byQuire + bySystem { arguments += [Samples.path(name), mime] }
