@@ -34,6 +34,17 @@ typedef struct {
     __typeof__(&archive_filter_name) _Nonnull archive_filter_name;
     __typeof__(&archive_entry_is_encrypted) _Nonnull archive_entry_is_encrypted;
     __typeof__(&archive_filter_bytes) _Nonnull archive_filter_bytes;
+    __typeof__(&archive_read_support_format_raw) _Nonnull archive_read_support_format_raw;
+    __typeof__(&archive_read_support_format_7zip) _Nonnull archive_read_support_format_7zip;
+    __typeof__(&archive_read_support_format_ar) _Nonnull archive_read_support_format_ar;
+    __typeof__(&archive_read_support_format_cab) _Nonnull archive_read_support_format_cab;
+    __typeof__(&archive_read_support_format_cpio) _Nonnull archive_read_support_format_cpio;
+    __typeof__(&archive_read_support_format_iso9660) _Nonnull archive_read_support_format_iso9660;
+    __typeof__(&archive_read_support_format_lha) _Nonnull archive_read_support_format_lha;
+    __typeof__(&archive_read_support_format_rar) _Nonnull archive_read_support_format_rar;
+    __typeof__(&archive_read_support_format_rar5) _Nonnull archive_read_support_format_rar5;
+    __typeof__(&archive_read_support_format_tar) _Nonnull archive_read_support_format_tar;
+    __typeof__(&archive_read_support_format_xar) _Nonnull archive_read_support_format_xar;
 } quire_archive_api;
 
 /// Loads libarchive.so.13 (RTLD_LOCAL) and resolves every entry point once; NULL when the library
@@ -89,6 +100,28 @@ static inline const quire_archive_api *_Nullable quire_archive_api_load(void) {
     *(void **)&api.archive_entry_is_encrypted = symbol;
     if (!(symbol = dlsym(library, "archive_filter_bytes"))) return NULL;
     *(void **)&api.archive_filter_bytes = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_raw"))) return NULL;
+    *(void **)&api.archive_read_support_format_raw = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_7zip"))) return NULL;
+    *(void **)&api.archive_read_support_format_7zip = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_ar"))) return NULL;
+    *(void **)&api.archive_read_support_format_ar = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_cab"))) return NULL;
+    *(void **)&api.archive_read_support_format_cab = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_cpio"))) return NULL;
+    *(void **)&api.archive_read_support_format_cpio = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_iso9660"))) return NULL;
+    *(void **)&api.archive_read_support_format_iso9660 = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_lha"))) return NULL;
+    *(void **)&api.archive_read_support_format_lha = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_rar"))) return NULL;
+    *(void **)&api.archive_read_support_format_rar = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_rar5"))) return NULL;
+    *(void **)&api.archive_read_support_format_rar5 = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_tar"))) return NULL;
+    *(void **)&api.archive_read_support_format_tar = symbol;
+    if (!(symbol = dlsym(library, "archive_read_support_format_xar"))) return NULL;
+    *(void **)&api.archive_read_support_format_xar = symbol;
     return &api;
 }
 #endif

@@ -54,8 +54,19 @@ public struct ArchiveListing: Sendable, Hashable {
         }
         defer { _ = api.archive_read_free(handle) }
         _ = api.archive_read_support_filter_all(handle)
-        _ = api.archive_read_support_format_all(handle)
+        // The archive formats, one by one: not "all", whose mtree reader takes any text (a
+        // gzip-compressed text file became "100 entries").
+        for enable in [api.archive_read_support_format_7zip, api.archive_read_support_format_ar,
+                       api.archive_read_support_format_cab, api.archive_read_support_format_cpio,
+                       api.archive_read_support_format_iso9660, api.archive_read_support_format_lha,
+                       api.archive_read_support_format_rar, api.archive_read_support_format_rar5,
+                       api.archive_read_support_format_tar, api.archive_read_support_format_xar,
+                       api.archive_read_support_format_zip] {
+            _ = enable(handle)
+        }
         _ = api.archive_read_support_format_empty(handle)
+        // Last resort: a compressed file that holds no archive is one entry ("data").
+        _ = api.archive_read_support_format_raw(handle)
         guard api.archive_read_open_filename(handle, file.procPath, 65536) == ARCHIVE_OK else {
             throw damaged(api, handle, file.path)
         }

@@ -52,6 +52,10 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
         "application/vnd.debian.binary-package", "application/x-rpm", "application/x-archive",
         "application/x-iso9660-image", "application/java-archive", "application/x-xar", "application/x-lha",
         "application/x-cd-image",
+        // Single compressed files: a tar inside is listed as a tar (GNOME's thumbnail sandbox
+        // names its copy of a .tar.gz "….gz"); anything else as its one entry.
+        "application/gzip", "application/x-bzip", "application/x-bzip2", "application/x-xz", "application/zstd",
+        "application/x-lzma", "application/x-lz4", "application/x-lzip", "application/x-compress",
     ]
 
     /// Vendor prefixes of the office container formats (OpenDocument, Office Open XML).

@@ -73,6 +73,27 @@ import QuireTypes
         #expect(file.size < 2 << 20)
     }
 
+    /// GNOME's thumbnail sandbox hands the thumbnailer a copy named "….gz": the tar inside is
+    /// still listed; a compressed file that holds no archive is one entry (not mtree's guess).
+    @Test func aCompressedTarUnderAPlainCompressionNameIsStillListedAsATar() throws {
+        let directory = try SampleFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let renamed = directory.appendingPathComponent("gnome-desktop-file-to-thumbnail.gz")
+        try FileManager.default.copyItem(atPath: SampleFiles.path("archives/project.tar.gz"), toPath: renamed.path)
+        let file = try InputFile(path: DocumentPath(renamed.path))
+        #expect(try ContentType.detect(file).family == .archive)
+        let listing = try ArchiveListing.read(file)
+        #expect(listing.format.contains("tar"))
+        #expect(listing.totalSize == Self.treeSize)
+
+        let text = directory.appendingPathComponent("notes.txt.gz")
+        let gzip = try ProcessRunnerShim.gzip(Data(String(repeating: "hello\n", count: 100).utf8))
+        try gzip.write(to: text)
+        let plain = try ArchiveListing.read(InputFile(path: DocumentPath(text.path)))
+        #expect(plain.entries.count == 1)
+        #expect(plain.format == "raw")
+    }
+
     @Test func theListingIsBoundedAndSaysSo() throws {
         let listing = try ArchiveListing.read(SampleFiles.open("archives/project.zip"), maximumEntries: 2)
         #expect(listing.entries.count == 2)
@@ -96,5 +117,23 @@ import QuireTypes
         var ink = 0
         for y in 210..<245 { for x in 40..<216 where image.pixel(x: x, y: y).green < 100 { ink += 1 } }
         #expect(ink > 200)
+    }
+}
+
+/// gzip(1) for a test input (no shell: the data go through a pipe).
+enum ProcessRunnerShim {
+    static func gzip(_ data: Data) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-c"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(data)
+        try input.fileHandleForWriting.close()
+        let compressed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return compressed
     }
 }
