@@ -70,7 +70,7 @@ if command -v gst-launch-1.0 >/dev/null; then
         echo "  totem-video-thumbnailer -s 256: $(each totem-video-thumbnailer -s 256) ms"
     fi
     start=$(date +%s%N)
-    XDG_CACHE_HOME="$work/cache" "$Q" thumbnail --batch -r -j 2 "$work/clips" >/dev/null 2>&1 || true
+    XDG_CACHE_HOME="$work/cache" "$Q" thumbnail --batch -r --jobs 2 "$work/clips" >/dev/null 2>&1 || true
     end=$(date +%s%N)
-    echo "  quire thumbnail --batch -j 2: $(( (end - start) / 1000000 )) ms"
+    echo "  quire thumbnail --batch --jobs 2: $(( (end - start) / 1000000 )) ms"
 fi
