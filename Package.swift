@@ -98,11 +98,14 @@ let package = Package(
         // The system layer: Errno, FileDescriptor, atomic replacement, threads, paths.
         .target(name: "QuireSystem", dependencies: ["CQuireSystem"]),
         .target(name: "QuireTypes", dependencies: ["QuireSystem", "QuireGIO"]),
+        // Print composition as arithmetic: paper sizes, pages per side, booklet order, odd/even,
+        // reverse. No C, no documents: QuireRender draws what it says, QuirePrint reads lp's words.
+        .target(name: "QuireSheets"),
         .target(
             name: "QuireRender",
-            dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
+            dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib"]),
-        .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
+        .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and
         // the one place its command line and sandbox are built.
@@ -157,6 +160,7 @@ let package = Package(
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireRenderService", "QuireArguments", "QuireTestSupport"]),
         .testTarget(name: "QuireArgumentsTests", dependencies: ["QuireArguments"]),
+        .testTarget(name: "QuireSheetsTests", dependencies: ["QuireSheets"]),
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireTestSupport"]),
