@@ -91,6 +91,9 @@ struct PrintCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Save as PDF: write the composed job exactly as it would be sent, and send nothing.", valueName: "file.pdf"))
     var output: String?
 
+    @Flag(name: .long, help: "Remember the paper, sides, colour, scaling and pages per sheet given here for the printer (in lpoptions, which lp reads too; never copies or pages).")
+    var remember = false
+
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
         "Per-file time limit in seconds for reading and converting (exit status 75); 0 waits forever (default 60; env QUIRE_TIMEOUT).",
         valueName: "seconds"))
@@ -119,7 +122,7 @@ struct PrintCommand: AsyncParsableCommand {
         PrintRequest(destination: destination, copies: copies, pages: pages, extraOptions: extraOptions, sides: sides,
                      media: media, color: color, monochrome: monochrome, landscape: landscape, collate: collate,
                      numberUp: numberUp, fit: fit, title: title, priority: priority, hold: hold, wait: wait,
-                     dryRun: dryRun, preview: preview.map(RawArguments.path), booklet: booklet, output: output.map(RawArguments.path),
+                     dryRun: dryRun, preview: preview.map(RawArguments.path), booklet: booklet, output: output.map(RawArguments.path), remember: remember,
                      files: files.map(RawArguments.path),
                      maximumFileSize: try limits.maximumFileSize(), renderLimits: try limits.renderLimits(),
                      seconds: try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout))
@@ -141,6 +144,7 @@ struct PrintCommand: AsyncParsableCommand {
         var options = try request.printOptions()
         let printer = DocumentPrinter()
         let sheetWords = request.sheetWords(moving: &options)
+        if request.remember { try remember(sheetWords, options: options, destination: request.destination, system: printer.system) }
         if request.preview == nil, !sheetWords.isEmpty || request.output != nil {
             try await composed(request, options: options, words: sheetWords, printer: printer, target: nil)
             return
@@ -289,6 +293,31 @@ struct PrintCommand: AsyncParsableCommand {
         if request.wait { try await follow(sent, printer.system) }
     }
 
+    /// `--remember`: the remembered options given on this command line, saved for the printer
+    /// in lpoptions (through libcups, as `lpoptions -p PRINTER -o …` saves them).
+    static func remember(_ words: [(String, String)], options: PrintOptions, destination name: String?,
+                         system: PrintSystem) throws {
+        var sheet = SheetOptions()
+        var saved: [String: String] = [:]
+        for (name, value) in words {
+            try apply(name, value, to: &sheet)
+            if name == "media", let paper = sheet.paper { saved["media"] = paper.name }
+            if name == "number-up" { saved["number-up"] = String(sheet.numberUp) }
+            if ["fit-to-page", "print-scaling", "scaling"].contains(name) {
+                if case .percent = sheet.scaling { continue }
+                saved["print-scaling"] = sheet.scaling.ippValue
+            }
+        }
+        if let sides = options.sides { saved["sides"] = sides.rawValue }
+        if let mode = options.colorMode { saved["print-color-mode"] = mode.rawValue }
+        guard !saved.isEmpty else {
+            throw PrintError(.invalidOption, "nothing to remember: give the paper, sides, colour, scaling or pages per sheet to keep")
+        }
+        let destination = try system.destination(named: name)
+        try system.saveOptions(saved, for: destination)
+        Terminal.errorText("remembered for \(destination.fullName): " + saved.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "\n")
+    }
+
     /// One sheet option into `sheet`; a paper name must be one Quire can size.
     static func apply(_ name: String, _ value: String, to sheet: inout SheetOptions) throws(PrintError) {
         if name == "media" {
@@ -404,6 +433,7 @@ struct PrintRequest: Equatable {
     var preview: DocumentPath?
     var booklet = false
     var output: DocumentPath?
+    var remember = false
     var files: [DocumentPath]
     var maximumFileSize: Int64
     var renderLimits: RenderLimits

@@ -22,10 +22,11 @@ extension PrintSystem {
         return entry.options.filter { wanted.contains($0.key) }
     }
 
-    /// Saves `options` for `destination` in the lpoptions file, replacing the values of
-    /// ``rememberedOptionNames`` (a name absent from `options` is removed from the file).
-    public func saveOptions(_ options: [String: String], for destination: Destination) throws(PrintError) {
-        for key in options.keys where !Self.rememberedOptionNames.contains(key) {
+    /// Saves `options` for `destination` in the lpoptions file (each replaces its saved value)
+    /// and removes the names in `removing` (back to the printer's default); other saved options
+    /// stay as they are.
+    public func saveOptions(_ options: [String: String], removing: Set<String> = [], for destination: Destination) throws(PrintError) {
+        for key in Set(options.keys).union(removing) where !Self.rememberedOptionNames.contains(key) {
             throw PrintError(.invalidOption, "\(key) is not remembered for a printer (only \(Self.rememberedOptionNames.joined(separator: ", ")))")
         }
         let connection = try connect()
@@ -35,7 +36,7 @@ extension PrintSystem {
         guard let dest = libcups.cupsGetDest(destination.name, destination.instance, count, dests) else {
             throw PrintError(.unknownDestination, "\(destination.fullName): no such printer")
         }
-        for key in Self.rememberedOptionNames {
+        for key in Set(options.keys).union(removing) {
             dest.pointee.num_options = libcups.cupsRemoveOption(key, dest.pointee.num_options, &dest.pointee.options)
         }
         for key in Self.rememberedOptionNames {
