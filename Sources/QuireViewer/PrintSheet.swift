@@ -485,8 +485,8 @@ public final class PrintSheet {
         return sideCount ?? 0
     }
 
-    /// The composed job's PDF, from the render worker.
-    private func composedPDF() throws -> [UInt8] {
+    /// The composed job's PDF, from the render worker: exactly what ``submit()`` sends.
+    public func composedPDF() throws -> [UInt8] {
         guard let request = sheetRequest else { throw PrintError(.invalidOption, "the pages to print are not known") }
         switch compose(request) {
         case .success(let document):
