@@ -113,6 +113,54 @@ final class LookPrintSheetTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    static func sides(_ tree: [WindowTestBed.Accessible]) -> [String] {
+        tree.filter { $0.role == "image" && $0.name.hasPrefix("Side ") }.map(\.name)
+    }
+
+    @Test func pagesPerSheetShowsTheComposedSidesAndTheCountAndPrintsThem() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = harness.bed
+        let document = cups.directory.file("nup.pdf")
+        try TestPDF.write(pages: 12, to: document)
+        let (viewer, title) = try openSheet(document, cups)
+        defer { viewer.stop() }
+        _ = bed.waitForAccessible { Self.pictures($0).count == 8 }
+        // Alt+H: Pages per sheet; Space opens it; the second choice is 2.
+        bed.key("alt+h", "space")
+        _ = bed.waitForAccessible { tree in
+            tree.contains { $0.role == "list item" && $0.states.contains("focused") }
+        }
+        bed.key("Down", "Return")
+        var tree = bed.waitForAccessible { Self.sides($0).count == 6 }
+        #expect(Self.sides(tree) == (1...6).map { "Side \($0)" }, "\(Self.sides(tree))")
+        #expect(tree.contains { $0.role == "label" && $0.name == "Preview — 6 sheets of Letter, 6 sides" },
+                "\(tree.filter { $0.role == "label" && $0.name.hasPrefix("Preview") })")
+        // Pages 5–10: three sides, counted at once.
+        bed.key("alt+g")
+        bed.type("5-10")
+        tree = bed.waitForAccessible { Self.sides($0).count == 3 && $0.contains { $0.name == "Preview — 3 sheets of Letter, 3 sides" } }
+        #expect(Self.sides(tree) == ["Side 1", "Side 2", "Side 3"], "\(Self.sides(tree))")
+        #expect(tree.contains { $0.role == "label" && $0.name == "Preview — 3 sheets of Letter, 3 sides" })
+        let window = try #require(bed.waitForWindow(named: "^\(NSRegularExpression.escapedPattern(for: title))$"))
+        let shot = try harness.screenshot("sheet-two-per-side", window: window)
+        #expect(shot.image.width > 0, "\(shot.path)")
+        try? FileManager.default.copyItem(atPath: shot.path, toPath: "/tmp/compose-sheet-two-per-side.png")
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("Sent to quire-office — job ") } }
+        #expect(tree.contains { $0.name.hasPrefix("Sent to quire-office — job ") }, "\(tree.filter { $0.role == "label" })")
+        let received = try #require(cups.waitForDocument(titled: "nup.pdf"))
+        var numbers: [[Int]] = []
+        for page in 1...3 {
+            let text = ProcessRunner.run(["/usr/bin/pdftotext", "-layout", "-f", String(page), "-l", String(page), received.path, "-"]).standardOutputText
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+            numbers.append(zip(words, words.dropFirst()).compactMap { $0 == "Page" ? Int($1) : nil })
+        }
+        #expect(numbers == [[5, 6], [7, 8], [9, 10]])
+        bed.key("Escape")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     // MARK: What the sheet shows is what it sends (copies, pages, the buttons in view)
 
     /// The sheet window's own objects (the viewer's header has a "Print" button too).
