@@ -162,3 +162,5 @@ bench: deps samples
 	bench/thumbnail-bench.sh $(QUIRE_RELEASE) 20
 	QUIRE=$(CURDIR)/$(QUIRE_RELEASE) bench/batch-bench.sh
 	bench/look-window-bench.sh $(QUIRE_RELEASE) 5
+	$(SWIFT) build $(RELEASE_FLAGS) --product compose-bench
+	bench/compose-bench.sh $(QUIRE_RELEASE) 5

@@ -140,6 +140,8 @@ let package = Package(
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
         .executableTarget(name: "thumbnail-sample", dependencies: ["Quire"], path: "Samples/Thumbnail"),
+        // bench/compose-bench.sh's helper: the print sheet's preview through the render worker.
+        .executableTarget(name: "compose-bench", dependencies: ["QuireRenderService", "QuireSheets", "QuireTypes"], path: "bench/ComposeBench"),
 
         // MARK: Fuzz targets (make fuzz builds them with -sanitize=fuzzer; plain builds replay inputs)
         .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes", "FuzzDriver"], path: "Fuzz/SniffFuzzer"),
