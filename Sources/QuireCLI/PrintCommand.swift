@@ -29,6 +29,42 @@ struct PrintCommand: AsyncParsableCommand {
             With --wait, Quire follows the job until the scheduler reports it finished and \
             prints "QUEUE-ID: completed" (exit 0); a job cancelled (e.g. by another user or \
             `cancel`) or aborted exits 75, a scheduler that stops meanwhile 69.
+
+            Sheets (composed by Quire). The options lp spells -o media=A5, -o landscape or \
+            orientation-requested=3/4, -o fit-to-page or print-scaling=auto/fit/none, \
+            -o scaling=PERCENT, -o number-up=1/2/4/6/9/16, -o number-up-layout=lrtb (lrbt, rltb, \
+            rlbt, tblr, tbrl, btlr, btrl), -o page-border=single (single-thick, double, \
+            double-thick), -o page-set=odd/even, -o outputorder=reverse, and --booklet, are applied \
+            by Quire, not by CUPS: it selects the document pages -P names, places them on the \
+            sheets (poppler drawing into a cairo PDF: vector, text stays text) and sends that PDF \
+            with none of these options, so the print sheet's preview, --output and the paper \
+            agree. -o collate=true asks CUPS to collate copies. The paper is one the printer \
+            lists (media-supported; otherwise refused with the list), its printable area from \
+            the printer's margins (media-col-database); orientation follows each page's shape \
+            unless given.
+
+            Where Quire differs from CUPS, and why: (1) -P counts document pages also with \
+            number-up; CUPS's filters apply page-ranges to the sheets after number-up, so \
+            "-P 5-10 -o number-up=2" would print document pages 9-20 (apple/cups 3008, 4838, \
+            5094), while RFC 8011 means input pages. (2) page-set=odd/even counts the composed \
+            sides (for printing fronts, then backs), not document pages. (3) --booklet exists \
+            (CUPS has none): pages are reordered and placed two per side, padded with blanks to a \
+            multiple of four (8 pages: 8|1, 2|7, 6|3, 4|5) and printed two-sided-short-edge; on \
+            a one-sided printer Quire says before sending that it prints the fronts, then asks \
+            for the backs with the same command and -o page-set=even. (4) outputorder=reverse on \
+            two-sided jobs reverses whole sheets, keeping each front before its back. (5) \
+            print-scaling=auto prints at actual size when the page fits the paper, else fits it \
+            to the printable area.
+
+            --output FILE.pdf (Save as PDF) writes the composed job exactly as it would be sent \
+            (the default printer's paper and margins when one is set up; none is needed) and \
+            sends nothing; written atomically: an unwritable path exits 73 and leaves nothing. \
+            Saved options: like lp, Quire starts from the printer's options in lpoptions \
+            (lpoptions -p PRINTER -o number-up=2, or --remember, which saves the paper, sides, \
+            colour, scaling and pages per sheet given (never copies or pages) through \
+            cupsSetDests2: ~/.cups/lpoptions, or the system's file for root, as lpoptions does); \
+            options on the command line win. Bad sheet options (an unknown paper, number-up=3, a \
+            booklet of one page, pages past the end) are one line on stderr, exit 64, nothing sent.
             """)
 
     @Option(name: [.customShort("d"), .customLong("destination")], help: ArgumentHelp("Printer (queue or queue/instance).", valueName: "dest"))
