@@ -136,9 +136,14 @@ final class DocumentSession {
     /// `bytes` in an already-unlinked temporary file, open for reading (poppler reads a PDF
     /// from a descriptor).
     static func temporaryFile(_ bytes: [UInt8], for path: DocumentPath) throws -> InputFile {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((directory + "/quire-compose-XXXXXX.pdf").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        // $TMPDIR, else /tmp (the sandboxed worker's own tmpfs, where $TMPDIR may not exist).
+        let directories = (getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : [$0] } ?? []) + ["/tmp"]
+        var template: [CChar] = []
+        var fd: Int32 = -1
+        for directory in directories where fd < 0 {
+            template = Array((directory + "/quire-compose-XXXXXX.pdf").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        }
         guard fd >= 0 else { throw RenderProblem(.unsupported, "cannot create a temporary file for the converted PDF (\(Errno.current))") }
         let name = String(cString: template.map { $0 })
         defer { close(fd); unlink(name) }

@@ -123,9 +123,12 @@ public final class PrintSheet {
     /// them): paper, sides, colour, scaling and pages per sheet.
     private func applySavedOptions() {
         guard let saved = try? printer.system.savedOptions(for: selected.destination) else { return }
-        paper = saved["media"].flatMap(PaperSize.named)
+        // libcups lists the queue's own defaults among a destination's options too: a value
+        // equal to the printer's default stays "Printer default".
+        let defaults = capabilities
+        paper = saved["media"].flatMap { $0 == defaults?.defaultMedia ? nil : PaperSize.named($0) }
         sides = saved["sides"].flatMap(PrintOptions.Sides.init(argument:))
-        colorMode = saved["print-color-mode"].flatMap(PrintOptions.ColorMode.init(rawValue:))
+        colorMode = saved["print-color-mode"].flatMap { $0 == defaults?.defaultColorMode ? nil : PrintOptions.ColorMode(rawValue: $0) }
         var sheet = SheetOptions()
         if let value = saved["print-scaling"], (try? sheet.apply("print-scaling", value)) == true { scaling = sheet.scaling } else { scaling = .auto }
         if let value = saved["number-up"], (try? sheet.apply("number-up", value)) == true { pagesPerSheet = sheet.numberUp } else { pagesPerSheet = 1 }
