@@ -464,6 +464,16 @@ public final class PrintSheet {
                                         destination: selected.name, options: options)
             return try printer.submit(plan)
         }
+        if booklet, bookletDuplex {
+            // The printer may have lost duplex since the preview (another queue setting, a
+            // unit removed): asked again, and if so said before anything is sent.
+            let fresh = try printer.system.capabilities(of: selected.destination)
+            if !fresh.sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) {
+                capabilityCache[selected.name] = fresh
+                throw PrintError(.invalidOption,
+                                 "\(selected.name) no longer prints on both sides: the booklet prints in two passes, the fronts first, then you put the stack back for the backs. Print again to send the fronts.")
+            }
+        }
         let sheet = sheetOptions
         let pdf = try composedPDF()
         options.composedByQuire = true

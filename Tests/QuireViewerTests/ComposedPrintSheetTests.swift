@@ -114,4 +114,37 @@ final class ComposedPrintSheetTests {
         #expect(throws: PrintError.self) { try sheet.submit() }
         #expect(bed.receivedDocuments().isEmpty)
     }
+
+    @Test func aPrinterThatLostDuplexSinceThePreviewGetsTheBookletInTwoPassesSaidFirst() throws {
+        let bed = try CUPSTestBed(.full)
+        let model = model(bed)
+        let sheet = try model.makePrintSheet()
+        sheet.pagesText = "1-8"
+        sheet.booklet = true
+        #expect(sheet.bookletDuplex)
+        #expect(sheet.summary == "2 sheets of Letter, 4 sides")
+        // Between preview and Print the queue becomes one-sided (a raw queue lists no sides).
+        let uri = try #require(try String(contentsOfFile: bed.directory.file("env"), encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("TESTBED_IPP_URI=") }?.dropFirst("TESTBED_IPP_URI=".count))
+        try bed.admin("lpadmin", "-p", "quire-office", "-v", String(uri), "-m", "raw")
+        do {
+            _ = try sheet.submit()
+            Issue.record("a booklet was sent without telling the user about the two passes")
+        } catch let error as PrintError {
+            #expect(error.message.hasPrefix("quire-office no longer prints on both sides: the booklet prints in two passes"), "\(error.message)")
+        }
+        #expect(bed.receivedDocuments().isEmpty, "nothing is sent with the warning")
+        #expect(!sheet.bookletDuplex)
+        #expect(sheet.bookletNote?.contains("two passes") == true)
+        // Print again: the fronts; then the backs.
+        _ = try sheet.submit()
+        #expect(sheet.bookletPass == .even)
+        #expect(sheet.bookletNote?.hasPrefix("Fronts sent.") == true)
+        let fronts = try #require(bed.waitForDocument(titled: "twelve.pdf"))
+        #expect(CUPSTestBed.pageCount(ofPDF: fronts.path) == 2)
+        let first = ProcessRunner.run(["/usr/bin/pdftotext", "-layout", "-f", "1", "-l", "1", fronts.path, "-"]).standardOutputText
+        #expect(first.contains("Page 8") && first.contains("Page 1"), "\(first)")
+        _ = try sheet.submit()
+        #expect(sheet.bookletPass == nil)
+    }
 }
