@@ -76,6 +76,41 @@ final class PrintComposeCommandTests {
         #expect(Self.pageNumbers(booklet) == [[8, 1], [2, 7], [6, 3], [4, 5]])
     }
 
+    @Test func layoutOrderReverseOddEvenAndCollateAsLpSpellsThem() throws {
+        let out = bed.directory.file("order.pdf")
+        // 4 per side, top to bottom then left to right: pages 1,2 in the left column.
+        #expect(quire(["print", "--output", out, "-P", "1-4", "-o", "number-up=4 number-up-layout=tblr", twelve]).status == 0)
+        let text = ProcessRunner.run(["/usr/bin/pdftotext", "-layout", out, "-"]).standardOutputText
+        let rows = text.split(separator: "\n").map { line in
+            let words = line.split(separator: " ")
+            return zip(words, words.dropFirst()).compactMap { $0 == "Page" ? Int($1) : nil }
+        }.filter { !$0.isEmpty }
+        #expect(rows == [[1, 3], [2, 4]], "\(rows)")
+        // Reverse: last side first; odd sides only.
+        #expect(quire(["print", "--output", out, "-P", "1-6", "-o", "number-up=2", "-o", "outputorder=reverse", twelve]).status == 0)
+        #expect(Self.pageNumbers(out) == [[5, 6], [3, 4], [1, 2]])
+        #expect(quire(["print", "--output", out, "-P", "1-5", "-o", "page-set=odd", twelve]).status == 0)
+        #expect(Self.pageNumbers(out) == [[1], [3], [5]])
+        // A border is drawn: the bordered side has more dark pixels than the plain one.
+        let plain = bed.directory.file("plain.pdf"), bordered = bed.directory.file("bordered.pdf")
+        #expect(quire(["print", "--output", plain, "-P", "1-2", "-o", "number-up=2", twelve]).status == 0)
+        #expect(quire(["print", "--output", bordered, "-P", "1-2", "-o", "number-up=2", "-o", "page-border=double-thick", twelve]).status == 0)
+        func dark(_ pdf: String) -> Int {
+            let png = pdf + ".pgm"
+            _ = ProcessRunner.run(["/usr/bin/pdftoppm", "-r", "36", "-gray", "-singlefile", pdf, pdf])
+            guard let data = FileManager.default.contents(atPath: png) else { return -1 }
+            return data.suffix(data.count / 2).filter { $0 < 128 }.count
+        }
+        #expect(dark(bordered) > dark(plain) + 50, "borders: \(dark(bordered)) vs \(dark(plain))")
+        // Collated copies of a composed job reach the scheduler as lp's collate does.
+        let sent = quire(["print", "-n", "2", "-o", "collate=true", "-o", "number-up=2", "-P", "1-4", "-t", "collated", twelve])
+        #expect(sent.status == 0, "\(sent.standardError)")
+        let received = try #require(bed.waitForDocument(titled: "collated"))
+        #expect(received.attributes["IPP_MULTIPLE_DOCUMENT_HANDLING"] == "separate-documents-collated-copies", "\(received.attributes)")
+        #expect(received.attributes["IPP_COPIES"] == "2")
+        #expect(Self.pageNumbers(received.path) == [[1, 2], [3, 4]])
+    }
+
     @Test func fitToPageOnTheChosenPaperGivesPagesOfThatPaper() throws {
         let result = quire(["print", "-o", "media=A4", "-o", "fit-to-page", "-P", "1-2", "-t", "fit-a4", twelve])
         #expect(result.status == 0, "\(result.standardError)")
