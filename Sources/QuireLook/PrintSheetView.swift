@@ -193,9 +193,7 @@ final class PrintSheetView {
         let saveRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         Accessibility.setLabel(saveAsPDFButton, "Save as PDF")
         gtk_box_append(cast(saveRow), saveAsPDFButton)
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        let base = sheet.documentName.hasSuffix(".pdf") ? String(sheet.documentName.dropLast(4)) : sheet.documentName
-        gtk_editable_set_text(OpaquePointer(saveAsPDFEntry), "\(home)/\(base)-print.pdf")
+        gtk_editable_set_text(OpaquePointer(saveAsPDFEntry), sheet.defaultPDFPath.description)
         Accessibility.setLabel(saveAsPDFEntry, "PDF File")
         gtk_widget_set_hexpand(saveAsPDFEntry, 1)
         gtk_box_append(cast(saveRow), saveAsPDFEntry)

@@ -51,6 +51,7 @@ final class TerminalPrintForm {
             case .scaling: sheet.cycleScaling(step: step)
             case .pagesPerSheet: sheet.cyclePagesPerSheet(step: step)
             case .booklet: sheet.booklet.toggle()
+            case .saveAsPDF: sheet.saveAsPDF = sheet.saveAsPDF == nil ? sheet.defaultPDFPath : nil
             case .copies: return false
             }
         case .backspace:
@@ -131,6 +132,8 @@ final class TerminalPrintForm {
         rows.append(marker(.scaling) + "Scale\u{1B}[0m   " + value(scaling, .scaling) + "  ←/→ change")
         rows.append(marker(.pagesPerSheet) + "Per side\u{1B}[0m " + value(String(sheet.pagesPerSheet), .pagesPerSheet) + "  ←/→ 1, 2, 4, 6, 9, 16")
         rows.append(marker(.booklet) + "Booklet\u{1B}[0m " + value(sheet.booklet ? "yes" : "no", .booklet) + beside(.booklet, "←/→ change"))
+        rows.append(marker(.saveAsPDF) + "Send to\u{1B}[0m " + value(sheet.saveAsPDF.map { "PDF file \($0)" } ?? "the printer", .saveAsPDF)
+                    + "  ←/→ printer, Save as PDF")
         if let summary = sheet.summary {
             rows.append("  Will print: \(summary)" + (sheet.composes ? " (composed by Quire)" : ""))
         }

@@ -270,6 +270,17 @@ public final class TerminalViewer {
             }
             message = ("sending to \(form.sheet.selected.name)…", false)
             draw()
+            if let path = form.sheet.saveAsPDF {
+                do {
+                    let sides = try form.sheet.saveAsPDFFile()
+                    mode = .normal
+                    message = ("Saved \(sides) side\(sides == 1 ? "" : "s") to \(path)", false)
+                } catch {
+                    form.error = (error as? PrintError)?.message ?? "\(error)"
+                    message = nil
+                }
+                return
+            }
             do {
                 let job = try form.sheet.submit()
                 let sent = "Sent to \(job.destination) — job \(job.id) (\(job.requestID))"

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Quire
 import QuireRenderService
 
@@ -32,6 +35,8 @@ public final class PrintSheet {
         case printer, copies, pages, sides, colorMode
         /// How pages go on sheets (composed by Quire: what the preview shows is what prints).
         case paper, orientation, scaling, pagesPerSheet, booklet
+        /// Print, or Save as PDF (``saveAsPDF``).
+        case saveAsPDF
     }
 
     public let printers: [Printer]
@@ -143,6 +148,13 @@ public final class PrintSheet {
             return media.compactMap(PaperSize.named).filter { seen.insert($0.name).inserted }
         }
         return PaperSize.commonNames.compactMap(PaperSize.named)
+    }
+
+    /// Where Save as PDF writes unless the user says otherwise: "NAME-print.pdf" in `$HOME`.
+    public var defaultPDFPath: DocumentPath {
+        let home = getenv("HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = documentName.lowercased().hasSuffix(".pdf") ? String(documentName.dropLast(4)) : documentName
+        return DocumentPath(home + "/" + base + "-print.pdf")
     }
 
     /// The printer's default paper, when it says.
@@ -291,7 +303,7 @@ public final class PrintSheet {
     /// The fields to show, in order (sides only for duplex printers, colour mode only for colour ones).
     public var fields: [Field] {
         [.printer, .copies, .pages] + (sidesChoices.isEmpty ? [] : [.sides]) + (colorModeChoices.isEmpty ? [] : [.colorMode])
-            + [.paper, .orientation, .scaling, .pagesPerSheet, .booklet]
+            + [.paper, .orientation, .scaling, .pagesPerSheet, .booklet, .saveAsPDF]
     }
 
     /// Most pages a preview shows; the rest are counted ("+N more").
@@ -411,6 +423,9 @@ public final class PrintSheet {
                 : "\(selected.name) does not take \(paper.displayName) (it takes \(choices.map(\.displayName).joined(separator: ", ")))"
         case .orientation, .scaling:
             return nil
+        case .saveAsPDF:
+            guard let path = saveAsPDF else { return nil }
+            return path.bytes.isEmpty ? "choose a file to save the PDF to" : nil
         case .pagesPerSheet:
             return SheetOptions.numberUpChoices.contains(pagesPerSheet) ? nil : "pages per sheet: 1, 2, 4, 6, 9 or 16"
         case .booklet:

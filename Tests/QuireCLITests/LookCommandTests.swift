@@ -184,6 +184,7 @@ final class LookCommandTests {
         let serverRoot = bed.directory.file("serverroot")
         try FileManager.default.createDirectory(atPath: serverRoot, withIntermediateDirectories: true)
         let environment = bed.environment(["XDG_STATE_HOME": directory.file("state"), "CUPS_SERVERROOT": serverRoot])
+        try FileManager.default.createDirectory(atPath: bed.directory.file("home"), withIntermediateDirectories: true)
         var session = try TmuxSession([QuireBinary.path, "look", document], environment: environment)
         session.wait(for: "page 1 of 3")
         session.send("p")
@@ -214,8 +215,15 @@ final class LookCommandTests {
         screen = session.wait(for: "Per side")
         #expect(Self.row(screen, "Per side").contains("[2]"), "\(Self.row(screen, "Per side"))")
         #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides"))
-        session.send("Escape")
-        session.wait(for: "not printed")
+        // Send to: Save as PDF (→), Enter writes the composed job to $HOME/NAME-print.pdf.
+        for _ in 0..<9 { session.send("Tab") }
+        session.send("Right")
+        screen = session.wait(for: "PDF file")
+        session.send("Enter")
+        screen = session.wait(for: "Saved 2 sides to")
+        let saved = bed.directory.file("home") + "/look-nup-print.pdf"
+        #expect(TmuxSession.lastLine(screen).contains("Saved 2 sides to /"), "\(TmuxSession.lastLine(screen))")
+        #expect(CUPSTestBed.pageCount(ofPDF: saved) == 2)
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
