@@ -185,6 +185,13 @@ struct PrintCommand: AsyncParsableCommand {
             try await composed(request, options: options, words: sheetWords, printer: printer, target: nil)
             return
         }
+        if request.dryRun, request.preview == nil, let destination = try? printer.system.destination(named: request.destination),
+           let saved = try? printer.system.savedOptions(for: destination),
+           Self.composes(saved.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) {
+            // --dry-run shows what would be sent: with saved sheet options, the composed job.
+            try await composed(request, options: options, words: [], printer: printer, target: nil)
+            return
+        }
         if request.dryRun || request.preview != nil {
             try plan(request, options: options, printer: printer)
             return

@@ -192,6 +192,9 @@ final class PrintComposeCommandTests {
         let byLp = try #require(bed.waitForDocument(titled: "lp-saved"))
         #expect(CUPSTestBed.pageCount(ofPDF: byLp.path) == 2)
         #expect(byLp.attributes["IPP_SIDES"] == "two-sided-long-edge")
+        // --dry-run says so.
+        let dry = quire(["print", "--dry-run", "-P", "5-8", twelve], env)
+        #expect(dry.standardOutputText.contains("pages 5-8 (composed by Quire: 1 sheet of A4, 2 sides)"), "\(dry.standardOutputText)")
         // Quire uses them too, composing itself: pages 5–8 two per side.
         let byQuire = quire(["print", "-P", "5-8", "-t", "quire-saved", twelve], env)
         #expect(byQuire.status == 0, "\(byQuire.standardError)")
