@@ -147,7 +147,7 @@ let package = Package(
         .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes", "FuzzDriver"], path: "Fuzz/SniffFuzzer"),
         .executableTarget(name: "fuzz-open", dependencies: ["Quire", "FuzzDriver"], path: "Fuzz/OpenFuzzer"),
         .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire", "QuireThumbnails", "FuzzDriver"], path: "Fuzz/ThumbnailFuzzer"),
-        .executableTarget(name: "fuzz-print-options", dependencies: ["QuirePrint", "FuzzDriver"], path: "Fuzz/PrintOptionsFuzzer"),
+        .executableTarget(name: "fuzz-print-options", dependencies: ["QuirePrint", "QuireSheets", "FuzzDriver"], path: "Fuzz/PrintOptionsFuzzer"),
         .executableTarget(name: "fuzz-desktop-entry", dependencies: ["Quire", "QuireIntegration", "FuzzDriver"], path: "Fuzz/DesktopEntryFuzzer"),
         .executableTarget(name: "fuzz-previewer-uri", dependencies: ["QuireGIO", "QuireTypes", "FuzzDriver"], path: "Fuzz/PreviewerURIFuzzer"),
         .executableTarget(name: "fuzz-terminal-replies", dependencies: ["QuireTerminal", "FuzzDriver"], path: "Fuzz/TerminalRepliesFuzzer"),
