@@ -165,3 +165,5 @@ bench: deps samples
 	QUIRE=$(CURDIR)/$(QUIRE_RELEASE) bench/batch-bench.sh
 	bench/look-window-bench.sh $(QUIRE_RELEASE) 5
 	bench/media-bench.sh $(QUIRE_RELEASE) 5
+	$(SWIFT) build $(RELEASE_FLAGS) --product compose-bench
+	bench/compose-bench.sh $(QUIRE_RELEASE) 5

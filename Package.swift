@@ -104,15 +104,18 @@ let package = Package(
         // The system layer: Errno, FileDescriptor, atomic replacement, threads, paths.
         .target(name: "QuireSystem", dependencies: ["CQuireSystem"]),
         .target(name: "QuireTypes", dependencies: ["QuireSystem", "QuireGIO"]),
+        // Print composition as arithmetic: paper sizes, pages per side, booklet order, odd/even,
+        // reverse. No C, no documents: QuireRender draws what it says, QuirePrint reads lp's words.
+        .target(name: "QuireSheets"),
         .target(
             name: "QuireRender",
-            dependencies: ["QuireTypes", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
+            dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer"]),
-        .target(name: "QuirePrint", dependencies: ["QuireTypes", "CCUPS"]),
+        .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and
         // the one place its command line and sandbox are built.
-        .target(name: "QuireRenderService", dependencies: ["QuireRender", "QuireTypes", "QuireSystem"]),
+        .target(name: "QuireRenderService", dependencies: ["QuireRender", "QuireSheets", "QuireTypes", "QuireSystem"]),
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
@@ -143,12 +146,14 @@ let package = Package(
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
         .executableTarget(name: "thumbnail-sample", dependencies: ["Quire"], path: "Samples/Thumbnail"),
+        // bench/compose-bench.sh's helper: the print sheet's preview through the render worker.
+        .executableTarget(name: "compose-bench", dependencies: ["QuireRenderService", "QuireSheets", "QuireTypes"], path: "bench/ComposeBench"),
 
         // MARK: Fuzz targets (make fuzz builds them with -sanitize=fuzzer; plain builds replay inputs)
         .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes", "FuzzDriver"], path: "Fuzz/SniffFuzzer"),
         .executableTarget(name: "fuzz-open", dependencies: ["Quire", "FuzzDriver"], path: "Fuzz/OpenFuzzer"),
         .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire", "QuireThumbnails", "FuzzDriver"], path: "Fuzz/ThumbnailFuzzer"),
-        .executableTarget(name: "fuzz-print-options", dependencies: ["QuirePrint", "FuzzDriver"], path: "Fuzz/PrintOptionsFuzzer"),
+        .executableTarget(name: "fuzz-print-options", dependencies: ["QuirePrint", "QuireSheets", "FuzzDriver"], path: "Fuzz/PrintOptionsFuzzer"),
         .executableTarget(name: "fuzz-desktop-entry", dependencies: ["Quire", "QuireIntegration", "FuzzDriver"], path: "Fuzz/DesktopEntryFuzzer"),
         .executableTarget(name: "fuzz-previewer-uri", dependencies: ["QuireGIO", "QuireTypes", "FuzzDriver"], path: "Fuzz/PreviewerURIFuzzer"),
         .executableTarget(name: "fuzz-terminal-replies", dependencies: ["QuireTerminal", "FuzzDriver"], path: "Fuzz/TerminalRepliesFuzzer"),
@@ -163,6 +168,7 @@ let package = Package(
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireRenderService", "QuireArguments", "QuireTestSupport"]),
         .testTarget(name: "QuireArgumentsTests", dependencies: ["QuireArguments"]),
+        .testTarget(name: "QuireSheetsTests", dependencies: ["QuireSheets"]),
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireTestSupport"]),

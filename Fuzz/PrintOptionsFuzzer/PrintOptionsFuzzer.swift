@@ -8,6 +8,7 @@
 // Built with -sanitize=fuzzer (make fuzz); without it, a replay driver runs saved inputs.
 import FuzzDriver
 import QuirePrint
+import QuireSheets
 
 func fuzzOne(_ bytes: [UInt8]) {
     let fields = FuzzDriver.fields(bytes, 4)
@@ -38,6 +39,7 @@ func fuzzOne(_ bytes: [UInt8]) {
                          "bad option name \"\(attribute.key)\" from \"\(optionText)\"")
         }
         options.extra = extra
+        composeChecked(extra, pageCount: min(pageCount, 400), pages: (try? options.pageRanges?.pages(pageCount: pageCount)) ?? nil)
     }
     let word = String(decoding: fields[2], as: UTF8.self)
     if let sides = PrintOptions.Sides(argument: word) {
@@ -49,6 +51,47 @@ func fuzzOne(_ bytes: [UInt8]) {
     options.holdUntil = hold
     let sent = options.cupsOptionsForDisplay(pageRangesValue: pageRangesValue)
     precondition(sent.contains { $0.0 == "job-hold-until" })
+}
+
+/// The sheet options among the `-o` words (as `quire print` reads them), composed over the
+/// document's pages: the side count computed from the page count alone is the count composed,
+/// every document page chosen appears on exactly one side (all sides kept), each placement is
+/// inside its side, and nothing is scaled to nothing.
+func composeChecked(_ extra: [PrintOptions.Attribute], pageCount: Int, pages chosen: [Int]?) {
+    var sheet = SheetOptions()
+    for attribute in extra {
+        if attribute.key == "media" {
+            if let paper = PaperSize.named(attribute.value) {
+                precondition(paper.width > 0 && paper.width <= paper.height)
+                sheet.paper = paper
+            }
+        } else {
+            _ = try? sheet.apply(attribute.key, attribute.value)
+        }
+    }
+    let pages = (chosen ?? Array(1...pageCount)).filter { $0 <= pageCount }
+    guard !pages.isEmpty else { return }
+    guard let imposition = try? Imposition(pages: pages, size: { page in
+        PageBox(width: 200 + Double(page % 7) * 90, height: 300 + Double(page % 5) * 70)
+    }, options: sheet) else {
+        precondition(sheet.booklet && pages.count < 2, "only a one-page booklet is refused: \(sheet)")
+        return
+    }
+    precondition(imposition.sides.count == Imposition.sideCount(pages: pages.count, options: sheet),
+                 "\(imposition.sides.count) sides composed, \(Imposition.sideCount(pages: pages.count, options: sheet)) counted: \(sheet)")
+    if sheet.pageSet == .all {
+        let placed = imposition.sides.flatMap(\.pages)
+        precondition(placed.sorted() == pages.sorted(), "pages placed \(placed) are not the pages chosen \(pages)")
+    }
+    for side in imposition.sides {
+        precondition(side.width > 0 && side.height > 0)
+        for placement in side.placements {
+            precondition(placement.scale > 0 && placement.scale.isFinite)
+            precondition(placement.clip.x >= -0.001 && placement.clip.y >= -0.001
+                         && placement.clip.x + placement.clip.width <= side.width + 0.001
+                         && placement.clip.y + placement.clip.height <= side.height + 0.001, "cell outside its side")
+        }
+    }
 }
 
 #if FUZZING

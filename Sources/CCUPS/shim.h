@@ -29,6 +29,7 @@
     X(cupsFreeOptions) \
     X(cupsGetDest) \
     X(cupsGetDestMediaByIndex) \
+    X(cupsGetDestMediaByName) \
     X(cupsGetDestMediaCount) \
     X(cupsGetDestMediaDefault) \
     X(cupsGetDests2) \
@@ -37,7 +38,9 @@
     X(cupsGetResponse) \
     X(cupsLastError) \
     X(cupsLastErrorString) \
+    X(cupsRemoveOption) \
     X(cupsServer) \
+    X(cupsSetDests2) \
     X(cupsSetServer) \
     X(cupsStartDestDocument) \
     X(cupsUser) \

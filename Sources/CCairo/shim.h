@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #define QUIRE_CAIRO_FUNCTIONS(X) \
+    X(cairo_clip) \
     X(cairo_create) \
     X(cairo_destroy) \
     X(cairo_fill) \
@@ -31,14 +32,17 @@
     X(cairo_pdf_surface_set_size) \
     X(cairo_rectangle) \
     X(cairo_restore) \
+    X(cairo_rotate) \
     X(cairo_save) \
     X(cairo_scale) \
     X(cairo_set_source_rgb) \
     X(cairo_set_source_rgba) \
+    X(cairo_set_line_width) \
     X(cairo_set_source_surface) \
     X(cairo_show_page) \
     X(cairo_status) \
     X(cairo_status_to_string) \
+    X(cairo_stroke) \
     X(cairo_surface_destroy) \
     X(cairo_surface_finish) \
     X(cairo_surface_flush) \

@@ -3,3 +3,4 @@
 @_exported import QuireTypes
 @_exported import QuireRender
 @_exported import QuirePrint
+@_exported import QuireSheets

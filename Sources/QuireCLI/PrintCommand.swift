@@ -29,6 +29,42 @@ struct PrintCommand: AsyncParsableCommand {
             With --wait, Quire follows the job until the scheduler reports it finished and \
             prints "QUEUE-ID: completed" (exit 0); a job cancelled (e.g. by another user or \
             `cancel`) or aborted exits 75, a scheduler that stops meanwhile 69.
+
+            Sheets (composed by Quire). The options lp spells -o media=A5, -o landscape or \
+            orientation-requested=3/4, -o fit-to-page or print-scaling=auto/fit/none, \
+            -o scaling=PERCENT, -o number-up=1/2/4/6/9/16, -o number-up-layout=lrtb (lrbt, rltb, \
+            rlbt, tblr, tbrl, btlr, btrl), -o page-border=single (single-thick, double, \
+            double-thick), -o page-set=odd/even, -o outputorder=reverse, and --booklet, are applied \
+            by Quire, not by CUPS: it selects the document pages -P names, places them on the \
+            sheets (poppler drawing into a cairo PDF: vector, text stays text) and sends that PDF \
+            with none of these options, so the print sheet's preview, --output and the paper \
+            agree. -o collate=true asks CUPS to collate copies. The paper is one the printer \
+            lists (media-supported; otherwise refused with the list), its printable area from \
+            the printer's margins (media-col-database); orientation follows each page's shape \
+            unless given.
+
+            Where Quire differs from CUPS, and why: (1) -P counts document pages also with \
+            number-up; CUPS's filters apply page-ranges to the sheets after number-up, so \
+            "-P 5-10 -o number-up=2" would print document pages 9-20 (apple/cups 3008, 4838, \
+            5094), while RFC 8011 means input pages. (2) page-set=odd/even counts the composed \
+            sides (for printing fronts, then backs), not document pages. (3) --booklet exists \
+            (CUPS has none): pages are reordered and placed two per side, padded with blanks to a \
+            multiple of four (8 pages: 8|1, 2|7, 6|3, 4|5) and printed two-sided-short-edge; on \
+            a one-sided printer Quire says before sending that it prints the fronts, then asks \
+            for the backs with the same command and -o page-set=even. (4) outputorder=reverse on \
+            two-sided jobs reverses whole sheets, keeping each front before its back. (5) \
+            print-scaling=auto prints at actual size when the page fits the paper, else fits it \
+            to the printable area.
+
+            --output FILE.pdf (Save as PDF) writes the composed job exactly as it would be sent \
+            (the default printer's paper and margins when one is set up; none is needed) and \
+            sends nothing; written atomically: an unwritable path exits 73 and leaves nothing. \
+            Saved options: like lp, Quire starts from the printer's options in lpoptions \
+            (lpoptions -p PRINTER -o number-up=2, or --remember, which saves the paper, sides, \
+            colour, scaling and pages per sheet given (never copies or pages) through \
+            cupsSetDests2: ~/.cups/lpoptions, or the system's file for root, as lpoptions does); \
+            options on the command line win. Bad sheet options (an unknown paper, number-up=3, a \
+            booklet of one page, pages past the end) are one line on stderr, exit 64, nothing sent.
             """)
 
     @Option(name: [.customShort("d"), .customLong("destination")], help: ArgumentHelp("Printer (queue or queue/instance).", valueName: "dest"))
@@ -85,6 +121,15 @@ struct PrintCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write exactly the pages that would print to this PDF (nothing is sent).", valueName: "out.pdf"))
     var preview: String?
 
+    @Flag(name: .long, help: "Make a booklet: pages reordered two per side, to fold (duplex short-edge, or two passes on a one-sided printer).")
+    var booklet = false
+
+    @Option(name: .long, help: ArgumentHelp("Save as PDF: write the composed job exactly as it would be sent, and send nothing.", valueName: "file.pdf"))
+    var output: String?
+
+    @Flag(name: .long, help: "Remember the paper, sides, colour, scaling and pages per sheet given here for the printer (in lpoptions, which lp reads too; never copies or pages).")
+    var remember = false
+
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
         "Per-file time limit in seconds for reading and converting (exit status 75); 0 waits forever (default 60; env QUIRE_TIMEOUT).",
         valueName: "seconds"))
@@ -101,7 +146,8 @@ struct PrintCommand: AsyncParsableCommand {
         if color && monochrome { throw ValidationError("--color and --monochrome exclude each other.") }
         if let copies, copies < 1 { throw ValidationError("-n must be at least 1.") }
         if let numberUp, numberUp < 1 { throw ValidationError("--number-up must be at least 1.") }
-        if wait && (dryRun || preview != nil) { throw ValidationError("--wait needs a job: not with --dry-run or --preview.") }
+        if wait && (dryRun || preview != nil || output != nil) { throw ValidationError("--wait needs a job: not with --dry-run, --preview or --output.") }
+        if preview != nil && output != nil { throw ValidationError("--preview and --output exclude each other.") }
     }
 
     /// Seconds per file when neither --timeout nor QUIRE_TIMEOUT says otherwise.
@@ -112,7 +158,8 @@ struct PrintCommand: AsyncParsableCommand {
         PrintRequest(destination: destination, copies: copies, pages: pages, extraOptions: extraOptions, sides: sides,
                      media: media, color: color, monochrome: monochrome, landscape: landscape, collate: collate,
                      numberUp: numberUp, fit: fit, title: title, priority: priority, hold: hold, wait: wait,
-                     dryRun: dryRun, preview: preview.map(RawArguments.path), files: files.map(RawArguments.path),
+                     dryRun: dryRun, preview: preview.map(RawArguments.path), booklet: booklet, output: output.map(RawArguments.path), remember: remember,
+                     files: files.map(RawArguments.path),
                      maximumFileSize: try limits.maximumFileSize(), renderLimits: try limits.renderLimits(),
                      seconds: try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout))
     }
@@ -130,8 +177,21 @@ struct PrintCommand: AsyncParsableCommand {
     /// Prints (or with --dry-run/--preview, plans) what `request` asks; both the parsed command
     /// and ``FastPathTable``'s line come here. Throws `ExitCode` after reporting, or the error to report.
     static func print(_ request: PrintRequest) async throws {
-        let options = try request.printOptions()
+        var options = try request.printOptions()
         let printer = DocumentPrinter()
+        let sheetWords = request.sheetWords(moving: &options)
+        if request.remember { try remember(sheetWords, options: options, destination: request.destination, system: printer.system) }
+        if request.preview == nil, !sheetWords.isEmpty || request.output != nil {
+            try await composed(request, options: options, words: sheetWords, printer: printer, target: nil)
+            return
+        }
+        if request.dryRun, request.preview == nil, let destination = try? printer.system.destination(named: request.destination),
+           let saved = try? printer.system.savedOptions(for: destination),
+           Self.composes(saved.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) {
+            // --dry-run shows what would be sent: with saved sheet options, the composed job.
+            try await composed(request, options: options, words: [], printer: printer, target: nil)
+            return
+        }
         if request.dryRun || request.preview != nil {
             try plan(request, options: options, printer: printer)
             return
@@ -164,11 +224,154 @@ struct PrintCommand: AsyncParsableCommand {
         // Reading and converting is done: the time limit does not cover talking to CUPS
         // (a job must never be cut off half-submitted).
         Watchdog.disarm()
-        let job = try printer.system.submit(items.map(\.document), to: try await target.value, options: options,
+        let resolved = try await target.value
+        // Saved options (lpoptions) that compose sheets: Quire composes, as for the same words
+        // on the command line, instead of leaving number-up to CUPS.
+        if Self.composes(resolved.savedSheetOptions) {
+            try await composed(request, options: options, words: [], printer: printer, target: resolved)
+            return
+        }
+        let job = try printer.system.submit(items.map(\.document), to: resolved, options: options,
                                             pageRangesValue: pageRangesValue)
         for warning in job.warnings { Terminal.warning(warning) }
         Terminal.out("request id is \(job.requestID) (\(job.documentCount) file(s))\n")
         if request.wait { try await follow(job, printer.system) }
+    }
+
+    /// Whether saved options ask for composition (pages per side, paper, scaling…), not CUPS's defaults.
+    static func composes(_ saved: [(String, String)]) -> Bool {
+        var sheet = SheetOptions()
+        for (name, value) in saved where name != "media" && name != "sides" { _ = try? sheet.apply(name, value) }
+        return !sheet.isIdentity
+    }
+
+    /// The job Quire composes itself: the chosen document pages placed on sheets (paper,
+    /// orientation, scaling, pages per side, booklet, odd/even, order) from the printer's saved
+    /// options under the command line's, then sent — or, with --output, written as the PDF that
+    /// would be sent; with --dry-run, described.
+    static func composed(_ request: PrintRequest, options given: PrintOptions, words: [(String, String)],
+                         printer: DocumentPrinter, target: PrintTarget?) async throws {
+        guard request.files.count == 1 else {
+            throw PrintError(.invalidOption, "paper, scaling, pages per side, booklet and --output compose one file at a time (\(request.files.count) given)")
+        }
+        var options = given
+        Watchdog.arm(seconds: request.seconds, path: request.files[0])
+        let document = try Document(path: request.files[0], maximumFileSize: request.maximumFileSize, limits: request.renderLimits)
+        // The printer: its paper, margins, sides and saved options. Save as PDF needs none.
+        var destination = target?.destination
+        if destination == nil {
+            let found = Result { () throws(PrintError) -> Destination in try printer.system.destination(named: request.destination) }
+            switch found {
+            case .success(let value): destination = value
+            case .failure(let error):
+                let noPrinter = error.kind == .noPrinters || error.kind == .schedulerNotRunning
+                if !(request.output != nil && request.destination == nil && noPrinter) { throw error }
+            }
+        }
+        var capabilities: PrintCapabilities?
+        if let destination { capabilities = try printer.system.capabilities(of: destination) }
+        let saved: [(String, String)]
+        if let target { saved = target.savedSheetOptions }
+        else if let destination { saved = try printer.system.savedOptions(for: destination).sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+        else { saved = [] }
+        var sheet = SheetOptions()
+        for (name, value) in saved where name != "sides" {
+            // A saved value Quire cannot use is skipped, as lp skips what a printer does not take.
+            try? apply(name, value, to: &sheet)
+        }
+        for (name, value) in words { try apply(name, value, to: &sheet) }
+        if options.sides == nil, let value = saved.first(where: { $0.0 == "sides" })?.1 { options.sides = PrintOptions.Sides(argument: value) }
+        if sheet.paper == nil, !sheet.isIdentity, let media = capabilities?.defaultMedia { sheet.paper = PaperSize.named(media) }
+        if let destination, let paper = sheet.paper {
+            sheet.margins = (try? printer.system.margins(of: destination, media: paper.name)) ?? .zero
+        }
+        // A booklet prints back to back, flipped on the short edge; a one-sided printer gets two passes.
+        var passes: String?
+        if sheet.booklet, request.output == nil, let capabilities, let destination {
+            if capabilities.sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) {
+                options.sides = .twoSidedShortEdge
+            } else if sheet.pageSet == .all {
+                sheet.pageSet = .odd
+                passes = "\(destination.fullName) prints on one side only, so the booklet prints in two passes: this job prints the fronts; when they are out, turn the stack over on its short edge, put it back in the tray, and print the backs with the same command and -o page-set=even"
+            } else {
+                options.sides = .oneSided
+            }
+        }
+        sheet.duplex = options.sides.map { $0 != .oneSided } ?? false
+        let job = try printer.compose(document, pageRanges: options.pageRanges, sheet: sheet)
+        Watchdog.disarm()
+        let name = request.files[0].displayName
+        if let output = request.output {
+            do { try OutputFile.write(job.pdf, to: output) } catch {
+                Terminal.error(error.description)
+                throw ExitStatus.cannotCreate.exitCode
+            }
+            Terminal.out("wrote \(output): \(job.summary) (pages \(PageRanges.compact(job.pages)))\n")
+            return
+        }
+        guard let destination else { throw PrintError(.noPrinters, "no printer to send the job to") }
+        options.composedByQuire = true
+        options.pageRanges = nil
+        options.media = sheet.paper?.name ?? options.media
+        options.numberUp = nil
+        options.orientation = nil
+        options.fitToPage = false
+        if request.dryRun {
+            var out = "destination: \(destination.fullName)" + (destination.problem.map { " (\($0))" } ?? "") + "\n"
+            out += "file: \(name) (\(document.contentType.mimeType), \(job.pageCount) page\(job.pageCount == 1 ? "" : "s")): pages \(PageRanges.compact(job.pages))"
+            out += " (composed by Quire: \(job.summary))\n"
+            let sent = options.cupsOptionsForDisplay(pageRangesValue: nil)
+            out += "options: " + (sent.isEmpty ? "(printer defaults)" : sent.map { "\($0.0)=\($0.1)" }.joined(separator: " ")) + "\n"
+            out += "title: \(options.title ?? name)\n"
+            Terminal.out(out)
+            if let passes { Terminal.warning(passes) }
+            return
+        }
+        // Said before anything is sent.
+        if let passes { Terminal.warning(passes) }
+        let sent = try printer.system.submit([PrintDocument(source: .data(job.pdf), mimeType: "application/pdf", name: name)],
+                                             to: destination, options: options)
+        for warning in sent.warnings { Terminal.warning(warning) }
+        Terminal.out("request id is \(sent.requestID) (\(sent.documentCount) file(s))\n")
+        if request.wait { try await follow(sent, printer.system) }
+    }
+
+    /// `--remember`: the remembered options given on this command line, saved for the printer
+    /// in lpoptions (through libcups, as `lpoptions -p PRINTER -o …` saves them).
+    static func remember(_ words: [(String, String)], options: PrintOptions, destination name: String?,
+                         system: PrintSystem) throws {
+        var sheet = SheetOptions()
+        var saved: [String: String] = [:]
+        for (name, value) in words {
+            try apply(name, value, to: &sheet)
+            if name == "media", let paper = sheet.paper { saved["media"] = paper.name }
+            if name == "number-up" { saved["number-up"] = String(sheet.numberUp) }
+            if ["fit-to-page", "print-scaling", "scaling"].contains(name) {
+                if case .percent = sheet.scaling { continue }
+                saved["print-scaling"] = sheet.scaling.ippValue
+            }
+        }
+        if let sides = options.sides { saved["sides"] = sides.rawValue }
+        if let mode = options.colorMode { saved["print-color-mode"] = mode.rawValue }
+        guard !saved.isEmpty else {
+            throw PrintError(.invalidOption, "nothing to remember: give the paper, sides, colour, scaling or pages per sheet to keep")
+        }
+        let destination = try system.destination(named: name)
+        try system.saveOptions(saved, for: destination)
+        Terminal.errorText("remembered for \(destination.fullName): " + saved.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "\n")
+    }
+
+    /// One sheet option into `sheet`; a paper name must be one Quire can size.
+    static func apply(_ name: String, _ value: String, to sheet: inout SheetOptions) throws(PrintError) {
+        if name == "media" {
+            guard let paper = PaperSize.named(value) else {
+                throw PrintError(.invalidOption,
+                                 "unknown paper \"\(value)\" (known: \(PaperSize.commonNames.joined(separator: ", ")), or a PWG name such as iso_a4_210x297mm)")
+            }
+            sheet.paper = paper
+            return
+        }
+        do { _ = try sheet.apply(name, value) } catch { throw PrintError(.invalidOption, error.message) }
     }
 
     /// --dry-run and --preview: the whole plan, options checked against the printer, nothing sent.
@@ -271,10 +474,41 @@ struct PrintRequest: Equatable {
     var wait = false
     var dryRun = false
     var preview: DocumentPath?
+    var booklet = false
+    var output: DocumentPath?
+    var remember = false
     var files: [DocumentPath]
     var maximumFileSize: Int64
     var renderLimits: RenderLimits
     var seconds: Int
+
+    /// Moves the options Quire composes itself (paper, orientation, scaling, pages per side,
+    /// layout, border, odd/even, order, booklet) out of `options` — the flags and the `-o` words
+    /// alike, in command-line order for the words — and `-o collate` into ``PrintOptions/collate``.
+    func sheetWords(moving options: inout PrintOptions) -> [(String, String)] {
+        var words: [(String, String)] = []
+        if let media { words.append(("media", media)) }
+        if landscape { words.append(("landscape", "true")) }
+        if let numberUp { words.append(("number-up", String(numberUp))) }
+        if fit { words.append(("fit-to-page", "true")) }
+        if booklet { words.append(("booklet", "true")) }
+        var kept: [PrintOptions.Attribute] = []
+        for attribute in options.extra {
+            if SheetOptions.optionNames.contains(attribute.key) {
+                words.append((attribute.key, attribute.value))
+            } else if attribute.key == "collate" {
+                options.collate = ["true", "yes", "on", ""].contains(attribute.value.lowercased())
+            } else {
+                kept.append(attribute)
+            }
+        }
+        options.extra = kept
+        options.media = nil
+        options.orientation = nil
+        options.numberUp = nil
+        options.fitToPage = false
+        return words
+    }
 
     func printOptions() throws(PrintError) -> PrintOptions {
         var options = PrintOptions()

@@ -540,7 +540,14 @@ final class LookWindow {
                 guard let self else { return }
                 let jobs = pages.compactMap { self.model.printPreviewJob(page: $0, fitting: box) }
                 self.pages.wantPreview(jobs) { job, result in
-                    if case .success(let pixels) = result { deliver(job.page + 1, pixels) }
+                    if job.sheet == nil, case .success(let pixels) = result { deliver(job.page + 1, pixels) }
+                }
+            } renderSides: { [weak self] request, sides, box, deliver in
+                // The composed job's sides, drawn in the worker by the composer that draws the job.
+                guard let self else { return }
+                let jobs = sides.compactMap { self.model.printPreviewSideJob(side: $0, sheet: request, fitting: box) }
+                self.pages.wantPreview(jobs) { job, result in
+                    if job.sheet == request, case .success(let pixels) = result { deliver(job.page, pixels) }
                 }
             }
             printSheet = sheet

@@ -1,6 +1,7 @@
 import CGtk
 import Quire
 import QuireViewer
+import QuireRenderService
 
 /// The print sheet's strip of the pages that will print: small pictures of the first
 /// ``PrintSheet/previewLimit`` pages of the range, each captioned with its page number, then
@@ -20,12 +21,18 @@ final class PrintPreviewStrip {
     typealias Render = @MainActor (_ pages: [Int], _ box: (width: Int, height: Int),
                                    _ deliver: @escaping @MainActor (Int, PagePixels) -> Void) -> Void
     private let render: Render
+    /// Asks for sides (0-based) of a composed job fitted to a box, as ``Render`` does for pages.
+    typealias RenderSides = @MainActor (_ sheet: SheetRequest, _ sides: [Int], _ box: (width: Int, height: Int),
+                                        _ deliver: @escaping @MainActor (Int, PagePixels) -> Void) -> Void
+    private let renderSides: RenderSides
     private var shown: (pages: [Int]?, monochrome: Bool)?
+    private var shownSheet: (request: SheetRequest, sides: Int, monochrome: Bool)?
     /// The pictures waiting for their page, by page number (those of the range shown now).
     private var pictures: [Int: UnsafeMutablePointer<GtkWidget>] = [:]
 
-    init(render: @escaping Render) {
+    init(render: @escaping Render, renderSides: @escaping RenderSides) {
         self.render = render
+        self.renderSides = renderSides
         gtk_widget_set_halign(heading, GTK_ALIGN_START)
         gtk_widget_add_css_class(heading, "heading")
         gtk_box_append(cast(root), heading)
@@ -43,6 +50,7 @@ final class PrintPreviewStrip {
     func show(pages: [Int]?, monochrome: Bool) {
         if let shown, shown.pages == pages, shown.monochrome == monochrome { return }
         shown = (pages, monochrome)
+        shownSheet = nil
         pictures = [:]
         while let child = gtk_widget_get_first_child(row) { gtk_box_remove(cast(row), child) }
         guard let pages else {
@@ -81,6 +89,49 @@ final class PrintPreviewStrip {
         render(Array(first), Self.box) { [weak self] page, pixels in
             guard let self, let picture = self.pictures.removeValue(forKey: page) else { return }
             Self.set(picture, pixels, monochrome: self.shown?.monochrome ?? false)
+        }
+    }
+
+    /// Shows the sides of a job Quire composes (pages per sheet, paper, booklet…): the first
+    /// ``PrintSheet/previewLimit`` sides as the worker's composer draws them — the composer that
+    /// draws the job — then "+N more", headed by the count ("3 sheets of A4, 6 sides").
+    func show(sheet request: SheetRequest, sides: Int, summary: String, monochrome: Bool) {
+        if let shownSheet, shownSheet.request == request, shownSheet.sides == sides, shownSheet.monochrome == monochrome { return }
+        shownSheet = (request, sides, monochrome)
+        shown = nil
+        pictures = [:]
+        while let child = gtk_widget_get_first_child(row) { gtk_box_remove(cast(row), child) }
+        gtk_widget_set_visible(root, 1)
+        let text = "Preview — \(summary)" + (monochrome ? ", black and white" : "")
+        gtk_label_set_text(cast(heading), text)
+        Accessibility.setLabel(heading, text)
+        let first = Array(0..<min(sides, PrintSheet.previewLimit))
+        for side in first {
+            let cell = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+            let picture = gtk_picture_new()!
+            gtk_widget_set_size_request(picture, Int32(Self.box.height), Int32(Self.box.height))
+            gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
+            gtk_widget_add_css_class(picture, "frame")
+            Accessibility.setLabel(picture, "Side \(side + 1)")
+            gtk_box_append(cast(cell), picture)
+            let caption = gtk_label_new("Side \(side + 1)")!
+            gtk_widget_add_css_class(caption, "caption")
+            Accessibility.setLabel(caption, "Side \(side + 1) caption")
+            gtk_box_append(cast(cell), caption)
+            gtk_box_append(cast(row), cell)
+            pictures[side] = picture
+        }
+        if sides > first.count {
+            let more = gtk_label_new("+\(sides - first.count) more")!
+            gtk_widget_set_valign(more, GTK_ALIGN_CENTER)
+            Accessibility.setLabel(more, "+\(sides - first.count) more sides")
+            gtk_box_append(cast(row), more)
+        }
+        render([], Self.box) { _, _ in }
+        // Wide boxes: a landscape side is as readable as a portrait page.
+        renderSides(request, first, (width: Self.box.height, height: Self.box.height)) { [weak self] side, pixels in
+            guard let self, let picture = self.pictures.removeValue(forKey: side) else { return }
+            Self.set(picture, pixels, monochrome: self.shownSheet?.monochrome ?? false)
         }
     }
 

@@ -37,6 +37,21 @@ final class PrintSheetView {
     private var sidesShown: [PrintOptions.Sides] = []
     private var colorsShown: [PrintOptions.ColorMode] = []
     private let preview: PrintPreviewStrip
+    // How pages go on sheets (composed by Quire; the preview shows the sides that will print).
+    private let paperDropDown = gtk_drop_down_new(nil, nil)!
+    private let paperLabel = gtk_label_new_with_mnemonic("Pape_r")!
+    private let perSheetDropDown = gtk_drop_down_new(nil, nil)!
+    private let perSheetLabel = gtk_label_new_with_mnemonic("Pages per s_heet")!
+    private let scalingDropDown = gtk_drop_down_new(nil, nil)!
+    private let scalingLabel = gtk_label_new_with_mnemonic("Sca_ling")!
+    private let orientationDropDown = gtk_drop_down_new(nil, nil)!
+    private let orientationLabel = gtk_label_new_with_mnemonic("Orie_ntation")!
+    private let bookletButton = gtk_check_button_new_with_mnemonic("_Booklet (fold in half)")!
+    private let saveAsPDFButton = gtk_check_button_new_with_mnemonic("Save as _PDF:")!
+    private let saveAsPDFEntry = gtk_entry_new()!
+    private let rememberButton = Accessibility.textButton("Remember for This Printer")
+    /// The paper choices shown now (after "Printer default").
+    private var papersShown: [PaperSize] = []
     private let messageLabel = gtk_label_new(nil)!
     private let queueList = gtk_list_box_new()!
     private let queueEmpty = gtk_label_new("No jobs waiting on this printer")!
@@ -48,10 +63,10 @@ final class PrintSheetView {
     /// - Parameter render: renders pages (1-based) as they will print, fitted to a box, off the
     ///   main loop (the preview strip).
     init(sheet: PrintSheet, parent: UnsafeMutablePointer<GtkWidget>, currentPage: Int,
-         render: @escaping PrintPreviewStrip.Render) {
+         render: @escaping PrintPreviewStrip.Render, renderSides: @escaping PrintPreviewStrip.RenderSides) {
         self.sheet = sheet
         self.currentPage = currentPage
-        preview = PrintPreviewStrip(render: render)
+        preview = PrintPreviewStrip(render: render, renderSides: renderSides)
         window = gtk_window_new()!
         gtk_window_set_title(cast(window), "Print \(sheet.documentName)")
         gtk_window_set_transient_for(cast(window), cast(parent))
@@ -106,6 +121,8 @@ final class PrintSheetView {
             if index == sheet.selectedIndex { gtk_list_box_select_row(cast(printerList), cast(row)) }
         }
         gtk_box_append(cast(box), printerList)
+        // The preview stands high, in view whatever the fields below it: what it shows is what prints.
+        gtk_box_append(cast(box), preview.root)
 
         let grid = gtk_grid_new()!
         gtk_grid_set_row_spacing(cast(grid), 8)
@@ -154,8 +171,34 @@ final class PrintSheetView {
         gtk_grid_attach(cast(grid), colorLabel, 0, 3, 1, 1)
         Accessibility.nameDropDownButton(colorDropDown, "Colour")
         gtk_grid_attach(cast(grid), colorDropDown, 1, 3, 1, 1)
+        var row: Int32 = 4
+        for (label, dropDown, name) in [(paperLabel, paperDropDown, "Paper"), (perSheetLabel, perSheetDropDown, "Pages per sheet"),
+                                        (scalingLabel, scalingDropDown, "Scaling"), (orientationLabel, orientationDropDown, "Orientation")] {
+            gtk_label_set_mnemonic_widget(cast(label), dropDown)
+            gtk_widget_set_halign(label, GTK_ALIGN_END)
+            gtk_grid_attach(cast(grid), label, 0, row, 1, 1)
+            Accessibility.nameDropDownButton(dropDown, name)
+            gtk_grid_attach(cast(grid), dropDown, 1, row, 1, 1)
+            row += 1
+        }
+        Self.setChoices(perSheetDropDown, SheetOptions.numberUpChoices.map(String.init),
+                        selected: SheetOptions.numberUpChoices.firstIndex(of: sheet.pagesPerSheet) ?? 0)
+        Self.setChoices(scalingDropDown, ["Automatic", "Fit to printable area", "Actual size"],
+                        selected: PrintSheet.scalingChoices.firstIndex(of: sheet.scaling) ?? 0)
+        Self.setChoices(orientationDropDown, ["Automatic", "Portrait", "Landscape"],
+                        selected: SheetOptions.Orientation.allCases.firstIndex(of: sheet.orientation) ?? 0)
+        Accessibility.setLabel(bookletButton, "Booklet")
+        gtk_grid_attach(cast(grid), bookletButton, 1, row, 1, 1)
+        row += 1
+        let saveRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        Accessibility.setLabel(saveAsPDFButton, "Save as PDF")
+        gtk_box_append(cast(saveRow), saveAsPDFButton)
+        gtk_editable_set_text(OpaquePointer(saveAsPDFEntry), sheet.defaultPDFPath.description)
+        Accessibility.setLabel(saveAsPDFEntry, "PDF File")
+        gtk_widget_set_hexpand(saveAsPDFEntry, 1)
+        gtk_box_append(cast(saveRow), saveAsPDFEntry)
+        gtk_grid_attach(cast(grid), saveRow, 0, row, 2, 1)
         gtk_box_append(cast(box), grid)
-        gtk_box_append(cast(box), preview.root)
 
         // The chosen printer's queue: unfinished jobs, each with Cancel.
         let queueHeader = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
@@ -197,6 +240,8 @@ final class PrintSheetView {
         let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
         gtk_widget_add_css_class(printButton, "suggested-action")
+        gtk_widget_set_tooltip_text(rememberButton, "Keep paper, sides, colour, scaling and pages per sheet for this printer (lpoptions, which lp reads too)")
+        gtk_box_append(cast(buttons), rememberButton)
         gtk_box_append(cast(buttons), cancelButton)
         gtk_box_append(cast(buttons), printButton)
         gtk_box_append(cast(footer), buttons)
@@ -255,8 +300,21 @@ final class PrintSheetView {
         }
         Signal.connect(copies, "changed") { [unowned self] in self.validate() }
         Signal.connect(copies, "value-changed") { [unowned self] in self.validate() }
-        for dropDown in [sidesDropDown, colorDropDown] {
+        for dropDown in [sidesDropDown, colorDropDown, paperDropDown, perSheetDropDown, scalingDropDown, orientationDropDown] {
             Signal.connectIgnoringArgument(dropDown, "notify::selected") { [unowned self] in self.validate() }
+        }
+        for button in [bookletButton, saveAsPDFButton] {
+            Signal.connect(button, "toggled") { [unowned self] in self.validate() }
+        }
+        Signal.connect(saveAsPDFEntry, "changed") { [unowned self] in self.validate() }
+        Signal.connect(rememberButton, "clicked") { [unowned self] in
+            self.validate()
+            do {
+                try self.sheet.rememberForPrinter()
+                self.message("Remembered for \(self.sheet.selected.name): paper, sides, colour, scaling and pages per sheet", error: false)
+            } catch {
+                self.message((error as? PrintError)?.message ?? "\(error)", error: true)
+            }
         }
         // Enter in Copies goes on to the page range; Enter in the range prints.
         let copiesKeys = gtk_event_controller_key_new()!
@@ -312,6 +370,16 @@ final class PrintSheetView {
         }
         gtk_widget_set_visible(colorDropDown, colors.isEmpty ? 0 : 1)
         gtk_widget_set_visible(colorLabel, colors.isEmpty ? 0 : 1)
+        let papers = sheet.paperChoices
+        let defaultName = sheet.defaultPaper.map { "Printer default (\($0.displayName))" } ?? "Printer default"
+        papersShown = papers
+        Self.setChoices(paperDropDown, [defaultName] + papers.map(\.displayName),
+                        selected: sheet.paper.flatMap { paper in papers.firstIndex { $0.name == paper.name } }.map { $0 + 1 } ?? 0)
+        // The chosen printer's saved options (the model applied them) show in the fields.
+        gtk_drop_down_set_selected(cast(perSheetDropDown), guint(SheetOptions.numberUpChoices.firstIndex(of: sheet.pagesPerSheet) ?? 0))
+        gtk_drop_down_set_selected(cast(scalingDropDown), guint(PrintSheet.scalingChoices.firstIndex(of: sheet.scaling) ?? 0))
+        gtk_drop_down_set_selected(cast(sidesDropDown), guint(sheet.sides.flatMap { sides.firstIndex(of: $0) }.map { $0 + 1 } ?? 0))
+        gtk_drop_down_set_selected(cast(colorDropDown), guint(sheet.colorMode.flatMap { colors.firstIndex(of: $0) }.map { $0 + 1 } ?? 0))
     }
 
     private static func setChoices(_ dropDown: UnsafeMutablePointer<GtkWidget>, _ names: [String], selected: Int) {
@@ -346,7 +414,26 @@ final class PrintSheetView {
         sheet.sides = side >= 1 && side <= sidesShown.count ? sidesShown[side - 1] : nil
         let color = Int(gtk_drop_down_get_selected(cast(colorDropDown)))
         sheet.colorMode = color >= 1 && color <= colorsShown.count ? colorsShown[color - 1] : nil
-        preview.show(pages: sheet.pagesToPrint, monochrome: sheet.colorMode == .monochrome)
+        let paper = Int(gtk_drop_down_get_selected(cast(paperDropDown)))
+        sheet.paper = paper >= 1 && paper <= papersShown.count ? papersShown[paper - 1] : nil
+        let perSheet = Int(gtk_drop_down_get_selected(cast(perSheetDropDown)))
+        sheet.pagesPerSheet = SheetOptions.numberUpChoices.indices.contains(perSheet) ? SheetOptions.numberUpChoices[perSheet] : 1
+        let scaling = Int(gtk_drop_down_get_selected(cast(scalingDropDown)))
+        sheet.scaling = PrintSheet.scalingChoices.indices.contains(scaling) ? PrintSheet.scalingChoices[scaling] : .auto
+        let orientation = Int(gtk_drop_down_get_selected(cast(orientationDropDown)))
+        sheet.orientation = SheetOptions.Orientation.allCases.indices.contains(orientation) ? SheetOptions.Orientation.allCases[orientation] : .auto
+        sheet.booklet = gtk_check_button_get_active(cast(bookletButton)) != 0
+        let saving = gtk_check_button_get_active(cast(saveAsPDFButton)) != 0
+        let path = String(cString: gtk_editable_get_text(OpaquePointer(saveAsPDFEntry)))
+        sheet.saveAsPDF = saving && !path.isEmpty ? DocumentPath(path) : nil
+        gtk_button_set_label(cast(printButton), saving ? "Save" : "Print")
+        Accessibility.setLabel(printButton, saving ? "Save" : "Print")
+        if sheet.composes, let request = sheet.sheetRequest, let sides = sheet.sideCount, let summary = sheet.summary {
+            preview.show(sheet: request, sides: sides, summary: summary, monochrome: sheet.colorMode == .monochrome)
+        } else {
+            preview.show(pages: sheet.pagesToPrint, monochrome: sheet.colorMode == .monochrome)
+        }
+        if let note = sheet.bookletNote, sheet.firstProblem == nil { message(note, error: false) }
         Self.show(sheet.problem(in: .copies), in: copiesProblem)
         Self.show(sheet.problem(in: .pages), in: pagesProblem)
         if let problem = sheet.firstProblem {
@@ -370,11 +457,20 @@ final class PrintSheetView {
         validate()
         guard sheet.firstProblem == nil else { return }
         do {
+            if let path = sheet.saveAsPDF {
+                let sides = try sheet.saveAsPDFFile()
+                message("Saved \(sides) side\(sides == 1 ? "" : "s") to \(path)", error: false)
+                return
+            }
             let job = try sheet.submit()
-            message("Sent to \(job.destination) — job \(job.id)", error: false)
+            var text = "Sent to \(job.destination) — job \(job.id)"
+            if sheet.bookletPass == .even, let note = sheet.bookletNote { text += ". " + note }
+            message(text, error: false)
             refreshQueue()
         } catch let error as PrintError {
             message(error.message, error: true)
+        } catch let error as OutputError {
+            message(error.description, error: true)
         } catch {
             message("\(error)", error: true)
         }

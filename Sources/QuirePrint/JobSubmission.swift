@@ -1,4 +1,5 @@
 internal import CCUPS
+import QuireSheets
 import QuireTypes
 
 /// Submitting jobs: checking options against the destination, sending the documents to the
@@ -34,14 +35,15 @@ extension PrintSystem {
                              "\(name): does not print \(sides.rawValue) (supported: \(capabilities.sides.joined(separator: ", ")))")
         }
         if let media = options.media, !info.check("media", media) {
+            let shown = PaperSize.named(media)?.displayName ?? media
             throw PrintError(.invalidOption,
-                             "\(name): does not support media \"\(media)\" (supported: \(capabilities.media.joined(separator: ", ")))")
+                             "\(name): does not support media \(shown) (supported: \(capabilities.media.map { PaperSize.named($0)?.displayName ?? $0 }.joined(separator: ", ")))")
         }
         if let mode = options.colorMode, !capabilities.colorModes.isEmpty, !capabilities.colorModes.contains(mode.rawValue) {
             throw PrintError(.invalidOption,
                              "\(name): does not print in \(mode.rawValue) (supported: \(capabilities.colorModes.joined(separator: ", ")))")
         }
-        if let numberUp = options.numberUp, !capabilities.numberUp.contains(numberUp) {
+        if !options.composedByQuire, let numberUp = options.numberUp, !capabilities.numberUp.contains(numberUp) {
             throw PrintError(.invalidOption,
                              "\(name): cannot print \(numberUp) pages per side (supported: \(capabilities.numberUp.map(String.init).joined(separator: ", ")))")
         }
@@ -102,7 +104,9 @@ extension PrintSystem {
             info = try destinationInfo(connection, destination)
         }
         try validate(options, info: info, destination: destination)
-        return PrintTarget(destination: destination, handles: PrintTarget.Handles(connection: connection, info: info))
+        let saved = Self.destinationOptions(info.dest.pointee).filter { SheetOptions.optionNames.contains($0.0) || $0.0 == "sides" }
+        return PrintTarget(destination: destination, savedSheetOptions: saved,
+                           handles: PrintTarget.Handles(connection: connection, info: info))
     }
 
     /// Sends `documents` as one job to a checked ``PrintTarget`` (see
@@ -132,7 +136,10 @@ extension PrintSystem {
         for (key, value) in cupsOptions { count = libcups.cupsAddOption(key, value, count, &array) }
         // As lp does: the destination's own options (lpoptions, an instance's settings, the
         // queue's defaults) apply where the user set nothing.
+        let composed = options.composedByQuire
         for (key, value) in Self.destinationOptions(info.dest.pointee) where libcups.cupsGetOption(key, count, array) == nil {
+            // Composed by Quire: the saved sheet options were applied to the document already.
+            if composed && (SheetOptions.optionNames.contains(key) || key == "page-ranges") { continue }
             count = libcups.cupsAddOption(key, value, count, &array)
         }
 

@@ -57,6 +57,11 @@ public struct PrintOptions: Sendable, Hashable {
     public var holdUntil: String?
     /// Other IPP attributes, passed as given (`-o key=value`). Later entries win.
     public var extra: [Attribute] = []
+    /// Whether the document sent is already composed by Quire (pages selected, placed on
+    /// sheets, ordered): then no page selection, pages per side, orientation or scaling goes to
+    /// CUPS — neither from these options nor from the printer's saved ones — since CUPS would do
+    /// it again (and count page ranges after number-up).
+    public var composedByQuire = false
 
     public init() {}
 
@@ -154,13 +159,15 @@ public struct PrintOptions: Sendable, Hashable {
         if let sides { options.append(("sides", sides.rawValue)) }
         if let media { options.append(("media", media)) }
         if let colorMode { options.append(("print-color-mode", colorMode.rawValue)) }
-        if let orientation { options.append(("orientation-requested", String(orientation.rawValue))) }
+        if let orientation, !composedByQuire { options.append(("orientation-requested", String(orientation.rawValue))) }
         if let collate {
             options.append(("multiple-document-handling",
                             collate ? "separate-documents-collated-copies" : "separate-documents-uncollated-copies"))
         }
-        if let numberUp { options.append(("number-up", String(numberUp))) }
-        if fitToPage { options.append(("print-scaling", "fit")); options.append(("fit-to-page", "true")) }
+        if !composedByQuire {
+            if let numberUp { options.append(("number-up", String(numberUp))) }
+            if fitToPage { options.append(("print-scaling", "fit")); options.append(("fit-to-page", "true")) }
+        }
         if let priority { options.append(("job-priority", String(priority))) }
         if let holdUntil { options.append(("job-hold-until", holdUntil)) }
         for attribute in extra { options.append((attribute.key, attribute.value)) }

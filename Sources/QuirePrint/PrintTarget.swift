@@ -12,6 +12,10 @@ package final class PrintTarget: Sendable {
     /// The destination as looked up (state from the scheduler; `isDefault` is not looked up when
     /// the queue was named).
     package let destination: Destination
+    /// The destination's saved options (lpoptions, an instance's settings, the queue's
+    /// defaults) that say how sheets are composed (``SheetOptions/optionNames``) or on which
+    /// sides they print: what ``PrintSystem/savedOptions(for:)`` reads, from the same lookup.
+    package let savedSheetOptions: [(String, String)]
     private let handles: Mutex<Handles>
 
     /// The connection and the destination's information, handed over together.
@@ -20,8 +24,9 @@ package final class PrintTarget: Sendable {
         let info: DestinationInfo
     }
 
-    init(destination: Destination, handles: sending Handles) {
+    init(destination: Destination, savedSheetOptions: [(String, String)], handles: sending Handles) {
         self.destination = destination
+        self.savedSheetOptions = savedSheetOptions
         self.handles = Mutex(handles)
     }
 

@@ -44,6 +44,15 @@ public struct DocumentRequest: Sendable, Hashable {
     /// The `open` request frame.
     package var openFrame: [UInt8] { frame(.open) }
 
+    /// The `composedJob` request frame: this document's pages composed as `sheet` says.
+    package func composedJobFrame(_ sheet: SheetRequest) -> [UInt8] {
+        var writer = WireWriter()
+        writer.integer(RenderRequestKind.composedJob.rawValue)
+        write(to: &writer)
+        sheet.write(to: &writer)
+        return writer.frame
+    }
+
     /// The request frame of `kind` (`open` or `printable`).
     package func frame(_ kind: RenderRequestKind) -> [UInt8] {
         var writer = WireWriter()

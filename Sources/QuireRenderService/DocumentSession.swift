@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import QuireRender
+import QuireSheets
 import QuireSystem
 import QuireTypes
 
@@ -46,9 +50,105 @@ final class DocumentSession {
             let reply: DocumentReply
             do { reply = .printable(try printable(request)) } catch { reply = .failed(error) }
             return WireIO.writeAll(output, reply.frame)
+        case .composedSide:
+            guard let request = try? PageRequest(reading: &reader, composed: true), reader.isAtEnd,
+                  let sheet = request.sheet else { return nil }
+            do throws(RenderProblem) {
+                let composer = try composer(request.document, sheet)
+                let image: RenderedImage
+                do { image = try composer.image(side: request.page, width: request.width, height: request.height) } catch {
+                    throw RenderProblem(error, passwordGiven: request.document.password != nil)
+                }
+                return WireIO.writeAll(output, DocumentReply.page(width: image.width, height: image.height).frame)
+                    && WireIO.writeAll(output, image.pixels)
+            } catch {
+                return WireIO.writeAll(output, DocumentReply.failed(error).frame)
+            }
+        case .composedJob:
+            guard let request = try? DocumentRequest(reading: &reader), let sheet = try? SheetRequest(reading: &reader),
+                  reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do throws(RenderProblem) {
+                let composer = try composer(request, sheet)
+                do {
+                    reply = .printable(PrintableDocument(pageCount: composer.sides.count, convertedPDF: try composer.pdfData()))
+                } catch {
+                    throw RenderProblem(error, passwordGiven: request.password != nil)
+                }
+            } catch {
+                reply = .failed(error)
+            }
+            return WireIO.writeAll(output, reply.frame)
         case .thumbnail:
             return nil
         }
+    }
+
+    /// The composed job last asked for, kept while the same document and sheet are asked about
+    /// (a preview asks for its sides one by one).
+    private var composed: (document: DocumentRequest, sheet: SheetRequest, composer: SheetComposer)?
+    /// The document's PDF as it prints (a PDF as it is; other content converted), kept while
+    /// the same document is asked about.
+    private var printPDF: (document: DocumentRequest, pdf: PDFDocument)?
+
+    /// A composer for `sheet` over the document as it prints.
+    func composer(_ request: DocumentRequest, _ sheet: SheetRequest) throws(RenderProblem) -> SheetComposer {
+        if let composed, composed.document == request, composed.sheet == sheet { return composed.composer }
+        composed = nil
+        let pdf = try printablePDF(request)
+        do {
+            let composer = try SheetComposer(document: pdf, pages: sheet.pages, options: sheet.options)
+            composed = (request, sheet, composer)
+            return composer
+        } catch {
+            throw RenderProblem(error, passwordGiven: request.password != nil)
+        }
+    }
+
+    private func printablePDF(_ request: DocumentRequest) throws(RenderProblem) -> PDFDocument {
+        if let printPDF, printPDF.document == request { return printPDF.pdf }
+        printPDF = nil
+        let (file, type) = try input(request)
+        let pdf: PDFDocument
+        do {
+            switch type.capabilities.print {
+            case .direct where type.family == .pdf:
+                pdf = try PDFDocument(file: file, password: request.password)
+            case .byConversion:
+                let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits)
+                pdf = try PDFDocument(file: try Self.temporaryFile(try renderer.pdfData(), for: request.path))
+            case .direct, .unsupported:
+                throw RenderProblem(.unsupported, "Quire places only PDF pages and content it converts to PDF on sheets", mimeType: type.mimeType)
+            }
+        } catch let problem as RenderProblem {
+            throw problem
+        } catch let error as DocumentError {
+            throw RenderProblem(error, passwordGiven: request.password != nil)
+        } catch let error as InputError {
+            throw RenderProblem(error)
+        } catch {
+            throw RenderProblem(.unsupported, "\(request.path.displayName): \(error)")
+        }
+        printPDF = (request, pdf)
+        return pdf
+    }
+
+    /// `bytes` in an already-unlinked temporary file, open for reading (poppler reads a PDF
+    /// from a descriptor).
+    static func temporaryFile(_ bytes: [UInt8], for path: DocumentPath) throws -> InputFile {
+        // $TMPDIR, else /tmp (the sandboxed worker's own tmpfs, where $TMPDIR may not exist).
+        let directories = (getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : [$0] } ?? []) + ["/tmp"]
+        var template: [CChar] = []
+        var fd: Int32 = -1
+        for directory in directories where fd < 0 {
+            template = Array((directory + "/quire-compose-XXXXXX.pdf").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        }
+        guard fd >= 0 else { throw RenderProblem(.unsupported, "cannot create a temporary file for the converted PDF (\(Errno.current))") }
+        let name = String(cString: template.map { $0 })
+        defer { close(fd); unlink(name) }
+        try FileDescriptor(rawValue: fd).writeAll(bytes)
+        return try InputFile(path: DocumentPath(name))
     }
 
     /// The document as it prints: a PDF or PostScript file as it is (its page count from the

@@ -6,26 +6,31 @@ public struct PageRequest: Sendable, Hashable {
     public var page: Int
     public var width: Int
     public var height: Int
+    /// When set, `page` is a side (0-based) of this composed job, not a page of the document.
+    public var sheet: SheetRequest?
 
-    public init(document: DocumentRequest, page: Int, width: Int, height: Int) {
+    public init(document: DocumentRequest, page: Int, width: Int, height: Int, sheet: SheetRequest? = nil) {
         self.document = document
         self.page = page
         self.width = width
         self.height = height
+        self.sheet = sheet
     }
 
     /// The `page` request frame (or `text`, for the page's text).
+    /// A page request with a ``sheet`` is a composed side's (`composedSide`).
     package func frame(_ kind: RenderRequestKind = .page) -> [UInt8] {
         var writer = WireWriter()
-        writer.integer(kind.rawValue)
+        writer.integer((sheet != nil && kind == .page ? RenderRequestKind.composedSide : kind).rawValue)
         document.write(to: &writer)
         writer.integer(Int64(page))
         writer.integer(Int64(width))
         writer.integer(Int64(height))
+        if let sheet, kind == .page { sheet.write(to: &writer) }
         return writer.frame
     }
 
-    init(reading reader: inout WireReader) throws(WireReader.Malformed) {
+    init(reading reader: inout WireReader, composed: Bool = false) throws(WireReader.Malformed) {
         document = try DocumentRequest(reading: &reader)
         let page = try reader.integer(), width = try reader.integer(), height = try reader.integer()
         guard page >= 0, page < 1 << 31, width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
@@ -34,5 +39,6 @@ public struct PageRequest: Sendable, Hashable {
         self.page = Int(page)
         self.width = Int(width)
         self.height = Int(height)
+        sheet = composed ? try SheetRequest(reading: &reader) : nil
     }
 }

@@ -111,6 +111,19 @@ public final class RenderClient {
         }
     }
 
+    /// The print job Quire composes for the document: the pages placed on sheets as `sheet`
+    /// says, as PDF (``PrintableDocument/convertedPDF``) with its sides as the page count.
+    public func composedJob(_ request: DocumentRequest, sheet: SheetRequest, interrupt: FileDescriptor? = nil,
+                            abandon: () -> Bool = { false }) throws(RenderProblem) -> PrintableDocument {
+        let request = Self.absolute(request)
+        switch try exchange(request.composedJobFrame(sheet), for: request.path, context: "composing the print job", interrupt: interrupt,
+                            abandon: abandon) {
+        case .printable(let document): return document
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
     /// The text of a page, in reading order.
     public func text(_ request: PageRequest) throws(RenderProblem) -> String {
         var request = request

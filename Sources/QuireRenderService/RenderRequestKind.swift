@@ -13,4 +13,9 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// The document as it prints: its page count, and for content that prints by conversion
     /// (text, images, SVG) the PDF it becomes — so a viewer prints without reading the file.
     case printable = 5
+    /// One side of a print job Quire composes (pages placed on sheets: ``SheetRequest``), as
+    /// pixels: the print sheet's preview, drawn by the composer that draws the job.
+    case composedSide = 8
+    /// The whole composed print job as PDF (what a print sheet sends or saves).
+    case composedJob = 9
 }

@@ -46,6 +46,12 @@ final class TerminalPrintForm {
                 let index = choices.firstIndex(of: sheet.pageChoice) ?? 0
                 sheet.pageChoice = choices[(index + step + choices.count) % choices.count]
                 replacesOnType = sheet.pageChoice != .range
+            case .paper: sheet.cyclePaper(step: step)
+            case .orientation: sheet.cycleOrientation(step: step)
+            case .scaling: sheet.cycleScaling(step: step)
+            case .pagesPerSheet: sheet.cyclePagesPerSheet(step: step)
+            case .booklet: sheet.booklet.toggle()
+            case .saveAsPDF: sheet.saveAsPDF = sheet.saveAsPDF == nil ? sheet.defaultPDFPath : nil
             case .copies: return false
             }
         case .backspace:
@@ -114,10 +120,28 @@ final class TerminalPrintForm {
         if sheet.fields.contains(.colorMode) {
             rows.append(marker(.colorMode) + "Colour\u{1B}[0m  " + value(sheet.colorMode?.rawValue ?? "printer default", .colorMode) + "  ←/→ change")
         }
+        let paper = sheet.paper?.displayName ?? sheet.defaultPaper.map { "printer default (\($0.displayName))" } ?? "printer default"
+        rows.append(marker(.paper) + "Paper\u{1B}[0m   " + value(paper, .paper) + beside(.paper, "←/→ change"))
+        rows.append(marker(.orientation) + "Turn\u{1B}[0m    " + value(sheet.orientation.rawValue, .orientation) + "  ←/→ auto, portrait, landscape")
+        let scaling: String = switch sheet.scaling {
+        case .auto: "auto (shrink to fit when larger)"
+        case .fit: "fit to the printable area"
+        case .actual: "actual size"
+        case .percent(let p): "\(p) %"
+        }
+        rows.append(marker(.scaling) + "Scale\u{1B}[0m   " + value(scaling, .scaling) + "  ←/→ change")
+        rows.append(marker(.pagesPerSheet) + "Per side\u{1B}[0m " + value(String(sheet.pagesPerSheet), .pagesPerSheet) + "  ←/→ 1, 2, 4, 6, 9, 16")
+        rows.append(marker(.booklet) + "Booklet\u{1B}[0m " + value(sheet.booklet ? "yes" : "no", .booklet) + beside(.booklet, "←/→ change"))
+        rows.append(marker(.saveAsPDF) + "Send to\u{1B}[0m " + value(sheet.saveAsPDF.map { "PDF file \($0)" } ?? "the printer", .saveAsPDF)
+                    + "  ←/→ printer, Save as PDF")
+        if let summary = sheet.summary {
+            rows.append("  Will print: \(summary)" + (sheet.composes ? " (composed by Quire)" : ""))
+        }
+        if let note = sheet.bookletNote { rows.append("  \u{1B}[33m\(note)\u{1B}[0m") }
         if let error {
             rows.append("\u{1B}[1;31m✗ \(error)\u{1B}[0m")
         } else {
-            rows.append("\u{1B}[2mTab next field · ←/→ choose · Enter print · Esc cancel\u{1B}[0m")
+            rows.append("\u{1B}[2mTab next field · ←/→ choose · Enter print · Ctrl+R remember for this printer · Esc cancel\u{1B}[0m")
         }
         return rows
     }

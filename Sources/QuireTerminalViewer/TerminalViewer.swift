@@ -270,13 +270,38 @@ public final class TerminalViewer {
             }
             message = ("sending to \(form.sheet.selected.name)…", false)
             draw()
+            if let path = form.sheet.saveAsPDF {
+                do {
+                    let sides = try form.sheet.saveAsPDFFile()
+                    mode = .normal
+                    message = ("Saved \(sides) side\(sides == 1 ? "" : "s") to \(path)", false)
+                } catch {
+                    form.error = (error as? PrintError)?.message ?? "\(error)"
+                    message = nil
+                }
+                return
+            }
             do {
                 let job = try form.sheet.submit()
-                mode = .normal
-                message = ("Sent to \(job.destination) — job \(job.id) (\(job.requestID))", false)
+                let sent = "Sent to \(job.destination) — job \(job.id) (\(job.requestID))"
+                if form.sheet.bookletPass == .even {
+                    // A booklet on a one-sided printer: the form stays for the backs.
+                    message = (sent + " — the fronts", false)
+                } else {
+                    mode = .normal
+                    message = (sent, false)
+                }
             } catch {
-                form.error = "\(error)"
+                form.error = (error as? PrintError)?.message ?? "\(error)"
                 message = nil
+            }
+        case .control("r"):
+            do {
+                try form.sheet.rememberForPrinter()
+                form.error = nil
+                message = ("Remembered for \(form.sheet.selected.name): paper, sides, colour, scaling, pages per side", false)
+            } catch {
+                form.error = error.message
             }
         default:
             _ = form.handle(key)

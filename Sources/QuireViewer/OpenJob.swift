@@ -9,6 +9,9 @@ public struct OpenJob: Sendable, Hashable {
         case facts
         /// The document as it prints (``PrintableDocument``).
         case printable
+        /// The print job composed as the sheet says (``SheetRequest``): its PDF, and its sides
+        /// as the page count.
+        case composed(SheetRequest)
     }
 
     /// The model's file index.

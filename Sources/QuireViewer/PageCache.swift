@@ -1,4 +1,5 @@
 import Quire
+import QuireRenderService
 
 /// Rendered pages kept for reuse, least recently used dropped first, bounded in bytes so
 /// paging through a 1000-page document keeps memory flat.
@@ -11,13 +12,16 @@ public struct PageCache: Sendable {
         public let height: Int
         /// What the page was rendered for (a print preview of text is another page).
         public let purpose: Int
+        /// The composed job, when `page` is one of its sides.
+        public let sheet: SheetRequest?
 
-        public init(file: Int, page: Int, width: Int, height: Int, purpose: Int = 0) {
+        public init(file: Int, page: Int, width: Int, height: Int, purpose: Int = 0, sheet: SheetRequest? = nil) {
             self.file = file
             self.page = page
             self.width = width
             self.height = height
             self.purpose = purpose
+            self.sheet = sheet
         }
     }
 

@@ -16,6 +16,8 @@ public struct PageRenderJob: Sendable, Hashable {
     public let purpose: Purpose
     /// Text as the viewer shows it or laid out on paper (print previews of text files).
     public let layout: DocumentRequest.Layout
+    /// When set, ``page`` is a side (0-based) of this composed print job (a print sheet's preview).
+    public let sheet: SheetRequest?
     let maximumFileSize: Int64
 
     /// What a page is rendered for.
@@ -27,7 +29,7 @@ public struct PageRenderJob: Sendable, Hashable {
     }
 
     init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int, purpose: Purpose = .view,
-         layout: DocumentRequest.Layout = .view, maximumFileSize: Int64) {
+         layout: DocumentRequest.Layout = .view, sheet: SheetRequest? = nil, maximumFileSize: Int64) {
         self.file = file
         self.path = path
         self.password = password
@@ -36,18 +38,19 @@ public struct PageRenderJob: Sendable, Hashable {
         self.height = height
         self.purpose = purpose
         self.layout = layout
+        self.sheet = sheet
         self.maximumFileSize = maximumFileSize
     }
 
     /// The same page for another purpose.
     func with(purpose: Purpose) -> PageRenderJob {
         PageRenderJob(file: file, path: path, password: password, page: page, width: width, height: height, purpose: purpose,
-                      layout: layout, maximumFileSize: maximumFileSize)
+                      layout: layout, sheet: sheet, maximumFileSize: maximumFileSize)
     }
 
     /// The render service's request for this page.
     var request: PageRequest {
         PageRequest(document: DocumentRequest(path: path, password: password, maximumFileSize: maximumFileSize, layout: layout),
-                    page: page, width: width, height: height)
+                    page: page, width: width, height: height, sheet: sheet)
     }
 }

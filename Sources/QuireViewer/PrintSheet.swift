@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Quire
 import QuireRenderService
 
@@ -30,6 +33,10 @@ public final class PrintSheet {
     /// A field the user fills in.
     public enum Field: String, Sendable, Hashable, CaseIterable {
         case printer, copies, pages, sides, colorMode
+        /// How pages go on sheets (composed by Quire: what the preview shows is what prints).
+        case paper, orientation, scaling, pagesPerSheet, booklet
+        /// Print, or Save as PDF (``saveAsPDF``).
+        case saveAsPDF
     }
 
     public let printers: [Printer]
@@ -71,11 +78,33 @@ public final class PrintSheet {
     private let prepared: PrintableDocument
     private let printer: DocumentPrinter
     private var capabilityCache: [String: PrintCapabilities] = [:]
+    private var marginCache: [String: Margins] = [:]
+    /// Composes the job in the render worker (the PDF that is sent or saved).
+    private let compose: (SheetRequest) -> Result<PrintableDocument, RenderProblem>
+
+    // MARK: How pages go on sheets
+
+    /// The paper (nil: the printer's default when composing; each page's own size otherwise).
+    public var paper: PaperSize?
+    public var orientation: SheetOptions.Orientation = .auto
+    public var scaling: SheetOptions.Scaling = .auto
+    /// Document pages per side: 1, 2, 4, 6, 9 or 16.
+    public var pagesPerSheet = 1
+    /// Pages reordered two per side, padded to a multiple of four, to fold.
+    public var booklet = false
+    /// Save as PDF: the file the composed job is written to instead of being printed.
+    public var saveAsPDF: DocumentPath?
+    /// The booklet pass a one-sided printer prints next (fronts, then backs), once started.
+    public private(set) var bookletPass: SheetOptions.PageSet?
 
     init(document: Document, prepared: PrintableDocument, currentPage: Int?, system: PrintSystem,
-         conversion: PrintConversion) throws(PrintError) {
+         conversion: PrintConversion,
+         compose: @escaping (SheetRequest) -> Result<PrintableDocument, RenderProblem> = { _ in
+             .failure(RenderProblem(.unsupported, "composition needs the render worker"))
+         }) throws(PrintError) {
         self.document = document
         self.prepared = prepared
+        self.compose = compose
         let pageCount = prepared.pageCount
         self.pageCount = pageCount
         self.currentPage = pageCount.flatMap { count in currentPage.map { min(max($0, 1), max(count, 1)) } }
@@ -92,6 +121,142 @@ public final class PrintSheet {
             throw PrintError(.notAccepting, "no printer is accepting jobs")
         }
         selectedIndex = first
+        applySavedOptions()
+    }
+
+    /// Starts from the user's saved options for the chosen printer (lpoptions, as `lp` reads
+    /// them): paper, sides, colour, scaling and pages per sheet.
+    private func applySavedOptions() {
+        guard let saved = try? printer.system.savedOptions(for: selected.destination) else { return }
+        // libcups lists the queue's own defaults among a destination's options too: a value
+        // equal to the printer's default stays "Printer default".
+        let defaults = capabilities
+        paper = saved["media"].flatMap { $0 == defaults?.defaultMedia ? nil : PaperSize.named($0) }
+        sides = saved["sides"].flatMap(PrintOptions.Sides.init(argument:))
+        colorMode = saved["print-color-mode"].flatMap { $0 == defaults?.defaultColorMode ? nil : PrintOptions.ColorMode(rawValue: $0) }
+        var sheet = SheetOptions()
+        if let value = saved["print-scaling"], (try? sheet.apply("print-scaling", value)) == true { scaling = sheet.scaling } else { scaling = .auto }
+        if let value = saved["number-up"], (try? sheet.apply("number-up", value)) == true { pagesPerSheet = sheet.numberUp } else { pagesPerSheet = 1 }
+        dropUnsupportedChoices()
+    }
+
+    /// Paper the chosen printer takes (its `media-supported`, as people name it); when Saving
+    /// as PDF, the common sizes.
+    public var paperChoices: [PaperSize] {
+        if saveAsPDF == nil, let media = capabilities?.media, !media.isEmpty {
+            var seen = Set<String>()
+            return media.compactMap(PaperSize.named).filter { seen.insert($0.name).inserted }
+        }
+        return PaperSize.commonNames.compactMap(PaperSize.named)
+    }
+
+    /// Where Save as PDF writes unless the user says otherwise: "NAME-print.pdf" in `$HOME`.
+    public var defaultPDFPath: DocumentPath {
+        let home = getenv("HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = documentName.lowercased().hasSuffix(".pdf") ? String(documentName.dropLast(4)) : documentName
+        return DocumentPath(home + "/" + base + "-print.pdf")
+    }
+
+    /// The printer's default paper, when it says.
+    public var defaultPaper: PaperSize? { capabilities?.defaultMedia.flatMap(PaperSize.named) }
+
+    /// How the pages go on sheets, as chosen (with the printer's default paper and margins).
+    public var sheetOptions: SheetOptions {
+        var options = SheetOptions()
+        options.paper = paper
+        options.orientation = orientation
+        options.scaling = scaling
+        options.numberUp = pagesPerSheet
+        options.booklet = booklet
+        if options.paper == nil, !options.isIdentity { options.paper = defaultPaper }
+        if saveAsPDF == nil, let paper = options.paper {
+            let key = "\(selected.name)\u{0}\(paper.name)"
+            if marginCache[key] == nil { marginCache[key] = (try? printer.system.margins(of: selected.destination, media: paper.name)) ?? .zero }
+            options.margins = marginCache[key] ?? .zero
+        }
+        options.duplex = sides.map { $0 != .oneSided } ?? false
+        if booklet, saveAsPDF == nil, !bookletDuplex {
+            options.pageSet = bookletPass ?? .odd
+            options.duplex = false
+        }
+        return options
+    }
+
+    /// Whether Quire composes the job (anything but every page as it is, or Save as PDF).
+    public var composes: Bool { saveAsPDF != nil || !sheetOptions.isIdentity }
+
+    /// The composed job the preview draws and the sheet sends: nil when the pages are not known.
+    public var sheetRequest: SheetRequest? {
+        pagesToPrint.flatMap { $0.isEmpty ? nil : SheetRequest(pages: $0, options: sheetOptions) }
+    }
+
+    /// Sides the job prints (from the page count alone: shown at once, before any is drawn).
+    public var sideCount: Int? {
+        pagesToPrint.map { Imposition.sideCount(pages: $0.count, options: sheetOptions) }
+    }
+
+    /// "3 sheets of A4, 6 sides".
+    public var summary: String? {
+        sideCount.map { Imposition.summary(sides: $0, options: sheetOptions) }
+    }
+
+    /// Whether the chosen printer prints a booklet back to back (duplex, flipped on the short edge).
+    public var bookletDuplex: Bool { capabilities?.sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) ?? false }
+
+    /// What the user must know before a booklet prints on a one-sided printer (said before sending).
+    public var bookletNote: String? {
+        guard booklet, saveAsPDF == nil, !bookletDuplex else { return nil }
+        if bookletPass == .even {
+            return "Fronts sent. Turn the printed stack over on its short edge, put it back in the tray, then Print again for the backs."
+        }
+        return "\(selected.name) prints on one side only: the booklet prints in two passes — the fronts first, then you put the stack back for the backs."
+    }
+
+    /// Cycles pages per sheet through 1, 2, 4, 6, 9, 16.
+    public func cyclePagesPerSheet(step: Int) {
+        let choices = SheetOptions.numberUpChoices
+        let index = choices.firstIndex(of: pagesPerSheet) ?? 0
+        pagesPerSheet = choices[(index + step + choices.count) % choices.count]
+    }
+
+    /// Cycles the paper through the printer's (nil = its default first).
+    public func cyclePaper(step: Int) {
+        let choices: [PaperSize?] = [nil] + paperChoices.map { Optional($0) }
+        let index = choices.firstIndex(where: { $0?.name == paper?.name }) ?? 0
+        paper = choices[(index + step + choices.count) % choices.count]
+    }
+
+    /// Cycles orientation: automatic, portrait, landscape.
+    public func cycleOrientation(step: Int) {
+        let choices = SheetOptions.Orientation.allCases
+        let index = choices.firstIndex(of: orientation) ?? 0
+        orientation = choices[(index + step + choices.count) % choices.count]
+    }
+
+    /// The scaling choices a sheet offers.
+    public static let scalingChoices: [SheetOptions.Scaling] = [.auto, .fit, .actual]
+
+    public func cycleScaling(step: Int) {
+        let choices = Self.scalingChoices
+        let index = choices.firstIndex(of: scaling) ?? 0
+        scaling = choices[(index + step + choices.count) % choices.count]
+    }
+
+    /// Saves paper, sides, colour, scaling and pages per sheet for the chosen printer, the
+    /// CUPS way (lpoptions, which `lp` reads too); never copies or pages. A choice left at the
+    /// printer's default is removed from the file.
+    public func rememberForPrinter() throws(PrintError) {
+        var saved: [String: String] = [:]
+        var removing: Set<String> = []
+        func put(_ key: String, _ value: String?) {
+            if let value { saved[key] = value } else { removing.insert(key) }
+        }
+        put("media", paper?.name)
+        put("sides", sides?.rawValue)
+        put("print-color-mode", colorMode?.rawValue)
+        put("print-scaling", scaling == .auto ? nil : scaling.ippValue)
+        put("number-up", pagesPerSheet == 1 ? nil : String(pagesPerSheet))
+        try printer.system.saveOptions(saved, removing: removing, for: selected.destination)
     }
 
     public var selected: Printer { printers[selectedIndex] }
@@ -138,6 +303,7 @@ public final class PrintSheet {
     /// The fields to show, in order (sides only for duplex printers, colour mode only for colour ones).
     public var fields: [Field] {
         [.printer, .copies, .pages] + (sidesChoices.isEmpty ? [] : [.sides]) + (colorModeChoices.isEmpty ? [] : [.colorMode])
+            + [.paper, .orientation, .scaling, .pagesPerSheet, .booklet, .saveAsPDF]
     }
 
     /// Most pages a preview shows; the rest are counted ("+N more").
@@ -178,7 +344,7 @@ public final class PrintSheet {
             index = (index + step + printers.count) % printers.count
             if printers[index].isSelectable {
                 selectedIndex = index
-                dropUnsupportedChoices()
+                applySavedOptions()
                 return
             }
         }
@@ -189,8 +355,11 @@ public final class PrintSheet {
     public func selectPrinter(at index: Int) -> String? {
         guard printers.indices.contains(index) else { return "no such printer" }
         guard printers[index].isSelectable else { return "\(printers[index].name) is \(printers[index].stateText)" }
-        selectedIndex = index
-        dropUnsupportedChoices()
+        if index != selectedIndex {
+            selectedIndex = index
+            bookletPass = nil
+            applySavedOptions()
+        }
         return nil
     }
 
@@ -198,6 +367,7 @@ public final class PrintSheet {
     private func dropUnsupportedChoices() {
         if let sides, !sidesChoices.contains(sides) { self.sides = nil }
         if let colorMode, !colorModeChoices.contains(colorMode) { self.colorMode = nil }
+        if let paper, saveAsPDF == nil, !paperChoices.contains(where: { $0.name == paper.name }) { self.paper = nil }
     }
 
     /// Cycles the colour mode through the printer's choices (nil = printer default first).
@@ -246,6 +416,21 @@ public final class PrintSheet {
         case .colorMode:
             guard let colorMode else { return nil }
             return colorModeChoices.contains(colorMode) ? nil : "\(selected.name) does not print in \(colorMode.rawValue)"
+        case .paper:
+            guard let paper, saveAsPDF == nil else { return nil }
+            let choices = paperChoices
+            return choices.contains(where: { $0.name == paper.name }) ? nil
+                : "\(selected.name) does not take \(paper.displayName) (it takes \(choices.map(\.displayName).joined(separator: ", ")))"
+        case .orientation, .scaling:
+            return nil
+        case .saveAsPDF:
+            guard let path = saveAsPDF else { return nil }
+            return path.bytes.isEmpty ? "choose a file to save the PDF to" : nil
+        case .pagesPerSheet:
+            return SheetOptions.numberUpChoices.contains(pagesPerSheet) ? nil : "pages per sheet: 1, 2, 4, 6, 9 or 16"
+        case .booklet:
+            guard booklet, let pages = pagesToPrint else { return nil }
+            return pages.count < 2 ? "a booklet needs at least 2 pages" : nil
         }
     }
 
@@ -281,11 +466,63 @@ public final class PrintSheet {
         try JobQueue(system: printer.system).cancel(id)
     }
 
-    /// Validates everything, then submits one job through libcups.
+    /// Validates everything, then submits one job through libcups. When the sheet composes
+    /// (paper, scaling, pages per sheet, booklet), the job is the PDF the render worker composes
+    /// with the composer that drew the preview; CUPS gets it with no page selection or
+    /// number-up of its own. A booklet on a one-sided printer goes in two passes: the fronts,
+    /// then (the next submit) the backs.
     public func submit() throws -> PrintJob {
-        let plan = try printer.plan(prepared: document, pageCount: prepared.pageCount, convertedPDF: prepared.convertedPDF,
-                                    destination: selected.name, options: try options())
-        return try printer.submit(plan)
+        if saveAsPDF != nil { throw PrintError(.invalidOption, "Save as PDF writes a file: use saveAsPDFFile()") }
+        var options = try options()
+        guard composes else {
+            let plan = try printer.plan(prepared: document, pageCount: prepared.pageCount, convertedPDF: prepared.convertedPDF,
+                                        destination: selected.name, options: options)
+            return try printer.submit(plan)
+        }
+        if booklet, bookletDuplex {
+            // The printer may have lost duplex since the preview (another queue setting, a
+            // unit removed): asked again, and if so said before anything is sent.
+            let fresh = try printer.system.capabilities(of: selected.destination)
+            if !fresh.sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) {
+                capabilityCache[selected.name] = fresh
+                throw PrintError(.invalidOption,
+                                 "\(selected.name) no longer prints on both sides: the booklet prints in two passes, the fronts first, then you put the stack back for the backs. Print again to send the fronts.")
+            }
+        }
+        let sheet = sheetOptions
+        let pdf = try composedPDF()
+        options.composedByQuire = true
+        options.pageRanges = nil
+        options.media = sheet.paper?.name
+        if booklet {
+            options.sides = bookletDuplex ? .twoSidedShortEdge : .oneSided
+        }
+        let job = try printer.system.submit([PrintDocument(source: .data(pdf), mimeType: "application/pdf", name: documentName)],
+                                            to: selected.destination, options: options)
+        if booklet, !bookletDuplex { bookletPass = bookletPass == .even ? nil : .even }
+        return job
+    }
+
+    /// Save as PDF: writes the composed job to ``saveAsPDF`` (atomically); returns the sides written.
+    @discardableResult
+    public func saveAsPDFFile() throws -> Int {
+        guard let path = saveAsPDF else { throw PrintError(.invalidOption, "choose a file to save the PDF to") }
+        if let (_, message) = firstProblem { throw PrintError(.invalidOption, message) }
+        let pdf = try composedPDF()
+        try OutputFile.write(pdf, to: path)
+        return sideCount ?? 0
+    }
+
+    /// The composed job's PDF, from the render worker: exactly what ``submit()`` sends.
+    public func composedPDF() throws -> [UInt8] {
+        guard let request = sheetRequest else { throw PrintError(.invalidOption, "the pages to print are not known") }
+        switch compose(request) {
+        case .success(let document):
+            guard let pdf = document.convertedPDF else { throw PrintError(.unprintable, "\(documentName): nothing was composed") }
+            return pdf
+        case .failure(let problem):
+            throw PrintError(.unprintable, "\(documentName): \(problem.message)")
+        }
     }
 }
 

@@ -184,6 +184,11 @@ public final class RenderQueue: Sendable {
                         try client.printable(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon)
                     }
                     delivery = .printable(job, result)
+                case .composed(let sheet):
+                    let result = Result { () throws(RenderProblem) in
+                        try client.composedJob(job.request, sheet: sheet, interrupt: shared.doorbell.readEnd, abandon: abandon)
+                    }
+                    delivery = .printable(job, result)
                 }
                 shared.state.withLock { state in state.opens.removeAll { $0 == job } }
             case .page(let job):

@@ -496,6 +496,46 @@ public final class ViewerModel {
                              layout: facts.text == nil ? .view : .paper, maximumFileSize: configuration.maximumFileSize)
     }
 
+    /// Side `index` (0-based) of the print job composed as `sheet` says, fitted to `box`: a
+    /// print sheet's preview (``want(_:for:)`` with `.printPreview`), drawn in the worker by the
+    /// composer that draws the job itself.
+    public func printPreviewSideJob(side index: Int, sheet: SheetRequest, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        let file = current
+        guard file.facts != nil, index >= 0 else { return nil }
+        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
+                             width: max(1, box.width), height: max(1, box.height), purpose: .printPreview,
+                             layout: .paper, sheet: sheet, maximumFileSize: configuration.maximumFileSize)
+    }
+
+    /// Side `index` of the composed job, fitted to `box`, waiting for it (tests, tools).
+    public func renderPrintPreviewSide(_ index: Int, sheet: SheetRequest, fitting box: (width: Int, height: Int)) throws(ViewerProblem) -> RenderedImage {
+        if let problem = waitUntilOpened() { throw problem }
+        guard let job = printPreviewSideJob(side: index, sheet: sheet, fitting: box) else {
+            throw ViewerProblem(kind: .unsupported, message: "nothing to print")
+        }
+        return try waitFor(job)
+    }
+
+    /// The current file's print job composed as `sheet` says, from the worker (waited for):
+    /// the PDF a print sheet sends or saves, its sides as the page count.
+    func composedJob(_ sheet: SheetRequest) -> Result<PrintableDocument, RenderProblem> {
+        let file = files[fileIndex]
+        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
+                                                                     maximumFileSize: configuration.maximumFileSize, layout: .paper),
+                          want: .composed(sheet))
+        queue.wantOpen([job])
+        defer { queue.wantOpen([]) }
+        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
+        while !deadline.hasPassed {
+            for delivery in queue.take() {
+                if case .printable(let done, let result) = delivery, done == job { return result }
+                if let update = apply(delivery) { held.append(update) }
+            }
+            usleep(2_000)
+        }
+        return .failure(RenderProblem(.workerFailed, "the renderer did not compose the print job in time"))
+    }
+
     /// The render worker's process id, while one runs (tests: the process to kill).
     public var workerPID: pid_t? { queue.workerPID }
 
@@ -532,7 +572,8 @@ public final class ViewerModel {
     }
 
     private func waitFor(_ job: PageRenderJob) throws(ViewerProblem) -> RenderedImage {
-        let key = PageCache.Key(file: job.file, page: job.page, width: job.width, height: job.height, purpose: job.purpose.rawValue)
+        let key = PageCache.Key(file: job.file, page: job.page, width: job.width, height: job.height, purpose: job.purpose.rawValue,
+                                sheet: job.sheet)
         if let image = cache.image(for: key) { return image }
         queue.want([job], for: job.purpose)
         let deadline = Deadline(seconds: configuration.renderTimeout + 10)
@@ -615,7 +656,8 @@ public final class ViewerModel {
         }
         let pages = prepared.pageCount
         return try PrintSheet(document: document, prepared: prepared, currentPage: pages == nil ? nil : page + 1,
-                              system: configuration.printSystem, conversion: configuration.conversion)
+                              system: configuration.printSystem, conversion: configuration.conversion,
+                              compose: { [unowned self] sheet in self.composedJob(sheet) })
     }
 
     /// The current file as it prints, from the worker (waited for, at most the render timeout).

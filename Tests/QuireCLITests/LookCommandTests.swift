@@ -176,6 +176,58 @@ final class LookCommandTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    @Test func theInlineSheetComposesTwoPerSideRemembersItForThePrinterAndTheNextSheetStartsFromIt() throws {
+        let bed = try CUPSTestBed(.full)
+        let document = bed.directory.file("look-nup.pdf")
+        try TestPDF.write(pages: 3, to: document)
+        // Root's saved options go to $CUPS_SERVERROOT/lpoptions (libcups, as lpoptions does): the bed's.
+        let serverRoot = bed.directory.file("serverroot")
+        try FileManager.default.createDirectory(atPath: serverRoot, withIntermediateDirectories: true)
+        let environment = bed.environment(["XDG_STATE_HOME": directory.file("state"), "CUPS_SERVERROOT": serverRoot])
+        try FileManager.default.createDirectory(atPath: bed.directory.file("home"), withIntermediateDirectories: true)
+        var session = try TmuxSession([QuireBinary.path, "look", document], environment: environment)
+        session.wait(for: "page 1 of 3")
+        session.send("p")
+        var screen = session.wait(for: "Per side")
+        #expect(screen.contains("Will print: 3 sheets, 3 sides"), "\(screen)")
+        // Printer → Copies → Pages → Sides → Paper → Turn → Scale → Per side; → gives 2.
+        for _ in 0..<7 { session.send("Tab") }
+        session.send("Right")
+        screen = session.wait(for: "composed by Quire")
+        #expect(Self.row(screen, "Per side").contains(" 2 "), "\(Self.row(screen, "Per side"))")
+        #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides (composed by Quire)"), "\(screen)")
+        session.send("C-r")
+        screen = session.wait(for: "Remembered for")
+        let listed = ProcessRunner.run(["/usr/bin/lpoptions", "-p", "quire-office"], environment: environment).standardOutputText
+        #expect(listed.contains("number-up=2"), "\(listed)")
+        session.send("Enter")
+        screen = session.wait(for: "Sent to")
+        let received = try #require(bed.waitForDocument(titled: "look-nup.pdf"))
+        #expect(CUPSTestBed.pageCount(ofPDF: received.path) == 2)
+        let first = ProcessRunner.run(["/usr/bin/pdftotext", "-layout", "-f", "1", "-l", "1", received.path, "-"]).standardOutputText
+        #expect(first.contains("Page 1") && first.contains("Page 2"), "\(first)")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+        // The next sheet starts from the saved choice.
+        session = try TmuxSession([QuireBinary.path, "look", document], environment: environment)
+        session.wait(for: "page 1 of 3")
+        session.send("p")
+        screen = session.wait(for: "Per side")
+        #expect(Self.row(screen, "Per side").contains("[2]"), "\(Self.row(screen, "Per side"))")
+        #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides"))
+        // Send to: Save as PDF (→), Enter writes the composed job to $HOME/NAME-print.pdf.
+        for _ in 0..<9 { session.send("Tab") }
+        session.send("Right")
+        screen = session.wait(for: "PDF file")
+        session.send("Enter")
+        screen = session.wait(for: "Saved 2 sides to")
+        let saved = bed.directory.file("home") + "/look-nup-print.pdf"
+        #expect(TmuxSession.lastLine(screen).contains("Saved 2 sides to /"), "\(TmuxSession.lastLine(screen))")
+        #expect(CUPSTestBed.pageCount(ofPDF: saved) == 2)
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     /// The line of the screen that holds `label` ("" when none).
     static func row(_ screen: String, _ label: String) -> String {
         screen.split(separator: "\n").first { $0.contains(label) }.map(String.init) ?? ""

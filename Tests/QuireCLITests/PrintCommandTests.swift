@@ -52,9 +52,14 @@ final class PrintCommandTests {
         #expect(result.status == 0)
         let received = try #require(bed.waitForDocument(titled: "cli-layout"))
         #expect(received.attributes["IPP_MULTIPLE_DOCUMENT_HANDLING"] == "separate-documents-collated-copies")
-        // CUPS's pdftopdf applied orientation and media: landscape A4 pages arrive.
+        // Quire composed landscape A4 sides (CUPS got no orientation of its own); the queue's
+        // pdftopdf turns each onto the A4 sheet in the tray: A4 pages arrive.
         let info = ProcessRunner.run(["/usr/bin/pdfinfo", received.path]).standardOutputText
-        #expect(info.contains("Page size:       841.89 x 595.276 pts (A4)"))
+        #expect(info.contains("Page size:       595.276 x 841.89 pts (A4)"), "\(info)")
+        #expect(received.attributes["IPP_ORIENTATION_REQUESTED"] == nil, "\(received.attributes)")
+        let saved = bed.directory.file("landscape.pdf")
+        #expect(quire(["print", "--output", saved, "--landscape", "--media", "iso_a4_210x297mm", sixPages]).status == 0)
+        #expect(ProcessRunner.run(["/usr/bin/pdfinfo", saved]).standardOutputText.contains("Page size:       841.89 x 595.276 pts (A4)"))
     }
 
     @Test func severalFilesMakeOneJob() throws {
@@ -161,8 +166,9 @@ final class PrintCommandTests {
         #expect(result.status == 0)
         let out = result.standardOutputText
         #expect(out.contains("destination: quire-office\n"))
-        #expect(out.contains("six.pdf (application/pdf, 6 pages): pages 2-5 (selected by Quire)"))
-        #expect(out.contains("options: copies=2 number-up=2\n"))
+        // Quire composes pages 2–5 two per side itself; CUPS gets neither number-up nor page-ranges.
+        #expect(out.contains("six.pdf (application/pdf, 6 pages): pages 2-5 (composed by Quire: 2 sheets of Letter, 2 sides)"), "\(out)")
+        #expect(out.contains("options: copies=2 media=na_letter_8.5x11in\n"))
         #expect(quire(["jobs", "--all"]).standardOutputText.isEmpty)
     }
 

@@ -113,6 +113,98 @@ final class LookPrintSheetTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    static func sides(_ tree: [WindowTestBed.Accessible]) -> [String] {
+        tree.filter { $0.role == "image" && $0.name.hasPrefix("Side ") }.map(\.name)
+    }
+
+    @Test func pagesPerSheetShowsTheComposedSidesAndTheCountAndPrintsThem() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = harness.bed
+        let document = cups.directory.file("nup.pdf")
+        try TestPDF.write(pages: 12, to: document)
+        let (viewer, title) = try openSheet(document, cups)
+        defer { viewer.stop() }
+        _ = bed.waitForAccessible { Self.pictures($0).count == 8 }
+        // Alt+H: Pages per sheet; Space opens it; the second choice is 2.
+        bed.key("alt+h", "space")
+        _ = bed.waitForAccessible { tree in
+            tree.contains { $0.role == "list item" && $0.states.contains("focused") }
+        }
+        bed.key("Down", "Return")
+        var tree = bed.waitForAccessible { Self.sides($0).count == 6 }
+        #expect(Self.sides(tree) == (1...6).map { "Side \($0)" }, "\(Self.sides(tree))")
+        #expect(tree.contains { $0.role == "label" && $0.name == "Preview — 6 sheets of Letter, 6 sides" },
+                "\(tree.filter { $0.role == "label" && $0.name.hasPrefix("Preview") })")
+        // Pages 5–10: three sides, counted at once.
+        bed.key("alt+g")
+        bed.type("5-10")
+        tree = bed.waitForAccessible { Self.sides($0).count == 3 && $0.contains { $0.name == "Preview — 3 sheets of Letter, 3 sides" } }
+        #expect(Self.sides(tree) == ["Side 1", "Side 2", "Side 3"], "\(Self.sides(tree))")
+        #expect(tree.contains { $0.role == "label" && $0.name == "Preview — 3 sheets of Letter, 3 sides" })
+        let window = try #require(bed.waitForWindow(named: "^\(NSRegularExpression.escapedPattern(for: title))$"))
+        let shot = try harness.screenshot("sheet-two-per-side", window: window)
+        #expect(shot.image.width > 0, "\(shot.path)")
+        try? FileManager.default.copyItem(atPath: shot.path, toPath: "/tmp/compose-sheet-two-per-side.png")
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("Sent to quire-office — job ") } }
+        #expect(tree.contains { $0.name.hasPrefix("Sent to quire-office — job ") }, "\(tree.filter { $0.role == "label" })")
+        let received = try #require(cups.waitForDocument(titled: "nup.pdf"))
+        var numbers: [[Int]] = []
+        for page in 1...3 {
+            let text = ProcessRunner.run(["/usr/bin/pdftotext", "-layout", "-f", String(page), "-l", String(page), received.path, "-"]).standardOutputText
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+            numbers.append(zip(words, words.dropFirst()).compactMap { $0 == "Page" ? Int($1) : nil })
+        }
+        #expect(numbers == [[5, 6], [7, 8], [9, 10]])
+        bed.key("Escape")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func saveAsPDFWritesTheComposedSidesAndRememberKeepsTheChoiceInLpoptions() throws {
+        let cups = try CUPSTestBed(.full)
+        let bed = harness.bed
+        let document = cups.directory.file("saved.pdf")
+        try TestPDF.write(pages: 6, to: document)
+        let serverRoot = cups.directory.file("serverroot")
+        try FileManager.default.createDirectory(atPath: serverRoot, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: cups.directory.file("home"), withIntermediateDirectories: true)
+        let environment = cups.environment(["CUPS_SERVERROOT": serverRoot])
+        let viewer = try harness.look([document], environment)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^saved\\.pdf$") != nil, "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Print" } }
+        bed.key("ctrl+p")
+        #expect(bed.waitForWindow(named: "^Print saved\\.pdf$") != nil)
+        _ = bed.waitForAccessible { Self.pictures($0).count == 6 }
+        // Four per sheet (Alt+H: 1, 2, 4 — the third choice).
+        bed.key("alt+h", "space")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "list item" && $0.states.contains("focused") } }
+        bed.key("Down", "Down", "Return")
+        var tree = bed.waitForAccessible { $0.contains { $0.name == "Preview — 2 sheets of Letter, 2 sides" } }
+        #expect(Self.sides(tree) == ["Side 1", "Side 2"], "\(Self.sides(tree))")
+        // Remember for This Printer: saved where lp reads it.
+        #expect(bed.press("Remember for This Printer"))
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("Remembered for quire-office") } }
+        #expect(tree.contains { $0.name.hasPrefix("Remembered for quire-office") }, "\(tree.filter { $0.role == "label" })")
+        let listed = ProcessRunner.run(["/usr/bin/lpoptions", "-p", "quire-office"], environment: environment).standardOutputText
+        #expect(listed.contains("number-up=4"), "\(listed)")
+        // Save as PDF (Alt+P): the button becomes Save; the file holds the two composed sides.
+        bed.key("alt+p")
+        tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Save" } }
+        #expect(bed.press("Save"))
+        let saved = cups.directory.file("home") + "/saved-print.pdf"
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("Saved 2 sides to ") } }
+        #expect(tree.contains { $0.name == "Saved 2 sides to \(saved)" }, "\(tree.filter { $0.role == "label" })")
+        #expect(CUPSTestBed.pageCount(ofPDF: saved) == 2)
+        let first = ProcessRunner.run(["/usr/bin/pdftotext", "-layout", "-f", "1", "-l", "1", saved, "-"]).standardOutputText
+        #expect(["Page 1", "Page 2", "Page 3", "Page 4"].allSatisfy(first.contains), "\(first)")
+        #expect(cups.receivedDocuments().isEmpty, "Save as PDF sends nothing")
+        bed.key("Escape")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     // MARK: What the sheet shows is what it sends (copies, pages, the buttons in view)
 
     /// The sheet window's own objects (the viewer's header has a "Print" button too).
