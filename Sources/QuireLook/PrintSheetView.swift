@@ -46,6 +46,13 @@ final class PrintSheetView {
     private let scalingLabel = gtk_label_new_with_mnemonic("Sca_ling")!
     private let orientationDropDown = gtk_drop_down_new(nil, nil)!
     private let orientationLabel = gtk_label_new_with_mnemonic("Orie_ntation")!
+    private let layoutDropDown = gtk_drop_down_new(nil, nil)!
+    private let layoutLabel = gtk_label_new_with_mnemonic("Page _order")!
+    private let borderDropDown = gtk_drop_down_new(nil, nil)!
+    private let borderLabel = gtk_label_new_with_mnemonic("Bor_der")!
+    private let pageSetDropDown = gtk_drop_down_new(nil, nil)!
+    private let pageSetLabel = gtk_label_new_with_mnemonic("Print s_ides")!
+    private let reverseButton = gtk_check_button_new_with_mnemonic("Re_verse order (last side first)")!
     private let bookletButton = gtk_check_button_new_with_mnemonic("_Booklet (fold in half)")!
     private let saveAsPDFButton = gtk_check_button_new_with_mnemonic("Save as _PDF:")!
     private let saveAsPDFEntry = gtk_entry_new()!
@@ -173,7 +180,9 @@ final class PrintSheetView {
         gtk_grid_attach(cast(grid), colorDropDown, 1, 3, 1, 1)
         var row: Int32 = 4
         for (label, dropDown, name) in [(paperLabel, paperDropDown, "Paper"), (perSheetLabel, perSheetDropDown, "Pages per sheet"),
-                                        (scalingLabel, scalingDropDown, "Scaling"), (orientationLabel, orientationDropDown, "Orientation")] {
+                                        (layoutLabel, layoutDropDown, "Page order"), (borderLabel, borderDropDown, "Border"),
+                                        (scalingLabel, scalingDropDown, "Scaling"), (orientationLabel, orientationDropDown, "Orientation"),
+                                        (pageSetLabel, pageSetDropDown, "Print sides")] {
             gtk_label_set_mnemonic_widget(cast(label), dropDown)
             gtk_widget_set_halign(label, GTK_ALIGN_END)
             gtk_grid_attach(cast(grid), label, 0, row, 1, 1)
@@ -183,12 +192,21 @@ final class PrintSheetView {
         }
         Self.setChoices(perSheetDropDown, SheetOptions.numberUpChoices.map(String.init),
                         selected: SheetOptions.numberUpChoices.firstIndex(of: sheet.pagesPerSheet) ?? 0)
-        Self.setChoices(scalingDropDown, ["Automatic", "Fit to printable area", "Actual size"],
+        Self.setChoices(scalingDropDown, PrintSheet.scalingChoices.map(PrintSheet.scalingName),
                         selected: PrintSheet.scalingChoices.firstIndex(of: sheet.scaling) ?? 0)
+        Self.setChoices(layoutDropDown, SheetOptions.Layout.allCases.map(PrintSheet.layoutName),
+                        selected: SheetOptions.Layout.allCases.firstIndex(of: sheet.layout) ?? 0)
+        Self.setChoices(borderDropDown, SheetOptions.Border.allCases.map(PrintSheet.borderName),
+                        selected: SheetOptions.Border.allCases.firstIndex(of: sheet.border) ?? 0)
+        Self.setChoices(pageSetDropDown, SheetOptions.PageSet.allCases.map(PrintSheet.pageSetName),
+                        selected: SheetOptions.PageSet.allCases.firstIndex(of: sheet.pageSet) ?? 0)
         Self.setChoices(orientationDropDown, ["Automatic", "Portrait", "Landscape"],
                         selected: SheetOptions.Orientation.allCases.firstIndex(of: sheet.orientation) ?? 0)
         Accessibility.setLabel(bookletButton, "Booklet")
         gtk_grid_attach(cast(grid), bookletButton, 1, row, 1, 1)
+        row += 1
+        Accessibility.setLabel(reverseButton, "Reverse order")
+        gtk_grid_attach(cast(grid), reverseButton, 1, row, 1, 1)
         row += 1
         let saveRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         Accessibility.setLabel(saveAsPDFButton, "Save as PDF")
@@ -300,10 +318,11 @@ final class PrintSheetView {
         }
         Signal.connect(copies, "changed") { [unowned self] in self.validate() }
         Signal.connect(copies, "value-changed") { [unowned self] in self.validate() }
-        for dropDown in [sidesDropDown, colorDropDown, paperDropDown, perSheetDropDown, scalingDropDown, orientationDropDown] {
+        for dropDown in [sidesDropDown, colorDropDown, paperDropDown, perSheetDropDown, scalingDropDown, orientationDropDown,
+                         layoutDropDown, borderDropDown, pageSetDropDown] {
             Signal.connectIgnoringArgument(dropDown, "notify::selected") { [unowned self] in self.validate() }
         }
-        for button in [bookletButton, saveAsPDFButton] {
+        for button in [bookletButton, reverseButton, saveAsPDFButton] {
             Signal.connect(button, "toggled") { [unowned self] in self.validate() }
         }
         Signal.connect(saveAsPDFEntry, "changed") { [unowned self] in self.validate() }
@@ -423,6 +442,16 @@ final class PrintSheetView {
         let orientation = Int(gtk_drop_down_get_selected(cast(orientationDropDown)))
         sheet.orientation = SheetOptions.Orientation.allCases.indices.contains(orientation) ? SheetOptions.Orientation.allCases[orientation] : .auto
         sheet.booklet = gtk_check_button_get_active(cast(bookletButton)) != 0
+        let layout = Int(gtk_drop_down_get_selected(cast(layoutDropDown)))
+        sheet.layout = SheetOptions.Layout.allCases.indices.contains(layout) ? SheetOptions.Layout.allCases[layout] : .lrtb
+        let border = Int(gtk_drop_down_get_selected(cast(borderDropDown)))
+        sheet.border = SheetOptions.Border.allCases.indices.contains(border) ? SheetOptions.Border.allCases[border] : .none
+        let pageSet = Int(gtk_drop_down_get_selected(cast(pageSetDropDown)))
+        sheet.pageSet = SheetOptions.PageSet.allCases.indices.contains(pageSet) ? SheetOptions.PageSet.allCases[pageSet] : .all
+        sheet.reverse = gtk_check_button_get_active(cast(reverseButton)) != 0
+        // Order and border mean something with several pages on a side.
+        let several = sheet.fields.contains(.layout)
+        for widget in [layoutDropDown, layoutLabel, borderDropDown, borderLabel] { gtk_widget_set_visible(widget, several ? 1 : 0) }
         let saving = gtk_check_button_get_active(cast(saveAsPDFButton)) != 0
         let path = String(cString: gtk_editable_get_text(OpaquePointer(saveAsPDFEntry)))
         sheet.saveAsPDF = saving && !path.isEmpty ? DocumentPath(path) : nil

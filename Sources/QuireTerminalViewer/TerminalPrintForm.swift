@@ -50,7 +50,11 @@ final class TerminalPrintForm {
             case .orientation: sheet.cycleOrientation(step: step)
             case .scaling: sheet.cycleScaling(step: step)
             case .pagesPerSheet: sheet.cyclePagesPerSheet(step: step)
+            case .layout: sheet.cycleLayout(step: step)
+            case .border: sheet.cycleBorder(step: step)
             case .booklet: sheet.booklet.toggle()
+            case .pageSet: sheet.cyclePageSet(step: step)
+            case .reverse: sheet.reverse.toggle()
             case .saveAsPDF: sheet.saveAsPDF = sheet.saveAsPDF == nil ? sheet.defaultPDFPath : nil
             case .copies: return false
             }
@@ -126,12 +130,18 @@ final class TerminalPrintForm {
         let scaling: String = switch sheet.scaling {
         case .auto: "auto (shrink to fit when larger)"
         case .fit: "fit to the printable area"
-        case .actual: "actual size"
-        case .percent(let p): "\(p) %"
+        default: PrintSheet.scalingName(sheet.scaling).lowercased()
         }
         rows.append(marker(.scaling) + "Scale\u{1B}[0m   " + value(scaling, .scaling) + "  ←/→ change")
         rows.append(marker(.pagesPerSheet) + "Per side\u{1B}[0m " + value(String(sheet.pagesPerSheet), .pagesPerSheet) + "  ←/→ 1, 2, 4, 6, 9, 16")
+        if sheet.fields.contains(.layout) {
+            rows.append(marker(.layout) + "Order\u{1B}[0m   " + value(PrintSheet.layoutName(sheet.layout).lowercased(), .layout) + "  ←/→ change")
+            rows.append(marker(.border) + "Border\u{1B}[0m  " + value(PrintSheet.borderName(sheet.border).lowercased(), .border) + "  ←/→ change")
+        }
         rows.append(marker(.booklet) + "Booklet\u{1B}[0m " + value(sheet.booklet ? "yes" : "no", .booklet) + beside(.booklet, "←/→ change"))
+        rows.append(marker(.pageSet) + "Print\u{1B}[0m   " + value(PrintSheet.pageSetName(sheet.pageSet).lowercased(), .pageSet)
+                    + beside(.pageSet, "←/→ all, odd, even sides"))
+        rows.append(marker(.reverse) + "Reverse\u{1B}[0m " + value(sheet.reverse ? "yes, last side first" : "no", .reverse) + "  ←/→ change")
         rows.append(marker(.saveAsPDF) + "Send to\u{1B}[0m " + value(sheet.saveAsPDF.map { "PDF file \($0)" } ?? "the printer", .saveAsPDF)
                     + "  ←/→ printer, Save as PDF")
         if let summary = sheet.summary {

@@ -34,7 +34,7 @@ public final class PrintSheet {
     public enum Field: String, Sendable, Hashable, CaseIterable {
         case printer, copies, pages, sides, colorMode
         /// How pages go on sheets (composed by Quire: what the preview shows is what prints).
-        case paper, orientation, scaling, pagesPerSheet, booklet
+        case paper, orientation, scaling, pagesPerSheet, layout, border, booklet, pageSet, reverse
         /// Print, or Save as PDF (``saveAsPDF``).
         case saveAsPDF
     }
@@ -90,8 +90,16 @@ public final class PrintSheet {
     public var scaling: SheetOptions.Scaling = .auto
     /// Document pages per side: 1, 2, 4, 6, 9 or 16.
     public var pagesPerSheet = 1
+    /// The order of the pages on a side (with several per side): `number-up-layout`.
+    public var layout: SheetOptions.Layout = .lrtb
+    /// A frame around each page on a side (with several per side): `page-border`.
+    public var border: SheetOptions.Border = .none
     /// Pages reordered two per side, padded to a multiple of four, to fold.
     public var booklet = false
+    /// Which sides print: all, the odd or the even ones (`page-set`), for printing the backs by hand.
+    public var pageSet: SheetOptions.PageSet = .all
+    /// Last side first (`outputorder=reverse`), for printers that stack face up.
+    public var reverse = false
     /// Save as PDF: the file the composed job is written to instead of being printed.
     public var saveAsPDF: DocumentPath?
     /// The booklet pass a one-sided printer prints next (fronts, then backs), once started.
@@ -167,7 +175,13 @@ public final class PrintSheet {
         options.orientation = orientation
         options.scaling = scaling
         options.numberUp = pagesPerSheet
+        if pagesPerSheet > 1 && !booklet {
+            options.layout = layout
+            options.border = border
+        }
         options.booklet = booklet
+        options.pageSet = pageSet
+        options.reverse = reverse
         if options.paper == nil, !options.isIdentity { options.paper = defaultPaper }
         if saveAsPDF == nil, let paper = options.paper {
             let key = "\(selected.name)\u{0}\(paper.name)"
@@ -233,8 +247,65 @@ public final class PrintSheet {
         orientation = choices[(index + step + choices.count) % choices.count]
     }
 
-    /// The scaling choices a sheet offers.
-    public static let scalingChoices: [SheetOptions.Scaling] = [.auto, .fit, .actual]
+    /// The scaling choices a sheet offers: automatic, fit, actual size and common percentages.
+    public static let scalingChoices: [SheetOptions.Scaling] = [.auto, .fit, .actual, .percent(50), .percent(75),
+                                                                .percent(90), .percent(125), .percent(150), .percent(200)]
+
+    /// How a scaling choice is named in the sheets.
+    public static func scalingName(_ scaling: SheetOptions.Scaling) -> String {
+        switch scaling {
+        case .auto: "Automatic"
+        case .fit: "Fit to printable area"
+        case .actual: "Actual size"
+        case .percent(let percent): "\(percent) %"
+        }
+    }
+
+    /// The layout orders, named as people read them ("Left to right, top to bottom").
+    public static func layoutName(_ layout: SheetOptions.Layout) -> String {
+        let word: [Character: String] = ["l": "left", "r": "right", "t": "top", "b": "bottom"]
+        let letters = Array(layout.rawValue)
+        let first = "\(word[letters[0]]!) to \(word[letters[1]]!)", second = "\(word[letters[2]]!) to \(word[letters[3]]!)"
+        return first.prefix(1).uppercased() + first.dropFirst() + ", " + second
+    }
+
+    /// How a border choice is named in the sheets.
+    public static func borderName(_ border: SheetOptions.Border) -> String {
+        switch border {
+        case .none: "None"
+        case .single: "Single line"
+        case .singleThick: "Single thick line"
+        case .double: "Double line"
+        case .doubleThick: "Double thick line"
+        }
+    }
+
+    /// How a page-set choice is named in the sheets.
+    public static func pageSetName(_ set: SheetOptions.PageSet) -> String {
+        switch set {
+        case .all: "All sides"
+        case .odd: "Odd sides only"
+        case .even: "Even sides only"
+        }
+    }
+
+    public func cycleLayout(step: Int) {
+        let choices = SheetOptions.Layout.allCases
+        let index = choices.firstIndex(of: layout) ?? 0
+        layout = choices[(index + step + choices.count) % choices.count]
+    }
+
+    public func cycleBorder(step: Int) {
+        let choices = SheetOptions.Border.allCases
+        let index = choices.firstIndex(of: border) ?? 0
+        border = choices[(index + step + choices.count) % choices.count]
+    }
+
+    public func cyclePageSet(step: Int) {
+        let choices = SheetOptions.PageSet.allCases
+        let index = choices.firstIndex(of: pageSet) ?? 0
+        pageSet = choices[(index + step + choices.count) % choices.count]
+    }
 
     public func cycleScaling(step: Int) {
         let choices = Self.scalingChoices
@@ -303,7 +374,8 @@ public final class PrintSheet {
     /// The fields to show, in order (sides only for duplex printers, colour mode only for colour ones).
     public var fields: [Field] {
         [.printer, .copies, .pages] + (sidesChoices.isEmpty ? [] : [.sides]) + (colorModeChoices.isEmpty ? [] : [.colorMode])
-            + [.paper, .orientation, .scaling, .pagesPerSheet, .booklet, .saveAsPDF]
+            + [.paper, .orientation, .scaling, .pagesPerSheet] + (pagesPerSheet > 1 && !booklet ? [.layout, .border] : [])
+            + [.booklet, .pageSet, .reverse, .saveAsPDF]
     }
 
     /// Most pages a preview shows; the rest are counted ("+N more").
@@ -421,7 +493,12 @@ public final class PrintSheet {
             let choices = paperChoices
             return choices.contains(where: { $0.name == paper.name }) ? nil
                 : "\(selected.name) does not take \(paper.displayName) (it takes \(choices.map(\.displayName).joined(separator: ", ")))"
-        case .orientation, .scaling:
+        case .orientation, .scaling, .layout, .border, .reverse:
+            return nil
+        case .pageSet:
+            guard pageSet != .all else { return nil }
+            if booklet, saveAsPDF == nil, !bookletDuplex { return "a booklet on a one-sided printer chooses its own sides (two passes)" }
+            if sideCount == 0 { return "there is only one side: no even sides to print" }
             return nil
         case .saveAsPDF:
             guard let path = saveAsPDF else { return nil }

@@ -115,6 +115,59 @@ final class ComposedPrintSheetTests {
         #expect(bed.receivedDocuments().isEmpty)
     }
 
+    /// Page order, border, odd or even sides and reverse order, chosen in the sheet, are what
+    /// the composed job holds (read back from the saved PDF with pdftotext and its pixels).
+    @Test func pageOrderBorderSidesAndReverseAreInTheComposedJob() throws {
+        let bed = try CUPSTestBed(.full)
+        let model = model(bed)
+        let sheet = try model.makePrintSheet()
+        sheet.pageChoice = .range
+        sheet.pagesText = "1-8"
+        #expect(!sheet.fields.contains(.layout), "order and border need several pages per side")
+        sheet.pagesPerSheet = 4
+        #expect(sheet.fields.contains(.layout) && sheet.fields.contains(.border))
+        func lines(_ path: String, page: Int) -> [String] {
+            ProcessRunner.run(["/usr/bin/pdftotext", "-layout", "-f", String(page), "-l", String(page), path, "-"])
+                .standardOutputText.split(separator: "\n").map(String.init).filter { $0.contains("Page") }
+        }
+        // Left to right first: pages 1 and 2 share the top row; top to bottom first: 1 and 3.
+        let across = directory.file("across.pdf")
+        sheet.saveAsPDF = DocumentPath(across)
+        _ = try sheet.saveAsPDFFile()
+        #expect(lines(across, page: 1).first.map { $0.contains("Page 1") && $0.contains("Page 2") } == true, "\(lines(across, page: 1))")
+        sheet.layout = .tblr
+        let down = directory.file("down.pdf")
+        sheet.saveAsPDF = DocumentPath(down)
+        _ = try sheet.saveAsPDFFile()
+        #expect(lines(down, page: 1).first.map { $0.contains("Page 1") && $0.contains("Page 3") } == true, "\(lines(down, page: 1))")
+
+        // A border adds ink around each page on the side (thin lines: any grey counts).
+        let request = try #require(sheet.sheetRequest)
+        let plain = try model.renderPrintPreviewSide(0, sheet: request, fitting: (width: 800, height: 800))
+        sheet.border = .doubleThick
+        let framed = try model.renderPrintPreviewSide(0, sheet: try #require(sheet.sheetRequest), fitting: (width: 800, height: 800))
+        func ink(_ image: RenderedImage) -> Int { stride(from: 0, to: image.pixels.count, by: 4).count { image.pixels[$0] < 200 } }
+        #expect(ink(framed) > ink(plain) + 1000, "border: \(ink(framed)) grey pixels against \(ink(plain))")
+
+        // Two per side over 8 pages is 4 sides; odd sides are 1 and 3, reversed 3 then 1.
+        sheet.pagesPerSheet = 2
+        sheet.border = .none
+        sheet.layout = .lrtb
+        sheet.pageSet = .odd
+        sheet.reverse = true
+        #expect(sheet.summary?.hasSuffix("2 sides") == true, "\(sheet.summary ?? "")")
+        let odd = directory.file("odd.pdf")
+        sheet.saveAsPDF = DocumentPath(odd)
+        #expect(try sheet.saveAsPDFFile() == 2)
+        #expect(lines(odd, page: 1).joined().contains("Page 5") && lines(odd, page: 1).joined().contains("Page 6"))
+        #expect(lines(odd, page: 2).joined().contains("Page 1") && lines(odd, page: 2).joined().contains("Page 2"))
+        // Even sides of a single side: nothing to print, said.
+        sheet.pagesText = "1-2"
+        sheet.pageSet = .even
+        sheet.reverse = false
+        #expect(sheet.problem(in: .pageSet) == "there is only one side: no even sides to print")
+    }
+
     @Test func aPrinterThatLostDuplexSinceThePreviewGetsTheBookletInTwoPassesSaidFirst() throws {
         let bed = try CUPSTestBed(.full)
         let model = model(bed)
