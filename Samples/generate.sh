@@ -34,6 +34,8 @@ cp "$out/document.pdf" "$out/pdf-without-extension"
 python3 "$here/derive.py" "$out"
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).
 python3 "$here/shadings.py" "$out"
+# Find and copy: a 1000-page text PDF with one word on page 900, accents, regex characters, a page without text.
+python3 "$here/find-samples.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

@@ -41,6 +41,13 @@ final class LookWindow {
     private let nextFileButton = Accessibility.iconButton("go-next-symbolic", "Next File")
     private let fileLabel = gtk_label_new(nil)!
 
+    // Find: the search bar above the preview (Ctrl+F)
+    private let searchBar = gtk_search_bar_new()!
+    private let searchEntry = gtk_search_entry_new()!
+    private let matchLabel = gtk_label_new(nil)!
+    private let previousMatchButton = Accessibility.iconButton("go-up-symbolic", "Previous Match")
+    private let nextMatchButton = Accessibility.iconButton("go-down-symbolic", "Next Match")
+
     // Body
     private let stack = gtk_stack_new()!
     /// The text view (GtkSourceView), made when a text file is first shown: building it and
@@ -126,6 +133,10 @@ final class LookWindow {
             Signal.idle { [weak self] in self?.opened(file: file) }
         case .page(let job, let result):
             pages.received(job, result)
+        case .found(let moved):
+            findUpdated(moved: moved)
+        case .pageText(let file, let page):
+            if file == model.fileIndex { pages.textArrived(page: page) }
         }
     }
 
@@ -220,6 +231,21 @@ final class LookWindow {
         let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_stack_add_named(cast(stack), pages.root, "pages")
 
+        let findRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        Accessibility.setLabel(searchEntry, "Find in Document")
+        gtk_widget_set_size_request(searchEntry, 280, -1)
+        gtk_box_append(cast(findRow), searchEntry)
+        gtk_box_append(cast(findRow), previousMatchButton)
+        gtk_box_append(cast(findRow), nextMatchButton)
+        Accessibility.setLabel(matchLabel, "Matches")
+        gtk_label_set_ellipsize(cast(matchLabel), PANGO_ELLIPSIZE_END)
+        gtk_box_append(cast(findRow), matchLabel)
+        gtk_search_bar_set_child(cast(searchBar), findRow)
+        gtk_search_bar_connect_entry(cast(searchBar), cast(searchEntry))
+        gtk_search_bar_set_show_close_button(cast(searchBar), 1)
+        Accessibility.setLabel(searchBar, "Find")
+        gtk_box_append(cast(body), searchBar)
+
         let problem = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_set_valign(problem, GTK_ALIGN_CENTER)
         gtk_widget_set_halign(problem, GTK_ALIGN_CENTER)
@@ -286,6 +312,13 @@ final class LookWindow {
         Signal.connect(copyButton, "clicked") { [unowned self] in self.copy() }
         Signal.connect(folderButton, "clicked") { [unowned self] in self.showInFolder() }
         Signal.connect(printButton, "clicked") { [unowned self] in self.showPrintSheet() }
+        Signal.connect(searchEntry, "search-changed") { [unowned self] in self.searchChanged() }
+        Signal.connect(searchEntry, "activate") { [unowned self] in self.findStep(1) }
+        Signal.connect(searchEntry, "next-match") { [unowned self] in self.findStep(1) }
+        Signal.connect(searchEntry, "previous-match") { [unowned self] in self.findStep(-1) }
+        Signal.connect(searchEntry, "stop-search") { [unowned self] in self.closeFind() }
+        Signal.connect(previousMatchButton, "clicked") { [unowned self] in self.findStep(-1) }
+        Signal.connect(nextMatchButton, "clicked") { [unowned self] in self.findStep(1) }
         Signal.connectReturning(window, "close-request") { [unowned self] in
             self.close()
             return false
@@ -342,6 +375,8 @@ final class LookWindow {
         printSheet?.close()
         printSheet = nil
         gtk_label_set_text(cast(statusLabel), "")
+        if model.find.isActive && model.find.file != model.fileIndex { model.stopFind() }
+        updateFindLabel()
 
         switch model.content {
         case .opening:
@@ -553,12 +588,86 @@ final class LookWindow {
         gtk_label_set_text(cast(statusLabel), text)
     }
 
+    // MARK: Find
+
+    private var isFindOpen: Bool { gtk_search_bar_get_search_mode(cast(searchBar)) != 0 }
+
+    /// Ctrl+F: the search bar opens (or takes the focus again), its word selected.
+    private func openFind() {
+        gtk_search_bar_set_search_mode(cast(searchBar), 1)
+        gtk_widget_grab_focus(searchEntry)
+        gtk_editable_select_region(OpaquePointer(searchEntry), 0, -1)
+    }
+
+    /// Esc in the bar: it closes, the search ends, the highlights go.
+    private func closeFind() {
+        gtk_search_bar_set_search_mode(cast(searchBar), 0)
+        model.stopFind()
+        updateFindLabel()
+        textPreview?.mark(model.find)
+        gtk_widget_queue_draw(pages.area)
+        if isShowingText { gtk_widget_grab_focus(text.view) } else { gtk_widget_grab_focus(pages.area) }
+    }
+
+    private var searchText: String { String(cString: gtk_editable_get_text(OpaquePointer(searchEntry))) }
+
+    /// The word changed (GtkSearchEntry waits for a pause in typing): a new search.
+    private func searchChanged() {
+        if let problem = model.find(searchText) { status(problem) }
+        updateFindLabel()
+        textPreview?.mark(model.find)
+        gtk_widget_queue_draw(pages.area)
+    }
+
+    /// Enter/F3 (1), Shift+Enter/Shift+F3 (-1): the next or previous match. A word typed but not
+    /// yet searched for (Enter before the pause) is searched first.
+    private func findStep(_ step: Int) {
+        if searchText != model.find.query {
+            searchChanged()
+            return
+        }
+        if step > 0 ? model.findNext() : model.findPrevious() { showCurrentMatch() }
+        updateFindLabel()
+    }
+
+    /// The render thread's search answers came in.
+    private func findUpdated(moved: Bool) {
+        updateFindLabel()
+        if moved { showCurrentMatch() }
+        textPreview?.mark(model.find)
+        gtk_widget_queue_draw(pages.area)
+    }
+
+    private func showCurrentMatch() {
+        if case .pages = model.content { pages.show(page: model.page) }
+        textPreview?.mark(model.find)
+        gtk_widget_queue_draw(pages.area)
+    }
+
+    private func updateFindLabel() {
+        let text = model.findText
+        gtk_label_set_text(cast(matchLabel), text)
+        Accessibility.setDescription(matchLabel, text)
+        gtk_widget_set_sensitive(previousMatchButton, model.find.matches.isEmpty ? 0 : 1)
+        gtk_widget_set_sensitive(nextMatchButton, model.find.matches.isEmpty ? 0 : 1)
+    }
+
     // MARK: Keys
 
     private func key(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
         let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
         let key = Int32(bitPattern: keyval)
+        let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+        // Esc ends a search first; the next one closes the window.
+        if key == GDK_KEY_Escape, isFindOpen || model.find.isActive { closeFind(); return true }
         if key == GDK_KEY_Escape { close(); return true }
+        if control && key == GDK_KEY_f { openFind(); return true }
+        if key == GDK_KEY_F3 { findStep(shift ? -1 : 1); return true }
+        if (key == GDK_KEY_Return || key == GDK_KEY_KP_Enter), isFindOpen, let focus = gtk_window_get_focus(cast(window)),
+           focus == searchEntry || gtk_widget_is_ancestor(focus, searchEntry) != 0 {
+            findStep(shift ? -1 : 1)
+            return true
+        }
         // Typing in an entry keeps its keys (Space, arrows, Home/End, digits).
         if let focus = gtk_window_get_focus(cast(window)),
            g_type_check_instance_is_a(UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GTypeInstance.self), gtk_text_get_type()) != 0 {

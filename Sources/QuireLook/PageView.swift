@@ -293,6 +293,7 @@ final class PageView {
             if let page = painted[job] {
                 touch(job)
                 paint(page.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
+                drawMatches(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 paintedAPage = true
                 continue
             }
@@ -332,6 +333,33 @@ final class PageView {
             }
         }
         model.want(wanted)
+    }
+
+    /// The search's matches on page `index`, over the page in its slot: a yellow wash on each
+    /// (multiplied, so the text stays readable), orange with an outline on the current one.
+    private func drawMatches(page index: Int, in cairo: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
+        let find = model.find
+        guard find.isActive, !find.isText, find.file == model.fileIndex, let size = model.pageSize(index) else { return }
+        let matches = find.matches(onPage: index)
+        guard !matches.isEmpty else { return }
+        let sx = width / size.width, sy = height / size.height
+        let current = find.currentMatch
+        cairo_save(cairo)
+        cairo_set_operator(cairo, CAIRO_OPERATOR_MULTIPLY)
+        for match in matches {
+            let isCurrent = match == current
+            for box in match.boxes {
+                cairo_rectangle(cairo, x + box.x * sx - 1, y + box.y * sy - 1, box.width * sx + 2, box.height * sy + 2)
+                if isCurrent { cairo_set_source_rgb(cairo, 1, 0.6, 0.1) } else { cairo_set_source_rgb(cairo, 1, 0.93, 0.3) }
+                cairo_fill(cairo)
+            }
+        }
+        cairo_restore(cairo)
+    }
+
+    /// A page's text with boxes arrived (for selection): drawn again.
+    func textArrived(page: Int) {
+        gtk_widget_queue_draw(area)
     }
 
     /// Paints a converted page into its slot (scaled when it was rendered at another zoom).

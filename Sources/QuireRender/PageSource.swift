@@ -21,12 +21,22 @@ protocol PageSource: AnyObject {
     var isRaster: Bool { get }
     /// The text of page `index`, in reading order; nil when the pages carry no text.
     func text(page index: Int) throws(DocumentError) -> String?
+    /// Where `query` occurs on page `index` (as literal text, ignoring case and, where the
+    /// engine can, accents); nil when the pages carry no text.
+    func find(_ query: String, page index: Int) throws(DocumentError) -> PageMatches?
+    /// The page's text with one box per character (for selecting and copying); nil when the
+    /// pages carry no text.
+    func textLayout(page index: Int) throws(DocumentError) -> PageTextLayout?
 }
 
 extension PageSource {
     var isRaster: Bool { false }
 
     func text(page index: Int) throws(DocumentError) -> String? { nil }
+
+    func find(_ query: String, page index: Int) throws(DocumentError) -> PageMatches? { nil }
+
+    func textLayout(page index: Int) throws(DocumentError) -> PageTextLayout? { nil }
 
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
         let image = try CairoImage(width: width, height: height, path: path)

@@ -22,6 +22,8 @@ public final class TerminalViewer {
     enum Mode {
         case normal
         case goTo(String)
+        /// Typing a word to find after `/`.
+        case find(String)
         case password(String)
         case printing(TerminalPrintForm)
     }
@@ -137,6 +139,11 @@ public final class TerminalViewer {
                 case .failure(let problem): failedPages[key] = problem.message
                 }
                 if job.file == model.fileIndex, job.page == model.page { changed = true }
+            case .found:
+                // The count in the status line, the match marked, or the view moved to it.
+                changed = true
+            case .pageText:
+                break
             }
         }
         return changed
@@ -153,6 +160,7 @@ public final class TerminalViewer {
         if key == .control("c") { return 130 }
         switch mode {
         case .goTo(let typed): handleGoTo(key, typed: typed); return nil
+        case .find(let typed): handleFind(key, typed: typed); return nil
         case .password(let typed): handlePassword(key, typed: typed); return nil
         case .printing(let form): handlePrint(key, form: form); return nil
         case .normal: break
@@ -161,8 +169,23 @@ public final class TerminalViewer {
         let isText: Bool
         if case .text = model.content { isText = true } else { isText = false }
         switch key {
+        // With a search on, Esc ends it (a second Esc closes the viewer).
+        case .escape where model.find.isActive:
+            model.stopFind()
         case .character(" "), .character("q"), .escape:
             return 0
+        case .character("/"):
+            switch model.content {
+            case .pages, .text: mode = .find("")
+            case .opening: message = ("\(model.fileName) is still opening", false)
+            case .problem(let problem): message = (problem.message, true)
+            }
+        // n/N: the next/previous match while a search is on (as in less and vi); otherwise,
+        // as before, the next/previous file.
+        case .character("n") where model.find.isActive:
+            if !model.findNext() { message = (model.findText, false) }
+        case .character("N") where model.find.isActive:
+            if !model.findPrevious() { message = (model.findText, false) }
         case .pageDown:
             if isText { model.scroll(by: max(1, textLinesShown - 1)) } else { turn(1) }
         case .pageUp:
@@ -223,6 +246,19 @@ public final class TerminalViewer {
         case .enter:
             mode = .normal
             if let number = Int(typed), let problem = model.goTo(number) { message = (problem, true) }
+        default: break
+        }
+    }
+
+    private func handleFind(_ key: TerminalKey, typed: String) {
+        switch key {
+        case .escape: mode = .normal
+        case .backspace:
+            if typed.isEmpty { mode = .normal } else { mode = .find(String(typed.dropLast())) }
+        case .character(let character) where typed.utf8.count < 256: mode = .find(typed + String(character))
+        case .enter:
+            mode = .normal
+            if let problem = model.find(typed) { message = (problem, true) }
         default: break
         }
     }
@@ -393,7 +429,7 @@ public final class TerminalViewer {
             out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + max(0, (layout.contentColumns - line.count) / 2)) + line
             return []
         }
-        let view = Self.crop(rendered, to: box, pan: model.pan)
+        let view = Self.crop(markMatches(on: rendered, page: model.page), to: box, pan: model.pan)
         switch graphics.method {
         case .blocks:
             let rows = TerminalGraphics.halfBlocks(view).split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -417,6 +453,39 @@ public final class TerminalViewer {
             }
             return bytes
         }
+    }
+
+    /// The page with the search's matches on it marked (a yellow wash; the current one orange).
+    private func markMatches(on image: RenderedImage, page: Int) -> RenderedImage {
+        guard model.find.file == model.fileIndex, let size = model.pageSize(page) else { return image }
+        let matches = model.find.matches(onPage: page)
+        guard !matches.isEmpty else { return image }
+        let current = model.find.currentMatch
+        var marked = [(box: TextBox, isCurrent: Bool)]()
+        for match in matches { for box in match.boxes { marked.append((box, match == current)) } }
+        return Self.mark(image, boxes: marked, scaleX: Double(image.width) / size.width, scaleY: Double(image.height) / size.height)
+    }
+
+    /// `image` with each box (in page points, times the scale) tinted.
+    static func mark(_ image: RenderedImage, boxes: [(box: TextBox, isCurrent: Bool)], scaleX: Double, scaleY: Double) -> RenderedImage {
+        var pixels = image.pixels
+        for (box, isCurrent) in boxes {
+            // At least a cell's worth in each direction, so small text still shows its mark.
+            let x0 = max(0, Int((box.x * scaleX).rounded(.down)) - 1), x1 = min(image.width, Int((box.maxX * scaleX).rounded(.up)) + 1)
+            let y0 = max(0, Int((box.y * scaleY).rounded(.down)) - 1), y1 = min(image.height, Int((box.maxY * scaleY).rounded(.up)) + 1)
+            guard x0 < x1, y0 < y1 else { continue }
+            let tint: (r: Int, g: Int, b: Int) = isCurrent ? (255, 150, 0) : (255, 230, 0)
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let offset = (y * image.width + x) * 4
+                    // Multiply: dark text stays dark, the paper takes the colour.
+                    pixels[offset] = UInt8(Int(pixels[offset]) * tint.r / 255)
+                    pixels[offset + 1] = UInt8(Int(pixels[offset + 1]) * tint.g / 255)
+                    pixels[offset + 2] = UInt8(Int(pixels[offset + 2]) * tint.b / 255)
+                }
+            }
+        }
+        return RenderedImage(width: image.width, height: image.height, pixels: pixels)
     }
 
     /// Kitty graphics, raw RGBA in 4 kB chunks, cursor left where it was.
@@ -459,11 +528,16 @@ public final class TerminalViewer {
         var line = model.position
         while row < layout.contentRows, line < text.lineCount {
             let pieces = TerminalText.wrap(text.lines[line], width: width)
+            let marks = model.find.file == model.fileIndex ? model.find.matches(onPage: line).compactMap { match in
+                match.characters.map { ($0, match == model.find.currentMatch) }
+            } : []
+            var offset = 0
             for (index, piece) in pieces.enumerated() where row < layout.contentRows {
                 let number = index == 0 ? String(line + 1) : ""
                 let padded = String(repeating: " ", count: gutter - number.count) + number
                 out += at(layout.contentTop + row, layout.contentLeft)
-                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + piece
+                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + TerminalText.mark(piece, from: offset, marks: marks)
+                offset += piece.unicodeScalars.count
                 row += 1
             }
             line += 1
@@ -547,6 +621,8 @@ public final class TerminalViewer {
         var right: String
         var isError = false
         switch mode {
+        case .find(let typed):
+            right = "Find: \(typed)▏  Enter find · Esc cancel"
         case .goTo(let typed):
             let what: String
             if case .text = model.content { what = "line" } else { what = "page" }
@@ -563,6 +639,8 @@ public final class TerminalViewer {
             } else if let problem = model.problem {
                 right = problem.message + (problem.needsPassword ? " · Enter password" : "") + " · q close"
                 isError = true
+            } else if model.find.isActive {
+                right = "/\(model.find.query): \(model.findText) · n/N next/previous · Esc end search"
             } else {
                 right = keys()
             }
@@ -582,10 +660,12 @@ public final class TerminalViewer {
             break
         case .pages:
             keys.append("PgDn/PgUp")
+            keys.append("/ find")
             keys.append("g go")
             keys.append("+/- zoom")
         case .text:
             keys.append("j/k PgDn/PgUp")
+            keys.append("/ find")
             keys.append("g line")
         case .problem:
             break

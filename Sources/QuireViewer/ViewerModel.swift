@@ -99,6 +99,11 @@ public final class ViewerModel {
         case opened(file: Int)
         /// A page came back (or its problem).
         case page(PageRenderJob, Result<PagePixels, ViewerProblem>)
+        /// The search moved on (``find``): more scanned, matches found, or it ended. `moved`:
+        /// the current match changed (the view goes to it).
+        case found(moved: Bool)
+        /// A page's text with its boxes came back (``pageText(_:)``), or why there is none.
+        case pageText(file: Int, page: Int)
     }
 
     /// Zoom steps (1 = the page fits the view).
@@ -144,6 +149,12 @@ public final class ViewerModel {
     private let ownsQueue: Bool
     /// Updates taken by a blocking call (``renderPage(fitting:)``) and not yet handed out.
     private var held: [Update] = []
+    /// The search of the current file (``find(_:)``).
+    public private(set) var find = FindResults()
+    private var searchGeneration = 0
+    /// Pages' text with boxes, as the worker gave them (the few most recent; for selection).
+    private var texts: [(job: TextJob, result: Result<PageText, ViewerProblem>)] = []
+    private static let textsKept = 8
 
     /// - Parameters:
     ///   - paths: the files, in order; at least one.
@@ -260,6 +271,16 @@ public final class ViewerModel {
 
     private func apply(_ delivery: RenderDelivery) -> Update? {
         switch delivery {
+        case .found(let job, let run, let result, let finished):
+            guard job.generation == find.generation, find.isActive else { return nil }  // an older search
+            let first = find.receive(run: run, result, finished: finished)
+            if first { showCurrentMatch() }
+            return .found(moved: first)
+        case .pageText(let job, let result):
+            texts.removeAll { $0.job == job }
+            texts.append((job, result))
+            if texts.count > Self.textsKept { texts.removeFirst(texts.count - Self.textsKept) }
+            return .pageText(file: job.file, page: job.page)
         case .page(let job, let result):
             return .page(job, result)
         case .printable:
@@ -394,6 +415,7 @@ public final class ViewerModel {
         saveResume()
         fileIndex = index
         queue.want([], for: .view)
+        stopFind()
         requestCurrent()
         return true
     }
@@ -494,6 +516,125 @@ public final class ViewerModel {
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: number - 1,
                              width: max(1, box.width), height: max(1, box.height), purpose: .printPreview,
                              layout: facts.text == nil ? .view : .paper, maximumFileSize: configuration.maximumFileSize)
+    }
+
+    // MARK: Find
+
+    /// Searches the current file for `query` (literal text: regex characters are text; case
+    /// and, where the document's text allows, accents ignored), from the current page (or top
+    /// line) to the end, then from the start. Runs on the render thread in short requests: the
+    /// answers come through ``update()`` as ``Update/found(moved:)``, the first match becomes
+    /// current and the view moves to it. An empty query ends the search. Returns why it cannot
+    /// search, if it cannot.
+    @discardableResult public func find(_ query: String) -> String? {
+        let query = String(query.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }.map(Character.init))
+        guard !query.isEmpty else {
+            stopFind()
+            return nil
+        }
+        guard query.utf8.count <= SearchRequest.maximumQueryBytes else { return "the search is too long" }
+        let file = files[fileIndex]
+        guard let facts = file.facts else {
+            return isOpening ? "\(fileName) is still opening" : "\(fileName) cannot be searched"
+        }
+        let total = facts.text?.lineCount ?? facts.pageCount
+        if query == find.query, find.file == fileIndex, find.total == total { return nil }  // already on it
+        searchGeneration += 1
+        let start = min(max(0, file.position), max(0, total - 1))
+        let job = SearchJob(generation: searchGeneration, file: fileIndex,
+                            document: DocumentRequest(path: file.path, password: file.password,
+                                                      maximumFileSize: configuration.maximumFileSize),
+                            query: query, runs: [start..<total, 0..<start], maximumMatches: FindResults.maximumMatches)
+        find = FindResults(job: job, total: total, isText: facts.text != nil)
+        queue.wantSearch(job)
+        return nil
+    }
+
+    /// Goes to the next match (round the document); false when there is none yet.
+    @discardableResult public func findNext() -> Bool {
+        guard find.step(1) else { return false }
+        showCurrentMatch()
+        return true
+    }
+
+    /// Goes to the previous match (round the document); false when there is none yet.
+    @discardableResult public func findPrevious() -> Bool {
+        guard find.step(-1) else { return false }
+        showCurrentMatch()
+        return true
+    }
+
+    /// Ends the search (its highlights go; a request in progress is not waited for).
+    public func stopFind() {
+        queue.wantSearch(nil)
+        searchGeneration += 1
+        find = FindResults()
+        find.generation = searchGeneration
+    }
+
+    /// The search's line for the status bar, with what is known of the page in view: "3 of
+    /// 17", "No matches", "… — no text on this page — it is an image".
+    public var findText: String {
+        guard find.isActive else { return "" }
+        var text = find.statusText
+        if find.file == fileIndex, !find.isText, find.isTextless(page: page) {
+            text += " — no text on this page — it is an image"
+        }
+        return text
+    }
+
+    /// Moves to the current match's page (or brings its line into view).
+    private func showCurrentMatch() {
+        guard let match = find.currentMatch, find.file == fileIndex else { return }
+        if find.isText {
+            // The match's line a few lines below the top, unless it is in view already.
+            let file = current
+            if match.page < file.position || match.page >= file.position + Self.textLinesAssumedInView {
+                _ = move(to: max(0, match.page - 2))
+            }
+        } else {
+            _ = move(to: match.page)
+        }
+    }
+
+    /// Lines of a text file taken to be in view when deciding whether a match needs a move.
+    static let textLinesAssumedInView = 20
+
+    // MARK: Page text (selection and copy)
+
+    /// Page `page`'s text with its character boxes, when the worker has given it; nil until
+    /// then (ask with ``wantText(pages:)``).
+    public func pageText(_ page: Int) -> Result<PageText, ViewerProblem>? {
+        texts.last { $0.job.file == fileIndex && $0.job.page == page && $0.job.document.password == files[fileIndex].password }?.result
+    }
+
+    /// Asks the worker for these pages' text with boxes (the answers come as
+    /// ``Update/pageText(file:page:)``); pages already here are not asked again.
+    public func wantText(pages: [Int]) {
+        let file = files[fileIndex]
+        guard let facts = pagedFacts(file) else { return }
+        let jobs = pages.filter { facts.pageSizes.indices.contains($0) && pageText($0) == nil }.map {
+            TextJob(file: fileIndex, page: $0, document: DocumentRequest(path: file.path, password: file.password,
+                                                                        maximumFileSize: configuration.maximumFileSize))
+        }
+        queue.wantText(jobs)
+    }
+
+    /// Page `page`'s text, waiting for the worker (tools and tests; front-ends use
+    /// ``wantText(pages:)``).
+    public func waitForText(page: Int) -> Result<PageText, ViewerProblem> {
+        waitUntilOpened()
+        wantText(pages: [page])
+        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
+        while !deadline.hasPassed {
+            if let known = pageText(page) { return known }
+            for delivery in queue.take() {
+                if let update = apply(delivery) { held.append(update) }
+            }
+            if let known = pageText(page) { return known }
+            usleep(2_000)
+        }
+        return .failure(ViewerProblem(kind: .damaged, message: "the text of page \(page + 1) did not come back from the renderer"))
     }
 
     /// The render worker's process id, while one runs (tests: the process to kill).
