@@ -425,6 +425,8 @@ final class LookWindow {
     }
 
     private func updateIndicators() {
+        // The search's line says whether the page in view has text.
+        if model.find.isActive { updateFindLabel() }
         let paged: Bool
         if case .pages = model.content { paged = true } else { paged = false }
         gtk_label_set_text(cast(positionLabel), paged ? model.positionText : "")
