@@ -162,3 +162,4 @@ bench: deps samples
 	bench/thumbnail-bench.sh $(QUIRE_RELEASE) 20
 	QUIRE=$(CURDIR)/$(QUIRE_RELEASE) bench/batch-bench.sh
 	bench/look-window-bench.sh $(QUIRE_RELEASE) 5
+	bench/find-bench.sh $(QUIRE_RELEASE) 5

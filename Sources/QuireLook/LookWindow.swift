@@ -615,6 +615,7 @@ final class LookWindow {
 
     /// The word changed (GtkSearchEntry waits for a pause in typing): a new search.
     private func searchChanged() {
+        LookTrace.mark("find asked")
         if let problem = model.find(searchText) { status(problem) }
         updateFindLabel()
         textPreview?.mark(model.find)
@@ -634,6 +635,7 @@ final class LookWindow {
 
     /// The render thread's search answers came in.
     private func findUpdated(moved: Bool) {
+        if moved { LookTrace.mark("first match found (page \(model.page + 1))") }
         updateFindLabel()
         if moved { showCurrentMatch() }
         textPreview?.mark(model.find)

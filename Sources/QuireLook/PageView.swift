@@ -1,6 +1,7 @@
 import CGtk
 import Quire
 import QuireViewer
+import QuireRenderService
 import Synchronization
 
 /// The pages of the current file in one continuous vertical scroll, drawn with cairo at the
@@ -344,6 +345,10 @@ final class PageView {
         guard !matches.isEmpty else { return }
         let sx = width / size.width, sy = height / size.height
         let current = find.currentMatch
+        if LookTrace.isOn, let current, current.page == index, tracedMatch != current {
+            tracedMatch = current
+            LookTrace.mark("match painted (page \(index + 1))")
+        }
         cairo_save(cairo)
         cairo_set_operator(cairo, CAIRO_OPERATOR_MULTIPLY)
         for match in matches {
@@ -356,6 +361,9 @@ final class PageView {
         }
         cairo_restore(cairo)
     }
+
+    /// The last match whose painting was traced (QUIRE_LOOK_TRACE).
+    private var tracedMatch: FindMatch?
 
     /// A page's text with boxes arrived (for selection): drawn again.
     func textArrived(page: Int) {
