@@ -28,6 +28,13 @@ struct LookCommand: ParsableCommand {
             the arrows pan a zoomed page, 0 fits · p prints (only shown when printing can work: \
             printer, copies and page range are asked inline and the job id is shown).
 
+            Find: / then a word and Enter searches the file (as literal text, ignoring case and, \
+            where the document's text allows, accents), from the page in view round to it; the \
+            match is marked and the status line counts ("3 of 17", "No matches"). While a search \
+            is on, n and N go to the next and previous match (as in less) and Escape ends the \
+            search; without one they move between files as before. The search runs in the \
+            worker, a few pages at a time, so keys and pages are answered while it scans.
+
             Files are opened and pages rendered in a separate, sandboxed worker process (the \
             render service): a file that crashes the renderer, or keeps it busy past --timeout, \
             costs that file or page (the status line says so), not the viewer or the terminal; \
@@ -38,7 +45,8 @@ struct LookCommand: ParsableCommand {
             (PREFIX/libexec/quire/quire-look), the files open in a GTK 4 window instead: the \
             file's card and Open With, Copy, Show in Folder and Print (only when printing can \
             work) in the header; the same keys, plus Ctrl+ +/-/0 zoom, Ctrl+P print, Ctrl+G go \
-            to page. Without a display the terminal viewer needs a terminal on standard input \
+            to page, Ctrl+F find (Enter or F3 next match, Shift+Enter or Shift+F3 previous, \
+            Escape closes the search bar). Without a display the terminal viewer needs a terminal on standard input \
             and output.
 
             --print opens the files with the Print sheet already open (the file managers' "Print \
