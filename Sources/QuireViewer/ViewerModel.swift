@@ -416,6 +416,7 @@ public final class ViewerModel {
         fileIndex = index
         queue.want([], for: .view)
         stopFind()
+        selection = nil
         requestCurrent()
         return true
     }
@@ -472,6 +473,9 @@ public final class ViewerModel {
         file.card = nil
         file.printAction = nil
         cache.removeAll(file: fileIndex)
+        texts.removeAll { $0.job.file == fileIndex }
+        selection = nil
+        stopFind()
         requestCurrent()
     }
 
@@ -618,6 +622,59 @@ public final class ViewerModel {
                                                                         maximumFileSize: configuration.maximumFileSize))
         }
         queue.wantText(jobs)
+    }
+
+    /// The text selected on a page of the current file (``select(page:range:)``), if any.
+    public private(set) var selection: TextSelection?
+
+    /// Selects characters `range` of page `page` (of its ``pageText(_:)`` layout); an empty
+    /// range clears the selection.
+    public func select(page: Int, range: Range<Int>) {
+        selection = range.isEmpty ? nil : TextSelection(file: fileIndex, page: page, range: range)
+    }
+
+    /// Selects all the text of page `page` (Ctrl+A); false until the page's text is here.
+    @discardableResult public func selectAll(page: Int) -> Bool {
+        guard case .success(let text)? = pageText(page) else {
+            wantText(pages: [page])
+            return false
+        }
+        select(page: page, range: 0..<text.layout.characters.count)
+        return true
+    }
+
+    public func clearSelection() { selection = nil }
+
+    /// The selected text, for the clipboard; or why it cannot be copied (nothing selected, the
+    /// page's text not here yet, or the document forbids copying its text).
+    public var selectedText: Result<String, ViewerProblem> {
+        guard let selection, selection.file == fileIndex else {
+            return .failure(ViewerProblem(kind: .unsupported, message: "no text is selected"))
+        }
+        return copyableText(page: selection.page).map { _ in
+            guard case .success(let text)? = pageText(selection.page) else { return "" }
+            return text.layout.text(selection.range)
+        }
+    }
+
+    /// The whole text of page `page` as it may be copied (the terminal's `y`), or why not: the
+    /// document forbids it, the page has no text (an image), or its text is not here yet.
+    public func copyableText(page: Int) -> Result<String, ViewerProblem> {
+        guard let known = pageText(page) else {
+            return .failure(ViewerProblem(kind: .unsupported, message: "the text of page \(page + 1) is still being read"))
+        }
+        switch known {
+        case .failure(let problem): return .failure(problem)
+        case .success(let text):
+            guard text.copyAllowed else {
+                return .failure(ViewerProblem(kind: .unsupported, message: "the document's permissions do not allow copying its text"))
+            }
+            let string = text.layout.text(0..<text.layout.characters.count)
+            guard string.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
+                return .failure(ViewerProblem(kind: .unsupported, message: "no text on this page — it is an image"))
+            }
+            return .success(string)
+        }
     }
 
     /// Page `page`'s text, waiting for the worker (tools and tests; front-ends use

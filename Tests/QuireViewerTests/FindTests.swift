@@ -192,3 +192,74 @@ final class FindTests {
         #expect(blank, "the drawn page has no text")
     }
 }
+
+/// Selecting text on a page and what may be copied, through the model and the real worker.
+@Suite("Select and copy page text")
+final class SelectionTests {
+    let directory = TemporaryDirectory("quire-selection")
+
+    func model(path: String) -> ViewerModel {
+        let configuration = ViewerModel.Configuration(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")), resume: nil,
+                                                      worker: WorkerCommand(executable: QuireBinary.path), renderTimeout: 30)
+        let model = ViewerModel(paths: [DocumentPath(path)], configuration: configuration)
+        model.waitUntilOpened()
+        return model
+    }
+
+    @Test func dragWordLineAndAllSelectTheTextUnderThePointer() throws {
+        let model = model(path: Samples.path("find-cases.pdf"))
+        defer { model.close() }
+        let layout = try model.waitForText(page: 0).get().layout
+        // A drag from the start of "Café" to inside "résumé": the characters between.
+        let start = try #require(TextSelection.character(in: layout, x: 73, y: 66))
+        let first = layout.boxes[start]
+        #expect(layout.characters[start] == "C", "\(first)")
+        let resume = layout.boxes[6]  // the "é" of "résumé"
+        let end = try #require(TextSelection.character(in: layout, x: resume.x + resume.width / 2, y: resume.y + resume.height / 2))
+        model.select(page: 0, range: TextSelection.between(start, end))
+        #expect(try model.selectedText.get() == "Café ré")
+        // Far right of the first line: still that line (its last character).
+        let beside = try #require(TextSelection.character(in: layout, x: 500, y: first.y + first.height / 2))
+        #expect(TextSelection.line(in: layout, at: beside) == TextSelection.line(in: layout, at: start))
+        model.select(page: 0, range: TextSelection.word(in: layout, at: end))
+        #expect(try model.selectedText.get() == "résumé", "a double click selects the word")
+        model.select(page: 0, range: TextSelection.line(in: layout, at: end))
+        #expect(try model.selectedText.get() == "Café résumé naïve", "a triple click selects the line")
+        #expect(model.selectAll(page: 0))
+        #expect(try model.selectedText.get().contains("Literal a.b*c (x+y) [z]? here"))
+        model.clearSelection()
+        #expect(throws: ViewerProblem.self) { try model.selectedText.get() }
+    }
+
+    @Test func aPageWithoutTextAndADocumentThatForbidsCopyingSaySo() throws {
+        let model = model(path: Samples.path("find-cases.pdf"))
+        defer { model.close() }
+        _ = model.waitForText(page: 1)
+        #expect(throws: ViewerProblem.self) { try model.copyableText(page: 1).get() }
+        if case .failure(let problem) = model.copyableText(page: 1) {
+            #expect(problem.message == "no text on this page — it is an image")
+        }
+        _ = model.waitForText(page: 2)
+        #expect(try model.copyableText(page: 2).get().hasPrefix("CAFE in capitals"))
+
+        let locked = directory.file("no-copy.pdf")
+        let qpdf = ProcessRunner.run(["/usr/bin/qpdf", "--encrypt", "", "owner-secret", "256", "--extract=n", "--",
+                                      Samples.path("find-cases.pdf"), locked], timeout: 30)
+        #expect(qpdf.status == 0, "\(qpdf.standardError)")
+        let protected = self.model(path: locked)
+        defer { protected.close() }
+        let text = try protected.waitForText(page: 0).get()
+        #expect(!text.copyAllowed)
+        guard case .failure(let problem) = protected.copyableText(page: 0) else {
+            Issue.record("the text of a document that forbids copying was given out")
+            return
+        }
+        #expect(problem.message == "the document's permissions do not allow copying its text")
+        // Find still works there (reading is allowed; copying out is not).
+        protected.find("fox")
+        let deadline = Date().addingTimeInterval(30)
+        while protected.find.isSearching && Date() < deadline { _ = protected.update(); usleep(2_000) }
+        _ = protected.update()
+        #expect(protected.find.matches.count == 2)
+    }
+}
