@@ -292,6 +292,11 @@ final class LookWindow {
 
     private func connect() {
         pages.onChange = { [unowned self] in self.updateIndicators() }
+        pages.onSelection = { [unowned self] in
+            if case .success(let text) = self.model.selectedText {
+                self.status("\(text.count) character\(text.count == 1 ? "" : "s") selected · Ctrl+C copies")
+            }
+        }
         pages.takeUpdates = { [unowned self] in self.takeUpdates() }
         // A page the worker could not draw (it crashed, hung, was killed): said in the status
         // line as well as on the page.
@@ -518,6 +523,37 @@ final class LookWindow {
         status("Copied \(model.fileName)")
     }
 
+    /// Ctrl+C with text selected on a page: the text on the clipboard (unless the document's
+    /// permissions forbid copying it: then the status line says so).
+    private func copySelection() {
+        switch model.selectedText {
+        case .success(let text):
+            let clipboard = gtk_widget_get_clipboard(window)
+            gdk_clipboard_set_text(clipboard, text)
+            let count = text.count
+            status("Copied \(count) character\(count == 1 ? "" : "s")")
+        case .failure(let problem):
+            status("Not copied: \(problem.message)")
+        }
+    }
+
+    /// Ctrl+Shift+C: the page in view, as painted, on the clipboard as an image (GTK offers it
+    /// as PNG).
+    private func copyPageImage() {
+        guard case .pages = model.content, let pixels = pages.currentPagePixels else {
+            status("Not copied: the page is not drawn yet")
+            return
+        }
+        let bytes = g_bytes_new(pixels.base, gsize(pixels.byteCount))
+        // cairo's ARGB32 in memory order on little-endian machines: premultiplied B, G, R, A.
+        let texture = gdk_memory_texture_new(Int32(pixels.width), Int32(pixels.height), GDK_MEMORY_B8G8R8A8_PREMULTIPLIED,
+                                             bytes, gsize(pixels.width * 4))
+        gdk_clipboard_set_texture(gtk_widget_get_clipboard(window), texture)
+        g_object_unref(UnsafeMutableRawPointer(texture))
+        g_bytes_unref(bytes)
+        status("Copied page \(model.page + 1) as an image")
+    }
+
     /// Asks the file manager to show the file (org.freedesktop.FileManager1.ShowItems).
     private func showInFolder() {
         guard let uri else { return }
@@ -688,7 +724,11 @@ final class LookWindow {
             case GDK_KEY_p: showPrintSheet()
             // With text selected, Ctrl+C copies the text (the view does); otherwise the file.
             case GDK_KEY_c where isShowingText && textPreview?.hasSelection == true: return false
+            // Ctrl+Shift+C: the page in view as a picture (PNG).
+            case GDK_KEY_C, GDK_KEY_c where shift: copyPageImage()
+            case GDK_KEY_c where paged && model.selection != nil: copySelection()
             case GDK_KEY_c: copy()
+            case GDK_KEY_a where paged: pages.selectAll()
             case GDK_KEY_g, GDK_KEY_l: gtk_widget_grab_focus(jumpEntry)
             default: return false
             }

@@ -84,3 +84,78 @@ final class LookFindTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 }
+
+/// Selecting and copying a PDF page's text in the window (Xvfb): double and triple click, a
+/// drag, Ctrl+A, Ctrl+C read back from the clipboard with xclip; Ctrl+Shift+C puts the page
+/// there as a PNG.
+@Suite("quire look select and copy (Xvfb)")
+final class LookSelectionTests {
+    let harness: LookHarness
+
+    init() throws {
+        harness = try LookHarness("quire-look-select")
+    }
+
+    /// The page's white rectangle in a screenshot of the window (the first page, fitted): its
+    /// left, top and width in window pixels, found by scanning the middle row and column.
+    static func pageRectangle(_ shot: Screenshot) -> (left: Int, top: Int, width: Int)? {
+        let image = shot.image
+        func white(_ x: Int, _ y: Int) -> Bool {
+            let offset = (y * image.width + x) * 4
+            return image.pixels[offset] > 250 && image.pixels[offset + 1] > 250 && image.pixels[offset + 2] > 250
+        }
+        // Outwards from a point well inside the page (below its few lines of text).
+        let row = image.height * 2 / 3, column = image.width / 2
+        guard white(column, row) else { return nil }
+        var left = column, right = column, top = row
+        while left > 0, white(left - 1, row) { left -= 1 }
+        while right + 1 < image.width, white(right + 1, row) { right += 1 }
+        while top > 0, white(column, top - 1) { top -= 1 }
+        return (left, top, right - left + 1)
+    }
+
+    /// Where page point (x, y) of the page (A4) is in the window.
+    static func windowPoint(_ page: (left: Int, top: Int, width: Int), x: Double, y: Double) -> (Int, Int) {
+        let scale = Double(page.width) / 595
+        return (page.left + Int(x * scale), page.top + Int(y * scale))
+    }
+
+    @Test func clicksDragsAndCtrlAPutThePagesTextOnTheClipboard() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("find-cases.pdf")])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^find-cases\\.pdf$"), "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } }
+        let before = try harness.screenshot("select-before", window: window) { $0.count { r, g, b in r < 60 && g < 60 && b < 60 } > 100 }
+        let area = try #require(Self.pageRectangle(before))
+
+        // Double click in "résumé" (first line: 78–88 pt down; the word from 98 to 135 pt).
+        let word = Self.windowPoint(area, x: 116, y: 83)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(word.0)", "\(word.1)", "click", "--repeat", "2", "--delay", "80", "1"])
+        #expect(harness.copied { bed.key("ctrl+c") } == "résumé", "a double click selects the word")
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(word.0)", "\(word.1)", "click", "--repeat", "3", "--delay", "80", "1"])
+        #expect(harness.copied { bed.key("ctrl+c") } == "Café résumé naïve", "a triple click selects the line")
+        let shot = try harness.screenshot("select-line", window: window) { $0.count { r, g, b in b > 180 && r < 200 && b > r + 40 } > 100 }
+        #expect(shot.count { r, g, b in b > 180 && r < 200 && b > r + 40 } > 100, "the selection is drawn")
+
+        // A drag from the start of the second line to the middle of the first.
+        let from = Self.windowPoint(area, x: 70, y: 97), to = Self.windowPoint(area, x: 100, y: 83)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(from.0)", "\(from.1)", "mousedown", "1",
+                 "mousemove", "--window", window, "\(from.0 + 10)", "\(from.1)", "sleep", "0.1",
+                 "mousemove", "--window", window, "\(to.0)", "\(to.1)", "sleep", "0.1", "mouseup", "1"])
+        let dragged = harness.copied { bed.key("ctrl+c") }
+        #expect(dragged.hasPrefix("résumé naïve\n"), "from résumé's r to the start of the second line: \(dragged.debugDescription)")
+        #expect(dragged.hasSuffix("\nL"), "\(dragged.debugDescription)")
+
+        bed.key("ctrl+a")
+        let all = harness.copied { bed.key("ctrl+c") }
+        #expect(all.hasPrefix("Café résumé naïve\nLiteral a.b*c (x+y) [z]? here\nThe end"), "\(all.debugDescription)")
+
+        // The page as a picture.
+        let png = bed.run(["/bin/sh", "-c", "sleep 0.3; xdotool key ctrl+shift+c; sleep 0.5; xclip -selection clipboard -t image/png -o | head -c 24 | od -An -tx1"])
+        #expect(png.standardOutputText.replacingOccurrences(of: " ", with: "").hasPrefix("89504e470d0a1a0a"),
+                "a PNG on the clipboard: \(png.standardOutputText) \(png.standardError)")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+}

@@ -34,5 +34,7 @@ struct PageTextTests {
         #expect(layout.boxes.count == layout.characters.count)
         #expect(abs(layout.boxes[0].x - 72) < 2 && layout.boxes[1].x > layout.boxes[0].x)
         #expect(renderer.allowsCopyingText)
+        // Lines of 11 pt Helvetica 14 pt apart: the first from 78 pt down, the second from 92.
+        #expect(abs(layout.boxes[0].y - 78.1) < 1 && abs(layout.boxes[18].y - 92.1) < 1 && layout.characters[18] == "L")
     }
 }
