@@ -33,7 +33,9 @@ struct LookCommand: ParsableCommand {
             match is marked and the status line counts ("3 of 17", "No matches"). While a search \
             is on, n and N go to the next and previous match (as in less) and Escape ends the \
             search; without one they move between files as before. The search runs in the \
-            worker, a few pages at a time, so keys and pages are answered while it scans.
+            worker, a few pages at a time, so keys and pages are answered while it scans. y copies \
+            the page's text (a text file: the lines on the screen) to the terminal's clipboard \
+            with OSC 52, where the terminal allows it (in tmux: set-clipboard on).
 
             Files are opened and pages rendered in a separate, sandboxed worker process (the \
             render service): a file that crashes the renderer, or keeps it busy past --timeout, \
@@ -46,7 +48,9 @@ struct LookCommand: ParsableCommand {
             file's card and Open With, Copy, Show in Folder and Print (only when printing can \
             work) in the header; the same keys, plus Ctrl+ +/-/0 zoom, Ctrl+P print, Ctrl+G go \
             to page, Ctrl+F find (Enter or F3 next match, Shift+Enter or Shift+F3 previous, \
-            Escape closes the search bar). Without a display the terminal viewer needs a terminal on standard input \
+            Escape closes the search bar); on a PDF page drag to select text, double click a \
+            word, triple click a line, Ctrl+A selects the page, Ctrl+C copies the selection and \
+            Ctrl+Shift+C the page as an image. Without a display the terminal viewer needs a terminal on standard input \
             and output.
 
             --print opens the files with the Print sheet already open (the file managers' "Print \

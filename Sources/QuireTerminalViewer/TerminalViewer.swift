@@ -142,8 +142,12 @@ public final class TerminalViewer {
             case .found:
                 // The count in the status line, the match marked, or the view moved to it.
                 changed = true
-            case .pageText:
-                break
+            case .pageText(let file, let page):
+                if file == model.fileIndex, page == copyWaiting {
+                    copyWaiting = nil
+                    copyText()
+                    changed = true
+                }
             }
         }
         return changed
@@ -210,6 +214,7 @@ public final class TerminalViewer {
         case .character("g"):
             if case .problem(let problem) = model.content { message = (problem.message, true) } else { mode = .goTo("") }
         case .character("p"): startPrinting()
+        case .character("y"): copyText()
         case .enter:
             if model.problem?.needsPassword == true { mode = .password("") }
         default:
@@ -217,6 +222,52 @@ public final class TerminalViewer {
         }
         return nil
     }
+
+    /// The page whose text `y` waits for (it is read in the worker first).
+    private var copyWaiting: Int?
+
+    /// `y`: the page's text (text files: the lines on the screen) to the terminal's clipboard
+    /// with OSC 52 — where the terminal allows programs to set it (tmux: `set-clipboard on`).
+    private func copyText() {
+        let text: String
+        let what: String
+        switch model.content {
+        case .pages:
+            let page = model.page
+            switch model.copyableText(page: page) {
+            case .success(let pageText):
+                text = pageText
+                what = "page \(page + 1)'s text"
+            case .failure(let problem):
+                if model.pageText(page) == nil {
+                    copyWaiting = page
+                    model.wantText(pages: [page])
+                    message = ("reading page \(page + 1)'s text…", false)
+                } else {
+                    message = ("not copied: \(problem.message)", true)
+                }
+                return
+            }
+        case .text(let content):
+            let lines = content.lines.dropFirst(model.position).prefix(textLinesShown)
+            text = lines.joined(separator: "\n") + "\n"
+            what = lines.count == 1 ? "1 line" : "\(lines.count) lines"
+        case .opening, .problem:
+            message = ("nothing to copy", false)
+            return
+        }
+        let encoded = Data(text.utf8).base64EncodedString()
+        guard encoded.utf8.count <= Self.maximumClipboardBytes else {
+            message = ("not copied: \(what) is too long for the terminal's clipboard", true)
+            return
+        }
+        session.write(Array("\u{1B}]52;c;\(encoded)\u{07}".utf8))
+        let count = text.count
+        message = ("copied \(what) (\(count) character\(count == 1 ? "" : "s")) to the terminal's clipboard", false)
+    }
+
+    /// Largest OSC 52 payload sent (base64 bytes): terminals refuse or cut longer ones.
+    static let maximumClipboardBytes = 1 << 20
 
     private func turn(_ step: Int, atBottom: Bool = false) {
         let moved = step > 0 ? model.nextPage() : model.previousPage()
@@ -661,6 +712,7 @@ public final class TerminalViewer {
         case .pages:
             keys.append("PgDn/PgUp")
             keys.append("/ find")
+            keys.append("y copy text")
             keys.append("g go")
             keys.append("+/- zoom")
         case .text:

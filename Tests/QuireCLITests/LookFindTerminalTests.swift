@@ -108,3 +108,38 @@ final class LookFindTerminalTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 }
+
+/// `y` in the terminal viewer: the page's text to the clipboard with OSC 52 (tmux with
+/// set-clipboard on keeps it in its paste buffer, where the test reads it back).
+@Suite("quire look copy in a terminal (tmux)")
+final class LookCopyTerminalTests {
+    let directory = TemporaryDirectory("quire-look-copy")
+
+    @Test func yCopiesThePagesTextThroughOSC52() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = directory.file("state")
+        env["CUPS_SERVER"] = "127.0.0.1:1"
+        let session = try TmuxSession([QuireBinary.path, "look", "--no-resume", Samples.path("find-cases.pdf")], environment: env)
+        let tmux = { (arguments: [String]) in ProcessRunner.run(["/usr/bin/tmux", "-L", session.socket] + arguments, timeout: 20) }
+        #expect(tmux(["set-option", "-g", "set-clipboard", "on"]).status == 0)
+        _ = session.wait(for: "page 1 of 3")
+        session.send("y")
+        let screen = session.wait { TmuxSession.lastLine($0).contains("copied page 1's text") }
+        #expect(TmuxSession.lastLine(screen).contains("copied page 1's text"), "\(TmuxSession.lastLine(screen))")
+        var buffer = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !buffer.contains("Café") && Date() < deadline {
+            buffer = tmux(["show-buffer"]).standardOutputText
+            usleep(50_000)
+        }
+        #expect(buffer.hasPrefix("Café résumé naïve\nLiteral a.b*c (x+y) [z]? here\nThe end"), "\(buffer.debugDescription)")
+        // Page 2 is a drawing: nothing to copy, said so.
+        session.send("PageDown")
+        _ = session.wait(for: "page 2 of 3")
+        session.send("y")
+        let image = session.wait { TmuxSession.lastLine($0).contains("not copied") }
+        #expect(TmuxSession.lastLine(image).contains("not copied: no text on this page — it is an image"), "\(TmuxSession.lastLine(image))")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+}
