@@ -20,6 +20,7 @@ final class LookWindow {
     private(set) var model: ViewerModel
     let window: UnsafeMutablePointer<GtkWidget>
     private let pages: PageView
+    private let sidebar: PageSidebar
     private var printSheet: PrintSheetView?
     /// Set when the window closes; the main loop ends.
     private(set) var isClosed = false
@@ -39,6 +40,7 @@ final class LookWindow {
     private let folderButton = Accessibility.iconButton("folder-open-symbolic", "Show in Folder")
     private let previousFileButton = Accessibility.iconButton("go-previous-symbolic", "Previous File")
     private let nextFileButton = Accessibility.iconButton("go-next-symbolic", "Next File")
+    private let sidebarButton = gtk_toggle_button_new()!
     private let fileLabel = gtk_label_new(nil)!
 
     // Find: the search bar above the preview (Ctrl+F)
@@ -93,6 +95,7 @@ final class LookWindow {
         window = gtk_window_new()!
         gtk_window_set_default_size(cast(window), Int32(Self.defaultSize.width), Int32(Self.defaultSize.height))
         pages = PageView(model: model)
+        sidebar = PageSidebar(model: model)
         buildHeader()
         buildBody()
         connect()
@@ -100,7 +103,7 @@ final class LookWindow {
         // Answers that came while GTK started: pages go to the view; a file opened is shown
         // by the reload below.
         for update in model.update() {
-            if case .page(let job, let result) = update { pages.received(job, result) }
+            if case .page(let job, let result) = update, job.purpose != .sidebar { pages.received(job, result) }
         }
         reload()
         renderAhead()
@@ -131,6 +134,8 @@ final class LookWindow {
             // Not here: updates are also taken while the page view draws, where the window's
             // widgets must not change; on the main loop's next turn instead.
             Signal.idle { [weak self] in self?.opened(file: file) }
+        case .page(let job, let result) where job.purpose == .sidebar:
+            sidebar.received(job, result)
         case .page(let job, let result):
             pages.received(job, result)
         case .found(let moved):
@@ -216,6 +221,10 @@ final class LookWindow {
         gtk_widget_set_valign(cardBox, GTK_ALIGN_CENTER)
         gtk_header_bar_set_title_widget(cast(header), cardBox)
         gtk_header_bar_pack_start(cast(header), icon)
+        gtk_button_set_icon_name(cast(sidebarButton), "sidebar-show-symbolic")
+        gtk_widget_set_tooltip_text(sidebarButton, "Page Thumbnails (F9)")
+        Accessibility.setLabel(sidebarButton, "Page Thumbnails")
+        gtk_header_bar_pack_start(cast(header), sidebarButton)
         gtk_header_bar_pack_start(cast(header), previousFileButton)
         Accessibility.setLabel(fileLabel, "File position")
         gtk_header_bar_pack_start(cast(header), fileLabel)
@@ -265,7 +274,12 @@ final class LookWindow {
         gtk_box_append(cast(problem), passwordRow)
         gtk_stack_add_named(cast(stack), problem, "problem")
         gtk_widget_set_vexpand(stack, 1)
-        gtk_box_append(cast(body), stack)
+        gtk_widget_set_hexpand(stack, 1)
+        let middle = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_box_append(cast(middle), sidebar.root)
+        gtk_box_append(cast(middle), stack)
+        gtk_widget_set_vexpand(middle, 1)
+        gtk_box_append(cast(body), middle)
 
         gtk_action_bar_pack_start(cast(pageBar), previousPageButton)
         gtk_action_bar_pack_start(cast(pageBar), nextPageButton)
@@ -291,7 +305,17 @@ final class LookWindow {
     }
 
     private func connect() {
-        pages.onChange = { [unowned self] in self.updateIndicators() }
+        pages.onChange = { [unowned self] in
+            self.updateIndicators()
+            self.sidebar.followCurrentPage()
+        }
+        sidebar.onSelect = { [unowned self] page in
+            self.pages.show(page: page)
+            gtk_widget_grab_focus(self.pages.area)
+        }
+        Signal.connect(sidebarButton, "toggled") { [unowned self] in
+            self.sidebar.setShown(gtk_toggle_button_get_active(cast(self.sidebarButton)) != 0)
+        }
         pages.onSelection = { [unowned self] in
             if case .success(let text) = self.model.selectedText {
                 self.status("\(text.count) character\(text.count == 1 ? "" : "s") selected · Ctrl+C copies")
@@ -407,6 +431,11 @@ final class LookWindow {
             if password { gtk_widget_grab_focus(passwordEntry) }
         }
         updateIndicators()
+        let paged: Bool
+        if case .pages = model.content { paged = true } else { paged = false }
+        gtk_widget_set_visible(sidebarButton, paged ? 1 : 0)
+        sidebar.setShown(paged && gtk_toggle_button_get_active(cast(sidebarButton)) != 0)
+        sidebar.reset()
     }
 
     private func reloadActions() {
@@ -703,6 +732,10 @@ final class LookWindow {
         if key == GDK_KEY_Escape { close(); return true }
         if control && key == GDK_KEY_f { openFind(); return true }
         if key == GDK_KEY_F3 { findStep(shift ? -1 : 1); return true }
+        if key == GDK_KEY_F9 {
+            gtk_toggle_button_set_active(cast(sidebarButton), gtk_toggle_button_get_active(cast(sidebarButton)) == 0 ? 1 : 0)
+            return true
+        }
         if (key == GDK_KEY_Return || key == GDK_KEY_KP_Enter), isFindOpen, let focus = gtk_window_get_focus(cast(window)),
            focus == searchEntry || gtk_widget_is_ancestor(focus, searchEntry) != 0 {
             findStep(shift ? -1 : 1)
@@ -774,6 +807,7 @@ final class LookWindow {
         self.model.close()
         self.model = model
         pages.model = model
+        sidebar.model = model
         Self.active = self
         if deferActions { actionsPending = true }
         reload()

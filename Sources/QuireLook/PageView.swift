@@ -519,6 +519,7 @@ final class PageView {
             previewDelivery?(job, result)
             return
         }
+        guard job.purpose == .view else { return }
         switch result {
         case .failure(let problem):
             LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")

@@ -694,6 +694,18 @@ public final class ViewerModel {
         return .failure(ViewerProblem(kind: .damaged, message: "the text of page \(page + 1) did not come back from the renderer"))
     }
 
+    /// Page `index` (0-based) of the current file as a thumbnail fitting `box` whatever the
+    /// zoom, for the window's page sidebar (``want(_:for:)`` with `.sidebar`); nil when not paged.
+    public func thumbnailJob(_ index: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        let file = current
+        guard let facts = pagedFacts(file), facts.pageSizes.indices.contains(index) else { return nil }
+        let pixels = facts.pixelSize(page: index, size: .fit(width: max(1, box.width), height: max(1, box.height)),
+                                     allowUpscaling: false, limits: configuration.limits)
+        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
+                             width: pixels.width, height: pixels.height, purpose: .sidebar,
+                             maximumFileSize: configuration.maximumFileSize)
+    }
+
     /// The render worker's process id, while one runs (tests: the process to kill).
     public var workerPID: pid_t? { queue.workerPID }
 

@@ -159,3 +159,66 @@ final class LookSelectionTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 }
+
+/// The page sidebar (Xvfb): F9 and the header's button show a column of page thumbnails (the
+/// sample's pages each carry a red rectangle, so drawn thumbnails are red in the column), the
+/// current page marked; a click goes to a page; a 1000-page file is laid out without making
+/// anything per page.
+@Suite("quire look page sidebar (Xvfb)")
+final class LookSidebarTests {
+    let harness: LookHarness
+
+    init() throws {
+        harness = try LookHarness("quire-look-sidebar")
+    }
+
+    /// Red pixels in the window's left column (where the sidebar is), and blue (the mark).
+    static func column(_ shot: Screenshot, _ matches: (UInt8, UInt8, UInt8) -> Bool) -> Int {
+        var count = 0
+        let image = shot.image
+        for y in 60..<(image.height - 60) {
+            for x in 0..<min(170, image.width) {
+                let offset = (y * image.width + x) * 4
+                if matches(image.pixels[offset], image.pixels[offset + 1], image.pixels[offset + 2]) { count += 1 }
+            }
+        }
+        return count
+    }
+    static func red(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 200 && g < 60 && b < 60 }
+    static func blue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r < 80 && g > 110 && g < 160 && b > 200 }
+
+    @Test func f9ShowsThumbnailsAndAClickGoesToThePage() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("thousand-pages.pdf")])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^thousand-pages\\.pdf$"), "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 1000" } }
+        let before = try harness.screenshot("sidebar-before", window: window) { $0.redPixels > 1000 }
+        #expect(Self.column(before, Self.red) == 0, "no sidebar yet")
+        bed.key("F9")
+        let shown = try harness.screenshot("sidebar-shown", window: window) { Self.column($0, Self.red) > 500 }
+        #expect(Self.column(shown, Self.red) > 500, "thumbnails drawn in the column")
+        #expect(Self.column(shown, Self.blue) > 200, "the current page is marked")
+        var tree = bed.accessibilityTree()
+        #expect(tree.contains { $0.name == "Page Thumbnails" && $0.role.hasSuffix("button") }, "the header's button")
+        #expect(tree.contains { $0.name == "Page Thumbnails" && $0.role == "filler" && $0.states.contains("visible") },
+                "\(tree.filter { $0.name == "Page Thumbnails" })")
+        // The third thumbnail: thumbnails of A4 are 150 px tall, 8 px apart, with a 16 px label.
+        let area = try #require(tree.first { $0.name == "Page Thumbnails" && $0.role == "filler" }?.extents)
+        let third = area.y + 8 + 2 * (150 + 16 + 8) + 75
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(area.x + area.width / 2)", "\(third)", "click", "1"])
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 3 of 1000" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "page 3 of 1000" })
+        // The last page: the column follows it.
+        bed.key("End")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1000 of 1000" } }
+        let end = try harness.screenshot("sidebar-end", window: window) { Self.column($0, Self.red) > 500 && Self.column($0, Self.blue) > 200 }
+        #expect(Self.column(end, Self.red) > 500 && Self.column(end, Self.blue) > 200, "the last pages' thumbnails, the last marked")
+        // The button hides it again.
+        #expect(bed.press("Page Thumbnails"))
+        let hidden = try harness.screenshot("sidebar-hidden", window: window) { Self.column($0, Self.red) == 0 }
+        #expect(Self.column(hidden, Self.red) == 0)
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+}
