@@ -163,3 +163,4 @@ bench: deps samples
 	QUIRE=$(CURDIR)/$(QUIRE_RELEASE) bench/batch-bench.sh
 	bench/look-window-bench.sh $(QUIRE_RELEASE) 5
 	bench/find-bench.sh $(QUIRE_RELEASE) 5
+	bench/sidebar-bench.sh $(QUIRE_RELEASE) 3
