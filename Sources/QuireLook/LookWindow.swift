@@ -21,6 +21,7 @@ final class LookWindow {
     let window: UnsafeMutablePointer<GtkWidget>
     private let pages: PageView
     private let sidebar: PageSidebar
+    private let indexSheet: IndexSheetView
     private var printSheet: PrintSheetView?
     /// Set when the window closes; the main loop ends.
     private(set) var isClosed = false
@@ -41,6 +42,7 @@ final class LookWindow {
     private let previousFileButton = Accessibility.iconButton("go-previous-symbolic", "Previous File")
     private let nextFileButton = Accessibility.iconButton("go-next-symbolic", "Next File")
     private let sidebarButton = gtk_toggle_button_new()!
+    private let indexButton = gtk_toggle_button_new()!
     private let fileLabel = gtk_label_new(nil)!
 
     // Find: the search bar above the preview (Ctrl+F)
@@ -96,6 +98,7 @@ final class LookWindow {
         gtk_window_set_default_size(cast(window), Int32(Self.defaultSize.width), Int32(Self.defaultSize.height))
         pages = PageView(model: model)
         sidebar = PageSidebar(model: model)
+        indexSheet = IndexSheetView(model: model)
         buildHeader()
         buildBody()
         connect()
@@ -103,7 +106,7 @@ final class LookWindow {
         // Answers that came while GTK started: pages go to the view; a file opened is shown
         // by the reload below.
         for update in model.update() {
-            if case .page(let job, let result) = update, job.purpose != .sidebar { pages.received(job, result) }
+            if case .page(let job, let result) = update, job.purpose == .view || job.purpose == .printPreview { pages.received(job, result) }
         }
         reload()
         renderAhead()
@@ -118,7 +121,8 @@ final class LookWindow {
 
     /// File `file` opened in the worker (or failed to): shown, if it is still the current one.
     private func opened(file: Int) {
-        guard !isClosed, file == model.fileIndex else { return }
+        if isIndexShown { indexSheet.refresh() }
+        guard !isClosed, file == model.fileIndex, !isIndexShown else { return }
         LookTrace.mark("file opened (worker)")
         reload()
         renderAhead()
@@ -136,6 +140,8 @@ final class LookWindow {
             Signal.idle { [weak self] in self?.opened(file: file) }
         case .page(let job, let result) where job.purpose == .sidebar:
             sidebar.received(job, result)
+        case .page(let job, let result) where job.purpose == .indexSheet:
+            indexSheet.received(job, result)
         case .page(let job, let result):
             pages.received(job, result)
         case .found(let moved):
@@ -225,6 +231,10 @@ final class LookWindow {
         gtk_widget_set_tooltip_text(sidebarButton, "Page Thumbnails (F9)")
         Accessibility.setLabel(sidebarButton, "Page Thumbnails")
         gtk_header_bar_pack_start(cast(header), sidebarButton)
+        gtk_button_set_icon_name(cast(indexButton), "view-grid-symbolic")
+        gtk_widget_set_tooltip_text(indexButton, "Index Sheet (Ctrl+Up)")
+        Accessibility.setLabel(indexButton, "Index Sheet")
+        gtk_header_bar_pack_start(cast(header), indexButton)
         gtk_header_bar_pack_start(cast(header), previousFileButton)
         Accessibility.setLabel(fileLabel, "File position")
         gtk_header_bar_pack_start(cast(header), fileLabel)
@@ -239,6 +249,7 @@ final class LookWindow {
     private func buildBody() {
         let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_stack_add_named(cast(stack), pages.root, "pages")
+        gtk_stack_add_named(cast(stack), indexSheet.root, "index")
 
         let findRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         Accessibility.setLabel(searchEntry, "Find in Document")
@@ -313,6 +324,13 @@ final class LookWindow {
             self.pages.show(page: page)
             gtk_widget_grab_focus(self.pages.area)
         }
+        Signal.connect(indexButton, "toggled") { [unowned self] in
+            self.setIndexSheet(gtk_toggle_button_get_active(cast(self.indexButton)) != 0)
+        }
+        indexSheet.onOpen = { [unowned self] file in
+            gtk_toggle_button_set_active(cast(self.indexButton), 0)
+            if self.model.selectFile(file) || file == self.model.fileIndex { self.reload() }
+        }
         Signal.connect(sidebarButton, "toggled") { [unowned self] in
             self.sidebar.setShown(gtk_toggle_button_get_active(cast(self.sidebarButton)) != 0)
         }
@@ -384,6 +402,7 @@ final class LookWindow {
         Accessibility.setLabel(cardBox, "\(card?.title ?? model.fileName): \(facts.joined(separator: ", "))")
 
         let multiple = model.fileCount > 1
+        gtk_widget_set_visible(indexButton, multiple ? 1 : 0)
         gtk_widget_set_visible(previousFileButton, multiple ? 1 : 0)
         gtk_widget_set_visible(nextFileButton, multiple ? 1 : 0)
         gtk_widget_set_visible(fileLabel, multiple ? 1 : 0)
@@ -655,6 +674,23 @@ final class LookWindow {
         gtk_label_set_text(cast(statusLabel), text)
     }
 
+    // MARK: Index sheet
+
+    private var isIndexShown: Bool { gtk_toggle_button_get_active(cast(indexButton)) != 0 }
+
+    /// Shows the grid of all the files in place of the preview, or the preview again.
+    private func setIndexSheet(_ shown: Bool) {
+        if shown {
+            gtk_stack_set_visible_child_name(cast(stack), "index")
+            sidebar.setShown(false)
+            indexSheet.show()
+            status("\(model.fileCount) files · Enter opens one")
+        } else {
+            indexSheet.hide()
+            reload()
+        }
+    }
+
     // MARK: Find
 
     private var isFindOpen: Bool { gtk_search_bar_get_search_mode(cast(searchBar)) != 0 }
@@ -732,6 +768,25 @@ final class LookWindow {
         if key == GDK_KEY_Escape { close(); return true }
         if control && key == GDK_KEY_f { openFind(); return true }
         if key == GDK_KEY_F3 { findStep(shift ? -1 : 1); return true }
+        if control && key == GDK_KEY_Up && model.fileCount > 1 {
+            gtk_toggle_button_set_active(cast(indexButton), isIndexShown ? 0 : 1)
+            return true
+        }
+        // In the index sheet Escape goes back to the file; the grid keeps its own keys.
+        if isIndexShown {
+            switch key {
+            case GDK_KEY_Escape: gtk_toggle_button_set_active(cast(indexButton), 0)
+            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_space: indexSheet.onOpen(indexSheet.selected)
+            case GDK_KEY_Left: indexSheet.move(by: -1)
+            case GDK_KEY_Right: indexSheet.move(by: 1)
+            case GDK_KEY_Up: indexSheet.move(by: -indexSheet.columns)
+            case GDK_KEY_Down: indexSheet.move(by: indexSheet.columns)
+            case GDK_KEY_Home: indexSheet.select(0)
+            case GDK_KEY_End: indexSheet.select(model.fileCount - 1)
+            default: return false
+            }
+            return true
+        }
         if key == GDK_KEY_F9 {
             gtk_toggle_button_set_active(cast(sidebarButton), gtk_toggle_button_get_active(cast(sidebarButton)) == 0 ? 1 : 0)
             return true
@@ -808,6 +863,8 @@ final class LookWindow {
         self.model = model
         pages.model = model
         sidebar.model = model
+        indexSheet.model = model
+        gtk_toggle_button_set_active(cast(indexButton), 0)
         Self.active = self
         if deferActions { actionsPending = true }
         reload()

@@ -168,6 +168,16 @@ enum Signal {
         connect(gesture, "pressed", unsafeBitCast(handler, to: GCallback.self), retain(action))
     }
 
+    /// GtkFlowBox "child-activated": the child's index.
+    static func connectChildActivated(_ box: UnsafeMutableRawPointer, _ action: @escaping @MainActor (Int) -> Void) {
+        let handler: @convention(c) (gpointer?, UnsafeMutablePointer<GtkFlowBoxChild>?, gpointer?) -> Void = { _, child, data in
+            let box = Unmanaged<Box<@MainActor (Int) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            let index = child.map { Int(gtk_flow_box_child_get_index($0)) } ?? -1
+            MainActor.assumeIsolated { box.function(index) }
+        }
+        connect(box, "child-activated", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
     /// Runs `action` once, `milliseconds` from now (on the main loop).
     static func timeout(milliseconds: UInt32, _ action: @escaping @MainActor () -> Void) {
         let function: GSourceFunc = { data in

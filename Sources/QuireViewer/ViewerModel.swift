@@ -131,6 +131,8 @@ public final class ViewerModel {
         var dirty = false
         /// Whether the saved position was applied (once, when the file first opened).
         var resumed = false
+        /// Set when the file was found gone (an index sheet looks): why it cannot be shown.
+        var vanished: String?
 
         init(path: DocumentPath) { self.path = path }
 
@@ -417,6 +419,11 @@ public final class ViewerModel {
         queue.want([], for: .view)
         stopFind()
         selection = nil
+        // A file that went away since it was opened is opened again: its problem is shown.
+        if case .opened = files[index].state, !Self.exists(files[index].path) {
+            files[index].state = .unrequested
+            files[index].card = nil
+        }
         requestCurrent()
         return true
     }
@@ -704,6 +711,72 @@ public final class ViewerModel {
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
                              width: pixels.width, height: pixels.height, purpose: .sidebar,
                              maximumFileSize: configuration.maximumFileSize)
+    }
+
+    // MARK: Index sheet (all the files at once)
+
+    /// Every file as an index sheet shows it (name, kind, size, problem), in order.
+    public var indexEntries: [IndexEntry] {
+        files.enumerated().map { index, file in
+            var problem: String?
+            var opening = false
+            var paged = false
+            switch file.state {
+            case .unrequested, .opening: opening = true
+            case .failed(let failure): problem = failure.message
+            case .opened(let facts): paged = facts.text == nil && facts.pageCount > 0
+            }
+            if let gone = file.vanished { problem = gone }
+            return IndexEntry(file: index, name: file.path.displayName, card: file.card, problem: problem,
+                              isOpening: opening && problem == nil, hasPages: paged && problem == nil)
+        }
+    }
+
+    /// Asks the worker to open every file not yet opened (the current one first), for an index
+    /// sheet; each answer comes as ``Update/opened(file:)``. Files that vanished since they were
+    /// opened are marked so (nothing is read: the file is only looked up).
+    public func openAllForIndex() {
+        var jobs: [OpenJob] = []
+        for index in [fileIndex] + files.indices.filter({ $0 != fileIndex }) {
+            let file = files[index]
+            switch file.state {
+            case .unrequested:
+                let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
+                                                                         maximumFileSize: configuration.maximumFileSize))
+                file.state = .opening(job)
+                jobs.append(job)
+            case .opening(let job):
+                jobs.append(job)
+            case .opened, .failed:
+                break
+            }
+            file.vanished = Self.exists(file.path) ? nil : "the file is no longer there"
+        }
+        queue.wantOpen(jobs)
+    }
+
+    /// Whether `path` still names something (looked up, not opened).
+    private static func exists(_ path: DocumentPath) -> Bool {
+        var status = stat()
+        return path.withCString { stat($0, &status) } == 0
+    }
+
+    /// The first page of file `index`, fitting `box`, for its tile (``want(_:for:)`` with
+    /// `.indexSheet`); nil until the file is opened, or when it has no pages.
+    public func indexTileJob(file index: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        guard files.indices.contains(index), let facts = pagedFacts(files[index]), facts.pageCount > 0,
+              files[index].vanished == nil else { return nil }
+        let file = files[index]
+        let pixels = facts.pixelSize(page: 0, size: .fit(width: max(1, box.width), height: max(1, box.height)),
+                                     allowUpscaling: false, limits: configuration.limits)
+        return PageRenderJob(file: index, path: file.path, password: file.password, page: 0, width: pixels.width,
+                             height: pixels.height, purpose: .indexSheet, maximumFileSize: configuration.maximumFileSize)
+    }
+
+    /// Marks file `index` as gone (its tile could not be drawn because it vanished).
+    public func noteVanished(file index: Int) {
+        guard files.indices.contains(index), !Self.exists(files[index].path) else { return }
+        files[index].vanished = "the file is no longer there"
     }
 
     /// The render worker's process id, while one runs (tests: the process to kill).

@@ -222,3 +222,60 @@ final class LookSidebarTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 }
+
+/// The index sheet (Xvfb): with several files, Ctrl+Up shows a grid of them (first page or
+/// icon, name, kind and size), Enter opens the selected one; a file that vanishes while the
+/// sheet is open says so on its tile, and opening it shows why it cannot be shown.
+@Suite("quire look index sheet (Xvfb)")
+final class LookIndexSheetTests {
+    let harness: LookHarness
+
+    init() throws {
+        harness = try LookHarness("quire-look-index")
+    }
+
+    @Test func ctrlUpShowsEveryFileAndEnterOpensOne() throws {
+        let bed = harness.bed
+        let gone = harness.directory.file("gone.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("find-cases.pdf"), toPath: gone)
+        let viewer = try harness.look([Samples.path("thousand-pages.pdf"), Samples.path("find-cases.pdf"), Samples.path("hello.c"), gone])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^thousand-pages\\.pdf$"), "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 1000" } }
+        bed.key("ctrl+Up")
+        var tree = bed.waitForAccessible { tree in
+            ["thousand-pages.pdf, PDF document", "find-cases.pdf, PDF document", "hello.c, C source code", "gone.pdf, PDF document"]
+                .allSatisfy { prefix in tree.contains { $0.name.hasPrefix(prefix) } }
+        }
+        for prefix in ["thousand-pages.pdf, PDF document · 774", "find-cases.pdf, PDF document · 1.3 kB", "hello.c, C source code", "gone.pdf, PDF document"] {
+            #expect(tree.contains { $0.name.hasPrefix(prefix) }, "a tile for \(prefix): \(tree.filter { $0.name.contains(", ") }.map(\.name))")
+        }
+        let shot = try harness.screenshot("index-sheet", window: window) { $0.redPixels > 100 }
+        #expect(shot.redPixels > 100, "the first page of thousand-pages.pdf (its red rectangle) on its tile")
+
+        // The fourth file vanishes while the sheet is open: its tile says so.
+        try FileManager.default.removeItem(atPath: gone)
+        tree = bed.waitForAccessible { $0.contains { $0.name == "gone.pdf, the file is no longer there" } }
+        #expect(tree.contains { $0.name == "gone.pdf, the file is no longer there" }, "\(tree.filter { $0.name.hasPrefix("gone") }.map(\.name))")
+
+        // Right (the grid's own keys) to find-cases.pdf, Enter opens it.
+        bed.key("Right")
+        bed.key("Return")
+        #expect(bed.waitForWindow(named: "^find-cases\\.pdf$", timeout: 10) != nil)
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "page 1 of 3" })
+        #expect(tree.contains { $0.role == "label" && $0.name == "2 of 4" }, "the file indicator")
+
+        // The vanished one, opened from the sheet, says why it cannot be shown.
+        bed.key("ctrl+Up")
+        _ = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("gone.pdf,") } }
+        bed.key("Right", "Right")
+        bed.key("Return")
+        #expect(bed.waitForWindow(named: "^gone\\.pdf$", timeout: 10) != nil)
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name.contains("gone.pdf cannot be shown") } }
+        #expect(tree.contains { $0.role == "label" && $0.name.contains("gone.pdf cannot be shown") },
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+}
