@@ -35,7 +35,9 @@ struct LookCommand: ParsableCommand {
             search; without one they move between files as before. The search runs in the \
             worker, a few pages at a time, so keys and pages are answered while it scans. y copies \
             the page's text (a text file: the lines on the screen) to the terminal's clipboard \
-            with OSC 52, where the terminal allows it (in tmux: set-clipboard on).
+            with OSC 52, where the terminal allows it (in tmux: set-clipboard on). With several \
+            files, t shows them all as tiles (first page, name, kind, size; a file that vanished \
+            says so): arrows move, Enter opens one, t or Escape go back.
 
             Files are opened and pages rendered in a separate, sandboxed worker process (the \
             render service): a file that crashes the renderer, or keeps it busy past --timeout, \
@@ -50,7 +52,9 @@ struct LookCommand: ParsableCommand {
             to page, Ctrl+F find (Enter or F3 next match, Shift+Enter or Shift+F3 previous, \
             Escape closes the search bar); on a PDF page drag to select text, double click a \
             word, triple click a line, Ctrl+A selects the page, Ctrl+C copies the selection and \
-            Ctrl+Shift+C the page as an image. Without a display the terminal viewer needs a terminal on standard input \
+            Ctrl+Shift+C the page as an image; F9 (or the header's button) shows a column of page \
+            thumbnails, a click going to the page; with several files Ctrl+Up (or the header's \
+            grid button) shows the index sheet, a grid of them all, where Enter opens one. Without a display the terminal viewer needs a terminal on standard input \
             and output.
 
             --print opens the files with the Print sheet already open (the file managers' "Print \

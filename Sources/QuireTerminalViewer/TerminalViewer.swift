@@ -24,6 +24,8 @@ public final class TerminalViewer {
         case goTo(String)
         /// Typing a word to find after `/`.
         case find(String)
+        /// `t`: every file as a tile (the index sheet), the selected one's index.
+        case tiles(Int)
         case password(String)
         case printing(TerminalPrintForm)
     }
@@ -88,7 +90,10 @@ public final class TerminalViewer {
         applyUpdates()
         draw()
         while true {
-            switch session.readKeys(timeout: -1) {
+            // The tiles look their files up every second (one may vanish meanwhile).
+            let tiling: Bool
+            if case .tiles = mode { tiling = true } else { tiling = false }
+            switch session.readKeys(timeout: tiling ? 1000 : -1) {
             case .terminated(let signal):
                 model.close()
                 session.end()
@@ -100,7 +105,7 @@ public final class TerminalViewer {
                 draw()
             case .timeout:
                 // Woken by the render thread: a file opened or a page came back.
-                if applyUpdates() { draw() }
+                if applyUpdates() || tiling { draw() }
             case .keys(let keys):
                 for key in keys {
                     if let status = handle(key) {
@@ -121,6 +126,7 @@ public final class TerminalViewer {
         for update in model.update() {
             switch update {
             case .opened(let file):
+                if case .tiles = mode { changed = true; continue }
                 guard file == model.fileIndex else { continue }
                 changed = true
                 if let problem = model.problem, problem.kind == .wrongPassword, case .normal = mode {
@@ -131,6 +137,12 @@ public final class TerminalViewer {
                     startsPrinting = false
                     startPrinting()
                 }
+            case .page(let job, let result) where job.purpose == .indexSheet:
+                if case .success(let pixels) = result { tileImages.insert(pixels.image, for: Self.key(job)) } else {
+                    model.noteVanished(file: job.file)
+                }
+                tilesFailed.insert(job.file)
+                changed = true
             case .page(let job, let result):
                 guard job.purpose == .view else { continue }
                 let key = Self.key(job)
@@ -165,6 +177,7 @@ public final class TerminalViewer {
         switch mode {
         case .goTo(let typed): handleGoTo(key, typed: typed); return nil
         case .find(let typed): handleFind(key, typed: typed); return nil
+        case .tiles(let selected): return handleTiles(key, selected: selected)
         case .password(let typed): handlePassword(key, typed: typed); return nil
         case .printing(let form): handlePrint(key, form: form); return nil
         case .normal: break
@@ -215,6 +228,13 @@ public final class TerminalViewer {
             if case .problem(let problem) = model.content { message = (problem.message, true) } else { mode = .goTo("") }
         case .character("p"): startPrinting()
         case .character("y"): copyText()
+        case .character("t"):
+            if model.fileCount > 1 {
+                mode = .tiles(model.fileIndex)
+                model.openAllForIndex()
+            } else {
+                message = ("only one file", false)
+            }
         case .enter:
             if model.problem?.needsPassword == true { mode = .password("") }
         default:
@@ -299,6 +319,74 @@ public final class TerminalViewer {
             if let number = Int(typed), let problem = model.goTo(number) { message = (problem, true) }
         default: break
         }
+    }
+
+    /// Keys on the tiles: arrows move, Enter opens the selected file, t or Esc go back, q quits.
+    private func handleTiles(_ key: TerminalKey, selected: Int) -> Int32? {
+        let columns = tileColumns
+        func move(_ step: Int) { mode = .tiles(max(0, min(model.fileCount - 1, selected + step))) }
+        switch key {
+        case .character("q"): return 0
+        case .escape, .character("t"): mode = .normal
+        case .left, .character("h"): move(-1)
+        case .right, .character("l"): move(1)
+        case .up, .character("k"): move(-columns)
+        case .down, .character("j"): move(columns)
+        case .home: mode = .tiles(0)
+        case .end: mode = .tiles(model.fileCount - 1)
+        case .enter:
+            mode = .normal
+            model.want([], for: .indexSheet)
+            if model.selectFile(selected) { enterPasswordPromptIfNeeded() }
+        default: break
+        }
+        return nil
+    }
+
+    /// Tiles' first pages, bounded.
+    private var tileImages = PageCache(byteLimit: 8 << 20)
+    /// Files whose tile came back (drawn or failed): not asked for again.
+    private var tilesFailed: Set<Int> = []
+    static let tileWidth = 26, tileHeight = 12
+
+    private var tileColumns: Int { max(1, layout.contentColumns / Self.tileWidth) }
+
+    /// The index sheet in the terminal: a tile per file — its first page in half-block cells
+    /// (or its type's glyph), name, kind and size, or why it cannot be shown.
+    private func drawTiles(selected: Int, into out: inout String) {
+        model.openAllForIndex()
+        let columns = tileColumns
+        let rows = max(1, layout.contentRows / Self.tileHeight)
+        let firstRow = max(0, selected / columns - rows + 1)
+        var wanted: [PageRenderJob] = []
+        for entry in model.indexEntries {
+            let row = entry.file / columns - firstRow, column = entry.file % columns
+            guard row >= 0, row < rows else { continue }
+            let top = layout.contentTop + row * Self.tileHeight, left = layout.contentLeft + column * Self.tileWidth
+            let thumbRows = Self.tileHeight - 3
+            var drewPicture = false
+            if entry.hasPages, let job = model.indexTileJob(file: entry.file, fitting: (Self.tileWidth - 2, thumbRows * 2)) {
+                if let image = tileImages.image(for: Self.key(job)) {
+                    let lines = TerminalGraphics.halfBlocks(image).split(separator: 0x0A, omittingEmptySubsequences: false)
+                    let indent = max(0, (Self.tileWidth - 2 - image.width) / 2)
+                    for (index, line) in lines.prefix(thumbRows).enumerated() where !line.isEmpty {
+                        out += at(top + index, left + 1 + indent) + String(decoding: line, as: UTF8.self) + "\u{1B}[0m"
+                    }
+                    drewPicture = true
+                } else if !tilesFailed.contains(entry.file) {
+                    wanted.append(job)
+                }
+            }
+            if !drewPicture {
+                let glyph = entry.problem != nil ? "⚠" : Self.glyph(entry.card?.family)
+                out += at(top + thumbRows / 2, left + Self.tileWidth / 2 - 1) + glyph
+            }
+            let name = TerminalText.clip(entry.name, width: Self.tileWidth - 2)
+            let isSelected = entry.file == selected
+            out += at(top + thumbRows, left + 1) + (isSelected ? (styled ? "\u{1B}[7m" : "▸") : "") + name + "\u{1B}[0m"
+            out += at(top + thumbRows + 1, left + 1) + TerminalText.clip(entry.detail, width: Self.tileWidth - 2)
+        }
+        model.want(wanted, for: .indexSheet)
     }
 
     private func handleFind(_ key: TerminalKey, typed: String) {
@@ -428,11 +516,15 @@ public final class TerminalViewer {
         if graphics.method == .kitty { out += "\u{1B}_Ga=d,q=2\u{1B}\\" }
         out += "\u{1B}[0m\u{1B}[2J"
         var image: [UInt8] = []
+        if case .tiles(let selected) = mode {
+            drawTiles(selected: selected, into: &out)
+        } else {
         switch model.content {
         case .opening: drawOpening(into: &out)
         case .pages: image = drawPage(into: &out)
         case .text(let text): drawText(text, into: &out)
         case .problem(let problem): drawProblem(problem, into: &out)
+        }
         }
         if let panel = layout.panel { drawInfo(panel, into: &out) }
         if let form = layout.form, case .printing(let printForm) = mode {
@@ -672,6 +764,8 @@ public final class TerminalViewer {
         var right: String
         var isError = false
         switch mode {
+        case .tiles(let selected):
+            right = "\(model.fileCount) files · \(model.indexEntries[selected].name) · arrows move · Enter open · t back"
         case .find(let typed):
             right = "Find: \(typed)▏  Enter find · Esc cancel"
         case .goTo(let typed):
@@ -722,7 +816,7 @@ public final class TerminalViewer {
         case .problem:
             break
         }
-        if model.fileCount > 1 { keys.append("←/→ file") }
+        if model.fileCount > 1 { keys.append("←/→ file") ; keys.append("t tiles") }
         return keys.joined(separator: " · ")
     }
 }

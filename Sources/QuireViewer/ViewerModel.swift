@@ -419,10 +419,11 @@ public final class ViewerModel {
         queue.want([], for: .view)
         stopFind()
         selection = nil
-        // A file that went away since it was opened is opened again: its problem is shown.
+        // A file that went away since it was opened is not shown from what the worker read
+        // before: it says it has gone.
         if case .opened = files[index].state, !Self.exists(files[index].path) {
-            files[index].state = .unrequested
-            files[index].card = nil
+            files[index].state = .failed(ViewerProblem(kind: .unreadable, message: "the file is no longer there"))
+            files[index].vanished = "the file is no longer there"
         }
         requestCurrent()
         return true

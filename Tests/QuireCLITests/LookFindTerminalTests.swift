@@ -143,3 +143,49 @@ final class LookCopyTerminalTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 }
+
+/// `t` in the terminal viewer: every file as a tile (first page in half-block cells, name,
+/// kind, size), arrows and Enter to open one, a file that vanishes meanwhile said so.
+@Suite("quire look tiles in a terminal (tmux)")
+final class LookTilesTerminalTests {
+    let directory = TemporaryDirectory("quire-look-tiles")
+
+    @Test func tShowsEveryFileAndEnterOpensOne() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = directory.file("state")
+        env["CUPS_SERVER"] = "127.0.0.1:1"
+        let gone = directory.file("gone.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("find-cases.pdf"), toPath: gone)
+        let session = try TmuxSession([QuireBinary.path, "look", "--no-resume", Samples.path("thousand-pages.pdf"),
+                                       Samples.path("find-cases.pdf"), Samples.path("hello.c"), gone], environment: env)
+        _ = session.wait(for: "page 1 of 1000")
+        session.send("t")
+        var screen = session.wait { $0.contains("PDF document · 774") && $0.contains("C source code") && $0.contains("gone.pdf") }
+        #expect(screen.contains("thousand-pages.pdf") && screen.contains("PDF document · 774"), "\(screen)")
+        #expect(screen.contains("find-cases.pdf") && screen.contains("PDF document · 1.3 kB"))
+        #expect(screen.contains("hello.c") && screen.contains("C source code"))
+        #expect(TmuxSession.lastLine(screen).contains("4 files · thousand-pages.pdf"))
+        let colours = session.wait(escapes: true) { $0.contains("38;2;255;0;0") || $0.contains("48;2;255;0;0") }
+        #expect(colours.contains("38;2;255;0;0") || colours.contains("48;2;255;0;0"), "the first page's red rectangle on its tile")
+        try FileManager.default.removeItem(atPath: gone)
+        screen = session.wait(timeout: 10) { $0.contains("the file is no longer") }
+        #expect(screen.contains("the file is no longer"), "\(screen)")
+        session.send("Right")
+        screen = session.wait { TmuxSession.lastLine($0).contains("4 files · find-cases.pdf") }
+        #expect(TmuxSession.lastLine(screen).contains("4 files · find-cases.pdf"))
+        session.send("Enter")
+        screen = session.wait(for: "page 1 of 3")
+        #expect(screen.contains("page 1 of 3") && screen.contains("file 2 of 4"))
+        session.send("t")
+        _ = session.wait { TmuxSession.lastLine($0).contains("4 files · find-cases.pdf") }
+        session.send("End")
+        session.send("Enter")
+        screen = session.wait(for: "file 4 of 4")
+        #expect(screen.contains("file 4 of 4"))
+        screen = session.wait { $0.contains("the file is no longer there") }
+        #expect(screen.contains("the file is no longer there"), "opened, the vanished file says so: \(screen)")
+        #expect(!screen.contains("page 1 of 3"), "not shown from what was read before")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+}
