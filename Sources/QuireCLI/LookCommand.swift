@@ -91,6 +91,16 @@ struct LookCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not read or write the resume state (where each file was left).")
     var noResume = false
 
+    /// How the terminal viewer draws pages (`--graphics`).
+    enum Graphics: String, ExpressibleByArgument, CaseIterable {
+        case kitty, sixel, iterm, cells
+    }
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Terminal viewer: draw pages with kitty graphics (inside tmux as Unicode placeholders through its passthrough), sixel, iTerm2 images or half-block cells, instead of what the terminal answers.",
+        valueName: "kitty|sixel|iterm|cells"))
+    var graphics: Graphics?
+
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
         "Seconds a page may take to render before its renderer is stopped (default 30).", valueName: "seconds"))
     var timeout: Int = Self.defaultTimeout
@@ -156,7 +166,9 @@ struct LookCommand: ParsableCommand {
         let password = password
         let printing = openPrintSheet
         let settings = configuration
-        let environment = ProcessInfo.processInfo.environment
+        var given = ProcessInfo.processInfo.environment
+        if let graphics { given["QUIRE_GRAPHICS"] = graphics.rawValue }
+        let environment = given
 
         // The viewer's key loop gets a thread of its own, not one of Swift's cooperative pool
         // (it blocks in poll(2) between keys).

@@ -68,13 +68,14 @@ public final class TerminalViewer {
                            printing: Bool, styled: Bool, environment: [String: String]) -> Result<Int32, TerminalSessionError> {
         let session = TerminalSession()
         do {
-            try session.begin()
+            try session.begin(enteringScreen: false)
         } catch {
             session.end()
             return .failure(error)
         }
         let graphics = TerminalGraphicsProbe.run(session: session, environment: environment)
-        session.setUsesKittyImages(graphics.method == .kitty)
+        session.enterAlternateScreen()
+        session.setUsesKittyImages(graphics.method == .kitty, throughTmux: graphics.insideTmux)
         // The render thread's answers wake the key loop.
         let model = ViewerModel(paths: paths, configuration: configuration) { TerminalSignals.wake() }
         if let password { model.unlock(password: password) }
@@ -513,7 +514,7 @@ public final class TerminalViewer {
     private func draw() {
         computeLayout()
         var out = ""
-        if graphics.method == .kitty { out += "\u{1B}_Ga=d,q=2\u{1B}\\" }
+        if graphics.method == .kitty && !graphics.insideTmux { out += "\u{1B}_Ga=d,q=2\u{1B}\\" }
         out += "\u{1B}[0m\u{1B}[2J"
         var image: [UInt8] = []
         if case .tiles(let selected) = mode {
@@ -587,6 +588,14 @@ public final class TerminalViewer {
             let left = layout.contentLeft + max(0, (layout.contentColumns - columns) / 2)
             var bytes = Array(at(layout.contentTop, left).utf8)
             switch graphics.method {
+            case .kitty where graphics.insideTmux:
+                // Text tmux keeps in the pane, the picture sent once through its passthrough.
+                let rows = min(layout.contentRows, (view.height + cell.height - 1) / cell.height, KittyPlaceholders.diacritics.count)
+                placementID = placementID % 254 + 1
+                bytes = KittyPlaceholders.deleteAll + KittyPlaceholders.transmit(view, id: placementID, columns: columns, rows: rows)
+                for row in 0..<rows {
+                    bytes += Array((at(layout.contentTop + row, left) + KittyPlaceholders.row(row, columns: columns, id: placementID)).utf8)
+                }
             case .kitty: bytes += Self.kitty(view)
             case .iterm:
                 if let png = try? PNGEncoder.encode(view) {
@@ -630,6 +639,9 @@ public final class TerminalViewer {
         }
         return RenderedImage(width: image.width, height: image.height, pixels: pixels)
     }
+
+    /// The image number of the last kitty placement through tmux (1–254, in turn).
+    private var placementID = 0
 
     /// Kitty graphics, raw RGBA in 4 kB chunks, cursor left where it was.
     static func kitty(_ image: RenderedImage) -> [UInt8] {
