@@ -8,12 +8,18 @@ public struct TextFolding: Sendable, Hashable {
     public let scalars: [Unicode.Scalar]
     /// `origins[i]`: index, in the original scalars, of the one `scalars[i]` came from.
     public let origins: [Int]
+    /// Which original scalars are combining marks (a match takes in the marks after its last
+    /// letter: they belong to it).
+    private let marks: [Bool]
 
     public init<S: Sequence>(_ text: S) where S.Element == Unicode.Scalar {
         var scalars: [Unicode.Scalar] = []
         var origins: [Int] = []
+        var marks: [Bool] = []
         var decomposed = [gunichar](repeating: 0, count: Int(G_UNICHAR_MAX_DECOMPOSITION_LENGTH))
         for (index, scalar) in text.enumerated() {
+            let type = g_unichar_type(gunichar(scalar.value))
+            marks.append(type == G_UNICODE_NON_SPACING_MARK || type == G_UNICODE_ENCLOSING_MARK || type == G_UNICODE_SPACING_MARK)
             if scalar.isASCII {
                 let value = scalar.value
                 scalars.append((0x41...0x5A).contains(value) ? Unicode.Scalar(value + 0x20)! : scalar)
@@ -38,6 +44,7 @@ public struct TextFolding: Sendable, Hashable {
         }
         self.scalars = scalars
         self.origins = origins
+        self.marks = marks
     }
 
     /// The ranges of original scalars where `needle` (already folded) occurs, left to right,
@@ -55,7 +62,9 @@ public struct TextFolding: Sendable, Hashable {
                     break
                 }
                 if matched {
-                    found.append(origins[start]..<(origins[start + needle.count - 1] + 1))
+                    var end = origins[start + needle.count - 1] + 1
+                    while end < marks.count, marks[end] { end += 1 }
+                    found.append(origins[start]..<end)
                     start += needle.count
                     continue
                 }

@@ -767,6 +767,8 @@ final class LookWindow {
         if key == GDK_KEY_Escape, isFindOpen || model.find.isActive { closeFind(); return true }
         if key == GDK_KEY_Escape { close(); return true }
         if control && key == GDK_KEY_f { openFind(); return true }
+        // Ctrl+P prints from anywhere, an entry with the focus included (it has no use there).
+        if control && key == GDK_KEY_p { showPrintSheet(); return true }
         if key == GDK_KEY_F3 { findStep(shift ? -1 : 1); return true }
         if control && key == GDK_KEY_Up && model.fileCount > 1 {
             gtk_toggle_button_set_active(cast(indexButton), isIndexShown ? 0 : 1)

@@ -189,3 +189,27 @@ final class LookTilesTerminalTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 }
+
+/// Keys are answered while a long search scans (it runs in the worker, a slice at a time).
+@Suite("quire look keys during a search (tmux)")
+final class LookFindKeysTests {
+    let directory = TemporaryDirectory("quire-look-find-keys")
+
+    @Test func pagesTurnWhileASearchRuns() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = directory.file("state")
+        env["CUPS_SERVER"] = "127.0.0.1:1"
+        let session = try TmuxSession([QuireBinary.path, "look", "--no-resume", Samples.path("find-1000.pdf")], environment: env)
+        _ = session.wait(for: "page 1 of 1000")
+        session.send("/")
+        session.type("nowhere in this document")
+        session.send("Enter", "PageDown", "PageDown")
+        let screen = session.wait { $0.contains("page 3 of 1000") }
+        #expect(screen.contains("page 3 of 1000"), "Page Down answered during the search")
+        let done = session.wait(timeout: 30) { TmuxSession.lastLine($0).contains("No matches") }
+        #expect(TmuxSession.lastLine(done).contains("/nowhere in this document: No matches"))
+        #expect(done.contains("page 3 of 1000"), "a search that finds nothing leaves the page where it was")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+}

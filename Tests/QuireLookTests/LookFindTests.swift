@@ -196,7 +196,8 @@ final class LookSidebarTests {
         let before = try harness.screenshot("sidebar-before", window: window) { $0.redPixels > 1000 }
         #expect(Self.column(before, Self.red) == 0, "no sidebar yet")
         bed.key("F9")
-        let shown = try harness.screenshot("sidebar-shown", window: window) { Self.column($0, Self.red) > 500 }
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Page Thumbnails" && $0.role == "filler" && $0.states.contains("showing") } }
+        let shown = try harness.screenshot("sidebar-shown", window: window, timeout: 40) { Self.column($0, Self.red) > 500 }
         #expect(Self.column(shown, Self.red) > 500, "thumbnails drawn in the column")
         #expect(Self.column(shown, Self.blue) > 200, "the current page is marked")
         var tree = bed.accessibilityTree()

@@ -178,6 +178,24 @@ final class FindTests {
         #expect(model.find.matches.map(\.characters) == [0..<5])
     }
 
+    @Test func combiningAndRightToLeftTextIsFoundByItsLetters() throws {
+        let path = directory.url.appendingPathComponent("mixed.txt").path
+        // "é" written as e + combining acute; Hebrew with a vowel point; Arabic.
+        try "cafe\u{0301} au lait\nשָׁלוֹם עולם\nمرحبا بالعالم\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let model = model(path: path)
+        defer { model.close() }
+        model.find("café")
+        finish(model)
+        #expect(model.find.matches.map(\.page) == [0])
+        #expect(model.find.matches.first?.characters == 0..<5, "the combining mark is part of the match")
+        model.find("שלום")
+        finish(model)
+        #expect(model.find.matches.map(\.page) == [1], "vowel points ignored")
+        model.find("بالعالم")
+        finish(model)
+        #expect(model.find.matches.map(\.page) == [2])
+    }
+
     @Test func aPagesTextComesWithABoxPerCharacter() throws {
         let model = model("find-cases.pdf")
         defer { model.close() }
