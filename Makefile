@@ -167,3 +167,5 @@ bench: deps samples
 	bench/media-bench.sh $(QUIRE_RELEASE) 5
 	$(SWIFT) build $(RELEASE_FLAGS) --product compose-bench
 	bench/compose-bench.sh $(QUIRE_RELEASE) 5
+	bench/find-bench.sh $(QUIRE_RELEASE) 5
+	bench/sidebar-bench.sh $(QUIRE_RELEASE) 3

@@ -115,7 +115,7 @@ let package = Package(
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and
         // the one place its command line and sandbox are built.
-        .target(name: "QuireRenderService", dependencies: ["QuireRender", "QuireSheets", "QuireTypes", "QuireSystem"]),
+        .target(name: "QuireRenderService", dependencies: ["QuireRender", "QuireSheets", "QuireTypes", "QuireSystem", "QuireGIO"]),
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),

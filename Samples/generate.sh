@@ -41,6 +41,8 @@ python3 "$here/archives.py" "$out"
 # Video and audio (media/): GStreamer's gst-launch-1.0 (a clip whose first second is black, audio
 # with and without a cover, a Matroska file with no video stream, a truncated clip).
 "$here/media.sh" "$out"
+# Find and copy: a 1000-page text PDF with one word on page 900, accents, regex characters, a page without text.
+python3 "$here/find-samples.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

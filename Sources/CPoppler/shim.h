@@ -39,6 +39,24 @@ typedef enum {
     POPPLER_PERMISSIONS_FULL = 0xff
 } PopplerPermissions;
 
+/// A rectangle in a page's points (poppler-glib 22.12's public layout; find results are
+/// PopplerRectangleExtended underneath, read through poppler_rectangle_find_get_match_continued).
+typedef struct {
+    double x1;
+    double y1;
+    double x2;
+    double y2;
+} PopplerRectangle;
+
+typedef enum {
+    POPPLER_FIND_DEFAULT = 0,
+    POPPLER_FIND_CASE_SENSITIVE = 1 << 0,
+    POPPLER_FIND_BACKWARDS = 1 << 1,
+    POPPLER_FIND_WHOLE_WORDS_ONLY = 1 << 2,
+    POPPLER_FIND_IGNORE_DIACRITICS = 1 << 3,
+    POPPLER_FIND_MULTILINE = 1 << 4
+} PopplerFindFlags;
+
 typedef struct {
     PopplerDocument *_Nullable (*_Nonnull poppler_document_new_from_fd)(int fd, const char *_Nullable password, GError *_Nullable *_Nullable error);
     int (*_Nonnull poppler_document_get_n_pages)(PopplerDocument *_Nonnull document);
@@ -57,6 +75,10 @@ typedef struct {
     void (*_Nonnull poppler_page_render)(PopplerPage *_Nonnull page, cairo_t *_Nullable cairo);
     void (*_Nonnull poppler_page_render_for_printing)(PopplerPage *_Nonnull page, cairo_t *_Nullable cairo);
     char *_Nullable (*_Nonnull poppler_page_get_text)(PopplerPage *_Nonnull page);
+    GList *_Nullable (*_Nonnull poppler_page_find_text_with_options)(PopplerPage *_Nonnull page, const char *_Nonnull text, PopplerFindFlags options);
+    gboolean (*_Nonnull poppler_page_get_text_layout)(PopplerPage *_Nonnull page, PopplerRectangle *_Nullable *_Nullable rectangles, guint *_Nonnull n_rectangles);
+    void (*_Nonnull poppler_rectangle_free)(PopplerRectangle *_Nullable rectangle);
+    gboolean (*_Nonnull poppler_rectangle_find_get_match_continued)(const PopplerRectangle *_Nonnull rectangle);
 } quire_poppler_api;
 
 /// Loads libpoppler-glib.so.8 (RTLD_LOCAL) and resolves every entry point once; NULL when the
@@ -86,6 +108,10 @@ static inline const quire_poppler_api *_Nullable quire_poppler_api_load(void) {
     QUIRE_POPPLER_LOAD(poppler_page_render)
     QUIRE_POPPLER_LOAD(poppler_page_render_for_printing)
     QUIRE_POPPLER_LOAD(poppler_page_get_text)
+    QUIRE_POPPLER_LOAD(poppler_page_find_text_with_options)
+    QUIRE_POPPLER_LOAD(poppler_page_get_text_layout)
+    QUIRE_POPPLER_LOAD(poppler_rectangle_free)
+    QUIRE_POPPLER_LOAD(poppler_rectangle_find_get_match_continued)
 #undef QUIRE_POPPLER_LOAD
     return &api;
 }

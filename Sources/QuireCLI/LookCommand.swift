@@ -28,6 +28,17 @@ struct LookCommand: ParsableCommand {
             the arrows pan a zoomed page, 0 fits · p prints (only shown when printing can work: \
             printer, copies and page range are asked inline and the job id is shown).
 
+            Find: / then a word and Enter searches the file (as literal text, ignoring case and, \
+            where the document's text allows, accents), from the page in view round to it; the \
+            match is marked and the status line counts ("3 of 17", "No matches"). While a search \
+            is on, n and N go to the next and previous match (as in less) and Escape ends the \
+            search; without one they move between files as before. The search runs in the \
+            worker, a few pages at a time, so keys and pages are answered while it scans. y copies \
+            the page's text (a text file: the lines on the screen) to the terminal's clipboard \
+            with OSC 52, where the terminal allows it (in tmux: set-clipboard on). With several \
+            files, t shows them all as tiles (first page, name, kind, size; a file that vanished \
+            says so): arrows move, Enter opens one, t or Escape go back.
+
             Files are opened and pages rendered in a separate, sandboxed worker process (the \
             render service): a file that crashes the renderer, or keeps it busy past --timeout, \
             costs that file or page (the status line says so), not the viewer or the terminal; \
@@ -38,7 +49,12 @@ struct LookCommand: ParsableCommand {
             (PREFIX/libexec/quire/quire-look), the files open in a GTK 4 window instead: the \
             file's card and Open With, Copy, Show in Folder and Print (only when printing can \
             work) in the header; the same keys, plus Ctrl+ +/-/0 zoom, Ctrl+P print, Ctrl+G go \
-            to page. Without a display the terminal viewer needs a terminal on standard input \
+            to page, Ctrl+F find (Enter or F3 next match, Shift+Enter or Shift+F3 previous, \
+            Escape closes the search bar); on a PDF page drag to select text, double click a \
+            word, triple click a line, Ctrl+A selects the page, Ctrl+C copies the selection and \
+            Ctrl+Shift+C the page as an image; F9 (or the header's button) shows a column of page \
+            thumbnails, a click going to the page; with several files Ctrl+Up (or the header's \
+            grid button) shows the index sheet, a grid of them all, where Enter opens one. Without a display the terminal viewer needs a terminal on standard input \
             and output.
 
             --print opens the files with the Print sheet already open (the file managers' "Print \
@@ -74,6 +90,16 @@ struct LookCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Do not read or write the resume state (where each file was left).")
     var noResume = false
+
+    /// How the terminal viewer draws pages (`--graphics`).
+    enum Graphics: String, ExpressibleByArgument, CaseIterable {
+        case kitty, sixel, iterm, cells
+    }
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Terminal viewer: draw pages with kitty graphics (inside tmux as Unicode placeholders through its passthrough), sixel, iTerm2 images or half-block cells, instead of what the terminal answers.",
+        valueName: "kitty|sixel|iterm|cells"))
+    var graphics: Graphics?
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
         "Seconds a page may take to render before its renderer is stopped (default 30).", valueName: "seconds"))
@@ -140,7 +166,9 @@ struct LookCommand: ParsableCommand {
         let password = password
         let printing = openPrintSheet
         let settings = configuration
-        let environment = ProcessInfo.processInfo.environment
+        var given = ProcessInfo.processInfo.environment
+        if let graphics { given["QUIRE_GRAPHICS"] = graphics.rawValue }
+        let environment = given
 
         // The viewer's key loop gets a thread of its own, not one of Swift's cooperative pool
         // (it blocks in poll(2) between keys).

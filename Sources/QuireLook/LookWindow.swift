@@ -20,6 +20,8 @@ final class LookWindow {
     private(set) var model: ViewerModel
     let window: UnsafeMutablePointer<GtkWidget>
     private let pages: PageView
+    private let sidebar: PageSidebar
+    private let indexSheet: IndexSheetView
     private var printSheet: PrintSheetView?
     /// Set when the window closes; the main loop ends.
     private(set) var isClosed = false
@@ -40,7 +42,16 @@ final class LookWindow {
     private let playButton = Accessibility.iconButton("media-playback-start-symbolic", "Play")
     private let previousFileButton = Accessibility.iconButton("go-previous-symbolic", "Previous File")
     private let nextFileButton = Accessibility.iconButton("go-next-symbolic", "Next File")
+    private let sidebarButton = gtk_toggle_button_new()!
+    private let indexButton = gtk_toggle_button_new()!
     private let fileLabel = gtk_label_new(nil)!
+
+    // Find: the search bar above the preview (Ctrl+F)
+    private let searchBar = gtk_search_bar_new()!
+    private let searchEntry = gtk_search_entry_new()!
+    private let matchLabel = gtk_label_new(nil)!
+    private let previousMatchButton = Accessibility.iconButton("go-up-symbolic", "Previous Match")
+    private let nextMatchButton = Accessibility.iconButton("go-down-symbolic", "Next Match")
 
     // Body
     private let stack = gtk_stack_new()!
@@ -76,6 +87,8 @@ final class LookWindow {
 
     /// The body box the playback controls go into (above the page bar), once made.
     private var mediaControlsSlot: UnsafeMutablePointer<GtkWidget>?
+    /// The body's child the controls go after (the sidebar and the preview).
+    private var mediaControlsAnchor: UnsafeMutablePointer<GtkWidget>?
     private var defaultApplication: OpaquePointer?  // GAppInfo
     /// Print and Open With are not looked up yet (``init(model:deferActions:)``).
     private var actionsPending: Bool
@@ -91,6 +104,8 @@ final class LookWindow {
         window = gtk_window_new()!
         gtk_window_set_default_size(cast(window), Int32(Self.defaultSize.width), Int32(Self.defaultSize.height))
         pages = PageView(model: model)
+        sidebar = PageSidebar(model: model)
+        indexSheet = IndexSheetView(model: model)
         buildHeader()
         buildBody()
         connect()
@@ -98,7 +113,7 @@ final class LookWindow {
         // Answers that came while GTK started: pages go to the view; a file opened is shown
         // by the reload below.
         for update in model.update() {
-            if case .page(let job, let result) = update { pages.received(job, result) }
+            if case .page(let job, let result) = update, job.purpose == .view || job.purpose == .printPreview { pages.received(job, result) }
         }
         reload()
         renderAhead()
@@ -113,7 +128,8 @@ final class LookWindow {
 
     /// File `file` opened in the worker (or failed to): shown, if it is still the current one.
     private func opened(file: Int) {
-        guard !isClosed, file == model.fileIndex else { return }
+        if isIndexShown { indexSheet.refresh() }
+        guard !isClosed, file == model.fileIndex, !isIndexShown else { return }
         LookTrace.mark("file opened (worker)")
         reload()
         renderAhead()
@@ -129,8 +145,16 @@ final class LookWindow {
             // Not here: updates are also taken while the page view draws, where the window's
             // widgets must not change; on the main loop's next turn instead.
             Signal.idle { [weak self] in self?.opened(file: file) }
+        case .page(let job, let result) where job.purpose == .sidebar:
+            sidebar.received(job, result)
+        case .page(let job, let result) where job.purpose == .indexSheet:
+            indexSheet.received(job, result)
         case .page(let job, let result):
             pages.received(job, result)
+        case .found(let moved):
+            findUpdated(moved: moved)
+        case .pageText(let file, let page):
+            if file == model.fileIndex { pages.textArrived(page: page) }
         }
     }
 
@@ -210,6 +234,14 @@ final class LookWindow {
         gtk_widget_set_valign(cardBox, GTK_ALIGN_CENTER)
         gtk_header_bar_set_title_widget(cast(header), cardBox)
         gtk_header_bar_pack_start(cast(header), icon)
+        gtk_button_set_icon_name(cast(sidebarButton), "sidebar-show-symbolic")
+        gtk_widget_set_tooltip_text(sidebarButton, "Page Thumbnails (F9)")
+        Accessibility.setLabel(sidebarButton, "Page Thumbnails")
+        gtk_header_bar_pack_start(cast(header), sidebarButton)
+        gtk_button_set_icon_name(cast(indexButton), "view-grid-symbolic")
+        gtk_widget_set_tooltip_text(indexButton, "Index Sheet (Ctrl+Up)")
+        Accessibility.setLabel(indexButton, "Index Sheet")
+        gtk_header_bar_pack_start(cast(header), indexButton)
         gtk_header_bar_pack_start(cast(header), previousFileButton)
         Accessibility.setLabel(fileLabel, "File position")
         gtk_header_bar_pack_start(cast(header), fileLabel)
@@ -225,6 +257,22 @@ final class LookWindow {
     private func buildBody() {
         let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_stack_add_named(cast(stack), pages.root, "pages")
+        gtk_stack_add_named(cast(stack), indexSheet.root, "index")
+
+        let findRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        Accessibility.setLabel(searchEntry, "Find in Document")
+        gtk_widget_set_size_request(searchEntry, 280, -1)
+        gtk_box_append(cast(findRow), searchEntry)
+        gtk_box_append(cast(findRow), previousMatchButton)
+        gtk_box_append(cast(findRow), nextMatchButton)
+        Accessibility.setLabel(matchLabel, "Matches")
+        gtk_label_set_ellipsize(cast(matchLabel), PANGO_ELLIPSIZE_END)
+        gtk_box_append(cast(findRow), matchLabel)
+        gtk_search_bar_set_child(cast(searchBar), findRow)
+        gtk_search_bar_connect_entry(cast(searchBar), cast(searchEntry))
+        gtk_search_bar_set_show_close_button(cast(searchBar), 1)
+        Accessibility.setLabel(searchBar, "Find")
+        gtk_box_append(cast(body), searchBar)
 
         let problem = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_set_valign(problem, GTK_ALIGN_CENTER)
@@ -245,8 +293,14 @@ final class LookWindow {
         gtk_box_append(cast(problem), passwordRow)
         gtk_stack_add_named(cast(stack), problem, "problem")
         gtk_widget_set_vexpand(stack, 1)
-        gtk_box_append(cast(body), stack)
+        gtk_widget_set_hexpand(stack, 1)
+        let middle = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_box_append(cast(middle), sidebar.root)
+        gtk_box_append(cast(middle), stack)
+        gtk_widget_set_vexpand(middle, 1)
+        gtk_box_append(cast(body), middle)
         mediaControlsSlot = body
+        mediaControlsAnchor = middle
 
         gtk_action_bar_pack_start(cast(pageBar), previousPageButton)
         gtk_action_bar_pack_start(cast(pageBar), nextPageButton)
@@ -272,7 +326,29 @@ final class LookWindow {
     }
 
     private func connect() {
-        pages.onChange = { [unowned self] in self.updateIndicators() }
+        pages.onChange = { [unowned self] in
+            self.updateIndicators()
+            self.sidebar.followCurrentPage()
+        }
+        sidebar.onSelect = { [unowned self] page in
+            self.pages.show(page: page)
+            gtk_widget_grab_focus(self.pages.area)
+        }
+        Signal.connect(indexButton, "toggled") { [unowned self] in
+            self.setIndexSheet(gtk_toggle_button_get_active(cast(self.indexButton)) != 0)
+        }
+        indexSheet.onOpen = { [unowned self] file in
+            gtk_toggle_button_set_active(cast(self.indexButton), 0)
+            if self.model.selectFile(file) || file == self.model.fileIndex { self.reload() }
+        }
+        Signal.connect(sidebarButton, "toggled") { [unowned self] in
+            self.sidebar.setShown(gtk_toggle_button_get_active(cast(self.sidebarButton)) != 0)
+        }
+        pages.onSelection = { [unowned self] in
+            if case .success(let text) = self.model.selectedText {
+                self.status("\(text.count) character\(text.count == 1 ? "" : "s") selected · Ctrl+C copies")
+            }
+        }
         pages.takeUpdates = { [unowned self] in self.takeUpdates() }
         // A page the worker could not draw (it crashed, hung, was killed): said in the status
         // line as well as on the page.
@@ -294,6 +370,13 @@ final class LookWindow {
         Signal.connect(folderButton, "clicked") { [unowned self] in self.showInFolder() }
         Signal.connect(printButton, "clicked") { [unowned self] in self.showPrintSheet() }
         Signal.connect(playButton, "clicked") { [unowned self] in self.play() }
+        Signal.connect(searchEntry, "search-changed") { [unowned self] in self.searchChanged() }
+        Signal.connect(searchEntry, "activate") { [unowned self] in self.findStep(1) }
+        Signal.connect(searchEntry, "next-match") { [unowned self] in self.findStep(1) }
+        Signal.connect(searchEntry, "previous-match") { [unowned self] in self.findStep(-1) }
+        Signal.connect(searchEntry, "stop-search") { [unowned self] in self.closeFind() }
+        Signal.connect(previousMatchButton, "clicked") { [unowned self] in self.findStep(-1) }
+        Signal.connect(nextMatchButton, "clicked") { [unowned self] in self.findStep(1) }
         Signal.connectReturning(window, "close-request") { [unowned self] in
             self.close()
             return false
@@ -330,6 +413,7 @@ final class LookWindow {
         Accessibility.setLabel(cardBox, "\(card?.title ?? model.fileName): \(facts.joined(separator: ", "))")
 
         let multiple = model.fileCount > 1
+        gtk_widget_set_visible(indexButton, multiple ? 1 : 0)
         gtk_widget_set_visible(previousFileButton, multiple ? 1 : 0)
         gtk_widget_set_visible(nextFileButton, multiple ? 1 : 0)
         gtk_widget_set_visible(fileLabel, multiple ? 1 : 0)
@@ -353,6 +437,8 @@ final class LookWindow {
         gtk_label_set_text(cast(statusLabel), "")
         let playable = card.map { $0.family == .video || $0.family == .audio } ?? false
         gtk_widget_set_visible(playButton, playable && MediaPlayer.isAvailable ? 1 : 0)
+        if model.find.isActive && model.find.file != model.fileIndex { model.stopFind() }
+        updateFindLabel()
 
         switch model.content {
         case .opening:
@@ -378,6 +464,11 @@ final class LookWindow {
             if password { gtk_widget_grab_focus(passwordEntry) }
         }
         updateIndicators()
+        let paged: Bool
+        if case .pages = model.content { paged = true } else { paged = false }
+        gtk_widget_set_visible(sidebarButton, paged ? 1 : 0)
+        sidebar.setShown(paged && gtk_toggle_button_get_active(cast(sidebarButton)) != 0)
+        sidebar.reset()
     }
 
     /// Plays the current video or audio file: a video's frames replace its poster, an audio
@@ -388,7 +479,7 @@ final class LookWindow {
         if let mediaPlayer { player = mediaPlayer } else {
             player = MediaPlayer()
             gtk_stack_add_named(cast(stack), player.picture, "player")
-            if let body = mediaControlsSlot { gtk_box_insert_child_after(cast(body), player.controls, stack) }
+            if let body = mediaControlsSlot { gtk_box_insert_child_after(cast(body), player.controls, mediaControlsAnchor) }
             mediaPlayer = player
         }
         player.play(path: model.path.bytes)
@@ -417,6 +508,8 @@ final class LookWindow {
     }
 
     private func updateIndicators() {
+        // The search's line says whether the page in view has text.
+        if model.find.isActive { updateFindLabel() }
         let paged: Bool
         if case .pages = model.content { paged = true } else { paged = false }
         gtk_label_set_text(cast(positionLabel), paged ? model.positionText : "")
@@ -508,6 +601,37 @@ final class LookWindow {
         status("Copied \(model.fileName)")
     }
 
+    /// Ctrl+C with text selected on a page: the text on the clipboard (unless the document's
+    /// permissions forbid copying it: then the status line says so).
+    private func copySelection() {
+        switch model.selectedText {
+        case .success(let text):
+            let clipboard = gtk_widget_get_clipboard(window)
+            gdk_clipboard_set_text(clipboard, text)
+            let count = text.count
+            status("Copied \(count) character\(count == 1 ? "" : "s")")
+        case .failure(let problem):
+            status("Not copied: \(problem.message)")
+        }
+    }
+
+    /// Ctrl+Shift+C: the page in view, as painted, on the clipboard as an image (GTK offers it
+    /// as PNG).
+    private func copyPageImage() {
+        guard case .pages = model.content, let pixels = pages.currentPagePixels else {
+            status("Not copied: the page is not drawn yet")
+            return
+        }
+        let bytes = g_bytes_new(pixels.base, gsize(pixels.byteCount))
+        // cairo's ARGB32 in memory order on little-endian machines: premultiplied B, G, R, A.
+        let texture = gdk_memory_texture_new(Int32(pixels.width), Int32(pixels.height), GDK_MEMORY_B8G8R8A8_PREMULTIPLIED,
+                                             bytes, gsize(pixels.width * 4))
+        gdk_clipboard_set_texture(gtk_widget_get_clipboard(window), texture)
+        g_object_unref(UnsafeMutableRawPointer(texture))
+        g_bytes_unref(bytes)
+        status("Copied page \(model.page + 1) as an image")
+    }
+
     /// Asks the file manager to show the file (org.freedesktop.FileManager1.ShowItems).
     private func showInFolder() {
         guard let uri else { return }
@@ -587,12 +711,130 @@ final class LookWindow {
         gtk_label_set_text(cast(statusLabel), text)
     }
 
+    // MARK: Index sheet
+
+    private var isIndexShown: Bool { gtk_toggle_button_get_active(cast(indexButton)) != 0 }
+
+    /// Shows the grid of all the files in place of the preview, or the preview again.
+    private func setIndexSheet(_ shown: Bool) {
+        if shown {
+            gtk_stack_set_visible_child_name(cast(stack), "index")
+            sidebar.setShown(false)
+            indexSheet.show()
+            status("\(model.fileCount) files · Enter opens one")
+        } else {
+            indexSheet.hide()
+            reload()
+        }
+    }
+
+    // MARK: Find
+
+    private var isFindOpen: Bool { gtk_search_bar_get_search_mode(cast(searchBar)) != 0 }
+
+    /// Ctrl+F: the search bar opens (or takes the focus again), its word selected.
+    private func openFind() {
+        gtk_search_bar_set_search_mode(cast(searchBar), 1)
+        gtk_widget_grab_focus(searchEntry)
+        gtk_editable_select_region(OpaquePointer(searchEntry), 0, -1)
+    }
+
+    /// Esc in the bar: it closes, the search ends, the highlights go.
+    private func closeFind() {
+        gtk_search_bar_set_search_mode(cast(searchBar), 0)
+        model.stopFind()
+        updateFindLabel()
+        textPreview?.mark(model.find)
+        gtk_widget_queue_draw(pages.area)
+        if isShowingText { gtk_widget_grab_focus(text.view) } else { gtk_widget_grab_focus(pages.area) }
+    }
+
+    private var searchText: String { String(cString: gtk_editable_get_text(OpaquePointer(searchEntry))) }
+
+    /// The word changed (GtkSearchEntry waits for a pause in typing): a new search.
+    private func searchChanged() {
+        LookTrace.mark("find asked")
+        if let problem = model.find(searchText) { status(problem) }
+        updateFindLabel()
+        textPreview?.mark(model.find)
+        gtk_widget_queue_draw(pages.area)
+    }
+
+    /// Enter/F3 (1), Shift+Enter/Shift+F3 (-1): the next or previous match. A word typed but not
+    /// yet searched for (Enter before the pause) is searched first.
+    private func findStep(_ step: Int) {
+        if searchText != model.find.query {
+            searchChanged()
+            return
+        }
+        if step > 0 ? model.findNext() : model.findPrevious() { showCurrentMatch() }
+        updateFindLabel()
+    }
+
+    /// The render thread's search answers came in.
+    private func findUpdated(moved: Bool) {
+        if moved { LookTrace.mark("first match found (page \(model.page + 1))") }
+        updateFindLabel()
+        if moved { showCurrentMatch() }
+        textPreview?.mark(model.find)
+        gtk_widget_queue_draw(pages.area)
+    }
+
+    private func showCurrentMatch() {
+        if case .pages = model.content { pages.show(page: model.page) }
+        textPreview?.mark(model.find)
+        gtk_widget_queue_draw(pages.area)
+    }
+
+    private func updateFindLabel() {
+        let text = model.findText
+        gtk_label_set_text(cast(matchLabel), text)
+        Accessibility.setDescription(matchLabel, text)
+        gtk_widget_set_sensitive(previousMatchButton, model.find.matches.isEmpty ? 0 : 1)
+        gtk_widget_set_sensitive(nextMatchButton, model.find.matches.isEmpty ? 0 : 1)
+    }
+
     // MARK: Keys
 
     private func key(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
         let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
         let key = Int32(bitPattern: keyval)
+        let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+        // Esc ends a search first; the next one closes the window.
+        if key == GDK_KEY_Escape, isFindOpen || model.find.isActive { closeFind(); return true }
         if key == GDK_KEY_Escape { close(); return true }
+        if control && key == GDK_KEY_f { openFind(); return true }
+        // Ctrl+P prints from anywhere, an entry with the focus included (it has no use there).
+        if control && key == GDK_KEY_p { showPrintSheet(); return true }
+        if key == GDK_KEY_F3 { findStep(shift ? -1 : 1); return true }
+        if control && key == GDK_KEY_Up && model.fileCount > 1 {
+            gtk_toggle_button_set_active(cast(indexButton), isIndexShown ? 0 : 1)
+            return true
+        }
+        // In the index sheet Escape goes back to the file; the grid keeps its own keys.
+        if isIndexShown {
+            switch key {
+            case GDK_KEY_Escape: gtk_toggle_button_set_active(cast(indexButton), 0)
+            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_space: indexSheet.onOpen(indexSheet.selected)
+            case GDK_KEY_Left: indexSheet.move(by: -1)
+            case GDK_KEY_Right: indexSheet.move(by: 1)
+            case GDK_KEY_Up: indexSheet.move(by: -indexSheet.columns)
+            case GDK_KEY_Down: indexSheet.move(by: indexSheet.columns)
+            case GDK_KEY_Home: indexSheet.select(0)
+            case GDK_KEY_End: indexSheet.select(model.fileCount - 1)
+            default: return false
+            }
+            return true
+        }
+        if key == GDK_KEY_F9 {
+            gtk_toggle_button_set_active(cast(sidebarButton), gtk_toggle_button_get_active(cast(sidebarButton)) == 0 ? 1 : 0)
+            return true
+        }
+        if (key == GDK_KEY_Return || key == GDK_KEY_KP_Enter), isFindOpen, let focus = gtk_window_get_focus(cast(window)),
+           focus == searchEntry || gtk_widget_is_ancestor(focus, searchEntry) != 0 {
+            findStep(shift ? -1 : 1)
+            return true
+        }
         // Typing in an entry keeps its keys (Space, arrows, Home/End, digits).
         if let focus = gtk_window_get_focus(cast(window)),
            g_type_check_instance_is_a(UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GTypeInstance.self), gtk_text_get_type()) != 0 {
@@ -609,7 +851,11 @@ final class LookWindow {
             case GDK_KEY_p: showPrintSheet()
             // With text selected, Ctrl+C copies the text (the view does); otherwise the file.
             case GDK_KEY_c where isShowingText && textPreview?.hasSelection == true: return false
+            // Ctrl+Shift+C: the page in view as a picture (PNG).
+            case GDK_KEY_C, GDK_KEY_c where shift: copyPageImage()
+            case GDK_KEY_c where paged && model.selection != nil: copySelection()
             case GDK_KEY_c: copy()
+            case GDK_KEY_a where paged: pages.selectAll()
             case GDK_KEY_g, GDK_KEY_l: gtk_widget_grab_focus(jumpEntry)
             default: return false
             }
@@ -656,6 +902,9 @@ final class LookWindow {
         self.model.close()
         self.model = model
         pages.model = model
+        sidebar.model = model
+        indexSheet.model = model
+        gtk_toggle_button_set_active(cast(indexButton), 0)
         Self.active = self
         if deferActions { actionsPending = true }
         reload()

@@ -1,6 +1,7 @@
 import CGtk
 import Quire
 import QuireViewer
+import QuireRenderService
 import Synchronization
 
 /// The pages of the current file in one continuous vertical scroll, drawn with cairo at the
@@ -118,6 +119,120 @@ final class PageView {
             self.zoom { self.model.setZoom(pinchScale: scale, from: self.pinchStart) }
         }
         gtk_widget_add_controller(area, pinch)
+        // Selecting text: drag from a character to another; double click a word, triple a line.
+        let drag = gtk_gesture_drag_new()!
+        Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-begin") { [unowned self] x, y in self.dragBegan(x: x, y: y) }
+        Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-update") { [unowned self] dx, dy in self.dragMoved(dx: dx, dy: dy) }
+        gtk_widget_add_controller(area, drag)
+        let click = gtk_gesture_click_new()!
+        Signal.connectPressed(UnsafeMutableRawPointer(click)) { [unowned self] presses, x, y in self.clicked(presses, x: x, y: y) }
+        gtk_widget_add_controller(area, click)
+    }
+
+    // MARK: Selecting text
+
+    /// Where a drag or click began: page and point on it (page points); where it is now.
+    private var anchor: (page: Int, x: Double, y: Double)?
+    private var dragPoint: (x: Double, y: Double)?
+    /// How many presses in a row began the selection (1 drag, 2 word, 3 line).
+    private var selectionUnit = 1
+
+    /// The page under view point (x, y), with the point in that page's points.
+    private func pagePoint(x: Double, y: Double) -> (page: Int, x: Double, y: Double)? {
+        guard !slots.isEmpty else { return nil }
+        let top = gtk_adjustment_get_value(UnsafeMutablePointer(vertical))
+        let left = gtk_adjustment_get_value(UnsafeMutablePointer(horizontal))
+        let totalWidth = max(contentWidth + 2 * margin, viewWidth)
+        for index in pages(from: top + y - gap, height: 2 * gap) {
+            let slot = slots[index]
+            let sx = (totalWidth - slot.width) / 2 - left, sy = slot.y - top
+            guard y >= sy - gap / 2, y <= sy + slot.height + gap / 2, let size = model.pageSize(index) else { continue }
+            return (index, (x - sx) / slot.width * size.width, (y - sy) / slot.height * size.height)
+        }
+        return nil
+    }
+
+    private func dragBegan(x: Double, y: Double) {
+        anchor = pagePoint(x: x, y: y)
+        dragPoint = nil
+        if let anchor { model.wantText(pages: [anchor.page]) }
+    }
+
+    private func dragMoved(dx: Double, dy: Double) {
+        guard let anchor, abs(dx) + abs(dy) > 3 else { return }
+        dragPoint = (anchor.x + dx / pageScale(anchor.page).x, anchor.y + dy / pageScale(anchor.page).y)
+        selectionUnit = 1
+        updateSelection()
+    }
+
+    private func clicked(_ presses: Int, x: Double, y: Double) {
+        gtk_widget_grab_focus(area)
+        anchor = pagePoint(x: x, y: y)
+        dragPoint = nil
+        selectionUnit = min(3, presses)
+        if presses == 1 {
+            model.clearSelection()
+            gtk_widget_queue_draw(area)
+        }
+        if let anchor { model.wantText(pages: [anchor.page]) }
+        updateSelection()
+    }
+
+    /// View pixels per page point on page `index`.
+    private func pageScale(_ index: Int) -> (x: Double, y: Double) {
+        guard slots.indices.contains(index), let size = model.pageSize(index) else { return (1, 1) }
+        return (slots[index].width / size.width, slots[index].height / size.height)
+    }
+
+    /// The selection from the anchor (and the drag), once the page's text is here.
+    private func updateSelection() {
+        guard let anchor, case .success(let text)? = model.pageText(anchor.page),
+              let start = TextSelection.character(in: text.layout, x: anchor.x, y: anchor.y) else { return }
+        switch selectionUnit {
+        case 2: model.select(page: anchor.page, range: TextSelection.word(in: text.layout, at: start))
+        case 3: model.select(page: anchor.page, range: TextSelection.line(in: text.layout, at: start))
+        default:
+            guard let point = dragPoint, let end = TextSelection.character(in: text.layout, x: point.x, y: point.y) else { return }
+            model.select(page: anchor.page, range: TextSelection.between(start, end))
+        }
+        onSelection()
+        gtk_widget_queue_draw(area)
+    }
+
+    /// Called when the selection changes (the window says what is selected).
+    var onSelection: () -> Void = {}
+
+    /// Ctrl+A: the text of the page in view (once it is here).
+    private var selectAllWaiting = false
+    func selectAll() {
+        if model.selectAll(page: model.page) {
+            onSelection()
+        } else {
+            selectAllWaiting = true
+        }
+        gtk_widget_queue_draw(area)
+    }
+
+    /// The selection over page `index`: a translucent blue over each selected character.
+    private func drawSelection(page index: Int, in cairo: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
+        guard let selection = model.selection, selection.page == index, selection.file == model.fileIndex,
+              case .success(let text)? = model.pageText(index), let size = model.pageSize(index) else { return }
+        let sx = width / size.width, sy = height / size.height
+        cairo_save(cairo)
+        cairo_set_source_rgba(cairo, 0.21, 0.52, 0.89, 0.35)
+        for box in selection.boxes(in: text.layout) {
+            cairo_rectangle(cairo, x + box.x * sx, y + box.y * sy, box.width * sx, box.height * sy)
+        }
+        cairo_fill(cairo)
+        cairo_restore(cairo)
+    }
+
+    /// The page in view as it is painted now (premultiplied BGRA, cairo's ARGB32), for Copy
+    /// Page as Image; nil until it has been rendered.
+    var currentPagePixels: PagePixels? {
+        let page = model.page
+        guard let job = paintOrder.last(where: { $0.file == model.fileIndex && $0.page == page && $0.purpose == .view }) else { return nil }
+        return painted[job]?.pixels
     }
 
     // MARK: Layout
@@ -293,6 +408,8 @@ final class PageView {
             if let page = painted[job] {
                 touch(job)
                 paint(page.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
+                drawMatches(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
+                drawSelection(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 paintedAPage = true
                 continue
             }
@@ -334,6 +451,45 @@ final class PageView {
         model.want(wanted)
     }
 
+    /// The search's matches on page `index`, over the page in its slot: a yellow wash on each
+    /// (multiplied, so the text stays readable), orange with an outline on the current one.
+    private func drawMatches(page index: Int, in cairo: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
+        let find = model.find
+        guard find.isActive, !find.isText, find.file == model.fileIndex, let size = model.pageSize(index) else { return }
+        let matches = find.matches(onPage: index)
+        guard !matches.isEmpty else { return }
+        let sx = width / size.width, sy = height / size.height
+        let current = find.currentMatch
+        if LookTrace.isOn, let current, current.page == index, tracedMatch != current {
+            tracedMatch = current
+            LookTrace.mark("match painted (page \(index + 1))")
+        }
+        cairo_save(cairo)
+        cairo_set_operator(cairo, CAIRO_OPERATOR_MULTIPLY)
+        for match in matches {
+            let isCurrent = match == current
+            for box in match.boxes {
+                cairo_rectangle(cairo, x + box.x * sx - 1, y + box.y * sy - 1, box.width * sx + 2, box.height * sy + 2)
+                if isCurrent { cairo_set_source_rgb(cairo, 1, 0.6, 0.1) } else { cairo_set_source_rgb(cairo, 1, 0.93, 0.3) }
+                cairo_fill(cairo)
+            }
+        }
+        cairo_restore(cairo)
+    }
+
+    /// The last match whose painting was traced (QUIRE_LOOK_TRACE).
+    private var tracedMatch: FindMatch?
+
+    /// A page's text with boxes arrived (for selection): drawn again.
+    func textArrived(page: Int) {
+        if selectAllWaiting, page == model.page {
+            selectAllWaiting = false
+            selectAll()
+        }
+        if anchor?.page == page { updateSelection() }
+        gtk_widget_queue_draw(area)
+    }
+
     /// Paints a converted page into its slot (scaled when it was rendered at another zoom).
     private func paint(_ surface: OpaquePointer, in cairo: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
         let pixelWidth = Double(cairo_image_surface_get_width(surface)), pixelHeight = Double(cairo_image_surface_get_height(surface))
@@ -363,6 +519,7 @@ final class PageView {
             previewDelivery?(job, result)
             return
         }
+        guard job.purpose == .view else { return }
         switch result {
         case .failure(let problem):
             LookTrace.mark("page \(job.page + 1) failed: \(problem.message)")
@@ -413,6 +570,8 @@ final class PageView {
 
     /// Forgets converted pages and shows the model's current file from its position.
     func reset() {
+        anchor = nil
+        selectAllWaiting = false
         for job in paintOrder { drop(job) }
         failed = [:]
         model.want([])

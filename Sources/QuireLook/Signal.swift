@@ -149,6 +149,35 @@ enum Signal {
         connect(UnsafeMutableRawPointer(gesture), "scale-changed", unsafeBitCast(handler, to: GCallback.self), retain(changed))
     }
 
+    /// A signal with two doubles ("drag-begin", "drag-update", "drag-end" of a GtkGestureDrag).
+    static func connectPoint(_ instance: UnsafeMutableRawPointer, _ name: String,
+                             _ action: @escaping @MainActor (Double, Double) -> Void) {
+        let handler: @convention(c) (gpointer?, Double, Double, gpointer?) -> Void = { _, x, y, data in
+            let box = Unmanaged<Box<@MainActor (Double, Double) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function(x, y) }
+        }
+        connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// GtkGestureClick "pressed": (presses in a row, x, y).
+    static func connectPressed(_ gesture: UnsafeMutableRawPointer, _ action: @escaping @MainActor (Int, Double, Double) -> Void) {
+        let handler: @convention(c) (gpointer?, gint, Double, Double, gpointer?) -> Void = { _, presses, x, y, data in
+            let box = Unmanaged<Box<@MainActor (Int, Double, Double) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function(Int(presses), x, y) }
+        }
+        connect(gesture, "pressed", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// GtkFlowBox "child-activated": the child's index.
+    static func connectChildActivated(_ box: UnsafeMutableRawPointer, _ action: @escaping @MainActor (Int) -> Void) {
+        let handler: @convention(c) (gpointer?, UnsafeMutablePointer<GtkFlowBoxChild>?, gpointer?) -> Void = { _, child, data in
+            let box = Unmanaged<Box<@MainActor (Int) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            let index = child.map { Int(gtk_flow_box_child_get_index($0)) } ?? -1
+            MainActor.assumeIsolated { box.function(index) }
+        }
+        connect(box, "child-activated", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
     /// Runs `action` once, `milliseconds` from now (on the main loop).
     static func timeout(milliseconds: UInt32, _ action: @escaping @MainActor () -> Void) {
         let function: GSourceFunc = { data in

@@ -24,6 +24,12 @@ protocol PageSource: AnyObject {
     /// A thumbnail drawn for the purpose, `longestSide` pixels on its longest side, when the
     /// family's thumbnail is not its first page (a font's "Aa"); nil: page 1 is the thumbnail.
     func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage?
+    /// Where `query` occurs on page `index` (as literal text, ignoring case and, where the
+    /// engine can, accents); nil when the pages carry no text.
+    func find(_ query: String, page index: Int) throws(DocumentError) -> PageMatches?
+    /// The page's text with one box per character (for selecting and copying); nil when the
+    /// pages carry no text.
+    func textLayout(page index: Int) throws(DocumentError) -> PageTextLayout?
 }
 
 extension PageSource {
@@ -32,6 +38,9 @@ extension PageSource {
     func text(page index: Int) throws(DocumentError) -> String? { nil }
 
     func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? { nil }
+    func find(_ query: String, page index: Int) throws(DocumentError) -> PageMatches? { nil }
+
+    func textLayout(page index: Int) throws(DocumentError) -> PageTextLayout? { nil }
 
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
         let image = try CairoImage(width: width, height: height, path: path)

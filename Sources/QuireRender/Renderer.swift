@@ -123,6 +123,24 @@ public final class Renderer {
         return try source.text(page: index)
     }
 
+    /// Where `query` occurs on page `index`: literal text (regex characters are text),
+    /// ignoring case and, for PDF, accents; nil when the engine has no text for its pages.
+    public func find(_ query: String, page index: Int) throws(DocumentError) -> PageMatches? {
+        try checkPage(index)
+        return try source.find(query, page: index)
+    }
+
+    /// Page `index`'s text with one box per character (for selecting and copying); nil when
+    /// the engine has no text for its pages.
+    public func textLayout(page index: Int) throws(DocumentError) -> PageTextLayout? {
+        try checkPage(index)
+        return try source.textLayout(page: index)
+    }
+
+    /// Whether the document's permissions let its text be copied out (false only for a PDF
+    /// that forbids it).
+    public var allowsCopyingText: Bool { (source as? PDFPageSource)?.allowsCopying ?? true }
+
     /// Internal: the page as a cairo surface (for composition, e.g. contact sheets).
     func surface(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
         try checkPage(index)

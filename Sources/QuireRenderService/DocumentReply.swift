@@ -7,8 +7,12 @@ package enum DocumentReply: Sendable {
     case text(String)
     case printable(PrintableDocument)
     case failed(RenderProblem)
+    /// What one search request found (``SearchChunk``).
+    case found(SearchChunk)
+    /// A page's text with its boxes (``PageText``).
+    case pageText(PageText)
 
-    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14 }
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16 }
 
     package var frame: [UInt8] {
         var writer = WireWriter()
@@ -29,6 +33,12 @@ package enum DocumentReply: Sendable {
         case .failed(let problem):
             writer.integer(Tag.failed.rawValue)
             problem.write(to: &writer)
+        case .found(let chunk):
+            writer.integer(Tag.found.rawValue)
+            chunk.write(to: &writer)
+        case .pageText(let text):
+            writer.integer(Tag.pageText.rawValue)
+            text.write(to: &writer)
         }
         return writer.frame
     }
@@ -44,6 +54,8 @@ package enum DocumentReply: Sendable {
         case .text: self = .text(try reader.string())
         case .failed: self = .failed(try RenderProblem(reading: &reader))
         case .printable: self = .printable(try PrintableDocument(reading: &reader))
+        case .found: self = .found(try SearchChunk(reading: &reader))
+        case .pageText: self = .pageText(try PageText(reading: &reader))
         case nil: throw WireReader.Malformed()
         }
     }

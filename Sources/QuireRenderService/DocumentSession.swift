@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuireGIO
 import QuireRender
 import QuireSheets
 import QuireSystem
@@ -79,6 +80,16 @@ final class DocumentSession {
                 reply = .failed(error)
             }
             return WireIO.writeAll(output, reply.frame)
+        case .search:
+            guard let request = try? SearchRequest(reading: &reader), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do { reply = .found(try search(request)) } catch { reply = .failed(error) }
+            return WireIO.writeAll(output, reply.frame)
+        case .textLayout:
+            guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do { reply = .pageText(try pageText(request)) } catch { reply = .failed(error) }
+            return WireIO.writeAll(output, reply.frame)
         case .thumbnail:
             return nil
         }
@@ -149,6 +160,65 @@ final class DocumentSession {
         defer { close(fd); unlink(name) }
         try FileDescriptor(rawValue: fd).writeAll(bytes)
         return try InputFile(path: DocumentPath(name))
+    }
+
+    /// Scans pages (or lines of text shown as text) `from..<to` in order for the query, until
+    /// the run ends, the time budget is spent or enough matches were found (at least one page
+    /// is always scanned, so every request moves the search on).
+    func search(_ request: SearchRequest) throws(RenderProblem) -> SearchChunk {
+        let facts = try facts(request.document)
+        let started = Deadline.now()
+        let budget = Double(request.budgetMilliseconds) / 1000
+        var matches: [FindMatch] = []
+        var textless: [Int] = []
+        if let text = facts.text {
+            let needle = TextFolding(request.query.unicodeScalars).scalars
+            let end = min(request.to, text.lineCount)
+            var line = request.from
+            while line < end {
+                for range in TextFolding(text.lines[line].unicodeScalars).ranges(of: needle) {
+                    matches.append(FindMatch(page: line, characters: range))
+                }
+                line += 1
+                // Lines are cheap: the clock is read every 256 of them.
+                if line & 255 == 0, matches.count >= request.maximumMatches || Deadline.now() - started >= budget { break }
+            }
+            return SearchChunk(matches: Array(matches.prefix(request.maximumMatches)), next: min(line, end), textlessPages: [])
+        }
+        let renderer = try renderer(for: request.document)
+        let end = min(request.to, renderer.pageCount)
+        var page = request.from
+        while page < end {
+            let found: PageMatches?
+            do {
+                found = try renderer.find(request.query, page: page)
+            } catch {
+                throw RenderProblem(error, passwordGiven: request.document.password != nil)
+            }
+            guard let found else {
+                throw RenderProblem(.unsupported, "this kind of file has no text to search")
+            }
+            if !found.hasText { textless.append(page) }
+            for boxes in found.matches {
+                matches.append(FindMatch(page: page, boxes: Array(boxes.prefix(FindMatch.maximumBoxes))))
+            }
+            page += 1
+            if matches.count >= request.maximumMatches || Deadline.now() - started >= budget { break }
+        }
+        return SearchChunk(matches: Array(matches.prefix(request.maximumMatches)), next: min(page, end), textlessPages: textless)
+    }
+
+    /// A page's text with a box per character; whether the document lets it be copied.
+    func pageText(_ request: PageRequest) throws(RenderProblem) -> PageText {
+        let renderer = try renderer(for: request.document)
+        let layout: PageTextLayout?
+        do {
+            layout = try renderer.textLayout(page: request.page)
+        } catch {
+            throw RenderProblem(error, passwordGiven: request.document.password != nil)
+        }
+        guard let layout else { throw RenderProblem(.unsupported, "this kind of file has no text to select") }
+        return PageText(layout: layout, copyAllowed: renderer.allowsCopyingText)
     }
 
     /// The document as it prints: a PDF or PostScript file as it is (its page count from the

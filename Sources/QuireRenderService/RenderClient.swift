@@ -136,6 +136,32 @@ public final class RenderClient {
         }
     }
 
+    /// Searches a run of pages (``SearchRequest``): what the worker found before it stopped.
+    public func search(_ request: SearchRequest, interrupt: FileDescriptor? = nil,
+                       abandon: () -> Bool = { false }) throws(RenderProblem) -> SearchChunk {
+        var request = request
+        request.document = Self.absolute(request.document)
+        switch try exchange(request.frame, for: request.document.path, context: "searching page \(request.from + 1)",
+                            interrupt: interrupt, abandon: abandon) {
+        case .found(let chunk): return chunk
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// A page's text with a box per character, and whether it may be copied.
+    public func pageText(_ request: PageRequest, interrupt: FileDescriptor? = nil,
+                         abandon: () -> Bool = { false }) throws(RenderProblem) -> PageText {
+        var request = request
+        request.document = Self.absolute(request.document)
+        switch try exchange(request.frame(.textLayout), for: request.document.path, context: "reading page \(request.page + 1)'s text",
+                            interrupt: interrupt, abandon: abandon) {
+        case .pageText(let text): return text
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
     /// Kills the worker now (from any thread): a request waiting on it ends as failed. The next
     /// request starts a new one.
     public func kill() {

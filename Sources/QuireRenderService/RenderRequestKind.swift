@@ -13,6 +13,12 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// The document as it prints: its page count, and for content that prints by conversion
     /// (text, images, SVG) the PDF it becomes — so a viewer prints without reading the file.
     case printable = 5
+    /// Search a run of pages (or lines of text shown as text) for a word: the matches and
+    /// their boxes, and where the scan stopped (``SearchRequest``, answered by a ``SearchChunk``).
+    case search = 6
+    /// One page's text with a box per character, and whether the document lets it be copied
+    /// (``PageText``): selecting and copying text.
+    case textLayout = 7
     /// One side of a print job Quire composes (pages placed on sheets: ``SheetRequest``), as
     /// pixels: the print sheet's preview, drawn by the composer that draws the job.
     case composedSide = 8

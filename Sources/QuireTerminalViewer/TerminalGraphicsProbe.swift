@@ -12,20 +12,73 @@ struct TerminalGraphicsProbe {
     let cellHeight: Int?
     /// How the method was chosen ("asked the terminal", "environment", "QUIRE_GRAPHICS").
     let source: String
+    /// Inside tmux: kitty images go through its passthrough as Unicode placeholders.
+    var insideTmux = false
 
     static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[>0q\u{1B}[16t\u{1B}[c"
 
-    static func run(session: TerminalSession, environment: [String: String]) -> TerminalGraphicsProbe {
-        if let forced = environment["QUIRE_GRAPHICS"].flatMap(TerminalGraphics.Method.init(rawValue:)) {
-            return TerminalGraphicsProbe(method: forced, cellWidth: nil, cellHeight: nil, source: "QUIRE_GRAPHICS")
+    /// Inside tmux the kitty query goes to the terminal tmux runs in, through tmux's
+    /// passthrough (tmux itself answers the rest: its version, and DA1 with sixel when it was
+    /// built with it). A kitty answer through it means images can be shown as placeholders.
+    /// The outer terminal is asked for DA1 too, after the kitty query: terminals answer in
+    /// order, so its DA1 (the second one, after tmux's own) says its kitty answer, if any, is in.
+    static let tmuxQuery = "\u{1B}[>0q\u{1B}[16t\u{1B}[c"
+        + String(decoding: KittyPlaceholders.passthrough(Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)), as: UTF8.self)
+        + String(decoding: KittyPlaceholders.passthrough(Array("\u{1B}[c".utf8)), as: UTF8.self)
+
+    /// How many DA1 answers (`ESC [ ? … c`) `bytes` hold.
+    static func deviceAttributeAnswers(_ bytes: [UInt8]) -> Int {
+        var count = 0, index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == 0x1B, bytes[index + 1] == 0x5B, bytes[index + 2] == 0x3F {
+                var end = index + 3
+                while end < bytes.count, (0x30...0x3B).contains(bytes[end]) { end += 1 }
+                if end < bytes.count, bytes[end] == 0x63 { count += 1 }
+                index = end
+            } else {
+                index += 1
+            }
         }
-        session.write(query)
-        let reply = session.readReply(milliseconds: 600) { bytes in TerminalReply.hasDeviceAttributes(bytes) }
-        return interpret(reply, environment: environment)
+        return count
     }
 
-    static func interpret(_ bytes: [UInt8], environment: [String: String]) -> TerminalGraphicsProbe {
+    /// `QUIRE_GRAPHICS` (or `--graphics`): kitty, iterm, sixel, or cells (half blocks).
+    static func forced(_ environment: [String: String]) -> TerminalGraphics.Method? {
+        guard let value = environment["QUIRE_GRAPHICS"] else { return nil }
+        return value == "cells" ? .blocks : TerminalGraphics.Method(rawValue: value)
+    }
+
+    static func run(session: TerminalSession, environment: [String: String]) -> TerminalGraphicsProbe {
+        let tmux = !(environment["TMUX"] ?? "").isEmpty
+        if let forced = forced(environment) {
+            // The cell size is still asked for (pictures are laid out in cells).
+            session.write("\u{1B}[16t\u{1B}[c")
+            let reply = TerminalReply(session.readReply(milliseconds: 300) { bytes in TerminalReply.hasDeviceAttributes(bytes) })
+            var probe = TerminalGraphicsProbe(method: forced, cellWidth: reply.cellWidth, cellHeight: reply.cellHeight, source: "QUIRE_GRAPHICS")
+            probe.insideTmux = tmux
+            return probe
+        }
+        session.write(tmux ? tmuxQuery : query)
+        // In tmux: tmux's DA1 then the outer terminal's (which only comes when tmux lets
+        // passthrough out: allow-passthrough on); without it the wait ends at 400 ms.
+        let reply = tmux
+            ? session.readReply(milliseconds: 400) { bytes in deviceAttributeAnswers(bytes) >= 2 }
+            : session.readReply(milliseconds: 600) { bytes in TerminalReply.hasDeviceAttributes(bytes) }
+        var probe = interpret(reply, environment: environment, insideTmux: tmux)
+        probe.insideTmux = tmux
+        return probe
+    }
+
+    /// What the answers mean. Inside tmux only a kitty answer through the passthrough or
+    /// sixel in tmux's own DA1 count (tmux's name is no evidence of what the terminal outside
+    /// can draw), and nothing is guessed from the environment.
+    static func interpret(_ bytes: [UInt8], environment: [String: String], insideTmux: Bool = false) -> TerminalGraphicsProbe {
         let reply = TerminalReply(bytes)
+        if insideTmux {
+            let method: TerminalGraphics.Method = reply.kittyGraphics ? .kitty : reply.deviceAttributes.contains(4) ? .sixel : .blocks
+            return TerminalGraphicsProbe(method: method, cellWidth: reply.cellWidth, cellHeight: reply.cellHeight,
+                                         source: reply.hasDeviceAttributes ? "asked through tmux" : "tmux did not answer")
+        }
         guard reply.hasDeviceAttributes else {
             return TerminalGraphicsProbe(method: TerminalGraphics.detect(environment), cellWidth: reply.cellWidth,
                                          cellHeight: reply.cellHeight, source: "environment")

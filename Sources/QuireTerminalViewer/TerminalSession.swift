@@ -32,7 +32,10 @@ final class TerminalSession {
 
     /// Takes over the terminal. `extraRestore` is written before leaving the alternate screen
     /// (e.g. the kitty "delete all images" command).
-    func begin() throws(TerminalSessionError) {
+    /// - Parameter enteringScreen: false leaves the alternate screen for
+    ///   ``enterAlternateScreen()`` (the graphics probe runs before it: tmux drops passthrough
+    ///   sequences while it redraws a pane that switched screens).
+    func begin(enteringScreen: Bool = true) throws(TerminalSessionError) {
         var mode = termios()
         guard tcgetattr(input, &mode) == 0 else {
             throw TerminalSessionError("cannot read the terminal mode: \(Errno.current)")
@@ -68,16 +71,22 @@ final class TerminalSession {
         }
         TerminalSignals.active = 1
         isActive = true
+        if enteringScreen { enterAlternateScreen() }
+    }
+
+    /// The alternate screen, cursor hidden, no line wrap, cleared.
+    func enterAlternateScreen() {
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[2J\u{1B}[H")
     }
 
     /// Uses the kitty image deletion command on the way out too.
-    func setUsesKittyImages(_ kitty: Bool) {
-        TerminalSignals.setRestoreSequence(Self.restoreSequence(kitty: kitty))
+    func setUsesKittyImages(_ kitty: Bool, throughTmux: Bool = false) {
+        TerminalSignals.setRestoreSequence(Self.restoreSequence(kitty: kitty, throughTmux: throughTmux))
     }
 
-    static func restoreSequence(kitty: Bool) -> [UInt8] {
-        Array(((kitty ? "\u{1B}_Ga=d\u{1B}\\" : "") + "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l").utf8)
+    static func restoreSequence(kitty: Bool, throughTmux: Bool = false) -> [UInt8] {
+        let delete = kitty ? (throughTmux ? KittyPlaceholders.deleteAll : Array("\u{1B}_Ga=d\u{1B}\\".utf8)) : []
+        return delete + Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
     }
 
     /// Gives the terminal back as it was (idempotent).

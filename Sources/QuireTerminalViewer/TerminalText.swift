@@ -53,4 +53,23 @@ enum TerminalText {
         pieces.append(String(rest))
         return pieces
     }
+
+    /// `piece` (a run of a line starting at scalar `offset`) with the characters `marks` cover
+    /// shown marked: reverse video, bold for the current match.
+    static func mark(_ piece: String, from offset: Int, marks: [(Range<Int>, Bool)]) -> String {
+        guard !marks.isEmpty else { return piece }
+        var out = ""
+        var marking: Bool?
+        for (index, scalar) in piece.unicodeScalars.enumerated() {
+            let position = offset + index
+            let mark = marks.first { $0.0.contains(position) }.map(\.1)
+            if mark != marking {
+                out += mark == nil ? "\u{1B}[0m" : (mark == true ? "\u{1B}[0;1;7m" : "\u{1B}[0;7m")
+                marking = mark
+            }
+            out.unicodeScalars.append(scalar)
+        }
+        if marking != nil { out += "\u{1B}[0m" }
+        return out
+    }
 }

@@ -22,6 +22,10 @@ public final class TerminalViewer {
     enum Mode {
         case normal
         case goTo(String)
+        /// Typing a word to find after `/`.
+        case find(String)
+        /// `t`: every file as a tile (the index sheet), the selected one's index.
+        case tiles(Int)
         case password(String)
         case printing(TerminalPrintForm)
     }
@@ -64,13 +68,14 @@ public final class TerminalViewer {
                            printing: Bool, styled: Bool, environment: [String: String]) -> Result<Int32, TerminalSessionError> {
         let session = TerminalSession()
         do {
-            try session.begin()
+            try session.begin(enteringScreen: false)
         } catch {
             session.end()
             return .failure(error)
         }
         let graphics = TerminalGraphicsProbe.run(session: session, environment: environment)
-        session.setUsesKittyImages(graphics.method == .kitty)
+        session.enterAlternateScreen()
+        session.setUsesKittyImages(graphics.method == .kitty, throughTmux: graphics.insideTmux)
         // The render thread's answers wake the key loop.
         let model = ViewerModel(paths: paths, configuration: configuration) { TerminalSignals.wake() }
         if let password { model.unlock(password: password) }
@@ -86,7 +91,10 @@ public final class TerminalViewer {
         applyUpdates()
         draw()
         while true {
-            switch session.readKeys(timeout: -1) {
+            // The tiles look their files up every second (one may vanish meanwhile).
+            let tiling: Bool
+            if case .tiles = mode { tiling = true } else { tiling = false }
+            switch session.readKeys(timeout: tiling ? 1000 : -1) {
             case .terminated(let signal):
                 model.close()
                 session.end()
@@ -98,7 +106,7 @@ public final class TerminalViewer {
                 draw()
             case .timeout:
                 // Woken by the render thread: a file opened or a page came back.
-                if applyUpdates() { draw() }
+                if applyUpdates() || tiling { draw() }
             case .keys(let keys):
                 for key in keys {
                     if let status = handle(key) {
@@ -119,6 +127,7 @@ public final class TerminalViewer {
         for update in model.update() {
             switch update {
             case .opened(let file):
+                if case .tiles = mode { changed = true; continue }
                 guard file == model.fileIndex else { continue }
                 changed = true
                 if let problem = model.problem, problem.kind == .wrongPassword, case .normal = mode {
@@ -129,6 +138,12 @@ public final class TerminalViewer {
                     startsPrinting = false
                     startPrinting()
                 }
+            case .page(let job, let result) where job.purpose == .indexSheet:
+                if case .success(let pixels) = result { tileImages.insert(pixels.image, for: Self.key(job)) } else {
+                    model.noteVanished(file: job.file)
+                }
+                tilesFailed.insert(job.file)
+                changed = true
             case .page(let job, let result):
                 guard job.purpose == .view else { continue }
                 let key = Self.key(job)
@@ -137,6 +152,15 @@ public final class TerminalViewer {
                 case .failure(let problem): failedPages[key] = problem.message
                 }
                 if job.file == model.fileIndex, job.page == model.page { changed = true }
+            case .found:
+                // The count in the status line, the match marked, or the view moved to it.
+                changed = true
+            case .pageText(let file, let page):
+                if file == model.fileIndex, page == copyWaiting {
+                    copyWaiting = nil
+                    copyText()
+                    changed = true
+                }
             }
         }
         return changed
@@ -153,6 +177,8 @@ public final class TerminalViewer {
         if key == .control("c") { return 130 }
         switch mode {
         case .goTo(let typed): handleGoTo(key, typed: typed); return nil
+        case .find(let typed): handleFind(key, typed: typed); return nil
+        case .tiles(let selected): return handleTiles(key, selected: selected)
         case .password(let typed): handlePassword(key, typed: typed); return nil
         case .printing(let form): handlePrint(key, form: form); return nil
         case .normal: break
@@ -161,8 +187,23 @@ public final class TerminalViewer {
         let isText: Bool
         if case .text = model.content { isText = true } else { isText = false }
         switch key {
+        // With a search on, Esc ends it (a second Esc closes the viewer).
+        case .escape where model.find.isActive:
+            model.stopFind()
         case .character(" "), .character("q"), .escape:
             return 0
+        case .character("/"):
+            switch model.content {
+            case .pages, .text: mode = .find("")
+            case .opening: message = ("\(model.fileName) is still opening", false)
+            case .problem(let problem): message = (problem.message, true)
+            }
+        // n/N: the next/previous match while a search is on (as in less and vi); otherwise,
+        // as before, the next/previous file.
+        case .character("n") where model.find.isActive:
+            if !model.findNext() { message = (model.findText, false) }
+        case .character("N") where model.find.isActive:
+            if !model.findPrevious() { message = (model.findText, false) }
         case .pageDown:
             if isText { model.scroll(by: max(1, textLinesShown - 1)) } else { turn(1) }
         case .pageUp:
@@ -187,6 +228,14 @@ public final class TerminalViewer {
         case .character("g"):
             if case .problem(let problem) = model.content { message = (problem.message, true) } else { mode = .goTo("") }
         case .character("p"): startPrinting()
+        case .character("y"): copyText()
+        case .character("t"):
+            if model.fileCount > 1 {
+                mode = .tiles(model.fileIndex)
+                model.openAllForIndex()
+            } else {
+                message = ("only one file", false)
+            }
         case .enter:
             if model.problem?.needsPassword == true { mode = .password("") }
         default:
@@ -194,6 +243,52 @@ public final class TerminalViewer {
         }
         return nil
     }
+
+    /// The page whose text `y` waits for (it is read in the worker first).
+    private var copyWaiting: Int?
+
+    /// `y`: the page's text (text files: the lines on the screen) to the terminal's clipboard
+    /// with OSC 52 — where the terminal allows programs to set it (tmux: `set-clipboard on`).
+    private func copyText() {
+        let text: String
+        let what: String
+        switch model.content {
+        case .pages:
+            let page = model.page
+            switch model.copyableText(page: page) {
+            case .success(let pageText):
+                text = pageText
+                what = "page \(page + 1)'s text"
+            case .failure(let problem):
+                if model.pageText(page) == nil {
+                    copyWaiting = page
+                    model.wantText(pages: [page])
+                    message = ("reading page \(page + 1)'s text…", false)
+                } else {
+                    message = ("not copied: \(problem.message)", true)
+                }
+                return
+            }
+        case .text(let content):
+            let lines = content.lines.dropFirst(model.position).prefix(textLinesShown)
+            text = lines.joined(separator: "\n") + "\n"
+            what = lines.count == 1 ? "1 line" : "\(lines.count) lines"
+        case .opening, .problem:
+            message = ("nothing to copy", false)
+            return
+        }
+        let encoded = Data(text.utf8).base64EncodedString()
+        guard encoded.utf8.count <= Self.maximumClipboardBytes else {
+            message = ("not copied: \(what) is too long for the terminal's clipboard", true)
+            return
+        }
+        session.write(Array("\u{1B}]52;c;\(encoded)\u{07}".utf8))
+        let count = text.count
+        message = ("copied \(what) (\(count) character\(count == 1 ? "" : "s")) to the terminal's clipboard", false)
+    }
+
+    /// Largest OSC 52 payload sent (base64 bytes): terminals refuse or cut longer ones.
+    static let maximumClipboardBytes = 1 << 20
 
     private func turn(_ step: Int, atBottom: Bool = false) {
         let moved = step > 0 ? model.nextPage() : model.previousPage()
@@ -223,6 +318,87 @@ public final class TerminalViewer {
         case .enter:
             mode = .normal
             if let number = Int(typed), let problem = model.goTo(number) { message = (problem, true) }
+        default: break
+        }
+    }
+
+    /// Keys on the tiles: arrows move, Enter opens the selected file, t or Esc go back, q quits.
+    private func handleTiles(_ key: TerminalKey, selected: Int) -> Int32? {
+        let columns = tileColumns
+        func move(_ step: Int) { mode = .tiles(max(0, min(model.fileCount - 1, selected + step))) }
+        switch key {
+        case .character("q"): return 0
+        case .escape, .character("t"): mode = .normal
+        case .left, .character("h"): move(-1)
+        case .right, .character("l"): move(1)
+        case .up, .character("k"): move(-columns)
+        case .down, .character("j"): move(columns)
+        case .home: mode = .tiles(0)
+        case .end: mode = .tiles(model.fileCount - 1)
+        case .enter:
+            mode = .normal
+            model.want([], for: .indexSheet)
+            if model.selectFile(selected) { enterPasswordPromptIfNeeded() }
+        default: break
+        }
+        return nil
+    }
+
+    /// Tiles' first pages, bounded.
+    private var tileImages = PageCache(byteLimit: 8 << 20)
+    /// Files whose tile came back (drawn or failed): not asked for again.
+    private var tilesFailed: Set<Int> = []
+    static let tileWidth = 26, tileHeight = 12
+
+    private var tileColumns: Int { max(1, layout.contentColumns / Self.tileWidth) }
+
+    /// The index sheet in the terminal: a tile per file — its first page in half-block cells
+    /// (or its type's glyph), name, kind and size, or why it cannot be shown.
+    private func drawTiles(selected: Int, into out: inout String) {
+        model.openAllForIndex()
+        let columns = tileColumns
+        let rows = max(1, layout.contentRows / Self.tileHeight)
+        let firstRow = max(0, selected / columns - rows + 1)
+        var wanted: [PageRenderJob] = []
+        for entry in model.indexEntries {
+            let row = entry.file / columns - firstRow, column = entry.file % columns
+            guard row >= 0, row < rows else { continue }
+            let top = layout.contentTop + row * Self.tileHeight, left = layout.contentLeft + column * Self.tileWidth
+            let thumbRows = Self.tileHeight - 3
+            var drewPicture = false
+            if entry.hasPages, let job = model.indexTileJob(file: entry.file, fitting: (Self.tileWidth - 2, thumbRows * 2)) {
+                if let image = tileImages.image(for: Self.key(job)) {
+                    let lines = TerminalGraphics.halfBlocks(image).split(separator: 0x0A, omittingEmptySubsequences: false)
+                    let indent = max(0, (Self.tileWidth - 2 - image.width) / 2)
+                    for (index, line) in lines.prefix(thumbRows).enumerated() where !line.isEmpty {
+                        out += at(top + index, left + 1 + indent) + String(decoding: line, as: UTF8.self) + "\u{1B}[0m"
+                    }
+                    drewPicture = true
+                } else if !tilesFailed.contains(entry.file) {
+                    wanted.append(job)
+                }
+            }
+            if !drewPicture {
+                let glyph = entry.problem != nil ? "⚠" : Self.glyph(entry.card?.family)
+                out += at(top + thumbRows / 2, left + Self.tileWidth / 2 - 1) + glyph
+            }
+            let name = TerminalText.clip(entry.name, width: Self.tileWidth - 2)
+            let isSelected = entry.file == selected
+            out += at(top + thumbRows, left + 1) + (isSelected ? (styled ? "\u{1B}[7m" : "▸") : "") + name + "\u{1B}[0m"
+            out += at(top + thumbRows + 1, left + 1) + TerminalText.clip(entry.detail, width: Self.tileWidth - 2)
+        }
+        model.want(wanted, for: .indexSheet)
+    }
+
+    private func handleFind(_ key: TerminalKey, typed: String) {
+        switch key {
+        case .escape: mode = .normal
+        case .backspace:
+            if typed.isEmpty { mode = .normal } else { mode = .find(String(typed.dropLast())) }
+        case .character(let character) where typed.utf8.count < 256: mode = .find(typed + String(character))
+        case .enter:
+            mode = .normal
+            if let problem = model.find(typed) { message = (problem, true) }
         default: break
         }
     }
@@ -363,14 +539,18 @@ public final class TerminalViewer {
     private func draw() {
         computeLayout()
         var out = ""
-        if graphics.method == .kitty { out += "\u{1B}_Ga=d,q=2\u{1B}\\" }
+        if graphics.method == .kitty && !graphics.insideTmux { out += "\u{1B}_Ga=d,q=2\u{1B}\\" }
         out += "\u{1B}[0m\u{1B}[2J"
         var image: [UInt8] = []
+        if case .tiles(let selected) = mode {
+            drawTiles(selected: selected, into: &out)
+        } else {
         switch model.content {
         case .opening: drawOpening(into: &out)
         case .pages: image = drawPage(into: &out)
         case .text(let text): drawText(text, into: &out)
         case .problem(let problem): drawProblem(problem, into: &out)
+        }
         }
         if let panel = layout.panel { drawInfo(panel, into: &out) }
         if let form = layout.form, case .printing(let printForm) = mode {
@@ -418,7 +598,7 @@ public final class TerminalViewer {
             out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + max(0, (layout.contentColumns - line.count) / 2)) + line
             return []
         }
-        let view = Self.crop(rendered, to: box, pan: model.pan)
+        let view = Self.crop(markMatches(on: rendered, page: model.page), to: box, pan: model.pan)
         switch graphics.method {
         case .blocks:
             let rows = TerminalGraphics.halfBlocks(view).split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -433,6 +613,14 @@ public final class TerminalViewer {
             let left = layout.contentLeft + max(0, (layout.contentColumns - columns) / 2)
             var bytes = Array(at(layout.contentTop, left).utf8)
             switch graphics.method {
+            case .kitty where graphics.insideTmux:
+                // Text tmux keeps in the pane, the picture sent once through its passthrough.
+                let rows = min(layout.contentRows, (view.height + cell.height - 1) / cell.height, KittyPlaceholders.diacritics.count)
+                placementID = placementID % 254 + 1
+                bytes = KittyPlaceholders.deleteAll + KittyPlaceholders.transmit(view, id: placementID, columns: columns, rows: rows)
+                for row in 0..<rows {
+                    bytes += Array((at(layout.contentTop + row, left) + KittyPlaceholders.row(row, columns: columns, id: placementID)).utf8)
+                }
             case .kitty: bytes += Self.kitty(view)
             case .iterm:
                 if let png = try? PNGEncoder.encode(view) {
@@ -443,6 +631,42 @@ public final class TerminalViewer {
             return bytes
         }
     }
+
+    /// The page with the search's matches on it marked (a yellow wash; the current one orange).
+    private func markMatches(on image: RenderedImage, page: Int) -> RenderedImage {
+        guard model.find.file == model.fileIndex, let size = model.pageSize(page) else { return image }
+        let matches = model.find.matches(onPage: page)
+        guard !matches.isEmpty else { return image }
+        let current = model.find.currentMatch
+        var marked = [(box: TextBox, isCurrent: Bool)]()
+        for match in matches { for box in match.boxes { marked.append((box, match == current)) } }
+        return Self.mark(image, boxes: marked, scaleX: Double(image.width) / size.width, scaleY: Double(image.height) / size.height)
+    }
+
+    /// `image` with each box (in page points, times the scale) tinted.
+    static func mark(_ image: RenderedImage, boxes: [(box: TextBox, isCurrent: Bool)], scaleX: Double, scaleY: Double) -> RenderedImage {
+        var pixels = image.pixels
+        for (box, isCurrent) in boxes {
+            // At least a cell's worth in each direction, so small text still shows its mark.
+            let x0 = max(0, Int((box.x * scaleX).rounded(.down)) - 1), x1 = min(image.width, Int((box.maxX * scaleX).rounded(.up)) + 1)
+            let y0 = max(0, Int((box.y * scaleY).rounded(.down)) - 1), y1 = min(image.height, Int((box.maxY * scaleY).rounded(.up)) + 1)
+            guard x0 < x1, y0 < y1 else { continue }
+            let tint: (r: Int, g: Int, b: Int) = isCurrent ? (255, 150, 0) : (255, 230, 0)
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let offset = (y * image.width + x) * 4
+                    // Multiply: dark text stays dark, the paper takes the colour.
+                    pixels[offset] = UInt8(Int(pixels[offset]) * tint.r / 255)
+                    pixels[offset + 1] = UInt8(Int(pixels[offset + 1]) * tint.g / 255)
+                    pixels[offset + 2] = UInt8(Int(pixels[offset + 2]) * tint.b / 255)
+                }
+            }
+        }
+        return RenderedImage(width: image.width, height: image.height, pixels: pixels)
+    }
+
+    /// The image number of the last kitty placement through tmux (1–254, in turn).
+    private var placementID = 0
 
     /// Kitty graphics, raw RGBA in 4 kB chunks, cursor left where it was.
     static func kitty(_ image: RenderedImage) -> [UInt8] {
@@ -484,11 +708,16 @@ public final class TerminalViewer {
         var line = model.position
         while row < layout.contentRows, line < text.lineCount {
             let pieces = TerminalText.wrap(text.lines[line], width: width)
+            let marks = model.find.file == model.fileIndex ? model.find.matches(onPage: line).compactMap { match in
+                match.characters.map { ($0, match == model.find.currentMatch) }
+            } : []
+            var offset = 0
             for (index, piece) in pieces.enumerated() where row < layout.contentRows {
                 let number = index == 0 ? String(line + 1) : ""
                 let padded = String(repeating: " ", count: gutter - number.count) + number
                 out += at(layout.contentTop + row, layout.contentLeft)
-                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + piece
+                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + TerminalText.mark(piece, from: offset, marks: marks)
+                offset += piece.unicodeScalars.count
                 row += 1
             }
             line += 1
@@ -576,6 +805,10 @@ public final class TerminalViewer {
         var right: String
         var isError = false
         switch mode {
+        case .tiles(let selected):
+            right = "\(model.fileCount) files · \(model.indexEntries[selected].name) · arrows move · Enter open · t back"
+        case .find(let typed):
+            right = "Find: \(typed)▏  Enter find · Esc cancel"
         case .goTo(let typed):
             let what: String
             if case .text = model.content { what = "line" } else { what = "page" }
@@ -592,6 +825,8 @@ public final class TerminalViewer {
             } else if let problem = model.problem {
                 right = problem.message + (problem.needsPassword ? " · Enter password" : "") + " · q close"
                 isError = true
+            } else if model.find.isActive {
+                right = "/\(model.find.query): \(model.findText) · n/N next/previous · Esc end search"
             } else {
                 right = keys()
             }
@@ -611,15 +846,18 @@ public final class TerminalViewer {
             break
         case .pages:
             keys.append("PgDn/PgUp")
+            keys.append("/ find")
+            keys.append("y copy text")
             keys.append("g go")
             keys.append("+/- zoom")
         case .text:
             keys.append("j/k PgDn/PgUp")
+            keys.append("/ find")
             keys.append("g line")
         case .problem:
             break
         }
-        if model.fileCount > 1 { keys.append("←/→ file") }
+        if model.fileCount > 1 { keys.append("←/→ file") ; keys.append("t tiles") }
         return keys.joined(separator: " · ")
     }
 }

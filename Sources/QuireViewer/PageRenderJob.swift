@@ -26,6 +26,10 @@ public struct PageRenderJob: Sendable, Hashable {
         case view
         /// A print sheet's preview strip (rendered when no page of the view is waiting).
         case printPreview
+        /// The window's page sidebar: small pictures of the pages (after the view's pages).
+        case sidebar
+        /// An index sheet's tiles: the first page of each file.
+        case indexSheet
     }
 
     init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int, purpose: Purpose = .view,

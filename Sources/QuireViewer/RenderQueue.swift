@@ -25,6 +25,14 @@ public final class RenderQueue: Sendable {
         var opens: [OpenJob] = []
         /// Per purpose (``PageRenderJob/Purpose``'s raw value), most wanted first.
         var pages: [[PageRenderJob]] = PageRenderJob.Purpose.allCases.map { _ in [] }
+        /// The search wanted, and where it stands: the run being scanned, the next page in it,
+        /// the matches found so far.
+        var search: SearchJob?
+        var searchRun = 0
+        var searchNext = 0
+        var searchFound = 0
+        /// Pages whose text (with boxes) is wanted, most wanted first.
+        var texts: [TextJob] = []
         var running: Running?
         var runningSince = 0.0
         var stopped = false
@@ -34,7 +42,12 @@ public final class RenderQueue: Sendable {
     private enum Running: Sendable, Hashable {
         case open(OpenJob)
         case page(PageRenderJob)
+        case search(SearchJob, run: Int, request: SearchRequest)
+        case text(TextJob)
     }
+
+    /// Milliseconds one search request may scan for: pages in view wait at most this long.
+    static let searchSliceMilliseconds = 80
 
     /// What the front-end and the render thread share.
     private final class Shared: Sendable {
@@ -90,6 +103,30 @@ public final class RenderQueue: Sendable {
         if changed { shared.doorbell.ring() }
     }
 
+    /// Runs `job` (replacing any search; nil stops searching). A search already running stops
+    /// after its current request, which takes at most ``searchSliceMilliseconds``.
+    public func wantSearch(_ job: SearchJob?) {
+        let changed = shared.state.withLock { state -> Bool in
+            guard state.search != job else { return false }
+            state.search = job
+            state.searchRun = 0
+            state.searchNext = job?.runs.first?.lowerBound ?? 0
+            state.searchFound = 0
+            return true
+        }
+        if changed { shared.doorbell.ring() }
+    }
+
+    /// Replaces the pages whose text is wanted (most wanted first).
+    public func wantText(_ jobs: [TextJob]) {
+        let changed = shared.state.withLock { state -> Bool in
+            guard state.texts != jobs else { return false }
+            state.texts = jobs
+            return true
+        }
+        if changed { shared.doorbell.ring() }
+    }
+
     /// The answers delivered since the last call (front-end's thread), oldest first.
     public func take() -> [RenderDelivery] {
         let taken = shared.state.withLock { state in
@@ -112,6 +149,8 @@ public final class RenderQueue: Sendable {
             defer { state.stopped = true }
             state.opens = []
             state.pages = state.pages.map { _ in [] }
+            state.search = nil
+            state.texts = []
             return !state.stopped
         }
         guard first else { return }
@@ -137,12 +176,24 @@ public final class RenderQueue: Sendable {
                 // The wish lists stay as the front-end gave them while a job runs (so that it can
                 // tell whether the job is still wanted); a job done is taken off them.
                 var next: Running?
+                let pagesHeld = limit.map { limit in state.inbox.count { if case .page = $0 { true } else { false } } >= limit } == true
                 if let open = state.opens.first {
                     next = .open(open)
-                } else if limit.map({ limit in state.inbox.count { if case .page = $0 { true } else { false } } >= limit }) == true {
-                    return .wait
-                } else if let lane = state.pages.firstIndex(where: { !$0.isEmpty }) {
+                } else if !pagesHeld, !state.pages[PageRenderJob.Purpose.view.rawValue].isEmpty {
+                    next = .page(state.pages[PageRenderJob.Purpose.view.rawValue][0])
+                } else if let text = state.texts.first {
+                    next = .text(text)
+                } else if let search = state.search, state.searchRun < search.runs.count {
+                    // Between the pages in view: one short request of the search.
+                    let run = search.runs[state.searchRun]
+                    next = .search(search, run: state.searchRun,
+                                   request: SearchRequest(document: search.document, query: search.query, from: state.searchNext,
+                                                          to: run.upperBound, budgetMilliseconds: Self.searchSliceMilliseconds,
+                                                          maximumMatches: max(1, search.maximumMatches - state.searchFound)))
+                } else if !pagesHeld, let lane = state.pages.firstIndex(where: { !$0.isEmpty }) {
                     next = .page(state.pages[lane][0])
+                } else if pagesHeld {
+                    return .wait
                 }
                 guard let next else { return .wait }
                 state.running = next
@@ -167,6 +218,11 @@ public final class RenderQueue: Sendable {
                     case .page(let job):
                         return !state.pages.contains { $0.contains(job) }
                             && Deadline.now() - state.runningSince > Self.abandonPagesAfter
+                    case .search(let job, _, _):
+                        // A slice ends by itself within its budget; only one stuck on a page is killed.
+                        return state.search != job && Deadline.now() - state.runningSince > Self.abandonPagesAfter
+                    case .text(let job):
+                        return !state.texts.contains(job) && Deadline.now() - state.runningSince > Self.abandonPagesAfter
                     }
                 }
             }
@@ -206,6 +262,39 @@ public final class RenderQueue: Sendable {
                     delivery = nil  // nothing wants it; a view that does asks again
                 case .failure(let problem):
                     delivery = .page(job, .failure(ViewerProblem(problem)))
+                }
+            case .search(let job, let run, let request):
+                let result = Result { () throws(RenderProblem) in
+                    try client.search(request, interrupt: shared.doorbell.readEnd, abandon: abandon)
+                }
+                delivery = shared.state.withLock { state -> RenderDelivery? in
+                    guard state.search == job else { return nil }  // replaced meanwhile: its answer is stale
+                    switch result {
+                    case .success(let chunk):
+                        state.searchFound += chunk.matches.count
+                        state.searchNext = max(chunk.next, request.from + 1)
+                        if state.searchNext >= job.runs[run].upperBound {
+                            state.searchRun += 1
+                            if state.searchRun < job.runs.count { state.searchNext = job.runs[state.searchRun].lowerBound }
+                        }
+                        let finished = state.searchRun >= job.runs.count || state.searchFound >= job.maximumMatches
+                        if finished { state.search = nil }
+                        return .found(job, run: run, .success(chunk), finished: finished)
+                    case .failure(let problem):
+                        state.search = nil
+                        if problem.kind == .cancelled { return nil }
+                        return .found(job, run: run, .failure(ViewerProblem(problem)), finished: true)
+                    }
+                }
+            case .text(let job):
+                let result = Result { () throws(RenderProblem) in
+                    try client.pageText(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon)
+                }
+                shared.state.withLock { state in state.texts.removeAll { $0 == job } }
+                switch result {
+                case .failure(let problem) where problem.kind == .cancelled: delivery = nil
+                case .failure(let problem): delivery = .pageText(job, .failure(ViewerProblem(problem)))
+                case .success(let text): delivery = .pageText(job, .success(text))
                 }
             }
             let stopped = shared.state.withLock { state -> Bool in

@@ -99,6 +99,11 @@ public final class ViewerModel {
         case opened(file: Int)
         /// A page came back (or its problem).
         case page(PageRenderJob, Result<PagePixels, ViewerProblem>)
+        /// The search moved on (``find``): more scanned, matches found, or it ended. `moved`:
+        /// the current match changed (the view goes to it).
+        case found(moved: Bool)
+        /// A page's text with its boxes came back (``pageText(_:)``), or why there is none.
+        case pageText(file: Int, page: Int)
     }
 
     /// Zoom steps (1 = the page fits the view).
@@ -126,6 +131,8 @@ public final class ViewerModel {
         var dirty = false
         /// Whether the saved position was applied (once, when the file first opened).
         var resumed = false
+        /// Set when the file was found gone (an index sheet looks): why it cannot be shown.
+        var vanished: String?
 
         init(path: DocumentPath) { self.path = path }
 
@@ -144,6 +151,12 @@ public final class ViewerModel {
     private let ownsQueue: Bool
     /// Updates taken by a blocking call (``renderPage(fitting:)``) and not yet handed out.
     private var held: [Update] = []
+    /// The search of the current file (``find(_:)``).
+    public private(set) var find = FindResults()
+    private var searchGeneration = 0
+    /// Pages' text with boxes, as the worker gave them (the few most recent; for selection).
+    private var texts: [(job: TextJob, result: Result<PageText, ViewerProblem>)] = []
+    private static let textsKept = 8
 
     /// - Parameters:
     ///   - paths: the files, in order; at least one.
@@ -260,6 +273,16 @@ public final class ViewerModel {
 
     private func apply(_ delivery: RenderDelivery) -> Update? {
         switch delivery {
+        case .found(let job, let run, let result, let finished):
+            guard job.generation == find.generation, find.isActive else { return nil }  // an older search
+            let first = find.receive(run: run, result, finished: finished)
+            if first { showCurrentMatch() }
+            return .found(moved: first)
+        case .pageText(let job, let result):
+            texts.removeAll { $0.job == job }
+            texts.append((job, result))
+            if texts.count > Self.textsKept { texts.removeFirst(texts.count - Self.textsKept) }
+            return .pageText(file: job.file, page: job.page)
         case .page(let job, let result):
             return .page(job, result)
         case .printable:
@@ -394,6 +417,14 @@ public final class ViewerModel {
         saveResume()
         fileIndex = index
         queue.want([], for: .view)
+        stopFind()
+        selection = nil
+        // A file that went away since it was opened is not shown from what the worker read
+        // before: it says it has gone.
+        if case .opened = files[index].state, !Self.exists(files[index].path) {
+            files[index].state = .failed(ViewerProblem(kind: .unreadable, message: "the file is no longer there"))
+            files[index].vanished = "the file is no longer there"
+        }
         requestCurrent()
         return true
     }
@@ -450,6 +481,9 @@ public final class ViewerModel {
         file.card = nil
         file.printAction = nil
         cache.removeAll(file: fileIndex)
+        texts.removeAll { $0.job.file == fileIndex }
+        selection = nil
+        stopFind()
         requestCurrent()
     }
 
@@ -534,6 +568,256 @@ public final class ViewerModel {
             usleep(2_000)
         }
         return .failure(RenderProblem(.workerFailed, "the renderer did not compose the print job in time"))
+    }
+
+    // MARK: Find
+
+    /// Searches the current file for `query` (literal text: regex characters are text; case
+    /// and, where the document's text allows, accents ignored), from the current page (or top
+    /// line) to the end, then from the start. Runs on the render thread in short requests: the
+    /// answers come through ``update()`` as ``Update/found(moved:)``, the first match becomes
+    /// current and the view moves to it. An empty query ends the search. Returns why it cannot
+    /// search, if it cannot.
+    @discardableResult public func find(_ query: String) -> String? {
+        let query = String(query.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }.map(Character.init))
+        guard !query.isEmpty else {
+            stopFind()
+            return nil
+        }
+        guard query.utf8.count <= SearchRequest.maximumQueryBytes else { return "the search is too long" }
+        let file = files[fileIndex]
+        guard let facts = file.facts else {
+            return isOpening ? "\(fileName) is still opening" : "\(fileName) cannot be searched"
+        }
+        let total = facts.text?.lineCount ?? facts.pageCount
+        if query == find.query, find.file == fileIndex, find.total == total { return nil }  // already on it
+        searchGeneration += 1
+        let start = min(max(0, file.position), max(0, total - 1))
+        let job = SearchJob(generation: searchGeneration, file: fileIndex,
+                            document: DocumentRequest(path: file.path, password: file.password,
+                                                      maximumFileSize: configuration.maximumFileSize),
+                            query: query, runs: [start..<total, 0..<start], maximumMatches: FindResults.maximumMatches)
+        find = FindResults(job: job, total: total, isText: facts.text != nil)
+        queue.wantSearch(job)
+        return nil
+    }
+
+    /// Goes to the next match (round the document); false when there is none yet.
+    @discardableResult public func findNext() -> Bool {
+        guard find.step(1) else { return false }
+        showCurrentMatch()
+        return true
+    }
+
+    /// Goes to the previous match (round the document); false when there is none yet.
+    @discardableResult public func findPrevious() -> Bool {
+        guard find.step(-1) else { return false }
+        showCurrentMatch()
+        return true
+    }
+
+    /// Ends the search (its highlights go; a request in progress is not waited for).
+    public func stopFind() {
+        queue.wantSearch(nil)
+        searchGeneration += 1
+        find = FindResults()
+        find.generation = searchGeneration
+    }
+
+    /// The search's line for the status bar, with what is known of the page in view: "3 of
+    /// 17", "No matches", "… — no text on this page — it is an image".
+    public var findText: String {
+        guard find.isActive else { return "" }
+        var text = find.statusText
+        if find.file == fileIndex, !find.isText, find.isTextless(page: page) {
+            text += " — no text on this page — it is an image"
+        }
+        return text
+    }
+
+    /// Moves to the current match's page (or brings its line into view).
+    private func showCurrentMatch() {
+        guard let match = find.currentMatch, find.file == fileIndex else { return }
+        if find.isText {
+            // The match's line a few lines below the top, unless it is in view already.
+            let file = current
+            if match.page < file.position || match.page >= file.position + Self.textLinesAssumedInView {
+                _ = move(to: max(0, match.page - 2))
+            }
+        } else {
+            _ = move(to: match.page)
+        }
+    }
+
+    /// Lines of a text file taken to be in view when deciding whether a match needs a move.
+    static let textLinesAssumedInView = 20
+
+    // MARK: Page text (selection and copy)
+
+    /// Page `page`'s text with its character boxes, when the worker has given it; nil until
+    /// then (ask with ``wantText(pages:)``).
+    public func pageText(_ page: Int) -> Result<PageText, ViewerProblem>? {
+        texts.last { $0.job.file == fileIndex && $0.job.page == page && $0.job.document.password == files[fileIndex].password }?.result
+    }
+
+    /// Asks the worker for these pages' text with boxes (the answers come as
+    /// ``Update/pageText(file:page:)``); pages already here are not asked again.
+    public func wantText(pages: [Int]) {
+        let file = files[fileIndex]
+        guard let facts = pagedFacts(file) else { return }
+        let jobs = pages.filter { facts.pageSizes.indices.contains($0) && pageText($0) == nil }.map {
+            TextJob(file: fileIndex, page: $0, document: DocumentRequest(path: file.path, password: file.password,
+                                                                        maximumFileSize: configuration.maximumFileSize))
+        }
+        queue.wantText(jobs)
+    }
+
+    /// The text selected on a page of the current file (``select(page:range:)``), if any.
+    public private(set) var selection: TextSelection?
+
+    /// Selects characters `range` of page `page` (of its ``pageText(_:)`` layout); an empty
+    /// range clears the selection.
+    public func select(page: Int, range: Range<Int>) {
+        selection = range.isEmpty ? nil : TextSelection(file: fileIndex, page: page, range: range)
+    }
+
+    /// Selects all the text of page `page` (Ctrl+A); false until the page's text is here.
+    @discardableResult public func selectAll(page: Int) -> Bool {
+        guard case .success(let text)? = pageText(page) else {
+            wantText(pages: [page])
+            return false
+        }
+        select(page: page, range: 0..<text.layout.characters.count)
+        return true
+    }
+
+    public func clearSelection() { selection = nil }
+
+    /// The selected text, for the clipboard; or why it cannot be copied (nothing selected, the
+    /// page's text not here yet, or the document forbids copying its text).
+    public var selectedText: Result<String, ViewerProblem> {
+        guard let selection, selection.file == fileIndex else {
+            return .failure(ViewerProblem(kind: .unsupported, message: "no text is selected"))
+        }
+        return copyableText(page: selection.page).map { _ in
+            guard case .success(let text)? = pageText(selection.page) else { return "" }
+            return text.layout.text(selection.range)
+        }
+    }
+
+    /// The whole text of page `page` as it may be copied (the terminal's `y`), or why not: the
+    /// document forbids it, the page has no text (an image), or its text is not here yet.
+    public func copyableText(page: Int) -> Result<String, ViewerProblem> {
+        guard let known = pageText(page) else {
+            return .failure(ViewerProblem(kind: .unsupported, message: "the text of page \(page + 1) is still being read"))
+        }
+        switch known {
+        case .failure(let problem): return .failure(problem)
+        case .success(let text):
+            guard text.copyAllowed else {
+                return .failure(ViewerProblem(kind: .unsupported, message: "the document's permissions do not allow copying its text"))
+            }
+            let string = text.layout.text(0..<text.layout.characters.count)
+            guard string.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
+                return .failure(ViewerProblem(kind: .unsupported, message: "no text on this page — it is an image"))
+            }
+            return .success(string)
+        }
+    }
+
+    /// Page `page`'s text, waiting for the worker (tools and tests; front-ends use
+    /// ``wantText(pages:)``).
+    public func waitForText(page: Int) -> Result<PageText, ViewerProblem> {
+        waitUntilOpened()
+        wantText(pages: [page])
+        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
+        while !deadline.hasPassed {
+            if let known = pageText(page) { return known }
+            for delivery in queue.take() {
+                if let update = apply(delivery) { held.append(update) }
+            }
+            if let known = pageText(page) { return known }
+            usleep(2_000)
+        }
+        return .failure(ViewerProblem(kind: .damaged, message: "the text of page \(page + 1) did not come back from the renderer"))
+    }
+
+    /// Page `index` (0-based) of the current file as a thumbnail fitting `box` whatever the
+    /// zoom, for the window's page sidebar (``want(_:for:)`` with `.sidebar`); nil when not paged.
+    public func thumbnailJob(_ index: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        let file = current
+        guard let facts = pagedFacts(file), facts.pageSizes.indices.contains(index) else { return nil }
+        let pixels = facts.pixelSize(page: index, size: .fit(width: max(1, box.width), height: max(1, box.height)),
+                                     allowUpscaling: false, limits: configuration.limits)
+        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
+                             width: pixels.width, height: pixels.height, purpose: .sidebar,
+                             maximumFileSize: configuration.maximumFileSize)
+    }
+
+    // MARK: Index sheet (all the files at once)
+
+    /// Every file as an index sheet shows it (name, kind, size, problem), in order.
+    public var indexEntries: [IndexEntry] {
+        files.enumerated().map { index, file in
+            var problem: String?
+            var opening = false
+            var paged = false
+            switch file.state {
+            case .unrequested, .opening: opening = true
+            case .failed(let failure): problem = failure.message
+            case .opened(let facts): paged = facts.text == nil && facts.pageCount > 0
+            }
+            if let gone = file.vanished { problem = gone }
+            return IndexEntry(file: index, name: file.path.displayName, card: file.card, problem: problem,
+                              isOpening: opening && problem == nil, hasPages: paged && problem == nil)
+        }
+    }
+
+    /// Asks the worker to open every file not yet opened (the current one first), for an index
+    /// sheet; each answer comes as ``Update/opened(file:)``. Files that vanished since they were
+    /// opened are marked so (nothing is read: the file is only looked up).
+    public func openAllForIndex() {
+        var jobs: [OpenJob] = []
+        for index in [fileIndex] + files.indices.filter({ $0 != fileIndex }) {
+            let file = files[index]
+            switch file.state {
+            case .unrequested:
+                let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
+                                                                         maximumFileSize: configuration.maximumFileSize))
+                file.state = .opening(job)
+                jobs.append(job)
+            case .opening(let job):
+                jobs.append(job)
+            case .opened, .failed:
+                break
+            }
+            file.vanished = Self.exists(file.path) ? nil : "the file is no longer there"
+        }
+        queue.wantOpen(jobs)
+    }
+
+    /// Whether `path` still names something (looked up, not opened).
+    private static func exists(_ path: DocumentPath) -> Bool {
+        var status = stat()
+        return path.withCString { stat($0, &status) } == 0
+    }
+
+    /// The first page of file `index`, fitting `box`, for its tile (``want(_:for:)`` with
+    /// `.indexSheet`); nil until the file is opened, or when it has no pages.
+    public func indexTileJob(file index: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        guard files.indices.contains(index), let facts = pagedFacts(files[index]), facts.pageCount > 0,
+              files[index].vanished == nil else { return nil }
+        let file = files[index]
+        let pixels = facts.pixelSize(page: 0, size: .fit(width: max(1, box.width), height: max(1, box.height)),
+                                     allowUpscaling: false, limits: configuration.limits)
+        return PageRenderJob(file: index, path: file.path, password: file.password, page: 0, width: pixels.width,
+                             height: pixels.height, purpose: .indexSheet, maximumFileSize: configuration.maximumFileSize)
+    }
+
+    /// Marks file `index` as gone (its tile could not be drawn because it vanished).
+    public func noteVanished(file index: Int) {
+        guard files.indices.contains(index), !Self.exists(files[index].path) else { return }
+        files[index].vanished = "the file is no longer there"
     }
 
     /// The render worker's process id, while one runs (tests: the process to kill).

@@ -24,7 +24,8 @@ public enum Samples {
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("infinite-loop.ps").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("fonts/collection.ttc").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("archives/bomb.zip").path)
-                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("media/moving.webm").path) {
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("media/moving.webm").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("find-cases.pdf").path) {
                 let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path
                 let result = ProcessRunner.run([script], timeout: 300)
                 precondition(result.status == 0, "Samples/generate.sh failed: \(result.standardError)")

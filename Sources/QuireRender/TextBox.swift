@@ -1,0 +1,23 @@
+/// A rectangle on a page in points (1/72 inch) from the page's top-left corner, y downwards:
+/// where a match of a search, or a glyph of the page's text, sits.
+public struct TextBox: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+
+    /// Whether the point lies inside (edges included).
+    public func contains(x px: Double, y py: Double) -> Bool {
+        px >= x && px <= maxX && py >= y && py <= maxY
+    }
+}

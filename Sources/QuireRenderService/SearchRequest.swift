@@ -1,0 +1,54 @@
+/// A search of pages `from..<to` (lines, for text shown as text) of a document for `query`, as
+/// literal text (regex characters are text), ignoring case and, where the engine can, accents.
+/// The worker scans in order and stops early — after `budgetMilliseconds`, or once it has
+/// `maximumMatches` — and says where it stopped, so a viewer searches a long document in short
+/// requests: between them its pages are rendered, and a new query simply stops asking.
+public struct SearchRequest: Sendable, Hashable {
+    public var document: DocumentRequest
+    public var query: String
+    public var from: Int
+    public var to: Int
+    public var budgetMilliseconds: Int
+    public var maximumMatches: Int
+
+    /// Longest query accepted (characters are bytes of UTF-8 here).
+    public static let maximumQueryBytes = 1024
+
+    public init(document: DocumentRequest, query: String, from: Int, to: Int, budgetMilliseconds: Int = 100,
+                maximumMatches: Int = 10_000) {
+        self.document = document
+        self.query = query
+        self.from = from
+        self.to = to
+        self.budgetMilliseconds = budgetMilliseconds
+        self.maximumMatches = maximumMatches
+    }
+
+    package var frame: [UInt8] {
+        var writer = WireWriter()
+        writer.integer(RenderRequestKind.search.rawValue)
+        document.write(to: &writer)
+        writer.string(query)
+        writer.integer(Int64(from))
+        writer.integer(Int64(to))
+        writer.integer(Int64(budgetMilliseconds))
+        writer.integer(Int64(maximumMatches))
+        return writer.frame
+    }
+
+    init(reading reader: inout WireReader) throws(WireReader.Malformed) {
+        document = try DocumentRequest(reading: &reader)
+        let bytes = try reader.data()
+        guard bytes.count <= Self.maximumQueryBytes else { throw WireReader.Malformed() }
+        query = String(decoding: bytes, as: UTF8.self)
+        let from = try reader.integer(), to = try reader.integer()
+        let budget = try reader.integer(), maximum = try reader.integer()
+        guard from >= 0, to >= from, to < 1 << 31, budget > 0, budget <= 60_000, maximum > 0, maximum <= 1 << 20 else {
+            throw WireReader.Malformed()
+        }
+        self.from = Int(from)
+        self.to = Int(to)
+        budgetMilliseconds = Int(budget)
+        maximumMatches = Int(maximum)
+    }
+}
