@@ -46,7 +46,8 @@ final class LookCommandTests {
 
     @Test func pagesFilesInfoCardTextAndQuit() throws {
         let session = try look([threePages, notes])
-        var screen = session.wait(for: "page 1 of 3")
+        // The status line comes first; the page once the worker has drawn it (later under load).
+        var screen = session.wait { $0.contains("page 1 of 3") && $0.contains("▀") && !$0.contains("rendering page") }
         #expect(screen.contains("page 1 of 3"))
         #expect(screen.contains("three.pdf"))
         #expect(screen.contains("file 1 of 2"))
@@ -55,8 +56,9 @@ final class LookCommandTests {
         let firstPage = pageArea(session)
 
         session.send("PageDown")
-        screen = session.wait(for: "page 2 of 3")
+        screen = session.wait { $0.contains("page 2 of 3") && !$0.contains("rendering page") }
         #expect(screen.contains("page 2 of 3"))
+        _ = session.wait { _ in self.pageArea(session) != firstPage }
         let secondPage = pageArea(session)
         #expect(firstPage != secondPage, "page 2 is drawn, not page 1 again")
 
@@ -215,8 +217,9 @@ final class LookCommandTests {
         screen = session.wait(for: "Per side")
         #expect(Self.row(screen, "Per side").contains("[2]"), "\(Self.row(screen, "Per side"))")
         #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides"))
-        // Send to: Save as PDF (→), Enter writes the composed job to $HOME/NAME-print.pdf.
-        for _ in 0..<9 { session.send("Tab") }
+        // Send to, the last field (Shift+Tab from the first goes round to it): Save as PDF (→),
+        // Enter writes the composed job to $HOME/NAME-print.pdf.
+        session.send("BTab")
         session.send("Right")
         screen = session.wait(for: "PDF file")
         session.send("Enter")
