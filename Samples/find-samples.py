@@ -3,6 +3,7 @@
 
 - find-1000.pdf   1000 A4 pages of text (Helvetica, 30 lines a page); the word "xylophone"
                   occurs once, on page 900 only (the find benchmark), "quartz" on every page.
+- find-rotated.pdf  1 page with /Rotate 90 and a line of text (boxes must follow the rotation).
 - find-cases.pdf  3 pages: 1 has "Café résumé naïve" and regex characters as text
                   ("a.b*c (x+y) [z]?"); 2 has no text at all (a drawing, as a scan would);
                   3 has "CAFE" in capitals and "fox" twice on a line.
@@ -26,14 +27,15 @@ def text_page(lines):
     return b"\n".join(body)
 
 
-def write(path, contents):
+def write(path, contents, rotate=0):
     n = len(contents)
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
                b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(n)) + b"] /Count %d >>" % n,
                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
     for i, content in enumerate(contents):
-        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> "
-                       b"/Contents %d 0 R >>" % (5 + 2 * i))
+        turn = b" /Rotate %d" % rotate if rotate else b""
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842]%s /Resources << /Font << /F1 3 0 R >> >> "
+                       b"/Contents %d 0 R >>" % (turn, 5 + 2 * i))
         objects.append(stream(b"", content, compress=True))
     write_pdf(path, objects)
 
@@ -57,6 +59,7 @@ def main():
         b"0.2 0.4 0.6 rg 72 300 450 400 re f",
         text_page(["CAFE in capitals", "fox and fox"]),
     ])
+    write(os.path.join(out, "find-rotated.pdf"), [text_page(["Rotated words here"])], rotate=90)
 
 
 main()

@@ -142,6 +142,29 @@ final class LookCopyTerminalTests {
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
+
+    @Test func yCopiesTheLinesOnTheScreenOfATextFile() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = directory.file("state")
+        env["CUPS_SERVER"] = "127.0.0.1:1"
+        let notes = directory.file("notes.txt")
+        try (1...100).map { "note \($0)" }.joined(separator: "\n").write(toFile: notes, atomically: true, encoding: .utf8)
+        let session = try TmuxSession([QuireBinary.path, "look", "--no-resume", notes], environment: env)
+        _ = ProcessRunner.run(["/usr/bin/tmux", "-L", session.socket, "set-option", "-g", "set-clipboard", "on"], timeout: 20)
+        _ = session.wait(for: "line 1 of 100")
+        session.send("y")
+        let screen = session.wait { TmuxSession.lastLine($0).contains("copied") }
+        #expect(TmuxSession.lastLine(screen).contains("copied 39 lines"), "\(TmuxSession.lastLine(screen))")
+        var buffer = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !buffer.contains("note 39") && Date() < deadline {
+            buffer = ProcessRunner.run(["/usr/bin/tmux", "-L", session.socket, "show-buffer"], timeout: 20).standardOutputText
+            usleep(50_000)
+        }
+        #expect(buffer.hasPrefix("note 1\nnote 2\n") && buffer.contains("note 39\n") && !buffer.contains("note 40"), "\(buffer.prefix(80))")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
 }
 
 /// `t` in the terminal viewer: every file as a tile (first page in half-block cells, name,

@@ -85,6 +85,37 @@ final class LookFindTests {
     }
 }
 
+/// Find in a text file in the window: the worker's lines, marked in the text view.
+@Suite("quire look find in text (Xvfb)")
+final class LookFindTextTests {
+    let harness: LookHarness
+
+    init() throws {
+        harness = try LookHarness("quire-look-find-text")
+    }
+
+    @Test func aTextFileIsSearchedAndTheMatchMarked() throws {
+        let bed = harness.bed
+        let notes = harness.directory.file("notes.txt")
+        try ((1...300).map { "line \($0): nothing to see" } + ["here is the Zébra"] + (1...20).map { "tail \($0)" })
+            .joined(separator: "\n").write(toFile: notes, atomically: true, encoding: .utf8)
+        let viewer = try harness.look([notes])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^notes\\.txt$"), "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Text" } }
+        bed.key("ctrl+f")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
+        bed.type("zebra")
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "1 of 1" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "1 of 1" }, "\(tree.filter { $0.role == "label" }.map(\.name))")
+        // Line 301 is scrolled into view and the word marked (orange, the current match).
+        let shot = try harness.screenshot("find-text", window: window) { $0.count { r, g, b in r > 230 && g > 140 && g < 190 && b < 80 } > 50 }
+        #expect(shot.count { r, g, b in r > 230 && g > 140 && g < 190 && b < 80 } > 50, "the match is marked in the text")
+        bed.key("Escape", "Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+}
+
 /// Selecting and copying a PDF page's text in the window (Xvfb): double and triple click, a
 /// drag, Ctrl+A, Ctrl+C read back from the clipboard with xclip; Ctrl+Shift+C puts the page
 /// there as a PNG.
