@@ -114,6 +114,9 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/lib/quire
 	install -m 0644 $(RELEASE_DIR)/release/libQuirePopplerSplash.so $(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
 	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	# `man quire-print` as well as `man quire.print` (git's spelling): a .so page per subcommand.
+	for page in man/quire.*.1; do name=$${page#man/quire.}; \
+		printf '.so man1/quire.%s\n' "$$name" > $(DESTDIR)$(PREFIX)/share/man/man1/quire-$$(echo "$${name%.1}" | tr . -).1; done
 	$(QUIRE_RELEASE) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire
 	$(QUIRE_RELEASE) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire
 	$(QUIRE_RELEASE) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish
@@ -124,6 +127,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/quire $(DESTDIR)$(PREFIX)/share/man/man1/quire.*1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish $(DESTDIR)$(PREFIX)/libexec/quire/quire-look \
+		$(DESTDIR)$(PREFIX)/share/man/man1/quire-*.1 \
 		$(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
 
 ## fuzz: every libFuzzer target (optimized, ASan + UBSan) for FUZZ_SECONDS each (default 60),
