@@ -405,9 +405,11 @@ final class LookWindow {
         if let card {
             facts.append(card.kind)
             facts.append(card.formattedSize)
-            if let pages = card.pages, card.family != .image { facts.append(pages == 1 ? "1 page" : "\(pages) pages") }
+            if let pages = card.pages, ![.image, .video, .audio, .font].contains(card.family) { facts.append(pages == 1 ? "1 page" : "\(pages) pages") }
             if let width = card.imageWidth, let height = card.imageHeight { facts.append("\(width) × \(height)") }
             if let lines = card.lines { facts.append(lines == 1 ? "1 line" : "\(lines) lines") }
+            // The engine's first facts (a video's length and picture, a font's family).
+            facts += card.details.prefix(2).map(\.value)
         }
         gtk_label_set_text(cast(subtitleLabel), facts.joined(separator: " · "))
         Accessibility.setLabel(cardBox, "\(card?.title ?? model.fileName): \(facts.joined(separator: ", "))")

@@ -94,6 +94,13 @@ final class ArchiveSource: PageSource {
 extension RenderEngine {
     /// Archives (zip, tar and its compressed forms, 7-Zip, RAR, .deb, cpio, ISO…): the listing.
     static let archive = RenderEngine(name: "archive", families: [.archive]) { (input) throws(DocumentError) in
-        Opened(source: try ArchiveSource(file: input.file, contentType: input.contentType))
+        let source = try ArchiveSource(file: input.file, contentType: input.contentType)
+        var opened = Opened(source: source)
+        let listing = source.listing
+        opened.details = [DocumentDetail("Entries", ArchiveListingText.grouped(listing.entries.count) + (listing.truncation == nil ? "" : "+")),
+                          DocumentDetail("Unpacked", ArchiveListingText.bytes(listing.totalSize))]
+        let unsafe = listing.entries.count { $0.isUnsafe }
+        if unsafe > 0 { opened.details.append(DocumentDetail("Warning", "\(unsafe) entries would unpack outside the folder")) }
+        return opened
     }
 }

@@ -224,6 +224,18 @@ final class FontSource: PageSource {
 extension RenderEngine {
     /// Fonts (TrueType, OpenType, WOFF, collections, Type 1): a specimen per face.
     static let font = RenderEngine(name: "font", families: [.font]) { (input) throws(DocumentError) in
-        Opened(source: try FontSource(file: input.file, limits: input.limits))
+        let source = try FontSource(file: input.file, limits: input.limits)
+        var opened = Opened(source: source)
+        if let face = source.faces.first {
+            opened.title = source.faces.count == 1 ? face.fullName : face.family
+            var details = [DocumentDetail("Family", face.family)]
+            if source.faces.count > 1 { details.append(DocumentDetail("Faces", "\(source.faces.count)")) }
+            else if let style = face.style { details.append(DocumentDetail("Style", style)) }
+            if let glyphs = face.glyphCount { details.append(DocumentDetail("Glyphs", "\(glyphs)")) }
+            if !face.scripts.isEmpty { details.append(DocumentDetail("Scripts", face.scripts.joined(separator: ", "))) }
+            opened.details = details
+            opened.author = face.designer ?? face.manufacturer
+        }
+        return opened
     }
 }

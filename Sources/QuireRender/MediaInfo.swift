@@ -25,6 +25,19 @@ public struct MediaInfo: Sendable, Hashable {
     var cover: [UInt8]?
 
     public var hasVideo: Bool { width != nil }
+
+    /// The card's facts: length, picture, codecs, album.
+    public var details: [DocumentDetail] {
+        var details: [DocumentDetail] = []
+        if let duration { details.append(DocumentDetail("Duration", AudioCardSource.clock(duration))) }
+        if let width, let height {
+            details.append(DocumentDetail("Video", [videoCodec, "\(width) × \(height)", frameRate.map { "\(Int($0.rounded())) fps" }]
+                .compactMap { $0 }.joined(separator: ", ")))
+        }
+        if let audioCodec { details.append(DocumentDetail("Audio", audioCodec)) }
+        if let album { details.append(DocumentDetail("Album", trackNumber.map { "\(album), track \($0)" } ?? album)) }
+        return details
+    }
     public var hasCover: Bool { cover != nil }
 
     /// Seconds the discoverer may take on one file.

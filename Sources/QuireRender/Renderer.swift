@@ -28,6 +28,11 @@ public final class Renderer {
     public var path: DocumentPath { source.path }
     /// For containers: the entry the preview image came from.
     public let embeddedPreviewName: String?
+    /// What the engine knows beyond the pages, for the card (``DocumentDetail``).
+    public let details: [DocumentDetail]
+    /// The title and author the engine read (tags of a song); PDFs give theirs in ``pdfInfo``.
+    public let title: String?
+    public let author: String?
     let source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
@@ -60,6 +65,9 @@ public final class Renderer {
         let previewName = opened.embeddedPreviewName
         let truncated = opened.isTruncated
         embeddedPreviewName = previewName
+        details = opened.details
+        title = opened.title
+        author = opened.author
         textTruncated = truncated
         self.limits = limits
     }

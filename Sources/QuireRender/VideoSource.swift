@@ -94,15 +94,20 @@ extension RenderEngine {
     /// card of its tags when it has none.
     static let media = RenderEngine(name: "media", families: [.video, .audio]) { (input) throws(DocumentError) in
         let info = try MediaInfo.read(input.file)
+        var opened: Opened
         if info.hasVideo {
-            return Opened(source: try VideoSource(file: input.file, info: info, limits: input.limits))
+            opened = Opened(source: try VideoSource(file: input.file, info: info, limits: input.limits))
+        } else if let cover = info.cover,
+                  let source = try? ImageSource(decoder: ImageDecoder(source: .bytes(cover, name: "cover"), path: input.file.path,
+                                                                      limits: input.limits),
+                                                header: Array(cover.prefix(256 * 1024))) {
+            opened = Opened(source: source, embeddedPreviewName: "cover")
+        } else {
+            opened = Opened(source: try AudioCardSource(path: input.file.path, info: info))
         }
-        if let cover = info.cover {
-            let decoder = ImageDecoder(source: .bytes(cover, name: "cover"), path: input.file.path, limits: input.limits)
-            if let source = try? ImageSource(decoder: decoder, header: Array(cover.prefix(256 * 1024))) {
-                return Opened(source: source, embeddedPreviewName: "cover")
-            }
-        }
-        return Opened(source: try AudioCardSource(path: input.file.path, info: info))
+        opened.details = info.details
+        opened.title = info.title
+        opened.author = info.artist
+        return opened
     }
 }

@@ -20,6 +20,8 @@ public struct DocumentFacts: Sendable, Hashable {
     public var imageHeight: Int?
     /// For containers: the entry the preview image came from.
     public var embeddedPreviewName: String?
+    /// What the engine knows beyond the pages (a video's length, a font's family).
+    public var details: [DocumentDetail] = []
 
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
@@ -47,6 +49,7 @@ public struct DocumentFacts: Sendable, Hashable {
     /// Most pages and lines a reply carries (a document over this is refused by its engine's
     /// own page limit long before).
     static let maximumPages = 1 << 20
+    static let maximumDetails = 64
     static let maximumLines = 1 << 22
 
     func write(to writer: inout WireWriter) {
@@ -70,6 +73,11 @@ public struct DocumentFacts: Sendable, Hashable {
         writer.integer(Int64(imageWidth ?? -1))
         writer.integer(Int64(imageHeight ?? -1))
         writer.optionalString(embeddedPreviewName)
+        writer.integer(Int64(details.count))
+        for detail in details {
+            writer.string(detail.label)
+            writer.string(detail.value)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -100,5 +108,8 @@ public struct DocumentFacts: Sendable, Hashable {
         imageWidth = width >= 0 ? Int(width) : nil
         imageHeight = height >= 0 ? Int(height) : nil
         embeddedPreviewName = try reader.optionalString()
+        let count = try reader.count(atMost: Self.maximumDetails)
+        details = []
+        for _ in 0..<count { details.append(DocumentDetail(try reader.string(), try reader.string())) }
     }
 }

@@ -269,7 +269,11 @@ final class DocumentSession {
         if let info = renderer.pdfInfo {
             facts.title = info.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
             facts.author = info.author
+        } else {
+            facts.title = renderer.title
+            facts.author = renderer.author
         }
+        facts.details = Array(renderer.details.prefix(DocumentFacts.maximumDetails))
         if renderer.isRaster, let first = facts.pageSizes.first {
             facts.imageWidth = Int(first.width.rounded())
             facts.imageHeight = Int(first.height.rounded())

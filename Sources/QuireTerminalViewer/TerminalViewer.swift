@@ -771,6 +771,7 @@ public final class TerminalViewer {
             if let lineCount = card.lines { lines.append("Lines  \(lineCount)") }
             if let width = card.imageWidth, let height = card.imageHeight { lines.append("Image  \(width) × \(height) px") }
             if let author = card.author, !author.isEmpty { lines.append("Author \(author)") }
+            for detail in card.details { lines.append(detail.label + String(repeating: " ", count: max(1, 7 - detail.label.count)) + detail.value) }
             lines.append("Type   \(card.mimeType)")
             lines.append("Icon   \(card.iconName)")
         } else {

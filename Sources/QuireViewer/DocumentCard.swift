@@ -23,8 +23,10 @@ public struct DocumentCard: Sendable, Hashable {
     /// Pixel size of images.
     public let imageWidth: Int?
     public let imageHeight: Int?
-    /// The PDF's author, when it names one.
+    /// The PDF's author, when it names one (a song's artist, a font's designer).
     public let author: String?
+    /// What the engine knows beyond the pages: a video's length, a font's family, an archive's entries.
+    public let details: [DocumentDetail]
 
     /// The card of `path` from what the render worker found: its type, and for a document it
     /// could open, its facts (pages, title, author, image size); the size from the file.
@@ -42,5 +44,6 @@ public struct DocumentCard: Sendable, Hashable {
         imageWidth = facts?.imageWidth
         imageHeight = facts?.imageHeight
         author = facts?.author
+        details = facts?.details ?? []
     }
 }

@@ -83,6 +83,36 @@ final class LookCommandTests {
             .hasPrefix("READY$"))
     }
 
+    /// A video, a song, a font and an archive in the terminal: the card (i) says what the
+    /// engines know beyond the pages (length, codecs, tags, family, entries), and the video's
+    /// frames page (poster, then the strip across the duration).
+    @Test func mediaFontAndArchiveCardsSayWhatTheyAre() throws {
+        let session = try look([Samples.path("media/clip.webm"), Samples.path("media/song.mp3"),
+                                Samples.path("fonts/collection.ttc"), Samples.path("archives/project.tar.gz")])
+        var screen = session.wait(for: "page 1 of 9")
+        session.send("i")
+        screen = session.wait(for: "Duration")
+        #expect(screen.contains("Duration 0:04"), "\(screen)")
+        #expect(screen.contains("Video  VP8, 320 × 240, 25 fps"), "\(screen)")
+        session.send("PageDown")
+        screen = session.wait(for: "page 2 of 9")
+        session.send("Right")
+        screen = session.wait { $0.contains("file 2 of 4") && $0.contains("Album") }
+        #expect(screen.contains("Quire Test Tone"), "the song's title from its tags: \(screen)")
+        #expect(screen.contains("Author The Samples"), "\(screen)")
+        #expect(screen.contains("Album  Generated, track 7"), "\(screen)")
+        session.send("Right")
+        screen = session.wait { $0.contains("file 3 of 4") && $0.contains("Family") }
+        #expect(screen.contains("Family DejaVu Sans"), "\(screen)")
+        #expect(screen.contains("Faces  2"), "\(screen)")
+        #expect(screen.contains("page 1 of 2"), "a specimen page per face")
+        session.send("Right")
+        screen = session.wait { $0.contains("file 4 of 4") && $0.contains("Entries") }
+        #expect(screen.contains("Entries 5"), "\(screen)")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     /// SIGTERM and SIGHUP end the viewer; SIGSEGV stands for a crash inside a renderer. Each
     /// way out gives the terminal back: main screen, cursor, cooked mode (the prompt works).
     @Test(arguments: [SIGTERM, SIGHUP, SIGSEGV])

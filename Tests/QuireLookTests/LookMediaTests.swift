@@ -44,6 +44,9 @@ final class LookMediaTests {
         #expect(poster.whitePixels > 100)
         var tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Play" } }
         #expect(tree.contains { $0.role == "push button" && $0.name == "Play" })
+        // The card under the title: its length and picture, from the worker's facts.
+        #expect(tree.contains { $0.role == "label" && $0.name.contains("0:06") && $0.name.contains("VP8, 320 × 240, 25 fps") },
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(bed.press("Play"))
         tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "Playing moving.webm" } }
         #expect(tree.contains { $0.role == "label" && $0.name == "Playing moving.webm" })
