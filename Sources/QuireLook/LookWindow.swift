@@ -40,6 +40,7 @@ final class LookWindow {
     private let copyButton = Accessibility.iconButton("edit-copy-symbolic", "Copy")
     private let folderButton = Accessibility.iconButton("folder-open-symbolic", "Show in Folder")
     private let playButton = Accessibility.iconButton("media-playback-start-symbolic", "Play")
+    private let entriesButton = Accessibility.iconButton("view-list-symbolic", "Open a File from the Archive")
     private let previousFileButton = Accessibility.iconButton("go-previous-symbolic", "Previous File")
     private let nextFileButton = Accessibility.iconButton("go-next-symbolic", "Next File")
     private let sidebarButton = gtk_toggle_button_new()!
@@ -65,6 +66,8 @@ final class LookWindow {
         textPreview = made
         return made
     }
+    /// An archive's files as a list to open one from, made when first asked for.
+    private var entriesView: ArchiveEntriesView?
     /// Video and audio playback, made when a file is first played.
     private var mediaPlayer: MediaPlayer?
     private let problemLabel = gtk_label_new(nil)!
@@ -248,6 +251,7 @@ final class LookWindow {
         gtk_header_bar_pack_start(cast(header), nextFileButton)
         gtk_header_bar_pack_end(cast(header), printButton)
         gtk_header_bar_pack_end(cast(header), playButton)
+        gtk_header_bar_pack_end(cast(header), entriesButton)
         gtk_header_bar_pack_end(cast(header), folderButton)
         gtk_header_bar_pack_end(cast(header), copyButton)
         gtk_header_bar_pack_end(cast(header), openWithButton)
@@ -370,6 +374,7 @@ final class LookWindow {
         Signal.connect(folderButton, "clicked") { [unowned self] in self.showInFolder() }
         Signal.connect(printButton, "clicked") { [unowned self] in self.showPrintSheet() }
         Signal.connect(playButton, "clicked") { [unowned self] in self.play() }
+        Signal.connect(entriesButton, "clicked") { [unowned self] in self.showEntries() }
         Signal.connect(searchEntry, "search-changed") { [unowned self] in self.searchChanged() }
         Signal.connect(searchEntry, "activate") { [unowned self] in self.findStep(1) }
         Signal.connect(searchEntry, "next-match") { [unowned self] in self.findStep(1) }
@@ -439,6 +444,7 @@ final class LookWindow {
         gtk_label_set_text(cast(statusLabel), "")
         let playable = card.map { $0.family == .video || $0.family == .audio } ?? false
         gtk_widget_set_visible(playButton, playable && MediaPlayer.isAvailable ? 1 : 0)
+        gtk_widget_set_visible(entriesButton, model.archiveEntries.isEmpty ? 0 : 1)
         if model.find.isActive && model.find.file != model.fileIndex { model.stopFind() }
         updateFindLabel()
 
@@ -471,6 +477,29 @@ final class LookWindow {
         gtk_widget_set_visible(sidebarButton, paged ? 1 : 0)
         sidebar.setShown(paged && gtk_toggle_button_get_active(cast(sidebarButton)) != 0)
         sidebar.reset()
+    }
+
+    /// Shows the current archive's files as a list; the one chosen opens as a file of its own.
+    private func showEntries() {
+        let entries = model.archiveEntries
+        guard !entries.isEmpty else { return }
+        let view: ArchiveEntriesView
+        if let entriesView { view = entriesView } else {
+            view = ArchiveEntriesView()
+            gtk_stack_add_named(cast(stack), view.root, "entries")
+            view.onOpen = { [unowned self] entry in
+                self.status("Opening \(entry.path)…")
+                if let problem = self.model.openArchiveEntry(entry) {
+                    gtk_stack_set_visible_child_name(cast(self.stack), "pages")
+                    self.status("\(entry.path) cannot be opened: \(problem.message)")
+                } else {
+                    self.reload()
+                }
+            }
+            entriesView = view
+        }
+        gtk_stack_set_visible_child_name(cast(stack), "entries")
+        view.show(entries)
     }
 
     /// Plays the current video or audio file: a video's frames replace its poster, an audio
@@ -804,6 +833,22 @@ final class LookWindow {
         let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
         // Esc ends a search first; the next one closes the window.
         if key == GDK_KEY_Escape, isFindOpen || model.find.isActive { closeFind(); return true }
+        // On an archive's file list: Esc goes back to its listing, Enter opens the chosen file,
+        // the arrows, Page Up/Down, Home and End move in the list.
+        if let entriesView, let name = gtk_stack_get_visible_child_name(cast(stack)), String(cString: name) == "entries" {
+            switch key {
+            case GDK_KEY_Escape: gtk_stack_set_visible_child_name(cast(stack), "pages")
+            case GDK_KEY_Return, GDK_KEY_KP_Enter: entriesView.activateSelected()
+            case GDK_KEY_Down: entriesView.moveSelection(by: 1)
+            case GDK_KEY_Up: entriesView.moveSelection(by: -1)
+            case GDK_KEY_Page_Down: entriesView.moveSelection(by: 20)
+            case GDK_KEY_Page_Up: entriesView.moveSelection(by: -20)
+            case GDK_KEY_Home: entriesView.moveSelection(by: -Int(Int32.max))
+            case GDK_KEY_End: entriesView.moveSelection(by: Int(Int32.max))
+            default: return false
+            }
+            return true
+        }
         if key == GDK_KEY_Escape { close(); return true }
         if control && key == GDK_KEY_f { openFind(); return true }
         // Ctrl+P prints from anywhere, an entry with the focus included (it has no use there).

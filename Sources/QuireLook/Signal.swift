@@ -178,6 +178,26 @@ enum Signal {
         connect(box, "child-activated", unsafeBitCast(handler, to: GCallback.self), retain(action))
     }
 
+    /// A list item factory's "setup" or "bind": the GtkListItem.
+    static func connectListItem(_ factory: UnsafeMutableRawPointer, _ name: String,
+                                _ action: @escaping @MainActor (OpaquePointer) -> Void) {
+        let handler: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, item, data in
+            let box = Unmanaged<Box<@MainActor (OpaquePointer) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            guard let item else { return }
+            MainActor.assumeIsolated { box.function(OpaquePointer(item)) }
+        }
+        connect(factory, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
+    /// GtkListView "activate": the activated item's position.
+    static func connectActivatePosition(_ list: UnsafeMutableRawPointer, _ action: @escaping @MainActor (Int) -> Void) {
+        let handler: @convention(c) (gpointer?, guint, gpointer?) -> Void = { _, position, data in
+            let box = Unmanaged<Box<@MainActor (Int) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function(Int(position)) }
+        }
+        connect(list, "activate", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
     /// Runs `action` once, `milliseconds` from now (on the main loop).
     static func timeout(milliseconds: UInt32, _ action: @escaping @MainActor () -> Void) {
         let function: GSourceFunc = { data in

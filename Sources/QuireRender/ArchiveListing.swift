@@ -143,3 +143,57 @@ public struct ArchiveListing: Sendable, Hashable {
         return DocumentError(kind: .damaged, path: path, reason: "not a readable archive (\(message))")
     }
 }
+
+extension ArchiveListing {
+    /// The bytes of the entry listed as `path` (the same decoding the listing shows), read
+    /// from the archive — nothing written anywhere. Bounded: at most `limit` bytes inflated.
+    /// - Throws: ``DocumentError``: `unsupported` when no file entry has that path or it is
+    ///   encrypted, `limitExceeded` when it inflates past `limit`, `damaged` when libarchive
+    ///   cannot read it.
+    public static func contents(of path: String, in file: InputFile, limit: Int) throws(DocumentError) -> [UInt8] {
+        let api = try LazyLibraries.archive(file.path)
+        guard let handle = api.archive_read_new() else {
+            throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libarchive could not start")
+        }
+        defer { _ = api.archive_read_free(handle) }
+        _ = api.archive_read_support_filter_all(handle)
+        for enable in [api.archive_read_support_format_7zip, api.archive_read_support_format_ar,
+                       api.archive_read_support_format_cab, api.archive_read_support_format_cpio,
+                       api.archive_read_support_format_iso9660, api.archive_read_support_format_lha,
+                       api.archive_read_support_format_rar, api.archive_read_support_format_rar5,
+                       api.archive_read_support_format_tar, api.archive_read_support_format_xar,
+                       api.archive_read_support_format_zip, api.archive_read_support_format_raw] {
+            _ = enable(handle)
+        }
+        guard api.archive_read_open_filename(handle, file.procPath, 65536) == ARCHIVE_OK else {
+            throw damaged(api, handle, file.path)
+        }
+        var seen = 0
+        while seen < maximumEntries {
+            var header: OpaquePointer?
+            let status = api.archive_read_next_header(handle, &header)
+            if status == ARCHIVE_EOF { break }
+            guard status >= ARCHIVE_WARN, let header else { throw damaged(api, handle, file.path) }
+            seen += 1
+            let found = entry(header, api)
+            guard found.path == path, found.kind == .file else { continue }
+            if found.isEncrypted {
+                throw DocumentError(kind: .unsupported, path: file.path, reason: "\(path) is encrypted in the archive")
+            }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let read = chunk.withUnsafeMutableBytes { api.archive_read_data(handle, $0.baseAddress, $0.count) }
+                if read == 0 { break }
+                guard read > 0 else { throw damaged(api, handle, file.path) }
+                guard bytes.count + read <= limit else {
+                    throw DocumentError(kind: .limitExceeded, path: file.path,
+                                        reason: "\(path) unpacks to more than \(limit >> 20) MB")
+                }
+                bytes.append(contentsOf: chunk[0..<read])
+            }
+            return bytes
+        }
+        throw DocumentError(kind: .unsupported, path: file.path, reason: "the archive has no file \(path)")
+    }
+}

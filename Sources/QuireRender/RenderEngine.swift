@@ -29,6 +29,8 @@ struct RenderEngine: Sendable {
         /// The document's own title and author (a song's title and artist), when it names them.
         var title: String? = nil
         var author: String? = nil
+        /// An archive's file entries that can be opened, by path, sorted.
+        var entries: [ArchiveEntryFact] = []
     }
 
     /// A short name for messages and notes ("pdf", "image").

@@ -33,6 +33,8 @@ public final class Renderer {
     /// The title and author the engine read (tags of a song); PDFs give theirs in ``pdfInfo``.
     public let title: String?
     public let author: String?
+    /// An archive's file entries that can be opened (``ArchiveListing/contents(of:in:limit:)``).
+    public let entries: [ArchiveEntryFact]
     let source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
@@ -68,6 +70,7 @@ public final class Renderer {
         details = opened.details
         title = opened.title
         author = opened.author
+        entries = opened.entries
         textTruncated = truncated
         self.limits = limits
     }

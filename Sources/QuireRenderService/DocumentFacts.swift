@@ -22,6 +22,8 @@ public struct DocumentFacts: Sendable, Hashable {
     public var embeddedPreviewName: String?
     /// What the engine knows beyond the pages (a video's length, a font's family).
     public var details: [DocumentDetail] = []
+    /// An archive's file entries that can be opened (sorted by path).
+    public var entries: [ArchiveEntryFact] = []
 
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
@@ -78,6 +80,12 @@ public struct DocumentFacts: Sendable, Hashable {
             writer.string(detail.label)
             writer.string(detail.value)
         }
+        writer.integer(Int64(entries.count))
+        for entry in entries {
+            writer.string(entry.path)
+            writer.integer(entry.size ?? -1)
+            writer.integer(entry.modified ?? Int64.min)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -111,5 +119,12 @@ public struct DocumentFacts: Sendable, Hashable {
         let count = try reader.count(atMost: Self.maximumDetails)
         details = []
         for _ in 0..<count { details.append(DocumentDetail(try reader.string(), try reader.string())) }
+        let entryCount = try reader.count(atMost: ArchiveListing.maximumEntries)
+        entries = []
+        entries.reserveCapacity(entryCount)
+        for _ in 0..<entryCount {
+            let path = try reader.string(), size = try reader.integer(), modified = try reader.integer()
+            entries.append(ArchiveEntryFact(path: path, size: size >= 0 ? size : nil, modified: modified == Int64.min ? nil : modified))
+        }
     }
 }

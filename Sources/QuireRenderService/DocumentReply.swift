@@ -11,8 +11,10 @@ package enum DocumentReply: Sendable {
     case found(SearchChunk)
     /// A page's text with its boxes (``PageText``).
     case pageText(PageText)
+    /// An archive entry's bytes.
+    case entry([UInt8])
 
-    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16 }
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17 }
 
     package var frame: [UInt8] {
         var writer = WireWriter()
@@ -39,6 +41,9 @@ package enum DocumentReply: Sendable {
         case .pageText(let text):
             writer.integer(Tag.pageText.rawValue)
             text.write(to: &writer)
+        case .entry(let bytes):
+            writer.integer(Tag.entry.rawValue)
+            writer.data(bytes)
         }
         return writer.frame
     }
@@ -56,6 +61,7 @@ package enum DocumentReply: Sendable {
         case .printable: self = .printable(try PrintableDocument(reading: &reader))
         case .found: self = .found(try SearchChunk(reading: &reader))
         case .pageText: self = .pageText(try PageText(reading: &reader))
+        case .entry: self = .entry(try reader.data())
         case nil: throw WireReader.Malformed()
         }
     }

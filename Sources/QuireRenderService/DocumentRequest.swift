@@ -53,6 +53,15 @@ public struct DocumentRequest: Sendable, Hashable {
         return writer.frame
     }
 
+    /// The request frame for archive entry `path`'s bytes.
+    package func entryFrame(_ path: String) -> [UInt8] {
+        var writer = WireWriter()
+        writer.integer(RenderRequestKind.extractEntry.rawValue)
+        write(to: &writer)
+        writer.string(path)
+        return writer.frame
+    }
+
     /// The request frame of `kind` (`open` or `printable`).
     package func frame(_ kind: RenderRequestKind) -> [UInt8] {
         var writer = WireWriter()

@@ -46,6 +46,20 @@ final class DocumentSession {
             let reply: DocumentReply
             do { reply = .text(try text(request)) } catch { reply = .failed(error) }
             return WireIO.writeAll(output, reply.frame)
+        case .extractEntry:
+            guard let request = try? DocumentRequest(reading: &reader), let entry = try? reader.string(), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do throws(RenderProblem) {
+                let (file, _) = try input(request)
+                do {
+                    reply = .entry(try ArchiveListing.contents(of: entry, in: file, limit: limits.maximumInflatedBytes))
+                } catch {
+                    throw RenderProblem(error, passwordGiven: false)
+                }
+            } catch {
+                reply = .failed(error)
+            }
+            return WireIO.writeAll(output, reply.frame)
         case .printable:
             guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
             let reply: DocumentReply
@@ -274,6 +288,7 @@ final class DocumentSession {
             facts.author = renderer.author
         }
         facts.details = Array(renderer.details.prefix(DocumentFacts.maximumDetails))
+        facts.entries = renderer.entries
         if renderer.isRaster, let first = facts.pageSizes.first {
             facts.imageWidth = Int(first.width.rounded())
             facts.imageHeight = Int(first.height.rounded())

@@ -124,6 +124,18 @@ public final class RenderClient {
         }
     }
 
+    /// The bytes of archive entry `path` (read in the worker; nothing is unpacked to disk there).
+    public func extractEntry(_ request: DocumentRequest, path: String, interrupt: FileDescriptor? = nil,
+                             abandon: () -> Bool = { false }) throws(RenderProblem) -> [UInt8] {
+        let request = Self.absolute(request)
+        switch try exchange(request.entryFrame(path), for: request.path, context: "reading \(path) from the archive",
+                            interrupt: interrupt, abandon: abandon) {
+        case .entry(let bytes): return bytes
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
     /// The text of a page, in reading order.
     public func text(_ request: PageRequest) throws(RenderProblem) -> String {
         var request = request

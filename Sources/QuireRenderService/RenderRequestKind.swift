@@ -24,4 +24,7 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     case composedSide = 8
     /// The whole composed print job as PDF (what a print sheet sends or saves).
     case composedJob = 9
+    /// One file entry of an archive, its bytes (bounded by the inflate limit): a viewer opens it
+    /// as a file of its own (``DocumentRequest/entryFrame(_:)``).
+    case extractEntry = 10
 }

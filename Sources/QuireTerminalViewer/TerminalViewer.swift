@@ -26,6 +26,8 @@ public final class TerminalViewer {
         case find(String)
         /// `t`: every file as a tile (the index sheet), the selected one's index.
         case tiles(Int)
+        /// `o` on an archive: its files as a list to open one from.
+        case entries(TerminalEntryList)
         case password(String)
         case printing(TerminalPrintForm)
     }
@@ -179,6 +181,16 @@ public final class TerminalViewer {
         case .goTo(let typed): handleGoTo(key, typed: typed); return nil
         case .find(let typed): handleFind(key, typed: typed); return nil
         case .tiles(let selected): return handleTiles(key, selected: selected)
+        case .entries(var list):
+            if key == .character("q") { return 0 }
+            switch list.handle(key) {
+            case .none: mode = .entries(list)
+            case .close: mode = .normal
+            case .open(let entry):
+                mode = .normal
+                if let problem = model.openArchiveEntry(entry) { message = ("\(entry.path): \(problem.message)", true) }
+            }
+            return nil
         case .password(let typed): handlePassword(key, typed: typed); return nil
         case .printing(let form): handlePrint(key, form: form); return nil
         case .normal: break
@@ -229,6 +241,13 @@ public final class TerminalViewer {
             if case .problem(let problem) = model.content { message = (problem.message, true) } else { mode = .goTo("") }
         case .character("p"): startPrinting()
         case .character("y"): copyText()
+        case .character("o"):
+            let entries = model.archiveEntries
+            if entries.isEmpty {
+                message = (model.card?.family == .archive ? "no file in this archive can be opened" : "o opens a file from an archive", false)
+            } else {
+                mode = .entries(TerminalEntryList(entries: entries))
+            }
         case .character("t"):
             if model.fileCount > 1 {
                 mode = .tiles(model.fileIndex)
@@ -544,6 +563,12 @@ public final class TerminalViewer {
         var image: [UInt8] = []
         if case .tiles(let selected) = mode {
             drawTiles(selected: selected, into: &out)
+        } else if case .entries(var list) = mode {
+            list.visibleRows = layout.contentRows
+            mode = .entries(list)
+            for (index, line) in list.lines(width: layout.contentColumns, rows: layout.contentRows, styled: styled).enumerated() {
+                out += at(layout.contentTop + index, layout.contentLeft) + line + "\u{1B}[0m"
+            }
         } else {
         switch model.content {
         case .opening: drawOpening(into: &out)
@@ -808,6 +833,8 @@ public final class TerminalViewer {
         switch mode {
         case .tiles(let selected):
             right = "\(model.fileCount) files · \(model.indexEntries[selected].name) · arrows move · Enter open · t back"
+        case .entries(let list):
+            right = list.status
         case .find(let typed):
             right = "Find: \(typed)▏  Enter find · Esc cancel"
         case .goTo(let typed):
@@ -858,6 +885,7 @@ public final class TerminalViewer {
         case .problem:
             break
         }
+        if !model.archiveEntries.isEmpty { keys.append("o open a file") }
         if model.fileCount > 1 { keys.append("←/→ file") ; keys.append("t tiles") }
         return keys.joined(separator: " · ")
     }

@@ -12,6 +12,8 @@ public struct OpenJob: Sendable, Hashable {
         /// The print job composed as the sheet says (``SheetRequest``): its PDF, and its sides
         /// as the page count.
         case composed(SheetRequest)
+        /// An archive entry's bytes (its path as listed), to open as a file of its own.
+        case entry(String)
     }
 
     /// The model's file index.

@@ -13,4 +13,6 @@ public enum RenderDelivery: Sendable {
     case found(SearchJob, run: Int, Result<SearchChunk, ViewerProblem>, finished: Bool)
     /// A page's text with its boxes, or why there is none.
     case pageText(TextJob, Result<PageText, ViewerProblem>)
+    /// An archive entry's bytes (``OpenJob/Want/entry(_:)``), or why they cannot be read.
+    case entry(OpenJob, Result<[UInt8], RenderProblem>)
 }

@@ -245,6 +245,11 @@ public final class RenderQueue: Sendable {
                         try client.composedJob(job.request, sheet: sheet, interrupt: shared.doorbell.readEnd, abandon: abandon)
                     }
                     delivery = .printable(job, result)
+                case .entry(let path):
+                    let result = Result { () throws(RenderProblem) in
+                        try client.extractEntry(job.request, path: path, interrupt: shared.doorbell.readEnd, abandon: abandon)
+                    }
+                    delivery = .entry(job, result)
                 }
                 shared.state.withLock { state in state.opens.removeAll { $0 == job } }
             case .page(let job):

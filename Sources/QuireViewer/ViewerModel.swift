@@ -5,6 +5,7 @@ import Musl
 #endif
 import Quire
 import QuireRenderService
+import QuireSystem
 
 /// The viewer behind `quire look`, for both front-ends (the GTK window and the terminal viewer):
 /// the list of files, the current file and page (or top line, for text), zoom and pan, the
@@ -143,7 +144,8 @@ public final class ViewerModel {
     }
 
     public let configuration: Configuration
-    private let files: [OpenFile]
+    /// The files shown, in order; an archive's entry opened from it is added at the end.
+    private var files: [OpenFile]
     public private(set) var fileIndex = 0
     private var cache: PageCache
     private let queue: RenderQueue
@@ -285,8 +287,8 @@ public final class ViewerModel {
             return .pageText(file: job.file, page: job.page)
         case .page(let job, let result):
             return .page(job, result)
-        case .printable:
-            return nil  // asked for and waited on by makePrintSheet()
+        case .printable, .entry:
+            return nil  // asked for and waited on by makePrintSheet() and openArchiveEntry(_:)
         case .opened(let job, let result):
             let file = files[job.file]
             guard case .opening(let waiting) = file.state, waiting == job else { return nil }  // stale
@@ -982,7 +984,100 @@ public final class ViewerModel {
     /// saves resume state; call when the viewer closes.
     @discardableResult public func close() -> String? {
         if ownsQueue { queue.stop() }
-        return saveResume()
+        let problem = saveResume()
+        removeEntryDirectory()
+        return problem
+    }
+
+    // MARK: Archives: opening an entry
+
+    /// The current archive's file entries that can be opened (sorted by path); empty for
+    /// anything else. Entries whose names would unpack outside the archive's folder are left out.
+    public var archiveEntries: [ArchiveEntryFact] { current.facts?.entries ?? [] }
+
+    /// Opens archive entry `entry` as a file of its own, after the others, and shows it: the
+    /// worker reads its bytes from the archive (at most the inflate limit), the model writes
+    /// them — nothing else — into a private folder of its own (mode 0700, removed on
+    /// ``close()``) under the entry's file name, and the worker opens that file like any other.
+    /// - Returns: why it could not be opened, or nil.
+    @discardableResult public func openArchiveEntry(_ entry: ArchiveEntryFact) -> ViewerProblem? {
+        let archive = files[fileIndex]
+        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: archive.path, password: nil,
+                                                                     maximumFileSize: configuration.maximumFileSize),
+                          want: .entry(entry.path))
+        queue.wantOpen([job])
+        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
+        var result: Result<[UInt8], RenderProblem>?
+        while result == nil, !deadline.hasPassed {
+            for delivery in queue.take() {
+                if case .entry(let done, let answer) = delivery, done == job { result = answer; continue }
+                if let update = apply(delivery) { held.append(update) }
+            }
+            if result == nil { usleep(2_000) }
+        }
+        // Withdrawn before the new file is asked for (selectFile asks for it).
+        queue.wantOpen([])
+        switch result {
+        case nil:
+            return ViewerProblem(kind: .damaged, message: "the renderer did not read \(entry.path) in time")
+        case .failure(let problem)?:
+            return ViewerProblem(problem)
+        case .success(let bytes)?:
+            do throws(ViewerProblem) {
+                let path = try writeEntry(bytes, named: entry.name)
+                files.append(OpenFile(path: path))
+                selectFile(files.count - 1)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// The private folder entries are written into, made on first use.
+    private var entryDirectory: String?
+
+    private func writeEntry(_ bytes: [UInt8], named name: String) throws(ViewerProblem) -> DocumentPath {
+        if entryDirectory == nil {
+            var base = "/tmp"
+            if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty, access(runtime, W_OK) == 0 {
+                base = runtime
+            }
+            var template = Array("\(base)/quire-entries-XXXXXX".utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw ViewerProblem(kind: .unreadable, message: "cannot make a private folder for the entry in \(base) (\(Errno.current))")
+            }
+            entryDirectory = String(cString: made)
+        }
+        // The entry's own name, made safe: no folders, no control characters, not hidden.
+        var safe = String(String.UnicodeScalarView(name.unicodeScalars.map { $0 == "/" || $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
+        while safe.hasPrefix(".") { safe.removeFirst() }
+        if safe.isEmpty { safe = "entry" }
+        var target = entryDirectory! + "/" + safe
+        var counter = 2
+        while access(target, F_OK) == 0 {
+            target = entryDirectory! + "/\(counter)-" + safe
+            counter += 1
+        }
+        do {
+            try atomicReplace(path: target, contents: bytes, permissions: 0o600)
+        } catch {
+            throw ViewerProblem(kind: .unreadable, message: "cannot write the entry to \(target): \(error)")
+        }
+        return DocumentPath(target)
+    }
+
+    private func removeEntryDirectory() {
+        guard let directory = entryDirectory else { return }
+        entryDirectory = nil
+        if let listing = opendir(directory) {
+            while let item = readdir(listing) {
+                let name = withUnsafeBytes(of: item.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if name != "." && name != ".." { unlink(directory + "/" + name) }
+            }
+            closedir(listing)
+        }
+        rmdir(directory)
     }
 
     private func lastPosition(of file: OpenFile) -> Int {

@@ -113,6 +113,24 @@ final class LookCommandTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    /// `o` on an archive lists its files (s sorts them), Enter opens one as a file of its own.
+    @Test func anArchivesFilesAreListedAndOneOpens() throws {
+        let session = try look([Samples.path("archives/project.zip")])
+        var screen = session.wait(for: "page 1 of 1")
+        session.send("o")
+        screen = session.wait(for: "sorted by name")
+        #expect(screen.contains("1 of 4 files"))
+        #expect(screen.contains("6.0 kB  2023-11-14 22:13  project/docs/guide.txt"), "\(screen)")
+        session.send("s")
+        screen = session.wait(for: "sorted by size")
+        session.send("Home")
+        session.send("Enter")
+        screen = session.wait { $0.contains("file 2 of 2") && $0.contains("line 1 of 1000") }
+        #expect(screen.contains("guide.txt") && screen.contains("line 1 of 1000"), "the largest file, guide.txt, as text: \(screen)")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     /// SIGTERM and SIGHUP end the viewer; SIGSEGV stands for a crash inside a renderer. Each
     /// way out gives the terminal back: main screen, cursor, cooked mode (the prompt works).
     @Test(arguments: [SIGTERM, SIGHUP, SIGSEGV])

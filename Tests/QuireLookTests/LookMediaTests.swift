@@ -67,6 +67,32 @@ final class LookMediaTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// An archive's files as a sortable list; Enter opens the chosen one in the window.
+    @Test func anArchivesFilesAreListedSortedAndOneOpens() throws {
+        let bed = try WindowTestBed()
+        let viewer = try look([Samples.path("archives/project.tar.gz")], bed)
+        defer { viewer.stop() }
+        let window = bed.waitForWindow(named: "^project\\.tar\\.gz$")
+        #expect(window != nil)
+        var tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Open a File from the Archive" } }
+        #expect(bed.press("Open a File from the Archive"))
+        tree = bed.waitForAccessible { $0.contains { $0.name.hasSuffix("project/src/util/strings.c") } }
+        let rows = tree.filter { $0.name.contains("2023-11-14") }.map(\.name)
+        #expect(rows.count == 4 && rows.first?.hasSuffix("project/README.md") == true, "\(rows)")
+        #expect(bed.press("Sort by Size"))
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size") } }
+        let bySize = tree.filter { $0.name.contains("2023-11-14") }.map(\.name)
+        #expect(bySize.first?.hasSuffix("project/docs/guide.txt") == true, "\(bySize)")
+        let list = try bed.waitForScreenshot("archive-entries", window: window) { $0.darkPixels > 300 }
+        #expect(list.darkPixels > 300, "the list is painted")
+        // The first row (the largest file) opens with Enter.
+        bed.key("Home")
+        bed.key("Return")
+        #expect(bed.waitForWindow(named: "^guide\\.txt$") != nil, "the entry opened: \(bed.accessibilityTree().filter { $0.role == "label" }.map(\.name))")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func aFontAndAnArchiveAreShownAsPagesWithNoPlayButton() throws {
         let bed = try WindowTestBed()
         let viewer = try look([Samples.path("fonts/DejaVuSans.ttf"), Samples.path("archives/project.tar.gz")], bed)
