@@ -89,6 +89,26 @@ public final class Document: Sendable {
                 pdf = .locked
                 problem = error
             }
+        case .officeDocument where OfficeInstallation.isInstalled:
+            // Pages, page size, title and author of the document as LibreOffice lays it out
+            // (from the PDF it makes: the same pages every viewer shows and Print sends).
+            do throws(DocumentError) {
+                let opened: Renderer
+                if let renderer { opened = renderer } else { opened = try self.renderer(password: password) }
+                if var facts = opened.pdfInfo {
+                    facts.producer = nil
+                    facts.creator = nil
+                    facts.version = nil
+                    facts.creationDate = nil
+                    facts.modificationDate = nil
+                    facts.isEncrypted = password != nil
+                    facts.isPasswordProtected = password != nil
+                    pdf = facts
+                }
+            } catch where error.kind == .passwordRequired {
+                pdf = .locked
+                problem = error
+            }
         case .image:
             if ImageProbe.canLoad(mimeType: contentType.mimeType) {
                 guard let probed = ImageProbe.info(of: file) else {

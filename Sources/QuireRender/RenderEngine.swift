@@ -33,7 +33,7 @@ struct RenderEngine: Sendable {
     let open: @Sendable (Input) throws(DocumentError) -> Opened
 
     /// Every engine, in one table.
-    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .containerPreview]
+    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .office, .containerPreview]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {
