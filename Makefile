@@ -3,6 +3,10 @@ SWIFT ?= swift
 SAMPLES := Samples/generated
 
 # Debian packages needed to build, generate samples and test.
+# LibreOffice (the office engine, loaded at run time through LibreOfficeKit): the full
+# writer/calc/impress/draw packages, not the -nogui ones: Calc loaded through LibreOfficeKit
+# builds its input bar from modules/scalc/ui/inputbar.ui, which libreoffice-calc-nogui leaves
+# out, and every spreadsheet then fails to load. No GTK: recommends are not installed.
 # Libraries loaded on first use (dlopen) still need their headers to build: libarchive-dev,
 # libspectre-dev, libqpdf-dev; librsvg2-2 and libpangocairo-1.0-0 are declared in the shims.
 DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libcairo2-dev \
@@ -12,7 +16,7 @@ DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libc
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 xclip evince \
-	libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui libreoffice-draw-nogui
+	libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw
 # The desktop end-to-end test only (make desktop-test): the real file manager, a large install
 # (tracker, gvfs, libadwaita), kept out of `make test`. GNOME Sushi may be on the machine (make
 # bench installs it as the window's baseline): the test's private bus sees only its own services.

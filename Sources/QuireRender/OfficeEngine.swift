@@ -3,16 +3,35 @@ import QuireTypes
 /// Office documents (Word, Excel, PowerPoint, OpenDocument, RTF, Apple iWork) page by page:
 /// the process's warm LibreOffice (``OfficeKit``) lays the document out and exports it as PDF
 /// into its private directory, and the pages, their sizes, text, title and author come from
-/// that PDF through the PDF engine (poppler) — so the viewers, `preview`, thumbnails, `info` and
-/// Print see an office file as the PDF LibreOffice makes of it. Spreadsheets give each sheet's
-/// printed pages, presentations one slide per page.
+/// that PDF through the PDF engine (poppler) — so the viewers, `preview`, `info` and Print see
+/// an office file as the PDF LibreOffice makes of it. Spreadsheets give each sheet's printed
+/// pages, presentations one slide per page.
 ///
-/// Without LibreOffice, and for a file LibreOffice cannot import (some iWork files), the engine
-/// falls back to the preview image zip-based files may carry (``RenderEngine/containerPreview``).
+/// The preview image a zip-based file carries is used instead:
+/// - for thumbnails (``RenderEngine/Input/preferEmbeddedPreview``), when there is one: it is
+///   what the producing application drew, and costs milliseconds instead of a layout;
+/// - without LibreOffice, and for a file LibreOffice cannot import (some iWork files).
 enum OfficeEngine {
     static func open(_ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
+        let zipBased = DocumentFamily.carriesPreviewImage(input.contentType.mimeType)
+        if input.preferEmbeddedPreview && zipBased {
+            do {
+                return try RenderEngine.containerPreview.open(input)
+            } catch where error.kind == .limitExceeded {
+                throw error
+            } catch {
+                // No preview image (or an unreadable one): the pages, when LibreOffice is here.
+                guard OfficeInstallation.isInstalled else { throw error }
+            }
+        }
         guard OfficeInstallation.isInstalled else {
             return try RenderEngine.containerPreview.open(input)
+        }
+        // A zip that is no zip, a zip bomb or a broken compound file never reaches the office.
+        if zipBased {
+            try ZipDirectoryCheck.check(input.file, limits: input.limits)
+        } else {
+            try CompoundFileCheck.check(input.file)
         }
         let pdf: InputFile
         do {
@@ -21,8 +40,7 @@ enum OfficeEngine {
             }
         } catch {
             // LibreOffice cannot import every iWork file; their preview image is better than nothing.
-            if error.kind == .damaged, DocumentFamily.carriesPreviewImage(input.contentType.mimeType),
-               let fallback = try? RenderEngine.containerPreview.open(input) {
+            if error.kind == .damaged, zipBased, let fallback = try? RenderEngine.containerPreview.open(input) {
                 return fallback
             }
             throw error
@@ -32,6 +50,11 @@ enum OfficeEngine {
             source = try PDFPageSource(file: pdf, password: nil, displayPath: input.file.path)
         } catch {
             throw DocumentError(kind: .damaged, path: input.file.path, reason: "LibreOffice's PDF of it is unreadable (\(error.reason))")
+        }
+        if source.pageCount > input.limits.maximumPages {
+            throw DocumentError(kind: .limitExceeded, path: input.file.path,
+                                reason: "LibreOffice lays it out on \(source.pageCount) pages, more than the limit of \(input.limits.maximumPages)",
+                                remedy: .raise(.pages))
         }
         return RenderEngine.Opened(source: source)
     }

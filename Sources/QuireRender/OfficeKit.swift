@@ -85,7 +85,8 @@ final class OfficeKit: @unchecked Sendable {
                                           reason: "LibreOffice is not installed (\(OfficeInstallation.packageHint))"))
         }
         let base = (getenv("TMPDIR").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }).flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/quire-office-XXXXXX").utf8CString)
+        OfficeKitCleanup.removeStale(in: base)
+        var template = Array((base + "/\(OfficeKitCleanup.prefix)\(getpid())-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             return .failure(DocumentError(kind: .input, path: nil,
                                           reason: "cannot create a private LibreOffice profile in \(base) (\(Errno.current))"))
@@ -99,6 +100,10 @@ final class OfficeKit: @unchecked Sendable {
             return .failure(DocumentError(kind: .input, path: nil, reason: "cannot write a private LibreOffice profile (\(error))"))
         }
         OfficeKitCleanup.register(directory)
+        // LibreOffice's own temporary files (lu*.tmp) go into the private directory too, so
+        // removing it leaves nothing behind.
+        do { try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: false) } catch {}
+        setenv("TMPDIR", directory + "/tmp", 1)
         // Office writes its chatter (font warnings, "javaldx" notes) to standard output and error;
         // standard output may be a pipe carrying a PNG or the render protocol, so it is pointed
         // at standard error while the office starts (the render worker moves its protocol off
@@ -208,9 +213,25 @@ final class OfficeKit: @unchecked Sendable {
     """
 }
 
-/// Removes the office's private directory when the process exits normally.
+/// Removes the office's private directory when the process ends (``OfficeProcessState/removePrivateFiles()``,
+/// called by quire's exit path; an exit handler for other programs), and those of offices whose
+/// process is gone (a worker killed on its timeout) when the next office starts.
 enum OfficeKitCleanup {
     private static let directories = Mutex<[String]>([])
+    /// The directory names' prefix; the owner's process id follows.
+    static let prefix = "quire-office-"
+
+    /// Removes `base/quire-office-PID-*` directories whose process no longer exists.
+    static func removeStale(in base: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: base + "/" + name)
+            }
+        }
+    }
 
     static func register(_ directory: String) {
         let first = directories.withLock { list in

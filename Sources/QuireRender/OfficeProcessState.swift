@@ -6,4 +6,7 @@ public enum OfficeProcessState {
     public static var isRunning: Bool { OfficeKit.isRunningInProcess }
     /// Documents this process's office has converted.
     public static var documentsConverted: Int { OfficeKit.documentsConvertedInProcess }
+    /// Removes the office's private profile and temporary files; for the process's very end
+    /// (the office must not be used after it).
+    public static func removePrivateFiles() { OfficeKitCleanup.removeAll() }
 }

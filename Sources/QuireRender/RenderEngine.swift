@@ -15,6 +15,9 @@ struct RenderEngine: Sendable {
         let limits: RenderLimits
         /// Lay out at most this many bytes of a text file.
         let textByteLimit: Int
+        /// A thumbnail is wanted: an office file's own preview image, when it carries one, is
+        /// used instead of laying the document out.
+        var preferEmbeddedPreview = false
     }
 
     /// An opened document: its pages, and what the engine learned opening it.

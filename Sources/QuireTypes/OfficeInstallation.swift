@@ -24,5 +24,5 @@ public enum OfficeInstallation {
     }
 
     /// The Debian packages that provide the office, for messages ("install …").
-    public static let packageHint = "libreoffice-writer-nogui, libreoffice-calc-nogui, libreoffice-impress-nogui"
+    public static let packageHint = "libreoffice-writer, libreoffice-calc, libreoffice-impress"
 }
