@@ -34,6 +34,10 @@ cp "$out/document.pdf" "$out/pdf-without-extension"
 python3 "$here/derive.py" "$out"
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).
 python3 "$here/shadings.py" "$out"
+# Office documents made by LibreOffice itself (soffice, once per format), when it is installed.
+if command -v soffice >/dev/null 2>&1; then
+    python3 "$here/office.py" "$out"
+fi
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

@@ -197,7 +197,7 @@ def main(out):
         protect(profile, os.path.join(out, "office-report.odt"), os.path.join(out, "office-password.odt"), "secret")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    macro_odt(os.path.join(out, "office-macro.odt"), "/tmp/quire-office-macro-ran")
+    macro_odt(os.path.join(out, "office-macro.odt"), "/tmp/quire-macro-ran")
     data = open(os.path.join(out, "office-report.docx"), "rb").read()
     with open(os.path.join(out, "office-truncated.docx"), "wb") as f:
         f.write(data[: len(data) // 2])

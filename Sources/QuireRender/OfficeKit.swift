@@ -94,22 +94,31 @@ final class OfficeKit: @unchecked Sendable {
         let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do {
             try FileManager.default.createDirectory(atPath: directory + "/profile/user", withIntermediateDirectories: true)
+            // LibreOffice's own temporary files (lu*.tmp) go into the private directory too (its
+            // Temp path, set in the profile: not TMPDIR, which other threads may be reading), so
+            // removing the directory leaves nothing behind.
+            try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: false)
+            let settings = profileSettings(temporaryFiles: fileURL(Array((directory + "/tmp").utf8)))
             try atomicReplace(path: directory + "/profile/user/registrymodifications.xcu",
-                              contents: Array(profileSettings.utf8))
+                              contents: Array(settings.utf8))
         } catch {
             return .failure(DocumentError(kind: .input, path: nil, reason: "cannot write a private LibreOffice profile (\(error))"))
         }
         OfficeKitCleanup.register(directory)
-        // LibreOffice's own temporary files (lu*.tmp) go into the private directory too, so
-        // removing it leaves nothing behind.
-        do { try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: false) } catch {}
-        setenv("TMPDIR", directory + "/tmp", 1)
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
         // Office writes its chatter (font warnings, "javaldx" notes) to standard output and error;
         // standard output may be a pipe carrying a PNG or the render protocol, so it is pointed
         // at standard error while the office starts (the render worker moves its protocol off
         // descriptor 1 for the office's later threads).
         let kit: UnsafeMutablePointer<LibreOfficeKit>? = StandardOutputDiversion.run {
             quire_lok_init(program, Self.fileURL(Array((directory + "/profile").utf8)))
+        }
+        // LibreOffice makes its own temporary directories (lu<pid>….tmp) in TMPDIR as it starts:
+        // those that appeared, named for this process, are removed with the private directory.
+        let ownPrefix = "lu\(getpid())"
+        let temporary = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+        for name in temporary where name.hasPrefix(ownPrefix) && name.hasSuffix(".tmp") && !before.contains(name) {
+            OfficeKitCleanup.register(base + "/" + name)
         }
         guard let kit else {
             return .failure(DocumentError(kind: .unsupported, path: nil,
@@ -194,7 +203,7 @@ final class OfficeKit: @unchecked Sendable {
     }
 
     /// The profile's settings (registrymodifications.xcu), fused over LibreOffice's defaults.
-    static let profileSettings = """
+    static func profileSettings(temporaryFiles: String) -> String { """
     <?xml version="1.0" encoding="UTF-8"?>
     <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
     <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="MacroSecurityLevel" oor:op="fuse"><value>3</value></prop></item>
@@ -208,9 +217,10 @@ final class OfficeKit: @unchecked Sendable {
     <item oor:path="/org.openoffice.Office.Calc/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>1</value></prop></item>
     <item oor:path="/org.openoffice.Office.Writer/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>2</value></prop></item>
     <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Paths/Paths/org.openoffice.Office.Paths:NamedPath['Temp']"><prop oor:name="WritePath" oor:op="fuse"><value>\(temporaryFiles)</value></prop></item>
     </oor:items>
 
-    """
+    """ }
 }
 
 /// Removes the office's private directory when the process ends (``OfficeProcessState/removePrivateFiles()``,

@@ -21,7 +21,9 @@ public enum Samples {
             // infinite-loop.ps is among the last files generate.sh writes: an older or interrupted
             // sample set is regenerated.
             if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("document.pdf").path)
-                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("infinite-loop.ps").path) {
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("infinite-loop.ps").path)
+                || (FileManager.default.isExecutableFile(atPath: "/usr/bin/soffice")
+                    && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("office-report.docx").path)) {
                 let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path
                 let result = ProcessRunner.run([script], timeout: 300)
                 precondition(result.status == 0, "Samples/generate.sh failed: \(result.standardError)")
