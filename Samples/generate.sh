@@ -36,7 +36,7 @@ python3 "$here/derive.py" "$out"
 python3 "$here/shadings.py" "$out"
 # Office documents made by LibreOffice itself (soffice, once per format), when it is installed.
 if command -v soffice >/dev/null 2>&1; then
-    python3 "$here/office.py" "$out"
+    python3 -I "$here/office.py" "$out"
 fi
 rm -rf "$out/.parts"
 # Small committed samples.

@@ -106,10 +106,9 @@ final class OfficeKit: @unchecked Sendable {
         }
         OfficeKitCleanup.register(directory)
         let before = Set((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
-        // Office writes its chatter (font warnings, "javaldx" notes) to standard output and error;
-        // standard output may be a pipe carrying a PNG or the render protocol, so it is pointed
-        // at standard error while the office starts (the render worker moves its protocol off
-        // descriptor 1 for the office's later threads).
+        // Office writes its chatter to standard output and error: both are pointed at /dev/null
+        // during office calls (the render worker also moves its protocol off descriptor 1, for
+        // anything the office's own threads print later).
         let kit: UnsafeMutablePointer<LibreOfficeKit>? = StandardOutputDiversion.run {
             quire_lok_init(program, Self.fileURL(Array((directory + "/profile").utf8)))
         }
@@ -221,54 +220,4 @@ final class OfficeKit: @unchecked Sendable {
     </oor:items>
 
     """ }
-}
-
-/// Removes the office's private directory when the process ends (``OfficeProcessState/removePrivateFiles()``,
-/// called by quire's exit path; an exit handler for other programs), and those of offices whose
-/// process is gone (a worker killed on its timeout) when the next office starts.
-enum OfficeKitCleanup {
-    private static let directories = Mutex<[String]>([])
-    /// The directory names' prefix; the owner's process id follows.
-    static let prefix = "quire-office-"
-
-    /// Removes `base/quire-office-PID-*` directories whose process no longer exists.
-    static func removeStale(in base: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            let rest = name.dropFirst(prefix.count)
-            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                try? FileManager.default.removeItem(atPath: base + "/" + name)
-            }
-        }
-    }
-
-    static func register(_ directory: String) {
-        let first = directories.withLock { list in
-            list.append(directory)
-            return list.count == 1
-        }
-        if first { atexit { OfficeKitCleanup.removeAll() } }
-    }
-
-    static func removeAll() {
-        for directory in directories.withLock({ $0 }) {
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-    }
-}
-
-/// Runs a call with descriptor 1 pointed at descriptor 2, so a library's chatter cannot mix
-/// into what Quire writes on standard output (a PNG, the render protocol).
-enum StandardOutputDiversion {
-    static func run<R>(_ body: () -> R) -> R {
-        let saved = dup(1)
-        guard saved >= 0 else { return body() }
-        _ = dup2(2, 1)
-        defer {
-            _ = dup2(saved, 1)
-            close(saved)
-        }
-        return body()
-    }
 }
