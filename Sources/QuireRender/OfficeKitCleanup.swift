@@ -12,7 +12,7 @@ import Synchronization
 enum OfficeKitCleanup {
     private static let directories = Mutex<[String]>([])
     /// The directory names' prefix; the owner's process id follows.
-    static let prefix = "quire-office-"
+    static let prefix = "quire-lok-"
 
     /// Removes `base/quire-office-PID-*` directories whose process no longer exists.
     static func removeStale(in base: String) {
