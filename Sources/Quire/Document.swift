@@ -52,7 +52,18 @@ public final class Document: Sendable {
     public var path: DocumentPath { file.path }
 
     /// What Quire can do with this document, with the reason for anything it cannot do.
-    public var capabilities: Capabilities { SupportedTypes.capabilities(of: contentType) }
+    /// Office files without LibreOffice: only a preview image inside can be shown, so Preview
+    /// and Thumbnail say whether this file carries one.
+    public var capabilities: Capabilities {
+        var result = SupportedTypes.capabilities(of: contentType)
+        if contentType.family == .officeDocument, !OfficeInstallation.isInstalled, result.preview.isSupported,
+           !EmbeddedPreview.isPresent(in: file, contentType: contentType, limits: limits) {
+            let reason = "the file carries no preview image; install LibreOffice (\(OfficeInstallation.packageHint)) for every page"
+            result.preview = .unsupported(reason: reason)
+            result.thumbnail = .unsupported(reason: reason)
+        }
+        return result
+    }
 
     /// The info card: file facts, plus PDF metadata or image dimensions where they apply.
     ///

@@ -25,6 +25,10 @@ enum OfficeEngine {
             }
         }
         guard OfficeInstallation.isInstalled else {
+            guard zipBased else {
+                throw DocumentError(kind: .unsupported, path: input.file.path,
+                                    reason: "\(input.contentType.localizedDescription) files carry no preview image; install LibreOffice (\(OfficeInstallation.packageHint)) for every page")
+            }
             return try RenderEngine.containerPreview.open(input)
         }
         // A zip that is no zip, a zip bomb or a broken compound file never reaches the office.

@@ -173,4 +173,28 @@ struct OfficeCommandTests {
         }
         #expect(Set(workers).count == 2, "two documents per worker: \(workers)")
     }
+
+    /// Without LibreOffice (its directory pointed elsewhere), capabilities say what is true of
+    /// each file: a preview image inside, or none and what to install; Print says why not.
+    @Test func withoutLibreOfficeCapabilitiesTellTheTruth() {
+        var environment = ProcessInfo.processInfo.environment
+        environment["QUIRE_OFFICE_PROGRAM"] = "/nonexistent/libreoffice/program"
+        func actions(_ name: String) -> String {
+            QuireBinary.run(["actions", Samples.path(name)], environment: environment).standardOutputText
+        }
+        let carrying = actions("office-report.odt")     // LibreOffice writes a thumbnail into .odt
+        #expect(carrying.contains("Preview    yes"), "\(carrying)")
+        #expect(carrying.contains("Print      no: Quire prints") && carrying.contains("libreoffice-writer"), "\(carrying)")
+        let none = actions("office-report.docx")
+        #expect(none.contains("Preview    no: the file carries no preview image; install LibreOffice"), "\(none)")
+        let legacy = actions("office-report.doc")
+        #expect(legacy.contains("Preview    no:") && legacy.contains("install LibreOffice"), "\(legacy)")
+        // And the commands keep to it: the preview image, or one line saying what is missing.
+        let scratch = TemporaryDirectory()
+        let shown = QuireBinary.run(["preview", Samples.path("office-report.odt"), "-o", scratch.file("a.png")], environment: environment)
+        #expect(shown.status == 0, "\(shown.standardError)")
+        let refused = QuireBinary.run(["preview", Samples.path("office-report.doc"), "-o", scratch.file("b.png")], environment: environment)
+        #expect(refused.status != 0 && refused.errorLines.count == 1 && refused.standardError.contains("install LibreOffice"),
+                "\(refused.standardError)")
+    }
 }
