@@ -158,7 +158,8 @@ clean:
 ## bench: start-up per command beside the C tools (--version, info vs pdfinfo, thumbnail vs
 ## pdftocairo, can-print, print vs lp on the CUPS test bed), then single thumbnails against pdftocairo (time, and memory for a 1000-page PDF), then
 ## batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer, then the Quick Look
-## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb). Benchmarks,
+## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb), then office
+## documents against LibreOffice's command line (cold and warm first page, batch, RSS). Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
@@ -168,3 +169,4 @@ bench: deps samples
 	bench/thumbnail-bench.sh $(QUIRE_RELEASE) 20
 	QUIRE=$(CURDIR)/$(QUIRE_RELEASE) bench/batch-bench.sh
 	bench/look-window-bench.sh $(QUIRE_RELEASE) 5
+	bench/office-bench.sh $(QUIRE_RELEASE) 3
