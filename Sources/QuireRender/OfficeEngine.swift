@@ -57,7 +57,7 @@ enum OfficeEngine {
         }
         if source.pageCount > input.limits.maximumPages {
             throw DocumentError(kind: .limitExceeded, path: input.file.path,
-                                reason: "LibreOffice lays it out on \(source.pageCount) pages, more than the limit of \(input.limits.maximumPages)",
+                                reason: "LibreOffice lays it out on \(source.pageCount) pages, " + Limit.pages.exceeded(input.limits.maximumPages, "pages"),
                                 remedy: .raise(.pages))
         }
         return RenderEngine.Opened(source: source)

@@ -105,6 +105,11 @@ final class OfficeKit: @unchecked Sendable {
             return .failure(DocumentError(kind: .input, path: nil, reason: "cannot write a private LibreOffice profile (\(error))"))
         }
         OfficeKitCleanup.register(directory)
+        // LibreOffice reads a configuration layer from dconf (Debian builds it with dconf), and
+        // dconf writes $XDG_RUNTIME_DIR/dconf/user and may call its service over D-Bus: an empty
+        // dconf profile gives it no database, so the user's session is neither read nor touched.
+        // (Set once, before the office starts; nothing else in Quire reads it.)
+        setenv("DCONF_PROFILE", "/dev/null", 1)
         let before = Set((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
         // Office writes its chatter to standard output and error: both are pointed at /dev/null
         // during office calls (the render worker also moves its protocol off descriptor 1, for

@@ -32,7 +32,7 @@ enum ZipDirectoryCheck {
             total += inflated
             if total > limits.maximumInflatedBytes {
                 throw DocumentError(kind: .limitExceeded, path: file.path,
-                                    reason: "the document inflates to more than \(limits.maximumInflatedBytes) bytes (zip bomb?)",
+                                    reason: "zip bomb? the document inflates to " + Limit.inflatedSize.exceeded(limits.maximumInflatedBytes, "bytes"),
                                     remedy: .raise(.inflatedSize))
             }
             offset += 46 + Int(uint16(directory, offset + 28)) + Int(uint16(directory, offset + 30)) + Int(uint16(directory, offset + 32))

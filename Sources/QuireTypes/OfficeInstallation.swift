@@ -18,9 +18,15 @@ public enum OfficeInstallation {
 
     /// Whether LibreOfficeKit can be loaded from ``programDirectory`` (its merged library is
     /// there). A `stat`, not a load: capabilities are asked for in every `info`/`actions`.
+    ///
+    /// The office's configuration must be readable too: Debian links
+    /// `/usr/lib/libreoffice/share/registry` to `/etc/libreoffice/registry`, which GNOME's
+    /// thumbnail sandbox (only `/usr` and `/etc/ld.so.cache`) does not show — LibreOffice
+    /// crashes starting without it, so there the office counts as not installed.
     public static var isInstalled: Bool {
-        access(programDirectory + "/libmergedlo.so", R_OK) == 0
-            || access(programDirectory + "/libsofficeapp.so", R_OK) == 0
+        (access(programDirectory + "/libmergedlo.so", R_OK) == 0
+            || access(programDirectory + "/libsofficeapp.so", R_OK) == 0)
+            && access(programDirectory + "/../share/registry/main.xcd", R_OK) == 0
     }
 
     /// The Debian packages that provide the office, for messages ("install …").
