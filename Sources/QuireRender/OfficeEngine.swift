@@ -21,7 +21,7 @@ enum OfficeEngine {
                 throw error
             } catch {
                 // No preview image (or an unreadable one): the pages, when LibreOffice is here.
-                guard OfficeInstallation.isInstalled else { throw error }
+                guard OfficeInstallation.isInstalled else { throw Self.withoutOffice(error, input) }
             }
         }
         guard OfficeInstallation.isInstalled else {
@@ -29,7 +29,11 @@ enum OfficeEngine {
                 throw DocumentError(kind: .unsupported, path: input.file.path,
                                     reason: "\(input.contentType.localizedDescription) files carry no preview image; install LibreOffice (\(OfficeInstallation.packageHint)) for every page")
             }
-            return try RenderEngine.containerPreview.open(input)
+            do {
+                return try RenderEngine.containerPreview.open(input)
+            } catch {
+                throw Self.withoutOffice(error, input)
+            }
         }
         // A zip that is no zip, a zip bomb or a broken compound file never reaches the office.
         if zipBased {
@@ -61,6 +65,15 @@ enum OfficeEngine {
                                 remedy: .raise(.pages))
         }
         return RenderEngine.Opened(source: source)
+    }
+}
+
+extension OfficeEngine {
+    /// A file without a preview image, and no LibreOffice: the reason says what to install.
+    static func withoutOffice(_ error: DocumentError, _ input: RenderEngine.Input) -> DocumentError {
+        guard error.kind == .unsupported else { return error }
+        return DocumentError(kind: .unsupported, path: input.file.path,
+                             reason: "\(error.reason); install LibreOffice (\(OfficeInstallation.packageHint)) for every page")
     }
 }
 

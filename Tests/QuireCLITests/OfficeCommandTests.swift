@@ -197,4 +197,26 @@ struct OfficeCommandTests {
         #expect(refused.status != 0 && refused.errorLines.count == 1 && refused.standardError.contains("install LibreOffice"),
                 "\(refused.standardError)")
     }
+
+    /// The terminal viewer (quire look without a display) pages through a presentation and on
+    /// to a 20-page .docx, every page laid out by LibreOffice in its warm worker.
+    @Test func terminalViewerPagesThroughOfficeFiles() throws {
+        let scratch = TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = scratch.file("state")
+        environment["CUPS_SERVER"] = "127.0.0.1:1"
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["QUIRE_GRAPHICS"] = "blocks"
+        let session = try TmuxSession([QuireBinary.path, "look", Samples.path("office-slides.pptx"), Samples.path("office-report.docx")],
+                                      environment: environment)
+        #expect(TmuxSession.lastLine(session.wait(for: "page 1 of 3", timeout: 60)).contains("office-slides.pptx"))
+        session.send("PageDown")
+        #expect(session.wait(for: "page 2 of 3", timeout: 30).contains("page 2 of 3"))
+        session.send("Right")
+        #expect(session.wait(for: "page 1 of 20", timeout: 60).contains("office-report.docx"))
+        let screen = session.capture()
+        #expect(screen.contains("▀") || screen.contains("▄"), "a page was drawn: \(screen)")
+        session.send("q")
+    }
 }
