@@ -41,10 +41,13 @@ enum OfficeEngine {
         } else {
             try CompoundFileCheck.check(input.file)
         }
+        // A thumbnail needs page 1 only: LibreOffice exports just that page.
+        let firstPageOnly = input.preferEmbeddedPreview
         let pdf: InputFile
+        let documentPageCount: Int?
         do {
-            pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-                try office.convertToPDF(input.file, password: input.password)
+            (pdf, documentPageCount) = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
+                try office.convertToPDF(input.file, password: input.password, firstPageOnly: firstPageOnly)
             }
         } catch {
             // LibreOffice cannot import every iWork file; their preview image is better than nothing.
@@ -64,7 +67,9 @@ enum OfficeEngine {
                                 reason: "LibreOffice lays it out on \(source.pageCount) pages, " + Limit.pages.exceeded(input.limits.maximumPages, "pages"),
                                 remedy: .raise(.pages))
         }
-        return RenderEngine.Opened(source: source)
+        var opened = RenderEngine.Opened(source: source)
+        opened.documentPageCount = firstPageOnly ? documentPageCount : source.pageCount
+        return opened
     }
 }
 
