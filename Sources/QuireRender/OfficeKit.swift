@@ -128,6 +128,7 @@ final class OfficeKit: @unchecked Sendable {
             return .failure(DocumentError(kind: .unsupported, path: nil,
                                           reason: "LibreOffice in \(program) could not be started"))
         }
+        OfficeKitCleanup.endBeforeOfficeDestructors()
         return .success(OfficeKit(kit: kit, directory: directory))
     }
 
@@ -183,6 +184,7 @@ final class OfficeKit: @unchecked Sendable {
                                 reason: "LibreOffice could not lay out its pages (\(lastError() ?? "PDF export failed"))")
         }
         documentsConverted += 1
+        OfficeKitCleanup.endBeforeOfficeDestructors()
         do {
             return (try InputFile(path: DocumentPath(output)), firstPageOnly ? pageCount : nil)
         } catch {

@@ -39,4 +39,18 @@ enum OfficeKitCleanup {
             try? FileManager.default.removeItem(atPath: directory)
         }
     }
+
+    /// Makes `exit()` end the process before LibreOffice's static destructors run: they can
+    /// double-free and then hang in the office's own crash handler (seen: `quire preview` of a
+    /// .docx, release build, "double free or corruption" and no exit until the watchdog).
+    /// `on_exit` handlers run in reverse order of registration, so one registered after the
+    /// office started (and again after each document, for destructors registered lazily)
+    /// runs first: it removes the private files, flushes stdio and `_exit`s with the status.
+    static func endBeforeOfficeDestructors() {
+        on_exit({ status, _ in
+            OfficeKitCleanup.removeAll()
+            fflush(nil)
+            _exit(status)
+        }, nil)
+    }
 }
