@@ -41,13 +41,10 @@ enum OfficeEngine {
         } else {
             try CompoundFileCheck.check(input.file)
         }
-        // A thumbnail needs page 1 only: LibreOffice exports just that page.
-        let firstPageOnly = input.preferEmbeddedPreview
         let pdf: InputFile
-        let documentPageCount: Int?
         do {
-            (pdf, documentPageCount) = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-                try office.convertToPDF(input.file, password: input.password, firstPageOnly: firstPageOnly)
+            pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
+                try office.convertToPDF(input.file, password: input.password)
             }
         } catch {
             // LibreOffice cannot import every iWork file; their preview image is better than nothing.
@@ -67,9 +64,7 @@ enum OfficeEngine {
                                 reason: "LibreOffice lays it out on \(source.pageCount) pages, " + Limit.pages.exceeded(input.limits.maximumPages, "pages"),
                                 remedy: .raise(.pages))
         }
-        var opened = RenderEngine.Opened(source: source)
-        opened.documentPageCount = firstPageOnly ? documentPageCount : source.pageCount
-        return opened
+        return RenderEngine.Opened(source: source)
     }
 }
 

@@ -134,10 +134,7 @@ final class OfficeKit: @unchecked Sendable {
 
     /// Converts the document at `file` to PDF in the office's private directory and returns the
     /// PDF opened (its name already removed: nothing is left behind).
-    /// - Parameter firstPageOnly: export page 1 only (a thumbnail): the result's `pageCount` is
-    ///   then the document's page count where LibreOffice knows it without a full export (text,
-    ///   slides, drawings), nil for spreadsheets.
-    func convertToPDF(_ file: InputFile, password: String?, firstPageOnly: Bool = false) throws(DocumentError) -> (pdf: InputFile, pageCount: Int?) {
+    func convertToPDF(_ file: InputFile, password: String?) throws(DocumentError) -> InputFile {
         counter += 1
         let output = directory + "/document-\(counter).pdf"
         let source = Self.fileURL(Self.absolute(file.path.bytes))
@@ -163,20 +160,8 @@ final class OfficeKit: @unchecked Sendable {
         }
         let document = UnsafeMutablePointer<LibreOfficeKitDocument>(loaded)
         defer { quire_lok_document_destroy(document) }
-        var pageCount: Int?
-        if firstPageOnly {
-            let type = quire_lok_document_type(document)
-            // LOK_DOCTYPE_TEXT 0 (pages), PRESENTATION 2 (slides), DRAWING 3 (pages); a
-            // spreadsheet's parts are sheets, not printed pages.
-            if type == 0 || type == 2 || type == 3 {
-                let parts = Int(quire_lok_parts(document))
-                if parts > 0 { pageCount = parts }
-            }
-        }
-        // The PDF export's filter data as JSON (LibreOfficeKit 7.4): page 1 only for thumbnails.
-        let filterOptions: String? = firstPageOnly ? #"{"PageRange":{"type":"string","value":"1"}}"# : nil
         let saved = StandardOutputDiversion.run {
-            quire_lok_save_as(document, Self.fileURL(Array(output.utf8)), "pdf", filterOptions)
+            quire_lok_save_as(document, Self.fileURL(Array(output.utf8)), "pdf", nil)
         }
         defer { unlink(output) }
         guard saved != 0 else {
@@ -186,7 +171,7 @@ final class OfficeKit: @unchecked Sendable {
         documentsConverted += 1
         OfficeKitCleanup.endBeforeOfficeDestructors()
         do {
-            return (try InputFile(path: DocumentPath(output)), firstPageOnly ? pageCount : nil)
+            return try InputFile(path: DocumentPath(output))
         } catch {
             throw DocumentError(kind: .damaged, path: file.path, reason: "LibreOffice made no PDF of it (\(error))")
         }

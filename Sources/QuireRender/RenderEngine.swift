@@ -27,9 +27,6 @@ struct RenderEngine: Sendable {
         var embeddedPreviewName: String? = nil
         /// Whether a text file was cut at the byte limit.
         var isTruncated = false
-        /// The whole document's page count when only some pages were laid out (an office
-        /// file's first page for a thumbnail); nil when unknown. Defaults to the source's count.
-        var documentPageCount: Int?? = .none
     }
 
     /// A short name for messages and notes ("pdf", "image").

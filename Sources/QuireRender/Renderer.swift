@@ -63,7 +63,6 @@ public final class Renderer {
         source = opened.source
         let previewName = opened.embeddedPreviewName
         let truncated = opened.isTruncated
-        documentPageCount = opened.documentPageCount ?? opened.source.pageCount
         embeddedPreviewName = previewName
         textTruncated = truncated
         self.limits = limits
@@ -74,11 +73,6 @@ public final class Renderer {
 
     /// Number of pages (1 for images, SVG and embedded previews).
     public var pageCount: Int { source.pageCount }
-
-    /// The whole document's page count: ``pageCount``, except for an office file opened for a
-    /// thumbnail (`preferEmbeddedPreview`), whose first page only was laid out — then what
-    /// LibreOffice knew without laying out the rest (nil for a spreadsheet).
-    public let documentPageCount: Int?
 
     /// Size of page `index` in points (for raster images: pixels, upright).
     public func pageSize(at index: Int) -> PageSize { source.pageSize(at: index) }

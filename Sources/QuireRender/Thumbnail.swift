@@ -54,7 +54,7 @@ public struct Thumbnail: Sendable {
         case .pdf, .postscript:
             text.pageCount = renderer.pageCount
         case .officeDocument where !renderer.isRaster:
-            text.pageCount = renderer.documentPageCount   // laid out by LibreOffice (page 1 only)
+            text.pageCount = renderer.pageCount   // laid out by LibreOffice
         default:
             break
         }

@@ -54,7 +54,7 @@ public struct RendererThumbnailSource: ThumbnailRendering {
         case .pdf, .postscript:
             result.pageCount = renderer.pageCount
         case .officeDocument where !renderer.isRaster:
-            result.pageCount = renderer.documentPageCount   // laid out by LibreOffice (page 1 only)
+            result.pageCount = renderer.pageCount   // laid out by LibreOffice
         default:
             break
         }
