@@ -40,9 +40,8 @@ enum OfficeKitCleanup {
         }
     }
 
-    /// Makes `exit()` end the process before LibreOffice's static destructors run: they can
-    /// double-free and then hang in the office's own crash handler (seen: `quire preview` of a
-    /// .docx, release build, "double free or corruption" and no exit until the watchdog).
+    /// Makes `exit()` end the process before LibreOffice's static destructors run: they wait
+    /// for the office's threads (a render worker that returned through `exit()` hung there).
     /// `on_exit` handlers run in reverse order of registration, so one registered after the
     /// office started (and again after each document, for destructors registered lazily)
     /// runs first: it removes the private files, flushes stdio and `_exit`s with the status.
