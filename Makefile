@@ -3,16 +3,21 @@ SWIFT ?= swift
 SAMPLES := Samples/generated
 
 # Debian packages needed to build, generate samples and test.
+# LibreOffice (the office engine, loaded at run time through LibreOfficeKit): the full
+# writer/calc/impress/draw packages, not the -nogui ones: Calc loaded through LibreOfficeKit
+# builds its input bar from modules/scalc/ui/inputbar.ui, which libreoffice-calc-nogui leaves
+# out, and every spreadsheet then fails to load. No GTK: recommends are not installed.
 # Libraries loaded on first use (dlopen) still need their headers to build: libarchive-dev,
 # libspectre-dev, libqpdf-dev; librsvg2-2 and libpangocairo-1.0-0 are declared in the shims.
 DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libcairo2-dev \
 	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev zlib1g-dev libarchive-dev libspectre-dev libpng-dev libpoppler-cpp-dev \
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core libgtk-4-dev libgtksourceview-5-dev \
-	libfontconfig-dev
+	libfontconfig-dev libreofficekit-dev
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 xclip evince \
-	fonts-urw-base35 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good libgtk-4-media-gstreamer
+	fonts-urw-base35 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good libgtk-4-media-gstreamer \
+	libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw
 # The desktop end-to-end test only (make desktop-test): the real file manager, a large install
 # (tracker, gvfs, libadwaita), kept out of `make test`. GNOME Sushi may be on the machine (make
 # bench installs it as the window's baseline): the test's private bus sees only its own services.
@@ -158,7 +163,8 @@ clean:
 ## bench: start-up per command beside the C tools (--version, info vs pdfinfo, thumbnail vs
 ## pdftocairo, can-print, print vs lp on the CUPS test bed), then single thumbnails against pdftocairo (time, and memory for a 1000-page PDF), then
 ## batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer, then the Quick Look
-## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb). Benchmarks,
+## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb), then office
+## documents against LibreOffice's command line (cold and warm first page, batch, RSS). Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
@@ -173,3 +179,4 @@ bench: deps samples
 	bench/compose-bench.sh $(QUIRE_RELEASE) 5
 	bench/find-bench.sh $(QUIRE_RELEASE) 5
 	bench/sidebar-bench.sh $(QUIRE_RELEASE) 3
+	bench/office-bench.sh $(QUIRE_RELEASE) 3

@@ -79,6 +79,10 @@ let package = Package(
         .systemLibrary(
             name: "CCUPS", path: "Sources/CCUPS",
             providers: [.apt(["libcups2-dev"])]),
+        // LibreOfficeKit: headers only; the office is loaded from /usr/lib/libreoffice at run time.
+        .systemLibrary(
+            name: "CLibreOfficeKit", path: "Sources/CLibreOfficeKit",
+            providers: [.apt(["libreofficekit-dev"])]),
         // libc calls the Glibc module leaves out (pipe2, prctl, memmem, O_TMPFILE).
         .systemLibrary(name: "CQuireSystem", path: "Sources/CQuireSystem"),
 
@@ -110,7 +114,8 @@ let package = Package(
         .target(
             name: "QuireRender",
             dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
-                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer"]),
+                           "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer",
+                           "CLibreOfficeKit"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

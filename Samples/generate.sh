@@ -43,6 +43,10 @@ python3 "$here/archives.py" "$out"
 "$here/media.sh" "$out"
 # Find and copy: a 1000-page text PDF with one word on page 900, accents, regex characters, a page without text.
 python3 "$here/find-samples.py" "$out"
+# Office documents made by LibreOffice itself (soffice, once per format), when it is installed.
+if command -v soffice >/dev/null 2>&1; then
+    python3 -I "$here/office.py" "$out"
+fi
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

@@ -52,7 +52,18 @@ public final class Document: Sendable {
     public var path: DocumentPath { file.path }
 
     /// What Quire can do with this document, with the reason for anything it cannot do.
-    public var capabilities: Capabilities { SupportedTypes.capabilities(of: contentType) }
+    /// Office files without LibreOffice: only a preview image inside can be shown, so Preview
+    /// and Thumbnail say whether this file carries one.
+    public var capabilities: Capabilities {
+        var result = SupportedTypes.capabilities(of: contentType)
+        if contentType.family == .officeDocument, !OfficeInstallation.isInstalled, result.preview.isSupported,
+           !EmbeddedPreview.isPresent(in: file, contentType: contentType, limits: limits) {
+            let reason = "the file carries no preview image; install LibreOffice (\(OfficeInstallation.packageHint)) for every page"
+            result.preview = .unsupported(reason: reason)
+            result.thumbnail = .unsupported(reason: reason)
+        }
+        return result
+    }
 
     /// The info card: file facts, plus PDF metadata or image dimensions where they apply.
     ///
@@ -88,6 +99,26 @@ public final class Document: Sendable {
                 let document = try PDFDocument(file: file, password: password)
                 pdf = document.info
                 if password != nil { pdf?.isEncrypted = true; pdf?.isPasswordProtected = true }
+            } catch where error.kind == .passwordRequired {
+                pdf = .locked
+                problem = error
+            }
+        case .officeDocument where OfficeInstallation.isInstalled:
+            // Pages, page size, title and author of the document as LibreOffice lays it out
+            // (from the PDF it makes: the same pages every viewer shows and Print sends).
+            do throws(DocumentError) {
+                let opened: Renderer
+                if let renderer { opened = renderer } else { opened = try self.renderer(password: password) }
+                if var facts = opened.pdfInfo {
+                    facts.producer = nil
+                    facts.creator = nil
+                    facts.version = nil
+                    facts.creationDate = nil
+                    facts.modificationDate = nil
+                    facts.isEncrypted = password != nil
+                    facts.isPasswordProtected = password != nil
+                    pdf = facts
+                }
             } catch where error.kind == .passwordRequired {
                 pdf = .locked
                 problem = error

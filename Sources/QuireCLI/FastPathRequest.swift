@@ -57,7 +57,9 @@ enum FastPathRequest: Equatable {
                 return   // not reached: only JSON encoding throws
             }
         case .lookRenderWorker(let arguments):
-            if let status = RenderWorkerEntry.run(arguments) { exit(status) }
+            // `end`, not `exit`: a worker that ran LibreOffice must not run the office's static
+            // destructors (they wait for its threads and can hang the worker's exit).
+            if let status = RenderWorkerEntry.run(arguments) { QuireMain.end(status) }
         case .look(let files, let resume):
             guard LookWindowLauncher.hasDisplay, let window = LookWindowLauncher.executable() else { return }
             do {

@@ -48,8 +48,10 @@ enum InfoCardFormatter {
                 if let producer = pdf.producer { rows.append(("Producer", producer)) }
                 if let created = pdf.creationDate { rows.append(("Created", dateString(created))) }
                 if let version = pdf.version { rows.append(("Version", version)) }
-                rows.append(("Encrypted", pdf.isPasswordProtected ? "yes, opened with password"
-                             : pdf.isEncrypted ? "yes (restricted permissions)" : "no"))
+                if type.family == .pdf || pdf.isPasswordProtected {
+                    rows.append(("Encrypted", pdf.isPasswordProtected ? "yes, opened with password"
+                                 : pdf.isEncrypted ? "yes (restricted permissions)" : "no"))
+                }
             }
         }
         if let image = info.image {

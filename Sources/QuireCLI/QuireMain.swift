@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import SanitizerSupport
+import Quire
 
 /// The entry point: the lines ``FastPathTable`` takes (`--version`, the thumbnailer contract, the
 /// plain forms of `can-print` and `info`, the viewer's render worker, `look FILE...`, the common
@@ -25,6 +26,7 @@ enum QuireMain {
     /// check the exit handlers would have run is run here.
     static func end(_ status: Int32) -> Never {
         fflush(nil)
+        OfficeProcessState.removePrivateFiles()
         LeakCheck.runIfSanitized()
         _exit(status)
     }

@@ -8,10 +8,13 @@ import QuireTypes
 final class PDFPageSource: PageSource {
     let document: PDFDocument
     let pageCount: Int
-    var path: DocumentPath { document.path }
+    var path: DocumentPath { displayPath ?? document.path }
     var isPaper: Bool { true }
+    /// The file messages name when the PDF was made from it (an office document's PDF).
+    private let displayPath: DocumentPath?
 
-    init(file: InputFile, password: String?) throws(DocumentError) {
+    init(file: InputFile, password: String?, displayPath: DocumentPath? = nil) throws(DocumentError) {
+        self.displayPath = displayPath
         document = try PDFDocument(file: file, password: password)
         pageCount = document.pageCount
         if pageCount < 1 {

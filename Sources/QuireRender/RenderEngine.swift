@@ -15,6 +15,9 @@ struct RenderEngine: Sendable {
         let limits: RenderLimits
         /// Lay out at most this many bytes of a text file.
         let textByteLimit: Int
+        /// A thumbnail is wanted: an office file's own preview image, when it carries one, is
+        /// used instead of laying the document out.
+        var preferEmbeddedPreview = false
     }
 
     /// An opened document: its pages, and what the engine learned opening it.
@@ -40,7 +43,7 @@ struct RenderEngine: Sendable {
     let open: @Sendable (Input) throws(DocumentError) -> Opened
 
     /// Every engine, in one table.
-    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .containerPreview]
+    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {

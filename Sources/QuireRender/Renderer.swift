@@ -46,8 +46,11 @@ public final class Renderer {
     ///     the first page); defaults to `limits.maximumTextBytes`.
     /// - Throws: ``DocumentError``: `unsupported` for families Quire cannot render, `damaged`,
     ///   `passwordRequired` or `limitExceeded` from the family's renderer.
+    ///   - preferEmbeddedPreview: for thumbnails: an office file's own preview image, when it
+    ///     carries one, instead of its first page laid out by LibreOffice.
     public init(file: InputFile, contentType: ContentType, password: String? = nil,
-                limits: RenderLimits = .standard, textByteLimit: Int? = nil) throws(DocumentError) {
+                limits: RenderLimits = .standard, textByteLimit: Int? = nil,
+                preferEmbeddedPreview: Bool = false) throws(DocumentError) {
         try LazyLibraries.requireCairo(file.path)
         self.contentType = contentType
         switch contentType.family {
@@ -61,7 +64,8 @@ public final class Renderer {
                                 reason: "this file type cannot be previewed (\(contentType.localizedDescription))")
         }
         let input = RenderEngine.Input(file: file, contentType: contentType, password: password, limits: limits,
-                                       textByteLimit: min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes))
+                                       textByteLimit: min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes),
+                                       preferEmbeddedPreview: preferEmbeddedPreview)
         let opened = try engine.open(input)
         source = opened.source
         let previewName = opened.embeddedPreviewName

@@ -44,7 +44,7 @@ public struct Thumbnail: Sendable {
             return Thumbnail(image: image, metadata: text)
         }
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
-                                    textByteLimit: textBytes)
+                                    textByteLimit: textBytes, preferEmbeddedPreview: true)
         let image = try renderer.renderThumbnail(longestSide: size)
         switch contentType.family {
         case .image, .svg:
@@ -53,6 +53,8 @@ public struct Thumbnail: Sendable {
             text.imageHeight = Int(page.height.rounded())
         case .pdf, .postscript:
             text.pageCount = renderer.pageCount
+        case .officeDocument where !renderer.isRaster:
+            text.pageCount = renderer.pageCount   // laid out by LibreOffice
         default:
             break
         }

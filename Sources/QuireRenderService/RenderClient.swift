@@ -192,13 +192,21 @@ public final class RenderClient {
     /// Sends `frame` and waits for its reply. `context` says what the request was for people
     /// ("on page 3"), in the message when the worker fails.
     private func exchange(_ frame: [UInt8], for path: DocumentPath, context: String, deadline: Deadline? = nil,
-                          interrupt: FileDescriptor?, abandon: () -> Bool) throws(RenderProblem) -> DocumentReply {
+                          interrupt: FileDescriptor?, abandon: () -> Bool, retried: Bool = false) throws(RenderProblem) -> DocumentReply {
         let deadline = deadline ?? Deadline(seconds: timeout)
         let worker = try connection(for: [path])
+        // A worker that recycled itself after its last reply (``WorkerRecycling``) ends cleanly
+        // before reading this request: it goes to a fresh worker, once.
+        func recycled() -> Bool { !retried && worker.endedCleanly }
         guard worker.write(frame) else {
             self.worker = nil
             live.set(nil)
-            throw died(Self.renderer(worker.reap()) + " " + context)
+            let how = worker.reap()
+            if recycled() {
+                return try exchange(frame, for: path, context: context, deadline: deadline, interrupt: interrupt,
+                                    abandon: abandon, retried: true)
+            }
+            throw died(Self.renderer(how) + " " + context)
         }
         while true {
             // In slices: between them the caller is asked whether the request still matters.
@@ -228,6 +236,10 @@ public final class RenderClient {
             case .died(let how):
                 self.worker = nil
                 live.set(nil)
+                if recycled() {
+                    return try exchange(frame, for: path, context: context, deadline: deadline, interrupt: interrupt,
+                                        abandon: abandon, retried: true)
+                }
                 throw died(Self.renderer(how) + " " + context)
             case .protocolError:
                 discard(worker)

@@ -29,7 +29,11 @@ public struct RenderWorker: Sendable {
     }
 
     /// Serves requests on `input` until it is closed; returns the exit status for the process.
-    public func run(input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput) -> Int32 {
+    public func run(input: FileDescriptor = .standardInput, output requestedOutput: FileDescriptor = .standardOutput) -> Int32 {
+        // The replies leave descriptor 1 for a copy of it, and descriptor 1 becomes standard
+        // error: a library that prints (LibreOffice's threads do, at any time) cannot corrupt
+        // the protocol.
+        let output = Self.protocolDescriptor(requestedOutput)
         // Dies with its parent (bubblewrap's --die-with-parent does the same inside the sandbox,
         // where the parent is the namespace's init).
         try? ProcessControl.setParentDeathSignal(SIGKILL)
@@ -58,8 +62,25 @@ public struct RenderWorker: Sendable {
                 guard let written = session.answer(kind, &reader, output: output) else { return 2 }
                 guard written else { return 1 }
             }
+            // A worker that has grown (an office holds hundreds of megabytes, more after each
+            // large document) ends after its reply; its client starts a fresh one for the next.
+            if recycling.reasonToEnd() != nil { return 0 }
         }
         return 0
+    }
+
+    /// When this worker ends itself: after a number of office documents, or past a resident
+    /// size.
+    var recycling: WorkerRecycling { WorkerRecycling(environment: hooks.environment) }
+
+
+    /// A copy of `output` when it is standard output (descriptor 1 then points at standard error).
+    static func protocolDescriptor(_ output: FileDescriptor) -> FileDescriptor {
+        guard output.rawValue == STDOUT_FILENO else { return output }
+        let copy = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0 else { return output }
+        _ = dup2(STDERR_FILENO, STDOUT_FILENO)
+        return FileDescriptor(rawValue: copy)
     }
 
     /// Whether this process was built with AddressSanitizer (`make asan`): its shadow memory

@@ -14,6 +14,9 @@ package final class WorkerProcess {
     private let requestFD: FileDescriptor
     private let responseFD: FileDescriptor
     private var reaped = false
+    /// Whether the worker ended by itself with status 0: a worker that recycles itself (see
+    /// ``WorkerRecycling``) after a reply; a request it did not read goes to a fresh worker.
+    package private(set) var endedCleanly = false
     private var requestClosed = false
 
     /// What happened to one request.
@@ -174,6 +177,7 @@ package final class WorkerProcess {
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return false }
         reaped = true
+        endedCleanly = status == 0
         return true
     }
 
@@ -200,6 +204,7 @@ package final class WorkerProcess {
         let waited = retryingOnInterrupt { waitpid(pid, &status, 0) }
         reaped = true
         guard waited == pid else { return "worker could not be waited for (\(Errno.current.description))" }
+        endedCleanly = status == 0
         var signal = status & 0x7F
         let exitStatus = (status >> 8) & 0xFF
         // bubblewrap reports a child killed by signal N as exit status 128 + N.

@@ -30,7 +30,7 @@ public struct RendererThumbnailSource: ThumbnailRendering {
         }
         let renderer: Renderer
         do {
-            renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024)
+            renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024, preferEmbeddedPreview: true)
         } catch {
             throw ThumbnailFailure(error)
         }
@@ -53,6 +53,8 @@ public struct RendererThumbnailSource: ThumbnailRendering {
             result.imageHeight = Int(page.height.rounded())
         case .pdf, .postscript:
             result.pageCount = renderer.pageCount
+        case .officeDocument where !renderer.isRaster:
+            result.pageCount = renderer.pageCount   // laid out by LibreOffice
         default:
             break
         }

@@ -94,8 +94,14 @@ final class WorkerPool: Sendable {
 
     private func serve(slot: Int, jobs: [Job], handle: (Job, JobOutcome) -> Void) {
         var worker: WorkerProcess?
-        while let index = take(), index < jobs.count {
+        jobs: while let index = take(), index < jobs.count {
             let job = jobs[index]
+            // A worker that recycled itself after its last reply (an office worker past its
+            // document count or memory ceiling, ``WorkerRecycling``) ends cleanly: the job goes
+            // to a fresh worker, once.
+            var outcome: WorkerProcess.Outcome
+            var attempts = 0
+            repeat {
             if worker == nil {
                 do {
                     let command = configuration.command
@@ -123,10 +129,14 @@ final class WorkerPool: Sendable {
                         state.stopping = true
                         state.startFailure = String(describing: error)
                     }
-                    break
+                    break jobs
                 }
             }
-            let outcome = worker!.process(job.request.frame, timeout: configuration.timeout)
+            outcome = worker!.process(job.request.frame, timeout: configuration.timeout)
+            attempts += 1
+            guard case .died = outcome, worker!.endedCleanly, attempts == 1 else { break }
+            worker = nil
+            } while true
             let result: JobOutcome
             switch outcome {
             case .reply(let payload):

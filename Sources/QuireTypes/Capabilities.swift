@@ -52,7 +52,10 @@ public struct Capabilities: Sendable, Hashable {
     /// The capabilities of a family; `description` names the type in reasons ("ZIP archive"),
     /// asked for only when a reason is given (shared-mime-info's description is read from an XML
     /// file: 0.4 M instructions of a `quire print` or `can-print` that never shows it).
-    public static func of(_ family: DocumentFamily, description: @autoclosure () -> String) -> Capabilities {
+    /// `mimeType` tells office formats that can carry a preview image (zip containers) from
+    /// those that cannot (legacy binary .doc/.xls/.ppt, RTF) when LibreOffice is not installed.
+    public static func of(_ family: DocumentFamily, description: @autoclosure () -> String,
+                          mimeType: String? = nil) -> Capabilities {
         switch family {
         case .pdf:
             return Capabilities(preview: .supported, thumbnail: .supported, print: .direct)
@@ -62,7 +65,9 @@ public struct Capabilities: Sendable, Hashable {
         case .image, .svg, .text, .font:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .byConversion(to: "application/pdf"))
-        case .officeDocument, .ebook, .comicBook:
+        case .officeDocument:
+            return office(mimeType: mimeType, description: description())
+        case .ebook, .comicBook:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .unsupported(reason: "Quire cannot print \(description()) files; only their preview image is readable"))
         case .video, .audio:
@@ -82,5 +87,21 @@ public struct Capabilities: Sendable, Hashable {
                                 thumbnail: .unsupported(reason: "this file type cannot be thumbnailed (\(description))"),
                                 print: .unsupported(reason: "this file type cannot be printed (\(description))"))
         }
+    }
+
+    /// Office documents: every page through LibreOffice when it is installed (and printable as
+    /// the PDF it makes); without it, only the preview image a zip-based file may carry, and
+    /// the reasons name the packages to install.
+    static func office(mimeType: String?, description: String) -> Capabilities {
+        if OfficeInstallation.isInstalled {
+            return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
+        }
+        let install = "install LibreOffice (\(OfficeInstallation.packageHint)) for every page"
+        let print = PrintCapability.unsupported(reason: "Quire prints \(description) files through LibreOffice, which is not installed (\(OfficeInstallation.packageHint))")
+        if let mimeType, !DocumentFamily.carriesPreviewImage(mimeType) {
+            let reason = "\(description) files carry no preview image; \(install)"
+            return Capabilities(preview: .unsupported(reason: reason), thumbnail: .unsupported(reason: reason), print: print)
+        }
+        return Capabilities(preview: .supported, thumbnail: .supported, print: print)
     }
 }

@@ -25,7 +25,7 @@ public struct ContentType: Sendable, Hashable, CustomStringConvertible {
     public let isUncertain: Bool
 
     /// What Quire can do with content of this type.
-    public var capabilities: Capabilities { Capabilities.of(family, description: localizedDescription) }
+    public var capabilities: Capabilities { Capabilities.of(family, description: localizedDescription, mimeType: mimeType) }
 
     public var description: String { mimeType }
 

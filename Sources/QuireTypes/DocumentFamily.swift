@@ -6,7 +6,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case svg
     case image
     case text
-    /// Zip-based documents that carry their own preview image (OpenDocument, OOXML, iWork).
+    /// Office documents (Word, Excel, PowerPoint, OpenDocument, RTF, iWork): every page through
+    /// LibreOffice when it is installed, else the preview image zip-based ones may carry.
     case officeDocument = "office-document"
     /// EPUB books (cover image from the OPF manifest).
     case ebook
@@ -39,6 +40,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
             "application/vnd.apple.pages", "application/vnd.apple.keynote", "application/vnd.apple.numbers",
             "application/x-iwork-pages-sffpages", "application/x-iwork-keynote-sffkey",
             "application/x-iwork-numbers-sffnumbers",
+            // Legacy binary Office formats and RTF: LibreOffice reads them (no preview image inside).
+            "application/msword", "application/msword-template", "application/rtf",
         ]),
     ]
 
@@ -62,5 +65,15 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     static let officePrefixes = [
         "application/vnd.oasis.opendocument.",
         "application/vnd.openxmlformats-officedocument.",
+        "application/vnd.ms-word", "application/vnd.ms-excel", "application/vnd.ms-powerpoint",
     ]
+
+    /// Whether an office type is a zip container that may carry a preview image (OpenDocument,
+    /// OOXML, iWork) rather than a format that never does (.doc, .xls, .ppt, RTF).
+    public static func carriesPreviewImage(_ mimeType: String) -> Bool {
+        mimeType.hasPrefix("application/vnd.oasis.opendocument.")
+            || mimeType.hasPrefix("application/vnd.openxmlformats-officedocument.")
+            || mimeType.lowercased().contains("macroenabled")   // .docm, .xlsm, .pptm: OOXML zips
+            || mimeType.contains("apple") || mimeType.contains("iwork")
+    }
 }

@@ -11,9 +11,11 @@ enum SampleFiles {
         try InputFile(path: DocumentPath(path(name)))
     }
 
-    static func renderer(_ name: String, password: String? = nil, limits: RenderLimits = .standard) throws -> Renderer {
+    static func renderer(_ name: String, password: String? = nil, limits: RenderLimits = .standard,
+                         preferEmbeddedPreview: Bool = false) throws -> Renderer {
         let file = try open(name)
-        return try Renderer(file: file, contentType: try ContentType.detect(file), password: password, limits: limits)
+        return try Renderer(file: file, contentType: try ContentType.detect(file), password: password, limits: limits,
+                            preferEmbeddedPreview: preferEmbeddedPreview)
     }
 
     /// A temporary directory removed by the caller.

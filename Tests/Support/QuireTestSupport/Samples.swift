@@ -25,7 +25,9 @@ public enum Samples {
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("fonts/collection.ttc").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("archives/bomb.zip").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("media/moving.webm").path)
-                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("find-cases.pdf").path) {
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("find-cases.pdf").path)
+                || (FileManager.default.isExecutableFile(atPath: "/usr/bin/soffice")
+                    && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("office-report.docx").path)) {
                 let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path
                 let result = ProcessRunner.run([script], timeout: 300)
                 precondition(result.status == 0, "Samples/generate.sh failed: \(result.standardError)")

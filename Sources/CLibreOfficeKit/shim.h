@@ -1,0 +1,92 @@
+#ifndef CLibreOfficeKit_SHIM_H
+#define CLibreOfficeKit_SHIM_H
+// LibreOfficeKit: LibreOffice's C API for embedding. Nothing is linked: LibreOfficeKitInit.h
+// dlopens libmergedlo.so from the installed office (/usr/lib/libreoffice/program) when the first
+// office document is opened, so Quire builds, starts and runs without LibreOffice installed.
+// The helpers below call through LibreOfficeKit's function tables (Swift cannot easily), and
+// keep the password callback in C.
+// The document-level calls (parts, password features) are behind LibreOffice's "unstable" guard.
+#define LOK_USE_UNSTABLE_API 1
+#include <stdbool.h>
+#include <LibreOfficeKit/LibreOfficeKitInit.h>
+// LibreOfficeKitEnums.h has C++ in it (static_cast, nullptr): the four values used are copied.
+enum {
+    QUIRE_LOK_CALLBACK_DOCUMENT_PASSWORD = 20,            /* LOK_CALLBACK_DOCUMENT_PASSWORD */
+    QUIRE_LOK_CALLBACK_DOCUMENT_PASSWORD_TO_MODIFY = 21,  /* LOK_CALLBACK_DOCUMENT_PASSWORD_TO_MODIFY */
+};
+#define QUIRE_LOK_FEATURE_DOCUMENT_PASSWORD (1ULL << 0)
+#define QUIRE_LOK_FEATURE_DOCUMENT_PASSWORD_TO_MODIFY (1ULL << 1)
+#include <stdlib.h>
+
+/// lok_init_2: loads the office from `install_path` with the user profile at `profile_url`
+/// (a file:// URL); NULL on failure. Once per process: an office cannot be initialised twice.
+static inline LibreOfficeKit *_Nullable quire_lok_init(const char *_Nonnull install_path,
+                                                      const char *_Nonnull profile_url) {
+    return lok_init_2(install_path, profile_url);
+}
+
+/// What the password callback knows: the password to give (or NULL), how often LibreOffice asked.
+typedef struct {
+    LibreOfficeKit *_Nullable kit;
+    const char *_Nullable password;
+    int asked;
+} quire_lok_password_state;
+
+static void quire_lok_password_callback(int type, const char *_Nullable payload, void *_Nullable data) {
+    quire_lok_password_state *state = (quire_lok_password_state *)data;
+    if (!state || !state->kit || !payload) return;
+    if (type == QUIRE_LOK_CALLBACK_DOCUMENT_PASSWORD) {
+        state->asked += 1;
+        // The password once; asked again means it was wrong: give none, and the load fails.
+        const char *password = state->asked == 1 ? state->password : NULL;
+        state->kit->pClass->setDocumentPassword(state->kit, payload, password);
+    } else if (type == QUIRE_LOK_CALLBACK_DOCUMENT_PASSWORD_TO_MODIFY) {
+        // No password to modify: the document opens read-only, which is all Quire needs.
+        state->kit->pClass->setDocumentPassword(state->kit, payload, NULL);
+    }
+}
+
+/// Asks LibreOffice to report password prompts to `state` (instead of failing silently).
+static inline void quire_lok_watch_passwords(LibreOfficeKit *_Nonnull kit, quire_lok_password_state *_Nonnull state) {
+    state->kit = kit;
+    kit->pClass->setOptionalFeatures(kit, QUIRE_LOK_FEATURE_DOCUMENT_PASSWORD | QUIRE_LOK_FEATURE_DOCUMENT_PASSWORD_TO_MODIFY);
+    kit->pClass->registerCallback(kit, quire_lok_password_callback, state);
+}
+
+static inline LibreOfficeKitDocument *_Nullable quire_lok_load(LibreOfficeKit *_Nonnull kit, const char *_Nonnull url,
+                                                              const char *_Nonnull options) {
+    return kit->pClass->documentLoadWithOptions(kit, url, options);
+}
+
+/// The last error (caller frees with quire_lok_free_error), or NULL.
+static inline char *_Nullable quire_lok_error(LibreOfficeKit *_Nonnull kit) {
+    return kit->pClass->getError(kit);
+}
+
+static inline void quire_lok_free_error(LibreOfficeKit *_Nonnull kit, char *_Nullable error) {
+    if (!error) return;
+    if (LIBREOFFICEKIT_HAS(kit, freeError)) kit->pClass->freeError(error);
+    else free(error);
+}
+
+static inline char *_Nullable quire_lok_version(LibreOfficeKit *_Nonnull kit) {
+    return kit->pClass->getVersionInfo(kit);
+}
+
+static inline int quire_lok_save_as(LibreOfficeKitDocument *_Nonnull document, const char *_Nonnull url,
+                                    const char *_Nonnull format, const char *_Nullable filter_options) {
+    return document->pClass->saveAs(document, url, format, filter_options);
+}
+
+static inline int quire_lok_document_type(LibreOfficeKitDocument *_Nonnull document) {
+    return document->pClass->getDocumentType(document);
+}
+
+static inline int quire_lok_parts(LibreOfficeKitDocument *_Nonnull document) {
+    return document->pClass->getParts(document);
+}
+
+static inline void quire_lok_document_destroy(LibreOfficeKitDocument *_Nonnull document) {
+    document->pClass->destroy(document);
+}
+#endif

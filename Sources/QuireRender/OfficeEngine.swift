@@ -1,0 +1,85 @@
+import QuireTypes
+
+/// Office documents (Word, Excel, PowerPoint, OpenDocument, RTF, Apple iWork) page by page:
+/// the process's warm LibreOffice (``OfficeKit``) lays the document out and exports it as PDF
+/// into its private directory, and the pages, their sizes, text, title and author come from
+/// that PDF through the PDF engine (poppler) — so the viewers, `preview`, `info` and Print see
+/// an office file as the PDF LibreOffice makes of it. Spreadsheets give each sheet's printed
+/// pages, presentations one slide per page.
+///
+/// The preview image a zip-based file carries is used instead:
+/// - for thumbnails (``RenderEngine/Input/preferEmbeddedPreview``), when there is one: it is
+///   what the producing application drew, and costs milliseconds instead of a layout;
+/// - without LibreOffice, and for a file LibreOffice cannot import (some iWork files).
+enum OfficeEngine {
+    static func open(_ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
+        let zipBased = DocumentFamily.carriesPreviewImage(input.contentType.mimeType)
+        if input.preferEmbeddedPreview && zipBased {
+            do {
+                return try RenderEngine.containerPreview.open(input)
+            } catch where error.kind == .limitExceeded {
+                throw error
+            } catch {
+                // No preview image (or an unreadable one): the pages, when LibreOffice is here.
+                guard OfficeInstallation.isInstalled else { throw Self.withoutOffice(error, input) }
+            }
+        }
+        guard OfficeInstallation.isInstalled else {
+            guard zipBased else {
+                throw DocumentError(kind: .unsupported, path: input.file.path,
+                                    reason: "\(input.contentType.localizedDescription) files carry no preview image; install LibreOffice (\(OfficeInstallation.packageHint)) for every page")
+            }
+            do {
+                return try RenderEngine.containerPreview.open(input)
+            } catch {
+                throw Self.withoutOffice(error, input)
+            }
+        }
+        // A zip that is no zip, a zip bomb or a broken compound file never reaches the office.
+        if zipBased {
+            try ZipDirectoryCheck.check(input.file, limits: input.limits)
+        } else {
+            try CompoundFileCheck.check(input.file)
+        }
+        let pdf: InputFile
+        do {
+            pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
+                try office.convertToPDF(input.file, password: input.password)
+            }
+        } catch {
+            // LibreOffice cannot import every iWork file; their preview image is better than nothing.
+            if error.kind == .damaged, zipBased, let fallback = try? RenderEngine.containerPreview.open(input) {
+                return fallback
+            }
+            throw error
+        }
+        let source: PDFPageSource
+        do {
+            source = try PDFPageSource(file: pdf, password: nil, displayPath: input.file.path)
+        } catch {
+            throw DocumentError(kind: .damaged, path: input.file.path, reason: "LibreOffice's PDF of it is unreadable (\(error.reason))")
+        }
+        if source.pageCount > input.limits.maximumPages {
+            throw DocumentError(kind: .limitExceeded, path: input.file.path,
+                                reason: "LibreOffice lays it out on \(source.pageCount) pages, " + Limit.pages.exceeded(input.limits.maximumPages, "pages"),
+                                remedy: .raise(.pages))
+        }
+        return RenderEngine.Opened(source: source)
+    }
+}
+
+extension OfficeEngine {
+    /// A file without a preview image, and no LibreOffice: the reason says what to install.
+    static func withoutOffice(_ error: DocumentError, _ input: RenderEngine.Input) -> DocumentError {
+        guard error.kind == .unsupported else { return error }
+        return DocumentError(kind: .unsupported, path: input.file.path,
+                             reason: "\(error.reason); install LibreOffice (\(OfficeInstallation.packageHint)) for every page")
+    }
+}
+
+extension RenderEngine {
+    /// Office documents through LibreOfficeKit (every page), else their embedded preview image.
+    static let office = RenderEngine(name: "office", families: [.officeDocument]) { (input) throws(DocumentError) in
+        try OfficeEngine.open(input)
+    }
+}

@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+internal import CLibreOfficeKit
+import FoundationEssentials
+import QuireSystem
+import QuireTypes
+import Synchronization
+
+/// The process's one LibreOffice, through LibreOfficeKit: loaded from the installed office on
+/// the first office document and kept warm for every document after it (an office cannot be
+/// initialised twice in a process; a render worker is recycled instead).
+///
+/// Private and inert: its user profile is a throw-away directory of its own (never the user's
+/// `~/.config/libreoffice`), written before the office starts with macros disabled, no lock
+/// files beside documents, no recalculation or link updates on load and untrusted links
+/// blocked; LibreOfficeKit itself loads documents with macro execution off. Inside a render
+/// worker, bubblewrap also takes the network away, so nothing a document links to is fetched.
+///
+/// Calls are serialised by ``serial`` (LibreOffice is one big state machine); the handle is
+/// `@unchecked Sendable` because it is only used under that lock, and LibreOfficeKit guards its
+/// own state with its global "solar" mutex for callers on any thread.
+final class OfficeKit: @unchecked Sendable {
+    private let kit: UnsafeMutablePointer<LibreOfficeKit>
+    /// The private profile and conversion directory (removed at exit).
+    let directory: String
+    /// Documents converted by this office.
+    private(set) var documentsConverted = 0
+    private var counter = 0
+
+    private init(kit: UnsafeMutablePointer<LibreOfficeKit>, directory: String) {
+        self.kit = kit
+        self.directory = directory
+    }
+
+    // The shared office is never released (LibreOffice cannot be shut down and started again);
+    // this is for completeness of ownership.
+    deinit { kit.pointee.pClass.pointee.destroy(kit) }
+
+    /// The office of this process, started on first use; or why it cannot start.
+    private static let shared = Mutex<Result<OfficeKit, DocumentError>?>(nil)
+
+    /// How many documents this process's office has converted (0 before it started): the render
+    /// worker recycles itself after a number of them.
+    static var documentsConvertedInProcess: Int {
+        shared.withLock { state in
+            guard case .success(let office)? = state else { return 0 }
+            return office.documentsConverted
+        }
+    }
+
+    /// Whether this process has started an office (it then holds hundreds of megabytes).
+    static var isRunningInProcess: Bool {
+        shared.withLock { state in
+            if case .success? = state { return true }
+            return false
+        }
+    }
+
+    /// One office call at a time, from whichever thread renders.
+    private static let serial = Mutex<Void>(())
+
+    /// Runs `body` with the process's office, starting it on first use.
+    static func withOffice<R>(_ path: DocumentPath, _ body: (OfficeKit) throws(DocumentError) -> R) throws(DocumentError) -> R {
+        try serial.withLock { (_) throws(DocumentError) -> R in
+            let started = shared.withLock { state in
+                if state == nil { state = start() }
+                return state!
+            }
+            switch started {
+            case .failure(let error):
+                throw DocumentError(kind: error.kind, path: path, reason: error.reason)
+            case .success(let office):
+                return try body(office)
+            }
+        }
+    }
+
+    private static func start() -> Result<OfficeKit, DocumentError> {
+        let program = OfficeInstallation.programDirectory
+        guard OfficeInstallation.isInstalled else {
+            return .failure(DocumentError(kind: .unsupported, path: nil,
+                                          reason: "LibreOffice is not installed (\(OfficeInstallation.packageHint))"))
+        }
+        let base = (getenv("TMPDIR").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }).flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        OfficeKitCleanup.removeStale(in: base)
+        var template = Array((base + "/\(OfficeKitCleanup.prefix)\(getpid())-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            return .failure(DocumentError(kind: .input, path: nil,
+                                          reason: "cannot create a private LibreOffice profile in \(base) (\(Errno.current))"))
+        }
+        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do {
+            try FileManager.default.createDirectory(atPath: directory + "/profile/user", withIntermediateDirectories: true)
+            // LibreOffice's own temporary files (lu*.tmp) go into the private directory too (its
+            // Temp path, set in the profile: not TMPDIR, which other threads may be reading), so
+            // removing the directory leaves nothing behind.
+            try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: false)
+            let settings = profileSettings(temporaryFiles: fileURL(Array((directory + "/tmp").utf8)))
+            try atomicReplace(path: directory + "/profile/user/registrymodifications.xcu",
+                              contents: Array(settings.utf8))
+        } catch {
+            return .failure(DocumentError(kind: .input, path: nil, reason: "cannot write a private LibreOffice profile (\(error))"))
+        }
+        OfficeKitCleanup.register(directory)
+        // LibreOffice reads a configuration layer from dconf (Debian builds it with dconf), and
+        // dconf writes $XDG_RUNTIME_DIR/dconf/user and may call its service over D-Bus: an empty
+        // dconf profile gives it no database, so the user's session is neither read nor touched.
+        // (Set once, before the office starts; nothing else in Quire reads it.)
+        setenv("DCONF_PROFILE", "/dev/null", 1)
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
+        // Office writes its chatter to standard output and error: both are pointed at /dev/null
+        // during office calls (the render worker also moves its protocol off descriptor 1, for
+        // anything the office's own threads print later).
+        let kit: UnsafeMutablePointer<LibreOfficeKit>? = StandardOutputDiversion.run {
+            quire_lok_init(program, Self.fileURL(Array((directory + "/profile").utf8)))
+        }
+        // LibreOffice makes its own temporary directories (lu<pid>….tmp) in TMPDIR as it starts:
+        // those that appeared, named for this process, are removed with the private directory.
+        let ownPrefix = "lu\(getpid())"
+        let temporary = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+        for name in temporary where name.hasPrefix(ownPrefix) && name.hasSuffix(".tmp") && !before.contains(name) {
+            OfficeKitCleanup.register(base + "/" + name)
+        }
+        guard let kit else {
+            return .failure(DocumentError(kind: .unsupported, path: nil,
+                                          reason: "LibreOffice in \(program) could not be started"))
+        }
+        OfficeKitCleanup.endBeforeOfficeDestructors()
+        return .success(OfficeKit(kit: kit, directory: directory))
+    }
+
+    /// Converts the document at `file` to PDF in the office's private directory and returns the
+    /// PDF opened (its name already removed: nothing is left behind).
+    func convertToPDF(_ file: InputFile, password: String?) throws(DocumentError) -> InputFile {
+        counter += 1
+        let output = directory + "/document-\(counter).pdf"
+        let source = Self.fileURL(Self.absolute(file.path.bytes))
+        var state = quire_lok_password_state(kit: nil, password: nil, asked: 0)
+        let loaded: OpaquePointer? = (password ?? "").withCString { passwordPointer in
+            withUnsafeMutablePointer(to: &state) { statePointer in
+                statePointer.pointee.password = password == nil ? nil : passwordPointer
+                quire_lok_watch_passwords(kit, statePointer)
+                return StandardOutputDiversion.run {
+                    OpaquePointer(quire_lok_load(kit, source, "Language=en-US"))
+                }
+            }
+        }
+        guard let loaded else {
+            let message = lastError() ?? "LibreOffice could not open it"
+            if state.asked > 0 {
+                throw DocumentError(kind: .passwordRequired, path: file.path,
+                                    reason: password == nil ? "the document is password-protected"
+                                        : "the password is not correct for this document",
+                                    remedy: password == nil ? .password : nil)
+            }
+            throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable office document (\(message))")
+        }
+        let document = UnsafeMutablePointer<LibreOfficeKitDocument>(loaded)
+        defer { quire_lok_document_destroy(document) }
+        let saved = StandardOutputDiversion.run {
+            quire_lok_save_as(document, Self.fileURL(Array(output.utf8)), "pdf", nil)
+        }
+        defer { unlink(output) }
+        guard saved != 0 else {
+            throw DocumentError(kind: .damaged, path: file.path,
+                                reason: "LibreOffice could not lay out its pages (\(lastError() ?? "PDF export failed"))")
+        }
+        documentsConverted += 1
+        OfficeKitCleanup.endBeforeOfficeDestructors()
+        do {
+            return try InputFile(path: DocumentPath(output))
+        } catch {
+            throw DocumentError(kind: .damaged, path: file.path, reason: "LibreOffice made no PDF of it (\(error))")
+        }
+    }
+
+    private func lastError() -> String? {
+        guard let error = quire_lok_error(kit) else { return nil }
+        defer { quire_lok_free_error(kit, error) }
+        let text = String(decoding: UnsafeRawBufferPointer(start: error, count: strlen(error)), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return text.isEmpty ? nil : text
+    }
+
+    private static func absolute(_ path: [UInt8]) -> [UInt8] {
+        if path.first == UInt8(ascii: "/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } + [UInt8(ascii: "/")] + path
+    }
+
+    /// `file://` and the path's bytes, each outside RFC 3986's unreserved set and `/` as `%XX`.
+    static func fileURL(_ path: [UInt8]) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array("file://".utf8)
+        for byte in path {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The profile's settings (registrymodifications.xcu), fused over LibreOffice's defaults.
+    static func profileSettings(temporaryFiles: String) -> String { """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+    <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="MacroSecurityLevel" oor:op="fuse"><value>3</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="DisableMacrosExecution" oor:op="fuse"><value>true</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="BlockUntrustedRefererLinks" oor:op="fuse"><value>true</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="UseDocumentOOoLockFile" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="UseDocumentSystemFileLocking" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="UseLocking" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>1</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>1</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Calc/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>1</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Writer/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>2</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Paths/Paths/org.openoffice.Office.Paths:NamedPath['Temp']"><prop oor:name="WritePath" oor:op="fuse"><value>\(temporaryFiles)</value></prop></item>
+    </oor:items>
+
+    """ }
+}

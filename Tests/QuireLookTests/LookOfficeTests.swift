@@ -1,0 +1,39 @@
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// Office documents in the Quick Look window (Xvfb): laid out by LibreOffice in the window's
+/// render worker, paged like any document.
+@Suite("quire look window: office documents (Xvfb)")
+struct LookOfficeTests {
+    @Test func aDrawingAndADocxArePagedInTheWindow() throws {
+        let harness = try LookHarness("quire-look-office")
+        let viewer = try harness.look([Samples.path("office-drawing.odg"), Samples.path("office-report.docx")])
+        defer { viewer.stop() }
+        let window = harness.bed.waitForWindow(named: "^office-drawing\\.odg$")
+        #expect(window != nil, "\(viewer.errorOutput)")
+        var tree = harness.bed.waitForAccessible(timeout: 60) { tree in
+            tree.contains { $0.role == "label" && $0.name == "page 1 of 1" }
+        }
+        #expect(tree.contains { $0.role == "label" && $0.name == "page 1 of 1" })
+        // The drawing's red square, on white paper.
+        let drawing = try harness.screenshot("office-drawing", window: window, timeout: 60) { $0.redPixels > 2000 }
+        #expect(drawing.redPixels > 2000 && drawing.whitePixels > 50_000, "red: \(drawing.redPixels), white: \(drawing.whitePixels)")
+        if let target = ProcessInfo.processInfo.environment["QUIRE_OFFICE_SCREENSHOT"], !target.isEmpty {
+            try? FileManager.default.removeItem(atPath: target)
+            try FileManager.default.copyItem(atPath: drawing.path, toPath: target)
+        }
+        // The next file: 20 pages, text on page 1, Page Down to page 2.
+        harness.bed.key("Right")
+        #expect(harness.bed.waitForWindow(named: "^office-report\\.docx$") != nil)
+        tree = harness.bed.waitForAccessible(timeout: 60) { tree in tree.contains { $0.role == "label" && $0.name == "page 1 of 20" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "page 1 of 20" })
+        let page = try harness.screenshot("office-report", window: window, timeout: 60) { $0.darkPixels > 500 && $0.redPixels < 100 }
+        #expect(page.darkPixels > 500, "text on page 1")
+        harness.bed.key("Next")
+        tree = harness.bed.waitForAccessible(timeout: 30) { tree in tree.contains { $0.role == "label" && $0.name == "page 2 of 20" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "page 2 of 20" })
+        harness.bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import QuireRender
+import QuireTypes
+
+/// The office engine with the real LibreOffice (installed by `make test`): samples made by
+/// LibreOffice itself (Samples/office.py), compared with LibreOffice's own PDF export of the
+/// same sources (`office-*.reference.pdf`).
+@Suite struct OfficeEngineTests {
+    @Test func libreOfficeIsInstalled() {
+        #expect(OfficeInstallation.isInstalled, "make test installs LibreOffice (\(OfficeInstallation.packageHint))")
+    }
+
+    /// Every office format LibreOffice writes, as many pages as LibreOffice's own PDF export:
+    /// a 20-page text, a spreadsheet of two sheets (one page each), three slides, a drawing.
+    @Test(arguments: [
+        ("office-report.odt", "office-report"), ("office-report.docx", "office-report"), ("office-report.doc", "office-report"),
+        ("office-report.rtf", "office-report"), ("office-report.dotx", "office-report"),
+        ("office-sheet.ods", "office-sheet"), ("office-sheet.xlsx", "office-sheet"), ("office-sheet.xls", "office-sheet"),
+        ("office-slides.odp", "office-slides"), ("office-slides.pptx", "office-slides"), ("office-slides.ppt", "office-slides"),
+        ("office-drawing.odg", "office-drawing"),
+    ])
+    func pageCountsMatchLibreOfficesOwnExport(sample: String, reference: String) throws {
+        let renderer = try SampleFiles.renderer(sample)
+        #expect(renderer.contentType.family == .officeDocument)
+        let expected = try PDFDocument(file: SampleFiles.open(reference + ".reference.pdf")).pageCount
+        #expect(expected > 0)
+        #expect(renderer.pageCount == expected, "\(sample): \(renderer.pageCount) pages, LibreOffice's export has \(expected)")
+        #expect(!renderer.isRaster, "laid out, not the embedded preview image")
+        #expect(renderer.pdfInfo?.title == "Quarterly Report")
+    }
+
+    /// Page 1 of the .odt against page 1 of LibreOffice's own export, pixel by pixel at 200 px
+    /// wide: the same layout (a few grey levels of antialiasing apart), and not a blank page.
+    @Test func firstPagePixelsMatchLibreOffice() throws {
+        let ours = try SampleFiles.renderer("office-report.odt").render(page: 0, size: .fit(width: 200, height: 400))
+        let theirs = try SampleFiles.renderer("office-report.reference.pdf").render(page: 0, size: .fit(width: 200, height: 400))
+        #expect(ours.width == theirs.width && ours.height == theirs.height)
+        var dark = 0, differing = 0
+        for y in 0..<ours.height {
+            for x in 0..<ours.width {
+                let a = ours.pixel(x: x, y: y), b = theirs.pixel(x: x, y: y)
+                if Int(a.red) + Int(a.green) + Int(a.blue) < 3 * 160 { dark += 1 }
+                if abs(Int(a.red) - Int(b.red)) > 48 || abs(Int(a.green) - Int(b.green)) > 48 { differing += 1 }
+            }
+        }
+        #expect(dark > 300, "page 1 has text on it (\(dark) dark pixels)")
+        #expect(differing * 100 < ours.width * ours.height, "\(differing) of \(ours.width * ours.height) pixels differ")
+    }
+
+    /// The drawing's red square, where LibreOffice put it (2–12 cm from the top-left corner).
+    @Test func drawingIsDrawn() throws {
+        let renderer = try SampleFiles.renderer("office-drawing.odg")
+        let size = renderer.pageSize(at: 0)
+        let image = try renderer.render(page: 0, size: .fit(width: 400, height: 400))
+        let scale = Double(image.width) / size.width
+        let centre = 7 / 2.54 * 72 * scale
+        #expect(image.pixel(x: Int(centre), y: Int(centre)).isClose(to: 255, 0, 0))
+        #expect(image.pixel(x: image.width - 5, y: image.height - 5).isClose(to: 255, 255, 255))
+    }
+
+    @Test func passwordProtectedDocuments() throws {
+        #expect {
+            _ = try SampleFiles.renderer("office-password.odt")
+        } throws: { error in
+            guard let error = error as? DocumentError else { return false }
+            return error.kind == .passwordRequired && error.remedy == .password && error.reason.contains("password-protected")
+        }
+        #expect {
+            _ = try SampleFiles.renderer("office-password.odt", password: "wrong")
+        } throws: { error in
+            guard let error = error as? DocumentError else { return false }
+            return error.kind == .passwordRequired && error.reason.contains("not correct")
+        }
+        let opened = try SampleFiles.renderer("office-password.odt", password: "secret")
+        #expect(opened.pageCount == 20)
+    }
+
+    @Test(arguments: [
+        ("office-truncated.docx", DocumentError.Kind.damaged), ("office-garbage.doc", .damaged),
+        ("office-bomb.docx", .limitExceeded), ("bomb.odt", .limitExceeded), ("truncated.odt", .damaged),
+    ])
+    func badInputIsRefusedBeforeTheOffice(sample: String, kind: DocumentError.Kind) throws {
+        #expect {
+            _ = try SampleFiles.renderer(sample)
+        } throws: { ($0 as? DocumentError)?.kind == kind }
+    }
+
+    /// The page limit bounds what LibreOffice lays out (a huge spreadsheet).
+    @Test func pageLimitApplies() throws {
+        var limits = RenderLimits.standard
+        limits.maximumPages = 5
+        #expect {
+            _ = try SampleFiles.renderer("office-report.docx", limits: limits)
+        } throws: { error in
+            guard let error = error as? DocumentError else { return false }
+            return error.kind == .limitExceeded && error.reason.contains("20 pages")
+        }
+    }
+
+    /// The document's Basic macro is bound to its load event and writes a marker file; Quire
+    /// opens the document and lays it out without running it.
+    @Test func macrosDoNotRun() throws {
+        let marker = "/tmp/quire-macro-ran"
+        unlink(marker)
+        let renderer = try SampleFiles.renderer("office-macro.odt")
+        #expect(renderer.pageCount == 1)
+        _ = try renderer.render(page: 0, size: .longestSide(64))
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    /// Thumbnails use the preview image a file carries (LibreOffice writes one into every
+    /// OpenDocument file); other requests lay the pages out.
+    @Test func thumbnailsPreferTheEmbeddedPreview() throws {
+        let thumbnail = try SampleFiles.renderer("office-report.odt", preferEmbeddedPreview: true)
+        #expect(thumbnail.embeddedPreviewName == "Thumbnails/thumbnail.png" && thumbnail.isRaster)
+        let pages = try SampleFiles.renderer("office-report.odt")
+        #expect(pages.embeddedPreviewName == nil && !pages.isRaster && pages.pageCount == 20)
+        // Without a preview image inside, a thumbnail is page 1 laid out.
+        let laidOut = try SampleFiles.renderer("office-report.docx", preferEmbeddedPreview: true)
+        #expect(laidOut.pageCount == 20 && !laidOut.isRaster)
+        // A file LibreOffice cannot import shows the preview image it carries (an empty test
+        // container here; some iWork files in the wild).
+        let fallback = try SampleFiles.renderer("document.pages")
+        #expect(fallback.embeddedPreviewName == "QuickLook/Thumbnail.jpg")
+    }
+
+    @Test func legacyAndRTFTypesAreOfficeDocuments() {
+        for mime in ["application/msword", "application/vnd.ms-excel", "application/vnd.ms-powerpoint", "application/rtf",
+                     "application/vnd.ms-word.document.macroEnabled.12"] {
+            #expect(ContentType(mimeType: mime).family == .officeDocument, "\(mime)")
+        }
+        #expect(ContentType(mimeType: "application/msword").capabilities.print == .byConversion(to: "application/pdf"))
+    }
+}

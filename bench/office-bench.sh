@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Office documents: Quire's LibreOfficeKit engine against LibreOffice's own command line
+# (what GNOME Sushi waits for), on files LibreOffice made (Samples/office.py).
+#
+#   bench/office-bench.sh QUIRE [RUNS] [WORKDIR]      (defaults: 3 runs, /tmp/quire-office-bench)
+#
+# 1. Cold first page of a 20-page .docx: `quire preview --page 1` (a fresh process: LibreOffice
+#    started in it, the document laid out, page 1 drawn) vs `soffice --headless --convert-to pdf`
+#    of the same file (its profile already made; best of RUNS each).
+# 2. Warm first page: the same file again and again through one warm worker (one batch of K
+#    renamed copies, --jobs 1; per file = (time(1+K) - time(1)) / K): what a viewer or the
+#    previewer service with a warm worker pays to open the document and draw page 1.
+# 3. Batch, 2 jobs, a tree of office files (every format LibreOffice writes, COPIES each):
+#    `quire thumbnail --batch -r --jobs 2` (cold cache) vs one `soffice --headless --convert-to
+#    png` process over the same files; files done by each, wall time, ratio.
+# 4. Peak RSS: the batch's largest worker (sampled), one soffice, one cold `quire preview`.
+# A benchmark, not a test: it prints figures and ratios and never fails on a number.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+QUIRE=${1:?usage: bench/office-bench.sh QUIRE [RUNS] [WORKDIR]}
+RUNS=${2:-3}
+work=${3:-/tmp/quire-office-bench}
+COPIES=${COPIES:-5}
+WARM=${WARM:-5}
+case "$QUIRE" in /*) ;; *) QUIRE=$PWD/$QUIRE ;; esac
+command -v soffice >/dev/null || { echo "office-bench: soffice is not installed (make test installs LibreOffice)" >&2; exit 69; }
+[ -x /usr/bin/time ] || { echo "office-bench: needs GNU time (apt-get install time)" >&2; exit 69; }
+rm -rf "$work"
+mkdir -p "$work/samples" "$work/tree" "$work/out"
+python3 -I "$root/Samples/office.py" "$work/samples" >/dev/null
+docx=$work/samples/office-report.docx
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+best() { sort -g | head -1; }
+
+echo "== office: $(soffice --version 2>/dev/null | head -1)"
+echo "== 1. cold first page, 20-page .docx (best of $RUNS)"
+profile=$work/soffice-profile
+soffice -env:UserInstallation=file://$profile --headless --convert-to pdf --outdir "$work/out" "$docx" >/dev/null 2>&1   # profile made once
+quire_cold=(); soffice_cold=()
+for _ in $(seq "$RUNS"); do
+  t0=$(now); "$QUIRE" preview "$docx" --page 1 --width 800 -o "$work/out/page1.png" 2>/dev/null; t1=$(now)
+  quire_cold+=("$(elapsed "$t0" "$t1")")
+  t0=$(now); soffice -env:UserInstallation=file://$profile --headless --convert-to pdf --outdir "$work/out" "$docx" >/dev/null 2>&1; t1=$(now)
+  soffice_cold+=("$(elapsed "$t0" "$t1")")
+done
+qc=$(printf '%s\n' "${quire_cold[@]}" | best); sc=$(printf '%s\n' "${soffice_cold[@]}" | best)
+echo "quire preview --page 1 (cold process): ${qc} s   soffice --convert-to pdf (cold process): ${sc} s   ratio soffice/quire: $(ratio "$sc" "$qc")"
+
+echo "== 2. warm first page through one worker (batch --jobs 1, $WARM more copies; best of $RUNS)"
+mkdir -p "$work/warm1" "$work/warmK"
+cp "$docx" "$work/warm1/d0.docx"; cp "$docx" "$work/warmK/d0.docx"
+for i in $(seq "$WARM"); do cp "$docx" "$work/warmK/d$i.docx"; done
+one=(); many=()
+for _ in $(seq "$RUNS"); do
+  rm -rf "$work/cache1" "$work/cacheK"
+  t0=$(now); XDG_CACHE_HOME=$work/cache1 "$QUIRE" thumbnail --batch --jobs 1 -s 256 "$work/warm1" >/dev/null 2>&1; t1=$(now)
+  one+=("$(elapsed "$t0" "$t1")")
+  t0=$(now); XDG_CACHE_HOME=$work/cacheK "$QUIRE" thumbnail --batch --jobs 1 -s 256 "$work/warmK" >/dev/null 2>&1; t1=$(now)
+  many+=("$(elapsed "$t0" "$t1")")
+done
+t1b=$(printf '%s\n' "${one[@]}" | best); tkb=$(printf '%s\n' "${many[@]}" | best)
+warm=$(awk -v a="$t1b" -v b="$tkb" -v k="$WARM" 'BEGIN { printf "%.3f", (b - a) / k }')
+echo "1 file: ${t1b} s   1+$WARM files: ${tkb} s   warm open + page 1 per document: ${warm} s ($(awk -v w="$warm" 'BEGIN { printf "%.0f", w * 1000 }') ms; bar: 300 ms)"
+
+echo "== 3. batch, 2 jobs, a tree of office files ($COPIES copies of each format)"
+n=0
+for f in "$work"/samples/office-{report,sheet,slides,drawing}.*; do
+  case "$f" in *.pdf) continue ;; esac
+  for c in $(seq "$COPIES"); do n=$((n + 1)); cp "$f" "$work/tree/$n-$(basename "$f")"; done
+done
+files=$(find "$work/tree" -type f | wc -l)
+rm -rf "$work/cache" "$work/png"; mkdir -p "$work/png"
+# The workers' resident size, sampled every 0.1 s while the batch runs (they run under
+# bubblewrap, whose process tree GNU time does not see).
+sample_workers() {
+  while [ -e "$work/sampling" ]; do
+    ps -eo rss=,args= | awk '/__render-worker/ && !/awk/ { print $1 }'
+    sleep 0.1
+  done | sort -n | tail -1 > "$work/worker-rss"
+}
+touch "$work/sampling"; sample_workers & sampler=$!
+t0=$(now)
+XDG_CACHE_HOME=$work/cache "$QUIRE" thumbnail --batch -r --jobs 2 -s 256 "$work/tree" >/dev/null 2>&1 || true
+t1=$(now); qb=$(elapsed "$t0" "$t1")
+rm -f "$work/sampling"; wait "$sampler" || true
+qdone=$(find "$work/cache" -name '*.png' -path '*/large/*' | wc -l)
+t0=$(now)
+/usr/bin/time -f "%M" -o "$work/soffice-rss" soffice -env:UserInstallation=file://$profile --headless --convert-to png --outdir "$work/png" "$work"/tree/* >/dev/null 2>&1 || true
+t1=$(now); sb=$(elapsed "$t0" "$t1")
+sdone=$(find "$work/png" -name '*.png' | wc -l)
+echo "files: $files   quire: $qdone thumbnails in ${qb} s   soffice --convert-to png: $sdone in ${sb} s"
+echo "quire made $(awk -v q="$qdone" -v s="$sdone" 'BEGIN { printf "%.1f", (s > 0 ? 100 * q / s : 0) }') % of soffice's count; wall ratio soffice/quire: $(ratio "$sb" "$qb") (bar: >= 2.00)"
+
+echo "== 4. peak RSS"
+echo "batch: largest worker (with its office) $(( $(cat "$work/worker-rss" 2>/dev/null || echo 0) / 1024 )) MB   one soffice over the tree: $(( $(cat "$work/soffice-rss") / 1024 )) MB"
+/usr/bin/time -f "%M" -o "$work/preview-rss" "$QUIRE" preview "$docx" --page 1 -o "$work/out/p.png" 2>/dev/null
+echo "quire preview of the .docx, one process: $(( $(cat "$work/preview-rss") / 1024 )) MB   (workers recycle past QUIRE_OFFICE_RSS_CEILING_MB, default 1024, or after QUIRE_OFFICE_RECYCLE_DOCUMENTS, default 50)"
