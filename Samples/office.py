@@ -175,6 +175,9 @@ def protect(profile, source, target, password):
 
 
 def main(out):
+    # Absolute: the Basic macro's ConvertToURL does not resolve a relative path against our
+    # directory (make passes Samples/generated), and soffice then waits on an error dialog.
+    out = os.path.abspath(out)
     work = tempfile.mkdtemp(prefix="quire-office-samples-")
     profile = os.path.join(work, "profile")
     try:
