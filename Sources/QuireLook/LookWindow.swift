@@ -899,7 +899,8 @@ final class LookWindow {
             // With text selected, Ctrl+C copies the text (the view does); otherwise the file.
             case GDK_KEY_c where isShowingText && textPreview?.hasSelection == true: return false
             // Ctrl+Shift+C: the page in view as a picture (PNG).
-            case GDK_KEY_C, GDK_KEY_c where shift: copyPageImage()
+            case GDK_KEY_C: copyPageImage()
+            case GDK_KEY_c where shift: copyPageImage()
             case GDK_KEY_c where paged && model.selection != nil: copySelection()
             case GDK_KEY_c: copy()
             case GDK_KEY_a where paged: pages.selectAll()

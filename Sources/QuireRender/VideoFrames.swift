@@ -42,7 +42,7 @@ final class VideoFrames {
         guard gst.gst_element_set_state(pipeline, quire_gst_state_paused) != quire_gst_state_change_failure,
               wait() else {
             let reason = busError() ?? "the video cannot be decoded"
-            gst.gst_element_set_state(pipeline, quire_gst_state_null)
+            _ = gst.gst_element_set_state(pipeline, quire_gst_state_null)
             g_object_unref(UnsafeMutableRawPointer(sink))
             g_object_unref(UnsafeMutableRawPointer(pipeline))
             throw DocumentError(kind: .damaged, path: file.path, reason: reason)
@@ -50,7 +50,7 @@ final class VideoFrames {
     }
 
     deinit {
-        gst.gst_element_set_state(pipeline, quire_gst_state_null)
+        _ = gst.gst_element_set_state(pipeline, quire_gst_state_null)
         g_object_unref(UnsafeMutableRawPointer(sink))
         g_object_unref(UnsafeMutableRawPointer(pipeline))
     }
