@@ -7,6 +7,7 @@
 #   song.mp3          MP3 with an ID3v2.3 tag: title, artist, album, track and a PNG cover (APIC)
 #   truncated.webm    the first 20 kB of clip.webm
 #   moving.webm       VP8, 6 s of a ball moving on black (playback: frames change)
+#   half-silent.ogg   Vorbis, 2 s of silence then 2 s of a loud tone (the waveform's two halves)
 set -euo pipefail
 out="$1/media"
 mkdir -p "$out"
@@ -41,5 +42,8 @@ with open(out + "/song.mp3", "wb") as song:
 PY
 rm "$out/song-raw.mp3"
 head -c 20000 "$out/clip.webm" > "$out/truncated.webm"
+"${gst[@]}" concat name=a ! audioconvert ! vorbisenc ! oggmux ! filesink location="$out/half-silent.ogg" \
+    audiotestsrc num-buffers=86 wave=silence ! audio/x-raw,rate=44100,channels=1 ! a. \
+    audiotestsrc num-buffers=86 volume=0.8 ! audio/x-raw,rate=44100,channels=1 ! a.
 "${gst[@]}" videotestsrc num-buffers=150 pattern=ball ! video/x-raw,width=320,height=240,framerate=25/1 ! videoconvert \
     ! vp8enc deadline=1 ! webmmux ! filesink location="$out/moving.webm"

@@ -37,6 +37,7 @@ typedef struct {
 
 static const int quire_gst_state_null = 1;
 static const int quire_gst_state_paused = 3;
+static const int quire_gst_state_playing = 4;
 static const int quire_gst_state_change_failure = 0;
 static const int quire_gst_state_change_success = 1;
 static const int quire_gst_state_change_async = 2;
@@ -81,6 +82,8 @@ static const int quire_gst_discoverer_missing_plugins = 5;
 
 #define QUIRE_GST_APP_FUNCTIONS(X) \
     X(GstSample *_Nullable, gst_app_sink_try_pull_preroll, (GstElement *_Nonnull sink, GstClockTime timeout)) \
+    X(GstSample *_Nullable, gst_app_sink_try_pull_sample, (GstElement *_Nonnull sink, GstClockTime timeout)) \
+    X(gboolean, gst_app_sink_is_eos, (GstElement *_Nonnull sink)) \
 
 #define QUIRE_GST_PBUTILS_FUNCTIONS(X) \
     X(void, gst_pb_utils_init, (void)) \

@@ -8,13 +8,20 @@ final class AudioCardSource: PageSource {
     let path: DocumentPath
     private let lines: [(text: String, size: Double, bold: Bool)]
     private let pango: quire_pangocairo_api
+    /// The loudness across the duration (0…1 per slice), when it was decoded in time.
+    let peaks: [Double]?
 
     static let side = 480.0
     var pageCount: Int { 1 }
     var isPaper: Bool { true }
 
-    init(path: DocumentPath, info: MediaInfo) throws(DocumentError) {
+    /// Slices of the waveform, and how long decoding the sound for it may take.
+    static let waveformSlices = 208
+    static let waveformBudget = 2.0
+
+    init(path: DocumentPath, info: MediaInfo, peaks: [Double]? = nil) throws(DocumentError) {
         self.path = path
+        self.peaks = peaks
         pango = try LazyLibraries.pango(path)
         var lines: [(String, Double, Bool)] = []
         lines.append((info.title ?? path.displayName, 26, true))
@@ -53,6 +60,17 @@ final class AudioCardSource: PageSource {
         y = Self.side * 0.44
         for line in lines {
             y += show(line.text, size: line.size, bold: line.bold, at: y, in: cr, color: (0.1, 0.1, 0.1)) + 6
+        }
+        // The waveform across the bottom: a bar per slice, mirrored about the middle line.
+        if let peaks, !peaks.isEmpty {
+            let left = 32.0, width = Self.side - 64, middle = Self.side * 0.86, half = Self.side * 0.09
+            let step = width / Double(peaks.count)
+            libcairo.cairo_set_source_rgb(cr, 0.35, 0.4, 0.6)
+            for (index, peak) in peaks.enumerated() {
+                let height = max(0.5, min(1, peak) * half)
+                libcairo.cairo_rectangle(cr, left + Double(index) * step, middle - height, max(0.5, step * 0.7), height * 2)
+            }
+            libcairo.cairo_fill(cr)
         }
     }
 

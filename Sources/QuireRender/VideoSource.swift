@@ -103,7 +103,10 @@ extension RenderEngine {
                                                 header: Array(cover.prefix(256 * 1024))) {
             opened = Opened(source: source, embeddedPreviewName: "cover")
         } else {
-            opened = Opened(source: try AudioCardSource(path: input.file.path, info: info))
+            let peaks = info.duration.flatMap { duration in
+                AudioPeaks.read(input.file, duration: duration, buckets: AudioCardSource.waveformSlices, budget: AudioCardSource.waveformBudget)
+            }
+            opened = Opened(source: try AudioCardSource(path: input.file.path, info: info, peaks: peaks))
         }
         opened.details = info.details
         opened.title = info.title

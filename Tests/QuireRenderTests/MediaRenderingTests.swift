@@ -83,6 +83,30 @@ import QuireTypes
         #expect(card.pixel(x: 5, y: 5).isClose(to: 237, 240, 247, tolerance: 3))
     }
 
+    /// Without a cover, the card carries the waveform: 2 s of silence then 2 s of a loud tone
+    /// give a quiet first half and a loud second half.
+    @Test func audioWithoutACoverShowsItsWaveform() throws {
+        let file = try SampleFiles.open("media/half-silent.ogg")
+        let info = try MediaInfo.read(file)
+        let duration = try #require(info.duration)
+        let peaks = try #require(AudioPeaks.read(file, duration: duration, buckets: 40, budget: 10))
+        #expect(peaks.count == 40)
+        #expect(peaks[2..<16].allSatisfy { $0 < 0.05 }, "\(peaks)")
+        #expect(peaks[24..<38].allSatisfy { $0 > 0.4 }, "\(peaks)")
+        // On the card: bars under the second half, none under the first.
+        let card = try SampleFiles.renderer("media/half-silent.ogg").render(page: 0, size: .width(480))
+        func ink(_ x: Range<Int>) -> Int {
+            var count = 0
+            // Above the middle line (y 413), where only loud slices reach.
+            for y in 375..<405 { for column in x where card.pixel(x: column, y: y).green < 200 { count += 1 } }
+            return count
+        }
+        #expect(ink(60..<200) == 0, "quiet half")
+        #expect(ink(280..<420) > 1500, "loud half")
+        // A budget too short for the decode gives no waveform rather than part of one.
+        #expect(AudioPeaks.read(file, duration: 4, buckets: 40, budget: 0) == nil)
+    }
+
     @Test func aMatroskaFileWithNoVideoStreamIsShownAsAudio() throws {
         let info = try MediaInfo.read(SampleFiles.open("media/audio-only.mkv"))
         #expect(!info.hasVideo)
