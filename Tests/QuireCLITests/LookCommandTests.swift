@@ -485,7 +485,8 @@ final class LookCommandTests {
 
     @Test func aResizedWindowIsLaidOutAgain() throws {
         let session = try look([threePages])
-        var screen = session.wait(for: "page 1 of 3")
+        // The page once the worker has drawn it (the status line comes first, sooner under load).
+        var screen = session.wait { $0.contains("page 1 of 3") && $0.split(separator: "\n").filter { $0.contains("▀") }.count > 30 }
         let rowsBefore = screen.split(separator: "\n").filter { $0.contains("▀") }.count
         #expect(rowsBefore > 30)
         session.resize(width: 60, height: 20)
