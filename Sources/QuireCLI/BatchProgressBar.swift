@@ -82,11 +82,5 @@ final class BatchProgressBar: Sendable {
         Terminal.errorText("\r\u{1B}[K")
     }
 
-    static func clock(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "--:--" }
-        let total = Int(seconds.rounded())
-        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return total >= 3600 ? "\(total / 3600):\(twoDigits(total / 60 % 60)):\(twoDigits(total % 60))"
-                             : "\(total / 60):\(twoDigits(total % 60))"
-    }
+    static func clock(_ seconds: Double) -> String { DurationText.clock(seconds) }
 }

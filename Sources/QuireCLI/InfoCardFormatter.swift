@@ -88,7 +88,7 @@ enum InfoCardFormatter {
             if unsafe > 0 { rows.append(("Warning", "\(unsafe) entries would unpack outside the folder")) }
         }
         if let media = info.media {
-            if let duration = media.duration { rows.append(("Duration", MediaRecord.clock(duration))) }
+            if let duration = media.duration { rows.append(("Duration", DurationText.clock(duration))) }
             if let width = media.width, let height = media.height { rows.append(("Dimensions", "\(width) × \(height) pixels")) }
             if let rate = media.frameRate { rows.append(("Frame rate", DecimalText.fixed(rate, 2) + " frames/s")) }
             if let codec = media.videoCodec { rows.append(("Video", codec)) }

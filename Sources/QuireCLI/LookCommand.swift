@@ -18,15 +18,20 @@ struct LookCommand: ParsableCommand {
         abstract: "Quick Look: page through files full-screen in the terminal, see their cards, and print.",
         discussion: """
             Shows each file full-screen on the terminal's alternate screen: PDFs, PostScript, \
-            images, SVG and documents with an embedded preview as pictures (kitty graphics, \
-            iTerm2 images or sixel when the terminal answers that it supports them, else Unicode \
-            half-block cells), text, source, Markdown and CSV files as text.
+            images, SVG, office documents, fonts (a specimen per face), video (a poster frame, then \
+            frames across the duration), audio (its cover, else its tags and waveform) and \
+            archives (their listing) as pictures (kitty graphics, iTerm2 images or sixel when the \
+            terminal answers that it supports them, else Unicode half-block cells), text, source, \
+            Markdown and CSV files as text.
 
             Keys: Space, q or Escape close · Page Down/Page Up, j/k or the arrows turn pages \
             (text: scroll by line and page) · Home/End · g N Enter goes to page (line) N · \
             Right/n and Left/N move between files · i shows the info card · + and - zoom, h/l and \
             the arrows pan a zoomed page, 0 fits · p prints (only shown when printing can work: \
-            printer, copies and page range are asked inline and the job id is shown).
+            printer, copies, pages, paper, orientation, scaling, pages per side, booklet, sides to \
+            print, reverse order and Save as PDF are asked inline and the job id is shown) · o on \
+            an archive lists its files (s sorts by name, size or date; Enter opens one as a file \
+            of its own, Escape goes back).
 
             Find: / then a word and Enter searches the file (as literal text, ignoring case and, \
             where the document's text allows, accents), from the page in view round to it; the \
@@ -54,7 +59,9 @@ struct LookCommand: ParsableCommand {
             word, triple click a line, Ctrl+A selects the page, Ctrl+C copies the selection and \
             Ctrl+Shift+C the page as an image; F9 (or the header's button) shows a column of page \
             thumbnails, a click going to the page; with several files Ctrl+Up (or the header's \
-            grid button) shows the index sheet, a grid of them all, where Enter opens one. Without a display the terminal viewer needs a terminal on standard input \
+            grid button) shows the index sheet, a grid of them all, where Enter opens one; video \
+            and audio play with the header's Play button; an archive's list button shows its \
+            files, sortable, Enter opening one. Without a display the terminal viewer needs a terminal on standard input \
             and output.
 
             --print opens the files with the Print sheet already open (the file managers' "Print \

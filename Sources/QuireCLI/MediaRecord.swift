@@ -35,12 +35,4 @@ struct MediaRecord: Encodable {
         trackNumber = media.trackNumber
         hasCover = media.hasCover
     }
-
-    /// "0:04", "1:02:03" (rounded to the second).
-    static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let (hours, minutes, rest) = (total / 3600, total % 3600 / 60, total % 60)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
-    }
 }

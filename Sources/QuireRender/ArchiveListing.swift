@@ -48,28 +48,8 @@ public struct ArchiveListing: Sendable, Hashable {
     /// Lists `file`'s entries.
     /// - Throws: ``DocumentError`` `damaged` when libarchive cannot read the archive at all.
     public static func read(_ file: InputFile, maximumEntries: Int = maximumEntries) throws(DocumentError) -> ArchiveListing {
-        let api = try LazyLibraries.archive(file.path)
-        guard let handle = api.archive_read_new() else {
-            throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libarchive could not start")
-        }
-        defer { _ = api.archive_read_free(handle) }
-        _ = api.archive_read_support_filter_all(handle)
-        // The archive formats, one by one: not "all", whose mtree reader takes any text (a
-        // gzip-compressed text file became "100 entries").
-        for enable in [api.archive_read_support_format_7zip, api.archive_read_support_format_ar,
-                       api.archive_read_support_format_cab, api.archive_read_support_format_cpio,
-                       api.archive_read_support_format_iso9660, api.archive_read_support_format_lha,
-                       api.archive_read_support_format_rar, api.archive_read_support_format_rar5,
-                       api.archive_read_support_format_tar, api.archive_read_support_format_xar,
-                       api.archive_read_support_format_zip] {
-            _ = enable(handle)
-        }
-        _ = api.archive_read_support_format_empty(handle)
-        // Last resort: a compressed file that holds no archive is one entry ("data").
-        _ = api.archive_read_support_format_raw(handle)
-        guard api.archive_read_open_filename(handle, file.procPath, 65536) == ARCHIVE_OK else {
-            throw damaged(api, handle, file.path)
-        }
+        let reader = try ArchiveReader(file)
+        let api = reader.api, handle = reader.handle
         var listing = ArchiveListing(format: "", filters: [], entries: [], truncation: nil, packedSize: file.size)
         while true {
             if listing.entries.count >= maximumEntries {
@@ -84,7 +64,7 @@ public struct ArchiveListing: Sendable, Hashable {
             let status = api.archive_read_next_header(handle, &header)
             if status == ARCHIVE_EOF { break }
             guard status >= ARCHIVE_WARN, let header else {
-                if listing.entries.isEmpty { throw damaged(api, handle, file.path) }
+                if listing.entries.isEmpty { throw reader.damaged() }
                 listing.truncation = "the archive is damaged after entry \(listing.entries.count)"
                 break
             }
@@ -137,11 +117,6 @@ public struct ArchiveListing: Sendable, Hashable {
         }
         return false
     }
-
-    private static func damaged(_ api: quire_archive_api, _ handle: OpaquePointer, _ path: DocumentPath) -> DocumentError {
-        let message = api.archive_error_string(handle).map { String(cString: $0) } ?? "unreadable"
-        return DocumentError(kind: .damaged, path: path, reason: "not a readable archive (\(message))")
-    }
 }
 
 extension ArchiveListing {
@@ -151,29 +126,14 @@ extension ArchiveListing {
     ///   encrypted, `limitExceeded` when it inflates past `limit`, `damaged` when libarchive
     ///   cannot read it.
     public static func contents(of path: String, in file: InputFile, limit: Int) throws(DocumentError) -> [UInt8] {
-        let api = try LazyLibraries.archive(file.path)
-        guard let handle = api.archive_read_new() else {
-            throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libarchive could not start")
-        }
-        defer { _ = api.archive_read_free(handle) }
-        _ = api.archive_read_support_filter_all(handle)
-        for enable in [api.archive_read_support_format_7zip, api.archive_read_support_format_ar,
-                       api.archive_read_support_format_cab, api.archive_read_support_format_cpio,
-                       api.archive_read_support_format_iso9660, api.archive_read_support_format_lha,
-                       api.archive_read_support_format_rar, api.archive_read_support_format_rar5,
-                       api.archive_read_support_format_tar, api.archive_read_support_format_xar,
-                       api.archive_read_support_format_zip, api.archive_read_support_format_raw] {
-            _ = enable(handle)
-        }
-        guard api.archive_read_open_filename(handle, file.procPath, 65536) == ARCHIVE_OK else {
-            throw damaged(api, handle, file.path)
-        }
+        let reader = try ArchiveReader(file)
+        let api = reader.api, handle = reader.handle
         var seen = 0
         while seen < maximumEntries {
             var header: OpaquePointer?
             let status = api.archive_read_next_header(handle, &header)
             if status == ARCHIVE_EOF { break }
-            guard status >= ARCHIVE_WARN, let header else { throw damaged(api, handle, file.path) }
+            guard status >= ARCHIVE_WARN, let header else { throw reader.damaged() }
             seen += 1
             let found = entry(header, api)
             guard found.path == path, found.kind == .file else { continue }
@@ -185,7 +145,7 @@ extension ArchiveListing {
             while true {
                 let read = chunk.withUnsafeMutableBytes { api.archive_read_data(handle, $0.baseAddress, $0.count) }
                 if read == 0 { break }
-                guard read > 0 else { throw damaged(api, handle, file.path) }
+                guard read > 0 else { throw reader.damaged() }
                 guard bytes.count + read <= limit else {
                     throw DocumentError(kind: .limitExceeded, path: file.path,
                                         reason: "\(path) unpacks to more than \(limit >> 20) MB")

@@ -30,20 +30,11 @@ final class AudioCardSource: PageSource {
             lines.append((info.trackNumber.map { "\(album) · track \($0)" } ?? album, 14, false))
         }
         var format: [String] = []
-        if let duration = info.duration { format.append(Self.clock(duration)) }
+        if let duration = info.duration { format.append(DurationText.clock(duration)) }
         if let codec = info.audioCodec { format.append(codec) }
         if let rate = info.audioBitRate { format.append("\(rate / 1000) kbit/s") }
         if !format.isEmpty { lines.append((format.joined(separator: " · "), 12, false)) }
         self.lines = lines
-    }
-
-    /// "3:07", "1:02:03".
-    static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let (h, m, s) = (total / 3600, total % 3600 / 60, total % 60)
-        let ss = s < 10 ? "0\(s)" : "\(s)"
-        if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }
-        return "\(m):\(ss)"
     }
 
     func pageSize(at index: Int) -> PageSize { PageSize(width: Self.side, height: Self.side) }

@@ -29,7 +29,7 @@ public struct MediaInfo: Sendable, Hashable {
     /// The card's facts: length, picture, codecs, album.
     public var details: [DocumentDetail] {
         var details: [DocumentDetail] = []
-        if let duration { details.append(DocumentDetail("Duration", AudioCardSource.clock(duration))) }
+        if let duration { details.append(DocumentDetail("Duration", DurationText.clock(duration))) }
         if let width, let height {
             details.append(DocumentDetail("Video", [videoCodec, "\(width) × \(height)", frameRate.map { "\(Int($0.rounded())) fps" }]
                 .compactMap { $0 }.joined(separator: ", ")))

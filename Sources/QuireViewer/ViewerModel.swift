@@ -559,17 +559,28 @@ public final class ViewerModel {
         let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
                                                                      maximumFileSize: configuration.maximumFileSize, layout: .paper),
                           want: .composed(sheet))
+        guard case .printable(_, let result)? = answer(to: job) else {
+            return .failure(RenderProblem(.workerFailed, "the renderer did not compose the print job in time"))
+        }
+        return result
+    }
+
+    /// Asks the worker for `job` and waits for its answer (at most the render timeout), keeping
+    /// every other answer that comes meanwhile for ``update()``; the job is withdrawn after.
+    private func answer(to job: OpenJob) -> RenderDelivery? {
         queue.wantOpen([job])
         defer { queue.wantOpen([]) }
         let deadline = Deadline(seconds: configuration.renderTimeout + 10)
         while !deadline.hasPassed {
             for delivery in queue.take() {
-                if case .printable(let done, let result) = delivery, done == job { return result }
-                if let update = apply(delivery) { held.append(update) }
+                switch delivery {
+                case .printable(let done, _) where done == job, .entry(let done, _) where done == job: return delivery
+                default: if let update = apply(delivery) { held.append(update) }
+                }
             }
             usleep(2_000)
         }
-        return .failure(RenderProblem(.workerFailed, "the renderer did not compose the print job in time"))
+        return nil
     }
 
     // MARK: Find
@@ -952,17 +963,10 @@ public final class ViewerModel {
         let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
                                                                      maximumFileSize: configuration.maximumFileSize),
                           want: .printable)
-        queue.wantOpen([job])
-        defer { queue.wantOpen([]) }
-        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
-        while !deadline.hasPassed {
-            for delivery in queue.take() {
-                if case .printable(let done, let result) = delivery, done == job { return result }
-                if let update = apply(delivery) { held.append(update) }
-            }
-            usleep(2_000)
+        guard case .printable(_, let result)? = answer(to: job) else {
+            return .failure(RenderProblem(.workerFailed, "the renderer did not prepare the file for print in time"))
         }
-        return .failure(RenderProblem(.workerFailed, "the renderer did not prepare the file for print in time"))
+        return result
     }
 
     // MARK: Closing and resume
@@ -1005,18 +1009,9 @@ public final class ViewerModel {
         let job = OpenJob(file: fileIndex, request: DocumentRequest(path: archive.path, password: nil,
                                                                      maximumFileSize: configuration.maximumFileSize),
                           want: .entry(entry.path))
-        queue.wantOpen([job])
-        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
+        // Withdrawn (by answer(to:)) before the new file is asked for: selectFile asks for it.
         var result: Result<[UInt8], RenderProblem>?
-        while result == nil, !deadline.hasPassed {
-            for delivery in queue.take() {
-                if case .entry(let done, let answer) = delivery, done == job { result = answer; continue }
-                if let update = apply(delivery) { held.append(update) }
-            }
-            if result == nil { usleep(2_000) }
-        }
-        // Withdrawn before the new file is asked for (selectFile asks for it).
-        queue.wantOpen([])
+        if case .entry(_, let answer)? = answer(to: job) { result = answer }
         switch result {
         case nil:
             return ViewerProblem(kind: .damaged, message: "the renderer did not read \(entry.path) in time")
