@@ -46,6 +46,15 @@ def report_fodt():
             f'<office:body><office:text>{"".join(body)}</office:text></office:body></office:document>')
 
 
+def long_fodt(paragraphs=4000):
+    """About 440 pages (under the default limit of 500) of plain paragraphs: a document LibreOffice takes a second or more to lay out."""
+    words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
+    r = random.Random(5)
+    body = "".join("<text:p>" + " ".join(r.choice(words) for _ in range(60)) + "</text:p>" for _ in range(paragraphs))
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document {NS} office:mimetype="application/vnd.oasis.opendocument.text">'
+            f'{META}<office:body><office:text>{body}</office:text></office:body></office:document>')
+
+
 def sheet_fods():
     def table(name, rows):
         cells = ''.join('<table:table-row>' + ''.join(
@@ -182,13 +191,14 @@ def main(out):
     profile = os.path.join(work, "profile")
     try:
         sources = {"office-report.fodt": report_fodt(), "office-sheet.fods": sheet_fods(),
-                   "office-slides.fodp": slides_fodp(), "office-drawing.fodg": drawing_fodg()}
+                   "office-slides.fodp": slides_fodp(), "office-drawing.fodg": drawing_fodg(),
+                   "office-long.fodt": long_fodt()}
         for name, text in sources.items():
             with open(os.path.join(work, name), "w") as f:
                 f.write(text)
         src = lambda name: os.path.join(work, name)
         text, sheet, slides, drawing = src("office-report.fodt"), src("office-sheet.fods"), src("office-slides.fodp"), src("office-drawing.fodg")
-        for target, files in [("odt", [text]), ("docx", [text]), ("doc", [text]), ("rtf", [text]),
+        for target, files in [("odt", [text]), ("docx", [text, src("office-long.fodt")]), ("doc", [text]), ("rtf", [text]),
                               ('dotx:MS Word 2007 XML Template', [text]),
                               ("ods", [sheet]), ("xlsx", [sheet]), ("xls", [sheet]),
                               ("odp", [slides]), ("pptx", [slides]), ("ppt", [slides]), ("odg", [drawing]),

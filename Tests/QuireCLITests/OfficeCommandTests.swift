@@ -141,12 +141,12 @@ struct OfficeCommandTests {
     @Test func workerKilledMidDocument() throws {
         let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
         defer { client.stop() }
-        let document = DocumentRequest(path: DocumentPath(Samples.path("office-report.docx")))
+        let document = DocumentRequest(path: DocumentPath(Samples.path("office-long.docx")))
         try client.start(for: [document.path])
         let killSwitch = client.killSwitch
         let first = try #require(killSwitch.pid)
         let killer = Thread {
-            usleep(300_000)   // inside the office's start and layout (about a second cold)
+            usleep(400_000)   // inside the layout of ~440 pages (about a second; the office starts in ~0.1 s)
             killSwitch.kill()
         }
         killer.start()
@@ -154,7 +154,7 @@ struct OfficeCommandTests {
         usleep(100_000)
         #expect(kill(first, 0) != 0 && errno == ESRCH, "the killed worker was reaped")
         let facts = try client.open(document)
-        #expect(facts.pageCount == 20 && facts.title == "Quarterly Report")
+        #expect(facts.pageCount > 300 && facts.title == "Quarterly Report", "\(facts.pageCount) pages")
         #expect(client.workerPID != nil && client.workerPID != first)
     }
 

@@ -11,6 +11,25 @@ import QuireTypes
         #expect(OfficeInstallation.isInstalled, "make test installs LibreOffice (\(OfficeInstallation.packageHint))")
     }
 
+    /// The private profile records the installed office's version as its last (so LibreOffice
+    /// does not treat each start as the first after an upgrade): the version Quire reads is the
+    /// one `soffice --version` prints, and it is in the settings written before the office starts.
+    @Test func profileNamesTheInstalledVersion() throws {
+        let version = try #require(OfficeKit.productVersion(program: OfficeInstallation.programDirectory))
+        let soffice = Process()
+        soffice.executableURL = URL(fileURLWithPath: "/usr/bin/soffice")
+        soffice.arguments = ["--version"]
+        let pipe = Pipe()
+        soffice.standardOutput = pipe
+        try soffice.run()
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        soffice.waitUntilExit()
+        #expect(printed.contains("LibreOffice \(version)."), "\(version) vs \(printed)")
+        let settings = OfficeKit.profileSettings(temporaryFiles: "file:///tmp/x", productVersion: version)
+        #expect(settings.contains(#"<prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>\#(version)</value>"#))
+        #expect(!OfficeKit.profileSettings(temporaryFiles: "file:///tmp/x", productVersion: nil).contains("ooSetupLastVersion"))
+    }
+
     /// Every office format LibreOffice writes, as many pages as LibreOffice's own PDF export:
     /// a 20-page text, a spreadsheet of two sheets (one page each), three slides, a drawing.
     @Test(arguments: [
