@@ -86,7 +86,8 @@ def drawing_fodg():
 
 
 def macro_odt(path, marker):
-    """An ODT whose Basic macro, bound to the document's load event, writes `marker`."""
+    """An ODT whose Basic macro, bound to the document's load event, writes `marker` and then ends
+    the office (so that LibreOffice, run as the tests' control, exits once it has run it)."""
     content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {NS}>'
                '<office:scripts><office:event-listeners><script:event-listener script:language="ooo:script" '
                'script:event-name="dom:load" xlink:type="simple" '
@@ -96,7 +97,7 @@ def macro_odt(path, marker):
                '</office:document-content>')
     module = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">\n'
               '<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">'
-              f'Sub Main\n  Open "{marker}" For Output As #1\n  Print #1, "the macro ran"\n  Close #1\nEnd Sub\n</script:module>')
+              f'Sub Main\n  Open "{marker}" For Output As #1\n  Print #1, "the macro ran"\n  Close #1\n  StarDesktop.terminate()\nEnd Sub\n</script:module>')
     library = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE library:library PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "library.dtd">\n'
                '<library:library xmlns:library="http://openoffice.org/2000/library" library:name="Standard" '
                'library:readonly="false" library:passwordprotected="false"><library:element library:name="Module1"/></library:library>')
@@ -226,6 +227,8 @@ def main(out):
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "linked":
         linked_docx(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "macro":
+        macro_odt(sys.argv[3], sys.argv[2])
     elif len(sys.argv) == 2:
         main(sys.argv[1])
     else:
