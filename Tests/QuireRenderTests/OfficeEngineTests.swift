@@ -49,6 +49,23 @@ import QuireTypes
         #expect(renderer.pdfInfo?.title == "Quarterly Report")
     }
 
+    /// Files LibreOffice did not write (Samples/office-others.py): python-docx over Word's own
+    /// template, XlsxWriter. Pages, properties and text come through as their producers wrote them.
+    @Test func filesFromOtherProducers() throws {
+        let word = try SampleFiles.renderer("other-word.docx")
+        #expect(word.contentType.family == .officeDocument && !word.isRaster)
+        #expect(word.pageCount == 2, "a heading, a table, a page break and a second page")
+        #expect(word.pdfInfo?.title == "Harbour Survey" && word.pdfInfo?.author == "Ada Byron")
+        let first = try #require(try word.text(page: 0))
+        #expect(first.contains("Harbour Survey") && first.contains("cell 2.3"), "\(first)")
+        #expect(try word.text(page: 1)?.contains("Second page: soundings.") == true)
+
+        let excel = try SampleFiles.renderer("other-excel.xlsx")
+        #expect(excel.pageCount == 1 && !excel.isRaster)
+        let sheet = try #require(try excel.text(page: 0))
+        #expect(sheet.contains("North") && sheet.contains("Depth (m)") && sheet.contains("21.75"), "the formula's value: \(sheet)")
+    }
+
     /// Page 1 of the .odt against page 1 of LibreOffice's own export, pixel by pixel at 200 px
     /// wide: the same layout (a few grey levels of antialiasing apart), and not a blank page.
     @Test func firstPagePixelsMatchLibreOffice() throws {
