@@ -86,6 +86,54 @@ static inline int quire_lok_parts(LibreOfficeKitDocument *_Nonnull document) {
     return document->pClass->getParts(document);
 }
 
+/// Stops reporting to the password callback (its state lives only while a document loads).
+static inline void quire_lok_unwatch_passwords(LibreOfficeKit *_Nonnull kit) {
+    kit->pClass->registerCallback(kit, NULL, NULL);
+}
+
+/// The document's view LibreOffice calls current (each loaded document has its own).
+static inline int quire_lok_get_view(LibreOfficeKitDocument *_Nonnull document) {
+    return document->pClass->getView(document);
+}
+
+/// Makes the document's view `view` current (another document loaded since may have taken it).
+static inline void quire_lok_set_view(LibreOfficeKitDocument *_Nonnull document, int view) {
+    document->pClass->setView(document, view);
+}
+
+/// Prepares the document's view for painting tiles (once, before the first paint).
+static inline void quire_lok_initialize_for_rendering(LibreOfficeKitDocument *_Nonnull document) {
+    document->pClass->initializeForRendering(document, "{}");
+}
+
+/// A text document's page rectangles in twips, "x, y, w, h; x, y, w, h; …" (caller frees
+/// with free()), or NULL.
+static inline char *_Nullable quire_lok_page_rectangles(LibreOfficeKitDocument *_Nonnull document) {
+    if (!LIBREOFFICEKIT_DOCUMENT_HAS(document, getPartPageRectangles)) return NULL;
+    return document->pClass->getPartPageRectangles(document);
+}
+
+/// The current part's size in twips (a slide, a drawing's page; a text document: all pages).
+static inline void quire_lok_document_size(LibreOfficeKitDocument *_Nonnull document, long *_Nonnull width, long *_Nonnull height) {
+    document->pClass->getDocumentSize(document, width, height);
+}
+
+static inline void quire_lok_set_part(LibreOfficeKitDocument *_Nonnull document, int part) {
+    document->pClass->setPart(document, part);
+}
+
+/// Whether tiles come as BGRA (cairo's ARGB32 on little-endian machines): LOK_TILEMODE_BGRA.
+static inline bool quire_lok_tiles_are_bgra(LibreOfficeKitDocument *_Nonnull document) {
+    return LIBREOFFICEKIT_DOCUMENT_HAS(document, getTileMode) && document->pClass->getTileMode(document) == 1;
+}
+
+/// Paints the document area (x, y, width, height in twips) into `buffer`, canvas_width ×
+/// canvas_height pixels of 4 bytes each, rows packed (stride = 4 × canvas_width), premultiplied.
+static inline void quire_lok_paint_tile(LibreOfficeKitDocument *_Nonnull document, unsigned char *_Nonnull buffer,
+                                        int canvas_width, int canvas_height, int x, int y, int width, int height) {
+    document->pClass->paintTile(document, buffer, canvas_width, canvas_height, x, y, width, height);
+}
+
 static inline void quire_lok_document_destroy(LibreOfficeKitDocument *_Nonnull document) {
     document->pClass->destroy(document);
 }

@@ -158,6 +158,13 @@ final class LookWindow {
             findUpdated(moved: moved)
         case .pageText(let file, let page):
             if file == model.fileIndex { pages.textArrived(page: page) }
+        case .finished(let file):
+            // The pages shown stay; the card (title, author) and "laying out…" change.
+            Signal.idle { [weak self] in
+                guard let self, !self.isClosed, file == self.model.fileIndex else { return }
+                self.showCard()
+                self.updateIndicators()
+            }
         }
     }
 
@@ -396,8 +403,8 @@ final class LookWindow {
 
     // MARK: Showing the current file
 
-    /// Shows the model's current file: title, card, actions, content.
-    func reload() {
+    /// The header's card: icon, title, and the facts line (kind, size, pages, …).
+    private func showCard() {
         gtk_window_set_title(cast(window), model.fileName)
         let card = model.card
         let gicon = g_themed_icon_new_with_default_fallbacks(card?.iconName ?? "text-x-generic")
@@ -418,7 +425,12 @@ final class LookWindow {
         }
         gtk_label_set_text(cast(subtitleLabel), facts.joined(separator: " · "))
         Accessibility.setLabel(cardBox, "\(card?.title ?? model.fileName): \(facts.joined(separator: ", "))")
+    }
 
+    /// Shows the model's current file: title, card, actions, content.
+    func reload() {
+        showCard()
+        let card = model.card
         let multiple = model.fileCount > 1
         gtk_widget_set_visible(indexButton, multiple ? 1 : 0)
         gtk_widget_set_visible(previousFileButton, multiple ? 1 : 0)

@@ -41,10 +41,10 @@ enum OfficeEngine {
         } else {
             try CompoundFileCheck.check(input.file)
         }
-        let pdf: InputFile
+        let document: OfficeDocument
         do {
-            pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-                try office.convertToPDF(input.file, password: input.password)
+            document = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
+                try office.load(input.file, password: input.password)
             }
         } catch {
             // LibreOffice cannot import every iWork file; their preview image is better than nothing.
@@ -53,18 +53,47 @@ enum OfficeEngine {
             }
             throw error
         }
+        // A viewer shows page 1 from LibreOffice's own layout while the rest is exported.
+        if input.firstPageFirst {
+            let sizes = try OfficeKit.withOffice(input.file.path) { (_) throws(DocumentError) in document.laidOutPageSizes() }
+            if let sizes {
+                try checkPageLimit(sizes.count, input)
+                return RenderEngine.Opened(source: OfficeFirstPageSource(document: document, pageSizes: sizes, input: input))
+            }
+        }
+        do {
+            return try exported(document, input)
+        } catch {
+            if error.kind == .damaged, zipBased, let fallback = try? RenderEngine.containerPreview.open(input) {
+                return fallback
+            }
+            throw error
+        }
+    }
+
+    /// The document's pages as they print: exported as PDF by LibreOffice (then closed), read
+    /// by poppler.
+    static func exported(_ document: OfficeDocument, _ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
+        let pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
+            defer { document.close() }
+            return try office.exportPDF(document)
+        }
         let source: PDFPageSource
         do {
             source = try PDFPageSource(file: pdf, password: nil, displayPath: input.file.path)
         } catch {
             throw DocumentError(kind: .damaged, path: input.file.path, reason: "LibreOffice's PDF of it is unreadable (\(error.reason))")
         }
-        if source.pageCount > input.limits.maximumPages {
+        try checkPageLimit(source.pageCount, input)
+        return RenderEngine.Opened(source: source)
+    }
+
+    static func checkPageLimit(_ pages: Int, _ input: RenderEngine.Input) throws(DocumentError) {
+        if pages > input.limits.maximumPages {
             throw DocumentError(kind: .limitExceeded, path: input.file.path,
-                                reason: "LibreOffice lays it out on \(source.pageCount) pages, " + Limit.pages.exceeded(input.limits.maximumPages, "pages"),
+                                reason: "LibreOffice lays it out on \(pages) pages, " + Limit.pages.exceeded(input.limits.maximumPages, "pages"),
                                 remedy: .raise(.pages))
         }
-        return RenderEngine.Opened(source: source)
     }
 }
 

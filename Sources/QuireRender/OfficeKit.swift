@@ -26,9 +26,11 @@ final class OfficeKit: @unchecked Sendable {
     private let kit: UnsafeMutablePointer<LibreOfficeKit>
     /// The private profile and conversion directory (removed at exit).
     let directory: String
-    /// Documents converted by this office.
+    /// Documents this office has loaded.
     private(set) var documentsConverted = 0
     private var counter = 0
+    /// Documents loaded and not yet exported (a viewer's, page 1 shown first).
+    private var unexported: [WeakOfficeDocument] = []
 
     private init(kit: UnsafeMutablePointer<LibreOfficeKit>, directory: String) {
         self.kit = kit
@@ -136,14 +138,30 @@ final class OfficeKit: @unchecked Sendable {
     /// Converts the document at `file` to PDF in the office's private directory and returns the
     /// PDF opened (its name already removed: nothing is left behind).
     func convertToPDF(_ file: InputFile, password: String?) throws(DocumentError) -> InputFile {
-        counter += 1
-        let output = directory + "/document-\(counter).pdf"
+        let document = try load(file, password: password)
+        defer { document.close() }
+        return try exportPDF(document)
+    }
+
+    /// Loads the document at `file` (macros never run; a password asked for is given once).
+    /// The caller holds the office (``withOffice(_:_:)``) and closes the document with it.
+    func load(_ file: InputFile, password: String?) throws(DocumentError) -> OfficeDocument {
+        // LibreOffice 7.4 crashes exporting a document after another document, loaded while it
+        // was open, has been closed (its PDF filter takes the closed document's window for the
+        // focus window): a document still waiting for its export is exported now, before the
+        // next one loads, and keeps its PDF for later.
+        unexported.removeAll { $0.document?.handle == nil }
+        for waiting in unexported.compactMap(\.document) {
+            waiting.exported = Result { () throws(DocumentError) in try export(waiting) }
+        }
+        unexported = []
         let source = Self.fileURL(Self.absolute(file.path.bytes))
         var state = quire_lok_password_state(kit: nil, password: nil, asked: 0)
         let loaded: OpaquePointer? = (password ?? "").withCString { passwordPointer in
             withUnsafeMutablePointer(to: &state) { statePointer in
                 statePointer.pointee.password = password == nil ? nil : passwordPointer
                 quire_lok_watch_passwords(kit, statePointer)
+                defer { quire_lok_unwatch_passwords(kit) }   // the state lives only for this load
                 return StandardOutputDiversion.run {
                     OpaquePointer(quire_lok_load(kit, source, "Language=en-US"))
                 }
@@ -159,23 +177,49 @@ final class OfficeKit: @unchecked Sendable {
             }
             throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable office document (\(message))")
         }
-        let document = UnsafeMutablePointer<LibreOfficeKitDocument>(loaded)
-        defer { quire_lok_document_destroy(document) }
+        documentsConverted += 1
+        OfficeKitCleanup.endBeforeOfficeDestructors()
+        let document = OfficeDocument(UnsafeMutablePointer<LibreOfficeKitDocument>(loaded), path: file.path)
+        unexported.append(WeakOfficeDocument(document))
+        return document
+    }
+
+    /// Exports a loaded document as PDF (every page) into the private directory and returns
+    /// the PDF opened, its name already removed. The caller holds the office.
+    func exportPDF(_ document: OfficeDocument) throws(DocumentError) -> InputFile {
+        unexported.removeAll { $0.document === document || $0.document == nil }
+        if let exported = document.exported {
+            document.exported = nil
+            return try exported.get()
+        }
+        return try export(document)
+    }
+
+    private func export(_ document: OfficeDocument) throws(DocumentError) -> InputFile {
+        guard let handle = document.current else {
+            throw DocumentError(kind: .damaged, path: document.path, reason: "the document was closed before it was laid out")
+        }
+        counter += 1
+        let output = directory + "/document-\(counter).pdf"
         let saved = StandardOutputDiversion.run {
-            quire_lok_save_as(document, Self.fileURL(Array(output.utf8)), "pdf", nil)
+            quire_lok_save_as(handle, Self.fileURL(Array(output.utf8)), "pdf", nil)
         }
         defer { unlink(output) }
         guard saved != 0 else {
-            throw DocumentError(kind: .damaged, path: file.path,
+            throw DocumentError(kind: .damaged, path: document.path,
                                 reason: "LibreOffice could not lay out its pages (\(lastError() ?? "PDF export failed"))")
         }
-        documentsConverted += 1
         OfficeKitCleanup.endBeforeOfficeDestructors()
         do {
             return try InputFile(path: DocumentPath(output))
         } catch {
-            throw DocumentError(kind: .damaged, path: file.path, reason: "LibreOffice made no PDF of it (\(error))")
+            throw DocumentError(kind: .damaged, path: document.path, reason: "LibreOffice made no PDF of it (\(error))")
         }
+    }
+
+    /// Closes `document` taking the office's lock (a document released outside an office call).
+    static func close(_ document: OfficeDocument) {
+        serial.withLock { _ in document.close() }
     }
 
     private func lastError() -> String? {
@@ -223,6 +267,9 @@ final class OfficeKit: @unchecked Sendable {
     }
 
     /// The profile's settings (registrymodifications.xcu), fused over LibreOffice's defaults.
+    /// The view's on-screen aids (text, section and table boundaries, field shadings) are
+    /// hidden: page 1 painted from the view, shown before the export, is then the page as it
+    /// prints.
     ///
     /// `ooSetupLastVersion` says the profile was last used by this very office: without it
     /// LibreOffice takes every start as the first after an upgrade (migration, its graphics
@@ -247,9 +294,21 @@ final class OfficeKit: @unchecked Sendable {
     <item oor:path="/org.openoffice.Office.Calc/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>1</value></prop></item>
     <item oor:path="/org.openoffice.Office.Writer/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>2</value></prop></item>
     <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/DocBoundaries"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/TableBoundaries"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/WriterFieldShadings"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/WriterIdxShadings"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/WriterSectionBoundaries"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/ObjectBoundaries"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>
     <item oor:path="/org.openoffice.Office.Paths/Paths/org.openoffice.Office.Paths:NamedPath['Temp']"><prop oor:name="WritePath" oor:op="fuse"><value>\(temporaryFiles)</value></prop></item>
     \(lastVersion)</oor:items>
 
     """
     }
+}
+
+/// A loaded document the office does not keep alive.
+struct WeakOfficeDocument {
+    weak var document: OfficeDocument?
+    init(_ document: OfficeDocument) { self.document = document }
 }

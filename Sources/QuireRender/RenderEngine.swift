@@ -18,6 +18,9 @@ struct RenderEngine: Sendable {
         /// A thumbnail is wanted: an office file's own preview image, when it carries one, is
         /// used instead of laying the document out.
         var preferEmbeddedPreview = false
+        /// A viewer opens it: an engine that can show page 1 before the rest is laid out (an
+        /// office document) gives a ``ProvisionalPageSource``.
+        var firstPageFirst = false
     }
 
     /// An opened document: its pages, and what the engine learned opening it.

@@ -35,7 +35,7 @@ public final class Renderer {
     public let author: String?
     /// An archive's file entries that can be opened (``ArchiveListing/contents(of:in:limit:)``).
     public let entries: [ArchiveEntryFact]
-    let source: any PageSource
+    private(set) var source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
 
@@ -48,9 +48,11 @@ public final class Renderer {
     ///   `passwordRequired` or `limitExceeded` from the family's renderer.
     ///   - preferEmbeddedPreview: for thumbnails: an office file's own preview image, when it
     ///     carries one, instead of its first page laid out by LibreOffice.
+    ///   - firstPageFirst: for viewers: where the engine can (office documents), open with page 1
+    ///     ready and the rest to follow (``isProvisional``, ``complete()``).
     public init(file: InputFile, contentType: ContentType, password: String? = nil,
                 limits: RenderLimits = .standard, textByteLimit: Int? = nil,
-                preferEmbeddedPreview: Bool = false) throws(DocumentError) {
+                preferEmbeddedPreview: Bool = false, firstPageFirst: Bool = false) throws(DocumentError) {
         try LazyLibraries.requireCairo(file.path)
         self.contentType = contentType
         switch contentType.family {
@@ -65,7 +67,7 @@ public final class Renderer {
         }
         let input = RenderEngine.Input(file: file, contentType: contentType, password: password, limits: limits,
                                        textByteLimit: min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes),
-                                       preferEmbeddedPreview: preferEmbeddedPreview)
+                                       preferEmbeddedPreview: preferEmbeddedPreview, firstPageFirst: firstPageFirst)
         let opened = try engine.open(input)
         source = opened.source
         let previewName = opened.embeddedPreviewName
@@ -81,6 +83,17 @@ public final class Renderer {
 
     /// A PDF's metadata, read from the document this renderer has open; nil for other families.
     public var pdfInfo: PDFInfo? { (source as? PDFPageSource)?.document.info }
+
+    /// Whether only page 1 can be drawn yet (opened with `firstPageFirst`): the page count and
+    /// sizes are the engine's layout, and ``complete()`` does the rest.
+    public var isProvisional: Bool { source is any ProvisionalPageSource }
+
+    /// Finishes a provisional document: every page as it prints, with its title and author.
+    /// Nothing to do for any other.
+    public func complete() throws(DocumentError) {
+        guard let provisional = source as? any ProvisionalPageSource else { return }
+        source = try provisional.complete().source
+    }
 
     /// Number of pages (1 for images, SVG and embedded previews).
     public var pageCount: Int { source.pageCount }

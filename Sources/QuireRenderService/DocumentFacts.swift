@@ -24,6 +24,10 @@ public struct DocumentFacts: Sendable, Hashable {
     public var details: [DocumentDetail] = []
     /// An archive's file entries that can be opened (sorted by path).
     public var entries: [ArchiveEntryFact] = []
+    /// Only page 1 can be drawn yet (an office document opened page 1 first): the page count
+    /// and sizes are the layout's; the request again without `firstPageFirst` gives the facts
+    /// of the finished document.
+    public var isProvisional = false
 
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
@@ -86,6 +90,7 @@ public struct DocumentFacts: Sendable, Hashable {
             writer.integer(entry.size ?? -1)
             writer.integer(entry.modified ?? Int64.min)
         }
+        writer.integer(isProvisional ? 1 : 0)
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -126,5 +131,6 @@ public struct DocumentFacts: Sendable, Hashable {
             let path = try reader.string(), size = try reader.integer(), modified = try reader.integer()
             entries.append(ArchiveEntryFact(path: path, size: size >= 0 ? size : nil, modified: modified == Int64.min ? nil : modified))
         }
+        isProvisional = try reader.integer() == 1
     }
 }

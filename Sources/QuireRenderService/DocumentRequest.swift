@@ -17,13 +17,23 @@ public struct DocumentRequest: Sendable, Hashable {
     public var password: String?
     public var maximumFileSize: Int64
     public var layout: Layout
+    /// A viewer opening the document: where the engine can (office documents), the facts come
+    /// as soon as page 1 can be drawn (``DocumentFacts/isProvisional``), and the same request
+    /// with this false then finishes the document in the worker.
+    public var firstPageFirst: Bool
 
     public init(path: DocumentPath, password: String? = nil, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
-                layout: Layout = .view) {
+                layout: Layout = .view, firstPageFirst: Bool = false) {
         self.path = path
         self.password = password
         self.maximumFileSize = maximumFileSize
         self.layout = layout
+        self.firstPageFirst = firstPageFirst
+    }
+
+    /// Whether both name the same document the same way (whether page 1 comes first aside).
+    public func opensSameDocument(as other: DocumentRequest) -> Bool {
+        path == other.path && password == other.password && maximumFileSize == other.maximumFileSize && layout == other.layout
     }
 
     func write(to writer: inout WireWriter) {
@@ -31,6 +41,7 @@ public struct DocumentRequest: Sendable, Hashable {
         writer.optionalString(password)
         writer.integer(maximumFileSize)
         writer.integer(layout.rawValue)
+        writer.integer(firstPageFirst ? 1 : 0)
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -39,6 +50,7 @@ public struct DocumentRequest: Sendable, Hashable {
         maximumFileSize = try reader.integer()
         guard let layout = Layout(rawValue: try reader.integer()) else { throw WireReader.Malformed() }
         self.layout = layout
+        firstPageFirst = try reader.integer() == 1
     }
 
     /// The `open` request frame.

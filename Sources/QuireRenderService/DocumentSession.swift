@@ -259,7 +259,11 @@ final class DocumentSession {
 
     /// The facts of the document `request` names, opening it unless it is the one open.
     func facts(_ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
-        if let open, open.request == request { return open.facts }
+        if let open, open.request.opensSameDocument(as: request) {
+            // Page 1 was ready first: asked again without firstPageFirst, the rest is done now.
+            guard !request.firstPageFirst, let renderer = open.renderer, renderer.isProvisional else { return open.facts }
+            return try complete(renderer, request)
+        }
         self.open = nil
         let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
@@ -271,12 +275,31 @@ final class DocumentSession {
         }
         let renderer: Renderer
         do {
-            renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits)
+            renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
+                                    firstPageFirst: request.firstPageFirst)
         } catch {
             var problem = RenderProblem(error, passwordGiven: request.password != nil)
             problem.mimeType = type.mimeType
             throw problem
         }
+        return try facts(of: renderer, type: type, request)
+    }
+
+    /// Finishes a document opened page 1 first (``Renderer/complete()``) and answers its facts.
+    private func complete(_ renderer: Renderer, _ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
+        let type = renderer.contentType
+        do {
+            try renderer.complete()
+        } catch {
+            self.open = nil
+            var problem = RenderProblem(error, passwordGiven: request.password != nil)
+            problem.mimeType = type.mimeType
+            throw problem
+        }
+        return try facts(of: renderer, type: type, request)
+    }
+
+    private func facts(of renderer: Renderer, type: ContentType, _ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
         var facts = DocumentFacts(mimeType: type.mimeType,
                                   pageSizes: (0..<renderer.pageCount).map { renderer.pageSize(at: $0) },
                                   isRaster: renderer.isRaster, embeddedPreviewName: renderer.embeddedPreviewName)
@@ -293,20 +316,34 @@ final class DocumentSession {
             facts.imageWidth = Int(first.width.rounded())
             facts.imageHeight = Int(first.height.rounded())
         }
+        facts.isProvisional = renderer.isProvisional
         open = (request, renderer, facts)
         return facts
     }
 
-    private func renderer(for request: DocumentRequest) throws(RenderProblem) -> Renderer {
-        _ = try facts(request)
-        guard let renderer = open?.renderer else {
+    /// The open document's renderer (opening the document when another is open). A document
+    /// opened page 1 first is finished first, unless `firstPageOnly` (page 1 is wanted, and
+    /// it can be drawn already).
+    private func renderer(for request: DocumentRequest, firstPageOnly: Bool = false) throws(RenderProblem) -> Renderer {
+        if !(open?.request.opensSameDocument(as: request) ?? false) {
+            // Not open (a fresh worker after a crash): page 1 alone can come first again.
+            var opening = request
+            opening.firstPageFirst = firstPageOnly
+            _ = try facts(opening)
+        }
+        guard let open, let renderer = open.renderer else {
             throw RenderProblem(.unsupported, "this file is shown as text, not as pages")
+        }
+        if renderer.isProvisional && !firstPageOnly {
+            var finished = open.request
+            finished.firstPageFirst = false
+            _ = try complete(renderer, finished)
         }
         return renderer
     }
 
     func render(_ request: PageRequest) throws(RenderProblem) -> RenderedImage {
-        let renderer = try renderer(for: request.document)
+        let renderer = try renderer(for: request.document, firstPageOnly: request.page == 0)
         do {
             return try renderer.render(page: request.page, size: .fit(width: request.width, height: request.height),
                                        allowUpscaling: true)

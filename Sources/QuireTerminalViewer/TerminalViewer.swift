@@ -157,6 +157,9 @@ public final class TerminalViewer {
             case .found:
                 // The count in the status line, the match marked, or the view moved to it.
                 changed = true
+            case .finished(let file):
+                // Laid out: the same pages; the status line loses "laying out…".
+                if file == model.fileIndex { changed = true }
             case .pageText(let file, let page):
                 if file == model.fileIndex, page == copyWaiting {
                     copyWaiting = nil

@@ -105,6 +105,9 @@ public final class ViewerModel {
         case found(moved: Bool)
         /// A page's text with its boxes came back (``pageText(_:)``), or why there is none.
         case pageText(file: Int, page: Int)
+        /// File `index`, shown page 1 first (``isLayingOut``), is laid out: the same pages (any
+        /// drawn stay), its card now complete (title, author).
+        case finished(file: Int)
     }
 
     /// Zoom steps (1 = the page fits the view).
@@ -115,6 +118,9 @@ public final class ViewerModel {
             case unrequested
             case opening(OpenJob)
             case opened(DocumentFacts)
+            /// Shown from provisional facts (page 1 first) while the worker finishes the
+            /// document (`job`, the same request without firstPageFirst).
+            case completing(DocumentFacts, OpenJob)
             case failed(ViewerProblem)
         }
         let path: DocumentPath
@@ -138,8 +144,10 @@ public final class ViewerModel {
         init(path: DocumentPath) { self.path = path }
 
         var facts: DocumentFacts? {
-            if case .opened(let facts) = state { return facts }
-            return nil
+            switch state {
+            case .opened(let facts), .completing(let facts, _): return facts
+            case .unrequested, .opening, .failed: return nil
+            }
         }
     }
 
@@ -204,7 +212,7 @@ public final class ViewerModel {
         switch current.state {
         case .unrequested, .opening: return .opening
         case .failed(let problem): return .problem(problem)
-        case .opened(let facts):
+        case .opened(let facts), .completing(let facts, _):
             if let text = facts.text { return .text(text) }
             return .pages(count: facts.pageCount)
         }
@@ -215,6 +223,11 @@ public final class ViewerModel {
         if case .opening = content { return true }
         return false
     }
+
+    /// Whether the current file shows page 1 while the worker lays out the rest (an office
+    /// document opened page 1 first): the page count is LibreOffice's layout's, pages after the
+    /// first come once it is done.
+    public var isLayingOut: Bool { current.facts?.isProvisional ?? false }
 
     /// The card (nil until the file is opened, and when it could not be opened at all).
     public var card: DocumentCard? { current.card }
@@ -243,7 +256,7 @@ public final class ViewerModel {
     public var positionText: String {
         switch content {
         case .opening: return "opening…"
-        case .pages(let count): return "page \(page + 1) of \(count)"
+        case .pages(let count): return "page \(page + 1) of \(count)" + (isLayingOut ? ", laying out…" : "")
         case .text(let text): return "line \(min(position + 1, max(1, text.lineCount))) of \(text.lineCount)"
         case .problem: return ""
         }
@@ -286,11 +299,15 @@ public final class ViewerModel {
             if texts.count > Self.textsKept { texts.removeFirst(texts.count - Self.textsKept) }
             return .pageText(file: job.file, page: job.page)
         case .page(let job, let result):
+            completeIfProvisional(job.file)
             return .page(job, result)
         case .printable, .entry:
             return nil  // asked for and waited on by makePrintSheet() and openArchiveEntry(_:)
         case .opened(let job, let result):
             let file = files[job.file]
+            if case .completing(let provisional, let waiting) = file.state, waiting == job {
+                return completed(file, index: job.file, provisional: provisional, result)
+            }
             guard case .opening(let waiting) = file.state, waiting == job else { return nil }  // stale
             switch result {
             case .success(let facts):
@@ -308,6 +325,46 @@ public final class ViewerModel {
             opened(file)
             return .opened(file: job.file)
         }
+    }
+
+    /// A file shown from provisional facts (page 1 first) whose page has come: the worker is
+    /// asked to finish it (the rest of the pages as they print), when it is the current file.
+    private func completeIfProvisional(_ index: Int) {
+        guard index == fileIndex, files.indices.contains(index), case .opened(let facts) = files[index].state,
+              facts.isProvisional else { return }
+        let file = files[index]
+        let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
+                                                                 maximumFileSize: configuration.maximumFileSize))
+        file.state = .completing(facts, job)
+        queue.wantOpen([job])
+    }
+
+    /// The finished document's facts (or why it could not be finished) replace the provisional
+    /// ones. Pages already drawn stay when their sizes did not change.
+    private func completed(_ file: OpenFile, index: Int, provisional: DocumentFacts,
+                           _ result: Result<DocumentFacts, RenderProblem>) -> Update? {
+        switch result {
+        case .success(let facts):
+            file.state = .opened(facts)
+            if facts.pageCount == provisional.pageCount,
+               zip(facts.pageSizes, provisional.pageSizes).allSatisfy({ abs($0.width - $1.width) < 0.5 && abs($0.height - $1.height) < 0.5 }) {
+                // The layout LibreOffice showed is the one it exported: only the card changes.
+                opened(file)
+                if index == fileIndex { queue.wantOpen([]) }
+                return .finished(file: index)
+            }
+            cache.removeAll(file: index)
+        case .failure(let problem) where problem.kind == .cancelled:
+            // Dropped while the user moved on: finished when its page is shown again.
+            file.state = .opened(provisional)
+            return nil
+        case .failure(let problem):
+            file.state = .failed(ViewerProblem(problem))
+            cache.removeAll(file: index)
+        }
+        opened(file)
+        if index == fileIndex { queue.wantOpen([]) }
+        return .opened(file: index)
     }
 
     /// A file's answer has come: the card, the file as the viewer holds it, where it was left.
@@ -334,10 +391,11 @@ public final class ViewerModel {
         switch file.state {
         case .unrequested:
             let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
-                                                                         maximumFileSize: configuration.maximumFileSize))
+                                                                         maximumFileSize: configuration.maximumFileSize,
+                                                                         firstPageFirst: true))
             file.state = .opening(job)
             queue.wantOpen([job])
-        case .opening(let job):
+        case .opening(let job), .completing(_, let job):
             queue.wantOpen([job])
         case .opened, .failed:
             queue.wantOpen([])
@@ -353,7 +411,7 @@ public final class ViewerModel {
         func opening() -> Bool {
             switch files[fileIndex].state {
             case .unrequested, .opening: return true
-            case .opened, .failed: return false
+            case .opened, .completing, .failed: return false
             }
         }
         while opening() && !deadline.hasPassed {
@@ -778,7 +836,7 @@ public final class ViewerModel {
             switch file.state {
             case .unrequested, .opening: opening = true
             case .failed(let failure): problem = failure.message
-            case .opened(let facts): paged = facts.text == nil && facts.pageCount > 0
+            case .opened(let facts), .completing(let facts, _): paged = facts.text == nil && facts.pageCount > 0
             }
             if let gone = file.vanished { problem = gone }
             return IndexEntry(file: index, name: file.path.displayName, card: file.card, problem: problem,
@@ -796,10 +854,11 @@ public final class ViewerModel {
             switch file.state {
             case .unrequested:
                 let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
-                                                                         maximumFileSize: configuration.maximumFileSize))
+                                                                         maximumFileSize: configuration.maximumFileSize,
+                                                                         firstPageFirst: true))
                 file.state = .opening(job)
                 jobs.append(job)
-            case .opening(let job):
+            case .opening(let job), .completing(_, let job):
                 jobs.append(job)
             case .opened, .failed:
                 break
@@ -878,6 +937,7 @@ public final class ViewerModel {
             for delivery in queue.take() {
                 if case .page(let done, let result) = delivery, done == job {
                     queue.want([], for: job.purpose)
+                    completeIfProvisional(job.file)
                     let image = try result.get().image
                     cache.insert(image, for: key)
                     return image

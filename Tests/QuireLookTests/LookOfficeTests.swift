@@ -36,4 +36,31 @@ struct LookOfficeTests {
         harness.bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
+
+    /// A 440-page document: page 1 is on screen, with "laying out…" beside its number, before
+    /// LibreOffice has exported the rest; then the same page stays and every page can be reached.
+    @Test func aLongDocumentShowsPageOneWhileTheRestIsLaidOut() throws {
+        let harness = try LookHarness("quire-look-office-long")
+        let viewer = try harness.look([Samples.path("office-long.docx")])
+        defer { viewer.stop() }
+        let window = harness.bed.waitForWindow(named: "^office-long\\.docx$")
+        #expect(window != nil, "\(viewer.errorOutput)")
+        func pageLabel(_ tree: [WindowTestBed.Accessible]) -> String? {
+            tree.first { $0.role == "label" && $0.name.hasPrefix("page ") }?.name
+        }
+        var tree = harness.bed.waitForAccessible(timeout: 60) { tree in
+            guard let label = pageLabel(tree) else { return false }
+            return label.hasPrefix("page 1 of ") && !label.hasSuffix("laying out…")
+        }
+        let label = pageLabel(tree) ?? ""
+        let count = Int(label.dropFirst("page 1 of ".count)) ?? 0
+        #expect(count > 300, "laid out: \(label)")
+        let page = try harness.screenshot("office-long", window: window, timeout: 60) { $0.darkPixels > 500 }
+        #expect(page.darkPixels > 500, "text on page 1")
+        harness.bed.key("End")
+        tree = harness.bed.waitForAccessible(timeout: 30) { tree in pageLabel(tree) == "page \(count) of \(count)" }
+        #expect(pageLabel(tree) == "page \(count) of \(count)")
+        harness.bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
 }

@@ -84,6 +84,61 @@ import QuireTypes
         #expect(differing * 100 < ours.width * ours.height, "\(differing) of \(ours.width * ours.height) pixels differ")
     }
 
+    /// Page 1 first (a viewer's open): the page count and sizes of LibreOffice's layout equal
+    /// its export's (of the same file); page 1 painted from the layout matches page 1 of the
+    /// export pixel for pixel within antialiasing; later pages wait for complete(), which brings
+    /// the export.
+    @Test(arguments: ["office-report.docx", "office-slides.pptx", "office-drawing.odg", "other-word.docx"])
+    func firstPageFirstMatchesTheExport(sample: String) throws {
+        let file = try SampleFiles.open(sample)
+        let renderer = try Renderer(file: file, contentType: try ContentType.detect(file), firstPageFirst: true)
+        let theirs = try SampleFiles.renderer(sample)
+        #expect(!theirs.isProvisional)
+        #expect(renderer.isProvisional)
+        #expect(renderer.pageCount == theirs.pageCount)
+        for page in 0..<min(renderer.pageCount, theirs.pageCount) {
+            let a = renderer.pageSize(at: page), b = theirs.pageSize(at: page)
+            #expect(abs(a.width - b.width) < 1 && abs(a.height - b.height) < 1, "page \(page + 1): \(a) vs \(b)")
+        }
+        let ours = try renderer.render(page: 0, size: .fit(width: 200, height: 400))
+        let exported = try theirs.render(page: 0, size: .fit(width: 200, height: 400))
+        #expect(ours.width == exported.width && ours.height == exported.height)
+        if let dump = ProcessInfo.processInfo.environment["QUIRE_TEST_DUMP"] {
+            try Data(PNGEncoder.encode(try renderer.render(page: 0, size: .fit(width: 800, height: 1600)))).write(to: URL(fileURLWithPath: "\(dump)/\(sample)-tile.png"))
+            try Data(PNGEncoder.encode(try theirs.render(page: 0, size: .fit(width: 800, height: 1600)))).write(to: URL(fileURLWithPath: "\(dump)/\(sample)-pdf.png"))
+        }
+        // The same layout: ink on the same rows (lines of text, shapes) and about as much of it;
+        // glyphs are placed a little differently on screen than in the PDF, so not pixel for pixel.
+        func inkedRows(_ image: RenderedImage) -> (rows: Set<Int>, ink: Int) {
+            var rows = Set<Int>(), ink = 0
+            for y in 0..<image.height {
+                var row = 0
+                for x in 0..<image.width {
+                    let p = image.pixel(x: x, y: y)
+                    if Int(p.red) + Int(p.green) + Int(p.blue) < 3 * 200 { row += 1 }
+                }
+                if row > 0 { rows.insert(y) }
+                ink += row
+            }
+            return (rows, ink)
+        }
+        let a = inkedRows(ours), b = inkedRows(exported)
+        #expect(a.ink > 100, "page 1 is drawn (\(a.ink) inked pixels)")
+        let shared = a.rows.intersection(b.rows).count, all = a.rows.union(b.rows).count
+        #expect(shared * 10 >= all * 9, "inked rows: \(shared) shared of \(all)")
+        #expect(abs(a.ink - b.ink) * 4 <= b.ink, "ink \(a.ink) vs \(b.ink)")
+        if renderer.pageCount > 1 {
+            #expect(throws: DocumentError.self) { try renderer.render(page: 1, size: .longestSide(64)) }
+        }
+        try renderer.complete()
+        if let dump = ProcessInfo.processInfo.environment["QUIRE_TEST_DUMP"] {
+            try Data(PNGEncoder.encode(try renderer.render(page: 0, size: .fit(width: 800, height: 1600)))).write(to: URL(fileURLWithPath: "\(dump)/\(sample)-same.png"))
+        }
+        #expect(!renderer.isProvisional && renderer.pageCount == theirs.pageCount)
+        #expect(renderer.pdfInfo?.title == theirs.pdfInfo?.title && renderer.pdfInfo?.title != nil)
+        if renderer.pageCount > 1 { _ = try renderer.render(page: 1, size: .longestSide(64)) }
+    }
+
     /// The drawing's red square, where LibreOffice put it (2–12 cm from the top-left corner).
     @Test func drawingIsDrawn() throws {
         let renderer = try SampleFiles.renderer("office-drawing.odg")
