@@ -103,10 +103,10 @@ extension RenderEngine {
                                                 header: Array(cover.prefix(256 * 1024))) {
             opened = Opened(source: source, embeddedPreviewName: "cover")
         } else {
-            let peaks = info.duration.flatMap { duration in
-                AudioPeaks.read(input.file, duration: duration, buckets: AudioCardSource.waveformSlices, budget: AudioCardSource.waveformBudget)
+            let waveform = info.duration.map { duration in
+                AudioPeaks.waveform(input.file, duration: duration, buckets: AudioCardSource.waveformSlices, budget: AudioCardSource.waveformBudget)
             }
-            opened = Opened(source: try AudioCardSource(path: input.file.path, info: info, peaks: peaks))
+            opened = Opened(source: try AudioCardSource(path: input.file.path, info: info, waveform: waveform))
         }
         opened.details = info.details
         opened.title = info.title

@@ -107,6 +107,62 @@ import QuireTypes
         #expect(AudioPeaks.read(file, duration: 4, buckets: 40, budget: 0) == nil)
     }
 
+    /// A 10-hour recording (5 h of silence, then 5 h loud) is sampled — a seek into each slice
+    /// and a quarter second decoded there — so it gets its waveform, with the halves where they
+    /// are, where decoding it whole would not finish in the budget.
+    @Test func aTenHourRecordingGetsItsWaveformBySampling() throws {
+        let file = try SampleFiles.open("media/long.flac")
+        let info = try MediaInfo.read(file)
+        let duration = try #require(info.duration)
+        #expect(abs(duration - 36_000) < 1)
+        #expect(DurationText.clock(duration) == "10:00:00")
+        #expect(duration > AudioPeaks.wholeDecodeLimit)
+        let peaks = try #require(AudioPeaks.sample(file, duration: duration, buckets: 40, budget: 20).peaks)
+        #expect(peaks.count == 40)
+        #expect(peaks[0..<19].allSatisfy { $0 < 0.05 }, "\(peaks)")
+        #expect(peaks[21..<40].allSatisfy { $0 > 0.4 }, "\(peaks)")
+        // Sampling a short file slice by slice reads each slice's own sound (no buffer decoded
+        // before a seek is taken for the slice after it): silence, then the tone from the middle.
+        let short = try SampleFiles.open("media/half-silent.ogg")
+        let sampled = try #require(AudioPeaks.sample(short, duration: 4, buckets: 40, budget: 20).peaks)
+        #expect(sampled[1..<19].allSatisfy { $0 < 0.05 }, "\(sampled)")
+        #expect(sampled[21..<39].allSatisfy { $0 > 0.4 }, "\(sampled)")
+        // The card, with the engine's own slices and budget: bars under the second half only.
+        let card = try SampleFiles.renderer("media/long.flac").render(page: 0, size: .width(480))
+        func ink(_ x: Range<Int>) -> Int {
+            var count = 0
+            for y in 375..<405 { for column in x where card.pixel(x: column, y: y).green < 200 { count += 1 } }
+            return count
+        }
+        #expect(ink(60..<200) == 0, "quiet half")
+        #expect(ink(280..<420) > 1500, "loud half")
+    }
+
+    /// Without the time to read the sound, the card says so where the waveform would be.
+    @Test func aWaveformNotReadInTimeIsSaidOnTheCard() throws {
+        let file = try SampleFiles.open("media/long.flac")
+        let outcome = AudioPeaks.waveform(file, duration: 36_000, buckets: 40, budget: 0)
+        #expect(outcome == .missing("No waveform: the sound could not be read in 0 s"))
+        #expect(AudioPeaks.sample(file, duration: 36_000, buckets: 40, budget: 0) == outcome)
+        let info = try MediaInfo.read(file)
+        let source = try AudioCardSource(path: file.path, info: info, waveform: outcome)
+        #expect(source.peaks == nil)
+        #expect(source.waveformNote == "No waveform: the sound could not be read in 0 s")
+    }
+
+    /// A 10-hour video's poster and strip come from seeks: the frame at a third of the way (the
+    /// colour bars) and the last of the strip, each found without decoding what comes before.
+    @Test func aTenHourVideoGivesItsPosterBySeeking() throws {
+        let info = try MediaInfo.read(SampleFiles.open("media/long.webm"))
+        #expect(abs((info.duration ?? 0) - 36_000) < 6)
+        let renderer = try SampleFiles.renderer("media/long.webm")
+        #expect(renderer.pageCount == 1 + VideoSource.stripFrames)
+        let poster = try renderer.render(page: 0)
+        #expect(poster.width == 64 && poster.height == 48)
+        #expect(poster.pixel(x: 4, y: 10).green > 150, "the first bar is light")
+        #expect(Self.meanBrightness(try renderer.render(page: 8)) > 60)
+    }
+
     @Test func aMatroskaFileWithNoVideoStreamIsShownAsAudio() throws {
         let info = try MediaInfo.read(SampleFiles.open("media/audio-only.mkv"))
         #expect(!info.hasVideo)
