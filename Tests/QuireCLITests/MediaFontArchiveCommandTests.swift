@@ -73,4 +73,15 @@ struct MediaFontArchiveCommandTests {
         }
         #expect(Self.workersLeft(marker: marker).isEmpty, "no worker is left running")
     }
+
+    /// A Matroska file holding only sound, thumbnailed: the video pipeline fails and is released
+    /// once (it was released twice: GLib's warnings on standard error), then the audio card.
+    @Test func aThumbnailOfSoundInAVideoContainerIsTheCardWithNoWarnings() throws {
+        let output = directory.file("audio-only.png")
+        let result = QuireBinary.run(["thumbnail", "-s", "128", Samples.path("media/audio-only.mkv"), output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.errorLines.isEmpty, "\(result.errorLines)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
 }

@@ -163,6 +163,20 @@ import QuireTypes
         #expect(Self.meanBrightness(try renderer.render(page: 8)) > 60)
     }
 
+    /// A thumbnail is made from the frames' one pipeline (no discoverer): the poster past the
+    /// black opening, the strip's length from the pipeline's duration; a Matroska file with only
+    /// sound fails there and is opened the whole way, as the audio card.
+    @Test func aVideosThumbnailComesFromOnePipeline() throws {
+        let video = try SampleFiles.renderer("media/clip.webm", preferEmbeddedPreview: true)
+        #expect(video.pageCount == 1 + VideoSource.stripFrames)
+        let thumbnail = try video.renderThumbnail(longestSide: 128)
+        #expect(thumbnail.width == 128 && thumbnail.height == 96)
+        #expect(Self.meanBrightness(thumbnail) > 60)
+        let audio = try SampleFiles.renderer("media/audio-only.mkv", preferEmbeddedPreview: true)
+        #expect(audio.pageCount == 1)
+        #expect(audio.pageSize(at: 0) == PageSize(width: AudioCardSource.side, height: AudioCardSource.side))
+    }
+
     @Test func aMatroskaFileWithNoVideoStreamIsShownAsAudio() throws {
         let info = try MediaInfo.read(SampleFiles.open("media/audio-only.mkv"))
         #expect(!info.hasVideo)
