@@ -67,8 +67,10 @@ final class VideoSource: PageSource {
     /// A frame at least this interesting is taken at once.
     static let interesting = 1.0
 
-    /// How much a frame shows: 0 for black, blank or nearly uniform frames (fades), growing with
-    /// the spread of its brightness (sampled on a grid of at most 64×64 points).
+    /// How much a frame shows: below 1 for black, blank or nearly uniform frames (fades), growing
+    /// with the spread of its brightness (sampled on a grid of at most 64×64 points). The spread
+    /// alone decides, as in GNOME's thumbnailer: a dark frame with something bright in it (a
+    /// ball on black, titles) is interesting, however dark it is on average.
     static func interest(of image: CairoImage) -> Double {
         let pixels = image.rendered()
         let stepX = max(1, pixels.width / 64), stepY = max(1, pixels.height / 64)
@@ -83,7 +85,7 @@ final class VideoSource: PageSource {
         guard count > 0 else { return 0 }
         let mean = sum / count
         let deviation = (max(0, squares / count - mean * mean)).squareRoot()
-        guard mean > 16, mean < 240, deviation > 12 else { return deviation / 100 }
+        guard deviation > 12 else { return deviation / 100 }
         return 1 + deviation / 100
     }
 

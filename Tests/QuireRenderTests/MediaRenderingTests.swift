@@ -177,6 +177,29 @@ import QuireTypes
         #expect(audio.pageSize(at: 0) == PageSize(width: AudioCardSource.side, height: AudioCardSource.side))
     }
 
+    /// The poster test, as GNOME's thumbnailer judges: the spread of brightness alone — a black
+    /// or uniformly grey frame is passed over, a black frame with a small bright ball in it (its
+    /// mean brightness under 10 of 255) is not.
+    @Test func aDarkFrameWithSomethingBrightInItIsAPoster() throws {
+        func frame(background: UInt8, square: UInt8?) throws -> CairoImage {
+            let width = 64, height = 48
+            var bytes = [UInt8](repeating: 0, count: width * height * 4)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let value = (square != nil && (28..<36).contains(x) && (20..<28).contains(y)) ? square! : background
+                    for channel in 0..<3 { bytes[(y * width + x) * 4 + channel] = value }
+                }
+            }
+            return try bytes.withUnsafeBytes { raw throws(DocumentError) in
+                try CairoImage(copyingBGRx: raw.baseAddress!, width: width, height: height, stride: width * 4,
+                               path: DocumentPath("frame"))
+            }
+        }
+        #expect(VideoSource.interest(of: try frame(background: 0, square: nil)) < VideoSource.interesting)
+        #expect(VideoSource.interest(of: try frame(background: 90, square: nil)) < VideoSource.interesting)
+        #expect(VideoSource.interest(of: try frame(background: 4, square: 250)) >= VideoSource.interesting)
+    }
+
     @Test func aMatroskaFileWithNoVideoStreamIsShownAsAudio() throws {
         let info = try MediaInfo.read(SampleFiles.open("media/audio-only.mkv"))
         #expect(!info.hasVideo)
