@@ -47,9 +47,9 @@ struct MediaFontArchiveCommandTests {
         return found
     }
 
-    /// Ten hours of video and of sound: `info` says 10:00:00, and `thumbnail` and `preview` give
-    /// a poster or a card with its waveform in the normal time (seeking, not decoding it all),
-    /// leaving no worker behind.
+    /// Ten hours of video and of sound: `info` says 10:00:00, and `thumbnail` (one file and
+    /// `--batch`) and `preview` give a poster or a card with its waveform in the normal time
+    /// (seeking, not decoding it all), leaving no worker behind.
     @Test func tenHourFilesAreSoughtNotDecoded() throws {
         let marker = "QUIRE_TEST_MARK=ten-hours-\(UUID().uuidString)"
         var environment = ProcessInfo.processInfo.environment
@@ -71,6 +71,14 @@ struct MediaFontArchiveCommandTests {
                 try FileManager.default.removeItem(atPath: output)
             }
         }
+        // The batch renders in long-lived workers (sandboxed): both files thumbnailed, and the
+        // workers gone with it.
+        let batch = QuireBinary.run(["thumbnail", "--batch", "--json", Samples.path("media/long.webm"), Samples.path("media/long.flac")],
+                                    timeout: 60, environment: environment)
+        #expect(batch.status == 0, "\(batch.standardError)")
+        let thumbnails = (FileManager.default.enumerator(atPath: directory.file("cache/thumbnails"))?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".png") }
+        #expect(thumbnails.count == 2, "\(thumbnails)")
         #expect(Self.workersLeft(marker: marker).isEmpty, "no worker is left running")
     }
 
