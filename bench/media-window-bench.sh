@@ -19,6 +19,8 @@
 # "after a picture" (the worker loads GStreamer or fontconfig's private configuration on first
 # use) and "after another of its kind" (picture → a first video/font → the timed one; the first
 # is a clip with a blue half, Nimbus Sans from fonts-urw-base35).
+# Last, the previewer service's warm path (Nautilus's Space, then the selection moving on):
+# previewer-video and previewer-font, timed from the D-Bus ShowFile call (see previewer_run).
 # A benchmark, not a test: it prints medians and the bar, and never fails on a number.
 set -uo pipefail
 QUIRE=${1:?usage: $0 QUIRE [RUNS]}
@@ -39,6 +41,7 @@ BED=$WORK/bed
 VIEWER_PID=
 cleanup() {
     [ -n "$VIEWER_PID" ] && kill "$VIEWER_PID" 2>/dev/null
+    [ -n "${SERVICE_PID:-}" ] && kill "$SERVICE_PID" 2>/dev/null
     "$ROOT/Tests/Support/x11-testbed.sh" stop "$BED" 2>/dev/null
     rm -rf "$WORK"
 }
@@ -94,13 +97,50 @@ run() {
     kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; VIEWER_PID=
 }
 
+# The same through the previewer service (`quire look --service`), the way Nautilus asks for
+# it: ShowFile(picture), and once the picture is on screen, ShowFile(TARGET) — what Nautilus
+# sends when the selection moves while the previewer is open. The service and its worker stay
+# warm between runs, as they do between a user's Space presses. Prints the milliseconds.
+SERVICE_PID=
+show_file() {
+    gdbus call --session --dest org.gnome.NautilusPreviewer --object-path /org/gnome/NautilusPreviewer \
+        --method org.gnome.NautilusPreviewer2.ShowFile "file://$1" "" false >/dev/null 2>&1
+}
+previewer_run() {
+    local colour=$1 tolerance=$2 minimum=$3 first=$4 target=$5
+    if [ -z "$SERVICE_PID" ] || ! kill -0 "$SERVICE_PID" 2>/dev/null; then
+        "$QUIRE" look --service --idle-timeout 120 >/dev/null 2>&1 &
+        SERVICE_PID=$!
+        for _ in $(seq 1 100); do
+            gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+                --method org.freedesktop.DBus.NameHasOwner org.gnome.NautilusPreviewer 2>/dev/null | grep -q true && break
+            sleep 0.05
+        done
+    fi
+    show_file "$first"
+    local window=
+    for _ in $(seq 1 200); do
+        window=$(xdotool search --onlyvisible --name "$(basename "$first")" 2>/dev/null | head -1)
+        [ -n "$window" ] && break
+        sleep 0.05
+    done
+    [ -n "$window" ] || { echo -1; return; }
+    sleep 1
+    local out
+    out=$("$WORK/window-probe" -b -c "$colour" -d "$tolerance" -r "$minimum" -t 10 -- gdbus call --session \
+        --dest org.gnome.NautilusPreviewer --object-path /org/gnome/NautilusPreviewer \
+        --method org.gnome.NautilusPreviewer2.ShowFile "file://$target" "" false)
+    sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out"
+}
+
 # median, min–max of numbers on stdin (a failed run, -1, is counted apart)
 summary() { sort -n | awk '$1 >= 0 { v[++n] = $1 } $1 < 0 { failed++ } END { if (n == 0) { print "n/a"; exit } m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; printf "%d ms (%d–%d)", m, v[1], v[n]; if (failed) printf ", %d runs never showed it", failed }'; }
 
 echo "== quire look: the next file on screen after Right, warm worker, Xvfb 1280x900, $RUNS runs each =="
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 declare -A TIMES
-for case in video-after-picture video-after-video font-after-picture font-after-font; do
+CASES="video-after-picture video-after-video font-after-picture font-after-font previewer-video previewer-font"
+for case in $CASES; do
     TIMES[$case]=""
     for _ in $(seq 1 "$RUNS"); do
         case $case in
@@ -108,11 +148,13 @@ for case in video-after-picture video-after-video font-after-picture font-after-
         video-after-video) ms=$(run ff0000 40 2000 2 "$WORK/picture.png" "$WORK/blue.webm" "$WORK/red.webm") ;;
         font-after-picture) ms=$(run 000000 60 5000 1 "$WORK/picture.png" "$WORK/font-1.ttf") ;;
         font-after-font) ms=$(run 000000 60 5000 2 "$WORK/picture.png" "$WORK/font-2.otf" "$WORK/font-1.ttf") ;;
+        previewer-video) ms=$(previewer_run ff0000 40 2000 "$WORK/picture.png" "$WORK/red.webm") ;;
+        previewer-font) ms=$(previewer_run 000000 60 5000 "$WORK/picture.png" "$WORK/font-1.ttf") ;;
         esac
         TIMES[$case]+="${ms:--1} "
     done
 done
-for case in video-after-picture video-after-video font-after-picture font-after-font; do
+for case in $CASES; do
     printf "  %-22s %s   [runs: %s]\n" "$case" "$(tr ' ' '\n' <<<"${TIMES[$case]}" | grep . | summary)" "${TIMES[$case]% }"
 done
 echo "goal: first frame of a video / the specimen of a font on screen <= 300 ms warm (the medians above)"
