@@ -25,8 +25,9 @@ DEB_DESKTOP := nautilus dbus-bin
 # The suites only `make desktop-test` runs (`make test` skips them; CI runs both targets).
 DESKTOP_SUITES := NautilusEndToEndTests
 # Benchmark only: the baselines and the tree generators (gnome-sushi and evince: the window's
-# baselines, bench/look-window-bench.sh).
-DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer
+# baselines, bench/look-window-bench.sh; ffmpegthumbnailer and totem's video thumbnailer:
+# bench/media-bench.sh).
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 
 PREFIX ?= /usr/local
@@ -163,7 +164,9 @@ clean:
 ## bench: start-up per command beside the C tools (--version, info vs pdfinfo, thumbnail vs
 ## pdftocairo, can-print, print vs lp on the CUPS test bed), then single thumbnails against pdftocairo (time, and memory for a 1000-page PDF), then
 ## batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer, then the Quick Look
-## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb), then office
+## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb), then video
+## thumbnails against ffmpegthumbnailer and totem, a video's poster and a font's specimen in the window
+## after the next-file key (warm), then office
 ## documents against LibreOffice's command line (cold and warm first page, batch, RSS). Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
@@ -175,6 +178,7 @@ bench: deps samples
 	QUIRE=$(CURDIR)/$(QUIRE_RELEASE) bench/batch-bench.sh
 	bench/look-window-bench.sh $(QUIRE_RELEASE) 5
 	bench/media-bench.sh $(QUIRE_RELEASE) 5
+	bench/media-window-bench.sh $(QUIRE_RELEASE) 5
 	$(SWIFT) build $(RELEASE_FLAGS) --product compose-bench
 	bench/compose-bench.sh $(QUIRE_RELEASE) 5
 	bench/find-bench.sh $(QUIRE_RELEASE) 5

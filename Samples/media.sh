@@ -8,6 +8,12 @@
 #   truncated.webm    the first 20 kB of clip.webm
 #   moving.webm       VP8, 6 s of a ball moving on black (playback: frames change)
 #   half-silent.ogg   Vorbis, 2 s of silence then 2 s of a loud tone (the waveform's two halves)
+#   long.flac         FLAC, 8 kHz mono, 10 hours: 5 h of silence then 5 h of a level that changes
+#                     sign every 5000 s (a square wave at 0.0001 Hz) — every block is constant,
+#                     so it is ~0.5 MB and made in ~2 s; decoding it whole would take longer
+#                     than the waveform's budget (it is sampled, seek by seek)
+#   long.webm         VP8, 10 hours of colour bars at 64×48, one frame every 5 s (a key frame
+#                     every 10 minutes): ~0.5 MB, made in under a second; posters by seeking
 set -euo pipefail
 out="$1/media"
 mkdir -p "$out"
@@ -47,3 +53,11 @@ head -c 20000 "$out/clip.webm" > "$out/truncated.webm"
     audiotestsrc num-buffers=86 volume=0.8 ! audio/x-raw,rate=44100,channels=1 ! a.
 "${gst[@]}" videotestsrc num-buffers=150 pattern=ball ! video/x-raw,width=320,height=240,framerate=25/1 ! videoconvert \
     ! vp8enc deadline=1 ! webmmux ! filesink location="$out/moving.webm"
+# The 10-hour files (blocks and buffers sized so the halves meet on a block boundary: flacenc
+# aborts on a partial block between concat's inputs).
+"${gst[@]}" concat name=l ! audioconvert ! flacenc blocksize=8000 streamable-subset=false ! filesink location="$out/long.flac" \
+    audiotestsrc wave=silence samplesperbuffer=8000 num-buffers=18000 ! audio/x-raw,rate=8000,channels=1,format=S16LE ! l. \
+    audiotestsrc wave=square freq=0.0001 volume=0.6 samplesperbuffer=8000 num-buffers=18000 ! audio/x-raw,rate=8000,channels=1,format=S16LE ! l.
+"${gst[@]}" videotestsrc num-buffers=7200 pattern=smpte ! video/x-raw,width=64,height=48,framerate=1/5 ! videoconvert \
+    ! vp8enc deadline=1 cpu-used=16 end-usage=cq cq-level=63 min-quantizer=60 max-quantizer=63 keyframe-max-dist=120 \
+    ! webmmux ! filesink location="$out/long.webm"

@@ -1,7 +1,8 @@
 /* window-probe: times a viewer from its start to its first window and to the first screen
  * frame that shows page content, the same way for every viewer (bench/look-window-bench.sh).
  *
- *   window-probe [-r MIN_RED] [-t TIMEOUT_S] [-i INTERVAL_MS] -- COMMAND [ARG...]
+ *   window-probe [-r MIN_RED] [-c RRGGBB [-d TOLERANCE]] [-b] [-t TIMEOUT_S] [-i INTERVAL_MS]
+ *                -- COMMAND [ARG...]
  *
  * The clock starts just before COMMAND is started (fork + exec, no shell). The probe then
  * grabs the whole X screen every INTERVAL_MS (MIT-SHM when available) and reports:
@@ -9,6 +10,11 @@
  *   page_ms    the first grab with at least MIN_RED pure-red pixels on screen: the sample's
  *              pages carry a red rectangle and no viewer's own chrome is pure red, so this is
  *              "page pixels are on the screen", whatever toolkit drew them
+ * With -c, the pixels counted are those within TOLERANCE (default 40) of RRGGBB in each channel
+ * instead of pure red (bench/media-window-bench.sh: a video's red half, a font's dark glyphs).
+ * With -b, the screen before COMMAND starts is the baseline: page content is MIN_RED pixels
+ * that match now and did not before (the window is already open on another file, COMMAND is
+ * the key that turns to the next one; the header's dark text, unchanged, does not count).
  * Output, one line: "window_ms=N page_ms=N pid=N start_ms=T" (T: CLOCK_MONOTONIC at the start,
  * to line up a viewer's own trace); COMMAND keeps running, its output to /dev/null.
  * Exit 0 when page content appeared, 1 on timeout, 2 on usage/X errors.
@@ -55,16 +61,61 @@ static int x_error(Display *display, XErrorEvent *event) {
     return 0;
 }
 
+/* The colour counted: pure red by default, else within `tolerance` of (r, g, b). */
+static int use_colour = 0, tolerance = 40;
+static unsigned int want_r, want_g, want_b;
+
+static int matches(unsigned int r, unsigned int g, unsigned int b) {
+    if (!use_colour) return r > 200 && g < 60 && b < 60;
+    return abs((int)r - (int)want_r) <= tolerance && abs((int)g - (int)want_g) <= tolerance
+        && abs((int)b - (int)want_b) <= tolerance;
+}
+
+/* Counts the matching pixels on the screen, leaving out those set in `before` (when given);
+ * with `record`, marks the matching ones in it instead. */
+static long count_matching(Display *display, Window root, XImage *image, int use_shm, int width, int height,
+                           unsigned char *before, int record) {
+    XImage *frame = image;
+    if (use_shm) {
+        XShmGetImage(display, root, image, 0, 0, AllPlanes);
+    } else {
+        frame = XGetImage(display, root, 0, 0, width, height, AllPlanes, ZPixmap);
+    }
+    long count = 0;
+    if (frame && frame->bits_per_pixel == 32) {
+        for (int y = 0; y < height; y++) {
+            const unsigned int *row = (const unsigned int *)(frame->data + (size_t)y * frame->bytes_per_line);
+            for (int x = 0; x < width; x++) {
+                unsigned int p = row[x];
+                if (!matches((p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff)) continue;
+                size_t at = (size_t)y * width + x;
+                if (record) before[at] = 1;
+                else if (!before || !before[at]) count++;
+            }
+        }
+    }
+    if (!use_shm && frame) XDestroyImage(frame);
+    return count;
+}
+
 int main(int argc, char **argv) {
     long min_red = 2000;
     double timeout_s = 30, interval_ms = 10;
-    int option;
-    while ((option = getopt(argc, argv, "r:t:i:")) != -1) {
+    int option, baseline = 0;
+    while ((option = getopt(argc, argv, "r:t:i:c:d:b")) != -1) {
         switch (option) {
         case 'r': min_red = atol(optarg); break;
+        case 'c': {
+            unsigned long rgb = strtoul(optarg, NULL, 16);
+            use_colour = 1;
+            want_r = (rgb >> 16) & 0xff; want_g = (rgb >> 8) & 0xff; want_b = rgb & 0xff;
+            break;
+        }
+        case 'd': tolerance = atoi(optarg); break;
+        case 'b': baseline = 1; break;
         case 't': timeout_s = atof(optarg); break;
         case 'i': interval_ms = atof(optarg); break;
-        default: fprintf(stderr, "usage: window-probe [-r MIN_RED] [-t S] [-i MS] -- COMMAND...\n"); return 2;
+        default: fprintf(stderr, "usage: window-probe [-r MIN_RED] [-c RRGGBB [-d TOL]] [-b] [-t S] [-i MS] -- COMMAND...\n"); return 2;
         }
     }
     if (optind >= argc) { fprintf(stderr, "window-probe: no command\n"); return 2; }
@@ -92,6 +143,12 @@ int main(int argc, char **argv) {
         shmctl(shm.shmid, IPC_RMID, NULL);
     }
 
+    unsigned char *before_pixels = NULL;
+    if (baseline) {
+        before_pixels = calloc((size_t)width * height, 1);
+        if (!before_pixels) { fprintf(stderr, "window-probe: out of memory\n"); return 2; }
+        count_matching(display, root, image, use_shm, width, height, before_pixels, 1);
+    }
     double start = now_ms();
     pid_t child = fork();
     if (child < 0) { perror("fork"); return 2; }
@@ -116,24 +173,7 @@ int main(int argc, char **argv) {
                 if (!old) window_ms = grab - start;
             }
         }
-        XImage *frame = image;
-        if (use_shm) {
-            XShmGetImage(display, root, image, 0, 0, AllPlanes);
-        } else {
-            frame = XGetImage(display, root, 0, 0, width, height, AllPlanes, ZPixmap);
-        }
-        long red = 0;
-        if (frame && frame->bits_per_pixel == 32) {
-            for (int y = 0; y < height; y++) {
-                const unsigned int *row = (const unsigned int *)(frame->data + (size_t)y * frame->bytes_per_line);
-                for (int x = 0; x < width; x++) {
-                    unsigned int p = row[x];
-                    unsigned int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
-                    if (r > 200 && g < 60 && b < 60) red++;
-                }
-            }
-        }
-        if (!use_shm && frame) XDestroyImage(frame);
+        long red = count_matching(display, root, image, use_shm, width, height, before_pixels, 0);
         if (red >= min_red) {
             page_ms = grab - start;
             if (window_ms < 0) window_ms = page_ms;

@@ -8,20 +8,24 @@ final class AudioCardSource: PageSource {
     let path: DocumentPath
     private let lines: [(text: String, size: Double, bold: Bool)]
     private let pango: quire_pangocairo_api
-    /// The loudness across the duration (0…1 per slice), when it was decoded in time.
+    /// The loudness across the duration (0…1 per slice), when it was read in time.
     let peaks: [Double]?
+    /// Why there is no waveform (drawn where it would be), when there is none.
+    let waveformNote: String?
 
     static let side = 480.0
     var pageCount: Int { 1 }
     var isPaper: Bool { true }
 
-    /// Slices of the waveform, and how long decoding the sound for it may take.
+    /// Slices of the waveform, and how long reading the sound for it may take (decoded whole,
+    /// or sampled slice by slice for a long file: `AudioPeaks`).
     static let waveformSlices = 208
     static let waveformBudget = 2.0
 
-    init(path: DocumentPath, info: MediaInfo, peaks: [Double]? = nil) throws(DocumentError) {
+    init(path: DocumentPath, info: MediaInfo, waveform: AudioPeaks.Outcome? = nil) throws(DocumentError) {
         self.path = path
-        self.peaks = peaks
+        peaks = waveform?.peaks
+        waveformNote = waveform?.reason
         pango = try LazyLibraries.pango(path)
         var lines: [(String, Double, Bool)] = []
         lines.append((info.title ?? path.displayName, 26, true))
@@ -62,6 +66,8 @@ final class AudioCardSource: PageSource {
                 libcairo.cairo_rectangle(cr, left + Double(index) * step, middle - height, max(0.5, step * 0.7), height * 2)
             }
             libcairo.cairo_fill(cr)
+        } else if let waveformNote {
+            _ = show(waveformNote, size: 11, bold: false, at: Self.side * 0.84, in: cr, color: (0.45, 0.45, 0.5))
         }
     }
 

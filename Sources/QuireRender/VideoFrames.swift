@@ -41,10 +41,9 @@ final class VideoFrames {
         self.sink = sink
         guard gst.gst_element_set_state(pipeline, quire_gst_state_paused) != quire_gst_state_change_failure,
               wait() else {
+            // Every stored property is set: deinit runs when this throws, and it stops and
+            // releases the pipeline (releasing it here too was a double unref).
             let reason = busError() ?? "the video cannot be decoded"
-            _ = gst.gst_element_set_state(pipeline, quire_gst_state_null)
-            g_object_unref(UnsafeMutableRawPointer(sink))
-            g_object_unref(UnsafeMutableRawPointer(pipeline))
             throw DocumentError(kind: .damaged, path: file.path, reason: reason)
         }
     }
@@ -73,6 +72,13 @@ final class VideoFrames {
         gst.gst_message_parse_error(message, &error, &debug)
         defer { if let error { g_error_free(error) }; if let debug { g_free(debug) } }
         return error.map { String(cString: $0.pointee.message) }
+    }
+
+    /// The length in seconds, as the pipeline knows it (nil when it does not).
+    var duration: Double? {
+        var nanoseconds: Int64 = 0
+        guard gst.gst_element_query_duration(pipeline, quire_gst_format_time, &nanoseconds) != 0, nanoseconds > 0 else { return nil }
+        return Double(nanoseconds) / Double(quire_gst_second)
     }
 
     /// The frame at `seconds` (the one shown there: an accurate seek), or nil when there is none.

@@ -3,8 +3,10 @@ import QuireTypes
 
 /// A video as pages: page 1 is the poster frame — the first of a few moments (a third of the
 /// way in, then others) that is not black, blank or a fade, as GNOME's video thumbnailer
-/// chooses — and pages 2–9 are frames at ninths of the duration, the strip the terminal viewer
-/// and the window page through. Frames are decoded when a page is asked for (a few are kept).
+/// chooses; the key frame at each moment is tried before the exact frame, which may need many
+/// frames decoded — and pages 2–9 are frames at ninths of the duration, the strip the terminal
+/// viewer and the window page through. Frames are decoded when a page is asked for (a few are
+/// kept).
 final class VideoSource: PageSource {
     let path: DocumentPath
     let info: MediaInfo
@@ -21,21 +23,40 @@ final class VideoSource: PageSource {
     var isPaper: Bool { false }
     var isRaster: Bool { true }
 
-    init(file: InputFile, info: MediaInfo, limits: RenderLimits) throws(DocumentError) {
-        path = file.path
-        self.info = info
+    convenience init(file: InputFile, info: MediaInfo, limits: RenderLimits) throws(DocumentError) {
         if let width = info.width, let height = info.height, width * height > limits.maximumImagePixels {
             throw DocumentError(kind: .limitExceeded, path: file.path,
                                 reason: "the video is \(width)×\(height) pixels, more than the limit of \(limits.maximumImagePixels)")
         }
-        frames = try VideoFrames(file: file, limits: limits)
+        try self.init(file: file, info: info, frames: VideoFrames(file: file, limits: limits))
+    }
+
+    /// For a thumbnail: the frames' own pipeline gives the duration, and GStreamer's discoverer
+    /// (a second pipeline, for the card's facts) is not run. The frames still refuse a size over
+    /// the pixel limit.
+    static func thumbnail(of file: InputFile, limits: RenderLimits) throws(DocumentError) -> VideoSource {
+        let frames = try VideoFrames(file: file, limits: limits)
+        var info = MediaInfo()
+        info.duration = frames.duration
+        return try VideoSource(file: file, info: info, frames: frames)
+    }
+
+    private init(file: InputFile, info: MediaInfo, frames: VideoFrames) throws(DocumentError) {
+        path = file.path
+        self.info = info
+        self.frames = frames
         var best: (score: Double, image: CairoImage)?
         let positions = info.duration.map { duration in Self.posterCandidates.map { $0 * duration } } ?? [0]
-        for position in positions {
-            guard let image = try frames.frame(at: position) else { continue }
-            let score = Self.interest(of: image)
-            if best == nil || score > best!.score { best = (score, image) }
-            if score >= Self.interesting { break }
+        // At each moment, the key frame there first (one frame decoded, no more), then — when
+        // that is not interesting — the frame exactly there (decoded from the key frame before:
+        // a clip whose only key frame is its black opening).
+        search: for position in positions {
+            for accurate in [false, true] {
+                guard let image = try frames.frame(at: position, accurate: accurate) else { continue }
+                let score = Self.interest(of: image)
+                if best == nil || score > best!.score { best = (score, image) }
+                if score >= Self.interesting { break search }
+            }
         }
         guard let best else {
             throw DocumentError(kind: .damaged, path: file.path, reason: "no frame of the video could be decoded")
@@ -46,8 +67,10 @@ final class VideoSource: PageSource {
     /// A frame at least this interesting is taken at once.
     static let interesting = 1.0
 
-    /// How much a frame shows: 0 for black, blank or nearly uniform frames (fades), growing with
-    /// the spread of its brightness (sampled on a grid of at most 64×64 points).
+    /// How much a frame shows: below 1 for black, blank or nearly uniform frames (fades), growing
+    /// with the spread of its brightness (sampled on a grid of at most 64×64 points). The spread
+    /// alone decides, as in GNOME's thumbnailer: a dark frame with something bright in it (a
+    /// ball on black, titles) is interesting, however dark it is on average.
     static func interest(of image: CairoImage) -> Double {
         let pixels = image.rendered()
         let stepX = max(1, pixels.width / 64), stepY = max(1, pixels.height / 64)
@@ -62,7 +85,7 @@ final class VideoSource: PageSource {
         guard count > 0 else { return 0 }
         let mean = sum / count
         let deviation = (max(0, squares / count - mean * mean)).squareRoot()
-        guard mean > 16, mean < 240, deviation > 12 else { return deviation / 100 }
+        guard deviation > 12 else { return deviation / 100 }
         return 1 + deviation / 100
     }
 
@@ -93,6 +116,12 @@ extension RenderEngine {
     /// Video and audio through GStreamer: a video's frames; an audio file's cover picture, or a
     /// card of its tags when it has none.
     static let media = RenderEngine(name: "media", families: [.video, .audio]) { (input) throws(DocumentError) in
+        // A video's thumbnail from one pipeline; a file that is not one (a Matroska file holding
+        // only sound) or that fails there is opened the whole way, which says why.
+        if input.preferEmbeddedPreview, input.contentType.family == .video,
+           let source = try? VideoSource.thumbnail(of: input.file, limits: input.limits) {
+            return Opened(source: source)
+        }
         let info = try MediaInfo.read(input.file)
         var opened: Opened
         if info.hasVideo {
@@ -103,10 +132,10 @@ extension RenderEngine {
                                                 header: Array(cover.prefix(256 * 1024))) {
             opened = Opened(source: source, embeddedPreviewName: "cover")
         } else {
-            let peaks = info.duration.flatMap { duration in
-                AudioPeaks.read(input.file, duration: duration, buckets: AudioCardSource.waveformSlices, budget: AudioCardSource.waveformBudget)
+            let waveform = info.duration.map { duration in
+                AudioPeaks.waveform(input.file, duration: duration, buckets: AudioCardSource.waveformSlices, budget: AudioCardSource.waveformBudget)
             }
-            opened = Opened(source: try AudioCardSource(path: input.file.path, info: info, peaks: peaks))
+            opened = Opened(source: try AudioCardSource(path: input.file.path, info: info, waveform: waveform))
         }
         opened.details = info.details
         opened.title = info.title

@@ -107,6 +107,99 @@ import QuireTypes
         #expect(AudioPeaks.read(file, duration: 4, buckets: 40, budget: 0) == nil)
     }
 
+    /// A 10-hour recording (5 h of silence, then 5 h loud) is sampled — a seek into each slice
+    /// and a quarter second decoded there — so it gets its waveform, with the halves where they
+    /// are, where decoding it whole would not finish in the budget.
+    @Test func aTenHourRecordingGetsItsWaveformBySampling() throws {
+        let file = try SampleFiles.open("media/long.flac")
+        let info = try MediaInfo.read(file)
+        let duration = try #require(info.duration)
+        #expect(abs(duration - 36_000) < 1)
+        #expect(DurationText.clock(duration) == "10:00:00")
+        #expect(duration > AudioPeaks.wholeDecodeLimit)
+        let peaks = try #require(AudioPeaks.sample(file, duration: duration, buckets: 40, budget: 20).peaks)
+        #expect(peaks.count == 40)
+        #expect(peaks[0..<19].allSatisfy { $0 < 0.05 }, "\(peaks)")
+        #expect(peaks[21..<40].allSatisfy { $0 > 0.4 }, "\(peaks)")
+        // Sampling a short file slice by slice reads each slice's own sound (no buffer decoded
+        // before a seek is taken for the slice after it): silence, then the tone from the middle.
+        let short = try SampleFiles.open("media/half-silent.ogg")
+        let sampled = try #require(AudioPeaks.sample(short, duration: 4, buckets: 40, budget: 20).peaks)
+        #expect(sampled[1..<19].allSatisfy { $0 < 0.05 }, "\(sampled)")
+        #expect(sampled[21..<39].allSatisfy { $0 > 0.4 }, "\(sampled)")
+        // The card, with the engine's own slices and budget: bars under the second half only.
+        let card = try SampleFiles.renderer("media/long.flac").render(page: 0, size: .width(480))
+        func ink(_ x: Range<Int>) -> Int {
+            var count = 0
+            for y in 375..<405 { for column in x where card.pixel(x: column, y: y).green < 200 { count += 1 } }
+            return count
+        }
+        #expect(ink(60..<200) == 0, "quiet half")
+        #expect(ink(280..<420) > 1500, "loud half")
+    }
+
+    /// Without the time to read the sound, the card says so where the waveform would be.
+    @Test func aWaveformNotReadInTimeIsSaidOnTheCard() throws {
+        let file = try SampleFiles.open("media/long.flac")
+        let outcome = AudioPeaks.waveform(file, duration: 36_000, buckets: 40, budget: 0)
+        #expect(outcome == .missing("No waveform: the sound could not be read in 0 s"))
+        #expect(AudioPeaks.sample(file, duration: 36_000, buckets: 40, budget: 0) == outcome)
+        let info = try MediaInfo.read(file)
+        let source = try AudioCardSource(path: file.path, info: info, waveform: outcome)
+        #expect(source.peaks == nil)
+        #expect(source.waveformNote == "No waveform: the sound could not be read in 0 s")
+    }
+
+    /// A 10-hour video's poster and strip come from seeks: the frame at a third of the way (the
+    /// colour bars) and the last of the strip, each found without decoding what comes before.
+    @Test func aTenHourVideoGivesItsPosterBySeeking() throws {
+        let info = try MediaInfo.read(SampleFiles.open("media/long.webm"))
+        #expect(abs((info.duration ?? 0) - 36_000) < 6)
+        let renderer = try SampleFiles.renderer("media/long.webm")
+        #expect(renderer.pageCount == 1 + VideoSource.stripFrames)
+        let poster = try renderer.render(page: 0)
+        #expect(poster.width == 64 && poster.height == 48)
+        #expect(poster.pixel(x: 4, y: 10).green > 150, "the first bar is light")
+        #expect(Self.meanBrightness(try renderer.render(page: 8)) > 60)
+    }
+
+    /// A thumbnail is made from the frames' one pipeline (no discoverer): the poster past the
+    /// black opening, the strip's length from the pipeline's duration; a Matroska file with only
+    /// sound fails there and is opened the whole way, as the audio card.
+    @Test func aVideosThumbnailComesFromOnePipeline() throws {
+        let video = try SampleFiles.renderer("media/clip.webm", preferEmbeddedPreview: true)
+        #expect(video.pageCount == 1 + VideoSource.stripFrames)
+        let thumbnail = try video.renderThumbnail(longestSide: 128)
+        #expect(thumbnail.width == 128 && thumbnail.height == 96)
+        #expect(Self.meanBrightness(thumbnail) > 60)
+        let audio = try SampleFiles.renderer("media/audio-only.mkv", preferEmbeddedPreview: true)
+        #expect(audio.pageCount == 1)
+        #expect(audio.pageSize(at: 0) == PageSize(width: AudioCardSource.side, height: AudioCardSource.side))
+    }
+
+    /// The poster test, as GNOME's thumbnailer judges: the spread of brightness alone — a black
+    /// or uniformly grey frame is passed over, a black frame with a small bright ball in it (its
+    /// mean brightness under 10 of 255) is not.
+    @Test func aDarkFrameWithSomethingBrightInItIsAPoster() throws {
+        func frame(background: UInt8, square: UInt8?) throws -> CairoImage {
+            let width = 64, height = 48
+            var bytes = [UInt8](repeating: 0, count: width * height * 4)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let value = (square != nil && (28..<36).contains(x) && (20..<28).contains(y)) ? square! : background
+                    for channel in 0..<3 { bytes[(y * width + x) * 4 + channel] = value }
+                }
+            }
+            return try bytes.withUnsafeBytes { raw throws(DocumentError) in
+                try CairoImage(copyingBGRx: raw.baseAddress!, width: width, height: height, stride: width * 4,
+                               path: DocumentPath("frame"))
+            }
+        }
+        #expect(VideoSource.interest(of: try frame(background: 0, square: nil)) < VideoSource.interesting)
+        #expect(VideoSource.interest(of: try frame(background: 90, square: nil)) < VideoSource.interesting)
+        #expect(VideoSource.interest(of: try frame(background: 4, square: 250)) >= VideoSource.interesting)
+    }
+
     @Test func aMatroskaFileWithNoVideoStreamIsShownAsAudio() throws {
         let info = try MediaInfo.read(SampleFiles.open("media/audio-only.mkv"))
         #expect(!info.hasVideo)

@@ -24,7 +24,7 @@ public enum Samples {
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("infinite-loop.ps").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("fonts/collection.ttc").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("archives/bomb.zip").path)
-                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("media/half-silent.ogg").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("media/long.webm").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("find-cases.pdf").path)
                 || (FileManager.default.isExecutableFile(atPath: "/usr/bin/soffice")
                     && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("office-report.docx").path)) {
