@@ -43,9 +43,7 @@ enum OfficeEngine {
         }
         let pdf: InputFile
         do {
-            pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-                try office.convertToPDF(input.file, password: input.password)
-            }
+            pdf = try OfficeConversion.pdf(input.file, password: input.password)
         } catch {
             // LibreOffice cannot import every iWork file; their preview image is better than nothing.
             if error.kind == .damaged, zipBased, let fallback = try? RenderEngine.containerPreview.open(input) {

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// One-shot commands (`preview`, `info`, `thumbnail FILE OUT`) on an office file: LibreOffice
+/// runs in a render worker under bubblewrap, never in the command's own process — watched from
+/// outside while the command runs (its children in /proc, and whether LibreOffice's library is
+/// mapped into it). Without a working bubblewrap the command converts in its own process, as
+/// before (the control, which also shows the watching can see LibreOffice in the command).
+@Suite("One-shot commands run LibreOffice in the worker sandbox", .serialized)
+struct OfficeSandboxTests {
+    struct Observation {
+        var status: Int32?
+        var standardError = ""
+        var standardOutput = ""
+        /// A `bwrap` child of the command was seen.
+        var sandboxedChild = false
+        /// LibreOffice's merged library was mapped into the command's own process.
+        var officeInCommand = false
+    }
+
+    /// Runs `quire ARGUMENTS` and watches it every few milliseconds until it ends.
+    static func observe(_ arguments: [String], environment extra: [String: String] = [:], in scratch: TemporaryDirectory) throws -> Observation {
+        let environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let process = try BackgroundProcess([QuireBinary.path] + arguments, environment: environment, directory: scratch.path)
+        var seen = Observation()
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < deadline {
+            if String(decoding: Self.read("/proc/\(process.pid)/maps"), as: UTF8.self).contains("libmergedlo.so") {
+                seen.officeInCommand = true
+            }
+            if !seen.sandboxedChild, Self.children(of: process.pid).contains("bwrap") { seen.sandboxedChild = true }
+            usleep(5_000)
+        }
+        #expect(process.waitForExit(timeout: 1), "quire \(arguments) did not end")
+        seen.status = process.exitStatus
+        seen.standardError = process.errorOutput
+        seen.standardOutput = process.output
+        return seen
+    }
+
+    /// A /proc file, whole (its size says 0: read to the end).
+    static func read(_ path: String) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return bytes }
+            bytes += buffer.prefix(count)
+        }
+    }
+
+    /// The command names (`comm`) of the processes whose parent is `pid`.
+    static func children(of pid: pid_t) -> [String] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var names: [String] = []
+        for entry in entries where entry.first?.isNumber == true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == pid { names.append(String(stat[stat.index(after: open)..<close])) }
+        }
+        return names
+    }
+
+    @Test(arguments: ["preview", "info", "thumbnail"])
+    func officeRunsInTheSandboxedWorker(command: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap: make test installs it")
+        let scratch = TemporaryDirectory()
+        let document = Samples.path("office-report.docx")   // no preview image inside: LibreOffice lays it out
+        let arguments: [String]
+        switch command {
+        case "preview": arguments = ["preview", document, "--page", "2", "--width", "300", "-o", scratch.file("page.png")]
+        case "info": arguments = ["info", document]
+        default: arguments = ["thumbnail", "-s", "128", document, scratch.file("thumb.png")]
+        }
+        let sandboxed = try Self.observe(arguments, in: scratch)
+        #expect(sandboxed.status == 0, "\(sandboxed.standardError)")
+        #expect(sandboxed.standardError.isEmpty, "\(sandboxed.standardError)")
+        #expect(sandboxed.sandboxedChild, "no bubblewrap child while quire \(command) converted the document")
+        #expect(!sandboxed.officeInCommand, "LibreOffice was loaded into quire \(command) itself")
+        switch command {
+        case "info": #expect(sandboxed.standardOutput.contains("Quarterly Report"), "\(sandboxed.standardOutput)")
+        case "preview": #expect(FileManager.default.fileExists(atPath: scratch.file("page.png")))
+        default: #expect(FileManager.default.fileExists(atPath: scratch.file("thumb.png")))
+        }
+
+        // The control: no working bubblewrap, so the command converts in its own process.
+        let unconfined = try Self.observe(arguments, environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
+        #expect(unconfined.status == 0, "\(unconfined.standardError)")
+        #expect(unconfined.officeInCommand, "the watch did not see LibreOffice in the command, so the test proves nothing")
+        #expect(!unconfined.sandboxedChild)
+    }
+
+    /// Errors LibreOffice reports inside the worker reach the command as the same one line: a
+    /// password-protected document, with and without a (wrong) password.
+    @Test func passwordErrorsCrossTheSandboxUnchanged() throws {
+        let scratch = TemporaryDirectory()
+        let none = QuireBinary.run(["preview", Samples.path("office-password.odt"), "-o", scratch.file("a.png")], timeout: 60)
+        #expect(none.status == 65 && none.errorLines.count == 1, "\(none.standardError)")
+        #expect(none.standardError.contains("the document is password-protected (give the password with --password)"), "\(none.standardError)")
+        let wrong = QuireBinary.run(["preview", Samples.path("office-password.odt"), "--password", "nope", "-o", scratch.file("b.png")], timeout: 60)
+        #expect(wrong.status == 65 && wrong.standardError.contains("the password is not correct for this document"), "\(wrong.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
+}
