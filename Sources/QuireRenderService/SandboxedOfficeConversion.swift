@@ -43,7 +43,10 @@ public enum SandboxedOfficeConversion {
                 return detected!
             }
             guard sandbox.isActive else { return nil }
-            let client = RenderClient(command: WorkerCommand(executable: executable()), timeout: timeout, sandbox: .given(sandbox))
+            // No CPU limit of its own: the command's per-file time limit (its watchdog) bounds the
+            // conversion, as when it ran in the command's process; the worker's memory limit holds.
+            let command = WorkerCommand(executable: executable(), limits: WorkerLimits(cpuSecondsPerRequest: 0))
+            let client = RenderClient(command: command, timeout: timeout, sandbox: .given(sandbox))
             defer { client.kill() }   // one document: the worker is not kept (killing it leaves nothing behind)
             do {
                 return try client.officePDF(DocumentRequest(path: file.path, password: password,
