@@ -103,5 +103,11 @@ echo "quire made $(awk -v q="$qdone" -v s="$sdone" 'BEGIN { printf "%.1f", (s > 
 
 echo "== 4. peak RSS"
 echo "batch: largest worker (with its office) $(( $(cat "$work/worker-rss" 2>/dev/null || echo 0) / 1024 )) MB   one soffice over the tree: $(( $(cat "$work/soffice-rss") / 1024 )) MB"
+# quire preview converts the document in a sandboxed worker (sampled as above); GNU time sees
+# the command itself. Without bubblewrap the office is in the command.
+touch "$work/sampling"; sample_workers & sampler=$!
 /usr/bin/time -f "%M" -o "$work/preview-rss" "$QUIRE" preview "$docx" --page 1 -o "$work/out/p.png" 2>/dev/null
-echo "quire preview of the .docx, one process: $(( $(cat "$work/preview-rss") / 1024 )) MB   (workers recycle past QUIRE_OFFICE_RSS_CEILING_MB, default 1024, or after QUIRE_OFFICE_RECYCLE_DOCUMENTS, default 50)"
+rm -f "$work/sampling"; wait "$sampler" || true
+/usr/bin/time -f "%M" -o "$work/preview-rss-in-process" env QUIRE_BWRAP=/nonexistent/bwrap "$QUIRE" preview "$docx" --page 1 -o "$work/out/p.png" 2>/dev/null
+echo "quire preview of the .docx: the command $(( $(cat "$work/preview-rss") / 1024 )) MB + its sandboxed worker $(( $(cat "$work/worker-rss" 2>/dev/null || echo 0) / 1024 )) MB; without bubblewrap, one process: $(( $(cat "$work/preview-rss-in-process") / 1024 )) MB"
+echo "(workers recycle past QUIRE_OFFICE_RSS_CEILING_MB, default 1024, or after QUIRE_OFFICE_RECYCLE_DOCUMENTS, default 50)"

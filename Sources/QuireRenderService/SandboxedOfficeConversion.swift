@@ -38,6 +38,11 @@ public enum SandboxedOfficeConversion {
         }
 
         func convert(_ file: InputFile, password: String?) throws(DocumentError) -> [UInt8]? {
+            // A name that means something else in another process (/proc/self/fd/3, /dev/stdin):
+            // the worker would open its own. Converted here, from the very file opened.
+            if file.path.bytes.starts(with: Array("/proc/".utf8)) || file.path.bytes.starts(with: Array("/dev/".utf8)) {
+                return nil
+            }
             let sandbox = self.sandbox.withLock { detected in
                 if detected == nil { detected = WorkerSandbox.detect() }
                 return detected!
