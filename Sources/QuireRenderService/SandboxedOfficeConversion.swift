@@ -31,6 +31,16 @@ public enum SandboxedOfficeConversion {
         /// The sandbox, detected on the first office document (a `bwrap` start: not paid by
         /// commands that convert none).
         private let sandbox = Mutex<WorkerSandbox?>(nil)
+        /// The worker, kept warm for the command's next office document (`info a.docx b.xlsx`
+        /// starts LibreOffice once, as it did in-process); it dies with the command (bubblewrap's
+        /// `--die-with-parent`), its private `/tmp` with it. One conversion at a time.
+        private let client = Mutex<ClientBox?>(nil)
+
+        /// A client used only under ``client``'s lock.
+        final class ClientBox: @unchecked Sendable {
+            let client: RenderClient
+            init(_ client: RenderClient) { self.client = client }
+        }
 
         init(executable: @escaping @Sendable () -> String, timeout: Double) {
             self.executable = executable
@@ -48,16 +58,19 @@ public enum SandboxedOfficeConversion {
                 return detected!
             }
             guard sandbox.isActive else { return nil }
-            // No CPU limit of its own: the command's per-file time limit (its watchdog) bounds the
-            // conversion, as when it ran in the command's process; the worker's memory limit holds.
-            let command = WorkerCommand(executable: executable(), limits: WorkerLimits(cpuSecondsPerRequest: 0))
-            let client = RenderClient(command: command, timeout: timeout, sandbox: .given(sandbox))
-            defer { client.kill() }   // one document: the worker is not kept (killing it leaves nothing behind)
-            do {
-                return try client.officePDF(DocumentRequest(path: file.path, password: password,
-                                                            maximumFileSize: max(file.size, 1)))
-            } catch {
-                throw Self.documentError(error, path: file.path, password: password)
+            return try client.withLock { (box) throws(DocumentError) -> [UInt8] in
+                if box == nil {
+                    // No CPU limit of its own: the command's per-file time limit (its watchdog)
+                    // bounds the conversion, as in-process; the worker's memory limit holds.
+                    let command = WorkerCommand(executable: executable(), limits: WorkerLimits(cpuSecondsPerRequest: 0))
+                    box = ClientBox(RenderClient(command: command, timeout: timeout, sandbox: .given(sandbox)))
+                }
+                do throws(RenderProblem) {
+                    return try box!.client.officePDF(DocumentRequest(path: file.path, password: password,
+                                                                     maximumFileSize: max(file.size, 1)))
+                } catch {
+                    throw Self.documentError(error, path: file.path, password: password)
+                }
             }
         }
 

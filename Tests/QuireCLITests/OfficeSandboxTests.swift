@@ -18,6 +18,8 @@ struct OfficeSandboxTests {
         var standardOutput = ""
         /// A `bwrap` child of the command was seen.
         var sandboxedChild = false
+        /// The `bwrap` children that ran a render worker (their process ids).
+        var workers: Set<pid_t> = []
         /// LibreOffice's merged library was mapped into the command's own process.
         var officeInCommand = false
     }
@@ -32,7 +34,12 @@ struct OfficeSandboxTests {
             if String(decoding: Self.read("/proc/\(process.pid)/maps"), as: UTF8.self).contains("libmergedlo.so") {
                 seen.officeInCommand = true
             }
-            if !seen.sandboxedChild, Self.children(of: process.pid).contains("bwrap") { seen.sandboxedChild = true }
+            for (child, name) in Self.children(of: process.pid) where name == "bwrap" {
+                seen.sandboxedChild = true
+                if String(decoding: Self.read("/proc/\(child)/cmdline"), as: UTF8.self).contains("__render-worker") {
+                    seen.workers.insert(child)
+                }
+            }
             usleep(5_000)
         }
         #expect(process.waitForExit(timeout: 1), "quire \(arguments) did not end")
@@ -56,15 +63,17 @@ struct OfficeSandboxTests {
         }
     }
 
-    /// The command names (`comm`) of the processes whose parent is `pid`.
-    static func children(of pid: pid_t) -> [String] {
+    /// The processes whose parent is `pid`, with their command names (`comm`).
+    static func children(of pid: pid_t) -> [(pid: pid_t, name: String)] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        var names: [String] = []
+        var names: [(pid: pid_t, name: String)] = []
         for entry in entries where entry.first?.isNumber == true {
             guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                   let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            if fields.count > 1, Int32(fields[1]) == pid { names.append(String(stat[stat.index(after: open)..<close])) }
+            if fields.count > 1, Int32(fields[1]) == pid, let child = pid_t(entry) {
+                names.append((child, String(stat[stat.index(after: open)..<close])))
+            }
         }
         return names
     }
@@ -77,7 +86,7 @@ struct OfficeSandboxTests {
         let arguments: [String]
         switch command {
         case "preview": arguments = ["preview", document, "--page", "2", "--width", "300", "-o", scratch.file("page.png")]
-        case "info": arguments = ["info", document]
+        case "info": arguments = ["info", document, Samples.path("office-sheet.xlsx")]
         default: arguments = ["thumbnail", "-s", "128", document, scratch.file("thumb.png")]
         }
         let sandboxed = try Self.observe(arguments, in: scratch)
@@ -86,7 +95,10 @@ struct OfficeSandboxTests {
         #expect(sandboxed.sandboxedChild, "no bubblewrap child while quire \(command) converted the document")
         #expect(!sandboxed.officeInCommand, "LibreOffice was loaded into quire \(command) itself")
         switch command {
-        case "info": #expect(sandboxed.standardOutput.contains("Quarterly Report"), "\(sandboxed.standardOutput)")
+        case "info":
+            #expect(sandboxed.standardOutput.contains("Quarterly Report"), "\(sandboxed.standardOutput)")
+            // Both files through one warm worker: LibreOffice started once, as in-process.
+            #expect(sandboxed.workers.count == 1, "\(sandboxed.workers.count) workers for two office files")
         case "preview": #expect(FileManager.default.fileExists(atPath: scratch.file("page.png")))
         default: #expect(FileManager.default.fileExists(atPath: scratch.file("thumb.png")))
         }
