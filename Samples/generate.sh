@@ -47,6 +47,8 @@ python3 "$here/find-samples.py" "$out"
 if command -v soffice >/dev/null 2>&1; then
     python3 -I "$here/office.py" "$out"
 fi
+# Office files from other producers (python-docx over Word's template, XlsxWriter).
+/usr/bin/python3 -I "$here/office-others.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

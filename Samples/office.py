@@ -46,6 +46,15 @@ def report_fodt():
             f'<office:body><office:text>{"".join(body)}</office:text></office:body></office:document>')
 
 
+def long_fodt(paragraphs=4000):
+    """About 440 pages (under the default limit of 500) of plain paragraphs: a document LibreOffice takes a second or more to lay out."""
+    words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split()
+    r = random.Random(5)
+    body = "".join("<text:p>" + " ".join(r.choice(words) for _ in range(60)) + "</text:p>" for _ in range(paragraphs))
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document {NS} office:mimetype="application/vnd.oasis.opendocument.text">'
+            f'{META}<office:body><office:text>{body}</office:text></office:body></office:document>')
+
+
 def sheet_fods():
     def table(name, rows):
         cells = ''.join('<table:table-row>' + ''.join(
@@ -77,7 +86,8 @@ def drawing_fodg():
 
 
 def macro_odt(path, marker):
-    """An ODT whose Basic macro, bound to the document's load event, writes `marker`."""
+    """An ODT whose Basic macro, bound to the document's load event, writes `marker` and then ends
+    the office (so that LibreOffice, run as the tests' control, exits once it has run it)."""
     content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {NS}>'
                '<office:scripts><office:event-listeners><script:event-listener script:language="ooo:script" '
                'script:event-name="dom:load" xlink:type="simple" '
@@ -87,7 +97,7 @@ def macro_odt(path, marker):
                '</office:document-content>')
     module = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">\n'
               '<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">'
-              f'Sub Main\n  Open "{marker}" For Output As #1\n  Print #1, "the macro ran"\n  Close #1\nEnd Sub\n</script:module>')
+              f'Sub Main\n  Open "{marker}" For Output As #1\n  Print #1, "the macro ran"\n  Close #1\n  StarDesktop.terminate()\nEnd Sub\n</script:module>')
     library = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE library:library PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "library.dtd">\n'
                '<library:library xmlns:library="http://openoffice.org/2000/library" library:name="Standard" '
                'library:readonly="false" library:passwordprotected="false"><library:element library:name="Module1"/></library:library>')
@@ -182,13 +192,14 @@ def main(out):
     profile = os.path.join(work, "profile")
     try:
         sources = {"office-report.fodt": report_fodt(), "office-sheet.fods": sheet_fods(),
-                   "office-slides.fodp": slides_fodp(), "office-drawing.fodg": drawing_fodg()}
+                   "office-slides.fodp": slides_fodp(), "office-drawing.fodg": drawing_fodg(),
+                   "office-long.fodt": long_fodt()}
         for name, text in sources.items():
             with open(os.path.join(work, name), "w") as f:
                 f.write(text)
         src = lambda name: os.path.join(work, name)
         text, sheet, slides, drawing = src("office-report.fodt"), src("office-sheet.fods"), src("office-slides.fodp"), src("office-drawing.fodg")
-        for target, files in [("odt", [text]), ("docx", [text]), ("doc", [text]), ("rtf", [text]),
+        for target, files in [("odt", [text]), ("docx", [text, src("office-long.fodt")]), ("doc", [text]), ("rtf", [text]),
                               ('dotx:MS Word 2007 XML Template', [text]),
                               ("ods", [sheet]), ("xlsx", [sheet]), ("xls", [sheet]),
                               ("odp", [slides]), ("pptx", [slides]), ("ppt", [slides]), ("odg", [drawing]),
@@ -216,6 +227,8 @@ def main(out):
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "linked":
         linked_docx(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "macro":
+        macro_odt(sys.argv[3], sys.argv[2])
     elif len(sys.argv) == 2:
         main(sys.argv[1])
     else:

@@ -11,6 +11,25 @@ import QuireTypes
         #expect(OfficeInstallation.isInstalled, "make test installs LibreOffice (\(OfficeInstallation.packageHint))")
     }
 
+    /// The private profile records the installed office's version as its last (so LibreOffice
+    /// does not treat each start as the first after an upgrade): the version Quire reads is the
+    /// one `soffice --version` prints, and it is in the settings written before the office starts.
+    @Test func profileNamesTheInstalledVersion() throws {
+        let version = try #require(OfficeKit.productVersion(program: OfficeInstallation.programDirectory))
+        let soffice = Process()
+        soffice.executableURL = URL(fileURLWithPath: "/usr/bin/soffice")
+        soffice.arguments = ["--version"]
+        let pipe = Pipe()
+        soffice.standardOutput = pipe
+        try soffice.run()
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        soffice.waitUntilExit()
+        #expect(printed.contains("LibreOffice \(version)."), "\(version) vs \(printed)")
+        let settings = OfficeKit.profileSettings(temporaryFiles: "file:///tmp/x", productVersion: version)
+        #expect(settings.contains(#"<prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>\#(version)</value>"#))
+        #expect(!OfficeKit.profileSettings(temporaryFiles: "file:///tmp/x", productVersion: nil).contains("ooSetupLastVersion"))
+    }
+
     /// Every office format LibreOffice writes, as many pages as LibreOffice's own PDF export:
     /// a 20-page text, a spreadsheet of two sheets (one page each), three slides, a drawing.
     @Test(arguments: [
@@ -28,6 +47,23 @@ import QuireTypes
         #expect(renderer.pageCount == expected, "\(sample): \(renderer.pageCount) pages, LibreOffice's export has \(expected)")
         #expect(!renderer.isRaster, "laid out, not the embedded preview image")
         #expect(renderer.pdfInfo?.title == "Quarterly Report")
+    }
+
+    /// Files LibreOffice did not write (Samples/office-others.py): python-docx over Word's own
+    /// template, XlsxWriter. Pages, properties and text come through as their producers wrote them.
+    @Test func filesFromOtherProducers() throws {
+        let word = try SampleFiles.renderer("other-word.docx")
+        #expect(word.contentType.family == .officeDocument && !word.isRaster)
+        #expect(word.pageCount == 2, "a heading, a table, a page break and a second page")
+        #expect(word.pdfInfo?.title == "Harbour Survey" && word.pdfInfo?.author == "Ada Byron")
+        let first = try #require(try word.text(page: 0))
+        #expect(first.contains("Harbour Survey") && first.contains("cell 2.3"), "\(first)")
+        #expect(try word.text(page: 1)?.contains("Second page: soundings.") == true)
+
+        let excel = try SampleFiles.renderer("other-excel.xlsx")
+        #expect(excel.pageCount == 1 && !excel.isRaster)
+        let sheet = try #require(try excel.text(page: 0))
+        #expect(sheet.contains("North") && sheet.contains("Depth (m)") && sheet.contains("21.75"), "the formula's value: \(sheet)")
     }
 
     /// Page 1 of the .odt against page 1 of LibreOffice's own export, pixel by pixel at 200 px
