@@ -121,4 +121,31 @@ struct OfficeSandboxTests {
         #expect(wrong.status == 65 && wrong.standardError.contains("the password is not correct for this document"), "\(wrong.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
     }
+
+    /// A worker killed on its timeout outside bubblewrap leaves its private directory and
+    /// LibreOffice's `lu<pid>…tmp` directories in TMPDIR: the next office to start (here an
+    /// in-process one) removes both; LibreOffice directories of a process that ran no Quire
+    /// office stay.
+    @Test func killedOfficesLeftoversAreSweptByTheNextOffice() throws {
+        let scratch = TemporaryDirectory()
+        let temporary = scratch.file("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        func deadProcess() throws -> pid_t {
+            let process = try BackgroundProcess(["/bin/true"], environment: [:], directory: scratch.path)
+            #expect(process.waitForExit(timeout: 10))
+            return process.pid
+        }
+        let killed = try deadProcess(), stranger = try deadProcess()
+        for directory in ["quire-lok-\(killed)-AbC123/profile/user", "lu\(killed)gq1x.tmp/lu\(killed)gq1y.tmp",
+                          "lu\(stranger)gq2z.tmp"] {
+            try FileManager.default.createDirectory(atPath: temporary + "/" + directory, withIntermediateDirectories: true)
+        }
+        let result = QuireBinary.run(["preview", Samples.path("office-report.docx"), "--page", "1", "-o", scratch.file("page.png")],
+                                     timeout: 120,
+                                     environment: ProcessInfo.processInfo.environment.merging(
+                                        ["TMPDIR": temporary, "QUIRE_BWRAP": "/nonexistent/bwrap"]) { $1 })
+        #expect(result.status == 0, "\(result.standardError)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        #expect(left == ["lu\(stranger)gq2z.tmp"], "\(left)")
+    }
 }
