@@ -148,4 +148,21 @@ struct OfficeSandboxTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
         #expect(left == ["lu\(stranger)gq2z.tmp"], "\(left)")
     }
+
+    /// A batch without bubblewrap whose office worker is killed on its time limit (a ~440-page
+    /// document, one second) leaves nothing in TMPDIR: the batch removes the dead office's
+    /// files when its workers have ended.
+    @Test func unsandboxedBatchLeavesNothingOfAKilledOffice() throws {
+        let scratch = TemporaryDirectory()
+        let temporary = scratch.file("tmp"), tree = scratch.file("tree")
+        for directory in [temporary, tree] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(atPath: Samples.path("office-long.docx"), toPath: tree + "/long.docx")
+        let result = QuireBinary.run(["thumbnail", "--batch", "--no-sandbox", "--jobs", "1", "--timeout", "1", tree], timeout: 120,
+                                     environment: ProcessInfo.processInfo.environment.merging(
+                                        ["TMPDIR": temporary, "XDG_CACHE_HOME": scratch.file("cache")]) { $1 })
+        #expect(result.status == 65 && result.standardError.contains("timed out"), "\(result.status) \(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+    }
 }
