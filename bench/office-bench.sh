@@ -40,15 +40,21 @@ echo "== office: $(soffice --version 2>/dev/null | head -1)"
 echo "== 1. cold first page, 20-page .docx (best of $RUNS)"
 profile=$work/soffice-profile
 soffice -env:UserInstallation=file://$profile --headless --convert-to pdf --outdir "$work/out" "$docx" >/dev/null 2>&1   # profile made once
-quire_cold=(); soffice_cold=()
+quire_cold=(); soffice_cold=(); inprocess_cold=()
 for _ in $(seq "$RUNS"); do
   t0=$(now); "$QUIRE" preview "$docx" --page 1 --width 800 -o "$work/out/page1.png" 2>/dev/null; t1=$(now)
   quire_cold+=("$(elapsed "$t0" "$t1")")
+  # The same without bubblewrap (QUIRE_BWRAP names no program): LibreOffice in the command's
+  # own process instead of a sandboxed worker — what the sandbox costs a one-shot command.
+  t0=$(now); QUIRE_BWRAP=/nonexistent/bwrap "$QUIRE" preview "$docx" --page 1 --width 800 -o "$work/out/page1-in-process.png" 2>/dev/null; t1=$(now)
+  inprocess_cold+=("$(elapsed "$t0" "$t1")")
   t0=$(now); soffice -env:UserInstallation=file://$profile --headless --convert-to pdf --outdir "$work/out" "$docx" >/dev/null 2>&1; t1=$(now)
   soffice_cold+=("$(elapsed "$t0" "$t1")")
 done
 qc=$(printf '%s\n' "${quire_cold[@]}" | best); sc=$(printf '%s\n' "${soffice_cold[@]}" | best)
 echo "quire preview --page 1 (cold process): ${qc} s   soffice --convert-to pdf (cold process): ${sc} s   ratio soffice/quire: $(ratio "$sc" "$qc")"
+ic=$(printf '%s\n' "${inprocess_cold[@]}" | best)
+echo "office in a bubblewrap worker (default): ${qc} s   in the command's own process (no bubblewrap): ${ic} s   sandbox cost: $(elapsed "$ic" "$qc") s"
 
 echo "== 2. warm first page through one worker (batch --jobs 1, $WARM more copies; best of $RUNS)"
 mkdir -p "$work/warm1" "$work/warmK"
@@ -97,5 +103,11 @@ echo "quire made $(awk -v q="$qdone" -v s="$sdone" 'BEGIN { printf "%.1f", (s > 
 
 echo "== 4. peak RSS"
 echo "batch: largest worker (with its office) $(( $(cat "$work/worker-rss" 2>/dev/null || echo 0) / 1024 )) MB   one soffice over the tree: $(( $(cat "$work/soffice-rss") / 1024 )) MB"
+# quire preview converts the document in a sandboxed worker (sampled as above); GNU time sees
+# the command itself. Without bubblewrap the office is in the command.
+touch "$work/sampling"; sample_workers & sampler=$!
 /usr/bin/time -f "%M" -o "$work/preview-rss" "$QUIRE" preview "$docx" --page 1 -o "$work/out/p.png" 2>/dev/null
-echo "quire preview of the .docx, one process: $(( $(cat "$work/preview-rss") / 1024 )) MB   (workers recycle past QUIRE_OFFICE_RSS_CEILING_MB, default 1024, or after QUIRE_OFFICE_RECYCLE_DOCUMENTS, default 50)"
+rm -f "$work/sampling"; wait "$sampler" || true
+/usr/bin/time -f "%M" -o "$work/preview-rss-in-process" env QUIRE_BWRAP=/nonexistent/bwrap "$QUIRE" preview "$docx" --page 1 -o "$work/out/p.png" 2>/dev/null
+echo "quire preview of the .docx: the command $(( $(cat "$work/preview-rss") / 1024 )) MB + its sandboxed worker $(( $(cat "$work/worker-rss" 2>/dev/null || echo 0) / 1024 )) MB; without bubblewrap, one process: $(( $(cat "$work/preview-rss-in-process") / 1024 )) MB"
+echo "(workers recycle past QUIRE_OFFICE_RSS_CEILING_MB, default 1024, or after QUIRE_OFFICE_RECYCLE_DOCUMENTS, default 50)"

@@ -5,6 +5,7 @@ import Musl
 #endif
 import SanitizerSupport
 import Quire
+import QuireRenderService
 
 /// The entry point: the lines ``FastPathTable`` takes (`--version`, the thumbnailer contract, the
 /// plain forms of `can-print` and `info`, the viewer's render worker, `look FILE...`, the common
@@ -12,6 +13,12 @@ import Quire
 @main
 enum QuireMain {
     static func main() async {
+        // One-shot commands (preview, info, thumbnail FILE OUT, print) have LibreOffice convert
+        // office documents in a sandboxed render worker; the worker converts in its own process.
+        let entries = RawArguments.entries
+        if entries.count < 2 || entries[1] != Array(WorkerCommand.subcommand.utf8) {
+            SandboxedOfficeConversion.install(executable: { ThumbnailBatchRun.ownExecutable() })
+        }
         if let request = FastPathTable.request(for: RawArguments.entries) {
             await request.run()   // ends the process, unless the line is the parser's after all
         }

@@ -102,6 +102,9 @@ struct ThumbnailBatchRun {
         let output = Output(json: options.json, verbose: options.verbose, progress: showProgress ? BatchProgressBar() : nil)
         let paths = arguments.map(RawArguments.path)
         let summary = runner.run(paths) { output.handle($0) }
+        // Workers killed on their timeout outside bubblewrap leave their office's private files
+        // in TMPDIR; none of this batch's workers runs any more.
+        if !summary.sandbox.isActive { OfficeProcessState.removeFilesOfDeadOffices() }
         output.progress?.clear()
 
         let record = BatchRecord.summary(summary, jobs: batch.jobs, cache: cache, flavors: flavors, shard: shard)

@@ -41,29 +41,24 @@ enum OfficeEngine {
         } else {
             try CompoundFileCheck.check(input.file)
         }
-        let document: OfficeDocument
         do {
-            document = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-                try office.load(input.file, password: input.password)
+            // A viewer (its render worker) shows page 1 from LibreOffice's own layout while the
+            // rest is exported; everything else gets the PDF at once (from a sandboxed worker,
+            // for the one-shot commands: OfficeConversion).
+            if input.firstPageFirst {
+                let document = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
+                    try office.load(input.file, password: input.password)
+                }
+                let sizes = try OfficeKit.withOffice(input.file.path) { (_) throws(DocumentError) in document.laidOutPageSizes() }
+                if let sizes {
+                    try checkPageLimit(sizes.count, input)
+                    return RenderEngine.Opened(source: OfficeFirstPageSource(document: document, pageSizes: sizes, input: input))
+                }
+                return try exported(document, input)
             }
+            return try pages(of: try OfficeConversion.pdf(input.file, password: input.password), input)
         } catch {
             // LibreOffice cannot import every iWork file; their preview image is better than nothing.
-            if error.kind == .damaged, zipBased, let fallback = try? RenderEngine.containerPreview.open(input) {
-                return fallback
-            }
-            throw error
-        }
-        // A viewer shows page 1 from LibreOffice's own layout while the rest is exported.
-        if input.firstPageFirst {
-            let sizes = try OfficeKit.withOffice(input.file.path) { (_) throws(DocumentError) in document.laidOutPageSizes() }
-            if let sizes {
-                try checkPageLimit(sizes.count, input)
-                return RenderEngine.Opened(source: OfficeFirstPageSource(document: document, pageSizes: sizes, input: input))
-            }
-        }
-        do {
-            return try exported(document, input)
-        } catch {
             if error.kind == .damaged, zipBased, let fallback = try? RenderEngine.containerPreview.open(input) {
                 return fallback
             }
@@ -78,6 +73,11 @@ enum OfficeEngine {
             defer { document.close() }
             return try office.exportPDF(document)
         }
+        return try pages(of: pdf, input)
+    }
+
+    /// LibreOffice's PDF of the document, read by poppler: every page as it prints.
+    static func pages(of pdf: InputFile, _ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
         let source: PDFPageSource
         do {
             source = try PDFPageSource(file: pdf, password: nil, displayPath: input.file.path)

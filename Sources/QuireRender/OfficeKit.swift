@@ -86,7 +86,13 @@ final class OfficeKit: @unchecked Sendable {
             return .failure(DocumentError(kind: .unsupported, path: nil,
                                           reason: "LibreOffice is not installed (\(OfficeInstallation.packageHint))"))
         }
-        let base = (getenv("TMPDIR").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }).flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var base = (getenv("TMPDIR").map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }).flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        // A TMPDIR the process cannot write (a sandbox that shows only its own /tmp, as GNOME's
+        // thumbnail factory's does, with the user's TMPDIR inherited): /tmp, for LibreOffice too.
+        if base != "/tmp", access(base, W_OK | X_OK) != 0, access("/tmp", W_OK | X_OK) == 0 {
+            base = "/tmp"
+            setenv("TMPDIR", base, 1)
+        }
         OfficeKitCleanup.removeStale(in: base)
         var template = Array((base + "/\(OfficeKitCleanup.prefix)\(getpid())-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
@@ -113,6 +119,13 @@ final class OfficeKit: @unchecked Sendable {
         // dconf profile gives it no database, so the user's session is neither read nor touched.
         // (Set once, before the office starts; nothing else in Quire reads it.)
         setenv("DCONF_PROFILE", "/dev/null", 1)
+        // Inside GNOME's thumbnail sandbox (only /usr shown): Debian's configuration, in /etc,
+        // is hidden; the packages' own copy under /usr is read instead (OfficeInstallation), and
+        // fontconfig gets the configuration installed beside quire (as for Quire's own text).
+        if case .packaged(let layers) = OfficeInstallation.configuration {
+            setenv("CONFIGURATION_LAYERS", layers, 1)
+        }
+        FontconfigFallback.applyIfNeeded()
         let before = Set((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
         // Office writes its chatter to standard output and error: both are pointed at /dev/null
         // during office calls (the render worker also moves its protocol off descriptor 1, for

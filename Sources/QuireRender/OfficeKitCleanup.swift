@@ -14,13 +14,25 @@ enum OfficeKitCleanup {
     /// The directory names' prefix; the owner's process id follows.
     static let prefix = "quire-lok-"
 
-    /// Removes `base/quire-office-PID-*` directories whose process no longer exists.
+    /// Removes `base/quire-lok-PID-*` directories whose process no longer exists, and the
+    /// `base/luPID….tmp` directories LibreOffice made in that same process as it started (a
+    /// worker killed on its timeout outside bubblewrap leaves both; LibreOffice directories of
+    /// a PID that had no Quire office are someone else's and stay).
     static func removeStale(in base: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+        var dead: Set<Int32> = []
         for name in names where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: base + "/" + name)
+                dead.insert(pid)
+            }
+        }
+        guard !dead.isEmpty else { return }
+        for name in names where name.hasPrefix("lu") && name.hasSuffix(".tmp") {
+            let digits = name.dropFirst(2).prefix { $0.isASCII && $0.isNumber }
+            if let pid = Int32(digits), dead.contains(pid) {
                 try? FileManager.default.removeItem(atPath: base + "/" + name)
             }
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// What this process's office (LibreOfficeKit) has done, for the render worker's recycling:
 /// an office cannot be shut down and started again in one process, so a worker that has
 /// converted many documents, or grown large, ends and its client starts a fresh one.
@@ -9,4 +15,10 @@ public enum OfficeProcessState {
     /// Removes the office's private profile and temporary files; for the process's very end
     /// (the office must not be used after it).
     public static func removePrivateFiles() { OfficeKitCleanup.removeAll() }
+    /// Removes what offices of processes that no longer exist left in TMPDIR (workers killed on
+    /// their timeout outside bubblewrap): for a batch whose workers have all ended.
+    public static func removeFilesOfDeadOffices() {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        OfficeKitCleanup.removeStale(in: base)
+    }
 }

@@ -65,6 +65,11 @@ final class DocumentSession {
             let reply: DocumentReply
             do { reply = .printable(try printable(request)) } catch { reply = .failed(error) }
             return WireIO.writeAll(output, reply.frame)
+        case .officePDF:
+            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do { reply = .printable(PrintableDocument(pageCount: nil, convertedPDF: try officePDF(request))) } catch { reply = .failed(error) }
+            return WireIO.writeAll(output, reply.frame)
         case .composedSide:
             guard let request = try? PageRequest(reading: &reader, composed: true), reader.isAtEnd,
                   let sheet = request.sheet else { return nil }
@@ -255,6 +260,19 @@ final class DocumentSession {
         case .unsupported(let reason):
             throw RenderProblem(.unsupported, reason, mimeType: type.mimeType)
         }
+    }
+
+    /// An office document as the PDF this worker's LibreOffice makes of it (its bytes).
+    func officePDF(_ request: DocumentRequest) throws(RenderProblem) -> [UInt8] {
+        let (file, _) = try input(request)
+        let bytes: [UInt8]
+        do { bytes = try OfficeConversion.pdfInProcess(file, password: request.password) } catch {
+            throw RenderProblem(error, passwordGiven: request.password != nil)
+        }
+        guard bytes.count <= WireIO.maximumFrame - 64 else {
+            throw RenderProblem(.limitExceeded, "LibreOffice's PDF of it is larger than \(WireIO.maximumFrame >> 20) MiB")
+        }
+        return bytes
     }
 
     /// The facts of the document `request` names, opening it unless it is the one open.

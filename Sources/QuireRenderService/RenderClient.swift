@@ -31,6 +31,9 @@ public final class RenderClient {
         /// Bubblewrap when it is installed and works (``WorkerSandbox/detect(environment:)``).
         case automatic
         case disabled
+        /// This sandbox, already detected (``SandboxedOfficeConversion`` asks first whether
+        /// there is one at all).
+        case given(WorkerSandbox)
     }
 
     public init(command: WorkerCommand, timeout: Double, sandbox: SandboxPolicy = .automatic) {
@@ -106,6 +109,19 @@ public final class RenderClient {
         switch try exchange(request.frame(.printable), for: request.path, context: "preparing it for print", interrupt: interrupt,
                             abandon: abandon) {
         case .printable(let document): return document
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// An office document converted to PDF by the worker's LibreOffice: the PDF's bytes.
+    public func officePDF(_ request: DocumentRequest) throws(RenderProblem) -> [UInt8] {
+        let request = Self.absolute(request)
+        switch try exchange(request.frame(.officePDF), for: request.path, context: "converting it with LibreOffice",
+                            interrupt: nil, abandon: { false }) {
+        case .printable(let document):
+            guard let pdf = document.convertedPDF else { throw died("the renderer answered something unexpected") }
+            return pdf
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
         }
@@ -295,8 +311,12 @@ public final class RenderClient {
 
     private func resolvedSandbox() -> WorkerSandbox {
         if let sandbox { return sandbox }
-        let resolved = sandboxPolicy == .automatic ? WorkerSandbox.detect(environment: command.environment)
-                                                   : .disabled("turned off")
+        let resolved: WorkerSandbox
+        switch sandboxPolicy {
+        case .automatic: resolved = WorkerSandbox.detect(environment: command.environment)
+        case .disabled: resolved = .disabled("turned off")
+        case .given(let sandbox): resolved = sandbox
+        }
         sandbox = resolved
         return resolved
     }

@@ -27,4 +27,9 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// One file entry of an archive, its bytes (bounded by the inflate limit): a viewer opens it
     /// as a file of its own (``DocumentRequest/entryFrame(_:)``).
     case extractEntry = 10
+    /// An office document converted to PDF by the worker's LibreOffice, the PDF's bytes as
+    /// LibreOffice wrote them (answered as ``PrintableDocument/convertedPDF``): `quire`'s
+    /// one-shot commands draw and print office files from it, so LibreOffice runs in the
+    /// worker's sandbox and not in their own process (``SandboxedOfficeConversion``).
+    case officePDF = 11
 }

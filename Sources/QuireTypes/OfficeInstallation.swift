@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import QuireSystem
 
 /// Where LibreOffice is installed, and whether it is: Quire renders office documents
 /// (Word, Excel, PowerPoint, OpenDocument, RTF, iWork) page by page through LibreOfficeKit,
@@ -17,16 +18,113 @@ public enum OfficeInstallation {
     }
 
     /// Whether LibreOfficeKit can be loaded from ``programDirectory`` (its merged library is
-    /// there). A `stat`, not a load: capabilities are asked for in every `info`/`actions`.
-    ///
-    /// The office's configuration must be readable too: Debian links
-    /// `/usr/lib/libreoffice/share/registry` to `/etc/libreoffice/registry`, which GNOME's
-    /// thumbnail sandbox (only `/usr` and `/etc/ld.so.cache`) does not show — LibreOffice
-    /// crashes starting without it, so there the office counts as not installed.
+    /// there) and the office's configuration can be read (``configuration``). `stat`s and at
+    /// most one small read, not a load: capabilities are asked for in every `info`/`actions`.
     public static var isInstalled: Bool {
         (access(programDirectory + "/libmergedlo.so", R_OK) == 0
             || access(programDirectory + "/libsofficeapp.so", R_OK) == 0)
-            && access(programDirectory + "/../share/registry/main.xcd", R_OK) == 0
+            && configuration != .unreadable
+    }
+
+    /// How the office's configuration (the registry: `main.xcd` and one `.xcd` per module)
+    /// can be read from here.
+    public enum Configuration: Sendable, Hashable {
+        /// Where the office's own bootstrap files say (the usual case).
+        case asInstalled
+        /// Debian links `share/registry` to `/etc/libreoffice/registry` and its
+        /// `program/fundamentalrc` names `/etc/libreoffice/registry` as the configuration
+        /// layers; GNOME's thumbnail sandbox shows `/usr` but not `/etc`, and LibreOffice
+        /// crashes starting without its configuration. The packages also install the same files
+        /// under `share/.registry` (the originals their maintainer scripts copy to `/etc` with
+        /// ucf; dpkg replaces them with the program, so they always match it): the office reads
+        /// those when its `CONFIGURATION_LAYERS` bootstrap variable is `layers` — the
+        /// installed value with the hidden directory replaced. The environment comes before
+        /// `fundamentalrc` in LibreOffice's bootstrap lookup, so ``OfficeKit`` sets it before the
+        /// office starts.
+        case packaged(layers: String)
+        /// Neither: the office cannot start here.
+        case unreadable
+    }
+
+    /// How the configuration can be read: as installed when `share/registry/main.xcd` is
+    /// readable (or `CONFIGURATION_LAYERS` is already set); else through Debian's packaged
+    /// copy (``Configuration/packaged(layers:)``); else not at all.
+    public static var configuration: Configuration { configuration(programDirectory: programDirectory) }
+
+    /// ``configuration`` of the office whose program directory is `program`.
+    static func configuration(programDirectory program: String) -> Configuration {
+        let office = officeDirectory(program)
+        if access(office + "/share/registry/main.xcd", R_OK) == 0 { return .asInstalled }
+        if let set = getenv("CONFIGURATION_LAYERS"), set.pointee != 0 { return .asInstalled }
+        let packaged = office + "/share/.registry"
+        guard access(packaged + "/main.xcd", R_OK) == 0,
+              let rc = readSmallFile(program + "/fundamentalrc"),
+              let layers = packagedLayers(fundamentalrc: rc, packagedDirectory: packaged) else { return .unreadable }
+        return .packaged(layers: layers)
+    }
+
+    /// `fundamentalrc`'s `CONFIGURATION_LAYERS` with each `xcsxcu:` and `res:` layer whose
+    /// directory cannot be read (a literal `file://` URL) pointed at `packagedDirectory`; nil
+    /// when there is no such line or no layer needed it (then the copy would not help).
+    static func packagedLayers(fundamentalrc: String, packagedDirectory: String) -> String? {
+        let prefix = "CONFIGURATION_LAYERS="
+        guard let line = fundamentalrc.split(whereSeparator: \.isNewline)
+            .first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        let replacement = fileURL(packagedDirectory)
+        var replaced = false
+        let layers = line.dropFirst(prefix.count).split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            for kind in ["xcsxcu:", "res:"] where token.hasPrefix(kind) {
+                let url = token.dropFirst(kind.count)
+                guard url.hasPrefix("file://"), !url.contains("$") else { return String(token) }
+                let directory = String(decoding: PercentEncoding.decode(url.dropFirst("file://".count)), as: UTF8.self)
+                let readable = kind == "xcsxcu:" ? access(directory + "/main.xcd", R_OK) == 0
+                                                 : access(directory, R_OK | X_OK) == 0
+                guard !readable else { return String(token) }
+                if kind == "xcsxcu:" { replaced = true }
+                return kind + replacement
+            }
+            return String(token)
+        }
+        return replaced ? layers.joined(separator: " ") : nil
+    }
+
+    /// The office's root (`/usr/lib/libreoffice`): the program directory's parent.
+    static func officeDirectory(_ program: String) -> String {
+        if program.hasSuffix("/program") { return String(program.dropLast("/program".count)) }
+        return program + "/.."
+    }
+
+    /// `file://` and the path, each byte outside RFC 3986's unreserved set and `/` as `%XX`.
+    static func fileURL(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array("file://".utf8)
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A bootstrap file (a few kilobytes; nil when unreadable or over 64 KiB).
+    private static func readSmallFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while bytes.count <= 65536 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes += buffer.prefix(count)
+        }
+        return nil
     }
 
     /// The Debian packages that provide the office, for messages ("install …").

@@ -88,6 +88,108 @@ struct GNOMEThumbnailFactoryTests {
         #expect(lines.last?.hasPrefix("FAIL") == true, "a thumbnailer outside /usr ran: \(lines.last ?? "")")
     }
 
+    /// Asks the factory for one thumbnail per `path MIME-type reference.png` triple and prints
+    /// `OK path width height ink difference software` (ink: the share of pixels visibly darker
+    /// than white; difference: the mean absolute difference of the RGBA bytes from the
+    /// reference, -1 when the sizes differ; software: tEXt::Software, which has spaces) or
+    /// `FAIL path message`.
+    static let officeFactoryScript = """
+        import sys, gi
+        gi.require_version("GnomeDesktop", "3.0")
+        gi.require_version("GdkPixbuf", "2.0")
+        from gi.repository import GnomeDesktop, GdkPixbuf, Gio
+        factory = GnomeDesktop.DesktopThumbnailFactory.new(GnomeDesktop.DesktopThumbnailSize.NORMAL)
+        def rgba(pixbuf):
+            if not pixbuf.get_has_alpha():
+                pixbuf = pixbuf.add_alpha(False, 0, 0, 0)
+            data, stride, w = pixbuf.get_pixels(), pixbuf.get_rowstride(), pixbuf.get_width()
+            return b"".join(data[y * stride : y * stride + w * 4] for y in range(pixbuf.get_height()))
+        arguments = sys.argv[1:]
+        for path, mime, reference in zip(arguments[0::3], arguments[1::3], arguments[2::3]):
+            uri = Gio.File.new_for_path(path).get_uri()
+            try:
+                pixbuf = factory.generate_thumbnail(uri, mime, None)
+            except Exception as error:
+                print("FAIL", path, str(error).replace("\\n", " "), flush=True)
+                continue
+            pixels = rgba(pixbuf)
+            ink = sum(1 for i in range(0, len(pixels), 4) if pixels[i + 3] > 128 and pixels[i] + pixels[i + 1] + pixels[i + 2] < 690) / (len(pixels) // 4)
+            other = GdkPixbuf.Pixbuf.new_from_file(reference)
+            difference = -1
+            if (other.get_width(), other.get_height()) == (pixbuf.get_width(), pixbuf.get_height()):
+                theirs = rgba(other)
+                difference = sum(abs(a - b) for a, b in zip(pixels, theirs)) / len(pixels)
+            print("OK", path, pixbuf.get_width(), pixbuf.get_height(), "%.4f" % ink, "%.3f" % difference,
+                  pixbuf.get_option("tEXt::Software") or "-", flush=True)
+        """
+
+    /// Office files that carry no preview image (a .docx, an .xlsx, a .pptx, a legacy .doc):
+    /// inside the factory's sandbox, which hides Debian's /etc/libreoffice, LibreOffice starts
+    /// from the packages' configuration under /usr and lays page 1 out — the same pixels as
+    /// the same quire makes outside the sandbox, with text on them.
+    @Test func factoryLaysOutOfficeFilesWithoutAPreviewImage() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap: make test installs it")
+        try #require(FileManager.default.isReadableFile(atPath: "/usr/lib/libreoffice/share/.registry/main.xcd"),
+                     "make test installs LibreOffice")
+        let work = TemporaryDirectory("quire-gnome-office")
+        var template = Array("/usr/local/quire-gnome-office.XXXXXX".utf8CString)
+        let prefix = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { _ = ProcessRunner.run(["/bin/rm", "-rf", prefix], timeout: 60) }
+        let install = ProcessRunner.run(["/usr/bin/make", "-C", Samples.repositoryRoot.path, "install", "PREFIX=\(prefix)"],
+                                        timeout: 3600)
+        try #require(install.status == 0, "make install failed: \(install.standardError.suffix(2000))")
+        let quire = prefix + "/bin/quire"
+        let script = work.file("factory.py")
+        try Self.officeFactoryScript.write(toFile: script, atomically: true, encoding: .utf8)
+
+        let files = [("office-report.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+                     ("office-sheet.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+                     ("office-slides.pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
+                     ("office-report.doc", "application/msword")]
+        var arguments = ["/usr/bin/python3", script]
+        for (name, mime) in files {
+            // None of them carries a preview image: only LibreOffice can draw them.
+            let entries = ProcessRunner.run(["/usr/bin/unzip", "-Z1", Samples.path(name)], timeout: 30).standardOutputText
+            #expect(!entries.lowercased().contains("thumbnail"), "\(name) carries a preview image: \(entries)")
+            let reference = work.file(name + ".png")
+            let outside = ProcessRunner.run([quire, "thumbnail", "-s", "128", Samples.path(name), reference], timeout: 120)
+            #expect(outside.status == 0, "\(name) outside the sandbox: \(outside.standardError)")
+            arguments += [Samples.path(name), mime, reference]
+        }
+        // The control: a thumbnailer outside /usr, which only the factory's sandbox stops.
+        let data = work.file("data")
+        try FileManager.default.createDirectory(atPath: data + "/thumbnailers", withIntermediateDirectories: true)
+        let probe = work.file("probe-thumbnailer")
+        try "#!/bin/sh\nexec /bin/cp \(Samples.path("quadrants.png")) \"$1\"\n".write(toFile: probe, atomically: true, encoding: .utf8)
+        #expect(chmod(probe, 0o755) == 0)
+        try "[Thumbnailer Entry]\nExec=\(probe) %o\nMimeType=application/x-quire-sandbox-probe;\n"
+            .write(toFile: data + "/thumbnailers/probe.thumbnailer", atomically: true, encoding: .utf8)
+        arguments += [Samples.path("notes.txt"), "application/x-quire-sandbox-probe", Samples.path("quadrants.png")]
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_DIRS"] = prefix + "/share:/usr/share"
+        env["XDG_DATA_HOME"] = data
+        env["XDG_CACHE_HOME"] = work.file("cache")
+        env["HOME"] = work.path
+        let result = ProcessRunner.run(arguments, environment: env, timeout: 600)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutputText.split(separator: "\n").map(String.init)
+        #expect(lines.count == files.count + 1, "\(lines) \(result.standardError)")
+        #expect(lines.last?.hasPrefix("FAIL") == true, "a thumbnailer outside /usr ran: the factory had no sandbox")
+        for (index, (name, _)) in files.enumerated() where index < lines.count {
+            let fields = lines[index].split(separator: " ").map(String.init)
+            #expect(fields.first == "OK", "\(name): \(lines[index])")
+            #expect(fields.count >= 7, "\(name): \(lines[index])")
+            guard fields.count >= 7 else { continue }
+            #expect(max(Int(fields[2]) ?? 0, Int(fields[3]) ?? 0) == 128, "\(name): \(lines[index])")
+            #expect(fields[6] == "Quire", "\(name) made by \(fields[6...].joined(separator: " "))")
+            let ink = Double(fields[4]) ?? 0, difference = Double(fields[5]) ?? -1
+            // Page 1 of each has text or a table on white: about 0.6 % (the sheet's small
+            // numbers) to 19 % (the slide's title bar) of the pixels.
+            #expect(ink > 0.003 && ink < 0.6, "\(name): \(ink) of the pixels inked — a blank or black page")
+            #expect(difference >= 0 && difference < 2, "\(name): differs from the thumbnail made outside the sandbox by \(difference)")
+        }
+    }
+
     @Test("inside the sandbox fontconfig finds its configuration and text uses the same fonts")
     func textInsideTheSandboxMatchesOutside() throws {
         let work = TemporaryDirectory("quire-fonts")

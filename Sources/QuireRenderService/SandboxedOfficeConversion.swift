@@ -1,0 +1,102 @@
+import QuireRender
+import QuireTypes
+import Synchronization
+
+/// LibreOffice inside bubblewrap for `quire`'s one-shot commands (`preview`, `info`,
+/// `thumbnail FILE OUT`, `print`): they draw every other type in their own process, but an
+/// office document is converted to PDF by a render worker in the sandbox the batch and the
+/// viewers use (no network, the system and the document's directory read-only, a private
+/// `/tmp`), and the command draws, describes or prints that PDF (``RenderRequestKind/officePDF``).
+/// The checks that refuse damaged files and zip bombs still run in the command, before the worker
+/// is asked.
+///
+/// Where bubblewrap does not work — not installed, user namespaces disabled, or inside another
+/// sandbox that forbids them, as GNOME's thumbnail factory's does — the conversion runs in the
+/// command's own process, as it did before, with the office's profile settings (no macros, no
+/// link updates, untrusted links blocked) as the only guard.
+public enum SandboxedOfficeConversion {
+    /// Makes this process convert office documents in a sandboxed worker started from
+    /// `executable()` (this `quire`; asked on the first office document). `timeout`: seconds a
+    /// conversion may take (the command's own per-file limit applies as well).
+    public static func install(executable: @escaping @Sendable () -> String, timeout: Double = 3600) {
+        let converter = Converter(executable: executable, timeout: timeout)
+        OfficeConversion.convertInIsolation { (file, password) throws(DocumentError) -> [UInt8]? in
+            try converter.convert(file, password: password)
+        }
+    }
+
+    final class Converter: Sendable {
+        let executable: @Sendable () -> String
+        let timeout: Double
+        /// The sandbox, detected on the first office document (a `bwrap` start: not paid by
+        /// commands that convert none).
+        private let sandbox = Mutex<WorkerSandbox?>(nil)
+        /// The worker, kept warm for the command's next office document (`info a.docx b.xlsx`
+        /// starts LibreOffice once, as it did in-process); it dies with the command (bubblewrap's
+        /// `--die-with-parent`), its private `/tmp` with it. One conversion at a time.
+        private let client = Mutex<ClientBox?>(nil)
+
+        /// A client used only under ``client``'s lock.
+        final class ClientBox: @unchecked Sendable {
+            let client: RenderClient
+            init(_ client: RenderClient) { self.client = client }
+        }
+
+        init(executable: @escaping @Sendable () -> String, timeout: Double) {
+            self.executable = executable
+            self.timeout = timeout
+        }
+
+        func convert(_ file: InputFile, password: String?) throws(DocumentError) -> [UInt8]? {
+            // A name that means something else in another process (/proc/self/fd/3, /dev/stdin):
+            // the worker would open its own. Converted here, from the very file opened.
+            if file.path.bytes.starts(with: Array("/proc/".utf8)) || file.path.bytes.starts(with: Array("/dev/".utf8)) {
+                return nil
+            }
+            let sandbox = self.sandbox.withLock { detected in
+                if detected == nil { detected = WorkerSandbox.detect() }
+                return detected!
+            }
+            guard sandbox.isActive else { return nil }
+            return try client.withLock { (box) throws(DocumentError) -> [UInt8] in
+                if box == nil {
+                    // No CPU limit of its own: the command's per-file time limit (its watchdog)
+                    // bounds the conversion, as in-process; the worker's memory limit holds.
+                    let command = WorkerCommand(executable: executable(), limits: WorkerLimits(cpuSecondsPerRequest: 0))
+                    box = ClientBox(RenderClient(command: command, timeout: timeout, sandbox: .given(sandbox)))
+                }
+                do throws(RenderProblem) {
+                    return try box!.client.officePDF(DocumentRequest(path: file.path, password: password,
+                                                                     maximumFileSize: max(file.size, 1)))
+                } catch {
+                    throw Self.documentError(error, path: file.path, password: password)
+                }
+            }
+        }
+
+        /// The worker's problem as the error the office engine would have thrown in-process.
+        static func documentError(_ problem: RenderProblem, path: DocumentPath, password: String?) -> DocumentError {
+            switch problem.kind {
+            case .passwordRequired, .wrongPassword:
+                return DocumentError(kind: .passwordRequired, path: path,
+                                     reason: password == nil ? "the document is password-protected"
+                                         : "the password is not correct for this document",
+                                     remedy: password == nil ? .password : nil)
+            case .damaged:
+                let prefix = "damaged: "
+                let reason = problem.message.hasPrefix(prefix) ? String(problem.message.dropFirst(prefix.count)) : problem.message
+                return DocumentError(kind: .damaged, path: path, reason: reason)
+            case .unsupported:
+                return DocumentError(kind: .unsupported, path: path, reason: problem.message)
+            case .limitExceeded:
+                return DocumentError(kind: .limitExceeded, path: path, reason: problem.message)
+            case .unreadable:
+                return DocumentError(kind: .input, path: path, reason: problem.message)
+            case .workerFailed, .cancelled:
+                // LibreOffice crashed or ran out of time on it: the document, as far as anyone can
+                // tell (a crash in-process would have ended the command).
+                return DocumentError(kind: .damaged, path: path, reason: "LibreOffice could not convert it (\(problem.message))")
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// One-shot commands (`preview`, `info`, `thumbnail FILE OUT`) on an office file: LibreOffice
+/// runs in a render worker under bubblewrap, never in the command's own process — watched from
+/// outside while the command runs (its children in /proc, and whether LibreOffice's library is
+/// mapped into it). Without a working bubblewrap the command converts in its own process, as
+/// before (the control, which also shows the watching can see LibreOffice in the command).
+@Suite("One-shot commands run LibreOffice in the worker sandbox", .serialized)
+struct OfficeSandboxTests {
+    struct Observation {
+        var status: Int32?
+        var standardError = ""
+        var standardOutput = ""
+        /// A `bwrap` child of the command was seen.
+        var sandboxedChild = false
+        /// The `bwrap` children that ran a render worker (their process ids).
+        var workers: Set<pid_t> = []
+        /// LibreOffice's merged library was mapped into the command's own process.
+        var officeInCommand = false
+    }
+
+    /// Runs `quire ARGUMENTS` and watches it every few milliseconds until it ends.
+    static func observe(_ arguments: [String], environment extra: [String: String] = [:], in scratch: TemporaryDirectory) throws -> Observation {
+        let environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let process = try BackgroundProcess([QuireBinary.path] + arguments, environment: environment, directory: scratch.path)
+        var seen = Observation()
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < deadline {
+            if String(decoding: Self.read("/proc/\(process.pid)/maps"), as: UTF8.self).contains("libmergedlo.so") {
+                seen.officeInCommand = true
+            }
+            for (child, name) in Self.children(of: process.pid) where name == "bwrap" {
+                seen.sandboxedChild = true
+                if String(decoding: Self.read("/proc/\(child)/cmdline"), as: UTF8.self).contains("__render-worker") {
+                    seen.workers.insert(child)
+                }
+            }
+            usleep(5_000)
+        }
+        #expect(process.waitForExit(timeout: 1), "quire \(arguments) did not end")
+        seen.status = process.exitStatus
+        seen.standardError = process.errorOutput
+        seen.standardOutput = process.output
+        return seen
+    }
+
+    /// A /proc file, whole (its size says 0: read to the end).
+    static func read(_ path: String) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return bytes }
+            bytes += buffer.prefix(count)
+        }
+    }
+
+    /// The processes whose parent is `pid`, with their command names (`comm`).
+    static func children(of pid: pid_t) -> [(pid: pid_t, name: String)] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var names: [(pid: pid_t, name: String)] = []
+        for entry in entries where entry.first?.isNumber == true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == pid, let child = pid_t(entry) {
+                names.append((child, String(stat[stat.index(after: open)..<close])))
+            }
+        }
+        return names
+    }
+
+    @Test(arguments: ["preview", "info", "thumbnail"])
+    func officeRunsInTheSandboxedWorker(command: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap: make test installs it")
+        let scratch = TemporaryDirectory()
+        let document = Samples.path("office-report.docx")   // no preview image inside: LibreOffice lays it out
+        let arguments: [String]
+        switch command {
+        case "preview": arguments = ["preview", document, "--page", "2", "--width", "300", "-o", scratch.file("page.png")]
+        case "info": arguments = ["info", document, Samples.path("office-sheet.xlsx")]
+        default: arguments = ["thumbnail", "-s", "128", document, scratch.file("thumb.png")]
+        }
+        let sandboxed = try Self.observe(arguments, in: scratch)
+        #expect(sandboxed.status == 0, "\(sandboxed.standardError)")
+        #expect(sandboxed.standardError.isEmpty, "\(sandboxed.standardError)")
+        #expect(sandboxed.sandboxedChild, "no bubblewrap child while quire \(command) converted the document")
+        #expect(!sandboxed.officeInCommand, "LibreOffice was loaded into quire \(command) itself")
+        switch command {
+        case "info":
+            #expect(sandboxed.standardOutput.contains("Quarterly Report"), "\(sandboxed.standardOutput)")
+            // Both files through one warm worker: LibreOffice started once, as in-process.
+            #expect(sandboxed.workers.count == 1, "\(sandboxed.workers.count) workers for two office files")
+        case "preview": #expect(FileManager.default.fileExists(atPath: scratch.file("page.png")))
+        default: #expect(FileManager.default.fileExists(atPath: scratch.file("thumb.png")))
+        }
+
+        // The control: no working bubblewrap, so the command converts in its own process.
+        let unconfined = try Self.observe(arguments, environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
+        #expect(unconfined.status == 0, "\(unconfined.standardError)")
+        #expect(unconfined.officeInCommand, "the watch did not see LibreOffice in the command, so the test proves nothing")
+        #expect(!unconfined.sandboxedChild)
+    }
+
+    /// Errors LibreOffice reports inside the worker reach the command as the same one line: a
+    /// password-protected document, with and without a (wrong) password.
+    @Test func passwordErrorsCrossTheSandboxUnchanged() throws {
+        let scratch = TemporaryDirectory()
+        let none = QuireBinary.run(["preview", Samples.path("office-password.odt"), "-o", scratch.file("a.png")], timeout: 60)
+        #expect(none.status == 65 && none.errorLines.count == 1, "\(none.standardError)")
+        #expect(none.standardError.contains("the document is password-protected (give the password with --password)"), "\(none.standardError)")
+        let wrong = QuireBinary.run(["preview", Samples.path("office-password.odt"), "--password", "nope", "-o", scratch.file("b.png")], timeout: 60)
+        #expect(wrong.status == 65 && wrong.standardError.contains("the password is not correct for this document"), "\(wrong.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
+
+    /// A worker killed on its timeout outside bubblewrap leaves its private directory and
+    /// LibreOffice's `lu<pid>…tmp` directories in TMPDIR: the next office to start (here an
+    /// in-process one) removes both; LibreOffice directories of a process that ran no Quire
+    /// office stay.
+    @Test func killedOfficesLeftoversAreSweptByTheNextOffice() throws {
+        let scratch = TemporaryDirectory()
+        let temporary = scratch.file("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        func deadProcess() throws -> pid_t {
+            let process = try BackgroundProcess(["/bin/true"], environment: [:], directory: scratch.path)
+            #expect(process.waitForExit(timeout: 10))
+            return process.pid
+        }
+        let killed = try deadProcess(), stranger = try deadProcess()
+        for directory in ["quire-lok-\(killed)-AbC123/profile/user", "lu\(killed)gq1x.tmp/lu\(killed)gq1y.tmp",
+                          "lu\(stranger)gq2z.tmp"] {
+            try FileManager.default.createDirectory(atPath: temporary + "/" + directory, withIntermediateDirectories: true)
+        }
+        let result = QuireBinary.run(["preview", Samples.path("office-report.docx"), "--page", "1", "-o", scratch.file("page.png")],
+                                     timeout: 120,
+                                     environment: ProcessInfo.processInfo.environment.merging(
+                                        ["TMPDIR": temporary, "QUIRE_BWRAP": "/nonexistent/bwrap"]) { $1 })
+        #expect(result.status == 0, "\(result.standardError)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        #expect(left == ["lu\(stranger)gq2z.tmp"], "\(left)")
+    }
+
+    /// A batch without bubblewrap whose office worker is killed on its time limit (a ~440-page
+    /// document, one second) leaves nothing in TMPDIR: the batch removes the dead office's
+    /// files when its workers have ended.
+    @Test func unsandboxedBatchLeavesNothingOfAKilledOffice() throws {
+        let scratch = TemporaryDirectory()
+        let temporary = scratch.file("tmp"), tree = scratch.file("tree")
+        for directory in [temporary, tree] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(atPath: Samples.path("office-long.docx"), toPath: tree + "/long.docx")
+        let result = QuireBinary.run(["thumbnail", "--batch", "--no-sandbox", "--jobs", "1", "--timeout", "1", tree], timeout: 120,
+                                     environment: ProcessInfo.processInfo.environment.merging(
+                                        ["TMPDIR": temporary, "XDG_CACHE_HOME": scratch.file("cache")]) { $1 })
+        #expect(result.status == 65 && result.standardError.contains("timed out"), "\(result.status) \(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+    }
+}
