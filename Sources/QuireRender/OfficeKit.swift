@@ -282,7 +282,8 @@ final class OfficeKit: @unchecked Sendable {
     /// The profile's settings (registrymodifications.xcu), fused over LibreOffice's defaults.
     /// The view's on-screen aids (text, section and table boundaries, field shadings) are
     /// hidden: page 1 painted from the view, shown before the export, is then the page as it
-    /// prints.
+    /// prints. Automatic spell checking is off: nothing is shown of it, and LibreOffice's idle
+    /// spell check of a long document held its lock for a second after loading, delaying page 1.
     ///
     /// `ooSetupLastVersion` says the profile was last used by this very office: without it
     /// LibreOffice takes every start as the first after an upgrade (migration, its graphics
@@ -307,6 +308,7 @@ final class OfficeKit: @unchecked Sendable {
     <item oor:path="/org.openoffice.Office.Calc/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>1</value></prop></item>
     <item oor:path="/org.openoffice.Office.Writer/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>2</value></prop></item>
     <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
+    <item oor:path="/org.openoffice.Office.Linguistic/SpellChecking"><prop oor:name="IsSpellAuto" oor:op="fuse"><value>false</value></prop></item>
     <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/DocBoundaries"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>
     <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/TableBoundaries"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>
     <item oor:path="/org.openoffice.Office.UI/ColorScheme/ColorSchemes/org.openoffice.Office.UI:ColorScheme['LibreOffice']/WriterFieldShadings"><prop oor:name="IsVisible" oor:op="fuse"><value>false</value></prop></item>

@@ -23,6 +23,8 @@ import Synchronization
 public final class RenderQueue: Sendable {
     private struct State: Sendable {
         var opens: [OpenJob] = []
+        /// Files shown page 1 first, to be finished once the pages in view are drawn.
+        var completions: [OpenJob] = []
         /// Per purpose (``PageRenderJob/Purpose``'s raw value), most wanted first.
         var pages: [[PageRenderJob]] = PageRenderJob.Purpose.allCases.map { _ in [] }
         /// The search wanted, and where it stands: the run being scanned, the next page in it,
@@ -91,6 +93,18 @@ public final class RenderQueue: Sendable {
         if changed { shared.doorbell.ring() }
     }
 
+    /// Replaces the files to finish (opened page 1 first: the same request without
+    /// `firstPageFirst`), run after the pages in view and before anything else; a file being
+    /// finished that is no longer wanted is dropped like a file being opened.
+    public func wantCompletion(_ jobs: [OpenJob]) {
+        let changed = shared.state.withLock { state -> Bool in
+            guard state.completions != jobs else { return false }
+            state.completions = jobs
+            return true
+        }
+        if changed { shared.doorbell.ring() }
+    }
+
     /// Replaces the pages waiting to be rendered for `purpose` with `jobs` (most wanted first).
     /// The view's pages go before a print preview's; files to open go first of all.
     public func want(_ jobs: [PageRenderJob], for purpose: PageRenderJob.Purpose = .view) {
@@ -138,7 +152,7 @@ public final class RenderQueue: Sendable {
     }
 
     /// Pages and files waiting (not counting the one in progress).
-    public var pending: Int { shared.state.withLock { $0.opens.count + $0.pages.reduce(0) { $0 + $1.count } } }
+    public var pending: Int { shared.state.withLock { $0.opens.count + $0.completions.count + $0.pages.reduce(0) { $0 + $1.count } } }
 
     /// The worker's process id, while one runs (tests).
     public var workerPID: pid_t? { shared.killSwitch.withLock { $0?.pid } }
@@ -148,6 +162,7 @@ public final class RenderQueue: Sendable {
         let first = shared.state.withLock { state -> Bool in
             defer { state.stopped = true }
             state.opens = []
+            state.completions = []
             state.pages = state.pages.map { _ in [] }
             state.search = nil
             state.texts = []
@@ -181,6 +196,8 @@ public final class RenderQueue: Sendable {
                     next = .open(open)
                 } else if !pagesHeld, !state.pages[PageRenderJob.Purpose.view.rawValue].isEmpty {
                     next = .page(state.pages[PageRenderJob.Purpose.view.rawValue][0])
+                } else if let completion = state.completions.first, state.pages[PageRenderJob.Purpose.view.rawValue].isEmpty {
+                    next = .open(completion)
                 } else if let text = state.texts.first {
                     next = .text(text)
                 } else if let search = state.search, state.searchRun < search.runs.count {
@@ -214,7 +231,7 @@ public final class RenderQueue: Sendable {
                 shared.state.withLock { state in
                     if state.stopped { return true }
                     switch running {
-                    case .open(let job): return !state.opens.contains(job)
+                    case .open(let job): return !state.opens.contains(job) && !state.completions.contains(job)
                     case .page(let job):
                         return !state.pages.contains { $0.contains(job) }
                             && Deadline.now() - state.runningSince > Self.abandonPagesAfter
@@ -251,7 +268,10 @@ public final class RenderQueue: Sendable {
                     }
                     delivery = .entry(job, result)
                 }
-                shared.state.withLock { state in state.opens.removeAll { $0 == job } }
+                shared.state.withLock { state in
+                    state.opens.removeAll { $0 == job }
+                    state.completions.removeAll { $0 == job }
+                }
             case .page(let job):
                 let result = Result { () throws(RenderProblem) -> PagePixels in
                     try client.renderPage(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon) { width, height in

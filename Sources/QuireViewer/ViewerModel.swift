@@ -336,7 +336,7 @@ public final class ViewerModel {
         let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
                                                                  maximumFileSize: configuration.maximumFileSize))
         file.state = .completing(facts, job)
-        queue.wantOpen([job])
+        queue.wantCompletion([job])
     }
 
     /// The finished document's facts (or why it could not be finished) replace the provisional
@@ -350,7 +350,7 @@ public final class ViewerModel {
                zip(facts.pageSizes, provisional.pageSizes).allSatisfy({ abs($0.width - $1.width) < 0.5 && abs($0.height - $1.height) < 0.5 }) {
                 // The layout LibreOffice showed is the one it exported: only the card changes.
                 opened(file)
-                if index == fileIndex { queue.wantOpen([]) }
+                if index == fileIndex { queue.wantCompletion([]) }
                 return .finished(file: index)
             }
             cache.removeAll(file: index)
@@ -363,7 +363,7 @@ public final class ViewerModel {
             cache.removeAll(file: index)
         }
         opened(file)
-        if index == fileIndex { queue.wantOpen([]) }
+        if index == fileIndex { queue.wantCompletion([]) }
         return .opened(file: index)
     }
 
@@ -395,10 +395,15 @@ public final class ViewerModel {
                                                                          firstPageFirst: true))
             file.state = .opening(job)
             queue.wantOpen([job])
-        case .opening(let job), .completing(_, let job):
+        case .opening(let job):
             queue.wantOpen([job])
+            queue.wantCompletion([])
+        case .completing(_, let job):
+            queue.wantOpen([])
+            queue.wantCompletion([job])
         case .opened, .failed:
             queue.wantOpen([])
+            queue.wantCompletion([])
         }
     }
 
@@ -858,9 +863,9 @@ public final class ViewerModel {
                                                                          firstPageFirst: true))
                 file.state = .opening(job)
                 jobs.append(job)
-            case .opening(let job), .completing(_, let job):
+            case .opening(let job):
                 jobs.append(job)
-            case .opened, .failed:
+            case .opened, .completing, .failed:
                 break
             }
             file.vanished = Self.exists(file.path) ? nil : "the file is no longer there"
