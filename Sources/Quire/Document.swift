@@ -35,18 +35,29 @@ public final class Document: Sendable {
     ///   - limits: the limits for rendering, thumbnails and conversion of this document.
     ///   - allowEmpty: accept a 0-byte file (typed by its name) instead of refusing it.
     public init(path: DocumentPath, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
-                limits: RenderLimits = .standard, allowEmpty: Bool = false) throws(InputError) {
+                limits: RenderLimits = .standard, allowEmpty: Bool = false,
+                csvAsSpreadsheet: Bool = false) throws(InputError) {
         file = try InputFile(path: path, allowEmpty: allowEmpty, maximumSize: maximumFileSize)
         contentType = try ContentType.detect(file)
         self.limits = limits
+        self.csvAsSpreadsheet = csvAsSpreadsheet
     }
 
     /// A document whose type is already known (a render worker sniffed it): nothing is read.
-    public init(file: InputFile, contentType: ContentType, limits: RenderLimits = .standard) {
+    public init(file: InputFile, contentType: ContentType, limits: RenderLimits = .standard,
+                csvAsSpreadsheet: Bool = false) {
         self.file = file
         self.contentType = contentType
         self.limits = limits
+        self.csvAsSpreadsheet = csvAsSpreadsheet
     }
+
+    /// A CSV or TSV file is laid out by LibreOffice Calc (its printed pages) instead of shown
+    /// as text (`--csv-as-spreadsheet`); other types ignore it.
+    public let csvAsSpreadsheet: Bool
+
+    /// Whether this document is delimited text to be laid out as a spreadsheet.
+    public var isSpreadsheetText: Bool { csvAsSpreadsheet && SpreadsheetText.applies(to: contentType) }
 
     /// The path the document was opened from.
     public var path: DocumentPath { file.path }
@@ -103,7 +114,7 @@ public final class Document: Sendable {
                 pdf = .locked
                 problem = error
             }
-        case .officeDocument where OfficeInstallation.isInstalled:
+        case .officeDocument where OfficeInstallation.isInstalled, .text where isSpreadsheetText:
             // Pages, page size, title and author of the document as LibreOffice lays it out
             // (from the PDF it makes: the same pages every viewer shows and Print sends).
             do throws(DocumentError) {

@@ -7,7 +7,8 @@ extension Document {
     /// - Throws: ``DocumentError`` (`unsupported`, `damaged`, `passwordRequired`, `limitExceeded`).
     /// `limits` defaults to the document's ``Document/limits``.
     public func renderer(password: String? = nil, limits: RenderLimits? = nil) throws(DocumentError) -> Renderer {
-        try Renderer(file: file, contentType: contentType, password: password, limits: limits ?? self.limits)
+        try Renderer(file: file, contentType: contentType, password: password, limits: limits ?? self.limits,
+                     csvAsSpreadsheet: csvAsSpreadsheet)
     }
 
     /// Renders page `page` (0-based) of the document — the Quick Look preview.
@@ -40,7 +41,8 @@ extension Document {
     /// `pages` are 0-based; nil means all.
     public func pdfData(pages: [Int]? = nil, password: String? = nil) async throws(DocumentError) -> [UInt8] {
         try await BlockingWork.run { () throws(DocumentError) in
-            try PDFExport.data(self.file, contentType: self.contentType, pages: pages, password: password, limits: self.limits)
+            try PDFExport.data(self.file, contentType: self.contentType, pages: pages, password: password, limits: self.limits,
+                               csvAsSpreadsheet: self.csvAsSpreadsheet)
         }
     }
 }

@@ -25,7 +25,8 @@ public struct PrintConversion: Sendable {
     /// renderer's reason, before anything reaches the print system.
     public static let standard = PrintConversion { document in
         do {
-            return try PDFExport.data(document.file, contentType: document.contentType, limits: document.limits)
+            return try PDFExport.data(document.file, contentType: document.contentType, limits: document.limits,
+                                      csvAsSpreadsheet: document.csvAsSpreadsheet)
         } catch let error as DocumentError {
             throw PrintError(.unprintable, error.description)
         }

@@ -1,7 +1,7 @@
 /// `quire-look`'s command line, which `quire look` writes (its window launcher) and the window
 /// executable reads — one description for both sides:
 ///
-///     quire-look [--password PASSWORD] [--no-resume] [--print] [--render-worker-argument ARG]... [--timeout S] [--] FILE...
+///     quire-look [--password PASSWORD] [--no-resume] [--print] [--csv-as-spreadsheet] [--render-worker-argument ARG]... [--timeout S] [--] FILE...
 ///     quire-look --service ...     (the previewer service, which reads the rest itself)
 ///
 /// The render worker's own options pass through as values (`--render-worker-argument
@@ -16,6 +16,8 @@ package struct LookWindowArguments: Equatable, Sendable {
     /// Seconds a page may take to render in the worker.
     package var timeout = 30.0
     package var files: [[UInt8]]
+    /// CSV and TSV files laid out by LibreOffice Calc (`quire look --csv-as-spreadsheet`).
+    package var csvAsSpreadsheet = false
 
     package init(files: [[UInt8]], password: String? = nil, resume: Bool = true, printSheet: Bool = false,
                  renderWorker: [String] = [], timeout: Double = 30) {
@@ -41,6 +43,7 @@ package struct LookWindowArguments: Equatable, Sendable {
             .option("--password", value: .anyWord, repeatable: true),
             .flag("--no-resume", repeatable: true),
             .flag("--print", repeatable: true),
+            .flag("--csv-as-spreadsheet", repeatable: true),
             .option("--render-worker-argument", value: .anyWord, repeatable: true),
             .option("--timeout", value: .number(minimum: 1), repeatable: true, needs: "a number of seconds"),
         ],
@@ -55,11 +58,13 @@ package struct LookWindowArguments: Equatable, Sendable {
             return .service(try service.parse(arguments).operands)
         }
         let parsed = try window.parse(arguments)
-        return .window(LookWindowArguments(
+        var window = LookWindowArguments(
             files: parsed.operands, password: parsed.text("--password"), resume: !parsed.isSet("--no-resume"),
             printSheet: parsed.isSet("--print"),
             renderWorker: parsed.values("--render-worker-argument").map { String(decoding: $0, as: UTF8.self) },
-            timeout: parsed.number("--timeout") ?? 30))
+            timeout: parsed.number("--timeout") ?? 30)
+        window.csvAsSpreadsheet = parsed.isSet("--csv-as-spreadsheet")
+        return .window(window)
     }
 
     /// The words after the program's name that ``parse(_:)`` reads back as these arguments.
@@ -68,6 +73,7 @@ package struct LookWindowArguments: Equatable, Sendable {
         if let password { words += [Array("--password".utf8), Array(password.utf8)] }
         if !resume { words.append(Array("--no-resume".utf8)) }
         if printSheet { words.append(Array("--print".utf8)) }
+        if csvAsSpreadsheet { words.append(Array("--csv-as-spreadsheet".utf8)) }
         for argument in renderWorker { words += [Array("--render-worker-argument".utf8), Array(argument.utf8)] }
         // Whole seconds as an integer ("30"), as quire has always written them.
         let seconds = timeout.rounded() == timeout && abs(timeout) < 1e15 ? String(Int(timeout)) : String(timeout)

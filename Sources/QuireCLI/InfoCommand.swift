@@ -20,6 +20,8 @@ struct InfoCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
     var password: String?
 
+    @OptionGroup var spreadsheet: SpreadsheetTextOption
+
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
         "Per-file time limit in seconds (exit status 75); 0 waits forever (default 60; env QUIRE_TIMEOUT).", valueName: "seconds"))
     var timeoutOption: Int?
@@ -42,8 +44,10 @@ struct InfoCommand: AsyncParsableCommand {
         let maximumFileSize = try limits.maximumFileSize()
         let renderLimits = try limits.renderLimits()
         let seconds = try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout)
+        try spreadsheet.requireOffice()
         let status = try Self.describe(files.map(RawArguments.path), json: json, password: password, seconds: seconds,
-                                       maximumFileSize: maximumFileSize, renderLimits: renderLimits)
+                                       maximumFileSize: maximumFileSize, renderLimits: renderLimits,
+                                       csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet)
         if let status { throw status.exitCode }
     }
 
@@ -51,7 +55,7 @@ struct InfoCommand: AsyncParsableCommand {
     /// failure, nil when every file was described. Shared by the parsed command and the plain
     /// form `quire info FILE...` (``FastPathTable``).
     static func describe(_ paths: [DocumentPath], json: Bool, password: String?, seconds: Int,
-                         maximumFileSize: Int64, renderLimits: RenderLimits) throws -> ExitStatus? {
+                         maximumFileSize: Int64, renderLimits: RenderLimits, csvAsSpreadsheet: Bool = false) throws -> ExitStatus? {
         var firstFailure: ExitStatus?
         var records: [InfoRecord] = []
         let styled = Terminal.stylesStandardOutput
@@ -61,7 +65,7 @@ struct InfoCommand: AsyncParsableCommand {
                 do {
                     // An empty file has a type (by its name) and an info card like any other.
                     let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits,
-                                                allowEmpty: true)
+                                                allowEmpty: true, csvAsSpreadsheet: csvAsSpreadsheet)
                     opened = document
                     let info = try document.info(password: password)
                     if let problem = info.problem {

@@ -115,6 +115,8 @@ struct LookCommand: ParsableCommand {
     /// `--timeout`'s default.
     static let defaultTimeout = 30
 
+    @OptionGroup var spreadsheet: SpreadsheetTextOption
+
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     func validate() throws {
@@ -136,6 +138,7 @@ struct LookCommand: ParsableCommand {
             return
         }
         let paths = files.map(RawArguments.path)
+        try spreadsheet.requireOffice()
         // Print…: nothing opens when printing cannot work; the reason is the one `actions` gives.
         if openPrintSheet { for path in paths { try Self.checkPrintable(path, limits: limits) } }
         // With a display (and the window installed), the window; else the terminal viewer.
@@ -144,7 +147,7 @@ struct LookCommand: ParsableCommand {
             // The window renders through the same worker as the terminal viewer (this quire).
             Terminal.error(LookWindowLauncher.exec(window, paths: paths, password: password, resume: !noResume,
                                                    renderWorker: [worker.executable] + worker.arguments, timeout: timeout,
-                                                   printSheet: openPrintSheet))
+                                                   printSheet: openPrintSheet, csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet))
             throw ExitStatus.unavailable.exitCode
         }
         guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDOUT_FILENO) else {
@@ -168,6 +171,7 @@ struct LookCommand: ParsableCommand {
             maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits(), worker: worker,
             renderTimeout: Double(timeout))
         if noResume { configuration.resume = nil }
+        configuration.csvAsSpreadsheet = spreadsheet.csvAsSpreadsheet
         signal(SIGPIPE, SIG_IGN)
         let styled = (Terminal.environment("NO_COLOR") ?? "").isEmpty
         let password = password

@@ -32,10 +32,10 @@ enum LookWindowLauncher {
     /// - Parameter renderWorker: the render worker's argv (each entry passed with
     ///   `--render-worker-argument`); nil renders in the window's own process.
     static func exec(_ executable: String, paths: [DocumentPath], password: String?, resume: Bool,
-                     renderWorker: [String]?, timeout: Int, printSheet: Bool = false) -> String {
+                     renderWorker: [String]?, timeout: Int, printSheet: Bool = false, csvAsSpreadsheet: Bool = false) -> String {
         let arguments = [Array(executable.utf8)] + Self.arguments(
             paths: paths, password: password, resume: resume, renderWorker: renderWorker, timeout: timeout,
-            printSheet: printSheet)
+            printSheet: printSheet, csvAsSpreadsheet: csvAsSpreadsheet)
         var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { bytes in
             let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
             for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
@@ -50,8 +50,10 @@ enum LookWindowLauncher {
 
     /// The window's words after its name (``LookWindowArguments``, which quire-look reads back).
     static func arguments(paths: [DocumentPath], password: String?, resume: Bool, renderWorker: [String]?,
-                          timeout: Int, printSheet: Bool = false) -> [[UInt8]] {
-        LookWindowArguments(files: paths.map(\.bytes), password: password, resume: resume, printSheet: printSheet,
-                            renderWorker: renderWorker ?? [], timeout: Double(timeout)).arguments()
+                          timeout: Int, printSheet: Bool = false, csvAsSpreadsheet: Bool = false) -> [[UInt8]] {
+        var window = LookWindowArguments(files: paths.map(\.bytes), password: password, resume: resume, printSheet: printSheet,
+                                         renderWorker: renderWorker ?? [], timeout: Double(timeout))
+        window.csvAsSpreadsheet = csvAsSpreadsheet
+        return window.arguments()
     }
 }

@@ -65,6 +65,8 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
     var password: String?
 
+    @OptionGroup var spreadsheet: SpreadsheetTextOption
+
     @Flag(name: .long, help: "Open the preview in the desktop's default image viewer (Quick Look for file managers).")
     var open = false
 
@@ -106,10 +108,11 @@ struct PreviewCommand: AsyncParsableCommand {
         let outputPath = output.map(RawArguments.path)
         let previewCells = cells.flatMap(PreviewCells.init)
         let toTerminal = outputPath == nil && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
+        try spreadsheet.requireOffice()
         Watchdog.arm(seconds: timeout, path: path)
         do {
             let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
-                                        limits: try limits.renderLimits())
+                                        limits: try limits.renderLimits(), csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet)
             if info {
                 let card = InfoCardFormatter.card(try document.info(password: password), styled: toTerminal && Terminal.stylesStandardOutput)
                 if outputPath == nil && !toTerminal {

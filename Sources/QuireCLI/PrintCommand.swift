@@ -135,6 +135,8 @@ struct PrintCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var timeoutOption: Int?
 
+    @OptionGroup var spreadsheet: SpreadsheetTextOption
+
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     @Argument(help: ArgumentHelp("Files to print.", valueName: "file"))
@@ -155,16 +157,19 @@ struct PrintCommand: AsyncParsableCommand {
 
     /// The command line as plain values (what ``FastPathTable`` builds without the parser).
     func request() throws -> PrintRequest {
-        PrintRequest(destination: destination, copies: copies, pages: pages, extraOptions: extraOptions, sides: sides,
+        var request = PrintRequest(destination: destination, copies: copies, pages: pages, extraOptions: extraOptions, sides: sides,
                      media: media, color: color, monochrome: monochrome, landscape: landscape, collate: collate,
                      numberUp: numberUp, fit: fit, title: title, priority: priority, hold: hold, wait: wait,
                      dryRun: dryRun, preview: preview.map(RawArguments.path), booklet: booklet, output: output.map(RawArguments.path), remember: remember,
                      files: files.map(RawArguments.path),
                      maximumFileSize: try limits.maximumFileSize(), renderLimits: try limits.renderLimits(),
                      seconds: try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout))
+        request.csvAsSpreadsheet = spreadsheet.csvAsSpreadsheet
+        return request
     }
 
     func run() async throws {
+        try spreadsheet.requireOffice()
         do {
             try await Self.print(try request())
         } catch let exit as ExitCode {
@@ -199,7 +204,8 @@ struct PrintCommand: AsyncParsableCommand {
         var documents: [Document] = []
         for path in request.files {
             Watchdog.arm(seconds: request.seconds * request.files.count, path: path)
-            documents.append(try Document(path: path, maximumFileSize: request.maximumFileSize, limits: request.renderLimits))
+            documents.append(try Document(path: path, maximumFileSize: request.maximumFileSize, limits: request.renderLimits,
+                                          csvAsSpreadsheet: request.csvAsSpreadsheet))
         }
         // The print system's half (the destination, its capabilities, the options checked
         // against them: libcups loaded, two requests) runs while the documents' page ranges are
@@ -256,7 +262,8 @@ struct PrintCommand: AsyncParsableCommand {
         }
         var options = given
         Watchdog.arm(seconds: request.seconds, path: request.files[0])
-        let document = try Document(path: request.files[0], maximumFileSize: request.maximumFileSize, limits: request.renderLimits)
+        let document = try Document(path: request.files[0], maximumFileSize: request.maximumFileSize, limits: request.renderLimits,
+                                    csvAsSpreadsheet: request.csvAsSpreadsheet)
         // The printer: its paper, margins, sides and saved options. Save as PDF needs none.
         var destination = target?.destination
         if destination == nil {
@@ -379,7 +386,8 @@ struct PrintCommand: AsyncParsableCommand {
         var documents: [Document] = []
         for path in request.files {
             Watchdog.arm(seconds: request.seconds * request.files.count, path: path)
-            documents.append(try Document(path: path, maximumFileSize: request.maximumFileSize, limits: request.renderLimits))
+            documents.append(try Document(path: path, maximumFileSize: request.maximumFileSize, limits: request.renderLimits,
+                                          csvAsSpreadsheet: request.csvAsSpreadsheet))
         }
         let plan = try printer.plan(documents, destination: request.destination, options: options)
         Watchdog.disarm()
@@ -481,6 +489,8 @@ struct PrintRequest: Equatable {
     var maximumFileSize: Int64
     var renderLimits: RenderLimits
     var seconds: Int
+    /// `--csv-as-spreadsheet`: CSV and TSV files laid out by LibreOffice Calc.
+    var csvAsSpreadsheet = false
 
     /// Moves the options Quire composes itself (paper, orientation, scaling, pages per side,
     /// layout, border, odd/even, order, booklet) out of `options` — the flags and the `-o` words

@@ -77,6 +77,7 @@ if !request.renderWorker.isEmpty {
     configuration.worker = WorkerCommand(executable: renderWorker[0], renderLimits: render, limits: limits)
 }
 configuration.renderTimeout = request.timeout
+configuration.csvAsSpreadsheet = request.csvAsSpreadsheet
 // The worker starts and opens the first file (its pages' sizes read there) at once, on the
 // model's render thread, while this thread opens the display and loads GTK's settings and theme.
 let model = ViewerModel(paths: files, configuration: configuration, unacceptedLimit: 2) { LookWindow.wake() }

@@ -14,10 +14,11 @@ import Synchronization
 /// QuireRenderService installs that converter (``convertInIsolation(_:)``); this module knows
 /// only that there may be one.
 public enum OfficeConversion {
-    /// Converts `file` (with `password`) to PDF outside this process and returns the PDF's
-    /// bytes, or nil when there is nowhere to do that (no working bubblewrap, as inside GNOME's
-    /// thumbnail sandbox): the conversion then runs in this process.
-    public typealias Isolated = @Sendable (_ file: InputFile, _ password: String?) throws(DocumentError) -> [UInt8]?
+    /// Converts `file` (with `password`; delimited text as a spreadsheet when `csvAsSpreadsheet`)
+    /// to PDF outside this process and returns the PDF's bytes, or nil when there is nowhere to
+    /// do that (no working bubblewrap, as inside GNOME's thumbnail sandbox): the conversion then
+    /// runs in this process.
+    public typealias Isolated = @Sendable (_ file: InputFile, _ password: String?, _ csvAsSpreadsheet: Bool) throws(DocumentError) -> [UInt8]?
 
     private static let isolated = Mutex<Isolated?>(nil)
 
@@ -27,20 +28,25 @@ public enum OfficeConversion {
     }
 
     /// The document as LibreOffice's PDF, opened; nothing of it is left on disk.
-    static func pdf(_ file: InputFile, password: String?) throws(DocumentError) -> InputFile {
-        if let converter = isolated.withLock({ $0 }), let bytes = try converter(file, password) {
+    /// `csvAsSpreadsheet`: `file` is delimited text (``SpreadsheetText``) for Calc.
+    static func pdf(_ file: InputFile, password: String?, csvAsSpreadsheet: Bool = false,
+                    contentType: ContentType? = nil, limits: RenderLimits = .standard) throws(DocumentError) -> InputFile {
+        if let converter = isolated.withLock({ $0 }), let bytes = try converter(file, password, csvAsSpreadsheet) {
             return try anonymousFile(bytes, for: file.path)
         }
         return try OfficeKit.withOffice(file.path) { (office) throws(DocumentError) in
-            try office.convertToPDF(file, password: password)
+            csvAsSpreadsheet ? try office.convertSpreadsheetTextToPDF(file, contentType: contentType, limits: limits)
+                : try office.convertToPDF(file, password: password)
         }
     }
 
     /// The render worker's side of an isolated conversion: this process's office converts
     /// `file`, and the PDF's bytes are returned.
-    public static func pdfInProcess(_ file: InputFile, password: String?) throws(DocumentError) -> [UInt8] {
+    public static func pdfInProcess(_ file: InputFile, password: String?, csvAsSpreadsheet: Bool = false,
+                                    contentType: ContentType? = nil, limits: RenderLimits = .standard) throws(DocumentError) -> [UInt8] {
         let pdf = try OfficeKit.withOffice(file.path) { (office) throws(DocumentError) in
-            try office.convertToPDF(file, password: password)
+            csvAsSpreadsheet ? try office.convertSpreadsheetTextToPDF(file, contentType: contentType, limits: limits)
+                : try office.convertToPDF(file, password: password)
         }
         do {
             return try pdf.read(upTo: Int(pdf.size))

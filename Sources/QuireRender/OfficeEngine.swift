@@ -13,6 +13,7 @@ import QuireTypes
 /// - without LibreOffice, and for a file LibreOffice cannot import (some iWork files).
 enum OfficeEngine {
     static func open(_ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
+        if input.csvAsSpreadsheet { return try spreadsheet(input) }
         let zipBased = DocumentFamily.carriesPreviewImage(input.contentType.mimeType)
         if input.preferEmbeddedPreview && zipBased {
             do {
@@ -64,6 +65,23 @@ enum OfficeEngine {
             }
             throw error
         }
+    }
+
+    /// Delimited text as LibreOffice Calc prints it (``SpreadsheetText``), asked for by name:
+    /// without LibreOffice there is nothing to fall back to.
+    static func spreadsheet(_ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
+        guard OfficeInstallation.isInstalled else {
+            throw DocumentError(kind: .unsupported, path: input.file.path,
+                                reason: "a CSV file is laid out as a spreadsheet by LibreOffice Calc, which is not installed (\(OfficeInstallation.packageHint))")
+        }
+        if input.firstPageFirst {
+            let document = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
+                try office.loadSpreadsheetText(input.file, contentType: input.contentType, limits: input.limits)
+            }
+            return try exported(document, input)
+        }
+        return try pages(of: try OfficeConversion.pdf(input.file, password: nil, csvAsSpreadsheet: true,
+                                                      contentType: input.contentType, limits: input.limits), input)
     }
 
     /// The document's pages as they print: exported as PDF by LibreOffice (then closed), read

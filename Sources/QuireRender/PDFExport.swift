@@ -17,8 +17,10 @@ import QuireTypes
 public enum PDFExport {
     /// The PDF bytes. `pages` are 0-based indices; nil means every page.
     public static func data(_ file: InputFile, contentType: ContentType, pages: [Int]? = nil,
-                            password: String? = nil, limits: RenderLimits = .standard) throws(DocumentError) -> [UInt8] {
-        let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits)
+                            password: String? = nil, limits: RenderLimits = .standard,
+                            csvAsSpreadsheet: Bool = false) throws(DocumentError) -> [UInt8] {
+        let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
+                                    csvAsSpreadsheet: csvAsSpreadsheet)
         return try renderer.pdfData(pages: pages)
     }
 

@@ -21,6 +21,8 @@ struct RenderEngine: Sendable {
         /// A viewer opens it: an engine that can show page 1 before the rest is laid out (an
         /// office document) gives a ``ProvisionalPageSource``.
         var firstPageFirst = false
+        /// Delimited text (CSV, TSV) laid out by LibreOffice Calc (``SpreadsheetText``).
+        var csvAsSpreadsheet = false
     }
 
     /// An opened document: its pages, and what the engine learned opening it.

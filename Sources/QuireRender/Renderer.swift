@@ -50,9 +50,12 @@ public final class Renderer {
     ///     carries one, instead of its first page laid out by LibreOffice.
     ///   - firstPageFirst: for viewers: where the engine can (office documents), open with page 1
     ///     ready and the rest to follow (``isProvisional``, ``complete()``).
+    ///   - csvAsSpreadsheet: a CSV or TSV file (``SpreadsheetText``) is laid out by LibreOffice
+    ///     Calc (its printed pages) instead of as text.
     public init(file: InputFile, contentType: ContentType, password: String? = nil,
                 limits: RenderLimits = .standard, textByteLimit: Int? = nil,
-                preferEmbeddedPreview: Bool = false, firstPageFirst: Bool = false) throws(DocumentError) {
+                preferEmbeddedPreview: Bool = false, firstPageFirst: Bool = false,
+                csvAsSpreadsheet: Bool = false) throws(DocumentError) {
         try LazyLibraries.requireCairo(file.path)
         self.contentType = contentType
         switch contentType.family {
@@ -61,13 +64,15 @@ public final class Renderer {
         default:
             break
         }
-        guard let engine = RenderEngine.engine(for: contentType.family) else {
+        let asSpreadsheet = csvAsSpreadsheet && SpreadsheetText.applies(to: contentType)
+        guard let engine = asSpreadsheet ? RenderEngine.office : RenderEngine.engine(for: contentType.family) else {
             throw DocumentError(kind: .unsupported, path: file.path,
                                 reason: "this file type cannot be previewed (\(contentType.localizedDescription))")
         }
         let input = RenderEngine.Input(file: file, contentType: contentType, password: password, limits: limits,
                                        textByteLimit: min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes),
-                                       preferEmbeddedPreview: preferEmbeddedPreview, firstPageFirst: firstPageFirst)
+                                       preferEmbeddedPreview: preferEmbeddedPreview, firstPageFirst: firstPageFirst,
+                                       csvAsSpreadsheet: asSpreadsheet)
         let opened = try engine.open(input)
         source = opened.source
         let previewName = opened.embeddedPreviewName

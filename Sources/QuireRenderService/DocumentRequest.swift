@@ -21,19 +21,24 @@ public struct DocumentRequest: Sendable, Hashable {
     /// as soon as page 1 can be drawn (``DocumentFacts/isProvisional``), and the same request
     /// with this false then finishes the document in the worker.
     public var firstPageFirst: Bool
+    /// A CSV or TSV file is laid out by LibreOffice Calc (its printed pages) instead of as text
+    /// (`--csv-as-spreadsheet`); other types ignore it.
+    public var csvAsSpreadsheet: Bool
 
     public init(path: DocumentPath, password: String? = nil, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
-                layout: Layout = .view, firstPageFirst: Bool = false) {
+                layout: Layout = .view, firstPageFirst: Bool = false, csvAsSpreadsheet: Bool = false) {
         self.path = path
         self.password = password
         self.maximumFileSize = maximumFileSize
         self.layout = layout
         self.firstPageFirst = firstPageFirst
+        self.csvAsSpreadsheet = csvAsSpreadsheet
     }
 
     /// Whether both name the same document the same way (whether page 1 comes first aside).
     public func opensSameDocument(as other: DocumentRequest) -> Bool {
         path == other.path && password == other.password && maximumFileSize == other.maximumFileSize && layout == other.layout
+            && csvAsSpreadsheet == other.csvAsSpreadsheet
     }
 
     func write(to writer: inout WireWriter) {
@@ -42,6 +47,7 @@ public struct DocumentRequest: Sendable, Hashable {
         writer.integer(maximumFileSize)
         writer.integer(layout.rawValue)
         writer.integer(firstPageFirst ? 1 : 0)
+        writer.integer(csvAsSpreadsheet ? 1 : 0)
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -51,6 +57,7 @@ public struct DocumentRequest: Sendable, Hashable {
         guard let layout = Layout(rawValue: try reader.integer()) else { throw WireReader.Malformed() }
         self.layout = layout
         firstPageFirst = try reader.integer() == 1
+        csvAsSpreadsheet = try reader.integer() == 1
     }
 
     /// The `open` request frame.

@@ -145,7 +145,8 @@ final class DocumentSession {
             case .direct where type.family == .pdf:
                 pdf = try PDFDocument(file: file, password: request.password)
             case .byConversion:
-                let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits)
+                let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
+                                            csvAsSpreadsheet: request.csvAsSpreadsheet)
                 pdf = try PDFDocument(file: try Self.temporaryFile(try renderer.pdfData(), for: request.path))
             case .direct, .unsupported:
                 throw RenderProblem(.unsupported, "Quire places only PDF pages and content it converts to PDF on sheets", mimeType: type.mimeType)
@@ -252,7 +253,8 @@ final class DocumentSession {
             return PrintableDocument(pageCount: try facts(paper).pageCount, convertedPDF: nil)
         case .byConversion:
             do {
-                let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits)
+                let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
+                                            csvAsSpreadsheet: request.csvAsSpreadsheet)
                 return PrintableDocument(pageCount: renderer.pageCount, convertedPDF: try renderer.pdfData())
             } catch {
                 throw RenderProblem(error, passwordGiven: request.password != nil)
@@ -264,9 +266,13 @@ final class DocumentSession {
 
     /// An office document as the PDF this worker's LibreOffice makes of it (its bytes).
     func officePDF(_ request: DocumentRequest) throws(RenderProblem) -> [UInt8] {
-        let (file, _) = try input(request)
+        let (file, type) = try input(request)
         let bytes: [UInt8]
-        do { bytes = try OfficeConversion.pdfInProcess(file, password: request.password) } catch {
+        do {
+            bytes = try OfficeConversion.pdfInProcess(file, password: request.password,
+                                                      csvAsSpreadsheet: request.csvAsSpreadsheet && SpreadsheetText.applies(to: type),
+                                                      contentType: type, limits: limits)
+        } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }
         guard bytes.count <= WireIO.maximumFrame - 64 else {
@@ -285,7 +291,7 @@ final class DocumentSession {
         self.open = nil
         let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
-        if type.family == .text, request.layout == .view {
+        if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
             let facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false,
                                       text: try Self.text(of: file, type: type, limit: limits.maximumTextBytes))
             open = (request, nil, facts)
@@ -294,7 +300,7 @@ final class DocumentSession {
         let renderer: Renderer
         do {
             renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
-                                    firstPageFirst: request.firstPageFirst)
+                                    firstPageFirst: request.firstPageFirst, csvAsSpreadsheet: request.csvAsSpreadsheet)
         } catch {
             var problem = RenderProblem(error, passwordGiven: request.password != nil)
             problem.mimeType = type.mimeType

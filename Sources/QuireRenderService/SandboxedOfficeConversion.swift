@@ -20,8 +20,8 @@ public enum SandboxedOfficeConversion {
     /// conversion may take (the command's own per-file limit applies as well).
     public static func install(executable: @escaping @Sendable () -> String, timeout: Double = 3600) {
         let converter = Converter(executable: executable, timeout: timeout)
-        OfficeConversion.convertInIsolation { (file, password) throws(DocumentError) -> [UInt8]? in
-            try converter.convert(file, password: password)
+        OfficeConversion.convertInIsolation { (file, password, csvAsSpreadsheet) throws(DocumentError) -> [UInt8]? in
+            try converter.convert(file, password: password, csvAsSpreadsheet: csvAsSpreadsheet)
         }
     }
 
@@ -47,7 +47,7 @@ public enum SandboxedOfficeConversion {
             self.timeout = timeout
         }
 
-        func convert(_ file: InputFile, password: String?) throws(DocumentError) -> [UInt8]? {
+        func convert(_ file: InputFile, password: String?, csvAsSpreadsheet: Bool = false) throws(DocumentError) -> [UInt8]? {
             // A name that means something else in another process (/proc/self/fd/3, /dev/stdin):
             // the worker would open its own. Converted here, from the very file opened.
             if file.path.bytes.starts(with: Array("/proc/".utf8)) || file.path.bytes.starts(with: Array("/dev/".utf8)) {
@@ -67,7 +67,8 @@ public enum SandboxedOfficeConversion {
                 }
                 do throws(RenderProblem) {
                     return try box!.client.officePDF(DocumentRequest(path: file.path, password: password,
-                                                                     maximumFileSize: max(file.size, 1)))
+                                                                     maximumFileSize: max(file.size, 1),
+                                                                     csvAsSpreadsheet: csvAsSpreadsheet))
                 } catch {
                     throw Self.documentError(error, path: file.path, password: password)
                 }

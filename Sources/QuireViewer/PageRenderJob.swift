@@ -19,6 +19,8 @@ public struct PageRenderJob: Sendable, Hashable {
     /// When set, ``page`` is a side (0-based) of this composed print job (a print sheet's preview).
     public let sheet: SheetRequest?
     let maximumFileSize: Int64
+    /// A CSV or TSV file laid out by LibreOffice Calc (``DocumentRequest/csvAsSpreadsheet``).
+    let csvAsSpreadsheet: Bool
 
     /// What a page is rendered for.
     public enum Purpose: Int, Sendable, Hashable, CaseIterable {
@@ -33,7 +35,8 @@ public struct PageRenderJob: Sendable, Hashable {
     }
 
     init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int, purpose: Purpose = .view,
-         layout: DocumentRequest.Layout = .view, sheet: SheetRequest? = nil, maximumFileSize: Int64) {
+         layout: DocumentRequest.Layout = .view, sheet: SheetRequest? = nil, maximumFileSize: Int64,
+         csvAsSpreadsheet: Bool = false) {
         self.file = file
         self.path = path
         self.password = password
@@ -44,17 +47,19 @@ public struct PageRenderJob: Sendable, Hashable {
         self.layout = layout
         self.sheet = sheet
         self.maximumFileSize = maximumFileSize
+        self.csvAsSpreadsheet = csvAsSpreadsheet
     }
 
     /// The same page for another purpose.
     func with(purpose: Purpose) -> PageRenderJob {
         PageRenderJob(file: file, path: path, password: password, page: page, width: width, height: height, purpose: purpose,
-                      layout: layout, sheet: sheet, maximumFileSize: maximumFileSize)
+                      layout: layout, sheet: sheet, maximumFileSize: maximumFileSize, csvAsSpreadsheet: csvAsSpreadsheet)
     }
 
     /// The render service's request for this page.
     var request: PageRequest {
-        PageRequest(document: DocumentRequest(path: path, password: password, maximumFileSize: maximumFileSize, layout: layout),
+        PageRequest(document: DocumentRequest(path: path, password: password, maximumFileSize: maximumFileSize, layout: layout,
+                                              csvAsSpreadsheet: csvAsSpreadsheet),
                     page: page, width: width, height: height, sheet: sheet)
     }
 }

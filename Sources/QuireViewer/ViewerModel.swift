@@ -47,6 +47,9 @@ public final class ViewerModel {
         /// card or position waits for the worker's answer instead of saying ``Content/opening``.
         /// Front-ends leave it off and draw "opening" until ``update()`` brings the answer.
         public var waitsForFiles = false
+        /// CSV and TSV files laid out by LibreOffice Calc as spreadsheets (`--csv-as-spreadsheet`)
+        /// instead of shown as text.
+        public var csvAsSpreadsheet = false
 
         public init(printSystem: PrintSystem = PrintSystem(), conversion: PrintConversion = .standard,
                     resume: ResumeStore? = ResumeStore.standard(), cacheByteLimit: Int = 64 << 20,
@@ -334,7 +337,7 @@ public final class ViewerModel {
               facts.isProvisional else { return }
         let file = files[index]
         let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
-                                                                 maximumFileSize: configuration.maximumFileSize))
+                                                                 maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet))
         file.state = .completing(facts, job)
         queue.wantCompletion([job])
     }
@@ -392,7 +395,7 @@ public final class ViewerModel {
         case .unrequested:
             let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
                                                                          maximumFileSize: configuration.maximumFileSize,
-                                                                         firstPageFirst: true))
+                                                                         firstPageFirst: true, csvAsSpreadsheet: configuration.csvAsSpreadsheet))
             file.state = .opening(job)
             queue.wantOpen([job])
         case .opening(let job):
@@ -560,7 +563,7 @@ public final class ViewerModel {
         let file = current
         guard let pixels = pagePixelSize(index, fitting: box) else { return nil }
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
-                             width: pixels.width, height: pixels.height, maximumFileSize: configuration.maximumFileSize)
+                             width: pixels.width, height: pixels.height, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
     }
 
     /// The pixel size page `index` of the current file has when rendered to fit `box` times the
@@ -592,7 +595,7 @@ public final class ViewerModel {
         guard let facts = file.facts, number >= 1 else { return nil }
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: number - 1,
                              width: max(1, box.width), height: max(1, box.height), purpose: .printPreview,
-                             layout: facts.text == nil ? .view : .paper, maximumFileSize: configuration.maximumFileSize)
+                             layout: facts.text == nil ? .view : .paper, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
     }
 
     /// Side `index` (0-based) of the print job composed as `sheet` says, fitted to `box`: a
@@ -603,7 +606,7 @@ public final class ViewerModel {
         guard file.facts != nil, index >= 0 else { return nil }
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
                              width: max(1, box.width), height: max(1, box.height), purpose: .printPreview,
-                             layout: .paper, sheet: sheet, maximumFileSize: configuration.maximumFileSize)
+                             layout: .paper, sheet: sheet, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
     }
 
     /// Side `index` of the composed job, fitted to `box`, waiting for it (tests, tools).
@@ -620,7 +623,7 @@ public final class ViewerModel {
     func composedJob(_ sheet: SheetRequest) -> Result<PrintableDocument, RenderProblem> {
         let file = files[fileIndex]
         let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
-                                                                     maximumFileSize: configuration.maximumFileSize, layout: .paper),
+                                                                     maximumFileSize: configuration.maximumFileSize, layout: .paper, csvAsSpreadsheet: configuration.csvAsSpreadsheet),
                           want: .composed(sheet))
         guard case .printable(_, let result)? = answer(to: job) else {
             return .failure(RenderProblem(.workerFailed, "the renderer did not compose the print job in time"))
@@ -671,7 +674,7 @@ public final class ViewerModel {
         let start = min(max(0, file.position), max(0, total - 1))
         let job = SearchJob(generation: searchGeneration, file: fileIndex,
                             document: DocumentRequest(path: file.path, password: file.password,
-                                                      maximumFileSize: configuration.maximumFileSize),
+                                                      maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet),
                             query: query, runs: [start..<total, 0..<start], maximumMatches: FindResults.maximumMatches)
         find = FindResults(job: job, total: total, isText: facts.text != nil)
         queue.wantSearch(job)
@@ -743,7 +746,7 @@ public final class ViewerModel {
         guard let facts = pagedFacts(file) else { return }
         let jobs = pages.filter { facts.pageSizes.indices.contains($0) && pageText($0) == nil }.map {
             TextJob(file: fileIndex, page: $0, document: DocumentRequest(path: file.path, password: file.password,
-                                                                        maximumFileSize: configuration.maximumFileSize))
+                                                                        maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet))
         }
         queue.wantText(jobs)
     }
@@ -827,7 +830,7 @@ public final class ViewerModel {
                                      allowUpscaling: false, limits: configuration.limits)
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
                              width: pixels.width, height: pixels.height, purpose: .sidebar,
-                             maximumFileSize: configuration.maximumFileSize)
+                             maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
     }
 
     // MARK: Index sheet (all the files at once)
@@ -860,7 +863,7 @@ public final class ViewerModel {
             case .unrequested:
                 let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
                                                                          maximumFileSize: configuration.maximumFileSize,
-                                                                         firstPageFirst: true))
+                                                                         firstPageFirst: true, csvAsSpreadsheet: configuration.csvAsSpreadsheet))
                 file.state = .opening(job)
                 jobs.append(job)
             case .opening(let job):
@@ -888,7 +891,7 @@ public final class ViewerModel {
         let pixels = facts.pixelSize(page: 0, size: .fit(width: max(1, box.width), height: max(1, box.height)),
                                      allowUpscaling: false, limits: configuration.limits)
         return PageRenderJob(file: index, path: file.path, password: file.password, page: 0, width: pixels.width,
-                             height: pixels.height, purpose: .indexSheet, maximumFileSize: configuration.maximumFileSize)
+                             height: pixels.height, purpose: .indexSheet, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
     }
 
     /// Marks file `index` as gone (its tile could not be drawn because it vanished).
@@ -970,7 +973,8 @@ public final class ViewerModel {
     /// worker sniffed it (nothing is read or parsed here).
     private func document(_ file: OpenFile) -> Document? {
         guard let handle = file.file, let type = file.contentType else { return nil }
-        return Document(file: handle, contentType: type, limits: configuration.limits)
+        return Document(file: handle, contentType: type, limits: configuration.limits,
+                        csvAsSpreadsheet: configuration.csvAsSpreadsheet)
     }
 
     /// Print: available only when the content is printable and a printer accepts jobs.
@@ -1026,7 +1030,7 @@ public final class ViewerModel {
     private func printable() -> Result<PrintableDocument, RenderProblem> {
         let file = files[fileIndex]
         let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
-                                                                     maximumFileSize: configuration.maximumFileSize),
+                                                                     maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet),
                           want: .printable)
         guard case .printable(_, let result)? = answer(to: job) else {
             return .failure(RenderProblem(.workerFailed, "the renderer did not prepare the file for print in time"))
