@@ -24,6 +24,16 @@ import Testing
                 == .window(LookWindowArguments(files: [Self.bytes("a.pdf")])))
     }
 
+    /// `--csv-as-spreadsheet` goes to the window and reads back.
+    @Test func csvAsSpreadsheetRoundTrips() throws {
+        var window = LookWindowArguments(files: [Self.bytes("t.csv")])
+        window.csvAsSpreadsheet = true
+        let words = window.arguments()
+        #expect(words.contains(Self.bytes("--csv-as-spreadsheet")))
+        #expect(try LookWindowArguments.parse([Self.bytes("quire-look")] + words) == .window(window))
+        #expect(try LookWindowArguments.parse(Self.argv("quire-look", "t.csv")) == .window(LookWindowArguments(files: [Self.bytes("t.csv")])))
+    }
+
     @Test func theServiceLineIsLeftToTheService() throws {
         #expect(try LookWindowArguments.parse(Self.argv("quire-look", "--service", "--idle-timeout", "5", "--bogus"))
                 == .service(Self.argv("--idle-timeout", "5", "--bogus")))
