@@ -141,4 +141,21 @@ struct CSVSpreadsheetTests {
                                                       page: 0, width: 300, height: 400))
         #expect(image.width > 0 && image.pixels.contains { $0 < 128 }, "ink on page 1")
     }
+
+    /// One-shot commands have Calc lay the file out in the sandboxed render worker (a `bwrap`
+    /// child, LibreOffice never mapped into the command), as for office documents; the control
+    /// without bubblewrap loads it into the command.
+    @Test func oneShotCommandsConvertInTheSandboxedWorker() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap: make test installs it")
+        let scratch = TemporaryDirectory()
+        let arguments = ["info", "--csv-as-spreadsheet", Samples.path("table.csv"), Samples.path("table.tsv")]
+        let sandboxed = try OfficeSandboxTests.observe(arguments, in: scratch)
+        #expect(sandboxed.status == 0, "\(sandboxed.standardError)")
+        #expect(sandboxed.sandboxedChild && !sandboxed.officeInCommand)
+        #expect(sandboxed.workers.count == 1, "both files through one worker")
+        #expect(sandboxed.standardOutput.components(separatedBy: "Pages:").count == 3, "\(sandboxed.standardOutput)")
+        let unconfined = try OfficeSandboxTests.observe(arguments, environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
+        #expect(unconfined.status == 0 && unconfined.officeInCommand && !unconfined.sandboxedChild, "\(unconfined.standardError)")
+        #expect(unconfined.standardOutput == sandboxed.standardOutput)
+    }
 }
