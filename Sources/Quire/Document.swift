@@ -136,7 +136,7 @@ public final class Document: Sendable {
         case .archive:
             archive = try ArchiveListing.read(file)
         case .video, .audio:
-            media = try MediaInfo.read(file)
+            media = try MediaFacts.read(file)
         default:
             break
         }
