@@ -24,6 +24,8 @@ struct OfficeSandboxTests {
         var officeInCommand = false
         /// GStreamer was mapped into the command's own process.
         var gstreamerInCommand = false
+        /// The command's peak resident size (VmHWM), in kB, as last seen.
+        var peakResidentKB = 0
     }
 
     /// Runs `quire ARGUMENTS` and watches it every few milliseconds until it ends.
@@ -36,6 +38,11 @@ struct OfficeSandboxTests {
             let maps = String(decoding: Self.read("/proc/\(process.pid)/maps"), as: UTF8.self)
             if maps.contains("libmergedlo.so") { seen.officeInCommand = true }
             if maps.contains("libgstreamer-1.0.so") { seen.gstreamerInCommand = true }
+            let status = String(decoding: Self.read("/proc/\(process.pid)/status"), as: UTF8.self)
+            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kB = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                seen.peakResidentKB = max(seen.peakResidentKB, kB)
+            }
             for (child, name) in Self.children(of: process.pid) where name == "bwrap" {
                 seen.sandboxedChild = true
                 if String(decoding: Self.read("/proc/\(child)/cmdline"), as: UTF8.self).contains("__render-worker") {
@@ -183,5 +190,24 @@ struct OfficeSandboxTests {
         let control = try Self.observe(["info"] + files, environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
         #expect(control.status == 0 && control.gstreamerInCommand && !control.sandboxedChild)
         #expect(control.standardOutput == sandboxed.standardOutput)
+    }
+
+    /// A decoder bomb — a VP8 key frame that claims 16000×16000 — through `quire info`: one
+    /// line and exit 65, and the decoder's ~890 MB frame is the sandboxed worker's, not the
+    /// command's (the control, without bubblewrap, shows the command growing that large).
+    @Test func aDecoderBombInInfoCostsTheWorkerNotTheCommand() throws {
+        let scratch = TemporaryDirectory()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Samples.path("media/clip.webm"))))
+        let start = try #require((0..<(bytes.count - 7)).first { bytes[$0] == 0x9D && bytes[$0 + 1] == 0x01 && bytes[$0 + 2] == 0x2A })
+        bytes[(start + 3)...(start + 6)] = [0x80, 0x3E, 0x80, 0x3E]   // 16000 × 16000, little-endian
+        let bomb = scratch.file("bomb.webm")
+        try Data(bytes).write(to: URL(fileURLWithPath: bomb))
+        let sandboxed = try Self.observe(["info", bomb], in: scratch)
+        #expect(sandboxed.status == 65)
+        #expect(sandboxed.standardError.split(separator: "\n").count == 1, "\(sandboxed.standardError)")
+        #expect(sandboxed.peakResidentKB > 0 && sandboxed.peakResidentKB < 200_000, "the command peaked at \(sandboxed.peakResidentKB) kB")
+        let control = try Self.observe(["info", bomb], environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
+        #expect(control.status == 65)
+        #expect(control.peakResidentKB > 500_000, "the bomb did not inflate in-process either (\(control.peakResidentKB) kB): the test proves nothing")
     }
 }
