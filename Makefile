@@ -167,7 +167,8 @@ clean:
 ## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb), then video
 ## thumbnails against ffmpegthumbnailer and totem, a video's poster and a font's specimen in the window
 ## after the next-file key (warm), then office
-## documents against LibreOffice's command line (cold and warm first page, batch, RSS). Benchmarks,
+## documents against LibreOffice's command line (cold and warm first page, batch, RSS; and in the
+## window: cold against soffice, warm after another document and through the previewer). Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
@@ -184,3 +185,4 @@ bench: deps samples
 	bench/find-bench.sh $(QUIRE_RELEASE) 5
 	bench/sidebar-bench.sh $(QUIRE_RELEASE) 3
 	bench/office-bench.sh $(QUIRE_RELEASE) 3
+	bench/office-window-bench.sh $(QUIRE_RELEASE) 3

@@ -67,11 +67,15 @@ public final class Document: Sendable {
     /// and Thumbnail say whether this file carries one.
     public var capabilities: Capabilities {
         var result = SupportedTypes.capabilities(of: contentType)
-        if contentType.family == .officeDocument, !OfficeInstallation.isInstalled, result.preview.isSupported,
-           !EmbeddedPreview.isPresent(in: file, contentType: contentType, limits: limits) {
-            let reason = "the file carries no preview image; install LibreOffice (\(OfficeInstallation.packageHint)) for every page"
-            result.preview = .unsupported(reason: reason)
-            result.thumbnail = .unsupported(reason: reason)
+        if contentType.family == .officeDocument, !OfficeInstallation.isInstalled, result.preview.isSupported {
+            if EmbeddedPreview.isPresent(in: file, contentType: contentType, limits: limits) {
+                // Shown, but only as the picture the producing application left in the file.
+                result.preview = .limited(note: "the preview image inside the file; install LibreOffice (\(OfficeInstallation.packageHint)) for every page")
+            } else {
+                let reason = "the file carries no preview image; install LibreOffice (\(OfficeInstallation.packageHint)) for every page"
+                result.preview = .unsupported(reason: reason)
+                result.thumbnail = .unsupported(reason: reason)
+            }
         }
         return result
     }
@@ -147,7 +151,7 @@ public final class Document: Sendable {
         case .archive:
             archive = try ArchiveListing.read(file)
         case .video, .audio:
-            media = try MediaInfo.read(file)
+            media = try MediaFacts.read(file)
         default:
             break
         }

@@ -30,7 +30,7 @@ public struct DocumentInteraction: Sendable {
         var capabilities = document.capabilities
         capabilities.print = Self.printCapability(document, conversion: conversion)
         preview = Action(name: "Preview", isAvailable: capabilities.preview.isSupported,
-                         reason: capabilities.preview.reason, detail: nil)
+                         reason: capabilities.preview.reason, detail: capabilities.preview.note)
         thumbnail = Action(name: "Thumbnail", isAvailable: capabilities.thumbnail.isSupported,
                            reason: capabilities.thumbnail.reason, detail: nil)
         // Only ask the scheduler when the content could print at all.

@@ -124,6 +124,7 @@ enum InfoCardFormatter {
     static func describe(_ capability: Capability) -> String {
         switch capability {
         case .supported: return "yes"
+        case .limited(let note): return "yes (\(note))"
         case .unsupported(let reason): return "no — \(reason)"
         }
     }

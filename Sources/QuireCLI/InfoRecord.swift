@@ -45,6 +45,8 @@ struct InfoRecord: Encodable {
         let mode: String?
         let via: String?
         let reason: String?
+        /// What a supported action does not do (a preview from the file's own picture only).
+        var note: String? = nil
     }
 
     struct PDFRecord: Encodable {
@@ -152,7 +154,8 @@ struct InfoRecord: Encodable {
         case .unsupported(let reason): print = CapabilityRecord(supported: false, mode: "none", via: nil, reason: reason)
         }
         capabilities = [
-            "preview": CapabilityRecord(supported: caps.preview.isSupported, mode: nil, via: nil, reason: caps.preview.reason),
+            "preview": CapabilityRecord(supported: caps.preview.isSupported, mode: nil, via: nil, reason: caps.preview.reason,
+                                        note: caps.preview.note),
             "thumbnail": CapabilityRecord(supported: caps.thumbnail.isSupported, mode: nil, via: nil, reason: caps.thumbnail.reason),
             "print": print,
         ]

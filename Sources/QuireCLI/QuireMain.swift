@@ -17,7 +17,7 @@ enum QuireMain {
         // office documents in a sandboxed render worker; the worker converts in its own process.
         let entries = RawArguments.entries
         if entries.count < 2 || entries[1] != Array(WorkerCommand.subcommand.utf8) {
-            SandboxedOfficeConversion.install(executable: { ThumbnailBatchRun.ownExecutable() })
+            OneShotSandbox.install(executable: { ThumbnailBatchRun.ownExecutable() })
         }
         if let request = FastPathTable.request(for: RawArguments.entries) {
             await request.run()   // ends the process, unless the line is the parser's after all

@@ -21,8 +21,11 @@ public struct MediaInfo: Sendable, Hashable {
     public var artist: String?
     public var album: String?
     public var trackNumber: Int?
-    /// The embedded cover picture's encoded bytes (ID3 APIC, FLAC/Vorbis pictures, MP4 covr).
-    var cover: [UInt8]?
+    /// The embedded cover picture's encoded bytes (ID3 APIC, FLAC/Vorbis pictures, MP4 covr);
+    /// empty when only its presence is known (facts read by a sandboxed worker for `info`).
+    public var cover: [UInt8]?
+
+    public init() {}
 
     public var hasVideo: Bool { width != nil }
 

@@ -1,3 +1,5 @@
+import QuireRender
+
 /// The worker's answer to an `open`, `page` or `text` request. A page's pixels do not go in the
 /// frame: `page` announces their size and `width × height × 4` bytes of RGBA follow the frame
 /// on the pipe, so the viewer reads them straight into the page's own memory.
@@ -13,8 +15,10 @@ package enum DocumentReply: Sendable {
     case pageText(PageText)
     /// An archive entry's bytes.
     case entry([UInt8])
+    /// A video or audio file's facts.
+    case media(MediaInfo)
 
-    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17 }
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18 }
 
     package var frame: [UInt8] {
         var writer = WireWriter()
@@ -44,6 +48,9 @@ package enum DocumentReply: Sendable {
         case .entry(let bytes):
             writer.integer(Tag.entry.rawValue)
             writer.data(bytes)
+        case .media(let info):
+            writer.integer(Tag.media.rawValue)
+            info.write(to: &writer)
         }
         return writer.frame
     }
@@ -62,6 +69,7 @@ package enum DocumentReply: Sendable {
         case .found: self = .found(try SearchChunk(reading: &reader))
         case .pageText: self = .pageText(try PageText(reading: &reader))
         case .entry: self = .entry(try reader.data())
+        case .media: self = .media(try MediaInfo(reading: &reader))
         case nil: throw WireReader.Malformed()
         }
     }

@@ -65,6 +65,16 @@ final class DocumentSession {
             let reply: DocumentReply
             do { reply = .printable(try printable(request)) } catch { reply = .failed(error) }
             return WireIO.writeAll(output, reply.frame)
+        case .mediaInfo:
+            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do throws(RenderProblem) {
+                let (file, _) = try input(request)
+                do { reply = .media(try MediaInfo.read(file)) } catch { throw RenderProblem(error, passwordGiven: false) }
+            } catch {
+                reply = .failed(error)
+            }
+            return WireIO.writeAll(output, reply.frame)
         case .officePDF:
             guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
             let reply: DocumentReply

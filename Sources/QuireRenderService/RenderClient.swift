@@ -31,7 +31,7 @@ public final class RenderClient {
         /// Bubblewrap when it is installed and works (``WorkerSandbox/detect(environment:)``).
         case automatic
         case disabled
-        /// This sandbox, already detected (``SandboxedOfficeConversion`` asks first whether
+        /// This sandbox, already detected (``OneShotSandbox`` asks first whether
         /// there is one at all).
         case given(WorkerSandbox)
     }
@@ -122,6 +122,17 @@ public final class RenderClient {
         case .printable(let document):
             guard let pdf = document.convertedPDF else { throw died("the renderer answered something unexpected") }
             return pdf
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// A video or audio file's facts, read by the worker's GStreamer.
+    public func mediaInfo(_ request: DocumentRequest) throws(RenderProblem) -> MediaInfo {
+        let request = Self.absolute(request)
+        switch try exchange(request.frame(.mediaInfo), for: request.path, context: "reading it with GStreamer",
+                            interrupt: nil, abandon: { false }) {
+        case .media(let info): return info
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
         }

@@ -30,6 +30,10 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// An office document converted to PDF by the worker's LibreOffice, the PDF's bytes as
     /// LibreOffice wrote them (answered as ``PrintableDocument/convertedPDF``): `quire`'s
     /// one-shot commands draw and print office files from it, so LibreOffice runs in the
-    /// worker's sandbox and not in their own process (``SandboxedOfficeConversion``).
+    /// worker's sandbox and not in their own process (``OneShotSandbox``).
     case officePDF = 11
+    /// A video or audio file's facts (GStreamer's discoverer), read in the worker's sandbox for
+    /// `quire info` (``OneShotSandbox``): the discoverer decodes, and a decoder bomb or exploit
+    /// then meets the worker's limits, not the command.
+    case mediaInfo = 12
 }

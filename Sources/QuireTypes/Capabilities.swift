@@ -1,11 +1,20 @@
 /// Whether Quire can perform one action on a kind of content, and why not when it cannot.
 public enum Capability: Sendable, Hashable {
     case supported
+    /// Supported, with what the user should know about it ("the preview image inside the
+    /// file; install LibreOffice … for every page").
+    case limited(note: String)
     case unsupported(reason: String)
 
     public var isSupported: Bool {
-        if case .supported = self { return true }
-        return false
+        if case .unsupported = self { return false }
+        return true
+    }
+
+    /// What to know about a supported action that does less than it could, or nil.
+    public var note: String? {
+        if case .limited(let note) = self { return note }
+        return nil
     }
 
     /// The reason the action is unavailable, or nil when it is supported.

@@ -228,7 +228,9 @@ struct OfficeCommandTests {
             QuireBinary.run(["actions", Samples.path(name)], environment: environment).standardOutputText
         }
         let carrying = actions("office-report.odt")     // LibreOffice writes a thumbnail into .odt
-        #expect(carrying.contains("Preview    yes"), "\(carrying)")
+        #expect(carrying.contains("Preview    yes (the preview image inside the file; install LibreOffice (libreoffice-writer"), "\(carrying)")
+        let card = QuireBinary.run(["info", "--json", Samples.path("office-report.odt")], environment: environment).standardOutputText
+        #expect(card.contains(#""note" : "the preview image inside the file; install LibreOffice"#), "\(card)")
         #expect(carrying.contains("Print      no: Quire prints") && carrying.contains("libreoffice-writer"), "\(carrying)")
         let none = actions("office-report.docx")
         #expect(none.contains("Preview    no: the file carries no preview image; install LibreOffice"), "\(none)")

@@ -10,7 +10,7 @@ import Testing
 /// outside while the command runs (its children in /proc, and whether LibreOffice's library is
 /// mapped into it). Without a working bubblewrap the command converts in its own process, as
 /// before (the control, which also shows the watching can see LibreOffice in the command).
-@Suite("One-shot commands run LibreOffice in the worker sandbox", .serialized)
+@Suite("One-shot commands run LibreOffice and GStreamer in the worker sandbox", .serialized)
 struct OfficeSandboxTests {
     struct Observation {
         var status: Int32?
@@ -22,6 +22,10 @@ struct OfficeSandboxTests {
         var workers: Set<pid_t> = []
         /// LibreOffice's merged library was mapped into the command's own process.
         var officeInCommand = false
+        /// GStreamer was mapped into the command's own process.
+        var gstreamerInCommand = false
+        /// The command's peak resident size (VmHWM), in kB, as last seen.
+        var peakResidentKB = 0
     }
 
     /// Runs `quire ARGUMENTS` and watches it every few milliseconds until it ends.
@@ -31,8 +35,13 @@ struct OfficeSandboxTests {
         var seen = Observation()
         let deadline = Date().addingTimeInterval(120)
         while process.isRunning && Date() < deadline {
-            if String(decoding: Self.read("/proc/\(process.pid)/maps"), as: UTF8.self).contains("libmergedlo.so") {
-                seen.officeInCommand = true
+            let maps = String(decoding: Self.read("/proc/\(process.pid)/maps"), as: UTF8.self)
+            if maps.contains("libmergedlo.so") { seen.officeInCommand = true }
+            if maps.contains("libgstreamer-1.0.so") { seen.gstreamerInCommand = true }
+            let status = String(decoding: Self.read("/proc/\(process.pid)/status"), as: UTF8.self)
+            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kB = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                seen.peakResidentKB = max(seen.peakResidentKB, kB)
             }
             for (child, name) in Self.children(of: process.pid) where name == "bwrap" {
                 seen.sandboxedChild = true
@@ -164,5 +173,41 @@ struct OfficeSandboxTests {
                                         ["TMPDIR": temporary, "XDG_CACHE_HOME": scratch.file("cache")]) { $1 })
         #expect(result.status == 65 && result.standardError.contains("timed out"), "\(result.status) \(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+    }
+
+    /// `quire info` on video and audio: GStreamer's discoverer (which decodes to learn the
+    /// streams) runs in the sandboxed worker, never in the command, and the facts are the same
+    /// as read in-process (the control, without bubblewrap, shows GStreamer in the command).
+    @Test func infoReadsVideoAndAudioInTheWorker() throws {
+        let scratch = TemporaryDirectory()
+        let files = [Samples.path("media/song.mp3"), Samples.path("media/clip.webm"), Samples.path("media/long.flac")]
+        let sandboxed = try Self.observe(["info"] + files, in: scratch)
+        #expect(sandboxed.status == 0, "\(sandboxed.standardError)")
+        #expect(sandboxed.sandboxedChild && sandboxed.workers.count == 1, "one sandboxed worker for the three files")
+        #expect(!sandboxed.gstreamerInCommand, "GStreamer was loaded into the command")
+        #expect(sandboxed.standardOutput.contains("10:00:00") && sandboxed.standardOutput.contains("Cover:"),
+                "\(sandboxed.standardOutput)")
+        let control = try Self.observe(["info"] + files, environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
+        #expect(control.status == 0 && control.gstreamerInCommand && !control.sandboxedChild)
+        #expect(control.standardOutput == sandboxed.standardOutput)
+    }
+
+    /// A decoder bomb — a VP8 key frame that claims 16000×16000 — through `quire info`: one
+    /// line and exit 65, and the decoder's ~890 MB frame is the sandboxed worker's, not the
+    /// command's (the control, without bubblewrap, shows the command growing that large).
+    @Test func aDecoderBombInInfoCostsTheWorkerNotTheCommand() throws {
+        let scratch = TemporaryDirectory()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Samples.path("media/clip.webm"))))
+        let start = try #require((0..<(bytes.count - 7)).first { bytes[$0] == 0x9D && bytes[$0 + 1] == 0x01 && bytes[$0 + 2] == 0x2A })
+        bytes[(start + 3)...(start + 6)] = [0x80, 0x3E, 0x80, 0x3E]   // 16000 × 16000, little-endian
+        let bomb = scratch.file("bomb.webm")
+        try Data(bytes).write(to: URL(fileURLWithPath: bomb))
+        let sandboxed = try Self.observe(["info", bomb], in: scratch)
+        #expect(sandboxed.status == 65)
+        #expect(sandboxed.standardError.split(separator: "\n").count == 1, "\(sandboxed.standardError)")
+        #expect(sandboxed.peakResidentKB > 0 && sandboxed.peakResidentKB < 200_000, "the command peaked at \(sandboxed.peakResidentKB) kB")
+        let control = try Self.observe(["info", bomb], environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
+        #expect(control.status == 65)
+        #expect(control.peakResidentKB > 500_000, "the bomb did not inflate in-process either (\(control.peakResidentKB) kB): the test proves nothing")
     }
 }

@@ -244,7 +244,7 @@ final class LookSidebarTests {
         // The last page: the column follows it.
         bed.key("End")
         _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1000 of 1000" } }
-        let end = try harness.screenshot("sidebar-end", window: window) { Self.column($0, Self.red) > 500 && Self.column($0, Self.blue) > 200 }
+        let end = try harness.screenshot("sidebar-end", window: window, timeout: 60) { Self.column($0, Self.red) > 500 && Self.column($0, Self.blue) > 200 }
         #expect(Self.column(end, Self.red) > 500 && Self.column(end, Self.blue) > 200, "the last pages' thumbnails, the last marked")
         // The button hides it again.
         #expect(bed.press("Page Thumbnails"))

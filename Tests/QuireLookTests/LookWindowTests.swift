@@ -350,7 +350,11 @@ final class LookWindowTests {
         var tree = bed.waitForAccessible { $0.contains { $0.name == "Cancel job \(id)" } }
         #expect(tree.contains { $0.role == "label" && $0.name == "Job \(id) — queued.pdf — held" }, "\(tree.filter { $0.role == "label" })")
         #expect(bed.press("Cancel job \(id)"))
-        tree = bed.waitForAccessible { $0.contains { $0.name == "Job \(id) cancelled" } }
+        // The status says so, and the row goes when the queue is read again (after CUPS has
+        // taken the cancel): wait for both, not only the first.
+        tree = bed.waitForAccessible { tree in
+            tree.contains { $0.name == "Job \(id) cancelled" } && !tree.contains { $0.name == "Cancel job \(id)" }
+        }
         #expect(tree.contains { $0.name == "Job \(id) cancelled" })
         #expect(!tree.contains { $0.name == "Cancel job \(id)" }, "the cancelled job leaves the queue view")
         let state = QuireBinary.run(["job", "--json", String(id)], environment: cups.environment())

@@ -2,11 +2,13 @@ import QuireRender
 import QuireTypes
 import Synchronization
 
-/// LibreOffice inside bubblewrap for `quire`'s one-shot commands (`preview`, `info`,
-/// `thumbnail FILE OUT`, `print`): they draw every other type in their own process, but an
-/// office document is converted to PDF by a render worker in the sandbox the batch and the
-/// viewers use (no network, the system and the document's directory read-only, a private
-/// `/tmp`), and the command draws, describes or prints that PDF (``RenderRequestKind/officePDF``).
+/// LibreOffice and GStreamer's discoverer inside bubblewrap for `quire`'s one-shot commands
+/// (`preview`, `info`, `thumbnail FILE OUT`, `print`): they draw every other type in their own
+/// process, but an office document is converted to PDF by a render worker in the sandbox the
+/// batch and the viewers use (no network, the system and the document's directory read-only, a
+/// private `/tmp`), and the command draws, describes or prints that PDF
+/// (``RenderRequestKind/officePDF``); and `info`'s facts of a video or audio file — which
+/// GStreamer decodes to learn — are read by that worker too (``RenderRequestKind/mediaInfo``).
 /// The checks that refuse damaged files and zip bombs still run in the command, before the worker
 /// is asked.
 ///
@@ -14,7 +16,7 @@ import Synchronization
 /// sandbox that forbids them, as GNOME's thumbnail factory's does — the conversion runs in the
 /// command's own process, as it did before, with the office's profile settings (no macros, no
 /// link updates, untrusted links blocked) as the only guard.
-public enum SandboxedOfficeConversion {
+public enum OneShotSandbox {
     /// Makes this process convert office documents in a sandboxed worker started from
     /// `executable()` (this `quire`; asked on the first office document). `timeout`: seconds a
     /// conversion may take (the command's own per-file limit applies as well).
@@ -22,6 +24,9 @@ public enum SandboxedOfficeConversion {
         let converter = Converter(executable: executable, timeout: timeout)
         OfficeConversion.convertInIsolation { (file, password, csvAsSpreadsheet) throws(DocumentError) -> [UInt8]? in
             try converter.convert(file, password: password, csvAsSpreadsheet: csvAsSpreadsheet)
+        }
+        MediaFacts.readInIsolation { (file) throws(DocumentError) -> MediaInfo? in
+            try converter.mediaInfo(file)
         }
     }
 
@@ -48,8 +53,24 @@ public enum SandboxedOfficeConversion {
         }
 
         func convert(_ file: InputFile, password: String?, csvAsSpreadsheet: Bool = false) throws(DocumentError) -> [UInt8]? {
+            try withWorker(file, tool: "LibreOffice", password: password) { (client) throws(RenderProblem) in
+                try client.officePDF(DocumentRequest(path: file.path, password: password, maximumFileSize: max(file.size, 1),
+                                                     csvAsSpreadsheet: csvAsSpreadsheet))
+            }
+        }
+
+        func mediaInfo(_ file: InputFile) throws(DocumentError) -> MediaInfo? {
+            try withWorker(file, tool: "GStreamer", password: nil) { (client) throws(RenderProblem) in
+                try client.mediaInfo(DocumentRequest(path: file.path, maximumFileSize: max(file.size, 1)))
+            }
+        }
+
+        /// `body` with the command's sandboxed worker (started on first use), or nil when there
+        /// is no sandbox or the file cannot be named to another process.
+        private func withWorker<T>(_ file: InputFile, tool: String, password: String?,
+                                   _ body: (RenderClient) throws(RenderProblem) -> T) throws(DocumentError) -> T? {
             // A name that means something else in another process (/proc/self/fd/3, /dev/stdin):
-            // the worker would open its own. Converted here, from the very file opened.
+            // the worker would open its own. Read here, from the very file opened.
             if file.path.bytes.starts(with: Array("/proc/".utf8)) || file.path.bytes.starts(with: Array("/dev/".utf8)) {
                 return nil
             }
@@ -58,7 +79,7 @@ public enum SandboxedOfficeConversion {
                 return detected!
             }
             guard sandbox.isActive else { return nil }
-            return try client.withLock { (box) throws(DocumentError) -> [UInt8] in
+            return try client.withLock { (box) throws(DocumentError) -> T in
                 if box == nil {
                     // No CPU limit of its own: the command's per-file time limit (its watchdog)
                     // bounds the conversion, as in-process; the worker's memory limit holds.
@@ -66,17 +87,15 @@ public enum SandboxedOfficeConversion {
                     box = ClientBox(RenderClient(command: command, timeout: timeout, sandbox: .given(sandbox)))
                 }
                 do throws(RenderProblem) {
-                    return try box!.client.officePDF(DocumentRequest(path: file.path, password: password,
-                                                                     maximumFileSize: max(file.size, 1),
-                                                                     csvAsSpreadsheet: csvAsSpreadsheet))
+                    return try body(box!.client)
                 } catch {
-                    throw Self.documentError(error, path: file.path, password: password)
+                    throw Self.documentError(error, path: file.path, password: password, tool: tool)
                 }
             }
         }
 
-        /// The worker's problem as the error the office engine would have thrown in-process.
-        static func documentError(_ problem: RenderProblem, path: DocumentPath, password: String?) -> DocumentError {
+        /// The worker's problem as the error the engine would have thrown in-process.
+        static func documentError(_ problem: RenderProblem, path: DocumentPath, password: String?, tool: String) -> DocumentError {
             switch problem.kind {
             case .passwordRequired, .wrongPassword:
                 return DocumentError(kind: .passwordRequired, path: path,
@@ -94,9 +113,9 @@ public enum SandboxedOfficeConversion {
             case .unreadable:
                 return DocumentError(kind: .input, path: path, reason: problem.message)
             case .workerFailed, .cancelled:
-                // LibreOffice crashed or ran out of time on it: the document, as far as anyone can
-                // tell (a crash in-process would have ended the command).
-                return DocumentError(kind: .damaged, path: path, reason: "LibreOffice could not convert it (\(problem.message))")
+                // LibreOffice or GStreamer crashed or ran out of time on it: the document, as far
+                // as anyone can tell (a crash in-process would have ended the command).
+                return DocumentError(kind: .damaged, path: path, reason: "\(tool) could not read it (\(problem.message))")
             }
         }
     }
