@@ -85,7 +85,7 @@ demo: release samples
 ## installs it under a temporary prefix in /usr/local), run the whole suite, check man pages.
 test: deps samples release
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip '$(DESKTOP_SUITES)'
+	scripts/run-tests.sh $(SWIFT) --skip '$(DESKTOP_SUITES)'
 	scripts/generate-man.sh --check
 
 ## desktop-test: the real file manager end to end — Nautilus 43 under Xvfb, Space on a selected
@@ -93,7 +93,7 @@ test: deps samples release
 desktop-test: deps samples
 	@scripts/install-deps.sh $(DEB_DESKTOP)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --filter '$(DESKTOP_SUITES)'
+	scripts/run-tests.sh $(SWIFT) --filter '$(DESKTOP_SUITES)'
 
 ## screenshot: regenerate docs/quire-look-window.png: the window test's own screenshot (Xvfb,
 ## cropped to the window, page 1 of the sample PDF, evince as the PDF default for Open With).

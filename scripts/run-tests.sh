@@ -1,0 +1,21 @@
+#!/bin/bash
+# Runs `SWIFT test ARGS...` and passes only if the run reached its end: swift test's own status
+# and Swift Testing's closing summary ("Test run with N tests in M suites passed"). A test
+# process that ended early without failing (an exit() from a library inside a test, a
+# process-wide _exit) would otherwise return 0 with part of the suite never run.
+#
+#   scripts/run-tests.sh SWIFT [ARGS...]
+set -uo pipefail
+swift=${1:?usage: scripts/run-tests.sh SWIFT [ARGS...]}
+shift
+log=$(mktemp /tmp/quire-test-run.XXXXXX)
+trap 'rm -f "$log"' EXIT
+"$swift" test "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+if [ "$status" -ne 0 ]; then
+    exit "$status"
+fi
+if ! grep -Eq 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' "$log"; then
+    echo "run-tests: the test run ended without Swift Testing's summary: it was cut short" >&2
+    exit 1
+fi
