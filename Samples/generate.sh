@@ -47,6 +47,8 @@ python3 "$here/find-samples.py" "$out"
 if command -v soffice >/dev/null 2>&1; then
     python3 -I "$here/office.py" "$out"
 fi
+# Delimited text for --csv-as-spreadsheet: comma, semicolon and tab files of 300 rows.
+python3 -I "$here/csv-samples.py" "$out"
 # Office files from other producers (python-docx over Word's template, XlsxWriter).
 /usr/bin/python3 -I "$here/office-others.py" "$out"
 rm -rf "$out/.parts"
