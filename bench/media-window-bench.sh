@@ -36,17 +36,8 @@ done
 [ -f "$FONT" ] || { echo "media-window-bench: no $FONT (fonts-dejavu-core)" >&2; exit 69; }
 [ -f "$FONT2" ] || { echo "media-window-bench: no $FONT2 (fonts-urw-base35)" >&2; exit 69; }
 
-WORK=$(mktemp -d /tmp/quire-media-window-bench.XXXXXX)
-BED=$WORK/bed
-VIEWER_PID=
-cleanup() {
-    [ -n "$VIEWER_PID" ] && kill "$VIEWER_PID" 2>/dev/null
-    [ -n "${SERVICE_PID:-}" ] && kill "$SERVICE_PID" 2>/dev/null
-    "$ROOT/Tests/Support/x11-testbed.sh" stop "$BED" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-cc -O2 "$ROOT/bench/window-probe.c" -o "$WORK/window-probe" -lX11 -lXext || exit 70
+. "$ROOT/bench/lib/window-bench.sh"
+window_bench_start media-window-bench
 
 # The samples: a light picture (no red, no dark pixels), clips with a red and a blue half, two fonts.
 python3 - "$WORK/picture.png" <<'PY'
@@ -68,9 +59,7 @@ done
 cp "$FONT" "$WORK/font-1.ttf"; cp "$FONT2" "$WORK/font-2.otf"
 cat "$WORK"/* > /dev/null 2>&1
 
-"$ROOT/Tests/Support/x11-testbed.sh" start "$BED" >/dev/null || { echo "media-window-bench: no X test bed" >&2; exit 70; }
-set -a; . "$BED/env"; set +a
-export XDG_STATE_HOME=$WORK/state XDG_CACHE_HOME=$WORK/cache NO_AT_BRIDGE=1 GTK_A11Y=none
+window_bench_display media-window-bench
 
 # One run: quire look FILES..., Right (PRESSES-1) times untimed, then the timed Right.
 # Prints the milliseconds (or -1).
@@ -93,7 +82,7 @@ run() {
     local out
     out=$("$WORK/window-probe" -b -c "$colour" -d "$tolerance" -r "$minimum" -t 10 -- xdotool key Right)
     [ -n "${MEDIA_WINDOW_SHOTS:-}" ] && import -window root "$MEDIA_WINDOW_SHOTS/media-window-$colour-$presses.png" 2>/dev/null
-    sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out"
+    page_ms <<<"$out"
     kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; VIEWER_PID=
 }
 
@@ -101,22 +90,9 @@ run() {
 # it: ShowFile(picture), and once the picture is on screen, ShowFile(TARGET) — what Nautilus
 # sends when the selection moves while the previewer is open. The service and its worker stay
 # warm between runs, as they do between a user's Space presses. Prints the milliseconds.
-SERVICE_PID=
-show_file() {
-    gdbus call --session --dest org.gnome.NautilusPreviewer --object-path /org/gnome/NautilusPreviewer \
-        --method org.gnome.NautilusPreviewer2.ShowFile "file://$1" "" false >/dev/null 2>&1
-}
 previewer_run() {
     local colour=$1 tolerance=$2 minimum=$3 first=$4 target=$5
-    if [ -z "$SERVICE_PID" ] || ! kill -0 "$SERVICE_PID" 2>/dev/null; then
-        "$QUIRE" look --service --idle-timeout 120 >/dev/null 2>&1 &
-        SERVICE_PID=$!
-        for _ in $(seq 1 100); do
-            gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-                --method org.freedesktop.DBus.NameHasOwner org.gnome.NautilusPreviewer 2>/dev/null | grep -q true && break
-            sleep 0.05
-        done
-    fi
+    ensure_previewer
     show_file "$first"
     local window=
     for _ in $(seq 1 200); do
@@ -130,11 +106,11 @@ previewer_run() {
     out=$("$WORK/window-probe" -b -c "$colour" -d "$tolerance" -r "$minimum" -t 10 -- gdbus call --session \
         --dest org.gnome.NautilusPreviewer --object-path /org/gnome/NautilusPreviewer \
         --method org.gnome.NautilusPreviewer2.ShowFile "file://$target" "" false)
-    sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out"
+    page_ms <<<"$out"
 }
 
-# median, min–max of numbers on stdin (a failed run, -1, is counted apart)
-summary() { sort -n | awk '$1 >= 0 { v[++n] = $1 } $1 < 0 { failed++ } END { if (n == 0) { print "n/a"; exit } m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; printf "%d ms (%d–%d)", m, v[1], v[n]; if (failed) printf ", %d runs never showed it", failed }'; }
+# Started here, not in the $(…) of a run: its process id then stays known (and it is stopped).
+ensure_previewer
 
 echo "== quire look: the next file on screen after Right, warm worker, Xvfb 1280x900, $RUNS runs each =="
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -26,18 +26,8 @@ for tool in Xvfb xdotool cc soffice python3 gdbus; do
     command -v "$tool" >/dev/null || { echo "office-window-bench: $tool is not installed" >&2; exit 69; }
 done
 
-WORK=$(mktemp -d /tmp/quire-office-window-bench.XXXXXX)
-BED=$WORK/bed
-VIEWER_PID=
-SERVICE_PID=
-cleanup() {
-    [ -n "$VIEWER_PID" ] && kill "$VIEWER_PID" 2>/dev/null
-    [ -n "$SERVICE_PID" ] && kill "$SERVICE_PID" 2>/dev/null
-    "$ROOT/Tests/Support/x11-testbed.sh" stop "$BED" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-cc -O2 "$ROOT/bench/window-probe.c" -o "$WORK/window-probe" -lX11 -lXext || exit 70
+. "$ROOT/bench/lib/window-bench.sh"
+window_bench_start office-window-bench
 
 # The documents, written by LibreOffice from flat ODF: report (20 pages, a page break before
 # each section), long (~440 pages of running text), plain (20 pages, no red: the file before).
@@ -70,11 +60,8 @@ soffice -env:UserInstallation=file://$PROFILE --headless --convert-to docx --out
     "$WORK/report.fodt" "$WORK/long.fodt" "$WORK/plain.fodt" >/dev/null 2>&1 || { echo "office-window-bench: soffice failed" >&2; exit 70; }
 cat "$WORK"/*.docx > /dev/null
 
-"$ROOT/Tests/Support/x11-testbed.sh" start "$BED" >/dev/null || { echo "office-window-bench: no X test bed" >&2; exit 70; }
-set -a; . "$BED/env"; set +a
-export XDG_STATE_HOME=$WORK/state XDG_CACHE_HOME=$WORK/cache NO_AT_BRIDGE=1 GTK_A11Y=none
+window_bench_display office-window-bench
 
-page_ms() { sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p'; }
 stop_viewer() { [ -n "$VIEWER_PID" ] && { kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; }; VIEWER_PID=; }
 
 # Cold: a fresh `quire look FILE` until page 1's red band is on screen.
@@ -116,20 +103,8 @@ warm() {
 }
 
 # The previewer service, warm: ShowFile(plain.docx), then ShowFile(report.docx).
-show_file() {
-    gdbus call --session --dest org.gnome.NautilusPreviewer --object-path /org/gnome/NautilusPreviewer \
-        --method org.gnome.NautilusPreviewer2.ShowFile "file://$1" "" false >/dev/null 2>&1
-}
 previewer() {
-    if [ -z "$SERVICE_PID" ] || ! kill -0 "$SERVICE_PID" 2>/dev/null; then
-        "$QUIRE" look --service --idle-timeout 300 >/dev/null 2>&1 &
-        SERVICE_PID=$!
-        for _ in $(seq 1 100); do
-            gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-                --method org.freedesktop.DBus.NameHasOwner org.gnome.NautilusPreviewer 2>/dev/null | grep -q true && break
-            sleep 0.05
-        done
-    fi
+    ensure_previewer
     show_file "$WORK/plain.docx"
     sleep 3
     "$WORK/window-probe" -b -t 10 -- gdbus call --session --dest org.gnome.NautilusPreviewer \
@@ -137,9 +112,6 @@ previewer() {
         "file://$WORK/report.docx" "" false | page_ms
 }
 
-# median, min–max of numbers on stdin (a failed run, -1, is counted apart)
-summary() { sort -n | awk '$1 >= 0 { v[++n] = $1 } $1 < 0 { failed++ } END { if (n == 0) { print "n/a"; exit } m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; printf "%d ms (%d–%d)", m, v[1], v[n]; if (failed) printf ", %d runs never showed it", failed }'; }
-median() { sort -n | awk '$1 >= 0 { v[++n] = $1 } END { if (n == 0) { print -1; exit } print (n % 2) ? v[(n + 1) / 2] : int((v[n / 2] + v[n / 2 + 1]) / 2) }'; }
 
 echo "== office: $(soffice --version 2>/dev/null | head -1); quire look, Xvfb, $RUNS runs each =="
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -157,6 +129,7 @@ for doc in report long; do
         "$doc" "${pages:-?}" "$(tr ' ' '\n' <<<"$q" | grep . | summary)" "$(tr ' ' '\n' <<<"$s" | grep . | summary)" \
         "$(awk -v a="$sm" -v b="$qm" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
 done
+ensure_previewer   # here, not in a run's $(…): its process id stays known
 w=""; p=""
 for _ in $(seq 1 "$RUNS"); do w+="$(warm) "; p+="$(previewer) "; done
 echo "warm, window: Right from a laid-out .docx to the 20-page .docx's page 1: $(tr ' ' '\n' <<<"$w" | grep . | summary)"

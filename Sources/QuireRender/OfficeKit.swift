@@ -106,7 +106,7 @@ final class OfficeKit: @unchecked Sendable {
             // Temp path, set in the profile: not TMPDIR, which other threads may be reading), so
             // removing the directory leaves nothing behind.
             try FileManager.default.createDirectory(atPath: directory + "/tmp", withIntermediateDirectories: false)
-            let settings = profileSettings(temporaryFiles: fileURL(Array((directory + "/tmp").utf8)),
+            let settings = profileSettings(temporaryFiles: PercentEncoding.fileURL(Array((directory + "/tmp").utf8)),
                                            productVersion: productVersion(program: program))
             try atomicReplace(path: directory + "/profile/user/registrymodifications.xcu",
                               contents: Array(settings.utf8))
@@ -131,7 +131,7 @@ final class OfficeKit: @unchecked Sendable {
         // during office calls (the render worker also moves its protocol off descriptor 1, for
         // anything the office's own threads print later).
         let kit: UnsafeMutablePointer<LibreOfficeKit>? = StandardOutputDiversion.run {
-            quire_lok_init(program, Self.fileURL(Array((directory + "/profile").utf8)))
+            quire_lok_init(program, PercentEncoding.fileURL(Array((directory + "/profile").utf8)))
         }
         // LibreOffice makes its own temporary directories (lu<pid>….tmp) in TMPDIR as it starts:
         // those that appeared, named for this process, are removed with the private directory.
@@ -168,7 +168,7 @@ final class OfficeKit: @unchecked Sendable {
             waiting.exported = Result { () throws(DocumentError) in try export(waiting) }
         }
         unexported = []
-        let source = Self.fileURL(Self.absolute(file.path.bytes))
+        let source = PercentEncoding.fileURL(Self.absolute(file.path.bytes))
         var state = quire_lok_password_state(kit: nil, password: nil, asked: 0)
         let loaded: OpaquePointer? = (password ?? "").withCString { passwordPointer in
             withUnsafeMutablePointer(to: &state) { statePointer in
@@ -215,7 +215,7 @@ final class OfficeKit: @unchecked Sendable {
         counter += 1
         let output = directory + "/document-\(counter).pdf"
         let saved = StandardOutputDiversion.run {
-            quire_lok_save_as(handle, Self.fileURL(Array(output.utf8)), "pdf", nil)
+            quire_lok_save_as(handle, PercentEncoding.fileURL(Array(output.utf8)), "pdf", nil)
         }
         defer { unlink(output) }
         guard saved != 0 else {
@@ -247,23 +247,6 @@ final class OfficeKit: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) } + [UInt8(ascii: "/")] + path
-    }
-
-    /// `file://` and the path's bytes, each outside RFC 3986's unreserved set and `/` as `%XX`.
-    static func fileURL(_ path: [UInt8]) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out = Array("file://".utf8)
-        for byte in path {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The installed office's version as its profiles record it ("7.4"), from `ProductKey` in

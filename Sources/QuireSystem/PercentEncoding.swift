@@ -32,6 +32,24 @@ package enum PercentEncoding {
         return String(validating: decode(text), as: UTF8.self)
     }
 
+    /// A `file://` URL for `path`: each byte outside RFC 3986's unreserved set and `/` as `%XX`
+    /// (LibreOffice's document, profile and output URLs).
+    package static func fileURL(_ path: some Sequence<UInt8>) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array("file://".utf8)
+        for byte in path {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")

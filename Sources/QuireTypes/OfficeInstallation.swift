@@ -70,7 +70,7 @@ public enum OfficeInstallation {
         let prefix = "CONFIGURATION_LAYERS="
         guard let line = fundamentalrc.split(whereSeparator: \.isNewline)
             .first(where: { $0.hasPrefix(prefix) }) else { return nil }
-        let replacement = fileURL(packagedDirectory)
+        let replacement = PercentEncoding.fileURL(packagedDirectory.utf8)
         var replaced = false
         let layers = line.dropFirst(prefix.count).split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
             for kind in ["xcsxcu:", "res:"] where token.hasPrefix(kind) {
@@ -92,23 +92,6 @@ public enum OfficeInstallation {
     static func officeDirectory(_ program: String) -> String {
         if program.hasSuffix("/program") { return String(program.dropLast("/program".count)) }
         return program + "/.."
-    }
-
-    /// `file://` and the path, each byte outside RFC 3986's unreserved set and `/` as `%XX`.
-    static func fileURL(_ path: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out = Array("file://".utf8)
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// A bootstrap file (a few kilobytes; nil when unreadable or over 64 KiB).

@@ -8,6 +8,22 @@ import Testing
 /// python3-gi) asked for thumbnails with its bubblewrap sandbox on.
 @Suite("GNOME's thumbnail factory runs the installed Quire", .serialized)
 struct GNOMEThumbnailFactoryTests {
+    /// `make install` into a fresh prefix under /usr/local (GNOME's sandbox shows only /usr);
+    /// the caller removes it with ``removeInstall(_:)``.
+    static func installUnderUsrLocal(_ name: String) throws -> String {
+        var template = Array("/usr/local/\(name).XXXXXX".utf8CString)
+        let prefix = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        let install = ProcessRunner.run(["/usr/bin/make", "-C", Samples.repositoryRoot.path, "install", "PREFIX=\(prefix)"],
+                                        timeout: 3600)
+        if install.status != 0 { removeInstall(prefix) }
+        try #require(install.status == 0, "make install failed: \(install.standardError.suffix(2000))")
+        return prefix
+    }
+
+    static func removeInstall(_ prefix: String) {
+        _ = ProcessRunner.run(["/bin/rm", "-rf", prefix], timeout: 60)
+    }
+
     /// Asks the factory for one thumbnail per `path MIME-type` argument pair and prints
     /// `OK path width height software` or `FAIL path message`.
     static let factoryScript = """
@@ -29,14 +45,8 @@ struct GNOMEThumbnailFactoryTests {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap: make test installs it")
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))
         let work = TemporaryDirectory("quire-gnome")
-        // A prefix inside /usr, as the sandbox shows only /usr; removed afterwards.
-        var template = Array("/usr/local/quire-gnome-test.XXXXXX".utf8CString)
-        let prefix = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
-        defer { _ = ProcessRunner.run(["/bin/rm", "-rf", prefix], timeout: 60) }
-
-        let install = ProcessRunner.run(["/usr/bin/make", "-C", Samples.repositoryRoot.path, "install", "PREFIX=\(prefix)"],
-                                        timeout: 3600)
-        try #require(install.status == 0, "make install failed: \(install.standardError.suffix(2000))")
+        let prefix = try Self.installUnderUsrLocal("quire-gnome-test")
+        defer { Self.removeInstall(prefix) }
         let quire = prefix + "/bin/quire"
         #expect(ThumbnailerSandbox.problem(installedPath: quire, file: quire) == nil)
         let thumbnailer = try String(contentsOfFile: prefix + "/share/thumbnailers/quire.thumbnailer", encoding: .utf8)
@@ -132,12 +142,8 @@ struct GNOMEThumbnailFactoryTests {
         try #require(FileManager.default.isReadableFile(atPath: "/usr/lib/libreoffice/share/.registry/main.xcd"),
                      "make test installs LibreOffice")
         let work = TemporaryDirectory("quire-gnome-office")
-        var template = Array("/usr/local/quire-gnome-office.XXXXXX".utf8CString)
-        let prefix = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
-        defer { _ = ProcessRunner.run(["/bin/rm", "-rf", prefix], timeout: 60) }
-        let install = ProcessRunner.run(["/usr/bin/make", "-C", Samples.repositoryRoot.path, "install", "PREFIX=\(prefix)"],
-                                        timeout: 3600)
-        try #require(install.status == 0, "make install failed: \(install.standardError.suffix(2000))")
+        let prefix = try Self.installUnderUsrLocal("quire-gnome-office")
+        defer { Self.removeInstall(prefix) }
         let quire = prefix + "/bin/quire"
         let script = work.file("factory.py")
         try Self.officeFactoryScript.write(toFile: script, atomically: true, encoding: .utf8)
@@ -193,12 +199,8 @@ struct GNOMEThumbnailFactoryTests {
     @Test("inside the sandbox fontconfig finds its configuration and text uses the same fonts")
     func textInsideTheSandboxMatchesOutside() throws {
         let work = TemporaryDirectory("quire-fonts")
-        var template = Array("/usr/local/quire-fonts-test.XXXXXX".utf8CString)
-        let prefix = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
-        defer { _ = ProcessRunner.run(["/bin/rm", "-rf", prefix], timeout: 60) }
-        let install = ProcessRunner.run(["/usr/bin/make", "-C", Samples.repositoryRoot.path, "install", "PREFIX=\(prefix)"],
-                                        timeout: 3600)
-        try #require(install.status == 0, "make install failed: \(install.standardError.suffix(2000))")
+        let prefix = try Self.installUnderUsrLocal("quire-fonts-test")
+        defer { Self.removeInstall(prefix) }
         let quire = prefix + "/bin/quire"
         let outside = work.file("outside.png")
         let plain = ProcessRunner.run([quire, "thumbnail", "-s", "256", Samples.path("hello.c"), outside], timeout: 60)

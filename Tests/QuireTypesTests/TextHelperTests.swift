@@ -25,6 +25,16 @@ import QuireSystem
         #expect(PercentEncoding.decodedString("a%FFb") == nil)
     }
 
+    /// LibreOffice's URLs: a path's bytes as a `file://` URL that decodes back to the same bytes,
+    /// as Foundation writes the reserved characters it escapes.
+    @Test func fileURLsEscapeEveryReservedByteAndDecodeBack() {
+        let path: [UInt8] = Array("/tmp/a b/#1?x%y&café".utf8) + [0xFF]
+        let url = PercentEncoding.fileURL(path)
+        #expect(url == "file:///tmp/a%20b/%231%3Fx%25y%26caf%C3%A9%FF")
+        #expect(PercentEncoding.decode(url.dropFirst("file://".count)) == path)
+        #expect(URL(string: PercentEncoding.fileURL(Array("/tmp/a b/#1".utf8)))?.path == "/tmp/a b/#1")
+    }
+
     @Test(arguments: [(0.0, 1), (0.04, 1), (0.05, 1), (2.345, 2), (999.94, 1), (1234.5, 0), (-1.25, 1), (7, 2),
                       (0.123456, 4), (1e300, 1), (-0.01, 1)])
     func fixedDecimalsMatchPrintf(value: Double, decimals: Int) {
