@@ -50,4 +50,16 @@ load="$load_start → $(cut -d' ' -f1 /proc/loadavg)"
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\texit %s\t%s\t%s\t%s\n' "$stamp" "$target" "$seconds" "${executions:-0}" "${rate:-0}" \
     "${cov:-?}" "${ft:-?}" "${corpus:-?}" "${rss:-?}" "$status" "${command[*]}" "$elapsed" "$load" >> .build-fuzz/runs/summary.tsv
 tail -1 .build-fuzz/runs/summary.tsv
+if [[ "$status" != 0 ]]; then
+    # What CI shows is the tail of its output: the report and the input, so a finding on a fresh
+    # machine can be replayed here (base64 -d > FILE; .build-fuzz/release/fuzz-TARGET FILE).
+    echo "fuzz-$target exited $status; its report ($log):" >&2
+    first=$(grep -n -m1 -E '==[0-9]+==|ERROR: libFuzzer|deadly signal|out-of-memory|Fatal error|SUMMARY' "$log" | cut -d: -f1 || true)
+    sed -n "${first:-1},\$p" "$log" | grep -v -E '^#[0-9]+' | head -80 >&2
+    for artifact in $(grep -o 'Test unit written to [^ ]*' "$log" | awk '{print $5}'); do
+        if [[ -f "$artifact" && $(stat -c %s "$artifact") -le 8192 ]]; then
+            echo "$artifact, base64:" >&2; base64 -w 0 "$artifact" >&2; echo >&2
+        fi
+    done
+fi
 exit "$status"

@@ -14,6 +14,11 @@ final class VideoFrames {
     private let maximumPixels: Int
     /// Seconds one seek and preroll may take.
     static let prerollTimeout: UInt64 = 10
+    /// Set once a seek or its preroll has not finished in time. The pipeline is then stuck (seen
+    /// with a truncated WebM: now and then GStreamer never prerolls after a flushing seek), and
+    /// every later frame would wait the whole time-out again, so none is asked for: a poster
+    /// search ends with the frames it has instead of taking a time-out per candidate.
+    private(set) var stalled = false
 
     init(file: InputFile, limits: RenderLimits) throws(DocumentError) {
         path = file.path
@@ -43,7 +48,7 @@ final class VideoFrames {
               wait() else {
             // Every stored property is set: deinit runs when this throws, and it stops and
             // releases the pipeline (releasing it here too was a double unref).
-            let reason = busError() ?? "the video cannot be decoded"
+            let reason = busError() ?? (stalled ? "no frame was decoded within \(Self.prerollTimeout) s" : "the video cannot be decoded")
             throw DocumentError(kind: .damaged, path: file.path, reason: reason)
         }
     }
@@ -54,10 +59,11 @@ final class VideoFrames {
         g_object_unref(UnsafeMutableRawPointer(pipeline))
     }
 
-    /// Waits for the pipeline to preroll; false on an error or time-out.
+    /// Waits for the pipeline to preroll; false on an error or time-out (which marks it stalled).
     private func wait() -> Bool {
         var state: Int32 = 0
         let result = gst.gst_element_get_state(pipeline, &state, nil, Self.prerollTimeout * quire_gst_second)
+        if result == quire_gst_state_change_async { stalled = true }
         return result == quire_gst_state_change_success || result == quire_gst_state_change_no_preroll
     }
 
@@ -83,11 +89,17 @@ final class VideoFrames {
 
     /// The frame at `seconds` (the one shown there: an accurate seek), or nil when there is none.
     func frame(at seconds: Double, accurate: Bool = true) throws(DocumentError) -> CairoImage? {
+        guard !stalled else { return nil }
         let position = Int64(max(0, seconds) * Double(quire_gst_second))
         guard gst.gst_element_seek_simple(pipeline, quire_gst_format_time,
                                           accurate ? quire_gst_seek_flush_accurate : quire_gst_seek_flush_key_unit,
                                           position) != 0, wait() else { return nil }
-        guard let sample = gst.gst_app_sink_try_pull_preroll(sink, Self.prerollTimeout * quire_gst_second) else { return nil }
+        let asked = ContinuousClock.now
+        guard let sample = gst.gst_app_sink_try_pull_preroll(sink, Self.prerollTimeout * quire_gst_second) else {
+            // Nil at once is the end of the stream; nil after the whole time-out is a stuck pipeline.
+            if ContinuousClock.now - asked >= .seconds(Int64(Self.prerollTimeout)) - .milliseconds(100) { stalled = true }
+            return nil
+        }
         defer { gst.gst_mini_object_unref(sample) }
         guard let caps = gst.gst_sample_get_caps(sample), let structure = gst.gst_caps_get_structure(caps, 0),
               let buffer = gst.gst_sample_get_buffer(sample) else { return nil }
