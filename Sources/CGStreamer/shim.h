@@ -49,6 +49,10 @@ static const int quire_gst_seek_flush_accurate = 1 | 2;
 static const int quire_gst_seek_flush_key_unit = 1 | 4;
 static const int quire_gst_map_read = 1;
 static const int quire_gst_message_error = 1 << 1;
+static const int quire_gst_message_warning = 1 << 2;
+/// GST_PARSE_ERROR_DELAYED_LINK: a pipeline description's pad that appeared later (a decoder's
+/// video) could not be linked, or never appeared; posted as a warning, and the pipeline waits.
+static const int quire_gst_parse_error_delayed_link = 7;
 static const uint64_t quire_gst_clock_time_none = UINT64_MAX;
 static const uint64_t quire_gst_second = 1000000000ULL;
 /// GstDiscovererResult.
@@ -68,6 +72,8 @@ static const int quire_gst_discoverer_missing_plugins = 5;
     X(GstBus *_Nullable, gst_element_get_bus, (GstElement *_Nonnull element)) \
     X(GstMessage *_Nullable, gst_bus_pop_filtered, (GstBus *_Nonnull bus, int types)) \
     X(void, gst_message_parse_error, (GstMessage *_Nonnull message, GError *_Nullable *_Nullable error, char *_Nullable *_Nullable debug)) \
+    X(void, gst_message_parse_warning, (GstMessage *_Nonnull message, GError *_Nullable *_Nullable error, char *_Nullable *_Nullable debug)) \
+    X(GQuark, gst_parse_error_quark, (void)) \
     X(void, gst_mini_object_unref, (GstMiniObject *_Nonnull object)) \
     X(GstBuffer *_Nullable, gst_sample_get_buffer, (GstSample *_Nonnull sample)) \
     X(GstCaps *_Nullable, gst_sample_get_caps, (GstSample *_Nonnull sample)) \

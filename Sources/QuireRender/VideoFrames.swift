@@ -48,8 +48,15 @@ final class VideoFrames {
               wait() else {
             // Every stored property is set: deinit runs when this throws, and it stops and
             // releases the pipeline (releasing it here too was a double unref).
-            let reason = busError() ?? (stalled ? "no frame was decoded within \(Self.prerollTimeout) s" : "the video cannot be decoded")
-            throw DocumentError(kind: .damaged, path: file.path, reason: reason)
+            if let reason = busError() { throw DocumentError(kind: .damaged, path: file.path, reason: reason) }
+            if unlinked {
+                throw DocumentError(kind: .damaged, path: file.path, reason: "it has no video stream that can be decoded")
+            }
+            if stalled {
+                throw DocumentError(kind: .limitExceeded, path: file.path,
+                                    reason: "no frame was decoded within the \(Self.prerollTimeout) s time limit")
+            }
+            throw DocumentError(kind: .damaged, path: file.path, reason: "the video cannot be decoded")
         }
     }
 
@@ -60,11 +67,37 @@ final class VideoFrames {
     }
 
     /// Waits for the pipeline to preroll; false on an error or time-out (which marks it stalled).
+    /// A file whose decoded pads cannot reach the sink (no video GStreamer can decode there, a
+    /// damaged header) never prerolls and posts only a warning, so the wait watches for that
+    /// warning in short steps rather than sitting out the whole time-out.
     private func wait() -> Bool {
+        let deadline = ContinuousClock.now + .seconds(Int64(Self.prerollTimeout))
         var state: Int32 = 0
-        let result = gst.gst_element_get_state(pipeline, &state, nil, Self.prerollTimeout * quire_gst_second)
-        if result == quire_gst_state_change_async { stalled = true }
-        return result == quire_gst_state_change_success || result == quire_gst_state_change_no_preroll
+        while true {
+            let result = gst.gst_element_get_state(pipeline, &state, nil, quire_gst_second / 20)
+            if result == quire_gst_state_change_success || result == quire_gst_state_change_no_preroll { return true }
+            if result == quire_gst_state_change_failure { return false }
+            if videoUnlinked() { unlinked = true; return false }
+            if ContinuousClock.now >= deadline { stalled = true; return false }
+        }
+    }
+
+    /// Set when the decoder's video could not be linked to the sink (see ``wait()``).
+    private(set) var unlinked = false
+
+    /// Whether GStreamer has posted that the decoded video could not be linked.
+    private func videoUnlinked() -> Bool {
+        guard let bus = gst.gst_element_get_bus(pipeline) else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        while let message = gst.gst_bus_pop_filtered(bus, quire_gst_message_warning) {
+            defer { gst.gst_mini_object_unref(message) }
+            var error: UnsafeMutablePointer<GError>?
+            gst.gst_message_parse_warning(message, &error, nil)
+            defer { if let error { g_error_free(error) } }
+            if let error, error.pointee.domain == gst.gst_parse_error_quark(),
+               error.pointee.code == quire_gst_parse_error_delayed_link { return true }
+        }
+        return false
     }
 
     /// The first error GStreamer posted, as one line.

@@ -59,6 +59,10 @@ final class VideoSource: PageSource {
             }
         }
         guard let best else {
+            if frames.stalled {
+                throw DocumentError(kind: .limitExceeded, path: file.path,
+                                    reason: "no frame was decoded within the \(VideoFrames.prerollTimeout) s time limit")
+            }
             throw DocumentError(kind: .damaged, path: file.path, reason: "no frame of the video could be decoded")
         }
         poster = best.image
@@ -117,10 +121,14 @@ extension RenderEngine {
     /// card of its tags when it has none.
     static let media = RenderEngine(name: "media", families: [.video, .audio]) { (input) throws(DocumentError) in
         // A video's thumbnail from one pipeline; a file that is not one (a Matroska file holding
-        // only sound) or that fails there is opened the whole way, which says why.
-        if input.preferEmbeddedPreview, input.contentType.family == .video,
-           let source = try? VideoSource.thumbnail(of: input.file, limits: input.limits) {
-            return Opened(source: source)
+        // only sound) or that fails there is opened the whole way, which says why. One that ran
+        // out of time there is not tried again: a second pipeline would wait as long.
+        if input.preferEmbeddedPreview, input.contentType.family == .video {
+            do throws(DocumentError) {
+                return Opened(source: try VideoSource.thumbnail(of: input.file, limits: input.limits))
+            } catch where error.kind == .limitExceeded {
+                throw error
+            } catch {}
         }
         let info = try MediaInfo.read(input.file)
         var opened: Opened

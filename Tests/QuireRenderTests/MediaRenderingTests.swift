@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import QuireRender
 import QuireTypes
+import QuireTestSupport
 
 /// The media engine on clips Samples/media.sh makes with GStreamer: video frames, the poster
 /// past a black opening, audio covers and cards, damaged and over-large input.
@@ -198,6 +199,27 @@ import QuireTypes
         #expect(VideoSource.interest(of: try frame(background: 0, square: nil)) < VideoSource.interesting)
         #expect(VideoSource.interest(of: try frame(background: 90, square: nil)) < VideoSource.interesting)
         #expect(VideoSource.interest(of: try frame(background: 4, square: 250)) >= VideoSource.interesting)
+    }
+
+    /// A damaged WebM found by fuzz-thumbnail (Fuzz/corpus/thumbnail/slow-webm-vorbis-headers-never-link):
+    /// its Vorbis stream's headers never finish, so nothing reaches the video sink and the
+    /// pipeline never prerolls; GStreamer says so only in a warning. The frames' pipeline gives
+    /// up at that warning as "no video stream" (it used to wait out the 10 s time-out, twice),
+    /// and the thumbnail is the audio card the whole way gives.
+    @Test func aVideoThatCannotLinkItsStreamFailsAtOnceAndIsShownAsAudio() throws {
+        let path = Samples.repositoryRoot.appendingPathComponent("Fuzz/corpus/thumbnail/slow-webm-vorbis-headers-never-link").path
+        let file = try InputFile(path: DocumentPath(path))
+        do {
+            _ = try VideoFrames(file: file, limits: .standard)
+            Issue.record("a pipeline whose stream cannot reach the sink prerolled")
+        } catch {
+            #expect(error.kind == .damaged, "\(error)")
+            #expect(error.reason == "it has no video stream that can be decoded")
+        }
+        let renderer = try Renderer(file: file, contentType: ContentType(mimeType: "video/webm"), password: nil,
+                                    limits: .standard, preferEmbeddedPreview: true)
+        #expect(renderer.pageCount == 1)
+        #expect(renderer.pageSize(at: 0) == PageSize(width: AudioCardSource.side, height: AudioCardSource.side))
     }
 
     @Test func aMatroskaFileWithNoVideoStreamIsShownAsAudio() throws {
