@@ -7,6 +7,7 @@
 #   song.mp3          MP3 with an ID3v2.3 tag: title, artist, album, track and a PNG cover (APIC)
 #   truncated.webm    the first 20 kB of clip.webm
 #   moving.webm       VP8, 6 s of a ball moving on black (playback: frames change)
+#   with-sound.webm   VP8 and Vorbis, 2 s: a ball and a tone (the sound pad is left unlinked)
 #   half-silent.ogg   Vorbis, 2 s of silence then 2 s of a loud tone (the waveform's two halves)
 #   long.flac         FLAC, 8 kHz mono, 10 hours: 5 h of silence then 5 h of a level that changes
 #                     sign every 5000 s (a square wave at 0.0001 Hz) — every block is constant,
@@ -53,6 +54,9 @@ head -c 20000 "$out/clip.webm" > "$out/truncated.webm"
     audiotestsrc num-buffers=86 volume=0.8 ! audio/x-raw,rate=44100,channels=1 ! a.
 "${gst[@]}" videotestsrc num-buffers=150 pattern=ball ! video/x-raw,width=320,height=240,framerate=25/1 ! videoconvert \
     ! vp8enc deadline=1 ! webmmux ! filesink location="$out/moving.webm"
+"${gst[@]}" webmmux name=m ! filesink location="$out/with-sound.webm" \
+    videotestsrc num-buffers=50 pattern=ball ! video/x-raw,width=320,height=240,framerate=25/1 ! videoconvert ! vp8enc deadline=1 ! m. \
+    audiotestsrc num-buffers=86 ! audioconvert ! vorbisenc ! m.
 # The 10-hour files (blocks and buffers sized so the halves meet on a block boundary: flacenc
 # aborts on a partial block between concat's inputs).
 "${gst[@]}" concat name=l ! audioconvert ! flacenc blocksize=8000 streamable-subset=false ! filesink location="$out/long.flac" \

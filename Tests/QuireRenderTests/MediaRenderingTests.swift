@@ -222,6 +222,17 @@ import QuireTestSupport
         #expect(renderer.pageSize(at: 0) == PageSize(width: AudioCardSource.side, height: AudioCardSource.side))
     }
 
+    /// The other side of that: a video with a sound track leaves the sound pad unlinked too, but
+    /// the video pad links, so no warning stops it and the poster is the video's.
+    @Test func aVideoWithASoundTrackIsItsPoster() throws {
+        let frames = try VideoFrames(file: try SampleFiles.open("media/with-sound.webm"), limits: .standard)
+        #expect(!frames.unlinked && !frames.stalled)
+        let frame = try #require(try frames.frame(at: 1))
+        #expect(frame.width == 320 && frame.height == 240)
+        let thumbnail = try SampleFiles.renderer("media/with-sound.webm", preferEmbeddedPreview: true)
+        #expect(thumbnail.pageCount == 1 + VideoSource.stripFrames)
+    }
+
     @Test func aMatroskaFileWithNoVideoStreamIsShownAsAudio() throws {
         let info = try MediaInfo.read(SampleFiles.open("media/audio-only.mkv"))
         #expect(!info.hasVideo)
