@@ -38,8 +38,9 @@ enum ExitStatus: Int32 {
     }
 
     /// For the errors the library reports about a file (input, content, output, viewer): writes
-    /// the one-line `quire: PATH: reason` message and returns the exit code to throw. Returns nil
-    /// for anything else (usage errors, exit codes), which the caller rethrows unchanged.
+    /// the one-line `quire: PATH: reason` message and returns the exit code to throw; usage
+    /// errors found while running are one line too. Returns nil for anything else (exit codes),
+    /// which the caller rethrows unchanged.
     static func report(_ error: any Error) -> ExitCode? {
         reportStatus(error)?.exitCode
     }
@@ -52,6 +53,10 @@ enum ExitStatus: Int32 {
         case let error as InputError: (status, message) = (of(error), error.hinted)
         case let error as DocumentError: (status, message) = (of(error), error.hinted)
         case let error as OutputError: (status, message) = (.cannotCreate, error.description)
+        case let error as DocumentUsageError: (status, message) = (.usage, error.description)
+        // An argument found wrong only once the command runs (a malformed --pages): one line as
+        // well. The parser's usage text would name `quire <subcommand>`, not the command.
+        case let error as ValidationError: (status, message) = (.usage, error.message)
         case let error as DefaultApplication.OpenError: (status, message) = (.unavailable, error.description)
         default: return nil
         }

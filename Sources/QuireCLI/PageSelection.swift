@@ -4,8 +4,8 @@ import ArgumentParser
 /// line, 0-based once resolved against the page count.
 enum PageSelection {
     /// Parses `text` for a document of `pageCount` pages into 0-based indices, in order,
-    /// without duplicates.
-    static func parse(_ text: String, pageCount: Int) throws -> [Int] {
+    /// without duplicates. A page past the last is a ``DocumentUsageError`` about `path`.
+    static func parse(_ text: String, pageCount: Int, path: String) throws -> [Int] {
         if text == "all" || text == "-" { return Array(0..<pageCount) }
         var result: [Int] = []
         var seen = Set<Int>()
@@ -28,7 +28,7 @@ enum PageSelection {
                 throw ValidationError("Not a page range: '\(piece)' (pages count from 1).")
             }
             guard last <= pageCount else {
-                throw ValidationError("Page \(last) does not exist: the document has \(pageCount) page\(pageCount == 1 ? "" : "s").")
+                throw DocumentUsageError.noPage(last, of: pageCount, path: path)
             }
             for page in first...last where seen.insert(page - 1).inserted { result.append(page - 1) }
         }

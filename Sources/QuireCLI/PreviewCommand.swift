@@ -129,11 +129,11 @@ struct PreviewCommand: AsyncParsableCommand {
             let selected: [Int]
             if let page {
                 guard page <= renderer.pageCount else {
-                    throw ValidationError("Page \(page) does not exist: the document has \(renderer.pageCount) page\(renderer.pageCount == 1 ? "" : "s").")
+                    throw DocumentUsageError.noPage(page, of: renderer.pageCount, path: "\(path)")
                 }
                 selected = [page - 1]
             } else if let pages {
-                selected = try PageSelection.parse(pages, pageCount: renderer.pageCount)
+                selected = try PageSelection.parse(pages, pageCount: renderer.pageCount, path: "\(path)")
             } else if format == .pdf || sheet {
                 selected = Array(0..<renderer.pageCount)
             } else {

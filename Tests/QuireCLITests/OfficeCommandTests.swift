@@ -42,6 +42,8 @@ struct OfficeCommandTests {
         #expect(CUPSTestBed.pageCount(ofPDF: pdf) == 3)
         let past = QuireBinary.run(["preview", Samples.path("office-sheet.xlsx"), "--page", "3", "-o", png], timeout: 60)
         #expect(past.status == 64, "\(past.standardError)")
+        #expect(past.errorLines.count == 1 && past.standardError.contains("there is no page 3 (the document has 2 pages)"),
+                "\(past.standardError)")
     }
 
     /// `info`: pages, page size, title and author from the document's properties.

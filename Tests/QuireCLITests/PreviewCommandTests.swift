@@ -52,10 +52,21 @@ import QuireTypes
         #expect(Array(bytes[16..<24]) == [0, 0, 0, 236, 0, 0, 1, 0x18])
     }
 
+    /// A page past the last, and a malformed range, found once the document is open: exit 64 and
+    /// one line naming the file (not the parser's "Usage: quire <subcommand>" text).
     @Test func missingPageIsAUsageError() throws {
         let result = QuireBinary.run(["preview", Samples.path("document.pdf"), "--page", "9"])
         #expect(result.status == 64)
         #expect(result.standardOutput.isEmpty)
+        #expect(result.errorLines == ["quire: \(Samples.path("document.pdf")): there is no page 9 (the document has 3 pages)"],
+                "\(result.standardError)")
+        let range = QuireBinary.run(["preview", Samples.path("document.pdf"), "--pages", "2-7"])
+        #expect(range.status == 64)
+        #expect(range.errorLines.count == 1 && range.standardError.contains("there is no page 7 (the document has 3 pages)"),
+                "\(range.standardError)")
+        let malformed = QuireBinary.run(["preview", Samples.path("document.pdf"), "--pages", "2-x"])
+        #expect(malformed.status == 64)
+        #expect(malformed.errorLines == ["quire: Not a page range: '2-x' (use e.g. 1-3,5)."], "\(malformed.standardError)")
     }
 
     @Test func damagedInputLeavesNoOutput() throws {
