@@ -74,6 +74,7 @@ static const int quire_gst_discoverer_missing_plugins = 5;
     X(void, gst_message_parse_error, (GstMessage *_Nonnull message, GError *_Nullable *_Nullable error, char *_Nullable *_Nullable debug)) \
     X(void, gst_message_parse_warning, (GstMessage *_Nonnull message, GError *_Nullable *_Nullable error, char *_Nullable *_Nullable debug)) \
     X(GQuark, gst_parse_error_quark, (void)) \
+    X(const GstStructure *_Nullable, gst_message_get_structure, (GstMessage *_Nonnull message)) \
     X(void, gst_mini_object_unref, (GstMiniObject *_Nonnull object)) \
     X(GstBuffer *_Nullable, gst_sample_get_buffer, (GstSample *_Nonnull sample)) \
     X(GstCaps *_Nullable, gst_sample_get_caps, (GstSample *_Nonnull sample)) \

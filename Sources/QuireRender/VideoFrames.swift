@@ -69,9 +69,10 @@ final class VideoFrames {
     }
 
     /// Waits for the pipeline to preroll; false on an error or time-out (which marks it stalled).
-    /// A file whose decoded pads cannot reach the sink (no video GStreamer can decode there, a
-    /// damaged header) never prerolls and posts only a warning, so the wait watches for that
-    /// warning in short steps rather than sitting out the whole time-out.
+    /// GStreamer does not always end the wait itself: an error in a streaming thread (a demuxer
+    /// that gives up on a damaged header) leaves the state change pending, now and then, and a
+    /// file whose decoded pads cannot reach the sink never prerolls and posts only a warning. So
+    /// the wait reads the bus in short steps and ends at either message.
     private func wait() -> Bool {
         let deadline = ContinuousClock.now + .seconds(Int64(Self.prerollTimeout))
         var state: Int32 = 0
@@ -79,40 +80,48 @@ final class VideoFrames {
             let result = gst.gst_element_get_state(pipeline, &state, nil, quire_gst_second / 20)
             if result == quire_gst_state_change_success || result == quire_gst_state_change_no_preroll { return true }
             if result == quire_gst_state_change_failure { return false }
-            if videoUnlinked() { unlinked = true; return false }
+            readBus()
+            if postedError != nil || unlinked { return false }
             if ContinuousClock.now >= deadline { stalled = true; return false }
         }
     }
 
     /// Set when the decoder's video could not be linked to the sink (see ``wait()``).
     private(set) var unlinked = false
+    /// The first error GStreamer posted, as one line.
+    private var postedError: String?
 
-    /// Whether GStreamer has posted that the decoded video could not be linked.
-    private func videoUnlinked() -> Bool {
-        guard let bus = gst.gst_element_get_bus(pipeline) else { return false }
+    /// Takes the errors and warnings GStreamer has posted: keeps the first error, and notes the
+    /// warning that the decoded video could not be linked (`GST_PARSE_ERROR_DELAYED_LINK`). One
+    /// pop for both kinds: `gst_bus_pop_filtered` discards every message it passes over.
+    private func readBus() {
+        guard let bus = gst.gst_element_get_bus(pipeline) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        while let message = gst.gst_bus_pop_filtered(bus, quire_gst_message_warning) {
+        while let message = gst.gst_bus_pop_filtered(bus, quire_gst_message_error | quire_gst_message_warning) {
             defer { gst.gst_mini_object_unref(message) }
+            let isError = gst.gst_message_get_structure(message)
+                .flatMap { gst.gst_structure_get_name($0) }
+                .map { String(cString: $0) == "GstMessageError" } ?? false
             var error: UnsafeMutablePointer<GError>?
-            gst.gst_message_parse_warning(message, &error, nil)
+            if isError {
+                gst.gst_message_parse_error(message, &error, nil)
+            } else {
+                gst.gst_message_parse_warning(message, &error, nil)
+            }
             defer { if let error { g_error_free(error) } }
-            if let error, error.pointee.domain == gst.gst_parse_error_quark(),
-               error.pointee.code == quire_gst_parse_error_delayed_link { return true }
+            guard let error else { continue }
+            if isError {
+                if postedError == nil { postedError = String(cString: error.pointee.message) }
+            } else if error.pointee.domain == gst.gst_parse_error_quark(), error.pointee.code == quire_gst_parse_error_delayed_link {
+                unlinked = true
+            }
         }
-        return false
     }
 
     /// The first error GStreamer posted, as one line.
     private func busError() -> String? {
-        guard let bus = gst.gst_element_get_bus(pipeline) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        guard let message = gst.gst_bus_pop_filtered(bus, quire_gst_message_error) else { return nil }
-        defer { gst.gst_mini_object_unref(message) }
-        var error: UnsafeMutablePointer<GError>?
-        var debug: UnsafeMutablePointer<CChar>?
-        gst.gst_message_parse_error(message, &error, &debug)
-        defer { if let error { g_error_free(error) }; if let debug { g_free(debug) } }
-        return error.map { String(cString: $0.pointee.message) }
+        readBus()
+        return postedError
     }
 
     /// The length in seconds, as the pipeline knows it (nil when it does not).
