@@ -67,13 +67,9 @@ run() {
     local colour=$1 tolerance=$2 minimum=$3 presses=$4; shift 4
     "$QUIRE" look --no-resume "$@" >/dev/null 2>&1 &
     VIEWER_PID=$!
-    local window=
-    for _ in $(seq 1 200); do
-        window=$(xdotool search --onlyvisible --name "picture.png" 2>/dev/null | head -1)
-        [ -n "$window" ] && break
-        sleep 0.05
-    done
-    [ -n "$window" ] || { echo -1; kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; VIEWER_PID=; return; }
+    local window
+    window=$(wait_window "picture.png")
+    [ -n "$window" ] || { echo -1; stop_viewer; return; }
     sleep 1
     eval "$(xdotool getwindowgeometry --shell "$window" 2>/dev/null | tail -5)"
     xdotool mousemove $((X + WIDTH / 2)) $((Y + HEIGHT / 2)) click 1
@@ -83,7 +79,7 @@ run() {
     out=$("$WORK/window-probe" -b -c "$colour" -d "$tolerance" -r "$minimum" -t 10 -- xdotool key Right)
     [ -n "${MEDIA_WINDOW_SHOTS:-}" ] && import -window root "$MEDIA_WINDOW_SHOTS/media-window-$colour-$presses.png" 2>/dev/null
     page_ms <<<"$out"
-    kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; VIEWER_PID=
+    stop_viewer
 }
 
 # The same through the previewer service (`quire look --service`), the way Nautilus asks for
@@ -94,12 +90,8 @@ previewer_run() {
     local colour=$1 tolerance=$2 minimum=$3 first=$4 target=$5
     ensure_previewer
     show_file "$first"
-    local window=
-    for _ in $(seq 1 200); do
-        window=$(xdotool search --onlyvisible --name "$(basename "$first")" 2>/dev/null | head -1)
-        [ -n "$window" ] && break
-        sleep 0.05
-    done
+    local window
+    window=$(wait_window "$(basename "$first")")
     [ -n "$window" ] || { echo -1; return; }
     sleep 1
     local out

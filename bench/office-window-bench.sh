@@ -62,7 +62,6 @@ cat "$WORK"/*.docx > /dev/null
 
 window_bench_display office-window-bench
 
-stop_viewer() { [ -n "$VIEWER_PID" ] && { kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; }; VIEWER_PID=; }
 
 # Cold: a fresh `quire look FILE` until page 1's red band is on screen.
 cold() {
@@ -87,12 +86,8 @@ soffice_ms() {
 warm() {
     "$QUIRE" look --no-resume "$WORK/plain.docx" "$WORK/report.docx" >/dev/null 2>&1 &
     VIEWER_PID=$!
-    local window=
-    for _ in $(seq 1 200); do
-        window=$(xdotool search --onlyvisible --name "plain.docx" 2>/dev/null | head -1)
-        [ -n "$window" ] && break
-        sleep 0.05
-    done
+    local window
+    window=$(wait_window "plain.docx")
     [ -n "$window" ] || { echo -1; stop_viewer; return; }
     sleep 3
     eval "$(xdotool getwindowgeometry --shell "$window" 2>/dev/null | tail -5)"

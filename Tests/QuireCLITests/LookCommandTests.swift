@@ -63,7 +63,8 @@ final class LookCommandTests {
         #expect(firstPage != secondPage, "page 2 is drawn, not page 1 again")
 
         session.send("Right")
-        screen = session.wait(for: "file 2 of 2")
+        // "file 2 of 2" shows with "opening…" first; the text once the worker has read it.
+        screen = session.wait { $0.contains("file 2 of 2") && $0.contains("line 1 of 120") }
         #expect(screen.contains("notes.txt"))
         #expect(screen.contains(noteLine), "the text file's own lines, as text")
         #expect(screen.contains("line 1 of 120"))

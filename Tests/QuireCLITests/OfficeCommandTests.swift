@@ -9,6 +9,14 @@ import Testing
 /// listener that must see no request) and a worker killed in the middle of a document.
 @Suite("Office documents through quire", .serialized)
 struct OfficeCommandTests {
+    /// Writes one of Samples/office.py's documents made in a test's own directory (the one whose
+    /// image link points at a local listener, the one whose macro writes a marker).
+    static func makeHostileSample(_ kind: String, _ arguments: String...) throws {
+        let made = ProcessRunner.run(["/usr/bin/python3", "-I", Samples.repositoryRoot.appendingPathComponent("Samples/office.py").path,
+                                      kind] + arguments, timeout: 30)
+        try #require(made.status == 0, "\(made.standardError)")
+    }
+
     /// The freedesktop thumbnailer contract on a .docx without a preview image inside: page 1
     /// laid out by LibreOffice, longest side SIZE, the page count in the PNG's metadata.
     @Test func thumbnailerContractOnADocx() throws {
@@ -97,9 +105,7 @@ struct OfficeCommandTests {
         }
         try #require(!port.isEmpty, "the listener did not start: \(listener.errorOutput)")
         let document = scratch.file("linked.docx")
-        let made = ProcessRunner.run(["/usr/bin/python3", "-I", Samples.repositoryRoot.appendingPathComponent("Samples/office.py").path,
-                                      "linked", port, document], timeout: 30)
-        try #require(made.status == 0, "\(made.standardError)")
+        try Self.makeHostileSample("linked", port, document)
 
         let preview = QuireBinary.run(["preview", document, "-o", scratch.file("linked.png")], timeout: 60)
         #expect(preview.status == 0, "\(preview.standardError)")
@@ -127,9 +133,7 @@ struct OfficeCommandTests {
         let scratch = TemporaryDirectory()
         let marker = scratch.file("macro-ran")
         let document = scratch.file("macro.odt")
-        let made = ProcessRunner.run(["/usr/bin/python3", "-I", Samples.repositoryRoot.appendingPathComponent("Samples/office.py").path,
-                                      "macro", marker, document], timeout: 30)
-        try #require(made.status == 0, "\(made.standardError)")
+        try Self.makeHostileSample("macro", marker, document)
 
         let preview = QuireBinary.run(["preview", document, "-o", scratch.file("macro.png")], timeout: 60)
         #expect(preview.status == 0, "\(preview.standardError)")

@@ -24,6 +24,32 @@ struct GNOMEThumbnailFactoryTests {
         _ = ProcessRunner.run(["/bin/rm", "-rf", prefix], timeout: 60)
     }
 
+    /// A thumbnailer outside /usr for the MIME type `application/x-quire-sandbox-probe`, in a
+    /// data directory under `work` (returned, for XDG_DATA_HOME): only the factory's sandbox
+    /// stops it, so its failure shows that the sandbox was on.
+    static func writeSandboxProbe(in work: TemporaryDirectory) throws -> String {
+        let data = work.file("data")
+        try FileManager.default.createDirectory(atPath: data + "/thumbnailers", withIntermediateDirectories: true)
+        let probe = work.file("probe-thumbnailer")
+        try "#!/bin/sh\nexec /bin/cp \(Samples.path("quadrants.png")) \"$1\"\n".write(toFile: probe, atomically: true, encoding: .utf8)
+        #expect(chmod(probe, 0o755) == 0)
+        try "[Thumbnailer Entry]\nExec=\(probe) %o\nMimeType=application/x-quire-sandbox-probe;\n"
+            .write(toFile: data + "/thumbnailers/probe.thumbnailer", atomically: true, encoding: .utf8)
+        return data
+    }
+
+    /// Runs a factory script with the installed prefix's thumbnailers and `data`'s probe
+    /// visible, and a private cache and home under `work`.
+    static func runFactory(_ arguments: [String], prefix: String, data: String, work: TemporaryDirectory,
+                           timeout: Double) -> ProcessRunner.Result {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_DIRS"] = prefix + "/share:/usr/share"
+        env["XDG_DATA_HOME"] = data
+        env["XDG_CACHE_HOME"] = work.file("cache")
+        env["HOME"] = work.path
+        return ProcessRunner.run(arguments, environment: env, timeout: timeout)
+    }
+
     /// Asks the factory for one thumbnail per `path MIME-type` argument pair and prints
     /// `OK path width height software` or `FAIL path message`.
     static let factoryScript = """
@@ -53,13 +79,7 @@ struct GNOMEThumbnailFactoryTests {
         #expect(thumbnailer.contains("Exec=\(quire) thumbnail -s %s %u %o"))
 
         // A control that needs the sandbox to fail: a thumbnailer outside /usr.
-        let data = work.file("data")
-        try FileManager.default.createDirectory(atPath: data + "/thumbnailers", withIntermediateDirectories: true)
-        let probe = work.file("probe-thumbnailer")
-        try "#!/bin/sh\nexec /bin/cp \(Samples.path("quadrants.png")) \"$1\"\n".write(toFile: probe, atomically: true, encoding: .utf8)
-        #expect(chmod(probe, 0o755) == 0)
-        try "[Thumbnailer Entry]\nExec=\(probe) %o\nMimeType=application/x-quire-sandbox-probe;\n"
-            .write(toFile: data + "/thumbnailers/probe.thumbnailer", atomically: true, encoding: .utf8)
+        let data = try Self.writeSandboxProbe(in: work)
         let script = work.file("factory.py")
         try Self.factoryScript.write(toFile: script, atomically: true, encoding: .utf8)
 
@@ -76,12 +96,7 @@ struct GNOMEThumbnailFactoryTests {
         var arguments = ["/usr/bin/python3", script]
         for (name, mime) in byQuire + bySystem { arguments += [Samples.path(name), mime] }
         arguments += [Samples.path("notes.txt"), "application/x-quire-sandbox-probe"]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_DATA_DIRS"] = prefix + "/share:/usr/share"
-        env["XDG_DATA_HOME"] = data
-        env["XDG_CACHE_HOME"] = work.file("cache")
-        env["HOME"] = work.path
-        let result = ProcessRunner.run(arguments, environment: env, timeout: 300)
+        let result = Self.runFactory(arguments, prefix: prefix, data: data, work: work, timeout: 300)
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutputText.split(separator: "\n").map(String.init)
         #expect(lines.count == byQuire.count + bySystem.count + 1, "\(lines) \(result.standardError)")
@@ -163,20 +178,9 @@ struct GNOMEThumbnailFactoryTests {
             arguments += [Samples.path(name), mime, reference]
         }
         // The control: a thumbnailer outside /usr, which only the factory's sandbox stops.
-        let data = work.file("data")
-        try FileManager.default.createDirectory(atPath: data + "/thumbnailers", withIntermediateDirectories: true)
-        let probe = work.file("probe-thumbnailer")
-        try "#!/bin/sh\nexec /bin/cp \(Samples.path("quadrants.png")) \"$1\"\n".write(toFile: probe, atomically: true, encoding: .utf8)
-        #expect(chmod(probe, 0o755) == 0)
-        try "[Thumbnailer Entry]\nExec=\(probe) %o\nMimeType=application/x-quire-sandbox-probe;\n"
-            .write(toFile: data + "/thumbnailers/probe.thumbnailer", atomically: true, encoding: .utf8)
+        let data = try Self.writeSandboxProbe(in: work)
         arguments += [Samples.path("notes.txt"), "application/x-quire-sandbox-probe", Samples.path("quadrants.png")]
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_DATA_DIRS"] = prefix + "/share:/usr/share"
-        env["XDG_DATA_HOME"] = data
-        env["XDG_CACHE_HOME"] = work.file("cache")
-        env["HOME"] = work.path
-        let result = ProcessRunner.run(arguments, environment: env, timeout: 600)
+        let result = Self.runFactory(arguments, prefix: prefix, data: data, work: work, timeout: 600)
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutputText.split(separator: "\n").map(String.init)
         #expect(lines.count == files.count + 1, "\(lines) \(result.standardError)")

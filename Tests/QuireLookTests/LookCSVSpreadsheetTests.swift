@@ -24,10 +24,7 @@ struct LookCSVSpreadsheetTests {
         #expect(tree.contains { $0.role == "label" && $0.name == "page 1 of \(pages)" })
         let page = try harness.screenshot("csv-sheet", window: window, timeout: 60) { $0.darkPixels > 500 }
         #expect(page.darkPixels > 500 && page.whitePixels > 50_000, "cells on white paper")
-        if let target = ProcessInfo.processInfo.environment["QUIRE_CSV_SCREENSHOT"], !target.isEmpty {
-            try? FileManager.default.removeItem(atPath: target)
-            try FileManager.default.copyItem(atPath: page.path, toPath: target)
-        }
+        try page.keep(at: "QUIRE_CSV_SCREENSHOT")
         harness.bed.key("Next")
         tree = harness.bed.waitForAccessible(timeout: 30) { tree in tree.contains { $0.role == "label" && $0.name == "page 2 of \(pages)" } }
         #expect(tree.contains { $0.role == "label" && $0.name == "page 2 of \(pages)" })

@@ -19,10 +19,7 @@ struct LookOfficeTests {
         // The drawing's red square, on white paper.
         let drawing = try harness.screenshot("office-drawing", window: window, timeout: 60) { $0.redPixels > 2000 }
         #expect(drawing.redPixels > 2000 && drawing.whitePixels > 50_000, "red: \(drawing.redPixels), white: \(drawing.whitePixels)")
-        if let target = ProcessInfo.processInfo.environment["QUIRE_OFFICE_SCREENSHOT"], !target.isEmpty {
-            try? FileManager.default.removeItem(atPath: target)
-            try FileManager.default.copyItem(atPath: drawing.path, toPath: target)
-        }
+        try drawing.keep(at: "QUIRE_OFFICE_SCREENSHOT")
         // The next file: 20 pages, text on page 1, Page Down to page 2.
         harness.bed.key("Right")
         #expect(harness.bed.waitForWindow(named: "^office-report\\.docx$") != nil)

@@ -53,10 +53,7 @@ final class LookWindowTests {
                 "cropped to the window: \(first.image.width)×\(first.image.height)")
         #expect(first.redPixels > 2000, "page 1's red rectangle is on screen")
         #expect(first.whitePixels > 100_000, "paper, not a blank window")
-        if let target = ProcessInfo.processInfo.environment["QUIRE_DOCS_SCREENSHOT"], !target.isEmpty {
-            try? FileManager.default.removeItem(atPath: target)
-            try FileManager.default.copyItem(atPath: first.path, toPath: target)
-        }
+        try first.keep(at: "QUIRE_DOCS_SCREENSHOT")
         #expect(Self.label(tree, "page 1 of 3"), "indicator: \(tree.filter { $0.role == "label" })")
         #expect(Self.label(tree, "1 of 2"), "the file among the files")
         #expect(tree.contains { $0.name == "Quire Sample Document: PDF document, 19.2 kB, 3 pages" || $0.name.hasPrefix("Quire Sample Document: PDF document") },

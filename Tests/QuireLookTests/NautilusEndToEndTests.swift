@@ -100,10 +100,7 @@ final class NautilusEndToEndTests {
             painted = try Screenshot(path: bed.screenshot("nautilus-space"))
         }
         #expect(painted.redPixels > 2000, "the PDF's first page is painted")
-        if let target = ProcessInfo.processInfo.environment["QUIRE_NAUTILUS_SCREENSHOT"], !target.isEmpty {
-            try? FileManager.default.removeItem(atPath: target)
-            try FileManager.default.copyItem(atPath: painted.path, toPath: target)
-        }
+        try painted.keep(at: "QUIRE_NAUTILUS_SCREENSHOT")
 
         // Close over the bus as Nautilus does when its window goes; the service then quits idle.
         #expect(PreviewerServiceTests.call(bus.environment, "org.gnome.NautilusPreviewer2.Close").status == 0)

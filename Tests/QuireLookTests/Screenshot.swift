@@ -14,6 +14,14 @@ public struct Screenshot: Sendable {
         self.path = path
     }
 
+    /// Copies this screenshot to the path in the environment variable `variable`, when it is
+    /// set (for the README's pictures: `QUIRE_DOCS_SCREENSHOT=… swift test --filter …`).
+    public func keep(at variable: String) throws {
+        guard let target = ProcessInfo.processInfo.environment[variable], !target.isEmpty else { return }
+        try? FileManager.default.removeItem(atPath: target)
+        try FileManager.default.copyItem(atPath: path, toPath: target)
+    }
+
     /// Pixels for which `matches(r, g, b)` holds.
     public func count(_ matches: (UInt8, UInt8, UInt8) -> Bool) -> Int {
         var count = 0

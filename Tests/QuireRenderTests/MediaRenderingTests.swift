@@ -7,6 +7,14 @@ import QuireTestSupport
 /// The media engine on clips Samples/media.sh makes with GStreamer: video frames, the poster
 /// past a black opening, audio covers and cards, damaged and over-large input.
 @Suite struct MediaRenderingTests {
+    /// Inked pixels of an audio card 480 px wide in `columns`, above the waveform's middle line
+    /// (y 413), where only loud slices reach.
+    static func waveformInk(_ card: RenderedImage, columns: Range<Int>) -> Int {
+        var count = 0
+        for y in 375..<405 { for column in columns where card.pixel(x: column, y: y).green < 200 { count += 1 } }
+        return count
+    }
+
     static func meanBrightness(_ image: RenderedImage) -> Double {
         var sum = 0.0, count = 0.0
         for y in stride(from: 0, to: image.height, by: 4) {
@@ -96,14 +104,8 @@ import QuireTestSupport
         #expect(peaks[24..<38].allSatisfy { $0 > 0.4 }, "\(peaks)")
         // On the card: bars under the second half, none under the first.
         let card = try SampleFiles.renderer("media/half-silent.ogg").render(page: 0, size: .width(480))
-        func ink(_ x: Range<Int>) -> Int {
-            var count = 0
-            // Above the middle line (y 413), where only loud slices reach.
-            for y in 375..<405 { for column in x where card.pixel(x: column, y: y).green < 200 { count += 1 } }
-            return count
-        }
-        #expect(ink(60..<200) == 0, "quiet half")
-        #expect(ink(280..<420) > 1500, "loud half")
+        #expect(Self.waveformInk(card, columns: 60..<200) == 0, "quiet half")
+        #expect(Self.waveformInk(card, columns: 280..<420) > 1500, "loud half")
         // A budget too short for the decode gives no waveform rather than part of one.
         #expect(AudioPeaks.read(file, duration: 4, buckets: 40, budget: 0) == nil)
     }
@@ -130,13 +132,8 @@ import QuireTestSupport
         #expect(sampled[21..<39].allSatisfy { $0 > 0.4 }, "\(sampled)")
         // The card, with the engine's own slices and budget: bars under the second half only.
         let card = try SampleFiles.renderer("media/long.flac").render(page: 0, size: .width(480))
-        func ink(_ x: Range<Int>) -> Int {
-            var count = 0
-            for y in 375..<405 { for column in x where card.pixel(x: column, y: y).green < 200 { count += 1 } }
-            return count
-        }
-        #expect(ink(60..<200) == 0, "quiet half")
-        #expect(ink(280..<420) > 1500, "loud half")
+        #expect(Self.waveformInk(card, columns: 60..<200) == 0, "quiet half")
+        #expect(Self.waveformInk(card, columns: 280..<420) > 1500, "loud half")
     }
 
     /// Without the time to read the sound, the card says so where the waveform would be.

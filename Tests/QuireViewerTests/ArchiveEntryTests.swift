@@ -10,11 +10,7 @@ import Testing
 @Suite("Opening a file from an archive (real worker)")
 final class ArchiveEntryTests {
     func model(_ path: String) -> ViewerModel {
-        var configuration = ViewerModel.Configuration(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")),
-                                                      resume: nil, cacheByteLimit: 64 << 20,
-                                                      worker: WorkerCommand(executable: QuireBinary.path))
-        configuration.waitsForFiles = true
-        return ViewerModel(paths: [DocumentPath(path)], configuration: configuration)
+        ViewerModel(paths: [DocumentPath(path)], configuration: RealWorkerConfiguration.make())
     }
 
     @Test func anEntryOpensAsAFileOfItsOwnAndItsFolderGoesWithTheViewer() throws {

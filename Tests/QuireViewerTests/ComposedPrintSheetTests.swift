@@ -18,11 +18,8 @@ final class ComposedPrintSheetTests {
     }
 
     func model(_ bed: CUPSTestBed) -> ViewerModel {
-        var configuration = ViewerModel.Configuration(printSystem: PrintSystem(server: PrintServer(bed.server), environment: bed.environment()),
-                                                      resume: nil, cacheByteLimit: 64 << 20,
-                                                      worker: WorkerCommand(executable: QuireBinary.path))
-        configuration.waitsForFiles = true
-        return ViewerModel(paths: [DocumentPath(twelve)], configuration: configuration)
+        ViewerModel(paths: [DocumentPath(twelve)],
+                    configuration: RealWorkerConfiguration.make(printSystem: PrintSystem(server: PrintServer(bed.server), environment: bed.environment())))
     }
 
     /// Mean absolute difference per channel (0…255) and the share of pixels off by more than 48.

@@ -11,11 +11,7 @@ import Testing
 @Suite("Office documents page 1 first (real worker)")
 final class OfficeFirstPageTests {
     func model(_ name: String) -> ViewerModel {
-        var configuration = ViewerModel.Configuration(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")),
-                                                      resume: nil, cacheByteLimit: 64 << 20,
-                                                      worker: WorkerCommand(executable: QuireBinary.path))
-        configuration.waitsForFiles = true
-        return ViewerModel(paths: [DocumentPath(Samples.path(name))], configuration: configuration)
+        ViewerModel(paths: [DocumentPath(Samples.path(name))], configuration: RealWorkerConfiguration.make())
     }
 
     @Test func pageOneComesBeforeTheRestThenTheFinishedDocument() throws {

@@ -19,14 +19,9 @@ final class ViewerModelTests {
         try "# Title\n\n\tindented with a tab\r\nwindows line\nlast line without newline".write(toFile: notes, atomically: true, encoding: .utf8)
     }
 
-    /// No printers reachable and a private resume file, unless given; this build's quire as the
-    /// render worker; reading the model waits for the worker's answers (no main loop here).
+    /// No printers reachable and no resume file, unless given (``RealWorkerConfiguration``).
     func configuration(resume: ResumeStore? = nil, cache: Int = 64 << 20) -> ViewerModel.Configuration {
-        var configuration = ViewerModel.Configuration(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")),
-                                                      resume: resume, cacheByteLimit: cache,
-                                                      worker: WorkerCommand(executable: QuireBinary.path))
-        configuration.waitsForFiles = true
-        return configuration
+        RealWorkerConfiguration.make(resume: resume, cache: cache)
     }
 
     /// ``configuration(resume:cache:)`` printing to `system`.

@@ -43,6 +43,21 @@ ensure_previewer() {
     fi
 }
 
+# The id of the visible window whose name matches NAME, once there is one (up to 10 s); empty
+# when none came.
+wait_window() {
+    local window=
+    for _ in $(seq 1 200); do
+        window=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -1)
+        [ -n "$window" ] && break
+        sleep 0.05
+    done
+    echo "$window"
+}
+
+# Ends the viewer a run started (VIEWER_PID).
+stop_viewer() { [ -n "${VIEWER_PID:-}" ] && { kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; }; VIEWER_PID=; }
+
 # Nautilus's call: show FILE in the previewer.
 show_file() {
     gdbus call --session --dest org.gnome.NautilusPreviewer --object-path /org/gnome/NautilusPreviewer \
