@@ -61,3 +61,19 @@ import QuireTestSupport
         #expect(info.status == 66)
     }
 }
+
+extension CommandLineConsistencyTests {
+    /// `info --json` gives a name with a newline as JSON escapes it, once: parsed back, the path
+    /// is the file's own and opens.
+    @Test func jsonPathsParseBackToTheFile() throws {
+        let odd = directory.file("new\nline \u{1B}[31m.pdf")
+        try FileManager.default.copyItem(atPath: Samples.path("document.pdf"), toPath: odd)
+        let result = QuireBinary.run(["info", "--json", odd])
+        #expect(result.status == 0, "\(result.standardError)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput))
+        let record = try #require((parsed as? [[String: Any]])?.first ?? parsed as? [String: Any])
+        #expect(record["path"] as? String == odd)
+        #expect(record["name"] as? String == "new\nline \u{1B}[31m.pdf")
+        #expect(FileManager.default.fileExists(atPath: try #require(record["path"] as? String)))
+    }
+}
