@@ -8,6 +8,7 @@ import Quire
 import QuireTerminal
 import QuireViewer
 import QuireRenderService
+import QuireGIO
 
 /// `quire look` in a terminal: full screen on the alternate screen, driven by the keyboard,
 /// drawing what the ``ViewerModel`` says. Pages are drawn with the best image protocol the
@@ -244,6 +245,7 @@ public final class TerminalViewer {
             if case .problem(let problem) = model.content { message = (problem.message, true) } else { mode = .goTo("") }
         case .character("p"): startPrinting()
         case .character("y"): copyText()
+        case .character("Y"): copyPath()
         case .character("o"):
             let entries = model.archiveEntries
             if entries.isEmpty {
@@ -307,6 +309,14 @@ public final class TerminalViewer {
         session.write(Array("\u{1B}]52;c;\(encoded)\u{07}".utf8))
         let count = text.count
         message = ("copied \(what) (\(count) character\(count == 1 ? "" : "s")) to the terminal's clipboard", false)
+    }
+
+    /// `Y`: the file's absolute path to the terminal's clipboard with OSC 52 (as `y` copies
+    /// text): to paste into a mail, a chat or another shell.
+    private func copyPath() {
+        let path = String(decoding: FileURI.canonicalPath(model.path.bytes) ?? model.path.bytes, as: UTF8.self)
+        session.write(Array("\u{1B}]52;c;\(Data(path.utf8).base64EncodedString())\u{07}".utf8))
+        message = ("copied the path of \(model.fileName) to the terminal's clipboard", false)
     }
 
     /// Largest OSC 52 payload sent (base64 bytes): terminals refuse or cut longer ones.
@@ -879,14 +889,16 @@ public final class TerminalViewer {
             keys.append("PgDn/PgUp")
             keys.append("/ find")
             keys.append("y copy text")
+            keys.append("Y copy path")
             keys.append("g go")
             keys.append("+/- zoom")
         case .text:
             keys.append("j/k PgDn/PgUp")
             keys.append("/ find")
+            keys.append("Y copy path")
             keys.append("g line")
         case .problem:
-            break
+            keys.append("Y copy path")
         }
         if !model.archiveEntries.isEmpty { keys.append("o open a file") }
         if model.fileCount > 1 { keys.append("←/→ file") ; keys.append("t tiles") }
