@@ -57,10 +57,10 @@ struct ShareCommand: AsyncParsableCommand {
     func run() async throws {
         if devices { return try listDevices() }
         let shared: ShareFiles
-        do { shared = try ShareFiles(files.map(RawArguments.path)) } catch { throw Self.fail(error) }
+        do throws(ShareError) { shared = try ShareFiles(files.map(RawArguments.path)) } catch { throw Self.fail(error) }
         if email {
             let route = EmailRoute.find()
-            do {
+            do throws(ShareError) {
                 let used = try EmailComposer.compose(shared, to: to, subject: subject, route: route)
                 let count = shared.files.count
                 Terminal.out("Mail started with \(count == 1 ? shared.files[0].name : "\(count) files") attached (\(used)).\n")
@@ -74,7 +74,7 @@ struct ShareCommand: AsyncParsableCommand {
                 Terminal.error("no reachable paired device named \(device.debugDescription) (quire share --devices lists them)")
                 throw ExitCode(ExitStatus.unavailable.rawValue)
             }
-            do { try directory.send(shared, to: target) } catch { throw Self.fail(error) }
+            do throws(ShareError) { try directory.send(shared, to: target) } catch { throw Self.fail(error) }
             let count = shared.files.count
             Terminal.out("Sent \(count == 1 ? shared.files[0].name : "\(count) files") to \(target.name) (\(target.service.displayName)).\n")
         }

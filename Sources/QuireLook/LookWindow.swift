@@ -679,7 +679,7 @@ final class LookWindow {
         let source = gtk_drag_source_new()!
         gtk_drag_source_set_actions(source, GDK_ACTION_COPY)
         Signal.connectDragPrepare(source) { [unowned self] in self.dragContent() }
-        gtk_widget_add_controller(icon, UnsafeMutablePointer(source))
+        gtk_widget_add_controller(icon, source)
         gtk_widget_set_tooltip_text(icon, "Drag the file out")
     }
 

@@ -36,14 +36,14 @@ final class ShareMenu {
         gtk_menu_button_set_icon_name(OpaquePointer(button), "send-to-symbolic")
         gtk_widget_set_tooltip_text(button, "Share")
         Accessibility.setLabel(button, "Share")
-        menu = OpaquePointer(g_menu_new()!)
+        menu = g_menu_new()!
         actions = OpaquePointer(g_simple_action_group_new()!)
-        gtk_widget_insert_action_group(window, "share", UnsafeMutablePointer(actions))
+        gtk_widget_insert_action_group(window, "share", actions)
         add("email") { [unowned self] in self.email() }
         add("copy") { [unowned self] in self.copy() }
         add("copy-path") { [unowned self] in self.copyPath() }
         add("open-with") { [unowned self] in self.openWith() }
-        gtk_menu_button_set_menu_model(OpaquePointer(button), UnsafeMutablePointer(menu))
+        gtk_menu_button_set_menu_model(OpaquePointer(button), UnsafeMutablePointer<GMenuModel>(menu))
         Signal.menuButtonOpening(button) { [unowned self] in self.rebuild() }
         Accessibility.nameDropDownButton(button, "Share")
     }
@@ -51,7 +51,7 @@ final class ShareMenu {
     private func add(_ name: String, _ action: @escaping @MainActor () -> Void) {
         let simple = g_simple_action_new(name, nil)!
         Signal.connectIgnoringArgument(UnsafeMutableRawPointer(simple), "activate", action)
-        g_action_map_add_action(UnsafeMutablePointer(actions), UnsafeMutablePointer(simple))
+        g_action_map_add_action(actions, simple)
         g_object_unref(UnsafeMutableRawPointer(simple))
     }
 
@@ -71,11 +71,11 @@ final class ShareMenu {
 
     /// Rebuilds the menu's items for what can be done now.
     func rebuild() {
-        g_menu_remove_all(UnsafeMutablePointer(menu))
+        g_menu_remove_all(menu)
         let route = lookUpEmail()
         let send = g_menu_new()!
         if route.isAvailable { g_menu_append(send, "Email…", "share.email") }
-        for name in deviceActions { g_action_map_remove_action(UnsafeMutablePointer(actions), name) }
+        for name in deviceActions { g_action_map_remove_action(actions, name) }
         deviceActions = []
         devices = DeviceDirectory().devices()
         if !devices.isEmpty {
@@ -86,16 +86,16 @@ final class ShareMenu {
                 deviceActions.append(name)
                 g_menu_append(submenu, device.name, "share.\(name)")
             }
-            g_menu_append_submenu(send, "Send to Device", UnsafeMutablePointer(OpaquePointer(submenu)))
+            g_menu_append_submenu(send, "Send to Device", UnsafeMutablePointer<GMenuModel>(submenu))
             g_object_unref(UnsafeMutableRawPointer(submenu))
         }
-        g_menu_append_section(UnsafeMutablePointer(menu), nil, UnsafeMutablePointer(OpaquePointer(send)))
+        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(send))
         g_object_unref(UnsafeMutableRawPointer(send))
         let local = g_menu_new()!
         g_menu_append(local, "Copy", "share.copy")
         g_menu_append(local, "Copy Path", "share.copy-path")
         if let name = openWithName() { g_menu_append(local, "Open With \(name)", "share.open-with") }
-        g_menu_append_section(UnsafeMutablePointer(menu), nil, UnsafeMutablePointer(OpaquePointer(local)))
+        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(local))
         g_object_unref(UnsafeMutableRawPointer(local))
     }
 
@@ -105,7 +105,7 @@ final class ShareMenu {
             status("Still sending the last share…")
             return nil
         }
-        do {
+        do throws(ShareError) {
             return try ShareFiles(files())
         } catch {
             status("Not sent: \(error.message)")
@@ -121,7 +121,7 @@ final class ShareMenu {
         let what = shared.files.count == 1 ? shared.files[0].name : "\(shared.files.count) files"
         JoinableThread.detach(stackSize: 1 << 20) {
             let outcome: Result<String, ShareError>
-            do { outcome = .success(try EmailComposer.compose(shared, route: route)) } catch { outcome = .failure(error) }
+            do throws(ShareError) { outcome = .success(try EmailComposer.compose(shared, route: route)) } catch { outcome = .failure(error) }
             Signal.post { [weak self] in
                 guard let self else { return }
                 self.sending = false
@@ -141,7 +141,7 @@ final class ShareMenu {
         let what = shared.files.count == 1 ? shared.files[0].name : "\(shared.files.count) files"
         JoinableThread.detach(stackSize: 1 << 20) {
             let outcome: Result<Void, ShareError>
-            do { try DeviceDirectory().send(shared, to: device); outcome = .success(()) } catch { outcome = .failure(error) }
+            do throws(ShareError) { try DeviceDirectory().send(shared, to: device); outcome = .success(()) } catch { outcome = .failure(error) }
             Signal.post { [weak self] in
                 guard let self else { return }
                 self.sending = false

@@ -87,7 +87,9 @@ enum Signal {
     static func connectDragPrepare(_ source: OpaquePointer, _ action: @escaping @MainActor () -> UnsafeMutablePointer<GdkContentProvider>?) {
         let handler: @convention(c) (gpointer?, Double, Double, gpointer?) -> UnsafeMutablePointer<GdkContentProvider>? = { _, _, _, data in
             let box = Unmanaged<Box<@MainActor () -> UnsafeMutablePointer<GdkContentProvider>?>>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated { box.function() }
+            // As an address: a pointer is not Sendable across the isolation check.
+            let address = MainActor.assumeIsolated { box.function().map { UInt(bitPattern: $0) } ?? 0 }
+            return UnsafeMutablePointer(bitPattern: address)
         }
         connect(UnsafeMutableRawPointer(source), "prepare", unsafeBitCast(handler, to: GCallback.self), retain(action))
     }

@@ -143,6 +143,35 @@ final class LookCopyTerminalTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    /// `Y`: the file's absolute path, as text, through the same OSC 52; the status line lists the key.
+    @Test func capitalYCopiesTheFilesPath() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = directory.file("state")
+        env["CUPS_SERVER"] = "127.0.0.1:1"
+        let folder = directory.file("a folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/Café notes.txt"
+        try "one\ntwo\n".write(toFile: file, atomically: true, encoding: .utf8)
+        // Started from the folder with a relative name: the path copied is still absolute.
+        let session = try TmuxSession(["/bin/sh", "-c", "cd \"$0\" && exec \"$1\" look --no-resume \"$2\"",
+                                       folder, QuireBinary.path, "Café notes.txt"], environment: env)
+        _ = ProcessRunner.run(["/usr/bin/tmux", "-L", session.socket, "set-option", "-g", "set-clipboard", "on"], timeout: 20)
+        let ready = session.wait(for: "line 1 of 2")
+        #expect(TmuxSession.lastLine(ready).contains("Y copy path"), "the status line lists Y: \(TmuxSession.lastLine(ready))")
+        session.send("Y")
+        let screen = session.wait { TmuxSession.lastLine($0).contains("copied the path") }
+        #expect(TmuxSession.lastLine(screen).contains("copied the path of Café notes.txt"), "\(TmuxSession.lastLine(screen))")
+        var buffer = ""
+        let deadline = Date().addingTimeInterval(10)
+        while buffer != file && Date() < deadline {
+            buffer = ProcessRunner.run(["/usr/bin/tmux", "-L", session.socket, "show-buffer"], timeout: 20).standardOutputText
+            usleep(50_000)
+        }
+        #expect(buffer == file, "\(buffer.debugDescription)")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func yCopiesTheLinesOnTheScreenOfATextFile() throws {
         var env = ProcessInfo.processInfo.environment
         env["XDG_STATE_HOME"] = directory.file("state")

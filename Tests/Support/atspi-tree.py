@@ -5,7 +5,8 @@
    interface); VALUE a spin button's or slider's current value (empty without a Value one).
    atspi-tree.py APP-NAME               (e.g. quire-look); exits 1 when no such application
    atspi-tree.py APP-NAME --press NAME  does the first action (click) of the first push button
-                                        named NAME; exits 2 when there is none.
+                                        named NAME (else the first toggle button, else the
+                                        first menu item); exits 2 when there is none.
    atspi-tree.py APP-NAME --select NAME selects the first list item named NAME through its
                                         list's Selection interface; exits 2 when there is none.
 Uses the session bus in DBUS_SESSION_BUS_ADDRESS (the test bed's)."""
@@ -84,6 +85,9 @@ def main():
                 return 0 if Atspi.Selection.select_child(item.get_parent(), item.get_index_in_parent()) else 3
             if press is not None:
                 button = find(app, "push button", press)
+                for role in ("toggle button", "menu item"):
+                    if button is None:
+                        button = find(app, role, press)
                 if button is None:
                     print("no push button named %s" % press, file=sys.stderr)
                     return 2
