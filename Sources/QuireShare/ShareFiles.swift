@@ -22,7 +22,14 @@ package final class ShareFiles: Sendable {
         package let absolutePath: [UInt8]
         package let uri: String
         package let descriptor: FileDescriptor
+        /// The file's name for messages (control characters escaped, as everywhere in Quire).
         package var name: String { path.displayName }
+        /// The file's name as one line of text (a mail's subject): control characters become spaces.
+        package var plainName: String {
+            String(String.UnicodeScalarView(String(decoding: path.lastComponentBytes, as: UTF8.self).unicodeScalars.map {
+                $0.properties.generalCategory == .control ? " " : $0
+            }))
+        }
         /// The absolute path as text (what `xdg-email` and devices are given).
         package var absoluteString: String { String(decoding: absolutePath, as: UTF8.self) }
     }
@@ -70,9 +77,7 @@ package final class ShareFiles: Sendable {
     /// The subject a mail gets when none is given: the file's name, or the first names.
     package var defaultSubject: String {
         // A name with a line break or a control character is still one line of subject.
-        let names = files.map { String(String.UnicodeScalarView($0.name.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? " " : $0
-        })) }
+        let names = files.map(\.plainName)
         switch names.count {
         case 1: return names[0]
         case 2, 3: return names.joined(separator: ", ")

@@ -116,7 +116,7 @@ final class ShareCommandTests {
 
         // An address xdg-email would take as an option is refused before anything runs.
         try? FileManager.default.removeItem(atPath: argvRecord)
-        let dashed = share(["--email", "--to", "-x@example.org", file], bus: bus, path: "\(tools):/usr/bin:/bin")
+        let dashed = share(["--email", "--to=-x@example.org", file], bus: bus, path: "\(tools):/usr/bin:/bin")
         #expect(dashed.status == 64 && dashed.errorLines.count == 1, "\(dashed.standardError)")
         #expect(!FileManager.default.fileExists(atPath: argvRecord), "xdg-email did not run")
     }
