@@ -678,6 +678,17 @@ final class LookWindow {
     private func makeIconDragSource() {
         let source = gtk_drag_source_new()!
         gtk_drag_source_set_actions(source, GDK_ACTION_COPY)
+        // The header bar moves the window when it is dragged, and its gesture starts sooner
+        // (the double-click distance) than a drag does (the drag threshold): a press on the
+        // icon is claimed at once, which cancels the header bar's gesture for that press.
+        let press = gtk_gesture_click_new()!
+        let claim = UnsafeMutableRawPointer(press)
+        Signal.connectPressed(claim) { _, _, _ in
+            gtk_gesture_set_state(OpaquePointer(claim), GTK_EVENT_SEQUENCE_CLAIMED)
+        }
+        // Grouped with the drag source: the claim is theirs together (not a denial of the drag).
+        gtk_gesture_group(OpaquePointer(claim), source)
+        gtk_widget_add_controller(icon, press)
         Signal.connectDragPrepare(source) { [unowned self] in self.dragContent() }
         gtk_widget_add_controller(icon, source)
         gtk_widget_set_tooltip_text(icon, "Drag the file out")

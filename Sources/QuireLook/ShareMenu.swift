@@ -45,7 +45,6 @@ final class ShareMenu {
         add("open-with") { [unowned self] in self.openWith() }
         gtk_menu_button_set_menu_model(OpaquePointer(button), UnsafeMutablePointer<GMenuModel>(menu))
         Signal.menuButtonOpening(button) { [unowned self] in self.rebuild() }
-        Accessibility.nameDropDownButton(button, "Share")
     }
 
     private func add(_ name: String, _ action: @escaping @MainActor () -> Void) {
@@ -94,7 +93,7 @@ final class ShareMenu {
         let local = g_menu_new()!
         g_menu_append(local, "Copy", "share.copy")
         g_menu_append(local, "Copy Path", "share.copy-path")
-        if let name = openWithName() { g_menu_append(local, "Open With \(name)", "share.open-with") }
+        if let name = openWithName() { g_menu_append(local, "Open with \(name)", "share.open-with") }
         g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(local))
         g_object_unref(UnsafeMutableRawPointer(local))
     }
