@@ -148,6 +148,45 @@ final class LookShareTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// In the index sheet, the tiles chosen (a click, then Ctrl+click) are mailed together.
+    @Test func theIndexSheetSharesTheSelectedFilesTogether() throws {
+        let harness = try LookHarness("quire-look-share-index")
+        let bed = harness.bed
+        let portalRecord = harness.directory.file("portal.jsonl")
+        let portal = try helper(harness, "email-portal-stand-in.py", [portalRecord], record: portalRecord)
+        defer { portal.stop() }
+        let first = harness.directory.file("first.pdf"), middle = harness.directory.file("middle.txt"), last = harness.directory.file("last.txt")
+        try FileManager.default.copyItem(atPath: Samples.path("document.pdf"), toPath: first)
+        try "the middle one\n".write(toFile: middle, atomically: true, encoding: .utf8)
+        try "the last one\n".write(toFile: last, atomically: true, encoding: .utf8)
+        let viewer = try harness.look([first, middle, last])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^first\\.pdf$"), "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } }
+        bed.key("ctrl+Up")
+        let tree = bed.waitForAccessible { tree in ["first.pdf,", "middle.txt,", "last.txt,"].allSatisfy { name in tree.contains { $0.name.hasPrefix(name) } } }
+        let tile = try #require(tree.first { $0.name.hasPrefix("last.txt,") && ($0.extents?.width ?? 0) > 0 }?.extents, "\(tree.filter { $0.name.contains(",") })")
+        let frame = try bed.geometry(of: window)
+        bed.run(["/usr/bin/xdotool", "mousemove", "\(frame.x + tile.x + tile.width / 2)", "\(frame.y + tile.y + tile.height / 2)",
+                 "keydown", "ctrl", "click", "1", "keyup", "ctrl"])
+        _ = bed.waitForAccessible { $0.contains { $0.name.hasPrefix("last.txt,") && $0.states.contains("selected") } }
+        _ = openShareMenu(harness)
+        #expect(bed.press("Email…"))
+        let after = bed.waitForAccessible { Self.label($0, "Mail started with 2 files attached") }
+        #expect(Self.label(after, "Mail started with 2 files attached"), "\(after.filter { $0.role == "label" })")
+        let call = try #require(portalCalls(portalRecord).first)
+        #expect(call["subject"] as? String == "first.pdf, last.txt", "\(call)")
+        let attached = (call["attachments"] as? [String]) ?? []
+        #expect(attached.count == 2)
+        if attached.count == 2 {
+            #expect(FileManager.default.contents(atPath: attached[0]) == FileManager.default.contents(atPath: first))
+            #expect(FileManager.default.contents(atPath: attached[1]) == FileManager.default.contents(atPath: last))
+        }
+        bed.key("Escape")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func withNeitherAPortalNorXdgEmailEmailIsHiddenWithItsReason() throws {
         let harness = try LookHarness("quire-look-share-none")
         let file = harness.directory.file("notes.txt")
