@@ -195,6 +195,30 @@ final class ShareCommandTests {
         #expect((try? String(contentsOfFile: record, encoding: .utf8)) == shared, "nothing more was sent")
     }
 
+    @Test func devicesAreListedAndSentToThroughGSConnect() throws {
+        let bus = try PrivateSessionBus()
+        let devices = directory.file("gsconnect.json")
+        try """
+            [{"id": "f00d", "name": "Phone", "connected": true, "paired": true},
+             {"id": "beef", "name": "Away", "connected": false, "paired": true}]
+            """.write(toFile: devices, atomically: true, encoding: .utf8)
+        let record = directory.file("gsconnect.tsv")
+        let service = try standIn("gsconnect-stand-in.py", [devices, record], record: record, bus: bus)
+        defer { service.stop() }
+        let json = share(["--devices", "--json"], bus: bus)
+        #expect(json.status == 0, "\(json.standardError)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: String]]
+        #expect(parsed == [["id": "f00d", "name": "Phone", "service": "gsconnect"]], "\(json.standardOutputText)")
+        let first = try write("one.txt", Array("1\n".utf8)), second = try write("two.txt", Array("2\n".utf8))
+        let sent = share(["--device", "Phone", first, second], bus: bus)
+        #expect(sent.status == 0, "\(sent.standardError)")
+        #expect(sent.standardOutputText == "Sent 2 files to Phone (GSConnect).\n", "\(sent.standardOutputText)")
+        let shared = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+        #expect(shared == "f00d\tshareFile\tfile://\(first)\tFalse\nf00d\tshareFile\tfile://\(second)\tFalse\n", "\(shared)")
+        let away = share(["--device", "Away", first], bus: bus)
+        #expect(away.status == 69, "\(away.standardError)")
+    }
+
     @Test func argumentsAreChecked() throws {
         let bus = try PrivateSessionBus()
         let file = try write("a.txt", Array("a\n".utf8))
