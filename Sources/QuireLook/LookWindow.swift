@@ -692,6 +692,7 @@ final class LookWindow {
         Signal.connectDragPrepare(source) { [unowned self] in self.dragContent() }
         gtk_widget_add_controller(icon, source)
         gtk_widget_set_tooltip_text(icon, "Drag the file out")
+        pages.dragOutContent = { [unowned self] in self.dragContent() }
     }
 
     private func dragContent() -> UnsafeMutablePointer<GdkContentProvider>? {

@@ -14,6 +14,9 @@ package struct DeviceDirectory: Sendable {
     static let gsconnectDevice = "org.gnome.Shell.Extensions.GSConnect.Device"
 
     private let bus: DBusConnection?
+    /// How long a device service may take to list its devices (the window asks as its menu
+    /// opens): one that hangs lists none.
+    static let listTimeout: Int32 = 2000
 
     /// On `bus`, or the user's session bus when one runs.
     package init(bus: DBusConnection? = nil) {
@@ -42,14 +45,15 @@ package struct DeviceDirectory: Sendable {
     private func kdeConnectDevices(_ bus: DBusConnection) -> [ShareDevice] {
         guard let ids = try? bus.call(destination: Self.kdeConnectName, path: Self.kdeConnectPath,
                                       interface: "org.kde.kdeconnect.daemon", method: "devices",
-                                      [.boolean(true), .boolean(true)], fileDescriptors: [], autoStart: false).strings(0) else {
+                                      [.boolean(true), .boolean(true)], fileDescriptors: [], autoStart: false, timeout: Self.listTimeout).strings(0) else {
             return []
         }
         return ids.map { id in
             let path = "\(Self.kdeConnectPath)/devices/\(id)"
             var name = id
             if case .string(let value)? = try? bus.property(destination: Self.kdeConnectName, path: path,
-                                                            interface: "org.kde.kdeconnect.device", name: "name", autoStart: false) {
+                                                            interface: "org.kde.kdeconnect.device", name: "name", autoStart: false,
+                                                            timeout: Self.listTimeout) {
                 name = value
             }
             return ShareDevice(id: id, name: name, service: .kdeConnect, objectPath: path)
@@ -59,7 +63,7 @@ package struct DeviceDirectory: Sendable {
     private func gsconnectDevices(_ bus: DBusConnection) -> [ShareDevice] {
         guard let reply = try? bus.call(destination: Self.gsconnectName, path: Self.gsconnectPath,
                                         interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects", [],
-                                        fileDescriptors: [], autoStart: false),
+                                        fileDescriptors: [], autoStart: false, timeout: Self.listTimeout),
               case .dictionary(let objects)? = reply[0] else {
             return []
         }

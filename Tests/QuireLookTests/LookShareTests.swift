@@ -143,6 +143,19 @@ final class LookShareTests {
         #expect(dropped == uri + "\n", "the drop target received the file: \(dropped.debugDescription)")
         #expect((try? bed.geometry(of: try #require(window)))?.x == frame.x, "the drag did not move the window")
 
+        // Alt+drag on the page drops the file too (without Alt a drag there selects text).
+        let (px, py) = (frame.x + 300, frame.y + 400)
+        bed.run(["/usr/bin/xdotool", "mousemove", "\(px)", "\(py)", "sleep", "0.3", "keydown", "alt", "sleep", "0.1",
+                 "mousedown", "1", "sleep", "0.2", "mousemove", "\(px + 4)", "\(py + 4)", "sleep", "0.1",
+                 "mousemove", "\(px + 20)", "\(py + 20)", "sleep", "0.2", "mousemove", "1090", "440", "sleep", "0.3",
+                 "mousemove", "1100", "450", "sleep", "0.5", "mouseup", "1", "keyup", "alt"])
+        let altDeadline = Date().addingTimeInterval(10)
+        while dropped == uri + "\n" && Date() < altDeadline {
+            dropped = (try? String(contentsOfFile: dropRecord, encoding: .utf8)) ?? ""
+            usleep(100_000)
+        }
+        #expect(dropped == uri + "\n" + uri + "\n", "Alt+drag from the page dropped the file: \(dropped.debugDescription)")
+
         bed.run(["/usr/bin/xdotool", "windowfocus", try #require(window)])
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
