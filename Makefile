@@ -45,7 +45,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath --scratc
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 QUIRE_RELEASE := $(RELEASE_DIR)/release/quire
 
-.PHONY: all deps build release samples demo test desktop-test screenshot man man-check bench fuzz fuzz-smoke asan install uninstall clean
+.PHONY: all deps build release samples demo test test-repeat desktop-test screenshot man man-check bench fuzz fuzz-smoke asan install uninstall clean
 
 all: build
 
@@ -87,6 +87,13 @@ test: deps samples release
 	$(SWIFT) build --build-tests
 	scripts/run-tests.sh $(SWIFT) --skip '$(DESKTOP_SUITES)'
 	scripts/generate-man.sh --check
+
+## test-repeat: the suites most exposed to timing (office, batch, viewers, printing) N times under
+## CPU load (one busy process per core; LOAD=K to change), counting the runs that passed.
+N ?= 5
+test-repeat: deps samples
+	$(SWIFT) build --build-tests
+	scripts/test-repeat.sh $(SWIFT) $(N) $(FILTER)
 
 ## desktop-test: the real file manager end to end — Nautilus 43 under Xvfb, Space on a selected
 ## file opens Quire's window through the previewer's D-Bus activation (installs nautilus).

@@ -31,6 +31,8 @@ public final class TerminalViewer {
         case entries(TerminalEntryList)
         case password(String)
         case printing(TerminalPrintForm)
+        /// `?`: the keys that apply to the file on screen, from the viewer-command table.
+        case help
     }
 
     private struct Layout {
@@ -192,79 +194,133 @@ public final class TerminalViewer {
             case .close: mode = .normal
             case .open(let entry):
                 mode = .normal
-                if let problem = model.openArchiveEntry(entry) { message = ("\(entry.path): \(problem.message)", true) }
+                let archive = model.fileIndex
+                if let problem = model.openArchiveEntry(entry) {
+                    message = ("\(entry.path): \(problem.message)", true)
+                } else {
+                    openedFromList = (file: model.fileIndex, archive: archive, list: list)
+                }
             }
             return nil
         case .password(let typed): handlePassword(key, typed: typed); return nil
         case .printing(let form): handlePrint(key, form: form); return nil
+        case .help:
+            // Any key closes the help screen; q and Esc only close it.
+            mode = .normal
+            return nil
         case .normal: break
         }
         message = nil
+        guard let viewerKey = Self.viewerKey(key),
+              let command = ViewerCommand.command(for: viewerKey, in: .terminal, findActive: model.find.isActive) else { return nil }
+        return perform(command, key: viewerKey)
+    }
+
+    /// The table's name for a terminal key, or nil for keys the table does not name.
+    static func viewerKey(_ key: TerminalKey) -> ViewerKey? {
+        switch key {
+        case .character(" "): ViewerKey(.space)
+        case .character(let character): .character(character)
+        case .control(let character): .character(character, control: true)
+        case .enter: ViewerKey(.enter)
+        case .escape: ViewerKey(.escape)
+        case .tab: ViewerKey(.tab)
+        case .up: ViewerKey(.up)
+        case .down: ViewerKey(.down)
+        case .left: ViewerKey(.left)
+        case .right: ViewerKey(.right)
+        case .pageUp: ViewerKey(.pageUp)
+        case .pageDown: ViewerKey(.pageDown)
+        case .home: ViewerKey(.home)
+        case .end: ViewerKey(.end)
+        case .shiftUp: ViewerKey(.up, shift: true)
+        case .shiftDown: ViewerKey(.down, shift: true)
+        case .shiftLeft: ViewerKey(.left, shift: true)
+        case .shiftRight: ViewerKey(.right, shift: true)
+        case .backTab, .backspace, .delete, .unknown: nil
+        }
+    }
+
+    /// A file opened from an archive's list (`o`, Enter): Esc goes back to the list.
+    private var openedFromList: (file: Int, archive: Int, list: TerminalEntryList)?
+
+    /// Carries out a command of the viewer-command table; an exit status when the viewer closes.
+    private func perform(_ command: ViewerCommand, key: ViewerKey) -> Int32? {
         let isText: Bool
         if case .text = model.content { isText = true } else { isText = false }
-        switch key {
-        // With a search on, Esc ends it (a second Esc closes the viewer).
-        case .escape where model.find.isActive:
-            model.stopFind()
-        case .character(" "), .character("q"), .escape:
+        switch command {
+        case .close:
+            // Esc backs out one level (a file opened from an archive's list goes back to the
+            // list); q, and Esc at the top, close the viewer.
+            if key.base == .escape, let opened = openedFromList, opened.file == model.fileIndex {
+                openedFromList = nil
+                model.selectFile(opened.archive)
+                mode = .entries(opened.list)
+                return nil
+            }
             return 0
-        case .character("/"):
+        case .help:
+            mode = .help
+        case .endFind:
+            model.stopFind()
+        case .find:
             switch model.content {
-            case .pages, .text: mode = .find("")
+            case .pages, .text:
+                if model.commandContext.hasText { mode = .find("") } else { message = ("\(model.fileName) has no text to find", false) }
             case .opening: message = ("\(model.fileName) is still opening", false)
             case .problem(let problem): message = (problem.message, true)
             }
-        // n/N: the next/previous match while a search is on (as in less and vi); otherwise,
-        // as before, the next/previous file.
-        case .character("n") where model.find.isActive:
+        case .nextMatch:
             if !model.findNext() { message = (model.findText, false) }
-        case .character("N") where model.find.isActive:
+        case .previousMatch:
             if !model.findPrevious() { message = (model.findText, false) }
-        case .pageDown:
+        case .nextScreen:
             if isText { model.scroll(by: max(1, textLinesShown - 1)) } else { turn(1) }
-        case .pageUp:
+        case .previousScreen:
             if isText { model.scroll(by: -max(1, textLinesShown - 1)) } else { turn(-1) }
-        case .down, .character("j"):
+        case .lineDown:
             if isText { model.scroll(by: 1) } else if !model.pan(dx: 0, dy: 0.25) { turn(1) }
-        case .up, .character("k"):
+        case .lineUp:
             if isText { model.scroll(by: -1) } else if !model.pan(dx: 0, dy: -0.25) { turn(-1, atBottom: true) }
-        case .home: model.firstPage()
-        case .end: model.lastPage()
-        case .right, .character("n"): switchFile(model.nextFile(), last: "this is the last file")
-        case .left, .character("N"), .character("b"): switchFile(model.previousFile(), last: "this is the first file")
-        case .character("h"), .shiftLeft: model.pan(dx: -0.25, dy: 0)
-        case .character("l"), .shiftRight: model.pan(dx: 0.25, dy: 0)
-        case .shiftUp: model.pan(dx: 0, dy: -0.25)
-        case .shiftDown: model.pan(dx: 0, dy: 0.25)
-        case .character("i"): showInfo.toggle()
-        case .character("+"), .character("="):
+        case .firstPage: model.firstPage()
+        case .lastPage: model.lastPage()
+        case .goTo:
+            if case .problem(let problem) = model.content {
+                message = (problem.message, true)
+            } else if case .character(let digit) = key.base {
+                mode = .goTo(String(digit))
+            }
+        case .nextFile: switchFile(model.nextFile(), last: "this is the last file")
+        case .previousFile: switchFile(model.previousFile(), last: "this is the first file")
+        case .panLeft: model.pan(dx: -0.25, dy: 0)
+        case .panRight: model.pan(dx: 0.25, dy: 0)
+        case .info: showInfo.toggle()
+        case .zoomIn:
             if !model.zoomIn() { message = (isText ? "text is shown as text: zoom is for pages" : "zoomed in as far as it goes", false) }
-        case .character("-"), .character("_"): model.zoomOut()
-        case .character("0"): model.zoomToFit()
-        case .character("g"):
-            if case .problem(let problem) = model.content { message = (problem.message, true) } else { mode = .goTo("") }
-        case .character("p"): startPrinting()
-        case .character("y"): copyText()
-        case .character("Y"): copyPath()
-        case .character("o"):
+        case .zoomOut: model.zoomOut()
+        case .zoomToFit: model.zoomToFit()
+        case .print: startPrinting()
+        case .copy: copyText()
+        case .copyPath: copyPath()
+        case .openEntry:
             let entries = model.archiveEntries
             if entries.isEmpty {
                 message = (model.card?.family == .archive ? "no file in this archive can be opened" : "o opens a file from an archive", false)
             } else {
                 mode = .entries(TerminalEntryList(entries: entries))
             }
-        case .character("t"):
+        case .indexSheet:
             if model.fileCount > 1 {
                 mode = .tiles(model.fileIndex)
                 model.openAllForIndex()
             } else {
                 message = ("only one file", false)
             }
-        case .enter:
-            if model.problem?.needsPassword == true { mode = .password("") }
-        default:
+        case .copyPageImage, .selectAll, .sidebar:
             break
         }
+        // Enter on a file that needs its password asks for it.
+        if key.base == .enter, model.problem?.needsPassword == true { mode = .password("") }
         return nil
     }
 
@@ -347,7 +403,8 @@ public final class TerminalViewer {
         case .backspace: mode = .goTo(String(typed.dropLast()))
         case .character(let character) where character.isASCII && character.isNumber && typed.count < 9:
             mode = .goTo(typed + String(character))
-        case .enter:
+        // Enter, or g as in less (`5g`), goes.
+        case .enter, .character("g"):
             mode = .normal
             if let number = Int(typed), let problem = model.goTo(number) { message = (problem, true) }
         default: break
@@ -576,6 +633,8 @@ public final class TerminalViewer {
         var image: [UInt8] = []
         if case .tiles(let selected) = mode {
             drawTiles(selected: selected, into: &out)
+        } else if case .help = mode {
+            drawHelp(into: &out)
         } else if case .entries(var list) = mode {
             list.visibleRows = layout.contentRows
             mode = .entries(list)
@@ -602,6 +661,21 @@ public final class TerminalViewer {
     }
 
     private func at(_ row: Int, _ column: Int) -> String { "\u{1B}[\(row);\(column)H" }
+
+    /// `?`: the keys of the viewer-command table that apply to the file on screen, a line each.
+    private func drawHelp(into out: inout String) {
+        let lines = ViewerCommand.helpLines(for: .terminal, in: model.commandContext)
+        let keyWidth = min(24, (lines.map { TerminalText.width($0.keys) }.max() ?? 0) + 2)
+        var row = layout.contentTop
+        out += at(row, layout.contentLeft + 1) + (styled ? "\u{1B}[1m" : "") + "Keys for \(TerminalText.clip(model.fileName, width: layout.contentColumns - 12))"
+            + "\u{1B}[0m"
+        row += 2
+        for line in lines where row < layout.contentTop + layout.contentRows {
+            let keys = line.keys + String(repeating: " ", count: max(0, keyWidth - TerminalText.width(line.keys)))
+            out += at(row, layout.contentLeft + 1) + TerminalText.clip(keys + line.help, width: layout.contentColumns - 2)
+            row += 1
+        }
+    }
 
     /// The file is being opened in the worker.
     private func drawOpening(into out: inout String) {
@@ -859,6 +933,8 @@ public final class TerminalViewer {
             if let message { right = message.text + " · " + right; isError = message.isError }
         case .printing:
             right = message?.text ?? "Printing: Tab next field · Enter print · Esc cancel"
+        case .help:
+            right = "any key: back"
         case .normal:
             if let message {
                 right = message.text
@@ -878,30 +954,16 @@ public final class TerminalViewer {
         return (isError ? "\u{1B}[1;37;41m" : "\u{1B}[7m") + padded + "\u{1B}[0m"
     }
 
+    /// The status line's reminder: the commands that apply to the file on screen (from the
+    /// viewer-command table), the most used first, and `?` for the rest.
     private func keys() -> String {
-        var keys = ["q close"]
-        if model.printAction.isAvailable { keys.append("p print") }
-        keys.append("i info")
-        switch model.content {
-        case .opening:
-            break
-        case .pages:
-            keys.append("PgDn/PgUp")
-            keys.append("/ find")
-            keys.append("y copy text")
-            keys.append("Y copy path")
-            keys.append("g go")
-            keys.append("+/- zoom")
-        case .text:
-            keys.append("j/k PgDn/PgUp")
-            keys.append("/ find")
-            keys.append("Y copy path")
-            keys.append("g line")
-        case .problem:
-            keys.append("Y copy path")
-        }
-        if !model.archiveEntries.isEmpty { keys.append("o open a file") }
-        if model.fileCount > 1 { keys.append("←/→ file") ; keys.append("t tiles") }
-        return keys.joined(separator: " · ")
+        let context = model.commandContext
+        let shown: [(ViewerCommand, String)] = [
+            (.close, "q close"), (.help, "? keys"), (.print, "p print"), (.info, "i info"),
+            (.nextScreen, "Space/b page"), (.find, "/ find"), (.copy, "y copy text"), (.copyPath, "Y copy path"),
+            (.goTo, "1-9 go"), (.zoomIn, "+/- zoom"), (.openEntry, "o open a file"),
+            (.nextFile, "←/→ file"), (.indexSheet, "t tiles"),
+        ]
+        return shown.filter { $0.0.applies(in: context) }.map(\.1).joined(separator: " · ")
     }
 }
