@@ -960,7 +960,7 @@ public final class TerminalViewer {
         let context = model.commandContext
         let shown: [(ViewerCommand, String)] = [
             (.close, "q close"), (.help, "? keys"), (.print, "p print"), (.info, "i info"),
-            (.nextScreen, "Space/b page"), (.find, "/ find"), (.copy, "y copy text"), (.copyPath, "Y copy path"),
+            (.nextScreen, "Space/b page"), (.find, "/ find"), (.copy, "y copy text"),
             (.goTo, "1-9 go"), (.zoomIn, "+/- zoom"), (.openEntry, "o open a file"),
             (.nextFile, "←/→ file"), (.indexSheet, "t tiles"),
         ]

@@ -143,7 +143,7 @@ final class LookCopyTerminalTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
-    /// `Y`: the file's absolute path, as text, through the same OSC 52; the status line lists the key.
+    /// `Y`: the file's absolute path, as text, through the same OSC 52; the keys screen lists it.
     @Test func capitalYCopiesTheFilesPath() throws {
         var env = ProcessInfo.processInfo.environment
         env["XDG_STATE_HOME"] = directory.file("state")
@@ -156,8 +156,13 @@ final class LookCopyTerminalTests {
         let session = try TmuxSession(["/bin/sh", "-c", "cd \"$0\" && exec \"$1\" look --no-resume \"$2\"",
                                        folder, QuireBinary.path, "Café notes.txt"], environment: env)
         _ = ProcessRunner.run(["/usr/bin/tmux", "-L", session.socket, "set-option", "-g", "set-clipboard", "on"], timeout: 20)
-        let ready = session.wait(for: "line 1 of 2")
-        #expect(TmuxSession.lastLine(ready).contains("Y copy path"), "the status line lists Y: \(TmuxSession.lastLine(ready))")
+        _ = session.wait(for: "line 1 of 2")
+        // The keys screen (?) lists Y; any key closes it.
+        session.send("?")
+        let help = session.wait { $0.contains("copy the file's path") }
+        #expect(help.split(separator: "\n").contains { $0.contains("Y") && $0.contains("copy the file's path") }, "\(help)")
+        session.send("Escape")
+        _ = session.wait { !$0.contains("copy the file's path") }
         session.send("Y")
         let screen = session.wait { TmuxSession.lastLine($0).contains("copied the path") }
         #expect(TmuxSession.lastLine(screen).contains("copied the path of Café notes.txt"), "\(TmuxSession.lastLine(screen))")
