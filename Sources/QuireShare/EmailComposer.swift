@@ -102,7 +102,6 @@ package enum EmailComposer {
         }
         try? child.input.close()
         _ = fcntl(child.output.rawValue, F_SETFL, O_NONBLOCK)
-        defer { try? child.output.close() }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var waited = 0
         while true {
@@ -110,6 +109,7 @@ package enum EmailComposer {
             var status: Int32 = 0
             let reaped = waitpid(child.pid, &status, WNOHANG)
             if reaped == child.pid {
+                try? child.output.close()
                 let exited = status & 0x7f == 0
                 let code = (status >> 8) & 0xff
                 guard exited, code == 0 else {
@@ -117,7 +117,20 @@ package enum EmailComposer {
                 }
                 return
             }
-            if waited >= programWaitMilliseconds { return }  // a mail program in the foreground: started
+            if waited >= programWaitMilliseconds {
+                // A mail program kept in the foreground: started. Its output is drained until it
+                // ends (a closed pipe would kill it on its first write) and it is reaped then.
+                let output = child.output, pid = child.pid
+                _ = fcntl(output.rawValue, F_SETFL, 0)
+                JoinableThread.detach(stackSize: 64 << 10) {
+                    var drain = [UInt8](repeating: 0, count: 4096)
+                    while (drain.withUnsafeMutableBytes { (try? output.read(into: $0)) ?? 0 }) > 0 {}
+                    try? output.close()
+                    var status: Int32 = 0
+                    _ = waitpid(pid, &status, 0)
+                }
+                return
+            }
             usleep(20_000)
             waited += 20
         }

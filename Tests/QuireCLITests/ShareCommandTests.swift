@@ -114,6 +114,16 @@ final class ShareCommandTests {
         #expect(argv == ["--utf8", "--subject", "-n odd name.txt", "--attach", directory.path + "/-n\nodd name.txt",
                          "someone@example.org"], "\(argv)")
 
+        // xdg-email that finds no mail program (its exit 3): said in one line, 69.
+        let failing = directory.file("failing")
+        try FileManager.default.createDirectory(atPath: failing, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho 'xdg-email: no method available for opening mailto:' >&2\nexit 3\n"
+            .write(toFile: failing + "/xdg-email", atomically: true, encoding: .utf8)
+        chmod(failing + "/xdg-email", 0o755)
+        let refused = share(["--email", file], bus: bus, path: "\(failing):/usr/bin:/bin")
+        #expect(refused.status == 69, "\(refused.standardError)")
+        #expect(refused.errorLines == ["quire: xdg-email failed: no mail program was found (exit 3)"], "\(refused.errorLines)")
+
         // An address xdg-email would take as an option is refused before anything runs.
         try? FileManager.default.removeItem(atPath: argvRecord)
         let dashed = share(["--email", "--to=-x@example.org", file], bus: bus, path: "\(tools):/usr/bin:/bin")
