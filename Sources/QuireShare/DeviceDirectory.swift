@@ -107,7 +107,7 @@ package struct DeviceDirectory: Sendable {
                                      fileDescriptors: [], autoStart: false)
                 }
             } catch {
-                throw ShareError(.failed, "\(device.service.displayName) did not take \(file.name): \(error.detail ?? error.message)",
+                throw ShareError(.failed, "\(device.service.displayName) did not take \(file.name): \(error.remoteDetail ?? error.message)",
                                  underlying: error)
             }
         }

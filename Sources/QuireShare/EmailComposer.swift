@@ -76,7 +76,7 @@ package enum EmailComposer {
                 return handle.isEmpty ? expected : handle
             }
         } catch {
-            throw ShareError(.failed, "the mail portal refused: \(error.detail ?? error.message)", underlying: error)
+            throw ShareError(.failed, "the mail portal refused: \(error.remoteDetail ?? error.message)", underlying: error)
         }
         guard let response else {
             throw ShareError(.failed, "the mail portal did not answer within \(portalTimeoutMilliseconds / 1000) s")

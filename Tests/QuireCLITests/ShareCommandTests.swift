@@ -94,7 +94,7 @@ final class ShareCommandTests {
         defer { refusing.stop() }
         let refused = share(["--email", file], bus: bus2)
         #expect(refused.status == 69, "\(refused.standardError)")
-        #expect(refused.errorLines.count == 1 && refused.errorLines[0].contains("no mail program is set up"), "\(refused.errorLines)")
+        #expect(refused.errorLines == ["quire: the mail portal refused: no mail program is set up"], "the portal's own words: \(refused.errorLines)")
     }
 
     @Test func withoutAPortalXdgEmailGetsTheFilesAsArguments() throws {

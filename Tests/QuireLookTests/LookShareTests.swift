@@ -200,6 +200,39 @@ final class LookShareTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// The user cancels in the portal's dialog: the window says so and asks nothing again; a
+    /// portal that answers with an error is said the same way.
+    @Test func aCancelledOrRefusedMailIsSaidAndNotRetried() throws {
+        let harness = try LookHarness("quire-look-share-cancel")
+        let bed = harness.bed
+        let record = harness.directory.file("portal.jsonl")
+        let portal = try helper(harness, "email-portal-stand-in.py", [record, "cancel"], record: record)
+        let file = harness.directory.file("letter.txt")
+        try "Dear reader\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let viewer = try harness.look([file])
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^letter\\.txt$") != nil, "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Share" } }
+        _ = openShareMenu(harness)
+        #expect(bed.press("Email…"))
+        var tree = bed.waitForAccessible { Self.label($0, "Not sent: the mail was cancelled") }
+        #expect(Self.label(tree, "Not sent: the mail was cancelled"), "\(tree.filter { $0.role == "label" })")
+        usleep(1_000_000)
+        #expect(portalCalls(record).count == 1, "asked once, not again behind the user's back")
+        portal.stop()
+
+        // The portal goes and another answers with an error (the window looked its route up once).
+        let failing = harness.directory.file("failing.jsonl")
+        let refusing = try helper(harness, "email-portal-stand-in.py", [failing, "error"], record: failing)
+        defer { refusing.stop() }
+        _ = openShareMenu(harness)
+        #expect(bed.press("Email…"))
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name.hasPrefix("Not sent: the mail portal refused") } }
+        #expect(Self.label(tree, "Not sent: the mail portal refused: no mail program is set up"), "\(tree.filter { $0.role == "label" })")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func withNeitherAPortalNorXdgEmailEmailIsHiddenWithItsReason() throws {
         let harness = try LookHarness("quire-look-share-none")
         let file = harness.directory.file("notes.txt")
