@@ -5,7 +5,7 @@ import QuireSystem
 
 /// The header's Share menu: Email… (the desktop portal with the files attached as descriptors,
 /// else xdg-email), Send to Device (the reachable paired devices of KDE Connect or GSConnect),
-/// Copy, Copy Path and Open With. What it offers is looked up each time it opens: a device that
+/// Copy, Copy Path and Open with. What it offers is looked up each time it opens: a device that
 /// went away is not listed, one that goes between the menu and the click is said. Mail and
 /// devices are asked on a thread of their own (the portal answers once the mail program runs);
 /// the answer comes back to the status line.
@@ -13,8 +13,8 @@ import QuireSystem
 final class ShareMenu {
     /// The GtkMenuButton (accessible name "Share").
     let button: UnsafeMutablePointer<GtkWidget>
-    private let menu: OpaquePointer  // GMenu, rebuilt as the menu opens
-    private let actions: OpaquePointer  // GSimpleActionGroup, "share.*"
+    private let menu: OpaquePointer  // GMenu, rebuilt as the menu opens (the button's reference)
+    private let actions: OpaquePointer  // GSimpleActionGroup, "share.*" (the window's reference)
     private var deviceActions: [String] = []
     private var devices: [ShareDevice] = []
     private var emailRoute: EmailRoute?
@@ -44,6 +44,10 @@ final class ShareMenu {
         add("copy-path") { [unowned self] in self.copyPath() }
         add("open-with") { [unowned self] in self.openWith() }
         gtk_menu_button_set_menu_model(OpaquePointer(button), UnsafeMutablePointer<GMenuModel>(menu))
+        // The button holds the menu and the window the actions from here on (both live as long
+        // as this value, which the window keeps): our own references go.
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        g_object_unref(UnsafeMutableRawPointer(actions))
         Signal.menuButtonOpening(button) { [unowned self] in self.rebuild() }
     }
 
