@@ -16,7 +16,8 @@ for page in "$outputs"/*.1; do
     name="$(basename "$page")"
     [[ "$name" == "quire.help.1" ]] && continue   # the implicit help command needs no page
     [[ "$name" == quire.__* ]] && continue         # hidden internal subcommands (thumbnail workers)
-    cp "$page" "$generated/$name"
+    # SEE ALSO names every subcommand, the implicit help command too, which has no page.
+    sed '/^\.Xr quire\.help 1 ,$/d' "$page" > "$generated/$name"
 done
 if [[ "${1:-}" == "--check" ]]; then
     if ! diff -ru --exclude=.date man "$generated"; then

@@ -66,6 +66,7 @@ struct LookCommand: ParsableCommand {
             started only to print quits. When printing cannot work for a file it opens nothing: \
             one line says why (the reason `quire actions` gives) and the exit status is 65 for a \
             file that cannot be printed, 69 when no printer accepts jobs, 66 for a missing file. \
+            A missing file or a folder among the files is refused before anything opens (66). \
             `quire print` prints without asking.
             """)
 
@@ -222,6 +223,12 @@ struct LookCommand: ParsableCommand {
             var info = stat()
             if path.withCString({ stat($0, &info) }) != 0 {
                 Terminal.error("\(path): \(Errno.current)")
+                throw ExitStatus.noInput.exitCode
+            }
+            // A folder is refused as `info` and `preview` refuse it (66), not shown and then
+            // closed with 0.
+            if info.st_mode & S_IFMT == S_IFDIR {
+                Terminal.error("\(path): is a directory, not a file")
                 throw ExitStatus.noInput.exitCode
             }
         }

@@ -15,14 +15,18 @@ struct PreviewCommand: AsyncParsableCommand {
         abstract: "Render a preview of a file: a page as PNG, PDF or SVG, a contact sheet, or an image in the terminal.",
         discussion: """
             Works for PDF, PostScript/EPS, SVG, images (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO), \
-            text and source code (paginated on A4), and documents that carry a preview image \
-            (OpenDocument, Office Open XML, iWork, EPUB covers, CBZ comics).
+            text and source code (paginated on A4), office documents (every page through \
+            LibreOffice when it is installed, else the preview image OpenDocument, Office Open \
+            XML and iWork files carry), EPUB covers, CBZ comics, fonts (a specimen per face), \
+            video (a poster frame, then frames across the duration), audio (its cover, else a \
+            card of its tags and a waveform) and archives (their listing).
 
             Without -o, on a terminal the page is shown inline (kitty graphics, iTerm2 inline \
             images, sixel, or Unicode half-block colour cells; QUIRE_GRAPHICS=kitty|iterm|sixel|blocks \
             overrides the guess); when standard output is a pipe it receives the PNG (or PDF/SVG) \
-            bytes. Several pages with -o OUT.png write OUT-1.png, OUT-2.png, … \
-            (--format pdf writes one PDF with all the selected pages). Output files are written \
+            bytes. Several pages with -o OUT.png write OUT-1.png, OUT-2.png, … (the number \
+            zero-padded to the page count's digits: OUT-01.png in a 12-page document; --format \
+            pdf writes one PDF with all the selected pages). Output files are written \
             to a temporary file and renamed: a failure leaves nothing behind.
             """)
 

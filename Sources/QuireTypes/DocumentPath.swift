@@ -47,6 +47,18 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
     /// The file name for display: one line, control characters and invalid UTF-8 escaped.
     public var displayName: String { Self.escaped(lastComponentBytes) }
 
+    /// The path as a JSON string carries it: the exact text when the bytes are UTF-8 (JSON
+    /// escapes control characters itself, once), else the escaped display form (JSON strings
+    /// cannot hold invalid UTF-8).
+    public var jsonText: String {
+        String(validating: bytes, as: UTF8.self) ?? description
+    }
+
+    /// The file name as a JSON string carries it (see ``jsonText``).
+    public var jsonName: String {
+        String(validating: lastComponentBytes, as: UTF8.self) ?? displayName
+    }
+
     /// The whole path for display: one line, control characters and invalid UTF-8 escaped
     /// (`\n`, `\t`, `\xFF`), so that a message naming it stays on one line.
     public var description: String { Self.escaped(bytes) }

@@ -83,7 +83,11 @@ import Testing
         for command in ViewerCommand.allCases where !command.keys(in: frontEnd).isEmpty {
             #expect(paragraph.contains(command.help), "\(command) missing from the \(frontEnd) help")
         }
-        #expect(ViewerCommand.helpParagraph(for: .window).contains("Ctrl+F find a word in the file"))
-        #expect(ViewerCommand.helpParagraph(for: .terminal).contains("Space, PgDn, f next page"))
+        #expect(ViewerCommand.helpParagraph(for: .window).contains("Ctrl+F: find a word in the file"))
+        #expect(ViewerCommand.helpParagraph(for: .window).contains("Ctrl+Shift+C: copy the page in view as a picture"))
+        #expect(ViewerCommand.helpParagraph(for: .terminal).contains("Space, PgDn, f: next page"))
+        let terminal = ViewerCommand.helpParagraph(for: .terminal), window = ViewerCommand.helpParagraph(for: .window)
+        #expect(terminal.unicodeScalars.allSatisfy { $0.isASCII } && window.unicodeScalars.allSatisfy { $0.isASCII },
+                "man pages keep only ASCII")
     }
 }

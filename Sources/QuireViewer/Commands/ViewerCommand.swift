@@ -30,7 +30,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     /// What the command does, as help shows it.
     public var help: String {
         switch self {
-        case .close: "close the viewer (the terminal: Esc backs out of a file opened from an archive first)"
+        case .close: "close the viewer (Esc first ends a search, leaves a list, or goes back from a file opened from an archive)"
         case .help: "show these keys"
         case .nextScreen: "next page (text: next screen)"
         case .previousScreen: "previous page (text: previous screen)"
@@ -173,14 +173,14 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         allCases.compactMap { command in
             var keys = command.keys(in: frontEnd)
             guard !keys.isEmpty, context.map(command.applies) ?? true else { return nil }
-            if frontEnd == .terminal, command == .goTo { return ("1-9 … Enter", command.help) }
+            if frontEnd == .terminal, command == .goTo { return ("1-9 then Enter", command.help) }
             if keys.count > 3 { keys = Array(keys.prefix(3)) }
             return (keys.map(\.label).joined(separator: ", "), command.help)
         }
     }
 
-    /// The keys as one paragraph of help text ("q, Esc close the viewer · …").
+    /// The keys as one paragraph of help text ("q, Esc: close the viewer; …").
     public static func helpParagraph(for frontEnd: FrontEnd) -> String {
-        helpLines(for: frontEnd).map { "\($0.keys) \($0.help)" }.joined(separator: " · ")
+        helpLines(for: frontEnd).map { "\($0.keys): \($0.help)" }.joined(separator: "; ")
     }
 }

@@ -23,19 +23,22 @@ public struct ViewerKey: Hashable, Sendable {
         ViewerKey(.character(character), control: control)
     }
 
-    /// How help texts write the key: "Ctrl+F", "Shift+F3", "PgDn", "Space", "g".
+    /// How help texts write the key: "Ctrl+F", "Shift+F3", "PgDn", "Left", "g" (plain ASCII: man pages keep nothing else).
     public var label: String {
         let name: String
         switch base {
-        case .character(let character): name = control ? String(character).uppercased() : String(character)
+        case .character(let character):
+            // Ctrl+Shift+C is the control key on "C"; Ctrl+c is written Ctrl+C, as menus do.
+            if control && character.isUppercase { return "Ctrl+Shift+" + String(character) }
+            name = control ? String(character).uppercased() : String(character)
         case .space: name = "Space"
         case .enter: name = "Enter"
         case .escape: name = "Esc"
         case .tab: name = "Tab"
-        case .up: name = "↑"
-        case .down: name = "↓"
-        case .left: name = "←"
-        case .right: name = "→"
+        case .up: name = "Up"
+        case .down: name = "Down"
+        case .left: name = "Left"
+        case .right: name = "Right"
         case .pageUp: name = "PgUp"
         case .pageDown: name = "PgDn"
         case .home: name = "Home"
