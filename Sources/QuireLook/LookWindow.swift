@@ -36,6 +36,8 @@ final class LookWindow {
     private let subtitleLabel = gtk_label_new(nil)!
     private let cardBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
     private let printButton = Accessibility.iconButton("printer-symbolic", "Print")
+    /// Share: mail, devices, copy, copy path, open with (``ShareMenu``).
+    private var shareMenu: ShareMenu!
     private let openWithButton = Accessibility.textButton("Open")
     private let copyButton = Accessibility.iconButton("edit-copy-symbolic", "Copy")
     private let folderButton = Accessibility.iconButton("folder-open-symbolic", "Show in Folder")
@@ -257,6 +259,9 @@ final class LookWindow {
         gtk_header_bar_pack_start(cast(header), fileLabel)
         gtk_header_bar_pack_start(cast(header), nextFileButton)
         gtk_header_bar_pack_end(cast(header), printButton)
+        shareMenu = ShareMenu(window: window)
+        gtk_header_bar_pack_end(cast(header), shareMenu.button)
+        makeIconDragSource()
         gtk_header_bar_pack_end(cast(header), playButton)
         gtk_header_bar_pack_end(cast(header), entriesButton)
         gtk_header_bar_pack_end(cast(header), folderButton)
@@ -378,6 +383,14 @@ final class LookWindow {
         Signal.connect(unlockButton, "clicked") { [unowned self] in self.unlock() }
         Signal.connect(openWithButton, "clicked") { [unowned self] in self.openWith() }
         Signal.connect(copyButton, "clicked") { [unowned self] in self.copy() }
+        shareMenu.files = { [unowned self] in self.sharedPaths }
+        shareMenu.status = { [unowned self] text in self.status(text) }
+        shareMenu.copy = { [unowned self] in self.copy() }
+        shareMenu.copyPath = { [unowned self] in self.copyPath() }
+        shareMenu.openWith = { [unowned self] in self.openWith() }
+        shareMenu.openWithName = { [unowned self] in
+            self.defaultApplication.map { String(cString: g_app_info_get_display_name($0)) }
+        }
         Signal.connect(folderButton, "clicked") { [unowned self] in self.showInFolder() }
         Signal.connect(printButton, "clicked") { [unowned self] in self.showPrintSheet() }
         Signal.connect(playButton, "clicked") { [unowned self] in self.play() }
@@ -642,6 +655,58 @@ final class LookWindow {
         g_bytes_unref(listBytes)
         g_bytes_unref(textBytes)
         status("Copied \(model.fileName)")
+    }
+
+    /// The files Share and a drag carry: the index sheet's selected tiles while it is shown,
+    /// otherwise the file in view.
+    private var sharedPaths: [DocumentPath] {
+        guard isIndexShown else { return [model.path] }
+        let paths = model.paths
+        return indexSheet.selectedFiles.filter { paths.indices.contains($0) }.map { paths[$0] }
+    }
+
+    /// Copy Path: the file's absolute path as text.
+    private func copyPath() {
+        let path = FileURI.canonicalPath(model.path.bytes).map { String(decoding: $0, as: UTF8.self) } ?? model.path.string
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window), path)
+        status("Copied the path of \(model.fileName)")
+    }
+
+    /// The header's file icon is a drag source: it offers the file (the index sheet's selected
+    /// files) as a `GdkFileList`, which GTK also gives as `text/uri-list` — a mail composer, a
+    /// browser's upload field, a file manager or a terminal takes it.
+    private func makeIconDragSource() {
+        let source = gtk_drag_source_new()!
+        gtk_drag_source_set_actions(source, GDK_ACTION_COPY)
+        // The header bar moves the window when it is dragged, and its gesture starts sooner
+        // (the double-click distance) than a drag does (the drag threshold): a press on the
+        // icon is claimed at once, which cancels the header bar's gesture for that press.
+        let press = gtk_gesture_click_new()!
+        let claim = UnsafeMutableRawPointer(press)
+        Signal.connectPressed(claim) { _, _, _ in
+            gtk_gesture_set_state(OpaquePointer(claim), GTK_EVENT_SEQUENCE_CLAIMED)
+        }
+        // Grouped with the drag source: the claim is theirs together (not a denial of the drag).
+        gtk_gesture_group(OpaquePointer(claim), source)
+        gtk_widget_add_controller(icon, press)
+        Signal.connectDragPrepare(source) { [unowned self] in self.dragContent() }
+        gtk_widget_add_controller(icon, source)
+        gtk_widget_set_tooltip_text(icon, "Drag the file out")
+        pages.dragOutContent = { [unowned self] in self.dragContent() }
+    }
+
+    private func dragContent() -> UnsafeMutablePointer<GdkContentProvider>? {
+        let paths = sharedPaths
+        guard !paths.isEmpty else { return nil }
+        var files: [OpaquePointer?] = paths.map { path in path.withCString { g_file_new_for_path($0) } }
+        defer { for file in files { g_object_unref(UnsafeMutableRawPointer(file)) } }
+        let list = files.withUnsafeMutableBufferPointer { gdk_file_list_new_from_array($0.baseAddress, gsize($0.count)) }
+        var value = GValue()
+        g_value_init(&value, gdk_file_list_get_type())
+        g_value_take_boxed(&value, UnsafeRawPointer(list))
+        defer { g_value_unset(&value) }
+        status(paths.count == 1 ? "Dragging \(model.fileName)" : "Dragging \(paths.count) files")
+        return gdk_content_provider_new_for_value(&value)
     }
 
     /// Ctrl+C with text selected on a page: the text on the clipboard (unless the document's
@@ -927,6 +992,7 @@ final class LookWindow {
         case .copy: copy()
         // Ctrl+Shift+C: the page in view as a picture (PNG).
         case .copyPageImage: copyPageImage()
+        case .copyPath: copyPath()
         case .selectAll where paged: pages.selectAll()
         case .goTo: gtk_widget_grab_focus(jumpEntry)
         case .previousFile: moveFile(by: -1)

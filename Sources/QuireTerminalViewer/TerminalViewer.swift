@@ -8,6 +8,7 @@ import Quire
 import QuireTerminal
 import QuireViewer
 import QuireRenderService
+import QuireGIO
 
 /// `quire look` in a terminal: full screen on the alternate screen, driven by the keyboard,
 /// drawing what the ``ViewerModel`` says. Pages are drawn with the best image protocol the
@@ -300,6 +301,7 @@ public final class TerminalViewer {
         case .zoomToFit: model.zoomToFit()
         case .print: startPrinting()
         case .copy: copyText()
+        case .copyPath: copyPath()
         case .openEntry:
             let entries = model.archiveEntries
             if entries.isEmpty {
@@ -363,6 +365,14 @@ public final class TerminalViewer {
         session.write(Array("\u{1B}]52;c;\(encoded)\u{07}".utf8))
         let count = text.count
         message = ("copied \(what) (\(count) character\(count == 1 ? "" : "s")) to the terminal's clipboard", false)
+    }
+
+    /// `Y`: the file's absolute path to the terminal's clipboard with OSC 52 (as `y` copies
+    /// text): to paste into a mail, a chat or another shell.
+    private func copyPath() {
+        let path = String(decoding: FileURI.canonicalPath(model.path.bytes) ?? model.path.bytes, as: UTF8.self)
+        session.write(Array("\u{1B}]52;c;\(Data(path.utf8).base64EncodedString())\u{07}".utf8))
+        message = ("copied the path of \(model.fileName) to the terminal's clipboard", false)
     }
 
     /// Largest OSC 52 payload sent (base64 bytes): terminals refuse or cut longer ones.

@@ -19,7 +19,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     case panLeft, panRight
     case info
     case print
-    case copy, copyPageImage, selectAll
+    case copy, copyPageImage, copyPath, selectAll
     case openEntry
     case indexSheet
     case sidebar
@@ -54,6 +54,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .print: "print (offered only when printing can work)"
         case .copy: "copy: the selection, else the file (the terminal: the page's text, through OSC 52)"
         case .copyPageImage: "copy the page in view as a picture"
+        case .copyPath: "copy the file's path (the terminal: through OSC 52; the window: Share, Copy Path)"
         case .selectAll: "select the page's text"
         case .openEntry: "list an archive's files to open one"
         case .indexSheet: "show every file as a tile (the index sheet)"
@@ -90,7 +91,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .zoomIn: [.character("+", control: true), .character("=", control: true)]
         case .zoomOut: [.character("-", control: true)]
         case .zoomToFit: [.character("0", control: true)]
-        case .panLeft, .panRight, .info, .openEntry: []
+        case .panLeft, .panRight, .info, .openEntry, .copyPath: []
         case .print: [.character("p", control: true)]
         case .copy: [.character("c", control: true)]
         case .copyPageImage: [.character("C", control: true)]
@@ -125,6 +126,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .info: [.character("i")]
         case .print: [.character("p")]
         case .copy: [.character("y")]
+        case .copyPath: [.character("Y")]
         case .copyPageImage, .selectAll, .sidebar: []
         case .openEntry: [.character("o")]
         case .indexSheet: [.character("t")]
@@ -136,7 +138,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     /// ("only one file", "zoomed in as far as it goes").
     public func applies(in context: ViewerContext) -> Bool {
         switch self {
-        case .close, .help, .info: true
+        case .close, .help, .info, .copyPath: true
         case .nextScreen, .previousScreen, .lineDown, .lineUp, .firstPage, .lastPage, .goTo: context.isBrowsable
         case .nextFile, .previousFile, .indexSheet: context.fileCount > 1
         case .find: context.hasText
