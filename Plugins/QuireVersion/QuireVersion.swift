@@ -2,27 +2,41 @@ import Foundation
 import PackagePlugin
 
 /// Writes `QuireBuildVersion.string`, the version `quire --version` prints, from
-/// `scripts/version.sh` (git describe in Debian's spelling) before each build, so that the binary
-/// and the package `make deb` builds from it carry one version. The file is rewritten only when
-/// the version changed: a build at the same commit recompiles nothing.
+/// `scripts/version.sh` (git describe in Debian's spelling), so that the binary and the package
+/// `make deb` builds from it carry one version. The command runs again when HEAD moves (a
+/// commit, a checkout: git's log of HEAD changes) or the script changes.
 @main
 struct QuireVersion: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let output = context.pluginWorkDirectoryURL.appending(path: "Version")
-        let script = context.package.directoryURL.appending(path: "scripts/version.sh")
+        let package = context.package.directoryURL
+        let output = context.pluginWorkDirectoryURL.appending(path: "QuireBuildVersion.swift")
+        let script = package.appending(path: "scripts/version.sh")
         let write = """
             set -e
-            mkdir -p "$3"
             version=$(/bin/sh "$1" "$2")
-            file="$3/QuireBuildVersion.swift"
-            printf '// Written by Plugins/QuireVersion from scripts/version.sh.\\nenum QuireBuildVersion {\\n    static let string = "%s"\\n}\\n' "$version" > "$file.new"
-            if cmp -s "$file.new" "$file"; then rm -f "$file.new"; else mv -f "$file.new" "$file"; fi
+            printf '// Written by Plugins/QuireVersion from scripts/version.sh.\\nenum QuireBuildVersion {\\n    static let string = "%s"\\n}\\n' "$version" > "$3.new"
+            mv -f "$3.new" "$3"
             """
-        return [.prebuildCommand(displayName: "Quire's version from scripts/version.sh",
-                                 executable: URL(filePath: "/bin/sh"),
-                                 arguments: ["-c", write, "quire-version", script.path(percentEncoded: false),
-                                             context.package.directoryURL.path(percentEncoded: false),
-                                             output.path(percentEncoded: false)],
-                                 outputFilesDirectory: output)]
+        var inputs = [script]
+        if let git = Self.gitDirectory(package) {
+            inputs += [git.appending(path: "HEAD"), git.appending(path: "logs/HEAD")]
+        }
+        return [.buildCommand(displayName: "Quire's version from scripts/version.sh",
+                              executable: URL(filePath: "/bin/sh"),
+                              arguments: ["-c", write, "quire-version", script.path(percentEncoded: false),
+                                          package.path(percentEncoded: false), output.path(percentEncoded: false)],
+                              inputFiles: inputs, outputFiles: [output])]
+    }
+
+    /// The repository's git directory: `.git`, or where a worktree's `.git` file points.
+    static func gitDirectory(_ package: URL) -> URL? {
+        let dotGit = package.appending(path: ".git")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dotGit.path(percentEncoded: false), isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { return dotGit }
+        guard let text = try? String(contentsOf: dotGit, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("gitdir: ") }) else { return nil }
+        let path = String(line.dropFirst("gitdir: ".count)).trimmingCharacters(in: .whitespaces)
+        return path.hasPrefix("/") ? URL(filePath: path) : package.appending(path: path)
     }
 }
