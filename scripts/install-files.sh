@@ -47,7 +47,8 @@ for page in "$root"/man/quire.*.1; do
     esac
 done
 
-"$quire" --generate-completion-script bash > "$target/share/bash-completion/completions/quire"
+# bash sources its completions: no #! line.
+"$quire" --generate-completion-script bash | sed '1{/^#!/d}' > "$target/share/bash-completion/completions/quire"
 "$quire" --generate-completion-script zsh > "$target/$zsh_dir/_quire"
 "$quire" --generate-completion-script fish > "$target/share/fish/vendor_completions.d/quire.fish"
 chmod 0644 "$target/share/bash-completion/completions/quire" "$target/$zsh_dir/_quire" \
