@@ -48,23 +48,26 @@ export DEBIAN_FRONTEND=noninteractive
 
 # --- 1. The package as files -------------------------------------------------------------------
 lintian_start=$SECONDS
-if ! lintian --fail-on error,warning --display-level '>=info' --info --pedantic "$deb" > "$work/lintian.txt" 2>&1; then
+if ! lintian --fail-on error,warning --display-level '>=info' --pedantic --show-overrides "$deb" > "$work/lintian.txt" 2>&1; then
     cat "$work/lintian.txt" >&2
     fail "lintian reports errors or warnings (above)"
 fi
 if grep -E '^[EW]: ' "$work/lintian.txt"; then fail "lintian reports errors or warnings (above)"; fi
-ok "lintian: no error, no warning ($((SECONDS - lintian_start)) s; $(grep -c '^[IPNO]:' "$work/lintian.txt" || true) info, pedantic and override lines follow)"
-sed 's/^/    /' "$work/lintian.txt"
+ok "lintian: no error, no warning ($((SECONDS - lintian_start)) s); its info, pedantic and overridden (O:) tags:"
+grep -E '^[IPO]: ' "$work/lintian.txt" | sed -E 's/^/    /; s/(spelling-error-in-binary) .*/\1 …/' | sort | uniq -c
 
 dpkg-deb -x "$deb" "$work/contents"
 metainfo=$(find "$work/contents/usr/share/metainfo" -name '*.metainfo.xml')
 appstreamcli validate --no-net "$metainfo" > "$work/appstream.txt" 2>&1 || { cat "$work/appstream.txt" >&2; fail "appstreamcli validate $metainfo"; }
 if grep -E '^[EW]: ' "$work/appstream.txt"; then fail "appstreamcli: errors or warnings in $metainfo"; fi
 ok "appstreamcli validate: $(tail -1 "$work/appstream.txt")"
-for desktop in "$work"/contents/usr/share/applications/*.desktop "$work"/contents/usr/share/kio/servicemenus/*.desktop; do
-    desktop-file-validate "$desktop" || fail "desktop-file-validate ${desktop#"$work"/contents}"
+# (Dolphin's service menus are KDE's Type=Service, which desktop-file-validate does not know:
+# IntegrationTests checks them, less the Service-only keys.)
+for desktop in "$work"/contents/usr/share/applications/*.desktop; do
+    desktop-file-validate "$desktop" > "$work/validate.txt" 2>&1 || { cut -c1-300 "$work/validate.txt" >&2; fail "desktop-file-validate ${desktop#"$work"/contents}"; }
+    [[ ! -s "$work/validate.txt" ]] || { cut -c1-300 "$work/validate.txt" >&2; fail "desktop-file-validate warns about ${desktop#"$work"/contents}"; }
 done
-ok "desktop-file-validate: the desktop entry and Dolphin's service menus"
+ok "desktop-file-validate: the desktop entry, no error and no warning"
 
 # No file conflict with the packages that provide the same services (their file lists, from
 # their .debs: gnome-sushi is the previewer, tumbler the thumbnail service, evince a thumbnailer).

@@ -9,8 +9,11 @@ public enum DesktopApplication {
     /// The application ID (reverse DNS): the desktop file, icon and AppStream component names.
     public static let id = "io.github.quire.Quire"
 
+    /// - Parameter types: what the window previews; the desktop entry leaves out `message/*`
+    ///   (e-mail), which desktop-file-validate says applications should not claim.
     static func files(executable: String, types: [String]) -> [IntegrationFile] {
-        [desktopEntry(executable: executable, types: types), icon, metainfo(types: types)]
+        let openable = types.filter { !$0.hasPrefix("message/") }
+        return [desktopEntry(executable: executable, types: openable), icon, metainfo(types: openable)]
     }
 
     static func desktopEntry(executable: String, types: [String]) -> IntegrationFile {
