@@ -42,7 +42,11 @@ cleanup() {
     if dpkg-query -W -f='${db:Status-Status}' quire 2>/dev/null | grep -q .; then
         DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq quire >/dev/null 2>&1 || true
     fi
-    [[ -n "$local_copy" ]] && make -s -C "$root" uninstall PREFIX=/usr/local >/dev/null 2>&1
+    if [[ -n "$local_copy" ]]; then
+        make -s -C "$root" uninstall PREFIX=/usr/local >/dev/null 2>&1
+        # and the directories that install made (make uninstall leaves them), deepest first
+        find /usr/local -depth -type d | grep -vxFf "$work/local-dirs.txt" | xargs -r rmdir --ignore-fail-on-non-empty
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -87,6 +91,7 @@ ok "no file in common with $(cd "$work" && ls *.deb | cut -d_ -f1 | paste -sd' '
 
 # --- 2. Over a `make install` copy, an older package, then the upgrade -------------------------
 if [[ ! -e /usr/local/bin/quire ]]; then
+    find /usr/local -type d > "$work/local-dirs.txt"
     "$root/scripts/install-files.sh" local /usr/local "" "$release" > "$work/make-install.log"
     local_copy=yes
 fi
