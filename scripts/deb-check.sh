@@ -44,7 +44,9 @@ cleanup() {
     fi
     if [[ -n "$local_copy" ]]; then
         make -s -C "$root" uninstall PREFIX=/usr/local >/dev/null 2>&1
-        # and the directories that install made (make uninstall leaves them), deepest first
+        # and the directories that install made (make uninstall leaves them), deepest first, with
+        # the MIME cache the package's desktop-file-utils trigger wrote beside its desktop entry
+        grep -qx /usr/local/share/applications "$work/local-dirs.txt" || rm -f /usr/local/share/applications/mimeinfo.cache
         find /usr/local -depth -type d | grep -vxFf "$work/local-dirs.txt" | xargs -r rmdir --ignore-fail-on-non-empty
     fi
     rm -rf "$work"
