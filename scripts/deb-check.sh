@@ -178,8 +178,12 @@ done
 ok "GNOME's thumbnail factory (sandbox on) made document.pdf's and notes.txt's thumbnails with /usr/bin/quire"
 
 "${session[@]}" gio mime application/pdf > "$work/gio-mime.txt" 2>&1 || true
-grep -q "io.github.quire.Quire.desktop" "$work/gio-mime.txt" || { cat "$work/gio-mime.txt" >&2; fail "Open With: gio mime application/pdf does not list Quire's desktop entry"; }
-ok "Open With → Quire: gio mime application/pdf lists io.github.quire.Quire.desktop"
+sed -n '/^Recommended applications:/,$p' "$work/gio-mime.txt" | grep -q "io.github.quire.Quire.desktop" \
+    || { cat "$work/gio-mime.txt" >&2; fail "Open With: gio mime application/pdf does not recommend Quire's desktop entry"; }
+# No takeover: the entry offers Quire, it does not make Quire the default.
+! grep "^Default application" "$work/gio-mime.txt" | grep -q quire \
+    || { cat "$work/gio-mime.txt" >&2; fail "installing Quire made it the default application for PDF files"; }
+ok "Open With → Quire: gio mime application/pdf recommends io.github.quire.Quire.desktop, and the default is still $(sed -n 's/^Default application.*: //p' "$work/gio-mime.txt")"
 
 # Per user, `quire integrate install` writes no second copy of what the package installed.
 "${session[@]}" /usr/bin/quire integrate install > "$work/integrate.txt" 2>&1 || { cat "$work/integrate.txt" >&2; fail "quire integrate install (per user)"; }
