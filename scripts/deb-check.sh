@@ -180,10 +180,9 @@ ok "GNOME's thumbnail factory (sandbox on) made document.pdf's and notes.txt's t
 "${session[@]}" gio mime application/pdf > "$work/gio-mime.txt" 2>&1 || true
 sed -n '/^Recommended applications:/,$p' "$work/gio-mime.txt" | grep -q "io.github.quire.Quire.desktop" \
     || { cat "$work/gio-mime.txt" >&2; fail "Open With: gio mime application/pdf does not recommend Quire's desktop entry"; }
-# No takeover: the entry offers Quire, it does not make Quire the default.
-! grep "^Default application" "$work/gio-mime.txt" | grep -q quire \
-    || { cat "$work/gio-mime.txt" >&2; fail "installing Quire made it the default application for PDF files"; }
-ok "Open With → Quire: gio mime application/pdf recommends io.github.quire.Quire.desktop, and the default is still $(sed -n 's/^Default application.*: //p' "$work/gio-mime.txt")"
+# (Which application is the default is not checked: with no defaults list naming one, as on this
+# machine, GIO takes the first it finds, which may be Quire's; see docs/file-managers.md.)
+ok "Open With → Quire: gio mime application/pdf recommends io.github.quire.Quire.desktop (default here: $(sed -n 's/^Default application.*: //p' "$work/gio-mime.txt"))"
 
 # Per user, `quire integrate install` writes no second copy of what the package installed.
 "${session[@]}" /usr/bin/quire integrate install > "$work/integrate.txt" 2>&1 || { cat "$work/integrate.txt" >&2; fail "quire integrate install (per user)"; }
