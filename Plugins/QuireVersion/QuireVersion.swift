@@ -4,7 +4,7 @@ import PackagePlugin
 /// Writes `QuireBuildVersion.string`, the version `quire --version` prints, from
 /// `scripts/version.sh` (git describe in Debian's spelling), so that the binary and the package
 /// `make deb` builds from it carry one version. The command runs again when HEAD moves (a
-/// commit, a checkout: git's log of HEAD changes) or the script changes.
+/// commit, a checkout) or the script changes.
 @main
 struct QuireVersion: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -19,7 +19,17 @@ struct QuireVersion: BuildToolPlugin {
             """
         var inputs = [script]
         if let git = Self.gitDirectory(package) {
-            inputs += [git.appending(path: "HEAD"), git.appending(path: "logs/HEAD")]
+            // HEAD (a checkout), git's log of it (every commit, reset or checkout) and the branch
+            // it names (loose or packed), those that exist: a missing input would fail the build.
+            var candidates = [git.appending(path: "HEAD"), git.appending(path: "logs/HEAD")]
+            let common = (try? String(contentsOf: git.appending(path: "commondir"), encoding: .utf8))
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                .map { $0.hasPrefix("/") ? URL(filePath: $0) : git.appending(path: $0) } ?? git
+            if let head = try? String(contentsOf: git.appending(path: "HEAD"), encoding: .utf8), head.hasPrefix("ref: ") {
+                let ref = head.dropFirst("ref: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+                candidates += [common.appending(path: ref), common.appending(path: "packed-refs")]
+            }
+            inputs += candidates.filter { FileManager.default.fileExists(atPath: $0.path(percentEncoded: false)) }
         }
         return [.buildCommand(displayName: "Quire's version from scripts/version.sh",
                               executable: URL(filePath: "/bin/sh"),
