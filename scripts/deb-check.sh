@@ -181,7 +181,8 @@ ok "GNOME's thumbnail factory (sandbox on) made document.pdf's and notes.txt's t
 sed -n '/^Recommended applications:/,$p' "$work/gio-mime.txt" | grep -q "io.github.quire.Quire.desktop" \
     || { cat "$work/gio-mime.txt" >&2; fail "Open With: gio mime application/pdf does not recommend Quire's desktop entry"; }
 # (Which application is the default is not checked: with no defaults list naming one, as on this
-# machine, GIO takes the first it finds, which may be Quire's; see docs/file-managers.md.)
+# machine, GIO takes the first of the desktop database's alphabetical list, which may be Quire's;
+# see docs/file-managers.md.)
 ok "Open With → Quire: gio mime application/pdf recommends io.github.quire.Quire.desktop (default here: $(sed -n 's/^Default application.*: //p' "$work/gio-mime.txt"))"
 
 # Per user, `quire integrate install` writes no second copy of what the package installed.
