@@ -145,7 +145,10 @@ let package = Package(
         .executableTarget(
             name: "QuireCLI",
             dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireTerminalViewer", "QuireArguments", "QuireShare", "SanitizerSupport",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // QuireBuildVersion.string (`quire --version`) from scripts/version.sh, as `make deb` names the package.
+            plugins: [.plugin(name: "QuireVersion")]),
+        .plugin(name: "QuireVersion", capability: .buildTool(), path: "Plugins/QuireVersion"),
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
         // on the same viewer model as the terminal viewer. Installed to libexec/quire/.

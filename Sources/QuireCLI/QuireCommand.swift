@@ -24,5 +24,7 @@ struct QuireCommand: AsyncParsableCommand {
 }
 
 enum QuireVersion {
-    static let string = "0.1.0"
+    /// scripts/version.sh's answer at build time (Plugins/QuireVersion): the tag, or git describe's
+    /// commits since it, in Debian's spelling; `make deb` names the package with the same string.
+    static let string = QuireBuildVersion.string
 }
