@@ -23,7 +23,9 @@ struct PreviewCommand: AsyncParsableCommand {
             overrides the guess); when standard output is a pipe it receives the PNG (or PDF/SVG) \
             bytes. Several pages with -o OUT.png write OUT-1.png, OUT-2.png, … \
             (--format pdf writes one PDF with all the selected pages). Output files are written \
-            to a temporary file and renamed: a failure leaves nothing behind.
+            to a temporary file and renamed: a failure leaves nothing behind. -o - writes to \
+            standard output; a symbolic link is followed, a device or FIFO written to (never \
+            replaced), and a directory or the input itself refused before anything is written.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -105,9 +107,16 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = RawArguments.path(file)
-        let outputPath = output.map(RawArguments.path)
+        // -o - is standard output, as no -o with standard output a pipe.
+        let toStandardOutput = output == "-"
+        let outputPath = toStandardOutput ? nil : output.map(RawArguments.path)
         let previewCells = cells.flatMap(PreviewCells.init)
-        let toTerminal = outputPath == nil && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
+        if toStandardOutput && Terminal.isTerminal(STDOUT_FILENO) {
+            throw ValidationError("Not writing \(format.rawValue.uppercased()) data to a terminal: give -o FILE or pipe the output.")
+        }
+        let toTerminal = outputPath == nil && !toStandardOutput && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
+        // Checked before any work: a directory or the input itself is refused, nothing touched.
+        if let outputPath { try OutputFile.check(outputPath, inputs: [path]) }
         try spreadsheet.requireOffice()
         Watchdog.arm(seconds: timeout, path: path)
         do {
@@ -263,12 +272,17 @@ struct PreviewCommand: AsyncParsableCommand {
             return
         }
         if files.count == 1 {
-            try OutputFile.write(files[0], to: output)
+            try OutputFile.write(files[0], to: output, inputs: [renderer.path])
             return
         }
+        // Every numbered output is opened (and checked) before any is written.
         let digits = String(renderer.pageCount).count
-        for (data, page) in zip(files, pages) {
-            try OutputFile.write(data, to: Self.numbered(output, page: page + 1, digits: digits))
+        let outputs = try pages.map { (page) throws(OutputError) in
+            try OutputFile(path: Self.numbered(output, page: page + 1, digits: digits), inputs: [renderer.path])
+        }
+        for (data, file) in zip(files, outputs) {
+            try file.write(data)
+            try file.commit()
         }
     }
 
