@@ -116,7 +116,9 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         let toTerminal = outputPath == nil && !toStandardOutput && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
         // Checked before any work: a directory or the input itself is refused, nothing touched.
-        if let outputPath { try OutputFile.check(outputPath, inputs: [path]) }
+        if let outputPath {
+            do { try OutputFile.check(outputPath, inputs: [path]) } catch { throw ExitStatus.report(error) ?? error }
+        }
         try spreadsheet.requireOffice()
         Watchdog.arm(seconds: timeout, path: path)
         do {
