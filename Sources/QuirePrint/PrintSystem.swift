@@ -23,7 +23,7 @@ public struct PrintSystem: Sendable {
     /// one across a network in well under a second.
     public static let defaultTimeout: Double = 10
     /// The time limit for questions asked on every context menu or card (`quire can-print`,
-    /// `quire actions`, the viewers' Print action): an answer within two seconds.
+    /// `quire actions`): an answer within two seconds.
     public static let interactiveTimeout: Double = 1.5
 
     public init(server: PrintServer = .default,
