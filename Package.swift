@@ -168,6 +168,7 @@ let package = Package(
         .executableTarget(name: "fuzz-desktop-entry", dependencies: ["Quire", "QuireIntegration", "FuzzDriver"], path: "Fuzz/DesktopEntryFuzzer"),
         .executableTarget(name: "fuzz-previewer-uri", dependencies: ["QuireGIO", "QuireTypes", "FuzzDriver"], path: "Fuzz/PreviewerURIFuzzer"),
         .executableTarget(name: "fuzz-terminal-replies", dependencies: ["QuireTerminal", "FuzzDriver"], path: "Fuzz/TerminalRepliesFuzzer"),
+        .executableTarget(name: "fuzz-terminal-escaping", dependencies: ["QuireTypes", "FuzzDriver"], path: "Fuzz/TerminalEscapingFuzzer"),
 
         // MARK: Tests
         .target(name: "SanitizerSupport"),

@@ -27,7 +27,9 @@ struct PreviewCommand: AsyncParsableCommand {
             bytes. Several pages with -o OUT.png write OUT-1.png, OUT-2.png, … (the number \
             zero-padded to the page count's digits: OUT-01.png in a 12-page document; --format \
             pdf writes one PDF with all the selected pages). Output files are written \
-            to a temporary file and renamed: a failure leaves nothing behind.
+            to a temporary file and renamed: a failure leaves nothing behind. -o - writes to \
+            standard output; a symbolic link is followed, a device or FIFO written to (never \
+            replaced), and a directory or the input itself refused before anything is written.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -109,9 +111,18 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = RawArguments.path(file)
-        let outputPath = output.map(RawArguments.path)
+        // -o - is standard output, as no -o with standard output a pipe.
+        let toStandardOutput = output == "-"
+        let outputPath = toStandardOutput ? nil : output.map(RawArguments.path)
         let previewCells = cells.flatMap(PreviewCells.init)
-        let toTerminal = outputPath == nil && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
+        if toStandardOutput && Terminal.isTerminal(STDOUT_FILENO) {
+            throw ValidationError("Not writing \(format.rawValue.uppercased()) data to a terminal: give -o FILE or pipe the output.")
+        }
+        let toTerminal = outputPath == nil && !toStandardOutput && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
+        // Checked before any work: a directory or the input itself is refused, nothing touched.
+        if let outputPath {
+            do { try OutputFile.check(outputPath, inputs: [path]) } catch { throw ExitStatus.report(error) ?? error }
+        }
         try spreadsheet.requireOffice()
         Watchdog.arm(seconds: timeout, path: path)
         do {
@@ -267,12 +278,17 @@ struct PreviewCommand: AsyncParsableCommand {
             return
         }
         if files.count == 1 {
-            try OutputFile.write(files[0], to: output)
+            try OutputFile.write(files[0], to: output, inputs: [renderer.path])
             return
         }
+        // Every numbered output is opened (and checked) before any is written.
         let digits = String(renderer.pageCount).count
-        for (data, page) in zip(files, pages) {
-            try OutputFile.write(data, to: Self.numbered(output, page: page + 1, digits: digits))
+        let outputs = try pages.map { (page) throws(OutputError) in
+            try OutputFile(path: Self.numbered(output, page: page + 1, digits: digits), inputs: [renderer.path])
+        }
+        for (data, file) in zip(files, outputs) {
+            try file.write(data)
+            try file.commit()
         }
     }
 

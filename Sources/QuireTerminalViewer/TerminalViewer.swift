@@ -471,10 +471,10 @@ public final class TerminalViewer {
                 let glyph = entry.problem != nil ? "⚠" : Self.glyph(entry.card?.family)
                 out += at(top + thumbRows / 2, left + Self.tileWidth / 2 - 1) + glyph
             }
-            let name = TerminalText.clip(entry.name, width: Self.tileWidth - 2)
+            let name = TerminalText.clip(TerminalText.shown(entry.name), width: Self.tileWidth - 2)
             let isSelected = entry.file == selected
             out += at(top + thumbRows, left + 1) + (isSelected ? (styled ? "\u{1B}[7m" : "▸") : "") + name + "\u{1B}[0m"
-            out += at(top + thumbRows + 1, left + 1) + TerminalText.clip(entry.detail, width: Self.tileWidth - 2)
+            out += at(top + thumbRows + 1, left + 1) + TerminalText.clip(TerminalText.shown(entry.detail), width: Self.tileWidth - 2)
         }
         model.want(wanted, for: .indexSheet)
     }
@@ -679,7 +679,7 @@ public final class TerminalViewer {
 
     /// The file is being opened in the worker.
     private func drawOpening(into out: inout String) {
-        let line = TerminalText.clip("Opening \(model.fileName)…", width: layout.contentColumns - 2)
+        let line = TerminalText.clip(TerminalText.shown("Opening \(model.fileName)…"), width: layout.contentColumns - 2)
         out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + max(0, (layout.contentColumns - TerminalText.width(line)) / 2))
             + line
     }
@@ -692,7 +692,7 @@ public final class TerminalViewer {
         let key = Self.key(job)
         if let problem = failedPages[key] {
             out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + 2)
-                + TerminalText.clip("This page cannot be shown: \(problem)", width: layout.contentColumns - 4)
+                + TerminalText.clip(TerminalText.shown("This page cannot be shown: \(problem)"), width: layout.contentColumns - 4)
             message = message ?? ("page \(model.page + 1): \(problem)", true)
             model.want([])
             return []
@@ -848,7 +848,7 @@ public final class TerminalViewer {
             problem.needsPassword ? "Enter: type the password" : "",
         ]
         for (index, line) in lines.enumerated() where !line.isEmpty {
-            let clipped = TerminalText.clip(line, width: layout.contentColumns - 2)
+            let clipped = TerminalText.clip(TerminalText.shown(line), width: layout.contentColumns - 2)
             let left = layout.contentLeft + max(0, (layout.contentColumns - TerminalText.width(clipped)) / 2)
             out += at(middle + index, left) + (index == 1 && styled ? "\u{1B}[1;31m\(clipped)\u{1B}[0m" : clipped)
         }
@@ -874,24 +874,26 @@ public final class TerminalViewer {
     private func drawInfo(_ panel: (top: Int, left: Int, columns: Int, rows: Int), into out: inout String) {
         var lines: [String] = []
         if let card = model.card {
-            lines.append("\u{1B}[1m\(Self.glyph(card.family)) \(card.title)\u{1B}[0m")
-            if card.title != card.fileName { lines.append(card.fileName) }
+            lines.append("\u{1B}[1m\(Self.glyph(card.family)) \(TerminalText.shown(card.title))\u{1B}[0m")
+            if card.title != card.fileName { lines.append(TerminalText.shown(card.fileName)) }
             lines.append("")
-            lines.append("Kind   \(card.kind)")
+            lines.append("Kind   \(TerminalText.shown(card.kind))")
             lines.append("Size   \(card.formattedSize) (\(card.size) bytes)")
             if let pages = card.pages { lines.append("Pages  \(pages)") }
             if let lineCount = card.lines { lines.append("Lines  \(lineCount)") }
             if let width = card.imageWidth, let height = card.imageHeight { lines.append("Image  \(width) × \(height) px") }
-            if let author = card.author, !author.isEmpty { lines.append("Author \(author)") }
-            for detail in card.details { lines.append(detail.label + String(repeating: " ", count: max(1, 7 - detail.label.count)) + detail.value) }
-            lines.append("Type   \(card.mimeType)")
-            lines.append("Icon   \(card.iconName)")
+            if let author = card.author, !author.isEmpty { lines.append("Author \(TerminalText.shown(author))") }
+            for detail in card.details {
+                lines.append(TerminalText.shown(detail.label) + String(repeating: " ", count: max(1, 7 - detail.label.count)) + TerminalText.shown(detail.value))
+            }
+            lines.append("Type   \(TerminalText.shown(card.mimeType))")
+            lines.append("Icon   \(TerminalText.shown(card.iconName))")
         } else {
-            lines.append("\u{1B}[1m\(model.fileName)\u{1B}[0m")
+            lines.append("\u{1B}[1m\(TerminalText.shown(model.fileName))\u{1B}[0m")
         }
-        if let problem = model.problem { lines.append("Problem \(problem.message)") }
+        if let problem = model.problem { lines.append("Problem \(TerminalText.shown(problem.message))") }
         let print = model.printAction
-        lines.append(print.isAvailable ? "Print  yes — \(print.detail ?? "")" : "Print  no — \(print.reason ?? "")")
+        lines.append(TerminalText.shown(print.isAvailable ? "Print  yes — \(print.detail ?? "")" : "Print  no — \(print.reason ?? "")"))
         lines.append("File   \(model.fileText)")
         // Wrap long values inside the panel.
         var rows: [String] = []
@@ -948,7 +950,8 @@ public final class TerminalViewer {
                 right = keys()
             }
         }
-        let text = TerminalText.clip(left + " │ " + right, width: layout.columns)
+        // Everything in the status line may quote a file (its name, a message, a match): escaped.
+        let text = TerminalText.clip(TerminalText.shown(left + " │ " + right), width: layout.columns)
         let padded = text + String(repeating: " ", count: max(0, layout.columns - TerminalText.width(text)))
         guard styled else { return padded }
         return (isError ? "\u{1B}[1;37;41m" : "\u{1B}[7m") + padded + "\u{1B}[0m"
