@@ -78,16 +78,18 @@ public struct MediaInfo: Sendable, Hashable {
         var info = MediaInfo()
         let duration = gst.gst_discoverer_info_get_duration(found)
         if duration != quire_gst_clock_time_none, duration > 0 { info.duration = Double(duration) / Double(quire_gst_second) }
-        // The file's own title is the container's (its global tags): the tags of the whole
-        // discovery also hold each track's name, and a WebM's sound track called "Audio" was
-        // taken for the title. A file that is one stream (an MP3, a FLAC) has only its own.
+        // A Matroska or WebM file's own title is its container's (the segment's title, a global
+        // tag): the tags of the whole discovery also hold each track's name, and a WebM's sound
+        // track called "Audio" was taken for the title. Elsewhere a stream's title is the
+        // file's (Ogg's Vorbis comments, an MP3's ID3 tag).
         // (The container's tags belong to its stream information, kept until the end.)
         let top = gst.gst_discoverer_info_get_stream_info(found)
         defer { if let top { g_object_unref(UnsafeMutableRawPointer(top)) } }
         var containerTags: OpaquePointer?
         if let top {
             info.container = description(of: top, gst)
-            if String(cString: gst.gst_discoverer_stream_info_get_stream_type_nick(top)) == "container" {
+            let isMatroska = ["Matroska", "WebM"].contains { info.container?.contains($0) == true }
+            if isMatroska, String(cString: gst.gst_discoverer_stream_info_get_stream_type_nick(top)) == "container" {
                 containerTags = gst.gst_discoverer_container_info_get_tags(top)
             }
         }
