@@ -12,7 +12,7 @@ log=$(mktemp /tmp/quire-test-run.XXXXXX)
 # The run's own TMPDIR: nothing an earlier run (or another program) left in /tmp is seen, and
 # what this run leaves is removed with it. Each quire a test starts gets a TMPDIR of its own
 # below this one (QuireBinary.privateTemporary).
-run_tmp=$(mktemp -d /tmp/quire-test-tmp.XXXXXX)
+run_tmp=$(mktemp -d /tmp/qt.XXXXXX)   # short: Unix socket paths below it (Slurm's) have 108 bytes
 # As /tmp is: the test beds' daemons run filters as other users (CUPS's as lp) inside it.
 chmod 1777 "$run_tmp"
 trap 'rm -f "$log"; rm -rf "$run_tmp"' EXIT

@@ -36,7 +36,7 @@ public struct PrintConversion: Sendable {
     /// and the bytes can be streamed to CUPS like any file).
     func convertedFile(for document: Document) throws -> InputFile {
         let data = try convert(document)
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = TemporaryFolder.path
         var template = Array((directory + "/quire-print-XXXXXX.pdf").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard fd >= 0 else {

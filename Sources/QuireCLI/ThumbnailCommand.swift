@@ -124,7 +124,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                     return .dataError
                 }
                 let thumbnail = try Thumbnail.make(file: document.file, contentType: document.contentType, size: size,
-                                                   password: password, software: "Quire \(QuireVersion.string)",
+                                                   password: password, software: QuireThumbnailsInfo.software,
                                                    limits: limits)
                 let png: [UInt8]
                 do throws(PNGEncoder.EncodingError) { png = try thumbnail.pngData() } catch {

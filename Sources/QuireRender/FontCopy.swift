@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import QuireTypes
+import QuireSystem
 
 /// A private copy of a font file under a name no other font ever had (`mkstemp`), removed when
 /// the specimen is done with it.
@@ -19,7 +20,7 @@ final class FontCopy {
             throw DocumentError(kind: .limitExceeded, path: file.path,
                                 reason: "the font is larger than \(limits.maximumInflatedBytes >> 20) MB")
         }
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = TemporaryFolder.path
         var template = Array("\(directory)/quire-font-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {

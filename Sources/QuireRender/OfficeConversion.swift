@@ -58,7 +58,7 @@ public enum OfficeConversion {
     /// `bytes` in a file without a name (made in TMPDIR and removed at once, before anything is
     /// written), opened as an ``InputFile``.
     private static func anonymousFile(_ bytes: [UInt8], for path: DocumentPath) throws(DocumentError) -> InputFile {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = TemporaryFolder.path
         var template = Array((base + "/quire-office-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if descriptor >= 0 {

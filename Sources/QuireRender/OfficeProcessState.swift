@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import QuireSystem
 
 /// What this process's office (LibreOfficeKit) has done, for the render worker's recycling:
 /// an office cannot be shut down and started again in one process, so a worker that has
@@ -18,7 +19,7 @@ public enum OfficeProcessState {
     /// Removes what offices of processes that no longer exist left in TMPDIR (workers killed on
     /// their timeout outside bubblewrap): for a batch whose workers have all ended.
     public static func removeFilesOfDeadOffices() {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = TemporaryFolder.path   // as OfficeKit chose it
         OfficeKitCleanup.removeStale(in: base)
     }
 }

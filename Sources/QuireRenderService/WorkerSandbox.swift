@@ -113,6 +113,9 @@ public struct WorkerSandbox: Sendable, Hashable {
                  "--new-session",
                  "--cap-drop", "ALL",
                  "--chdir", "/",
+                 // The private /tmp is the worker's temporary directory: a TMPDIR of the user's
+                 // (a folder under /run/user, a test run's own) is not inside the sandbox.
+                 "--setenv", "TMPDIR", "/tmp",
                  "--", executable]
         return argv + arguments
     }

@@ -17,7 +17,8 @@ public final class SlurmTestBed: @unchecked Sendable {
     }
 
     public init() throws {
-        directory = TemporaryDirectory("quire-slurm")
+        // A short name: slurmd's step sockets live below it, and a Unix socket path has 108 bytes.
+        directory = TemporaryDirectory("qs")
         let result = ProcessRunner.run(["/bin/bash", Self.script, "start", directory.path], timeout: 120)
         guard result.status == 0 else {
             _ = ProcessRunner.run(["/bin/bash", Self.script, "stop", directory.path], timeout: 60)
