@@ -41,6 +41,9 @@ python3 "$here/archives.py" "$out"
 # Video and audio (media/): GStreamer's gst-launch-1.0 (a clip whose first second is black, audio
 # with and without a cover, a Matroska file with no video stream, a truncated clip).
 "$here/media.sh" "$out"
+# Issue 41: PostScript that reads, deletes and creates files in TMPDIR, a page-less PostScript, a
+# colour pattern, the deep-q and 24000² image PDFs, an archive that unpacks outside, flat ODF.
+python3 "$here/isolation.py" "$out"
 # Find and copy: a 1000-page text PDF with one word on page 900, accents, regex characters, a page without text.
 python3 "$here/find-samples.py" "$out"
 # Office documents made by LibreOffice itself (soffice, once per format), when it is installed.

@@ -109,6 +109,7 @@ struct PreviewCommand: AsyncParsableCommand {
         let previewCells = cells.flatMap(PreviewCells.init)
         let toTerminal = outputPath == nil && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
         try spreadsheet.requireOffice()
+        try limits.applyMemoryLimit()
         Watchdog.arm(seconds: timeout, path: path)
         do {
             let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),

@@ -1,0 +1,85 @@
+internal import CCairo
+import QuireTypes
+import Synchronization
+
+/// Where an interpreter's pages come from in `quire`'s one-shot commands (`thumbnail FILE
+/// OUT`, `preview`, `info`, `print`): Ghostscript runs a PostScript document's program, which
+/// may try to read, write and delete files, so those commands have a render worker under
+/// bubblewrap (no network, a private `/tmp`, the system read-only) open the document and draw
+/// its pages (``IsolatedPageSource``), as they have LibreOffice convert office documents there
+/// (``OfficeConversion``). QuireRenderService installs the opener (``openInIsolation(_:)``);
+/// without one, or where bubblewrap does not work, the engine runs in this process, with its
+/// own guard (``PostScriptSource``'s private `$TMPDIR`).
+public enum InterpreterIsolation {
+    /// A document opened elsewhere: its page sizes and a way to have a page drawn.
+    public struct Pages: Sendable {
+        public var sizes: [PageSize]
+        /// Page `index` (0-based) drawn to fit `width`×`height` pixels (straight RGBA).
+        public var render: @Sendable (_ index: Int, _ width: Int, _ height: Int) throws(DocumentError) -> RenderedImage
+
+        public init(sizes: [PageSize],
+                    render: @escaping @Sendable (_ index: Int, _ width: Int, _ height: Int) throws(DocumentError) -> RenderedImage) {
+            self.sizes = sizes
+            self.render = render
+        }
+    }
+
+    /// Opens `file` (a PostScript document) outside this process, or returns nil when there is
+    /// nowhere to do that (the engine then runs here).
+    public typealias Opener = @Sendable (_ file: InputFile) throws(DocumentError) -> Pages?
+
+    private static let opener = Mutex<Opener?>(nil)
+
+    /// Sends this process's PostScript documents to `opener` (set once, at start-up).
+    public static func openInIsolation(_ opener: @escaping Opener) {
+        self.opener.withLock { $0 = opener }
+    }
+
+    /// The document's pages from the installed opener, nil when there is none or it declined.
+    static func pages(_ file: InputFile) throws(DocumentError) -> Pages? {
+        guard let opener = opener.withLock({ $0 }) else { return nil }
+        return try opener(file)
+    }
+}
+
+/// Pages drawn by a sandboxed render worker (``InterpreterIsolation``).
+final class IsolatedPageSource: PageSource {
+    let path: DocumentPath
+    let pages: InterpreterIsolation.Pages
+    var pageCount: Int { pages.sizes.count }
+    var isPaper: Bool { true }
+
+    init(path: DocumentPath, pages: InterpreterIsolation.Pages) {
+        self.path = path
+        self.pages = pages
+    }
+
+    func pageSize(at index: Int) -> PageSize { pages.sizes[min(max(index, 0), pages.sizes.count - 1)] }
+
+    func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
+        let drawn = try CairoImage(pages.render(index, width, height))
+        if drawn.width == width && drawn.height == height { return drawn }
+        // The worker fits the page into the size asked; anything else is scaled to it.
+        let image = try CairoImage(width: width, height: height, path: path)
+        image.fillWhite()
+        try image.draw(path: path) { (cr) throws(DocumentError) in
+            libcairo.cairo_scale(cr, Double(width) / Double(drawn.width), Double(height) / Double(drawn.height))
+            libcairo.cairo_set_source_surface(cr, drawn.surface, 0, 0)
+            libcairo.cairo_paint(cr)
+        }
+        return image
+    }
+
+    func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        // As in-process (PostScriptSource): a 150 dpi raster of the page.
+        let size = pageSize(at: index)
+        let scale = 150.0 / 72
+        let image = try raster(page: index, width: max(1, Int((size.width * scale).rounded())),
+                               height: max(1, Int((size.height * scale).rounded())))
+        libcairo.cairo_save(cr)
+        libcairo.cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
+        libcairo.cairo_set_source_surface(cr, image.surface, 0, 0)
+        libcairo.cairo_paint(cr)
+        libcairo.cairo_restore(cr)
+    }
+}
