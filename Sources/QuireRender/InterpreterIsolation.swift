@@ -4,16 +4,24 @@ import Synchronization
 
 /// Where an interpreter's pages come from in `quire`'s one-shot commands (`thumbnail FILE
 /// OUT`, `preview`, `info`, `print`): Ghostscript runs a PostScript document's program, which
-/// may try to read, write and delete files, so those commands have a render worker under
-/// bubblewrap (no network, a private `/tmp`, the system read-only) open the document and draw
-/// its pages (``IsolatedPageSource``), as they have LibreOffice convert office documents there
+/// may try to read, write and delete files, and GStreamer runs whatever decoders a video or
+/// audio file picks, so those commands have a render worker under bubblewrap (no network, a
+/// private `/tmp`, the system read-only) open the document and draw its pages
+/// (``IsolatedPageSource``), as they have LibreOffice convert office documents there
 /// (``OfficeConversion``). QuireRenderService installs the opener (``openInIsolation(_:)``);
-/// without one, or where bubblewrap does not work, the engine runs in this process, with its
-/// own guard (``PostScriptSource``'s private `$TMPDIR`).
+/// without one, or where bubblewrap does not work, the engine runs in this process (Ghostscript
+/// with its own guard: ``PostScriptSource``'s private `$TMPDIR`).
 public enum InterpreterIsolation {
     /// A document opened elsewhere: its page sizes and a way to have a page drawn.
     public struct Pages: Sendable {
         public var sizes: [PageSize]
+        /// Whether pages have a pixel size of their own (a video frame): not enlarged.
+        public var isRaster = false
+        /// What the engine knew beyond the pages (a video's length), and the file's own title
+        /// and author (a song's artist).
+        public var details: [DocumentDetail] = []
+        public var title: String?
+        public var author: String?
         /// Page `index` (0-based) drawn to fit `width`×`height` pixels (straight RGBA).
         public var render: @Sendable (_ index: Int, _ width: Int, _ height: Int) throws(DocumentError) -> RenderedImage
 
@@ -24,9 +32,10 @@ public enum InterpreterIsolation {
         }
     }
 
-    /// Opens `file` (a PostScript document) outside this process, or returns nil when there is
-    /// nowhere to do that (the engine then runs here).
-    public typealias Opener = @Sendable (_ file: InputFile) throws(DocumentError) -> Pages?
+    /// Opens `file` (a PostScript document, a video or audio file) outside this process with
+    /// `tool` (for messages: "Ghostscript", "GStreamer"), or returns nil when there is nowhere to
+    /// do that (the engine then runs here).
+    public typealias Opener = @Sendable (_ file: InputFile, _ tool: String) throws(DocumentError) -> Pages?
 
     private static let opener = Mutex<Opener?>(nil)
 
@@ -36,9 +45,18 @@ public enum InterpreterIsolation {
     }
 
     /// The document's pages from the installed opener, nil when there is none or it declined.
-    static func pages(_ file: InputFile) throws(DocumentError) -> Pages? {
+    static func pages(_ file: InputFile, tool: String) throws(DocumentError) -> Pages? {
         guard let opener = opener.withLock({ $0 }) else { return nil }
-        return try opener(file)
+        return try opener(file, tool)
+    }
+
+    /// The engine's result for pages opened elsewhere.
+    static func opened(_ pages: Pages, path: DocumentPath) -> RenderEngine.Opened {
+        var opened = RenderEngine.Opened(source: IsolatedPageSource(path: path, pages: pages))
+        opened.details = pages.details
+        opened.title = pages.title
+        opened.author = pages.author
+        return opened
     }
 }
 
@@ -47,7 +65,8 @@ final class IsolatedPageSource: PageSource {
     let path: DocumentPath
     let pages: InterpreterIsolation.Pages
     var pageCount: Int { pages.sizes.count }
-    var isPaper: Bool { true }
+    var isPaper: Bool { !pages.isRaster }
+    var isRaster: Bool { pages.isRaster }
 
     init(path: DocumentPath, pages: InterpreterIsolation.Pages) {
         self.path = path
@@ -61,7 +80,7 @@ final class IsolatedPageSource: PageSource {
         if drawn.width == width && drawn.height == height { return drawn }
         // The worker fits the page into the size asked; anything else is scaled to it.
         let image = try CairoImage(width: width, height: height, path: path)
-        image.fillWhite()
+        if isPaper { image.fillWhite() }
         try image.draw(path: path) { (cr) throws(DocumentError) in
             libcairo.cairo_scale(cr, Double(width) / Double(drawn.width), Double(height) / Double(drawn.height))
             libcairo.cairo_set_source_surface(cr, drawn.surface, 0, 0)

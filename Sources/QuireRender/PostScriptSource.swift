@@ -286,8 +286,8 @@ private final class ClosureBox {
 extension RenderEngine {
     /// PostScript and EPS through libspectre (Ghostscript).
     static let postScript = RenderEngine(name: "postscript", families: [.postscript]) { (input) throws(DocumentError) in
-        if let pages = try InterpreterIsolation.pages(input.file) {
-            return Opened(source: IsolatedPageSource(path: input.file.path, pages: pages))
+        if let pages = try InterpreterIsolation.pages(input.file, tool: "Ghostscript") {
+            return InterpreterIsolation.opened(pages, path: input.file.path)
         }
         return Opened(source: try PostScriptSource(file: input.file))
     }

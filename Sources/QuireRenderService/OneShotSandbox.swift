@@ -28,8 +28,8 @@ public enum OneShotSandbox {
         MediaFacts.readInIsolation { (file) throws(DocumentError) -> MediaInfo? in
             try converter.mediaInfo(file)
         }
-        InterpreterIsolation.openInIsolation { (file) throws(DocumentError) -> InterpreterIsolation.Pages? in
-            try converter.pages(file)
+        InterpreterIsolation.openInIsolation { (file, tool) throws(DocumentError) -> InterpreterIsolation.Pages? in
+            try converter.pages(file, tool: tool)
         }
     }
 
@@ -70,18 +70,19 @@ public enum OneShotSandbox {
             }
         }
 
-        /// A PostScript document opened by the worker's Ghostscript; its pages are drawn there too.
-        func pages(_ file: InputFile) throws(DocumentError) -> InterpreterIsolation.Pages? {
+        /// A document opened by the worker's interpreter (`tool`: Ghostscript, GStreamer); its
+        /// pages are drawn there too.
+        func pages(_ file: InputFile, tool: String) throws(DocumentError) -> InterpreterIsolation.Pages? {
             let document = DocumentRequest(path: file.path, maximumFileSize: max(file.size, 1))
-            guard let facts = try withWorker(file.path, tool: "Ghostscript", password: nil, { (client) throws(RenderProblem) in
+            guard let facts = try withWorker(file.path, tool: tool, password: nil, { (client) throws(RenderProblem) in
                 try client.open(document)
             }) else { return nil }
             guard facts.pageCount > 0 else {
-                throw DocumentError(kind: .damaged, path: file.path, reason: "the PostScript document has no pages")
+                throw DocumentError(kind: .damaged, path: file.path, reason: "the document has no pages")
             }
             let path = file.path
-            return InterpreterIsolation.Pages(sizes: facts.pageSizes) { [self] (index, width, height) throws(DocumentError) -> RenderedImage in
-                let image = try withWorker(path, tool: "Ghostscript", password: nil) { (client) throws(RenderProblem) in
+            var pages = InterpreterIsolation.Pages(sizes: facts.pageSizes) { [self] (index, width, height) throws(DocumentError) -> RenderedImage in
+                let image = try withWorker(path, tool: tool, password: nil) { (client) throws(RenderProblem) in
                     try client.renderPage(PageRequest(document: document, page: index, width: width, height: height))
                 }
                 guard let image else {
@@ -89,6 +90,11 @@ public enum OneShotSandbox {
                 }
                 return image
             }
+            pages.isRaster = facts.isRaster
+            pages.details = facts.details
+            pages.title = facts.title
+            pages.author = facts.author
+            return pages
         }
 
         func mediaInfo(_ file: InputFile) throws(DocumentError) -> MediaInfo? {

@@ -91,6 +91,22 @@ struct IsolationRuleTests {
         }
     }
 
+    /// GStreamer decodes a video for `thumbnail` and `preview` in the sandboxed worker, never in
+    /// the command (the control, without bubblewrap, shows the watch sees it in the command).
+    @Test(arguments: ["thumbnail", "preview"])
+    func videoFramesAreDecodedInTheSandboxedWorker(command: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"), "bubblewrap: make test installs it")
+        let scratch = TemporaryDirectory()
+        let arguments = Self.arguments(command, Samples.path("media/clip.webm"), scratch.file("out.png"))
+        let sandboxed = try OfficeSandboxTests.observe(arguments, in: scratch)
+        #expect(sandboxed.status == 0, "\(sandboxed.standardError)")
+        #expect(sandboxed.sandboxedChild && !sandboxed.gstreamerInCommand, "GStreamer was loaded into quire \(command)")
+        let image = try Self.decodePNG(scratch.file("out.png"))
+        #expect(image.longestSide == 256)
+        let control = try OfficeSandboxTests.observe(arguments, environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
+        #expect(control.status == 0 && control.gstreamerInCommand && !control.sandboxedChild, "\(control.standardError)")
+    }
+
     /// A PostScript file that never outputs a page: "has no pages", exit 65, one line, nothing
     /// written — in the sandboxed worker and in the command's own process, at a size whose
     /// buffer comes from malloc's heap and one whose buffer is a fresh mapping.
