@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Samples for the one isolation rule (issue 41), written into OUT:
 
-- evil-tmpdir.ps: PostScript that looks for a directory /tmp/quire-evil-*/ holding
-  quire-secret.txt (the tests make one and run quire with it as TMPDIR), then tries to read that
+- evil-tmpdir.ps: PostScript that looks for a directory /tmp/quire-evil-N/ (N from 0 to 63)
+  holding quire-secret.txt (the tests make one and run quire with it as TMPDIR; a wildcard search
+  of /tmp would walk all of it), then tries to read that
   file, delete quire-victim.txt beside it and create quire-planted.txt there. Each attempt that
   succeeds paints a black band (top: read, middle: delete, bottom: create); a grey bar on the left
   is always painted, so a page that rendered at all is told from one that did not.
@@ -38,15 +39,19 @@ def main(out):
 %%Pages: 1
 %%EndComments
 %%Page: 1 1
-/found () def
-(/tmp/quire-evil-*/quire-secret.txt) { dup length string copy /found exch def } 512 string filenameforall
-/dir found length 16 ge { found 0 found length 16 sub getinterval } { () } ifelse def
-/at { dir length 1 index length add string dup 0 dir putinterval dup dir length 4 -1 roll putinterval } def
+/cat { 1 index length 1 index length add string dup 0 4 index putinterval dup 3 index length 3 index putinterval 3 1 roll pop pop } def
+/dir () def
+0 1 63 { /n exch def
+  /candidate (/tmp/quire-evil-) n 3 string cvs cat (/) cat def
+  { candidate (quire-secret.txt) cat (r) file closefile /dir candidate def } stopped pop
+} for
 0.5 setgray 0 0 20 200 rectfill
 0 setgray
-{ (quire-secret.txt) at (r) file 64 string readstring pop length 0 gt { 20 140 180 60 rectfill } if } stopped pop
-{ (quire-victim.txt) at deletefile 20 70 180 60 rectfill } stopped pop
-{ (quire-planted.txt) at (w) file dup (planted) writestring closefile 20 0 180 60 rectfill } stopped pop
+dir length 0 gt {
+  { dir (quire-secret.txt) cat (r) file 64 string readstring pop length 0 gt { 20 140 180 60 rectfill } if } stopped pop
+  { dir (quire-victim.txt) cat deletefile 20 70 180 60 rectfill } stopped pop
+  { dir (quire-planted.txt) cat (w) file dup (planted) writestring closefile 20 0 180 60 rectfill } stopped pop
+} if
 showpage
 %%EOF
 """)

@@ -15,7 +15,7 @@ import Testing
 @Suite("The isolation rule, memory limits and uninitialised pixels (issue 41)", .serialized)
 struct IsolationRuleTests {
     /// A private `$TMPDIR` under /tmp, named as `evil-tmpdir.ps` looks for it
-    /// (`/tmp/quire-evil-*/quire-secret.txt`), holding the secret and the file to delete.
+    /// (`/tmp/quire-evil-N/quire-secret.txt`, N < 64), holding the secret and the file to delete.
     final class EvilTemporaryDirectory {
         let path: String
         var secret: String { path + "/quire-secret.txt" }
@@ -23,10 +23,13 @@ struct IsolationRuleTests {
         var planted: String { path + "/quire-planted.txt" }
 
         init() throws {
-            var template = Array("/tmp/quire-evil-XXXXXX".utf8CString)
-            let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-            try #require(made != nil)
-            path = String(cString: template)
+            // The first free /tmp/quire-evil-N (mkdir is atomic: suites running at once get their own).
+            var free: String?
+            for number in 0..<64 {
+                let candidate = "/tmp/quire-evil-\(number)"
+                if mkdir(candidate, 0o700) == 0 { free = candidate; break }
+            }
+            path = try #require(free, "no free /tmp/quire-evil-N directory")
             try Data("the secret\n".utf8).write(to: URL(fileURLWithPath: secret))
             try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: victim))
         }
