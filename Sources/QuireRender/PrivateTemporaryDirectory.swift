@@ -28,13 +28,15 @@ struct PrivateTemporaryDirectory {
     }
 
     /// Runs `body` with `$TMPDIR` naming this directory, then restores it. The environment is
-    /// the process's: callers hold the one lock under which Ghostscript runs.
+    /// the process's: callers hold the one lock under which Ghostscript runs. Other threads may
+    /// read the environment meanwhile; glibc replaces an existing variable's value in place (the
+    /// old string stays valid), while adding one may move the whole array under a reader — so a
+    /// `$TMPDIR` that was not set is left set to `/tmp` (what an unset one means) rather than
+    /// removed and added again on every call.
     func whileTMPDIR<T>(_ body: () -> T) -> T {
-        let saved = getenv("TMPDIR").map { String(cString: $0) }
+        let saved = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         setenv("TMPDIR", path, 1)
-        defer {
-            if let saved { setenv("TMPDIR", saved, 1) } else { unsetenv("TMPDIR") }
-        }
+        defer { setenv("TMPDIR", saved, 1) }
         return body()
     }
 
