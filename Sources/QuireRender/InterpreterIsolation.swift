@@ -37,6 +37,18 @@ public enum InterpreterIsolation {
     public typealias Opener = @Sendable (_ file: InputFile, _ tool: String) throws(DocumentError) -> Pages?
 
     private static let opener = Mutex<Opener?>(nil)
+    private static let privateTMPDIR = Atomic<Bool>(false)
+
+    /// Makes this process run Ghostscript with `$TMPDIR` naming an empty directory of its own,
+    /// made for each call and removed after it (``PostScriptSource``). It changes the process's
+    /// environment while Ghostscript runs, so it is for processes where nothing else reads
+    /// `$TMPDIR` meanwhile (`quire`'s commands and its render worker, set at start-up), not for
+    /// a test runner whose other tests make temporary files at the same time.
+    public static func givePostScriptAPrivateTMPDIR() {
+        privateTMPDIR.store(true, ordering: .relaxed)
+    }
+
+    static var postScriptHasAPrivateTMPDIR: Bool { privateTMPDIR.load(ordering: .relaxed) }
 
     /// Sends this process's PostScript documents to `opener` (set once, at start-up).
     public static func openInIsolation(_ opener: @escaping Opener) {

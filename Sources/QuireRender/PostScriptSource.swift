@@ -85,13 +85,15 @@ final class PostScriptSource: PageSource {
     /// while `body` runs both descriptors point at a temporary file, whose text is returned
     /// (one line) so it can go into the error message instead of corrupting piped output.
     ///
-    /// Ghostscript's `$TMPDIR` (which `-dSAFER` lets a document read, write and delete in) is an
-    /// empty directory made for the call and removed with whatever the document left in it; when
-    /// none can be made, Ghostscript does not run and `body` is not called (the returned text
-    /// says why, and the caller's status check fails).
+    /// In `quire` (``InterpreterIsolation/givePostScriptAPrivateTMPDIR()``), Ghostscript's
+    /// `$TMPDIR` (which `-dSAFER` lets a document read, write and delete in) is an empty
+    /// directory made for the call and removed with whatever the document left in it; when none
+    /// can be made, Ghostscript does not run and `body` is not called (the returned text says
+    /// why, and the caller's status check fails).
     @discardableResult
     static func withGhostscript(_ body: () -> Void) -> String {
         ghostscript.withLock { _ in
+            guard InterpreterIsolation.postScriptHasAPrivateTMPDIR else { return capturingOutput(body) }
             guard let directory = PrivateTemporaryDirectory() else {
                 return "no private temporary directory for Ghostscript (\(Errno.current))"
             }
