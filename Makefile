@@ -15,7 +15,7 @@ DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libc
 	libfontconfig-dev libreofficekit-dev
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
-	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 xclip evince \
+	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 gir1.2-gtk-4.0 xclip evince \
 	fonts-urw-base35 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good libgtk-4-media-gstreamer \
 	libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw python3-docx python3-xlsxwriter
 # The desktop end-to-end test only (make desktop-test): the real file manager, a large install
@@ -29,6 +29,9 @@ DESKTOP_SUITES := NautilusEndToEndTests
 # bench/media-bench.sh).
 DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
+# `make deb` and its check (scripts/deb-check.sh, which `make test` runs): Debian's packaging tools
+# (dpkg-shlibdeps, dpkg-gencontrol), lintian, and appstreamcli for the AppStream metainfo.
+DEB_PACKAGE := dpkg-dev lintian appstream
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -45,7 +48,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath --scratc
 	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 QUIRE_RELEASE := $(RELEASE_DIR)/release/quire
 
-.PHONY: all deps build release samples demo test desktop-test screenshot man man-check bench fuzz fuzz-smoke asan install uninstall clean
+.PHONY: all deps build release samples demo test test-repeat desktop-test screenshot man man-check bench fuzz fuzz-smoke asan install uninstall deb deb-check clean
 
 all: build
 
@@ -82,11 +85,22 @@ demo: release samples
 		echo "(the failures above are the deliberately broken samples)"
 
 ## test: install what is missing, build the release binary (the GNOME thumbnail-factory test
-## installs it under a temporary prefix in /usr/local), run the whole suite, check man pages.
+## installs it under a temporary prefix in /usr/local), run the whole suite, check man pages,
+## then build the Debian package and check it installed (deb-check).
 test: deps samples release
 	$(SWIFT) build --build-tests
 	scripts/run-tests.sh $(SWIFT) --skip '$(DESKTOP_SUITES)'
 	scripts/generate-man.sh --check
+	@scripts/install-deps.sh $(DEB_PACKAGE)
+	scripts/build-deb.sh $(RELEASE_DIR)/release dist
+	scripts/deb-check.sh dist/quire_$$(scripts/version.sh)_amd64.deb $(SAMPLES)
+
+## test-repeat: the suites most exposed to timing (office, batch, viewers, printing) N times under
+## CPU load (one busy process per core; LOAD=K to change), counting the runs that passed.
+N ?= 5
+test-repeat: deps samples
+	$(SWIFT) build --build-tests
+	scripts/test-repeat.sh $(SWIFT) $(N) $(FILTER)
 
 ## desktop-test: the real file manager end to end — Nautilus 43 under Xvfb, Space on a selected
 ## file opens Quire's window through the previewer's D-Bus activation (installs nautilus).
@@ -109,24 +123,11 @@ man: deps
 man-check:
 	scripts/generate-man.sh --check
 
-## install: binary, man pages, shell completions and file-manager integration under PREFIX.
+## install: binary, man pages, shell completions and file-manager integration (thumbnailer,
+## D-Bus services, actions, desktop entry, icon, AppStream metainfo) under PREFIX: the same list
+## `make deb` packages (scripts/install-files.sh).
 install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
-		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 0755 $(QUIRE_RELEASE) $(DESTDIR)$(PREFIX)/bin/quire
-	install -d $(DESTDIR)$(PREFIX)/libexec/quire
-	install -m 0755 $(RELEASE_DIR)/release/quire-look $(DESTDIR)$(PREFIX)/libexec/quire/quire-look
-	install -d $(DESTDIR)$(PREFIX)/lib/quire
-	install -m 0644 $(RELEASE_DIR)/release/libQuirePopplerSplash.so $(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
-	install -m 0644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	# `man quire-print` as well as `man quire.print` (git's spelling): a .so page per subcommand.
-	for page in man/quire.*.1; do name=$${page#man/quire.}; \
-		printf '.so man1/quire.%s\n' "$$name" > $(DESTDIR)$(PREFIX)/share/man/man1/quire-$$(echo "$${name%.1}" | tr . -).1; done
-	$(QUIRE_RELEASE) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire
-	$(QUIRE_RELEASE) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire
-	$(QUIRE_RELEASE) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish
-	$(QUIRE_RELEASE) integrate install --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
+	scripts/install-files.sh local $(PREFIX) "$(DESTDIR)" $(RELEASE_DIR)/release
 
 uninstall:
 	-$(DESTDIR)$(PREFIX)/bin/quire integrate uninstall --system --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
@@ -135,6 +136,19 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish $(DESTDIR)$(PREFIX)/libexec/quire/quire-look \
 		$(DESTDIR)$(PREFIX)/share/man/man1/quire-*.1 \
 		$(DESTDIR)$(PREFIX)/lib/quire/libQuirePopplerSplash.so
+
+## deb: dist/quire_VERSION_amd64.deb from the release build, with dpkg-shlibdeps, dpkg-gencontrol
+## and dpkg-deb (scripts/build-deb.sh); VERSION is scripts/version.sh's, what `quire --version`
+## prints. Install it with `sudo apt install ./dist/quire_VERSION_amd64.deb`.
+deb: release
+	@scripts/install-deps.sh $(DEB_PACKAGE)
+	scripts/build-deb.sh $(RELEASE_DIR)/release dist
+
+## deb-check: as root, lintian on the package, then install it over an older one with apt, use
+## it (quire info, GNOME's thumbnail factory, Open With, the D-Bus service, integrate per user)
+## and purge it: nothing left (scripts/deb-check.sh; needs the samples: make samples).
+deb-check: deb
+	scripts/deb-check.sh dist/quire_$$(scripts/version.sh)_amd64.deb $(SAMPLES)
 
 ## fuzz: every libFuzzer target (optimized, ASan + UBSan) for FUZZ_SECONDS each (default 60),
 ## with the settings in Fuzz/settings (docs/notes/fuzz.md); each run is logged in

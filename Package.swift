@@ -124,6 +124,9 @@ let package = Package(
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
+        // Sharing files: mail through the desktop portal (descriptors) or xdg-email, devices
+        // through KDE Connect or GSConnect on the session bus. Used by the window and by quire share.
+        .target(name: "QuireShare", dependencies: ["QuireTypes", "QuireGIO", "QuireSystem"]),
         // The viewer model under `quire look`'s front-ends (terminal now, GTK window later):
         // files, page, zoom, card, actions with reasons, resume state, print sheet. No UI code.
         .target(name: "QuireViewer", dependencies: ["Quire", "QuireRenderService", "QuireGIO"]),
@@ -133,7 +136,7 @@ let package = Package(
         .target(name: "QuireTerminal"),
         // The terminal viewer (`quire look` without a display): the second front-end on the
         // viewer model, beside the window (QuireLook).
-        .target(name: "QuireTerminalViewer", dependencies: ["QuireViewer", "QuireRenderService", "QuireTerminal", "Quire", "QuireSystem"]),
+        .target(name: "QuireTerminalViewer", dependencies: ["QuireViewer", "QuireRenderService", "QuireTerminal", "Quire", "QuireSystem", "QuireGIO"]),
         // Command lines described as forms (command word, options with their value kinds,
         // operands as bytes) and read from argv: quire's pre-parser in front of
         // swift-argument-parser and quire-look's whole command line. Standard library only: both
@@ -141,12 +144,15 @@ let package = Package(
         .target(name: "QuireArguments"),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireTerminalViewer", "QuireArguments", "SanitizerSupport",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireTerminalViewer", "QuireArguments", "QuireShare", "SanitizerSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // QuireBuildVersion.string (`quire --version`) from scripts/version.sh, as `make deb` names the package.
+            plugins: [.plugin(name: "QuireVersion")]),
+        .plugin(name: "QuireVersion", capability: .buildTool(), path: "Plugins/QuireVersion"),
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
         // on the same viewer model as the terminal viewer. Installed to libexec/quire/.
-        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireGIO", "QuireSystem", "QuireArguments", "CGtk", "CGtkSourceView"]),
+        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireGIO", "QuireSystem", "QuireArguments", "QuireShare", "CGtk", "CGtkSourceView"]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),
@@ -162,6 +168,7 @@ let package = Package(
         .executableTarget(name: "fuzz-desktop-entry", dependencies: ["Quire", "QuireIntegration", "FuzzDriver"], path: "Fuzz/DesktopEntryFuzzer"),
         .executableTarget(name: "fuzz-previewer-uri", dependencies: ["QuireGIO", "QuireTypes", "FuzzDriver"], path: "Fuzz/PreviewerURIFuzzer"),
         .executableTarget(name: "fuzz-terminal-replies", dependencies: ["QuireTerminal", "FuzzDriver"], path: "Fuzz/TerminalRepliesFuzzer"),
+        .executableTarget(name: "fuzz-terminal-escaping", dependencies: ["QuireTypes", "FuzzDriver"], path: "Fuzz/TerminalEscapingFuzzer"),
 
         // MARK: Tests
         .target(name: "SanitizerSupport"),

@@ -44,6 +44,9 @@ python3 "$here/archives.py" "$out"
 # Issue 41: PostScript that reads, deletes and creates files in TMPDIR, a page-less PostScript, a
 # colour pattern, the deep-q and 24000² image PDFs, an archive that unpacks outside, flat ODF.
 python3 "$here/isolation.py" "$out"
+# Terminal escapes (escapes/): an archive, a PDF title and MP3 tags that would set the terminal's
+# title and write its clipboard if passed on raw.
+python3 "$here/terminal-escapes.py" "$out"
 # Find and copy: a 1000-page text PDF with one word on page 900, accents, regex characters, a page without text.
 python3 "$here/find-samples.py" "$out"
 # Office documents made by LibreOffice itself (soffice, once per format), when it is installed.

@@ -3,6 +3,7 @@
 # (gstreamer1.0-tools, -plugins-base, -plugins-good) into OUT/media/:
 #   clip.webm         VP8, 4 s at 320×240: the first second black, then colour bars
 #   tone.ogg          Vorbis, a 5 s tone, no tags, no cover
+#   titled.ogg        Vorbis, 1 s, whose comments name its title and artist (Ogg's own way)
 #   audio-only.mkv    Matroska holding only a Vorbis stream (a "video" file with no video)
 #   song.mp3          MP3 with an ID3v2.3 tag: title, artist, album, track and a PNG cover (APIC)
 #   truncated.webm    the first 20 kB of clip.webm
@@ -24,6 +25,8 @@ gst=(gst-launch-1.0 -q)
     videotestsrc num-buffers=75 pattern=smpte ! video/x-raw,width=320,height=240,framerate=25/1 ! c.
 "${gst[@]}" audiotestsrc num-buffers=215 ! audioconvert ! vorbisenc ! oggmux ! filesink location="$out/tone.ogg"
 "${gst[@]}" audiotestsrc num-buffers=86 wave=sine freq=660 ! audioconvert ! vorbisenc ! matroskamux ! filesink location="$out/audio-only.mkv"
+"${gst[@]}" audiotestsrc num-buffers=43 ! taginject 'tags="title=\"Harbour Song\",artist=\"The Samples\""' ! audioconvert ! vorbisenc \
+    ! oggmux ! filesink location="$out/titled.ogg"
 "${gst[@]}" audiotestsrc num-buffers=130 ! audioconvert ! lamemp3enc ! filesink location="$out/song-raw.mp3"
 python3 - "$out" <<'PY'
 import struct, sys, zlib

@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-all_targets=(sniff open thumbnail print-options desktop-entry previewer-uri terminal-replies)
+all_targets=(sniff open thumbnail print-options desktop-entry previewer-uri terminal-replies terminal-escaping)
 targets=(${FUZZ_TARGETS:-${all_targets[@]}})
 
 # -O (release), libFuzzer + ASan for Swift; the package's C/C++ code (the poppler Splash shim)

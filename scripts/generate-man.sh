@@ -16,7 +16,18 @@ for page in "$outputs"/*.1; do
     name="$(basename "$page")"
     [[ "$name" == "quire.help.1" ]] && continue   # the implicit help command needs no page
     [[ "$name" == quire.__* ]] && continue         # hidden internal subcommands (thumbnail workers)
-    cp "$page" "$generated/$name"
+    # Two fixes to the generated mdoc, for man-db's whatis index and groff (lintian checks both):
+    # a subcommand page's NAME is `quire-print` (git's spelling, also installed as an alias
+    # page), as whatis cannot read a name with a space, while its SYNOPSIS keeps `quire print`;
+    # and an empty line between paragraphs is a .Pp request.
+    awk '
+        /^\.Sh NAME$/ { name = 1; print; next }
+        name && /^\.Nm "/ { full = $0; sub(/^\.Nm "/, "", full); sub(/"$/, "", full)
+                            short = full; gsub(/ /, "-", short); print ".Nm " short; name = 0; next }
+        /^\.Sh / { name = 0 }
+        /^\.Nm$/ && full != "" { print ".Nm \"" full "\""; next }
+        /^$/ { print ".Pp"; next }
+        { print }' "$page" > "$generated/$name"
 done
 if [[ "${1:-}" == "--check" ]]; then
     if ! diff -ru --exclude=.date man "$generated"; then

@@ -9,7 +9,14 @@ set -uo pipefail
 swift=${1:?usage: scripts/run-tests.sh SWIFT [ARGS...]}
 shift
 log=$(mktemp /tmp/quire-test-run.XXXXXX)
-trap 'rm -f "$log"' EXIT
+# The run's own TMPDIR: nothing an earlier run (or another program) left in /tmp is seen, and
+# what this run leaves is removed with it. Each quire a test starts gets a TMPDIR of its own
+# below this one (QuireBinary.privateTemporary).
+run_tmp=$(mktemp -d /tmp/quire-test-tmp.XXXXXX)
+# As /tmp is: the test beds' daemons run filters as other users (CUPS's as lp) inside it.
+chmod 1777 "$run_tmp"
+trap 'rm -f "$log"; rm -rf "$run_tmp"' EXIT
+export TMPDIR=$run_tmp
 "$swift" test "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then

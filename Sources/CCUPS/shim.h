@@ -47,7 +47,9 @@
     X(cupsWriteRequestData) \
     X(httpClose) \
     X(httpConnect2) \
+    X(httpError) \
     X(httpGetFd) \
+    X(httpSetTimeout) \
     X(ippAddInteger) \
     X(ippAddString) \
     X(ippAddStrings) \

@@ -104,6 +104,8 @@ static const int quire_gst_discoverer_missing_plugins = 5;
     X(GList *_Nullable, gst_discoverer_info_get_audio_streams, (GstDiscovererInfo *_Nonnull info)) \
     X(void, gst_discoverer_stream_info_list_free, (GList *_Nullable infos)) \
     X(GstCaps *_Nullable, gst_discoverer_stream_info_get_caps, (GstDiscovererStreamInfo *_Nonnull info)) \
+    X(const char *_Nonnull, gst_discoverer_stream_info_get_stream_type_nick, (GstDiscovererStreamInfo *_Nonnull info)) \
+    X(const GstTagList *_Nullable, gst_discoverer_container_info_get_tags, (const GstDiscovererStreamInfo *_Nonnull info)) \
     X(unsigned, gst_discoverer_video_info_get_width, (const GstDiscovererStreamInfo *_Nonnull info)) \
     X(unsigned, gst_discoverer_video_info_get_height, (const GstDiscovererStreamInfo *_Nonnull info)) \
     X(unsigned, gst_discoverer_video_info_get_framerate_num, (const GstDiscovererStreamInfo *_Nonnull info)) \

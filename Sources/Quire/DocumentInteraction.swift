@@ -72,7 +72,7 @@ public struct DocumentInteraction: Sendable {
             if case .available(let destinations) = system {
                 let chosen = destinations.first(where: \.isDefault) ?? destinations.first
                 if let chosen { detail += "; printer \(chosen.fullName)" }
-                if destinations.count > 1 { detail += " (\(destinations.count) accepting jobs)" }
+                if destinations.count > 1 { detail += " (of \(destinations.count) printers accepting jobs)" }
             }
             return Action(name: "Print", isAvailable: true, reason: nil, detail: detail)
         }

@@ -42,7 +42,7 @@ struct ActionsCommand: AsyncParsableCommand {
         } catch {
             throw PrintFailure.report(error).exitCode
         }
-        let actions = DocumentInteraction(document: document)
+        let actions = DocumentInteraction(document: document, printSystem: PrintSystem(timeout: PrintSystem.interactiveTimeout))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -22,16 +22,20 @@ struct CanPrintCommand: AsyncParsableCommand {
     func run() async throws {
         // A limit that cannot be read answers "no", like a file that cannot be opened. The first
         // file that cannot print ends the answer.
+        let system = PrintSystem(timeout: PrintSystem.interactiveTimeout)
         guard let maximumFileSize = try? limits.maximumFileSize(), let renderLimits = try? limits.renderLimits(),
-              files.allSatisfy({ Self.canPrint(RawArguments.path($0), maximumFileSize: maximumFileSize, limits: renderLimits) }) else {
+              files.allSatisfy({ Self.canPrint(RawArguments.path($0), maximumFileSize: maximumFileSize, limits: renderLimits,
+                                               printSystem: system) }) else {
             throw ExitCode(1)
         }
     }
 
     /// Whether `path` can be printed now. Shared by the parsed command and the plain form
-    /// `quire can-print [--] FILE...` (``FastPathTable``).
-    static func canPrint(_ path: DocumentPath, maximumFileSize: Int64, limits: RenderLimits) -> Bool {
+    /// `quire can-print [--] FILE...` (``FastPathTable``). The print system is asked with the
+    /// interactive time limit: a scheduler that does not answer is a "no" within two seconds.
+    static func canPrint(_ path: DocumentPath, maximumFileSize: Int64, limits: RenderLimits,
+                         printSystem: PrintSystem) -> Bool {
         guard let document = try? Document(path: path, maximumFileSize: maximumFileSize, limits: limits) else { return false }
-        return DocumentInteraction.canPrint(document)
+        return DocumentInteraction.canPrint(document, printSystem: printSystem)
     }
 }

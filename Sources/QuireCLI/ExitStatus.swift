@@ -52,7 +52,7 @@ enum ExitStatus: Int32 {
         switch error {
         case let error as InputError: (status, message) = (of(error), error.hinted)
         case let error as DocumentError: (status, message) = (of(error), error.hinted)
-        case let error as OutputError: (status, message) = (.cannotCreate, error.description)
+        case let error as OutputError: (status, message) = (error.kind == .sameAsInput ? .usage : .cannotCreate, error.description)
         case let error as DocumentUsageError: (status, message) = (.usage, error.description)
         // An argument found wrong only once the command runs (a malformed --pages): one line as
         // well. The parser's usage text would name `quire <subcommand>`, not the command.

@@ -44,8 +44,10 @@ enum FastPathRequest: Equatable {
                 maximumFileSize: LimitOptions.defaultMaximumFileSize, limits: .standard,
                 timeout: ThumbnailBatchOptions.defaultTimeout).rawValue)
         case .canPrint(let files):
+            let system = PrintSystem(timeout: PrintSystem.interactiveTimeout)
             let yes = files.allSatisfy {
-                CanPrintCommand.canPrint($0, maximumFileSize: LimitOptions.defaultMaximumFileSize, limits: .standard)
+                CanPrintCommand.canPrint($0, maximumFileSize: LimitOptions.defaultMaximumFileSize, limits: .standard,
+                                         printSystem: system)
             }
             QuireMain.end(yes ? 0 : 1)
         case .info(let files):

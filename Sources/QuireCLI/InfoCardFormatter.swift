@@ -139,7 +139,7 @@ enum InfoCardFormatter {
 
     /// Metadata can hold control characters: keep each value on its line.
     static func oneLine(_ value: String) -> String {
-        DocumentPath.escaped(Array(value.utf8))
+        TerminalEscaping.escaped(Array(value.utf8))
     }
 
     static func points(_ value: Double) -> String {

@@ -97,8 +97,8 @@ struct InfoRecord: Encodable {
 
     /// A file that failed; what was learnt before the failure (type, size) is kept.
     init(path: DocumentPath, document: Document? = nil, error: ErrorRecord) {
-        self.path = path.description
-        self.name = path.displayName
+        self.path = path.jsonText
+        self.name = path.jsonName
         self.ok = false
         self.error = error
         if let document {
@@ -117,8 +117,8 @@ struct InfoRecord: Encodable {
     }
 
     init(info: DocumentInfo) {
-        path = info.path.description
-        name = info.name
+        path = info.path.jsonText
+        name = info.path.jsonName
         ok = info.problem == nil
         let type = info.contentType
         kind = type.localizedDescription

@@ -15,9 +15,11 @@ struct IntegrateCommand: ParsableCommand {
             uninstall removes exactly that (files you edited are kept). \
             GNOME runs thumbnailers in a sandbox that shows only /usr: install refuses to register \
             a thumbnailer whose program or libraries lie outside it (exit 78); install a release \
-            build under /usr/local with `make install`, or pass --no-thumbnailer.
+            build under /usr/local with `make install`, or pass --no-thumbnailer. \
+            Per user, a file that a system-wide install (the Debian package, `make install`) \
+            already provides as this quire would write it is not written a second time.
             """,
-        subcommands: [Install.self, Uninstall.self, Status.self])
+        subcommands: [Install.self, Uninstall.self, Status.self, SandboxFonts.self])
 
     struct Location: ParsableArguments {
         @Flag(name: .long, help: "Install for the current user under $XDG_DATA_HOME (default).")
@@ -42,11 +44,11 @@ struct IntegrateCommand: ParsableCommand {
         var installer: IntegrationInstaller { installer() }
 
         func installer(includeThumbnailer: Bool = true,
-                       previewer: PreviewerRegistration.Choice = .never) -> IntegrationInstaller {
+                       previewer: PreviewerRegistration.Choice = .never, packaged: Bool = false) -> IntegrationInstaller {
             if system {
                 return IntegrationInstaller(scope: .systemWide(prefix: (destdir ?? "") + prefix),
                                             executable: prefix + "/bin/quire", includeThumbnailer: includeThumbnailer,
-                                            previewer: previewer)
+                                            previewer: previewer, packaged: packaged)
             }
             return IntegrationInstaller(scope: .user, executable: Self.currentExecutable, includeThumbnailer: includeThumbnailer,
                                         previewer: previewer)
@@ -75,6 +77,7 @@ struct IntegrateCommand: ParsableCommand {
             case .keptModified: verb = "kept (edited since install)"
             case .missing: verb = "already gone"
             case .keptForeign: verb = "kept (not Quire's, left alone)"
+            case .systemWide: verb = "provided system-wide"
             }
             Terminal.out("\(verb): \(change.path)\n")
         }
@@ -90,6 +93,15 @@ struct IntegrateCommand: ParsableCommand {
         var previewer = false
         @Flag(name: .long, help: "Install everything but the thumbnailer (for a quire that GNOME's thumbnail sandbox cannot run).")
         var noThumbnailer = false
+        @Flag(name: .long, help: ArgumentHelp(
+            "With --system: stage the files a distribution package ships (make deb).",
+            discussion: "No manifest (the package manager removes the files), no previewer file (a per-user choice), and no font configuration for the thumbnail sandbox, which depends on the machine's fonts: the package runs `quire integrate sandbox-fonts` on the machine."))
+        var packaged = false
+
+        func validate() throws {
+            if packaged && !location.system { throw ValidationError("--packaged goes with --system.") }
+            if packaged && previewer { throw ValidationError("--packaged installs no previewer: Nautilus's Space stays a per-user choice.") }
+        }
 
         func run() throws {
             // A thumbnailer GNOME's sandbox cannot start fails every thumbnail of its types and
@@ -104,7 +116,7 @@ struct IntegrateCommand: ParsableCommand {
             }
             do {
                 let installer = location.installer(includeThumbnailer: !noThumbnailer,
-                                                   previewer: previewer ? .always : .ifUnclaimed)
+                                                   previewer: previewer ? .always : .ifUnclaimed, packaged: packaged)
                 let changes = try installer.install(dryRun: dryRun)
                 IntegrateCommand.report(changes, dryRun: dryRun)
                 let own = installer.dataDirectory + "/" + PreviewerRegistration.relativePath
@@ -132,6 +144,31 @@ struct IntegrateCommand: ParsableCommand {
                 let changes = try location.installer.uninstall(dryRun: dryRun)
                 if changes.isEmpty { Terminal.out("nothing to remove: Quire's integration is not installed here\n") }
                 IntegrateCommand.report(changes, dryRun: dryRun)
+            } catch {
+                Terminal.error(error.description)
+                throw ExitStatus.cannotCreate.exitCode
+            }
+        }
+    }
+
+    struct SandboxFonts: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sandbox-fonts",
+            abstract: "Write the font configuration and font cache GNOME's thumbnail sandbox needs, under PREFIX/share/quire.",
+            discussion: """
+                The sandbox hides /etc/fonts and the system's font cache: quire reads \
+                PREFIX/share/quire/fonts.conf there, which names this machine's font rules by \
+                their paths under /usr, and a cache built beside it. `integrate install --system` \
+                writes both; the Debian package, which cannot ship them, runs this after it is \
+                installed and whenever fonts are installed or removed, and removes both with \
+                itself.
+                """)
+        @Option(name: .long, help: ArgumentHelp("Where quire is installed (PREFIX/bin/quire).", valueName: "dir"))
+        var prefix = "/usr/local"
+
+        func run() throws {
+            do {
+                IntegrateCommand.report(try IntegrationInstaller.writeSandboxFonts(prefix: prefix), dryRun: false)
             } catch {
                 Terminal.error(error.description)
                 throw ExitStatus.cannotCreate.exitCode
@@ -188,7 +225,7 @@ struct IntegrateCommand: ParsableCommand {
                 for line in Self.previewerLines(previewer) { Terminal.out("previewer: \(line)\n") }
             }
             let previewerFails = [.outdated, .modified].contains(previewer.state)
-            if statuses.contains(where: { $0.state != .installed }) || previewerFails { throw ExitCode(1) }
+            if statuses.contains(where: { $0.state != .installed && $0.state != .systemWide }) || previewerFails { throw ExitCode(1) }
         }
 
         /// Which file activation starts, which others it shadows, and who owns the name now.

@@ -7,7 +7,7 @@ import Quire
 /// about a limit name its option, so the user knows what to raise.
 struct LimitOptions: ParsableArguments {
     @Option(name: .customLong(Limit.fileSize.rawValue), help: ArgumentHelp(
-        "Refuse (or, with --batch, skip) files larger than this: bytes, or with K, M, G suffix (default 1G; env QUIRE_MAX_FILE_SIZE).",
+        "Refuse files larger than this (a thumbnail batch skips them): bytes, or with K, M, G suffix (default 1G; env QUIRE_MAX_FILE_SIZE).",
         valueName: "size"))
     var maxFileSize: String?
 

@@ -24,14 +24,12 @@ struct LookCommand: ParsableCommand {
             terminal answers that it supports them, else Unicode half-block cells), text, source, \
             Markdown and CSV files as text.
 
-            Keys: Space, q or Escape close · Page Down/Page Up, j/k or the arrows turn pages \
-            (text: scroll by line and page) · Home/End · g N Enter goes to page (line) N · \
-            Right/n and Left/N move between files · i shows the info card · + and - zoom, h/l and \
-            the arrows pan a zoomed page, 0 fits · p prints (only shown when printing can work: \
-            printer, copies, pages, paper, orientation, scaling, pages per side, booklet, sides to \
-            print, reverse order and Save as PDF are asked inline and the job id is shown) · o on \
-            an archive lists its files (s sorts by name, size or date; Enter opens one as a file \
-            of its own, Escape goes back).
+            Keys in the terminal (as in less; ? shows those that apply to the file on screen): \
+            \(ViewerCommand.helpParagraph(for: .terminal)). The print form asks printer, copies, \
+            pages, paper, orientation, scaling, pages per side, booklet, sides to print, reverse \
+            order and Save as PDF inline and shows the job id; on an archive's list s sorts by \
+            name, size or date, Enter opens a file as a file of its own, and Escape goes back (from \
+            that file, Escape goes back to the list).
 
             Find: / then a word and Enter searches the file (as literal text, ignoring case and, \
             where the document's text allows, accents), from the page in view round to it; the \
@@ -53,11 +51,9 @@ struct LookCommand: ParsableCommand {
             With a display (WAYLAND_DISPLAY or DISPLAY) and the window viewer installed \
             (PREFIX/libexec/quire/quire-look), the files open in a GTK 4 window instead: the \
             file's card and Open With, Copy, Show in Folder and Print (only when printing can \
-            work) in the header; the same keys, plus Ctrl+ +/-/0 zoom, Ctrl+P print, Ctrl+G go \
-            to page, Ctrl+F find (Enter or F3 next match, Shift+Enter or Shift+F3 previous, \
-            Escape closes the search bar); on a PDF page drag to select text, double click a \
-            word, triple click a line, Ctrl+A selects the page, Ctrl+C copies the selection and \
-            Ctrl+Shift+C the page as an image; F9 (or the header's button) shows a column of page \
+            work) in the header; its keys: \(ViewerCommand.helpParagraph(for: .window)); in the \
+            search bar Enter and Shift+Enter step through the matches; on a PDF page drag to \
+            select text, double click a word, triple click a line; the sidebar shows page \
             thumbnails, a click going to the page; with several files Ctrl+Up (or the header's \
             grid button) shows the index sheet, a grid of them all, where Enter opens one; video \
             and audio play with the header's Play button; an archive's list button shows its \
@@ -70,6 +66,7 @@ struct LookCommand: ParsableCommand {
             started only to print quits. When printing cannot work for a file it opens nothing: \
             one line says why (the reason `quire actions` gives) and the exit status is 65 for a \
             file that cannot be printed, 69 when no printer accepts jobs, 66 for a missing file. \
+            A missing file or a folder among the files is refused before anything opens (66). \
             `quire print` prints without asking.
             """)
 
@@ -227,6 +224,12 @@ struct LookCommand: ParsableCommand {
             var info = stat()
             if path.withCString({ stat($0, &info) }) != 0 {
                 Terminal.error("\(path): \(Errno.current)")
+                throw ExitStatus.noInput.exitCode
+            }
+            // A folder is refused as `info` and `preview` refuse it (66), not shown and then
+            // closed with 0.
+            if info.st_mode & S_IFMT == S_IFDIR {
+                Terminal.error("\(path): is a directory, not a file")
                 throw ExitStatus.noInput.exitCode
             }
         }

@@ -15,15 +15,21 @@ struct PreviewCommand: AsyncParsableCommand {
         abstract: "Render a preview of a file: a page as PNG, PDF or SVG, a contact sheet, or an image in the terminal.",
         discussion: """
             Works for PDF, PostScript/EPS, SVG, images (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO), \
-            text and source code (paginated on A4), and documents that carry a preview image \
-            (OpenDocument, Office Open XML, iWork, EPUB covers, CBZ comics).
+            text and source code (paginated on A4), office documents (every page through \
+            LibreOffice when it is installed, else the preview image OpenDocument, Office Open \
+            XML and iWork files carry), EPUB covers, CBZ comics, fonts (a specimen per face), \
+            video (a poster frame, then frames across the duration), audio (its cover, else a \
+            card of its tags and a waveform) and archives (their listing).
 
             Without -o, on a terminal the page is shown inline (kitty graphics, iTerm2 inline \
             images, sixel, or Unicode half-block colour cells; QUIRE_GRAPHICS=kitty|iterm|sixel|blocks \
             overrides the guess); when standard output is a pipe it receives the PNG (or PDF/SVG) \
-            bytes. Several pages with -o OUT.png write OUT-1.png, OUT-2.png, … \
-            (--format pdf writes one PDF with all the selected pages). Output files are written \
-            to a temporary file and renamed: a failure leaves nothing behind.
+            bytes. Several pages with -o OUT.png write OUT-1.png, OUT-2.png, … (the number \
+            zero-padded to the page count's digits: OUT-01.png in a 12-page document; --format \
+            pdf writes one PDF with all the selected pages). Output files are written \
+            to a temporary file and renamed: a failure leaves nothing behind. -o - writes to \
+            standard output; a symbolic link is followed, a device or FIFO written to (never \
+            replaced), and a directory or the input itself refused before anything is written.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -105,9 +111,18 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = RawArguments.path(file)
-        let outputPath = output.map(RawArguments.path)
+        // -o - is standard output, as no -o with standard output a pipe.
+        let toStandardOutput = output == "-"
+        let outputPath = toStandardOutput ? nil : output.map(RawArguments.path)
         let previewCells = cells.flatMap(PreviewCells.init)
-        let toTerminal = outputPath == nil && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
+        if toStandardOutput && Terminal.isTerminal(STDOUT_FILENO) {
+            throw ValidationError("Not writing \(format.rawValue.uppercased()) data to a terminal: give -o FILE or pipe the output.")
+        }
+        let toTerminal = outputPath == nil && !toStandardOutput && (previewCells != nil || Terminal.isTerminal(STDOUT_FILENO))
+        // Checked before any work: a directory or the input itself is refused, nothing touched.
+        if let outputPath {
+            do { try OutputFile.check(outputPath, inputs: [path]) } catch { throw ExitStatus.report(error) ?? error }
+        }
         try spreadsheet.requireOffice()
         try limits.applyMemoryLimit()
         Watchdog.arm(seconds: timeout, path: path)
@@ -264,12 +279,17 @@ struct PreviewCommand: AsyncParsableCommand {
             return
         }
         if files.count == 1 {
-            try OutputFile.write(files[0], to: output)
+            try OutputFile.write(files[0], to: output, inputs: [renderer.path])
             return
         }
+        // Every numbered output is opened (and checked) before any is written.
         let digits = String(renderer.pageCount).count
-        for (data, page) in zip(files, pages) {
-            try OutputFile.write(data, to: Self.numbered(output, page: page + 1, digits: digits))
+        let outputs = try pages.map { (page) throws(OutputError) in
+            try OutputFile(path: Self.numbered(output, page: page + 1, digits: digits), inputs: [renderer.path])
+        }
+        for (data, file) in zip(files, outputs) {
+            try file.write(data)
+            try file.commit()
         }
     }
 

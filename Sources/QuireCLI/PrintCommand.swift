@@ -131,7 +131,7 @@ struct PrintCommand: AsyncParsableCommand {
     var remember = false
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
-        "Per-file time limit in seconds for reading and converting (exit status 75); 0 waits forever (default 60; env QUIRE_TIMEOUT).",
+        "Per-file time limit in seconds for reading and converting (exit status 75), and the longest wait for the print system to answer (exit status 69); 0 waits forever (default 60; env QUIRE_TIMEOUT).",
         valueName: "seconds"))
     var timeoutOption: Int?
 
@@ -184,8 +184,18 @@ struct PrintCommand: AsyncParsableCommand {
     /// and ``FastPathTable``'s line come here. Throws `ExitCode` after reporting, or the error to report.
     static func print(_ request: PrintRequest) async throws {
         var options = try request.printOptions()
-        let printer = DocumentPrinter()
+        // The print system gets the same time limit: a scheduler that does not answer ends the
+        // command after --timeout seconds with "the print system does not answer".
+        let printer = DocumentPrinter(system: PrintSystem(timeout: Double(request.seconds)))
         let sheetWords = request.sheetWords(moving: &options)
+        // --output and --preview are checked before any work: a directory or an input as the
+        // output is refused with nothing touched (OutputFile: links followed, devices written to).
+        for output in [request.output, request.preview].compactMap({ $0 }) {
+            try OutputFile.check(output, inputs: request.files)
+            if OutputFile.isStandardOutput(output) && Terminal.isTerminal(1) {
+                throw PrintError(.invalidOption, "not writing PDF data to a terminal: give a file name or pipe the output")
+            }
+        }
         if request.remember { try remember(sheetWords, options: options, destination: request.destination, system: printer.system) }
         if request.preview == nil, !sheetWords.isEmpty || request.output != nil {
             try await composed(request, options: options, words: sheetWords, printer: printer, target: nil)
@@ -199,6 +209,9 @@ struct PrintCommand: AsyncParsableCommand {
             return
         }
         if request.dryRun || request.preview != nil {
+            // The print system first, outside the file's time limit (its own limit bounds the
+            // wait): a scheduler that does not answer is then reported as such.
+            if request.preview != nil { _ = try? printer.system.destination(named: request.destination) }
             try plan(request, options: options, printer: printer)
             return
         }
@@ -266,13 +279,17 @@ struct PrintCommand: AsyncParsableCommand {
         let document = try Document(path: request.files[0], maximumFileSize: request.maximumFileSize, limits: request.renderLimits,
                                     csvAsSpreadsheet: request.csvAsSpreadsheet)
         // The printer: its paper, margins, sides and saved options. Save as PDF needs none.
+        // Talking to CUPS is bounded by the print system's own time limit (the same seconds),
+        // so the file's limit stops meanwhile: a scheduler that does not answer is reported as
+        // such, not as the file taking too long.
+        Watchdog.disarm()
         var destination = target?.destination
         if destination == nil {
             let found = Result { () throws(PrintError) -> Destination in try printer.system.destination(named: request.destination) }
             switch found {
             case .success(let value): destination = value
             case .failure(let error):
-                let noPrinter = error.kind == .noPrinters || error.kind == .schedulerNotRunning
+                let noPrinter = error.kind == .noPrinters || error.kind == .schedulerNotRunning || error.kind == .schedulerNotAnswering
                 if !(request.output != nil && request.destination == nil && noPrinter) { throw error }
             }
         }
@@ -306,15 +323,15 @@ struct PrintCommand: AsyncParsableCommand {
             }
         }
         sheet.duplex = options.sides.map { $0 != .oneSided } ?? false
+        Watchdog.arm(seconds: request.seconds, path: request.files[0])
         let job = try printer.compose(document, pageRanges: options.pageRanges, sheet: sheet)
         Watchdog.disarm()
         let name = request.files[0].displayName
         if let output = request.output {
-            do { try OutputFile.write(job.pdf, to: output) } catch {
-                Terminal.error(error.description)
-                throw ExitStatus.cannotCreate.exitCode
+            do { try OutputFile.write(job.pdf, to: output, inputs: request.files) } catch {
+                throw ExitStatus.report(error) ?? ExitStatus.cannotCreate.exitCode
             }
-            Terminal.out("wrote \(output): \(job.summary) (pages \(PageRanges.compact(job.pages)))\n")
+            Self.wrote("wrote \(output): \(job.summary) (pages \(PageRanges.compact(job.pages)))\n", to: output)
             return
         }
         guard let destination else { throw PrintError(.noPrinters, "no printer to send the job to") }
@@ -396,15 +413,19 @@ struct PrintCommand: AsyncParsableCommand {
             guard plan.items.count == 1 else { throw PrintError(.invalidOption, "--preview takes exactly one file") }
             let data = try printer.previewPDF(plan)
             // Atomically (temporary file beside it, then rename): a failure leaves nothing.
-            do { try OutputFile.write(data, to: preview) } catch {
-                Terminal.error(error.description)
-                throw ExitStatus.cannotCreate.exitCode
+            do { try OutputFile.write(data, to: preview, inputs: request.files) } catch {
+                throw ExitStatus.report(error) ?? ExitStatus.cannotCreate.exitCode
             }
-            Terminal.out("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(preview)\n")
+            Self.wrote("wrote \(plan.items[0].pages?.count ?? 0) page(s) to \(preview)\n", to: preview)
             return
         }
         Terminal.out(describe(plan))
         for warning in plan.warnings { Terminal.warning(warning) }
+    }
+
+    /// Says what was written: on standard error when the output itself went to standard output.
+    static func wrote(_ line: String, to output: DocumentPath) {
+        if OutputFile.isStandardOutput(output) { Terminal.errorText(line) } else { Terminal.out(line) }
     }
 
     /// `--wait`: polls the job until it is finished and reports how it ended.

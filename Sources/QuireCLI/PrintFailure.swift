@@ -5,7 +5,7 @@ import Quire
 enum PrintFailure {
     static func status(_ error: PrintError) -> ExitStatus {
         switch error.kind {
-        case .schedulerNotRunning, .noPrinters, .notAccepting, .requestFailed: return .unavailable
+        case .schedulerNotRunning, .schedulerNotAnswering, .noPrinters, .notAccepting, .requestFailed: return .unavailable
         case .unknownDestination, .invalidOption, .invalidPageRange, .unknownJob: return .usage
         case .unprintable: return .dataError
         case .notPermitted: return .noPermission
@@ -22,6 +22,8 @@ enum PrintFailure {
         case let error as InputError:
             Terminal.error(error.hinted)
             return ExitStatus.of(error)
+        case let error as OutputError:
+            return ExitStatus.reportStatus(error) ?? .cannotCreate
         case let error as DocumentError:
             Terminal.error(error.hinted)
             return ExitStatus.of(error)

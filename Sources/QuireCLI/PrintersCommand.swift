@@ -10,7 +10,8 @@ struct PrintersCommand: AsyncParsableCommand {
             The default destination is resolved as lp(1) does: LPDEST, PRINTER, \
             ~/.cups/lpoptions Default, then the scheduler's default. The scheduler is the one \
             libcups uses (CUPS_SERVER, client.conf). Exits 69 when the print system is not \
-            running; an empty list (exit 0) means no printers are set up.
+            running or does not answer within --timeout; an empty list (exit 0) means no \
+            printers are set up.
             """)
 
     @Flag(name: .long, help: "Print JSON instead of text.")
@@ -18,6 +19,15 @@ struct PrintersCommand: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Also show each printer's capabilities (copies, sides, media, colour, number-up, formats).")
     var long = false
+
+    @Option(name: .customLong("timeout"), help: ArgumentHelp(
+        "Seconds to wait for the print system to answer before giving up (exit status 69); 0 waits forever (default 10).",
+        valueName: "seconds"))
+    var timeout: Double = PrintSystem.defaultTimeout
+
+    func validate() throws {
+        _ = try Watchdog.validated(timeout, name: "--timeout", allowZero: true)
+    }
 
     struct Record: Encodable {
         let destination: Destination
@@ -43,7 +53,7 @@ struct PrintersCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let system = PrintSystem()
+        let system = PrintSystem(timeout: timeout)
         let destinations: [Destination]
         do { destinations = try system.destinations() } catch {
             throw PrintFailure.report(error).exitCode
@@ -78,10 +88,10 @@ struct PrintersCommand: AsyncParsableCommand {
         var line = Terminal.bold(d.fullName, enabled: styled)
         if d.isDefault { line += " (default)" }
         line += ": \(d.state.rawValue), " + (d.isAcceptingJobs ? "accepting jobs" : "rejecting jobs")
-        if let message = d.stateMessage { line += " — \(message)" }
+        if let message = d.stateMessage { line += " — \(TerminalEscaping.escaped(message, backslashes: false))" }
         var out = line + "\n"
         let facts = [d.info, d.location, d.makeAndModel].compactMap { $0 }
-        if !facts.isEmpty { out += "    " + facts.joined(separator: " · ") + "\n" }
+        if !facts.isEmpty { out += "    " + TerminalEscaping.escaped(facts.joined(separator: " · "), backslashes: false) + "\n" }
         if !d.stateReasons.isEmpty { out += "    reasons: \(d.stateReasons.joined(separator: ", "))\n" }
         if let c = record.capabilities {
             out += "    copies: \(c.copies.lowerBound)-\(c.copies.upperBound); page ranges: \(c.pageRanges ? "yes" : "no")\n"

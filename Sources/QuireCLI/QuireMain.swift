@@ -24,6 +24,7 @@ enum QuireMain {
         if let request = FastPathTable.request(for: RawArguments.entries) {
             await request.run()   // ends the process, unless the line is the parser's after all
         }
+        if DashFileNameCheck.refused(entries) { end(ExitStatus.usage.rawValue) }
         await QuireCommand.main()
     }
 

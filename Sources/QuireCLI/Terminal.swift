@@ -5,6 +5,7 @@ import Musl
 #endif
 import QuireRender
 import QuireSystem
+import QuireTypes
 
 /// Where output goes and how it may be styled.
 enum Terminal {
@@ -29,11 +30,14 @@ enum Terminal {
         write(text, to: STDOUT_FILENO)
     }
 
-    /// Writes one `quire: message` line to standard error.
+    /// Writes one `quire: message` line to standard error. A newline becomes a space; any
+    /// other control character (a name or tag quoted from a file) is escaped
+    /// (``TerminalEscaping``; names are escaped already, so their backslashes stay as they are).
     static func error(_ message: String) {
-        let oneLine = message.utf8.contains(UInt8(ascii: "\n"))
+        let joined = message.utf8.contains(UInt8(ascii: "\n"))
             ? String(decoding: message.utf8.map { $0 == UInt8(ascii: "\n") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
             : message
+        let oneLine = TerminalEscaping.escaped(joined, backslashes: false)
         write("quire: " + oneLine + "\n", to: STDERR_FILENO)
     }
 

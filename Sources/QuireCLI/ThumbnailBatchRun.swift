@@ -130,6 +130,12 @@ struct ThumbnailBatchRun {
             throw ExitStatus.unavailable.exitCode
         }
         if summary.cancelled { throw ExitCode(130) }
+        // A file or folder named on the command line that is not there is 66, as everywhere.
+        let named = Set(paths.map { Self.absolute($0.string) })
+        let missing: Set<ThumbnailFailure.Kind> = [.notFound, ThumbnailFailure.Kind(input: .notFound)]
+        if summary.failures.contains(where: { missing.contains($0.failure.kind) && named.contains(Self.absolute($0.path)) }) {
+            throw ExitStatus.noInput.exitCode
+        }
         if summary.failed > 0 { throw ExitStatus.dataError.exitCode }
     }
 
@@ -141,13 +147,8 @@ struct ThumbnailBatchRun {
         var text = (summary.cancelled ? "Interrupted: " : "") + parts.joined(separator: ", ")
         text += " in \(DecimalText.fixed(summary.elapsed, 2)) s (\(DecimalText.fixed(summary.filesPerSecond, 1)) files/s); "
             + "\(flavors.map(\.rawValue).joined(separator: ", ")) in \(cache.root)\n"
-        if !summary.failures.isEmpty {
-            text += "Failed:\n"
-            for failure in summary.failures.prefix(verbose ? Int.max : 20) {
-                text += "  \(failure.path): \(failure.failure.hinted)\n"
-            }
-            if !verbose && summary.failures.count > 20 { text += "  … and \(summary.failures.count - 20) more (see --verbose)\n" }
-        }
+        // Each failure was said once as it happened (standard error; with --verbose, its line
+        // above): the summary counts them.
         if !summary.skippedByKind.isEmpty {
             text += "Skipped: " + summary.skippedByKind.sorted { $0.key < $1.key }
                 .map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "\n"

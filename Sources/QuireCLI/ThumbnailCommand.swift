@@ -14,7 +14,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
             size), with tEXt Thumb::URI, Thumb::MTime, Thumb::Size, Thumb::Mimetype, Software, \
             and Thumb::Image::Width/Height or Thumb::Document::Pages where known. It is written \
             to a temporary file beside OUTPUT and renamed, so no reader sees half a PNG and a \
-            failure leaves nothing behind.
+            failure leaves nothing behind. Outputs are treated as cp treats them: a symbolic \
+            link is followed (what it points to is replaced, the link kept), a device or FIFO is \
+            written to, never replaced, `-` is standard output, and a directory or the input \
+            itself is refused (exit status 73 or 64) before anything is written.
 
             With --batch PATH..., fills the freedesktop thumbnail cache instead \
             ($XDG_CACHE_HOME/thumbnails, default ~/.cache/thumbnails) for files and the \
@@ -101,10 +104,26 @@ struct ThumbnailCommand: AsyncParsableCommand {
         case .success(let resolved): path = resolved
         case .failure(let status): return status
         }
+        // The output is checked before any work (OutputFile: `-` is standard output, a link is
+        // followed, a device or FIFO written to, a directory or the input itself refused).
+        let outputPath = DocumentPath(bytes: output)
+        do { try OutputFile.check(outputPath, inputs: [path]) } catch {
+            return ExitStatus.reportStatus(error) ?? .cannotCreate
+        }
+        if OutputFile.isStandardOutput(outputPath) && Terminal.isTerminal(1) {
+            Terminal.error("not writing PNG data to a terminal: give an output file or pipe the output")
+            return .usage
+        }
         // --timeout (shared with --batch): a single thumbnail gives up with status 75.
         return Watchdog.limiting(seconds: timeout, path: path) {
             do {
                 let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: limits)
+                // A type without thumbnails is said as one ("cannot be thumbnailed (SQLite3
+                // database)"), not as the renderer's "cannot be previewed".
+                if case .unsupported(let reason) = document.contentType.capabilities.thumbnail {
+                    Terminal.error("\(path): \(reason)")
+                    return .dataError
+                }
                 let thumbnail = try Thumbnail.make(file: document.file, contentType: document.contentType, size: size,
                                                    password: password, software: "Quire \(QuireVersion.string)",
                                                    limits: limits)
@@ -113,7 +132,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                     Terminal.error("\(path): \(error.description)")
                     return .software
                 }
-                try OutputFile.write(png, to: DocumentPath(bytes: output), permissions: 0o600)
+                try OutputFile.write(png, to: outputPath, permissions: 0o600, inputs: [path])
                 return .ok
             } catch {
                 if let status = ExitStatus.reportStatus(error) { return status }

@@ -27,10 +27,16 @@ package struct DBusArguments: Sendable {
         return []
     }
 
+    /// A string or an object path.
     package func string(_ index: Int) -> String {
-        if case .string(let value)? = value(index) { return value }
-        return ""
+        switch value(index) {
+        case .string(let value)?, .objectPath(let value)?: return value
+        default: return ""
+        }
     }
+
+    /// The value at `index`, whatever its shape (nil when missing or of a shape not read).
+    package subscript(_ index: Int) -> DBusValue? { value(index) }
 
     package func boolean(_ index: Int) -> Bool {
         if case .boolean(let value)? = value(index) { return value }

@@ -148,6 +148,83 @@ package final class DBusConnection: @unchecked Sendable {
         return DBusArguments(tuple: reply)
     }
 
+    /// Calls `method` like ``call(destination:path:interface:method:_:timeout:)``, sending
+    /// `fileDescriptors` with the message (a `GUnixFDList`: each is duplicated, the caller
+    /// keeps its own); the arguments refer to them by index (``DBusValue/handles(_:)``).
+    /// - Parameter autoStart: false: a service that is not running is not started by D-Bus
+    ///   activation (the call fails instead).
+    package func call(destination: String, path: String, interface: String, method: String, _ values: [DBusValue],
+                      fileDescriptors: [Int32], autoStart: Bool = true, timeout: Int32 = 5000) throws(GIOError) -> DBusArguments {
+        var error: UnsafeMutablePointer<GError>?
+        let list = g_unix_fd_list_new()
+        defer { g_object_unref(UnsafeMutableRawPointer(list)) }
+        for descriptor in fileDescriptors where g_unix_fd_list_append(list, descriptor, &error) < 0 {
+            throw GIOError("cannot pass a file to \(destination)", taking: error)
+        }
+        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
+        let reply = g_dbus_connection_call_with_unix_fd_list_sync(connection, destination, path, interface, method,
+                                                                  DBusValue.tuple(values), nil, flags, timeout,
+                                                                  fileDescriptors.isEmpty ? nil : list, nil, nil, &error)
+        guard let reply else { throw GIOError("\(destination) did not answer \(method)", taking: error) }
+        defer { g_variant_unref(reply) }
+        return DBusArguments(tuple: reply)
+    }
+
+    /// Reads property `name` of `interface` on `destination`'s object at `path`
+    /// (`org.freedesktop.DBus.Properties.Get`).
+    package func property(destination: String, path: String, interface: String, name: String,
+                          autoStart: Bool = true, timeout: Int32 = 5000) throws(GIOError) -> DBusValue? {
+        try call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
+                 [.string(interface), .string(name)], fileDescriptors: [], autoStart: autoStart, timeout: timeout)[0]
+    }
+
+    /// This connection's unique name on the bus (":1.42").
+    package var uniqueName: String {
+        g_dbus_connection_get_unique_name(connection).map { String(cString: $0) } ?? ""
+    }
+
+    /// Whether `name` has an owner now or can be started by D-Bus activation (asking starts
+    /// nothing).
+    package func canReach(_ name: String) -> Bool {
+        if nameOwner(name) != nil { return true }
+        return callBus("ListActivatableNames", []).map { $0.strings(0).contains(name) } ?? false
+    }
+
+    /// Runs `action` (which sends a call and returns the object path its answer will come
+    /// from) and waits at most `timeout` milliseconds for signal `member` of `interface` from
+    /// `sender` at that path: its arguments, or nil when it did not come. Listening starts
+    /// before `action`, so an answer sent at once is not missed; the wait runs a main context
+    /// of its own on this thread (not the thread's default loop).
+    package func awaitSignal(sender: String, interface: String, member: String, timeout: Int32,
+                             during action: () throws(GIOError) -> String) throws(GIOError) -> DBusArguments? {
+        let context = g_main_context_new()
+        g_main_context_push_thread_default(context)
+        let received = ReceivedSignals()
+        let subscription = g_dbus_connection_signal_subscribe(
+            connection, sender, interface, member, nil, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, path, _, _, parameters, userData in
+                guard let userData, let path, let parameters else { return }
+                Unmanaged<ReceivedSignals>.fromOpaque(userData).takeUnretainedValue()
+                    .keep(String(cString: path), DBusArguments(tuple: parameters))
+            },
+            Unmanaged.passRetained(received).toOpaque(),
+            { userData in if let userData { Unmanaged<ReceivedSignals>.fromOpaque(userData).release() } })
+        defer {
+            g_dbus_connection_signal_unsubscribe(connection, subscription)
+            while g_main_context_iteration(context, 0) != 0 {}
+            g_main_context_pop_thread_default(context)
+            g_main_context_unref(context)
+        }
+        let path = try action()
+        let deadline = g_get_monotonic_time() + Int(timeout) * 1000
+        while true {
+            while g_main_context_iteration(context, 0) != 0 {}
+            if let arguments = received.take(path) { return arguments }
+            if g_get_monotonic_time() >= deadline { return nil }
+            g_usleep(10_000)
+        }
+    }
+
     private func callBus(_ method: String, _ values: [DBusValue]) -> DBusArguments? {
         var error: UnsafeMutablePointer<GError>?
         let reply = g_dbus_connection_call_sync(
@@ -255,6 +332,23 @@ package final class DBusConnection: @unchecked Sendable {
         let key = ExtraArguments.Key(sender: g_dbus_message_get_sender(message).map { String(cString: $0) },
                                      serial: g_dbus_message_get_serial(message))
         return extraArguments.withLock { $0.take(key) }
+    }
+}
+
+/// Signals received while ``DBusConnection/awaitSignal(sender:interface:member:timeout:during:)`` waits
+/// (GDBus delivers them on the waiting thread's own main context).
+private final class ReceivedSignals: Sendable {
+    private let signals = Mutex<[(path: String, arguments: DBusArguments)]>([])
+
+    func keep(_ path: String, _ arguments: DBusArguments) {
+        signals.withLock { $0.append((path, arguments)) }
+    }
+
+    func take(_ path: String) -> DBusArguments? {
+        signals.withLock { list in
+            guard let index = list.firstIndex(where: { $0.path == path }) else { return nil }
+            return list.remove(at: index).arguments
+        }
     }
 }
 

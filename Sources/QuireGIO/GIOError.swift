@@ -22,4 +22,14 @@ public struct GIOError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { detail.map { "\(message): \($0)" } ?? message }
+
+    /// The GError's message without the `GDBus.Error:NAME: ` GDBus puts before a remote
+    /// service's own words (what `g_dbus_error_strip_remote_error` removes).
+    package var remoteDetail: String? {
+        guard let detail, detail.hasPrefix("GDBus.Error:") else { return detail }
+        // The error's name has no colon: the first one after the prefix ends it.
+        let rest = detail.dropFirst("GDBus.Error:".count)
+        guard let colon = rest.firstIndex(of: ":") else { return detail }
+        return String(rest[rest.index(after: colon)...].drop(while: { $0 == " " }))
+    }
 }

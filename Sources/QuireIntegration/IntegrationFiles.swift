@@ -8,7 +8,9 @@ public enum IntegrationFiles {
     /// - Parameters:
     ///   - executable: how the files invoke Quire: an absolute path, or `quire` when it is on
     ///     `PATH` (system installs).
-    ///   - includeUserOnly: whether to add files that only exist per user (Nautilus scripts).
+    ///   - includeUserOnly: whether this is a per-user install, which adds the files that only
+    ///     exist per user (Nautilus scripts); a system install adds the desktop entry, its icon
+    ///     and the AppStream metainfo (``DesktopApplication``) instead.
     ///   - includeThumbnailer: whether to add the freedesktop `.thumbnailer` file (and, system
     ///     wide, the font configuration its sandbox needs).
     public static func all(executable: String, includeUserOnly: Bool, includeThumbnailer: Bool = true) -> [IntegrationFile] {
@@ -22,13 +24,12 @@ public enum IntegrationFiles {
         if includeThumbnailer {
             files.append(thumbnailer(executable: executable, types: SupportedTypes.thumbnailerTypes))
         }
-        // System installs: `quire` finds it as PREFIX/share/quire/fonts.conf beside PREFIX/bin/quire.
         if includeThumbnailer && !includeUserOnly {
-            let prefix = DirectoryPath.parent(of: DirectoryPath.parent(of: executable))
-            let cache = prefix + "/share/" + SandboxFontConfig.cacheRelativePath
-            files.append(IntegrationFile(relativePath: SandboxFontConfig.relativePath,
-                                         contents: SandboxFontConfig.contents(cacheDirectory: cache),
-                                         purpose: "font configuration for GNOME's thumbnail sandbox, which hides /etc/fonts"))
+            files.append(sandboxFontConfig(executable: executable))
+        }
+        // System installs: "Open With → Quire", its icon and AppStream metainfo.
+        if !includeUserOnly {
+            files += DesktopApplication.files(executable: executable, types: previewable)
         }
         files += [
             IntegrationFile(relativePath: "nemo/actions/quire-print.nemo_action", contents: """
@@ -94,6 +95,16 @@ public enum IntegrationFiles {
                 """, executable: true, purpose: "Nautilus script \"Quick Look with Quire\""))
         }
         return files
+    }
+
+    /// System installs: `quire` finds it as PREFIX/share/quire/fonts.conf beside PREFIX/bin/quire.
+    /// Its content depends on this machine's font rules (``SandboxFontConfig``).
+    static func sandboxFontConfig(executable: String) -> IntegrationFile {
+        let prefix = DirectoryPath.parent(of: DirectoryPath.parent(of: executable))
+        let cache = prefix + "/share/" + SandboxFontConfig.cacheRelativePath
+        return IntegrationFile(relativePath: SandboxFontConfig.relativePath,
+                               contents: SandboxFontConfig.contents(cacheDirectory: cache),
+                               purpose: "font configuration for GNOME's thumbnail sandbox, which hides /etc/fonts")
     }
 
     /// The freedesktop `.thumbnailer` file (Fuzz/DesktopEntryFuzzer reads it back as GNOME does).

@@ -22,6 +22,9 @@ public struct IntegrationInstaller: Sendable {
             case written, unchanged, removed, keptModified = "kept-modified", missing
             /// A file Quire did not write is in the way (a system Sushi's): left as it is.
             case keptForeign = "kept-foreign"
+            /// Per user: a system-wide install (the Debian package, `make install`) already
+            /// provides the file as this quire would write it, at `path`: no second copy.
+            case systemWide = "system-wide"
         }
         public let path: String
         public let action: Action
@@ -29,7 +32,9 @@ public struct IntegrationInstaller: Sendable {
 
     /// The state of one file.
     public struct FileStatus: Sendable, Equatable {
-        public enum State: String, Sendable { case installed, outdated, modified, missing }
+        /// `systemWide`: not installed per user, because a system-wide install provides it as
+        /// this quire would write it (`path` is that file).
+        public enum State: String, Sendable { case installed, outdated, modified, missing, systemWide = "system-wide" }
         public let path: String
         public let state: State
         public let purpose: String
@@ -42,26 +47,44 @@ public struct IntegrationInstaller: Sendable {
     public let previewerProviders: [String]
     /// Quire's previewer activation file as this quire writes it (installed or not).
     let previewerFile: IntegrationFile
+    /// Staged for a distribution package: see ``init(scope:executable:includeThumbnailer:environment:previewer:packaged:)``.
+    public let packaged: Bool
+    /// Per user: the system data directories (`$XDG_DATA_DIRS`) where a system-wide install's
+    /// files are looked for, so as not to write a second copy of them.
+    let systemDataDirectories: [String]
     private let environment: [String: String]
 
-    /// - Parameter includeThumbnailer: whether to install the `.thumbnailer` file; check
-    ///   ``ThumbnailerSandbox/problem(installedPath:file:)`` first.
+    /// - Parameters:
+    ///   - includeThumbnailer: whether to install the `.thumbnailer` file; check
+    ///     ``ThumbnailerSandbox/problem(installedPath:file:)`` first.
+    ///   - packaged: system-wide, the files a distribution package ships (`make deb`): no
+    ///     manifest (the package manager tracks them and removes them), no previewer (taking over
+    ///     Nautilus's Space stays a per-user choice), and no font configuration for the
+    ///     thumbnail sandbox, which depends on the machine's fonts: the package's maintainer
+    ///     scripts write it on the machine (``writeSandboxFonts(prefix:)``).
     public init(scope: Scope, executable: String, includeThumbnailer: Bool = true,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                previewer: PreviewerRegistration.Choice = .never) {
+                previewer: PreviewerRegistration.Choice = .never, packaged: Bool = false) {
         self.scope = scope
         self.environment = environment
         previewerFile = PreviewerRegistration.file(executable: DesktopEntry.quote(executable))
         switch scope {
         case .user:
             let home = DirectoryPath.home(environment["HOME"])
-            dataDirectory = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+            let userData = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+            dataDirectory = userData
             files = IntegrationFiles.all(executable: executable, includeUserOnly: true, includeThumbnailer: includeThumbnailer)
                 + Self.previewerFile(previewer, executable, dataDirectory, environment)
+            self.packaged = false
+            systemDataDirectories = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+                .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") && $0 != userData }
         case .systemWide(let prefix):
             dataDirectory = prefix + "/share"
-            files = IntegrationFiles.all(executable: executable, includeUserOnly: false, includeThumbnailer: includeThumbnailer)
-                + Self.previewerFile(previewer, executable, dataDirectory, environment)
+            let all = IntegrationFiles.all(executable: executable, includeUserOnly: false, includeThumbnailer: includeThumbnailer)
+            files = packaged ? all.filter { $0.relativePath != SandboxFontConfig.relativePath }
+                : all + Self.previewerFile(previewer, executable, dataDirectory, environment)
+            self.packaged = packaged
+            systemDataDirectories = []
         }
         previewerProviders = PreviewerRegistration.otherProviders(
             environment: environment, own: dataDirectory + "/" + PreviewerRegistration.relativePath)
@@ -82,12 +105,34 @@ public struct IntegrationInstaller: Sendable {
 
     func absolute(_ relative: String) -> String { dataDirectory + "/" + relative }
 
-    /// Writes every file (atomically) and the manifest.
+    /// Writes every file (atomically) and the manifest (not when ``packaged``). Per user, a file
+    /// that a system-wide install already provides as this quire would write it is not written;
+    /// a copy an earlier `install` wrote (unedited) is removed, so there is one.
     public func install(dryRun: Bool) throws(IntegrationError) -> [Change] {
         var changes: [Change] = []
         var manifest = readManifest()
         for file in files {
             let path = absolute(file.relativePath)
+            if let system = systemCopy(of: file) {
+                if let fingerprint = manifest[file.relativePath], let contents = read(path) {
+                    if Self.fingerprint(contents) == fingerprint {
+                        if !dryRun {
+                            if unlink(path) != 0 && errno != ENOENT {
+                                throw IntegrationError(path: path, reason: "cannot remove: \(Errno.current)")
+                            }
+                            removeEmptyParents(of: path)
+                        }
+                        manifest[file.relativePath] = nil
+                        changes.append(Change(path: path, action: .removed))
+                    } else {
+                        changes.append(Change(path: path, action: .keptModified))
+                    }
+                } else if read(path) == nil {
+                    manifest[file.relativePath] = nil
+                }
+                changes.append(Change(path: system, action: .systemWide))
+                continue
+            }
             if read(path) == file.contents && isExecutable(path) == file.executable {
                 changes.append(Change(path: path, action: .unchanged))
             } else if file.relativePath == PreviewerRegistration.relativePath, read(path) != nil, manifest[file.relativePath] == nil {
@@ -100,7 +145,9 @@ public struct IntegrationInstaller: Sendable {
             }
             manifest[file.relativePath] = Self.fingerprint(file.contents)
         }
-        if !dryRun { try writeManifest(manifest) }
+        if !dryRun && !packaged {
+            if manifest.isEmpty { unlink(manifestPath); removeEmptyParents(of: manifestPath) } else { try writeManifest(manifest) }
+        }
         if !dryRun && files.contains(where: { $0.relativePath == SandboxFontConfig.relativePath }),
            let failure = SandboxFontConfig.buildCache(dataDirectory: dataDirectory) {
             throw IntegrationError(path: absolute(SandboxFontConfig.cacheRelativePath), reason: failure)
@@ -143,6 +190,9 @@ public struct IntegrationInstaller: Sendable {
         return files.map { file in
             let path = absolute(file.relativePath)
             let state: FileStatus.State
+            if read(path) == nil, let system = systemCopy(of: file) {
+                return FileStatus(path: system, state: .systemWide, purpose: file.purpose)
+            }
             if let contents = read(path) {
                 if contents == file.contents {
                     state = .installed
@@ -178,6 +228,40 @@ public struct IntegrationInstaller: Sendable {
         return PreviewerStatus(busName: PreviewerRegistration.busName, path: path, state: state,
                                providers: PreviewerRegistration.providers(environment: environment),
                                busReachable: bus.reachable, owner: bus.owner)
+    }
+
+    /// Per user: the file of a system-wide install that has exactly this file's content (and
+    /// mode), in the first system data directory that has one. Never the previewer's: making
+    /// Quire the previewer stays a per-user choice.
+    func systemCopy(of file: IntegrationFile) -> String? {
+        guard file.relativePath != PreviewerRegistration.relativePath else { return nil }
+        for directory in systemDataDirectories {
+            let path = directory + "/" + file.relativePath
+            if read(path) == file.contents && isExecutable(path) == file.executable { return path }
+        }
+        return nil
+    }
+
+    /// Writes `PREFIX/share/quire/fonts.conf` for this machine's fonts and builds its font cache:
+    /// what GNOME's thumbnail sandbox needs (``SandboxFontConfig``). `install --system` writes
+    /// them with the rest; a distribution package, which cannot ship them, runs this from its
+    /// maintainer scripts (`quire integrate sandbox-fonts`), and again when fonts change.
+    public static func writeSandboxFonts(prefix: String) throws(IntegrationError) -> [Change] {
+        let dataDirectory = prefix + "/share"
+        let file = IntegrationFiles.sandboxFontConfig(executable: prefix + "/bin/quire")
+        let path = dataDirectory + "/" + file.relativePath
+        let unchanged = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } == file.contents
+        if !unchanged {
+            if let failure = DirectoryPath.create(DirectoryPath.parent(of: path)) {
+                throw IntegrationError(path: DirectoryPath.parent(of: path), reason: "cannot create directory: \(failure)")
+            }
+            try replace(path, with: file.contents, permissions: 0o644)
+        }
+        if let failure = SandboxFontConfig.buildCache(dataDirectory: dataDirectory) {
+            throw IntegrationError(path: dataDirectory + "/" + SandboxFontConfig.cacheRelativePath, reason: failure)
+        }
+        return [Change(path: path, action: unchanged ? .unchanged : .written),
+                Change(path: dataDirectory + "/" + SandboxFontConfig.cacheRelativePath, action: .written)]
     }
 
     // MARK: Files

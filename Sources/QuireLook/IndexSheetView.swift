@@ -23,7 +23,8 @@ final class IndexSheetView {
     init(model: ViewerModel) {
         self.model = model
         grid = gtk_flow_box_new()!
-        gtk_flow_box_set_selection_mode(cast(grid), GTK_SELECTION_SINGLE)
+        // Several tiles can be chosen (Ctrl+click) for Share; arrows and a plain click choose one.
+        gtk_flow_box_set_selection_mode(cast(grid), GTK_SELECTION_MULTIPLE)
         gtk_flow_box_set_activate_on_single_click(cast(grid), 0)
         gtk_flow_box_set_homogeneous(cast(grid), 1)
         gtk_flow_box_set_max_children_per_line(cast(grid), 12)
@@ -52,6 +53,7 @@ final class IndexSheetView {
         refresh()
         watch()
         if let child = gtk_flow_box_get_child_at_index(cast(grid), Int32(model.fileIndex)) {
+            gtk_flow_box_unselect_all(cast(grid))
             gtk_flow_box_select_child(cast(grid), child)
             // Once the grid is mapped (it has just been made the stack's visible child).
             Signal.idle { [weak self] in
@@ -73,6 +75,22 @@ final class IndexSheetView {
         return index
     }
 
+    /// Every selected tile's file, in the grid's order (the current file's when none is).
+    var selectedFiles: [Int] {
+        var files: [Int] = []
+        if let list = gtk_flow_box_get_selected_children(cast(grid)) {
+            var node: UnsafeMutablePointer<GList>? = list
+            while let current = node {
+                if let child = current.pointee.data {
+                    files.append(Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self))))
+                }
+                node = current.pointee.next
+            }
+            g_list_free(list)
+        }
+        return files.isEmpty ? [model.fileIndex] : files.sorted()
+    }
+
     /// Arrow keys: the selection moves by `step` tiles (a row is as many tiles as fit across).
     func move(by step: Int) {
         select(max(0, min(tiles.count - 1, selected + step)))
@@ -85,6 +103,7 @@ final class IndexSheetView {
 
     func select(_ index: Int) {
         guard let child = gtk_flow_box_get_child_at_index(cast(grid), Int32(index)) else { return }
+        gtk_flow_box_unselect_all(cast(grid))
         gtk_flow_box_select_child(cast(grid), child)
         gtk_widget_grab_focus(widget(child))
     }

@@ -36,6 +36,8 @@ final class LookWindow {
     private let subtitleLabel = gtk_label_new(nil)!
     private let cardBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
     private let printButton = Accessibility.iconButton("printer-symbolic", "Print")
+    /// Share: mail, devices, copy, copy path, open with (``ShareMenu``).
+    private var shareMenu: ShareMenu!
     private let openWithButton = Accessibility.textButton("Open")
     private let copyButton = Accessibility.iconButton("edit-copy-symbolic", "Copy")
     private let folderButton = Accessibility.iconButton("folder-open-symbolic", "Show in Folder")
@@ -257,6 +259,9 @@ final class LookWindow {
         gtk_header_bar_pack_start(cast(header), fileLabel)
         gtk_header_bar_pack_start(cast(header), nextFileButton)
         gtk_header_bar_pack_end(cast(header), printButton)
+        shareMenu = ShareMenu(window: window)
+        gtk_header_bar_pack_end(cast(header), shareMenu.button)
+        makeIconDragSource()
         gtk_header_bar_pack_end(cast(header), playButton)
         gtk_header_bar_pack_end(cast(header), entriesButton)
         gtk_header_bar_pack_end(cast(header), folderButton)
@@ -378,6 +383,14 @@ final class LookWindow {
         Signal.connect(unlockButton, "clicked") { [unowned self] in self.unlock() }
         Signal.connect(openWithButton, "clicked") { [unowned self] in self.openWith() }
         Signal.connect(copyButton, "clicked") { [unowned self] in self.copy() }
+        shareMenu.files = { [unowned self] in self.sharedPaths }
+        shareMenu.status = { [unowned self] text in self.status(text) }
+        shareMenu.copy = { [unowned self] in self.copy() }
+        shareMenu.copyPath = { [unowned self] in self.copyPath() }
+        shareMenu.openWith = { [unowned self] in self.openWith() }
+        shareMenu.openWithName = { [unowned self] in
+            self.defaultApplication.map { String(cString: g_app_info_get_display_name($0)) }
+        }
         Signal.connect(folderButton, "clicked") { [unowned self] in self.showInFolder() }
         Signal.connect(printButton, "clicked") { [unowned self] in self.showPrintSheet() }
         Signal.connect(playButton, "clicked") { [unowned self] in self.play() }
@@ -644,6 +657,58 @@ final class LookWindow {
         status("Copied \(model.fileName)")
     }
 
+    /// The files Share and a drag carry: the index sheet's selected tiles while it is shown,
+    /// otherwise the file in view.
+    private var sharedPaths: [DocumentPath] {
+        guard isIndexShown else { return [model.path] }
+        let paths = model.paths
+        return indexSheet.selectedFiles.filter { paths.indices.contains($0) }.map { paths[$0] }
+    }
+
+    /// Copy Path: the file's absolute path as text.
+    private func copyPath() {
+        let path = FileURI.canonicalPath(model.path.bytes).map { String(decoding: $0, as: UTF8.self) } ?? model.path.string
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window), path)
+        status("Copied the path of \(model.fileName)")
+    }
+
+    /// The header's file icon is a drag source: it offers the file (the index sheet's selected
+    /// files) as a `GdkFileList`, which GTK also gives as `text/uri-list` — a mail composer, a
+    /// browser's upload field, a file manager or a terminal takes it.
+    private func makeIconDragSource() {
+        let source = gtk_drag_source_new()!
+        gtk_drag_source_set_actions(source, GDK_ACTION_COPY)
+        // The header bar moves the window when it is dragged, and its gesture starts sooner
+        // (the double-click distance) than a drag does (the drag threshold): a press on the
+        // icon is claimed at once, which cancels the header bar's gesture for that press.
+        let press = gtk_gesture_click_new()!
+        let claim = UnsafeMutableRawPointer(press)
+        Signal.connectPressed(claim) { _, _, _ in
+            gtk_gesture_set_state(OpaquePointer(claim), GTK_EVENT_SEQUENCE_CLAIMED)
+        }
+        // Grouped with the drag source: the claim is theirs together (not a denial of the drag).
+        gtk_gesture_group(OpaquePointer(claim), source)
+        gtk_widget_add_controller(icon, press)
+        Signal.connectDragPrepare(source) { [unowned self] in self.dragContent() }
+        gtk_widget_add_controller(icon, source)
+        gtk_widget_set_tooltip_text(icon, "Drag the file out")
+        pages.dragOutContent = { [unowned self] in self.dragContent() }
+    }
+
+    private func dragContent() -> UnsafeMutablePointer<GdkContentProvider>? {
+        let paths = sharedPaths
+        guard !paths.isEmpty else { return nil }
+        var files: [OpaquePointer?] = paths.map { path in path.withCString { g_file_new_for_path($0) } }
+        defer { for file in files { g_object_unref(UnsafeMutableRawPointer(file)) } }
+        let list = files.withUnsafeMutableBufferPointer { gdk_file_list_new_from_array($0.baseAddress, gsize($0.count)) }
+        var value = GValue()
+        g_value_init(&value, gdk_file_list_get_type())
+        g_value_take_boxed(&value, UnsafeRawPointer(list))
+        defer { g_value_unset(&value) }
+        status(paths.count == 1 ? "Dragging \(model.fileName)" : "Dragging \(paths.count) files")
+        return gdk_content_provider_new_for_value(&value)
+    }
+
     /// Ctrl+C with text selected on a page: the text on the clipboard (unless the document's
     /// permissions forbid copying it: then the status line says so).
     private func copySelection() {
@@ -843,8 +908,11 @@ final class LookWindow {
         let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
         let key = Int32(bitPattern: keyval)
         let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+        let command = Self.viewerKey(keyval, control: control, shift: shift).flatMap {
+            ViewerCommand.command(for: $0, in: .window, findActive: isFindOpen || model.find.isActive)
+        }
         // Esc ends a search first; the next one closes the window.
-        if key == GDK_KEY_Escape, isFindOpen || model.find.isActive { closeFind(); return true }
+        if command == .endFind { closeFind(); return true }
         // On an archive's file list: Esc goes back to its listing, Enter opens the chosen file,
         // the arrows, Page Up/Down, Home and End move in the list.
         if let entriesView, let name = gtk_stack_get_visible_child_name(cast(stack)), String(cString: name) == "entries" {
@@ -861,14 +929,18 @@ final class LookWindow {
             }
             return true
         }
-        if key == GDK_KEY_Escape { close(); return true }
-        if control && key == GDK_KEY_f { openFind(); return true }
-        // Ctrl+P prints from anywhere, an entry with the focus included (it has no use there).
-        if control && key == GDK_KEY_p { showPrintSheet(); return true }
-        if key == GDK_KEY_F3 { findStep(shift ? -1 : 1); return true }
-        if control && key == GDK_KEY_Up && model.fileCount > 1 {
+        // Commands that work from anywhere: an entry with the focus included (Ctrl+P has no use
+        // there), the index sheet too.
+        switch command {
+        case .close? where key == GDK_KEY_Escape && !isIndexShown: close(); return true
+        case .find?: openFind(); return true
+        case .print?: showPrintSheet(); return true
+        case .nextMatch?: findStep(1); return true
+        case .previousMatch?: findStep(-1); return true
+        case .indexSheet? where model.fileCount > 1:
             gtk_toggle_button_set_active(cast(indexButton), isIndexShown ? 0 : 1)
             return true
+        default: break
         }
         // In the index sheet Escape goes back to the file; the grid keeps its own keys.
         if isIndexShown {
@@ -885,7 +957,7 @@ final class LookWindow {
             }
             return true
         }
-        if key == GDK_KEY_F9 {
+        if command == .sidebar {
             gtk_toggle_button_set_active(cast(sidebarButton), gtk_toggle_button_get_active(cast(sidebarButton)) == 0 ? 1 : 0)
             return true
         }
@@ -900,40 +972,71 @@ final class LookWindow {
             return false
         }
         if !control, keyFilter(key) { return true }
+        guard let command else { return false }
+        return perform(command)
+    }
+
+    /// Carries out a command of the viewer-command table (those a key reaches once the search,
+    /// archive list, index sheet and typing have taken theirs); whether the key was used.
+    private func perform(_ command: ViewerCommand) -> Bool {
         let paged: Bool
         if case .pages = model.content { paged = true } else { paged = false }
-        if control {
-            switch key {
-            case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: pages.zoom { model.zoomIn() }
-            case GDK_KEY_minus, GDK_KEY_KP_Subtract: pages.zoom { model.zoomOut() }
-            case GDK_KEY_0, GDK_KEY_KP_0: pages.zoom { model.zoomToFit() }
-            case GDK_KEY_p: showPrintSheet()
-            // With text selected, Ctrl+C copies the text (the view does); otherwise the file.
-            case GDK_KEY_c where isShowingText && textPreview?.hasSelection == true: return false
-            // Ctrl+Shift+C: the page in view as a picture (PNG).
-            case GDK_KEY_C: copyPageImage()
-            case GDK_KEY_c where shift: copyPageImage()
-            case GDK_KEY_c where paged && model.selection != nil: copySelection()
-            case GDK_KEY_c: copy()
-            case GDK_KEY_a where paged: pages.selectAll()
-            case GDK_KEY_g, GDK_KEY_l: gtk_widget_grab_focus(jumpEntry)
-            default: return false
-            }
-            return true
-        }
-        switch key {
-        case GDK_KEY_space: close()
-        case GDK_KEY_Left: moveFile(by: -1)
-        case GDK_KEY_Right: moveFile(by: 1)
-        case GDK_KEY_Page_Down where paged, GDK_KEY_KP_Page_Down where paged: movePage(by: 1)
-        case GDK_KEY_Page_Up where paged, GDK_KEY_KP_Page_Up where paged: movePage(by: -1)
-        case GDK_KEY_Home where paged: pages.show(page: 0)
-        case GDK_KEY_End where paged: pages.show(page: max(0, model.pageCount - 1))
-        case GDK_KEY_Down where paged: pages.scrollBy(x: 0, y: 40)
-        case GDK_KEY_Up where paged: pages.scrollBy(x: 0, y: -40)
+        switch command {
+        case .close: close()
+        case .zoomIn: pages.zoom { model.zoomIn() }
+        case .zoomOut: pages.zoom { model.zoomOut() }
+        case .zoomToFit: pages.zoom { model.zoomToFit() }
+        // With text selected, Ctrl+C copies the text (the view does); otherwise the file.
+        case .copy where isShowingText && textPreview?.hasSelection == true: return false
+        case .copy where paged && model.selection != nil: copySelection()
+        case .copy: copy()
+        // Ctrl+Shift+C: the page in view as a picture (PNG).
+        case .copyPageImage: copyPageImage()
+        case .copyPath: copyPath()
+        case .selectAll where paged: pages.selectAll()
+        case .goTo: gtk_widget_grab_focus(jumpEntry)
+        case .previousFile: moveFile(by: -1)
+        case .nextFile: moveFile(by: 1)
+        case .nextScreen where paged: movePage(by: 1)
+        case .previousScreen where paged: movePage(by: -1)
+        case .firstPage where paged: pages.show(page: 0)
+        case .lastPage where paged: pages.show(page: max(0, model.pageCount - 1))
+        case .lineDown where paged: pages.scrollBy(x: 0, y: 40)
+        case .lineUp where paged: pages.scrollBy(x: 0, y: -40)
         default: return false
         }
         return true
+    }
+
+    /// The viewer-command table's name for a GDK key, or nil for keys it does not name.
+    static func viewerKey(_ keyval: UInt32, control: Bool, shift: Bool) -> ViewerKey? {
+        let base: ViewerKey.Base
+        switch Int32(bitPattern: keyval) {
+        case GDK_KEY_Escape: base = .escape
+        case GDK_KEY_space: base = .space
+        case GDK_KEY_Return, GDK_KEY_KP_Enter: base = .enter
+        case GDK_KEY_Tab: base = .tab
+        case GDK_KEY_Up: base = .up
+        case GDK_KEY_Down: base = .down
+        case GDK_KEY_Left: base = .left
+        case GDK_KEY_Right: base = .right
+        case GDK_KEY_Page_Up, GDK_KEY_KP_Page_Up: base = .pageUp
+        case GDK_KEY_Page_Down, GDK_KEY_KP_Page_Down: base = .pageDown
+        case GDK_KEY_Home: base = .home
+        case GDK_KEY_End: base = .end
+        case GDK_KEY_F1...GDK_KEY_F12: base = .function(Int(Int32(bitPattern: keyval) - GDK_KEY_F1) + 1)
+        case GDK_KEY_KP_Add: base = .character("+")
+        case GDK_KEY_KP_Subtract: base = .character("-")
+        case GDK_KEY_KP_0: base = .character("0")
+        default:
+            let code = gdk_keyval_to_unicode(keyval)
+            guard code > 0x20, let scalar = Unicode.Scalar(code) else { return nil }
+            var character = Character(scalar)
+            // Ctrl+Shift+C arrives as "c" with Shift on some layouts, "C" on others.
+            if control && shift && character.isLowercase { character = Character(character.uppercased()) }
+            return ViewerKey(.character(character), control: control)
+        }
+        return ViewerKey(base, control: control, shift: shift)
     }
 
     private var isShowingText: Bool {

@@ -120,14 +120,30 @@ final class PageView {
         }
         gtk_widget_add_controller(area, pinch)
         // Selecting text: drag from a character to another; double click a word, triple a line.
+        // With Alt held a drag takes the file out instead (below), and selects nothing.
         let drag = gtk_gesture_drag_new()!
-        Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-begin") { [unowned self] x, y in self.dragBegan(x: x, y: y) }
-        Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-update") { [unowned self] dx, dy in self.dragMoved(dx: dx, dy: dy) }
+        let altHeld = { (controller: OpaquePointer) in
+            gtk_event_controller_get_current_event_state(controller).rawValue & GDK_ALT_MASK.rawValue != 0
+        }
+        Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-begin") { [unowned self] x, y in
+            if altHeld(drag) { self.anchor = nil } else { self.dragBegan(x: x, y: y) }
+        }
+        Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-update") { [unowned self] dx, dy in
+            if !altHeld(drag) { self.dragMoved(dx: dx, dy: dy) }
+        }
         gtk_widget_add_controller(area, drag)
+        // Alt+drag on a page drags the file out, as the header's file icon does.
+        let out = gtk_drag_source_new()!
+        gtk_drag_source_set_actions(out, GDK_ACTION_COPY)
+        Signal.connectDragPrepare(out) { [unowned self] in altHeld(out) ? self.dragOutContent() : nil }
+        gtk_widget_add_controller(area, out)
         let click = gtk_gesture_click_new()!
         Signal.connectPressed(UnsafeMutableRawPointer(click)) { [unowned self] presses, x, y in self.clicked(presses, x: x, y: y) }
         gtk_widget_add_controller(area, click)
     }
+
+    /// What Alt+drag on a page offers (the window's files), nil for no drag.
+    var dragOutContent: () -> UnsafeMutablePointer<GdkContentProvider>? = { nil }
 
     // MARK: Selecting text
 

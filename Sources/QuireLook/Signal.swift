@@ -68,6 +68,32 @@ enum Signal {
         connect(text, "insert-text", unsafeBitCast(handler, to: GCallback.self), retain(accept))
     }
 
+    /// GtkMenuButton's create-popup function: `action` runs each time the menu is about to
+    /// open (it may change the menu's model).
+    static func menuButtonOpening(_ button: UnsafeMutablePointer<GtkWidget>, _ action: @escaping @MainActor () -> Void) {
+        let function: GtkMenuButtonCreatePopupFunc = { _, data in
+            let box = Unmanaged<Box<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function() }
+        }
+        let destroy: GDestroyNotify = { data in
+            guard let data else { return }
+            Unmanaged<AnyObject>.fromOpaque(data).release()
+        }
+        gtk_menu_button_set_create_popup_func(OpaquePointer(button), function, retain(action), destroy)
+    }
+
+    /// GtkDragSource "prepare": the content the drag offers (a new GdkContentProvider, which
+    /// GTK takes), or nil for no drag.
+    static func connectDragPrepare(_ source: OpaquePointer, _ action: @escaping @MainActor () -> UnsafeMutablePointer<GdkContentProvider>?) {
+        let handler: @convention(c) (gpointer?, Double, Double, gpointer?) -> UnsafeMutablePointer<GdkContentProvider>? = { _, _, _, data in
+            let box = Unmanaged<Box<@MainActor () -> UnsafeMutablePointer<GdkContentProvider>?>>.fromOpaque(data!).takeUnretainedValue()
+            // As an address: a pointer is not Sendable across the isolation check.
+            let address = MainActor.assumeIsolated { box.function().map { UInt(bitPattern: $0) } ?? 0 }
+            return UnsafeMutablePointer(bitPattern: address)
+        }
+        connect(UnsafeMutableRawPointer(source), "prepare", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
     /// GtkEventControllerKey "key-pressed": (keyval, state) → handled.
     static func connectKey(_ controller: OpaquePointer,
                            _ action: @escaping @MainActor (UInt32, GdkModifierType) -> Bool) {

@@ -25,6 +25,7 @@ final class DestinationInfo {
                  name: String) throws(PrintError) {
         guard let info = libcups.cupsCopyDestInfo(connection.http, dest) else {
             let status = IPPStatus.last()
+            try connection.requireAnswered()
             throw PrintError(.requestFailed, "\(name): cannot read the printer's capabilities", ipp: status)
         }
         self.connection = connection

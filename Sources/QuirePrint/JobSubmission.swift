@@ -17,7 +17,7 @@ extension PrintSystem {
     /// (``NamedDestination``), an instance or a queue the scheduler does not report that way
     /// through the whole list (which names the destinations that exist when it is missing).
     func destinationInfo(_ connection: CUPSConnection, _ destination: Destination) throws(PrintError) -> DestinationInfo {
-        if destination.instance == nil, let named = NamedDestination(connection, queue: destination.name) {
+        if destination.instance == nil, let named = try NamedDestination(connection, queue: destination.name) {
             return try DestinationInfo(connection, named: named, destination: destination)
         }
         return try DestinationInfo(connection, list: DestinationList(connection), destination: destination)
@@ -73,7 +73,7 @@ extension PrintSystem {
         guard !documents.isEmpty else { throw PrintError(.invalidOption, "nothing to print") }
         let connection = try connect()
         let info: DestinationInfo
-        if destination.instance == nil, let named = NamedDestination(connection, queue: destination.name) {
+        if destination.instance == nil, let named = try NamedDestination(connection, queue: destination.name) {
             info = try DestinationInfo(connection, named: named, destination: destination)
         } else {
             info = try listedDestinationInfo(connection, destination)
@@ -96,7 +96,7 @@ extension PrintSystem {
         let connection = try connect()
         let destination: Destination
         let info: DestinationInfo
-        if let name, !name.contains("/"), let named = NamedDestination(connection, queue: name) {
+        if let name, !name.contains("/"), let named = try NamedDestination(connection, queue: name) {
             destination = Self.destination(name: name, instance: nil, attributes: nil, listed: named.options, isDefault: false)
             info = try DestinationInfo(connection, named: named, destination: destination)
         } else {
@@ -271,7 +271,7 @@ extension PrintSystem {
 
     /// Whether the scheduler accepts a connection now.
     static func reachable(_ server: PrintServer) -> Bool {
-        (try? CUPSConnection(server, timeoutMilliseconds: 2_000)) != nil
+        (try? CUPSConnection(server, timeout: 2)) != nil
     }
 
     /// The queue's state, reasons and message as the scheduler reports them now.

@@ -14,7 +14,13 @@ final class NamedDestination {
 
     /// Nil when the scheduler does not know the queue or cannot be reached: the caller then reads
     /// the whole list, which tells these apart and names what exists.
-    init?(_ connection: CUPSConnection, queue: String) {
+    ///
+    /// - Throws: ``PrintError/Kind/schedulerNotAnswering`` when the scheduler does not answer a
+    ///   small request first (``CUPSConnection/requireAnswering()``): `cupsGetNamedDest`, when
+    ///   its lookup fails, enumerates destinations on a connection of libcups's own, which has no
+    ///   time limit but libcups's 60 s per read (two minutes seen).
+    init?(_ connection: CUPSConnection, queue: String) throws(PrintError) {
+        try connection.requireAnswering()
         guard let dest = libcups.cupsGetNamedDest(connection.http, queue, nil) else { return nil }
         self.dest = dest
     }

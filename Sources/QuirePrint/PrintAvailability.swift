@@ -16,6 +16,8 @@ public enum PrintAvailability: Sendable {
     case noPrinters
     /// The scheduler cannot be reached.
     case schedulerNotRunning(detail: String)
+    /// The scheduler accepts connections but does not answer in time.
+    case schedulerNotAnswering(detail: String)
     /// Every destination is rejecting jobs.
     case allRejecting([Refusal])
 
@@ -30,6 +32,7 @@ public enum PrintAvailability: Sendable {
         case .available: return nil
         case .noPrinters: return "no printers are set up"
         case .schedulerNotRunning: return "the print system is not running"
+        case .schedulerNotAnswering: return "the print system does not answer"
         case .allRejecting(let refusals):
             let list = refusals.map { "\($0.destination): \($0.reason)" }.joined(separator: "; ")
             return "every printer is rejecting jobs (\(list))"
@@ -42,6 +45,7 @@ public enum PrintAvailability: Sendable {
         case .available: return nil
         case .noPrinters: return PrintSystem.noPrintersError(.default)
         case .schedulerNotRunning(let detail): return PrintError(.schedulerNotRunning, detail)
+        case .schedulerNotAnswering(let detail): return PrintError(.schedulerNotAnswering, detail)
         case .allRejecting: return PrintError(.notAccepting, reason ?? "every printer is rejecting jobs")
         }
     }

@@ -6,6 +6,9 @@ public struct PrintError: Error, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, Codable {
         /// The scheduler (cupsd) cannot be reached.
         case schedulerNotRunning
+        /// The scheduler accepts connections but does not answer within the time limit
+        /// (stopped, hung, or something else listening on its port).
+        case schedulerNotAnswering
         /// The scheduler runs but has no printers.
         case noPrinters
         /// The named destination does not exist.

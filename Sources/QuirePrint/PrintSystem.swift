@@ -11,14 +11,30 @@ public struct PrintSystem: Sendable {
     public let server: PrintServer
     /// The environment used for default-destination resolution (`LPDEST`, `PRINTER`, `HOME`).
     public let environment: [String: String]
+    /// The longest wait for the scheduler, in seconds: to connect, and for each of its answers.
+    /// A scheduler that accepts connections but does not answer makes calls fail with
+    /// ``PrintError/Kind/schedulerNotAnswering`` after this long; 0 waits for ever.
+    public let timeout: Double
+    /// Remembers a scheduler that did not answer, so that one call's several requests (and the
+    /// calls right after it) wait once, not each.
+    let silence = SchedulerSilence()
+
+    /// The time limit when none is given: a scheduler on this machine answers in milliseconds,
+    /// one across a network in well under a second.
+    public static let defaultTimeout: Double = 10
+    /// The time limit for questions asked on every context menu or card (`quire can-print`,
+    /// `quire actions`): an answer within two seconds.
+    public static let interactiveTimeout: Double = 1.5
 
     public init(server: PrintServer = .default,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                timeout: Double = PrintSystem.defaultTimeout) {
         self.server = server
         self.environment = environment
+        self.timeout = timeout.isFinite && timeout > 0 ? timeout : 0
     }
 
-    func connect() throws(PrintError) -> CUPSConnection { try CUPSConnection(server) }
+    func connect() throws(PrintError) -> CUPSConnection { try CUPSConnection(server, timeout: timeout, silence: silence) }
 
     // MARK: Destinations
 
@@ -32,7 +48,12 @@ public struct PrintSystem: Sendable {
     }
 
     func destinations(_ connection: CUPSConnection) throws(PrintError) -> [Destination] {
+        // The queues' states first: one request, so a scheduler that does not answer costs one
+        // time limit (libcups's list, below, makes several requests, each waiting on its own).
+        let states = printerStates(connection)
+        try connection.requireAnswered()
         let list = DestinationList(connection)
+        try connection.requireAnswered()
         if list.count == 0 {
             if list.status.code == IPPStatus.serviceUnavailable {
                 throw PrintError(.schedulerNotRunning,
@@ -41,8 +62,8 @@ public struct PrintSystem: Sendable {
             }
             return []
         }
-        let states = printerStates(connection)
         let defaultName = defaultDestinationName(connection, known: list.entries.map(\.name))
+        try connection.requireAnswered()
         return list.entries.map { entry in
             let fullName = entry.instance.map { "\(entry.name)/\($0)" } ?? entry.name
             return Self.destination(name: entry.name, instance: entry.instance, attributes: states[entry.name],
@@ -77,10 +98,15 @@ public struct PrintSystem: Sendable {
     /// without libcups's whole destination list (the default printer's every attribute, then
     /// every queue's; libcups reads those a few bytes per system call). Nil when the queue is
     /// not there or the scheduler does not answer: the whole list then says which.
-    func queue(named name: String) -> Destination? {
-        guard !name.contains("/"), let connection = try? connect(),
-              let attributes = printerStates(connection)[name] else { return nil }
+    func queue(named name: String) throws(PrintError) -> Destination? {
+        guard !name.contains("/") else { return nil }
+        let connection: CUPSConnection
+        do { connection = try connect() } catch where error.kind == .schedulerNotAnswering { throw error } catch { return nil }
+        let states = printerStates(connection)
+        try connection.requireAnswered()
+        guard let attributes = states[name] else { return nil }
         let defaultName = defaultDestinationName(connection, known: [name])
+        try connection.requireAnswered()
         return Self.destination(name: name, instance: nil, attributes: attributes, listed: [:],
                                 isDefault: defaultName == name)
     }
@@ -92,7 +118,7 @@ public struct PrintSystem: Sendable {
     /// - Throws: ``PrintError`` naming the available destinations when `name` does not exist;
     ///   `noPrinters` / `schedulerNotRunning` when there is nothing to print to.
     public func destination(named name: String? = nil) throws(PrintError) -> Destination {
-        if let name, let queue = queue(named: name) { return queue }
+        if let name, let queue = try queue(named: name) { return queue }
         let all = try destinations()
         if all.isEmpty { throw Self.noPrintersError(server) }
         let available = all.map(\.fullName)
@@ -128,6 +154,8 @@ public struct PrintSystem: Sendable {
                 return .allRejecting(all.map { ($0.fullName, $0.problem ?? "rejecting jobs") }.map(PrintAvailability.Refusal.init))
             }
             return .available(all.filter(\.isAcceptingJobs))
+        } catch where error.kind == .schedulerNotAnswering {
+            return .schedulerNotAnswering(detail: error.message)
         } catch {
             return .schedulerNotRunning(detail: error.message)
         }

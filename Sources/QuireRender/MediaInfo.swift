@@ -78,9 +78,20 @@ public struct MediaInfo: Sendable, Hashable {
         var info = MediaInfo()
         let duration = gst.gst_discoverer_info_get_duration(found)
         if duration != quire_gst_clock_time_none, duration > 0 { info.duration = Double(duration) / Double(quire_gst_second) }
-        if let top = gst.gst_discoverer_info_get_stream_info(found) {
+        // A Matroska or WebM file's own title is its container's (the segment's title, a global
+        // tag): the tags of the whole discovery also hold each track's name, and a WebM's sound
+        // track called "Audio" was taken for the title. Elsewhere a stream's title is the
+        // file's (Ogg's Vorbis comments, an MP3's ID3 tag).
+        // (The container's tags belong to its stream information, kept until the end.)
+        let top = gst.gst_discoverer_info_get_stream_info(found)
+        defer { if let top { g_object_unref(UnsafeMutableRawPointer(top)) } }
+        var containerTags: OpaquePointer?
+        if let top {
             info.container = description(of: top, gst)
-            g_object_unref(UnsafeMutableRawPointer(top))
+            let isMatroska = ["Matroska", "WebM"].contains { info.container?.contains($0) == true }
+            if isMatroska, String(cString: gst.gst_discoverer_stream_info_get_stream_type_nick(top)) == "container" {
+                containerTags = gst.gst_discoverer_container_info_get_tags(top)
+            }
         }
         let videos = gst.gst_discoverer_info_get_video_streams(found)
         defer { gst.gst_discoverer_stream_info_list_free(videos) }
@@ -116,7 +127,16 @@ public struct MediaInfo: Sendable, Hashable {
                 let text = String(cString: value)
                 return text.isEmpty ? nil : String(text.prefix(500))
             }
-            info.title = string("title")
+            if let containerTags {
+                var value: UnsafeMutablePointer<CChar>?
+                if gst.gst_tag_list_get_string(containerTags, "title", &value) != 0, let value {
+                    let text = String(cString: value)
+                    g_free(value)
+                    info.title = text.isEmpty ? nil : String(text.prefix(500))
+                }
+            } else {
+                info.title = string("title")
+            }
             info.artist = string("artist")
             info.album = string("album")
             var track: UInt32 = 0

@@ -24,18 +24,61 @@ enum OfficeKitCleanup {
         for name in names where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                try? FileManager.default.removeItem(atPath: base + "/" + name)
+            if !isAlive(pid) {
+                removeTree(base + "/" + name)
                 dead.insert(pid)
             }
         }
         guard !dead.isEmpty else { return }
-        for name in names where name.hasPrefix("lu") && name.hasSuffix(".tmp") {
-            let digits = name.dropFirst(2).prefix { $0.isASCII && $0.isNumber }
-            if let pid = Int32(digits), dead.contains(pid) {
-                try? FileManager.default.removeItem(atPath: base + "/" + name)
+        for name in names where officeTemporaryOwner(of: name, among: dead, isRunningOffice: isRunningOffice) != nil {
+            removeTree(base + "/" + name)
+        }
+    }
+
+    /// The dead process, of `dead`, that made LibreOffice's temporary directory `name`, if any.
+    ///
+    /// LibreOffice names them `lu` + its decimal process id + a base-36 tick count (one to six
+    /// characters) + `.tmp`. The tick count begins with a digit on a machine that has been up
+    /// between about 28 minutes and 4.7 hours, so the process id cannot be read as "the
+    /// digits after `lu`": every split of the digits into an id and the start of the count is
+    /// a candidate. A name is attributed to a dead process only when no other candidate is a
+    /// running LibreOffice (that one may be its owner: such a name stays).
+    static func officeTemporaryOwner(of name: String, among dead: Set<Int32>, isRunningOffice: (Int32) -> Bool) -> Int32? {
+        guard name.hasPrefix("lu"), name.hasSuffix(".tmp") else { return nil }
+        let body = Array(name.utf8.dropFirst(2).dropLast(4))
+        let isBase36 = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) }
+        guard !body.isEmpty, body.allSatisfy(isBase36) else { return nil }
+        let digits = body.prefix { (0x30...0x39).contains($0) }
+        var owner: Int32?
+        for length in stride(from: digits.count, through: 1, by: -1) {
+            let tick = body.count - length
+            guard (1...6).contains(tick), let pid = Int32(String(decoding: digits.prefix(length), as: UTF8.self)),
+                  pid > 0 else { continue }
+            if dead.contains(pid) {
+                owner = owner ?? pid
+            } else if isRunningOffice(pid) {
+                return nil
             }
         }
+        return owner
+    }
+
+    /// Whether a process with this id exists (a zombie, not yet waited for, counts).
+    static func isAlive(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    /// Whether process `pid` runs LibreOffice (its program libraries are mapped): only such a
+    /// process makes `lu….tmp` directories. A process whose map cannot be read is another
+    /// user's, whose directories this one could not remove anyway.
+    static func isRunningOffice(_ pid: Int32) -> Bool {
+        guard isAlive(pid), let maps = fopen("/proc/\(pid)/maps", "r") else { return false }
+        defer { fclose(maps) }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), maps) != nil {
+            if strstr(line, "libreoffice/program/") != nil || strstr(line, "libmergedlo") != nil { return true }
+        }
+        return false
     }
 
     static func register(_ directory: String) {
@@ -48,7 +91,19 @@ enum OfficeKitCleanup {
 
     static func removeAll() {
         for directory in directories.withLock({ $0 }) {
-            try? FileManager.default.removeItem(atPath: directory)
+            removeTree(directory)
+        }
+    }
+
+    /// Removes `path` and everything below it. The office's own threads may still be writing
+    /// into its profile as the process ends (a file made while the tree is being removed fails
+    /// the last `rmdir` with ENOTEMPTY): the removal is tried again, a few times.
+    static func removeTree(_ path: String) {
+        for attempt in 0..<10 {
+            try? FileManager.default.removeItem(atPath: path)
+            var info = stat()
+            if lstat(path, &info) != 0 { return }
+            if attempt > 0 { usleep(10_000) }
         }
     }
 

@@ -1,49 +1,117 @@
 import QuireSystem
 import QuireTypes
 
-/// An output file written atomically (the system layer's ``AtomicReplacement``): bytes go to a
-/// temporary file in the target's directory, which replaces the target only on ``commit()``.
-/// If the object is released without committing, the temporary file is removed: a reader never
-/// sees half a file and a failure leaves no partial output behind.
+/// An output file, written where the command line's name says as `cp` and `install` would
+/// (``OutputTarget``, the one place for that choice): a regular file or a new name is written
+/// atomically (the system layer's ``AtomicReplacement``: bytes go to a temporary file in the
+/// target's directory, which replaces the target only on ``commit()``; released without a
+/// commit, the temporary file is removed, so a reader never sees half a file and a failure
+/// leaves no partial output behind); a symbolic link is followed and what it points to is
+/// replaced, the link kept; a character device or FIFO is written to directly; `-` is standard
+/// output; a directory, a block device, a socket or one of `inputs` is refused before anything
+/// is written.
 public final class OutputFile {
-    /// The final path.
+    /// The final path as given.
     public let path: DocumentPath
-    private let replacement: AtomicReplacement
+    private enum Sink {
+        case replacement(AtomicReplacement)
+        /// A device, FIFO or standard output: written as it goes; `owned` descriptors are closed
+        /// on commit (standard output is not).
+        case direct(FileDescriptor, owned: Bool)
+    }
+    private let sink: Sink
+    private var committed = false
 
-    /// Creates the temporary file beside `path`.
-    /// - Parameter permissions: mode of the final file; nil means `0666` minus the umask.
-    public init(path: DocumentPath, permissions: FilePermissions? = nil) throws(OutputError) {
+    /// Opens the output (the temporary file beside `path`, or the device, FIFO or standard
+    /// output itself).
+    /// - Parameters:
+    ///   - permissions: mode of a new or replaced file; nil means `0666` minus the umask.
+    ///   - inputs: the files the command reads; naming one of them as the output is refused.
+    public init(path: DocumentPath, permissions: FilePermissions? = nil, inputs: [DocumentPath] = []) throws(OutputError) {
         self.path = path
-        let name = path.lastComponentBytes
-        guard !name.isEmpty, name != Array("..".utf8), name != Array(".".utf8) else {
-            throw OutputError(path: path, reason: "not a file name")
-        }
-        do { replacement = try AtomicReplacement(replacing: path.bytes, permissions: permissions) } catch {
-            throw OutputError(path: path, error)
+        switch try Self.target(path, inputs: inputs) {
+        case .standardOutput:
+            sink = .direct(.standardOutput, owned: false)
+        case .direct(let device):
+            do { sink = .direct(try OutputTarget.openDirect(device), owned: true) } catch {
+                throw OutputError(path: path, reason: "cannot open output: \(error)", errno: error)
+            }
+        case .replace(let file):
+            do { sink = .replacement(try AtomicReplacement(replacing: file, permissions: permissions)) } catch {
+                throw OutputError(path: path, error)
+            }
         }
     }
 
-    /// The temporary file, for writers that stream into a descriptor (cairo).
-    public var descriptor: FileDescriptor { replacement.descriptor }
+    deinit {
+        if !committed, case .direct(let descriptor, owned: true) = sink { try? descriptor.close() }
+    }
+
+    /// Checks, before any work, that `path` can be an output (see ``OutputTarget``); throws the
+    /// refusal a later ``init(path:permissions:inputs:)`` would. Nothing is created or opened.
+    public static func check(_ path: DocumentPath, inputs: [DocumentPath] = []) throws(OutputError) {
+        _ = try target(path, inputs: inputs)
+    }
+
+    /// Whether `path` names standard output (`-`).
+    public static func isStandardOutput(_ path: DocumentPath) -> Bool { path.bytes == [UInt8(ascii: "-")] }
+
+    private static func target(_ path: DocumentPath, inputs: [DocumentPath]) throws(OutputError) -> OutputTarget {
+        let name = path.lastComponentBytes
+        guard !name.isEmpty, name != Array("..".utf8), name != Array(".".utf8) else {
+            throw OutputError(path: path, reason: "not a file name", kind: .notWritable)
+        }
+        do { return try OutputTarget.resolve(path.bytes, inputs: inputs.map(\.bytes)) } catch {
+            throw OutputError(path: path, reason: error.reason, errno: error.errno,
+                              kind: error.kind == .sameAsInput ? .sameAsInput : .notWritable)
+        }
+    }
+
+    /// Where bytes go, for writers that stream into a descriptor (cairo).
+    public var descriptor: FileDescriptor {
+        switch sink {
+        case .replacement(let replacement): return replacement.descriptor
+        case .direct(let descriptor, _): return descriptor
+        }
+    }
 
     /// Appends `bytes`.
     public func write(_ bytes: [UInt8]) throws(OutputError) {
-        do { try replacement.write(bytes) } catch { throw OutputError(path: path, error) }
+        try bytes.withUnsafeBytes { raw in Result { () throws(OutputError) in try write(raw) } }.get()
     }
 
     /// Appends raw bytes.
     public func write(_ raw: UnsafeRawBufferPointer) throws(OutputError) {
-        do { try replacement.write(raw) } catch { throw OutputError(path: path, error) }
+        switch sink {
+        case .replacement(let replacement):
+            do { try replacement.write(raw) } catch { throw OutputError(path: path, error) }
+        case .direct(let descriptor, _):
+            do { try descriptor.writeAll(raw) } catch {
+                throw OutputError(path: path, reason: "cannot write output: \(error)", errno: error)
+            }
+        }
     }
 
-    /// Closes the temporary file and renames it over the target.
+    /// Puts the file in place (closes the temporary file and renames it over the target), or
+    /// closes the device or FIFO.
     public func commit() throws(OutputError) {
-        do { try replacement.commit() } catch { throw OutputError(path: path, error) }
+        guard !committed else { return }
+        committed = true
+        switch sink {
+        case .replacement(let replacement):
+            do { try replacement.commit() } catch { throw OutputError(path: path, error) }
+        case .direct(let descriptor, let owned):
+            guard owned else { return }
+            do { try descriptor.close() } catch {
+                throw OutputError(path: path, reason: "cannot write output: \(error)", errno: error)
+            }
+        }
     }
 
-    /// Writes `bytes` to `path` atomically.
-    public static func write(_ bytes: [UInt8], to path: DocumentPath, permissions: FilePermissions? = nil) throws(OutputError) {
-        let file = try OutputFile(path: path, permissions: permissions)
+    /// Writes `bytes` to `path` (see the type's rules), refusing any of `inputs`.
+    public static func write(_ bytes: [UInt8], to path: DocumentPath, permissions: FilePermissions? = nil,
+                             inputs: [DocumentPath] = []) throws(OutputError) {
+        let file = try OutputFile(path: path, permissions: permissions, inputs: inputs)
         try file.write(bytes)
         try file.commit()
     }

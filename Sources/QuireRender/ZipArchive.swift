@@ -98,13 +98,13 @@ final class ZipArchive {
                 if read == 0 { break }
                 if read < 0 {
                     throw DocumentError(kind: .damaged, path: path,
-                                        reason: "cannot inflate \(DocumentPath.escaped(Array(name.utf8))) (\(reader.errorMessage))")
+                                        reason: "cannot inflate \(TerminalEscaping.escaped(Array(name.utf8))) (\(reader.errorMessage))")
                 }
                 if data.count + read > maximum {
                     let reason = limit == nil
                         ? Limit.inflatedSize.exceeded(maximum, "bytes") : "more than the \(maximum)-byte limit for this entry"
                     throw DocumentError(kind: .limitExceeded, path: path,
-                                        reason: "zip bomb? \(DocumentPath.escaped(Array(name.utf8))) inflates to \(reason)",
+                                        reason: "zip bomb? \(TerminalEscaping.escaped(Array(name.utf8))) inflates to \(reason)",
                                         remedy: limit == nil ? .raise(.inflatedSize) : nil)
                 }
                 if inflated + data.count + read > limits.maximumInflatedBytes {

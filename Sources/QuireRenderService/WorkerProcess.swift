@@ -181,12 +181,15 @@ package final class WorkerProcess {
         return true
     }
 
-    /// Kills the worker (SIGKILL to its process group) and reaps it.
-    package func terminate() {
+    /// Kills the worker (SIGKILL to its process group), reaps it, and waits (at most
+    /// `groupWait` seconds) until nothing of its process group is left: what the group's other
+    /// processes leave behind can be cleaned up only once they have ended.
+    package func terminate(groupWait: Double = 2) {
         guard !reaped else { return }
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
         _ = reap()
+        ProcessControl.awaitGroupEnd(pid, seconds: groupWait)
     }
 
     /// Closes the request pipe so that the worker finishes, then reaps it.

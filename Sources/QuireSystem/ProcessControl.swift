@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 internal import CQuireSystem
 
 /// Process-level calls the C library module leaves out.
@@ -6,6 +11,54 @@ package enum ProcessControl {
     /// call is `prctl(PR_SET_PDEATHSIG, signal)`).
     package static func setParentDeathSignal(_ signal: Int32) throws(Errno) {
         guard quire_set_parent_death_signal(signal) == 0 else { throw Errno.current }
+    }
+
+    /// Waits, at most `seconds`, until process group `group` has no member left that is still
+    /// running (a zombie whose parent has not waited for it yet has ended: it holds nothing).
+    /// - Returns: whether the group ended in time.
+    @discardableResult
+    package static func awaitGroupEnd(_ group: Int32, seconds: Double) -> Bool {
+        func now() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        let deadline = now() + seconds
+        while true {
+            if !hasRunningMember(group) { return true }
+            if now() >= deadline { return false }
+            usleep(10_000)
+        }
+    }
+
+    /// Whether process group `group` has a member that is not a zombie.
+    package static func hasRunningMember(_ group: Int32) -> Bool {
+        if kill(-group, 0) != 0 && errno == ESRCH { return false }
+        guard let directory = opendir("/proc") else { return true }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = pid_t(name) else { continue }
+            // /proc/PID/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses.
+            guard let stat = statLine(pid), let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+            guard fields.count >= 3, let processGroup = pid_t(String(decoding: fields[2], as: UTF8.self)),
+                  processGroup == group else { continue }
+            if fields[0].first != UInt8(ascii: "Z") { return true }
+        }
+        return false
+    }
+
+    /// The bytes of `/proc/PID/stat` (one short line), or nil when the process is gone.
+    private static func statLine(_ pid: pid_t) -> [UInt8]? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 1024)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return count > 0 ? Array(bytes.prefix(count)) : nil
     }
 }
 

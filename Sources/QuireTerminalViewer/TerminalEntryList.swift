@@ -65,7 +65,7 @@ struct TerminalEntryList {
         return entries[first..<min(entries.count, first + rows)].enumerated().map { offset, entry in
             let size = entry.size.map { ArchiveEntryFact.sizeText($0) } ?? "—"
             let row = String(repeating: " ", count: max(0, 9 - size.count)) + size + "  " + (entry.modifiedText ?? String(repeating: " ", count: 16))
-                + "  " + entry.path
+                + "  " + TerminalText.shown(entry.path)
             let clipped = TerminalText.clip(row, width: width - 2)
             let isSelected = first + offset == selected
             if isSelected { return styled ? "\u{1B}[7m " + clipped + " \u{1B}[0m" : "▸" + clipped }

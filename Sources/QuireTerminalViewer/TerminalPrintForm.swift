@@ -100,18 +100,18 @@ final class TerminalPrintForm {
             focus == field ? "\u{1B}[7m \(text) \u{1B}[0m" : "[\(text)]"
         }
         var rows: [String] = []
-        rows.append("\u{1B}[1mPrint \(sheet.documentName)\u{1B}[0m")
+        rows.append("\u{1B}[1mPrint \(TerminalText.shown(sheet.documentName))\u{1B}[0m")
         rows.append(marker(.printer) + "Printer\u{1B}[0m")
         for (index, printer) in sheet.printers.prefix(6).enumerated() {
             let chosen = index == sheet.selectedIndex
-            let label = "\(chosen ? "◉" : "○") \(printer.name)\(printer.isDefault ? " (default)" : ""): \(printer.stateText)"
+            let label = TerminalText.shown("\(chosen ? "◉" : "○") \(printer.name)\(printer.isDefault ? " (default)" : ""): \(printer.stateText)")
             rows.append("    " + (printer.isSelectable ? (chosen && focus == .printer ? "\u{1B}[7m\(label)\u{1B}[0m" : label)
                                                       : "\u{1B}[2m\(label) — not selectable\u{1B}[0m"))
         }
         let range = sheet.copiesRange
         // Each field's problem stands beside it; the last row repeats the first one after Enter.
         func beside(_ field: PrintSheet.Field, _ hint: String) -> String {
-            if let problem = sheet.problem(in: field) { return "  \u{1B}[1;31m✗ \(problem)\u{1B}[0m" }
+            if let problem = sheet.problem(in: field) { return "  \u{1B}[1;31m✗ \(TerminalText.shown(problem))\u{1B}[0m" }
             return "  \u{1B}[2m\(hint)\u{1B}[0m"
         }
         rows.append(marker(.copies) + "Copies\u{1B}[0m  " + value(sheet.copiesText.isEmpty ? " " : sheet.copiesText, .copies)

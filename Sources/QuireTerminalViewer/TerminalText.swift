@@ -1,6 +1,16 @@
+import QuireTypes
+
 /// Widths and wrapping of text for the terminal (one column per character, escape sequences
 /// take none).
 enum TerminalText {
+    /// Text from a file (a name, title, tag, archive entry, message quoting one) made safe to
+    /// write: ``TerminalEscaping``, the one escaping function, with backslashes kept as they are
+    /// (names arrive escaped already). Every string the viewer draws that it did not write
+    /// itself passes through here.
+    static func shown(_ text: String) -> String {
+        TerminalEscaping.escaped(text, backslashes: false)
+    }
+
     static func width(_ text: String) -> Int {
         var count = 0
         var inEscape = false
@@ -55,9 +65,10 @@ enum TerminalText {
     }
 
     /// `piece` (a run of a line starting at scalar `offset`) with the characters `marks` cover
-    /// shown marked: reverse video, bold for the current match.
+    /// shown marked: reverse video, bold for the current match. Each character is escaped as
+    /// ``shown(_:)`` escapes it (one by one, so the marks' character offsets still hold).
     static func mark(_ piece: String, from offset: Int, marks: [(Range<Int>, Bool)]) -> String {
-        guard !marks.isEmpty else { return piece }
+        guard !marks.isEmpty else { return shown(piece) }
         var out = ""
         var marking: Bool?
         for (index, scalar) in piece.unicodeScalars.enumerated() {
@@ -67,7 +78,11 @@ enum TerminalText {
                 out += mark == nil ? "\u{1B}[0m" : (mark == true ? "\u{1B}[0;1;7m" : "\u{1B}[0;7m")
                 marking = mark
             }
-            out.unicodeScalars.append(scalar)
+            if TerminalEscaping.needsEscaping(scalar) {
+                out += TerminalEscaping.escaped(scalar, backslashes: false)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
         }
         if marking != nil { out += "\u{1B}[0m" }
         return out

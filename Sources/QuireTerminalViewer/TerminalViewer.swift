@@ -8,6 +8,7 @@ import Quire
 import QuireTerminal
 import QuireViewer
 import QuireRenderService
+import QuireGIO
 
 /// `quire look` in a terminal: full screen on the alternate screen, driven by the keyboard,
 /// drawing what the ``ViewerModel`` says. Pages are drawn with the best image protocol the
@@ -30,6 +31,8 @@ public final class TerminalViewer {
         case entries(TerminalEntryList)
         case password(String)
         case printing(TerminalPrintForm)
+        /// `?`: the keys that apply to the file on screen, from the viewer-command table.
+        case help
     }
 
     private struct Layout {
@@ -191,78 +194,133 @@ public final class TerminalViewer {
             case .close: mode = .normal
             case .open(let entry):
                 mode = .normal
-                if let problem = model.openArchiveEntry(entry) { message = ("\(entry.path): \(problem.message)", true) }
+                let archive = model.fileIndex
+                if let problem = model.openArchiveEntry(entry) {
+                    message = ("\(entry.path): \(problem.message)", true)
+                } else {
+                    openedFromList = (file: model.fileIndex, archive: archive, list: list)
+                }
             }
             return nil
         case .password(let typed): handlePassword(key, typed: typed); return nil
         case .printing(let form): handlePrint(key, form: form); return nil
+        case .help:
+            // Any key closes the help screen; q and Esc only close it.
+            mode = .normal
+            return nil
         case .normal: break
         }
         message = nil
+        guard let viewerKey = Self.viewerKey(key),
+              let command = ViewerCommand.command(for: viewerKey, in: .terminal, findActive: model.find.isActive) else { return nil }
+        return perform(command, key: viewerKey)
+    }
+
+    /// The table's name for a terminal key, or nil for keys the table does not name.
+    static func viewerKey(_ key: TerminalKey) -> ViewerKey? {
+        switch key {
+        case .character(" "): ViewerKey(.space)
+        case .character(let character): .character(character)
+        case .control(let character): .character(character, control: true)
+        case .enter: ViewerKey(.enter)
+        case .escape: ViewerKey(.escape)
+        case .tab: ViewerKey(.tab)
+        case .up: ViewerKey(.up)
+        case .down: ViewerKey(.down)
+        case .left: ViewerKey(.left)
+        case .right: ViewerKey(.right)
+        case .pageUp: ViewerKey(.pageUp)
+        case .pageDown: ViewerKey(.pageDown)
+        case .home: ViewerKey(.home)
+        case .end: ViewerKey(.end)
+        case .shiftUp: ViewerKey(.up, shift: true)
+        case .shiftDown: ViewerKey(.down, shift: true)
+        case .shiftLeft: ViewerKey(.left, shift: true)
+        case .shiftRight: ViewerKey(.right, shift: true)
+        case .backTab, .backspace, .delete, .unknown: nil
+        }
+    }
+
+    /// A file opened from an archive's list (`o`, Enter): Esc goes back to the list.
+    private var openedFromList: (file: Int, archive: Int, list: TerminalEntryList)?
+
+    /// Carries out a command of the viewer-command table; an exit status when the viewer closes.
+    private func perform(_ command: ViewerCommand, key: ViewerKey) -> Int32? {
         let isText: Bool
         if case .text = model.content { isText = true } else { isText = false }
-        switch key {
-        // With a search on, Esc ends it (a second Esc closes the viewer).
-        case .escape where model.find.isActive:
-            model.stopFind()
-        case .character(" "), .character("q"), .escape:
+        switch command {
+        case .close:
+            // Esc backs out one level (a file opened from an archive's list goes back to the
+            // list); q, and Esc at the top, close the viewer.
+            if key.base == .escape, let opened = openedFromList, opened.file == model.fileIndex {
+                openedFromList = nil
+                model.selectFile(opened.archive)
+                mode = .entries(opened.list)
+                return nil
+            }
             return 0
-        case .character("/"):
+        case .help:
+            mode = .help
+        case .endFind:
+            model.stopFind()
+        case .find:
             switch model.content {
-            case .pages, .text: mode = .find("")
+            case .pages, .text:
+                if model.commandContext.hasText { mode = .find("") } else { message = ("\(model.fileName) has no text to find", false) }
             case .opening: message = ("\(model.fileName) is still opening", false)
             case .problem(let problem): message = (problem.message, true)
             }
-        // n/N: the next/previous match while a search is on (as in less and vi); otherwise,
-        // as before, the next/previous file.
-        case .character("n") where model.find.isActive:
+        case .nextMatch:
             if !model.findNext() { message = (model.findText, false) }
-        case .character("N") where model.find.isActive:
+        case .previousMatch:
             if !model.findPrevious() { message = (model.findText, false) }
-        case .pageDown:
+        case .nextScreen:
             if isText { model.scroll(by: max(1, textLinesShown - 1)) } else { turn(1) }
-        case .pageUp:
+        case .previousScreen:
             if isText { model.scroll(by: -max(1, textLinesShown - 1)) } else { turn(-1) }
-        case .down, .character("j"):
+        case .lineDown:
             if isText { model.scroll(by: 1) } else if !model.pan(dx: 0, dy: 0.25) { turn(1) }
-        case .up, .character("k"):
+        case .lineUp:
             if isText { model.scroll(by: -1) } else if !model.pan(dx: 0, dy: -0.25) { turn(-1, atBottom: true) }
-        case .home: model.firstPage()
-        case .end: model.lastPage()
-        case .right, .character("n"): switchFile(model.nextFile(), last: "this is the last file")
-        case .left, .character("N"), .character("b"): switchFile(model.previousFile(), last: "this is the first file")
-        case .character("h"), .shiftLeft: model.pan(dx: -0.25, dy: 0)
-        case .character("l"), .shiftRight: model.pan(dx: 0.25, dy: 0)
-        case .shiftUp: model.pan(dx: 0, dy: -0.25)
-        case .shiftDown: model.pan(dx: 0, dy: 0.25)
-        case .character("i"): showInfo.toggle()
-        case .character("+"), .character("="):
+        case .firstPage: model.firstPage()
+        case .lastPage: model.lastPage()
+        case .goTo:
+            if case .problem(let problem) = model.content {
+                message = (problem.message, true)
+            } else if case .character(let digit) = key.base {
+                mode = .goTo(String(digit))
+            }
+        case .nextFile: switchFile(model.nextFile(), last: "this is the last file")
+        case .previousFile: switchFile(model.previousFile(), last: "this is the first file")
+        case .panLeft: model.pan(dx: -0.25, dy: 0)
+        case .panRight: model.pan(dx: 0.25, dy: 0)
+        case .info: showInfo.toggle()
+        case .zoomIn:
             if !model.zoomIn() { message = (isText ? "text is shown as text: zoom is for pages" : "zoomed in as far as it goes", false) }
-        case .character("-"), .character("_"): model.zoomOut()
-        case .character("0"): model.zoomToFit()
-        case .character("g"):
-            if case .problem(let problem) = model.content { message = (problem.message, true) } else { mode = .goTo("") }
-        case .character("p"): startPrinting()
-        case .character("y"): copyText()
-        case .character("o"):
+        case .zoomOut: model.zoomOut()
+        case .zoomToFit: model.zoomToFit()
+        case .print: startPrinting()
+        case .copy: copyText()
+        case .copyPath: copyPath()
+        case .openEntry:
             let entries = model.archiveEntries
             if entries.isEmpty {
                 message = (model.card?.family == .archive ? "no file in this archive can be opened" : "o opens a file from an archive", false)
             } else {
                 mode = .entries(TerminalEntryList(entries: entries))
             }
-        case .character("t"):
+        case .indexSheet:
             if model.fileCount > 1 {
                 mode = .tiles(model.fileIndex)
                 model.openAllForIndex()
             } else {
                 message = ("only one file", false)
             }
-        case .enter:
-            if model.problem?.needsPassword == true { mode = .password("") }
-        default:
+        case .copyPageImage, .selectAll, .sidebar:
             break
         }
+        // Enter on a file that needs its password asks for it.
+        if key.base == .enter, model.problem?.needsPassword == true { mode = .password("") }
         return nil
     }
 
@@ -309,6 +367,14 @@ public final class TerminalViewer {
         message = ("copied \(what) (\(count) character\(count == 1 ? "" : "s")) to the terminal's clipboard", false)
     }
 
+    /// `Y`: the file's absolute path to the terminal's clipboard with OSC 52 (as `y` copies
+    /// text): to paste into a mail, a chat or another shell.
+    private func copyPath() {
+        let path = String(decoding: FileURI.canonicalPath(model.path.bytes) ?? model.path.bytes, as: UTF8.self)
+        session.write(Array("\u{1B}]52;c;\(Data(path.utf8).base64EncodedString())\u{07}".utf8))
+        message = ("copied the path of \(model.fileName) to the terminal's clipboard", false)
+    }
+
     /// Largest OSC 52 payload sent (base64 bytes): terminals refuse or cut longer ones.
     static let maximumClipboardBytes = 1 << 20
 
@@ -337,7 +403,8 @@ public final class TerminalViewer {
         case .backspace: mode = .goTo(String(typed.dropLast()))
         case .character(let character) where character.isASCII && character.isNumber && typed.count < 9:
             mode = .goTo(typed + String(character))
-        case .enter:
+        // Enter, or g as in less (`5g`), goes.
+        case .enter, .character("g"):
             mode = .normal
             if let number = Int(typed), let problem = model.goTo(number) { message = (problem, true) }
         default: break
@@ -404,10 +471,10 @@ public final class TerminalViewer {
                 let glyph = entry.problem != nil ? "⚠" : Self.glyph(entry.card?.family)
                 out += at(top + thumbRows / 2, left + Self.tileWidth / 2 - 1) + glyph
             }
-            let name = TerminalText.clip(entry.name, width: Self.tileWidth - 2)
+            let name = TerminalText.clip(TerminalText.shown(entry.name), width: Self.tileWidth - 2)
             let isSelected = entry.file == selected
             out += at(top + thumbRows, left + 1) + (isSelected ? (styled ? "\u{1B}[7m" : "▸") : "") + name + "\u{1B}[0m"
-            out += at(top + thumbRows + 1, left + 1) + TerminalText.clip(entry.detail, width: Self.tileWidth - 2)
+            out += at(top + thumbRows + 1, left + 1) + TerminalText.clip(TerminalText.shown(entry.detail), width: Self.tileWidth - 2)
         }
         model.want(wanted, for: .indexSheet)
     }
@@ -566,6 +633,8 @@ public final class TerminalViewer {
         var image: [UInt8] = []
         if case .tiles(let selected) = mode {
             drawTiles(selected: selected, into: &out)
+        } else if case .help = mode {
+            drawHelp(into: &out)
         } else if case .entries(var list) = mode {
             list.visibleRows = layout.contentRows
             mode = .entries(list)
@@ -593,9 +662,24 @@ public final class TerminalViewer {
 
     private func at(_ row: Int, _ column: Int) -> String { "\u{1B}[\(row);\(column)H" }
 
+    /// `?`: the keys of the viewer-command table that apply to the file on screen, a line each.
+    private func drawHelp(into out: inout String) {
+        let lines = ViewerCommand.helpLines(for: .terminal, in: model.commandContext)
+        let keyWidth = min(24, (lines.map { TerminalText.width($0.keys) }.max() ?? 0) + 2)
+        var row = layout.contentTop
+        out += at(row, layout.contentLeft + 1) + (styled ? "\u{1B}[1m" : "") + "Keys for \(TerminalText.clip(model.fileName, width: layout.contentColumns - 12))"
+            + "\u{1B}[0m"
+        row += 2
+        for line in lines where row < layout.contentTop + layout.contentRows {
+            let keys = line.keys + String(repeating: " ", count: max(0, keyWidth - TerminalText.width(line.keys)))
+            out += at(row, layout.contentLeft + 1) + TerminalText.clip(keys + line.help, width: layout.contentColumns - 2)
+            row += 1
+        }
+    }
+
     /// The file is being opened in the worker.
     private func drawOpening(into out: inout String) {
-        let line = TerminalText.clip("Opening \(model.fileName)…", width: layout.contentColumns - 2)
+        let line = TerminalText.clip(TerminalText.shown("Opening \(model.fileName)…"), width: layout.contentColumns - 2)
         out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + max(0, (layout.contentColumns - TerminalText.width(line)) / 2))
             + line
     }
@@ -608,7 +692,7 @@ public final class TerminalViewer {
         let key = Self.key(job)
         if let problem = failedPages[key] {
             out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + 2)
-                + TerminalText.clip("This page cannot be shown: \(problem)", width: layout.contentColumns - 4)
+                + TerminalText.clip(TerminalText.shown("This page cannot be shown: \(problem)"), width: layout.contentColumns - 4)
             message = message ?? ("page \(model.page + 1): \(problem)", true)
             model.want([])
             return []
@@ -764,7 +848,7 @@ public final class TerminalViewer {
             problem.needsPassword ? "Enter: type the password" : "",
         ]
         for (index, line) in lines.enumerated() where !line.isEmpty {
-            let clipped = TerminalText.clip(line, width: layout.contentColumns - 2)
+            let clipped = TerminalText.clip(TerminalText.shown(line), width: layout.contentColumns - 2)
             let left = layout.contentLeft + max(0, (layout.contentColumns - TerminalText.width(clipped)) / 2)
             out += at(middle + index, left) + (index == 1 && styled ? "\u{1B}[1;31m\(clipped)\u{1B}[0m" : clipped)
         }
@@ -790,24 +874,26 @@ public final class TerminalViewer {
     private func drawInfo(_ panel: (top: Int, left: Int, columns: Int, rows: Int), into out: inout String) {
         var lines: [String] = []
         if let card = model.card {
-            lines.append("\u{1B}[1m\(Self.glyph(card.family)) \(card.title)\u{1B}[0m")
-            if card.title != card.fileName { lines.append(card.fileName) }
+            lines.append("\u{1B}[1m\(Self.glyph(card.family)) \(TerminalText.shown(card.title))\u{1B}[0m")
+            if card.title != card.fileName { lines.append(TerminalText.shown(card.fileName)) }
             lines.append("")
-            lines.append("Kind   \(card.kind)")
+            lines.append("Kind   \(TerminalText.shown(card.kind))")
             lines.append("Size   \(card.formattedSize) (\(card.size) bytes)")
             if let pages = card.pages { lines.append("Pages  \(pages)") }
             if let lineCount = card.lines { lines.append("Lines  \(lineCount)") }
             if let width = card.imageWidth, let height = card.imageHeight { lines.append("Image  \(width) × \(height) px") }
-            if let author = card.author, !author.isEmpty { lines.append("Author \(author)") }
-            for detail in card.details { lines.append(detail.label + String(repeating: " ", count: max(1, 7 - detail.label.count)) + detail.value) }
-            lines.append("Type   \(card.mimeType)")
-            lines.append("Icon   \(card.iconName)")
+            if let author = card.author, !author.isEmpty { lines.append("Author \(TerminalText.shown(author))") }
+            for detail in card.details {
+                lines.append(TerminalText.shown(detail.label) + String(repeating: " ", count: max(1, 7 - detail.label.count)) + TerminalText.shown(detail.value))
+            }
+            lines.append("Type   \(TerminalText.shown(card.mimeType))")
+            lines.append("Icon   \(TerminalText.shown(card.iconName))")
         } else {
-            lines.append("\u{1B}[1m\(model.fileName)\u{1B}[0m")
+            lines.append("\u{1B}[1m\(TerminalText.shown(model.fileName))\u{1B}[0m")
         }
-        if let problem = model.problem { lines.append("Problem \(problem.message)") }
+        if let problem = model.problem { lines.append("Problem \(TerminalText.shown(problem.message))") }
         let print = model.printAction
-        lines.append(print.isAvailable ? "Print  yes — \(print.detail ?? "")" : "Print  no — \(print.reason ?? "")")
+        lines.append(TerminalText.shown(print.isAvailable ? "Print  yes — \(print.detail ?? "")" : "Print  no — \(print.reason ?? "")"))
         lines.append("File   \(model.fileText)")
         // Wrap long values inside the panel.
         var rows: [String] = []
@@ -849,6 +935,8 @@ public final class TerminalViewer {
             if let message { right = message.text + " · " + right; isError = message.isError }
         case .printing:
             right = message?.text ?? "Printing: Tab next field · Enter print · Esc cancel"
+        case .help:
+            right = "any key: back"
         case .normal:
             if let message {
                 right = message.text
@@ -862,34 +950,23 @@ public final class TerminalViewer {
                 right = keys()
             }
         }
-        let text = TerminalText.clip(left + " │ " + right, width: layout.columns)
+        // Everything in the status line may quote a file (its name, a message, a match): escaped.
+        let text = TerminalText.clip(TerminalText.shown(left + " │ " + right), width: layout.columns)
         let padded = text + String(repeating: " ", count: max(0, layout.columns - TerminalText.width(text)))
         guard styled else { return padded }
         return (isError ? "\u{1B}[1;37;41m" : "\u{1B}[7m") + padded + "\u{1B}[0m"
     }
 
+    /// The status line's reminder: the commands that apply to the file on screen (from the
+    /// viewer-command table), the most used first, and `?` for the rest.
     private func keys() -> String {
-        var keys = ["q close"]
-        if model.printAction.isAvailable { keys.append("p print") }
-        keys.append("i info")
-        switch model.content {
-        case .opening:
-            break
-        case .pages:
-            keys.append("PgDn/PgUp")
-            keys.append("/ find")
-            keys.append("y copy text")
-            keys.append("g go")
-            keys.append("+/- zoom")
-        case .text:
-            keys.append("j/k PgDn/PgUp")
-            keys.append("/ find")
-            keys.append("g line")
-        case .problem:
-            break
-        }
-        if !model.archiveEntries.isEmpty { keys.append("o open a file") }
-        if model.fileCount > 1 { keys.append("←/→ file") ; keys.append("t tiles") }
-        return keys.joined(separator: " · ")
+        let context = model.commandContext
+        let shown: [(ViewerCommand, String)] = [
+            (.close, "q close"), (.help, "? keys"), (.print, "p print"), (.info, "i info"),
+            (.nextScreen, "Space/b page"), (.find, "/ find"), (.copy, "y copy text"),
+            (.goTo, "1-9 go"), (.zoomIn, "+/- zoom"), (.openEntry, "o open a file"),
+            (.nextFile, "←/→ file"), (.indexSheet, "t tiles"),
+        ]
+        return shown.filter { $0.0.applies(in: context) }.map(\.1).joined(separator: " · ")
     }
 }

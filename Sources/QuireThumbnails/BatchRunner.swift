@@ -49,6 +49,16 @@ public final class BatchRunner: Sendable {
 
     private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
+    /// Why no thumbnail can be made of `path`'s type (an unknown binary, an empty file), or nil
+    /// when its type has one (or the file cannot be read here: the run would say why).
+    static func unthumbnailableReason(_ path: DocumentPath) -> String? {
+        guard let file = try? InputFile(path: path, allowEmpty: true), let type = try? ContentType.detect(file) else { return nil }
+        if case .unsupported(let reason) = type.capabilities.thumbnail {
+            return reason
+        }
+        return nil
+    }
+
     private struct Pending {
         var key: ThumbnailKey
         var size: Int64
@@ -62,6 +72,13 @@ public final class BatchRunner: Sendable {
         let (found, handled) = plan(paths, onEvent)
         if options.dryRun {
             for item in found {
+                // What the workers would skip is not "to generate": the type, sniffed here as the
+                // worker would (name and first bytes only; nothing is decoded).
+                if let reason = Self.unthumbnailableReason(item.key.canonicalPath) {
+                    report(BatchFileResult(path: item.key.canonicalPath, status: .skipped,
+                                           failure: ThumbnailFailure(.unsupported, reason), size: item.size), onEvent)
+                    continue
+                }
                 report(BatchFileResult(path: item.key.canonicalPath, status: .wouldGenerate,
                                        detail: "needs " + item.flavors.map(\.rawValue).joined(separator: ", "),
                                        thumbnails: item.flavors.map { cache.path(for: item.key, flavor: $0) }, size: item.size,

@@ -13,7 +13,7 @@ import Testing
         URL(fileURLWithPath: QuireBinary.path).deletingLastPathComponent().appendingPathComponent("fuzz-" + target).path
     }
 
-    @Test(arguments: ["sniff", "open", "thumbnail", "print-options", "desktop-entry", "previewer-uri", "terminal-replies"])
+    @Test(arguments: ["sniff", "open", "thumbnail", "print-options", "desktop-entry", "previewer-uri", "terminal-replies", "terminal-escaping"])
     func savedInputsReplayCleanly(target: String) throws {
         let directory = Self.corpus.appendingPathComponent(target)
         let inputs = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()

@@ -132,6 +132,57 @@ final class LookCommandTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    /// less's keys: Space and b page, G and g go to the ends, a number and Enter go to a page;
+    /// ? shows the keys that apply (from the viewer-command table) and any key goes back.
+    @Test func lessKeysAndTheHelpScreen() throws {
+        let session = try look([threePages])
+        session.wait(for: "page 1 of 3")
+        session.send("Space")
+        session.wait(for: "page 2 of 3")
+        session.send("b")
+        session.wait(for: "page 1 of 3")
+        session.send("G")
+        session.wait(for: "page 3 of 3")
+        session.send("g")
+        session.wait(for: "page 1 of 3")
+        session.type("3")
+        session.send("Enter")
+        session.wait(for: "page 3 of 3")
+        session.send("?")
+        var screen = session.wait(for: "Keys for three.pdf")
+        #expect(screen.contains("Space, PgDn, f") && screen.contains("next page"), "\(screen)")
+        #expect(screen.contains("find a word in the file") && !screen.contains("list an archive's files"),
+                "only what applies to a PDF: \(screen)")
+        #expect(TmuxSession.lastLine(screen).contains("any key: back"))
+        session.send("Space")
+        screen = session.wait { !$0.contains("Keys for three.pdf") }
+        #expect(TmuxSession.lastLine(screen).contains("page 3 of 3"), "Space only closed the help: \(TmuxSession.lastLine(screen))")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    /// Esc backs out one level: from a file opened from an archive's list to the list, from the
+    /// list to the archive, and at the top it closes.
+    @Test func escapeBacksOutOfAnArchiveEntry() throws {
+        let session = try look([Samples.path("archives/project.zip")])
+        session.wait(for: "page 1 of 1")
+        session.send("o")
+        session.wait(for: "sorted by name")
+        session.send("s")
+        session.wait(for: "sorted by size")
+        session.send("Home")
+        session.send("Enter")
+        session.wait { $0.contains("file 2 of 2") && $0.contains("line 1 of 1000") }
+        session.send("Escape")
+        var screen = session.wait(for: "sorted by size")
+        #expect(screen.contains("project/docs/guide.txt") && session.alternateOn, "back on the list: \(screen)")
+        session.send("Escape")
+        screen = session.wait { TmuxSession.lastLine($0).contains("project.zip") && !$0.contains("sorted by") }
+        #expect(TmuxSession.lastLine(screen).contains("project.zip │ page 1 of 1"), "\(TmuxSession.lastLine(screen))")
+        session.send("Escape")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     /// SIGTERM and SIGHUP end the viewer; SIGSEGV stands for a crash inside a renderer. Each
     /// way out gives the terminal back: main screen, cursor, cooked mode (the prompt works).
     @Test(arguments: [SIGTERM, SIGHUP, SIGSEGV])

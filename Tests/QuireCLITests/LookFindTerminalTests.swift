@@ -143,6 +143,40 @@ final class LookCopyTerminalTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    /// `Y`: the file's absolute path, as text, through the same OSC 52; the keys screen lists it.
+    @Test func capitalYCopiesTheFilesPath() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = directory.file("state")
+        env["CUPS_SERVER"] = "127.0.0.1:1"
+        let folder = directory.file("a folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/Café notes.txt"
+        try "one\ntwo\n".write(toFile: file, atomically: true, encoding: .utf8)
+        // Started from the folder with a relative name: the path copied is still absolute.
+        let session = try TmuxSession(["/bin/sh", "-c", "cd \"$0\" && exec \"$1\" look --no-resume \"$2\"",
+                                       folder, QuireBinary.path, "Café notes.txt"], environment: env)
+        _ = ProcessRunner.run(["/usr/bin/tmux", "-L", session.socket, "set-option", "-g", "set-clipboard", "on"], timeout: 20)
+        _ = session.wait(for: "line 1 of 2")
+        // The keys screen (?) lists Y; any key closes it.
+        session.send("?")
+        let help = session.wait { $0.contains("copy the file's path") }
+        #expect(help.split(separator: "\n").contains { $0.contains("Y") && $0.contains("copy the file's path") }, "\(help)")
+        session.send("Escape")
+        _ = session.wait { !$0.contains("copy the file's path") }
+        session.send("Y")
+        let screen = session.wait { TmuxSession.lastLine($0).contains("copied the path") }
+        #expect(TmuxSession.lastLine(screen).contains("copied the path of Café notes.txt"), "\(TmuxSession.lastLine(screen))")
+        var buffer = ""
+        let deadline = Date().addingTimeInterval(10)
+        while buffer != file && Date() < deadline {
+            buffer = ProcessRunner.run(["/usr/bin/tmux", "-L", session.socket, "show-buffer"], timeout: 20).standardOutputText
+            usleep(50_000)
+        }
+        #expect(buffer == file, "\(buffer.debugDescription)")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func yCopiesTheLinesOnTheScreenOfATextFile() throws {
         var env = ProcessInfo.processInfo.environment
         env["XDG_STATE_HOME"] = directory.file("state")

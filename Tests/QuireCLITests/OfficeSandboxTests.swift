@@ -172,7 +172,8 @@ struct OfficeSandboxTests {
                                      environment: ProcessInfo.processInfo.environment.merging(
                                         ["TMPDIR": temporary, "XDG_CACHE_HOME": scratch.file("cache")]) { $1 })
         #expect(result.status == 65 && result.standardError.contains("timed out"), "\(result.status) \(result.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        #expect(left.isEmpty, "left in TMPDIR: \(left)")
     }
 
     /// `quire info` on video and audio: GStreamer's discoverer (which decodes to learn the

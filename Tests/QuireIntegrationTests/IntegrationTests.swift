@@ -42,6 +42,69 @@ struct IntegrationTests {
         #expect(leftovers == ["applications"])
     }
 
+    /// A system-wide install (the Debian package: `integrate install --system --packaged`)
+    /// under `dir/usr`, seen per user through XDG_DATA_DIRS.
+    func systemAndUser(_ dir: TemporaryDirectory) -> (system: IntegrationInstaller, user: IntegrationInstaller) {
+        let quire = "/opt/quire dir/bin/quire"
+        let system = IntegrationInstaller(scope: .systemWide(prefix: dir.file("usr")), executable: quire,
+                                          environment: ["HOME": dir.path], packaged: true)
+        let user = IntegrationInstaller(scope: .user, executable: quire,
+                                        environment: ["HOME": dir.path, "XDG_DATA_HOME": dir.file("share"),
+                                                      "XDG_DATA_DIRS": dir.file("usr/share")])
+        return (system, user)
+    }
+
+    @Test func packagedInstallShipsNoManifestNoFontConfigurationAndNoPreviewer() throws {
+        let dir = TemporaryDirectory()
+        let changes = try systemAndUser(dir).system.install(dryRun: false)
+        #expect(!changes.isEmpty && changes.allSatisfy { $0.action == .written })
+        let files = allFiles(under: dir.file("usr/share"))
+        #expect(!files.contains("quire/installed-files"), "the package manager tracks the files: \(files)")
+        #expect(!files.contains("quire/fonts.conf") && !files.contains { $0.hasPrefix("quire/fontconfig-cache") },
+                "the font configuration depends on the machine: postinst writes it")
+        #expect(!files.contains("dbus-1/services/org.gnome.NautilusPreviewer.service"), "the previewer stays per user")
+        #expect(!files.contains { $0.hasPrefix("nautilus/") }, "Nautilus scripts are per user")
+        let id = DesktopApplication.id
+        #expect(files.contains("applications/\(id).desktop") && files.contains("icons/hicolor/scalable/apps/\(id).svg")
+                && files.contains("metainfo/\(id).metainfo.xml") && files.contains("thumbnailers/quire.thumbnailer"), "\(files)")
+        // Open With → Quire: `quire look` on the previewed types (e-mail left out).
+        let entry = try String(contentsOfFile: dir.file("usr/share/applications/\(id).desktop"), encoding: .utf8)
+        #expect(entry.contains("Exec=\"/opt/quire dir/bin/quire\" look -- %F\n"), "\(entry)")
+        let types = try #require(entry.split(separator: "\n").first { $0.hasPrefix("MimeType=") })
+        #expect(types.contains(";application/pdf;") && types.contains(";text/plain;") && !types.contains("message/"))
+        // Uninstall finds no manifest: it removes none of the package's files.
+        #expect(try systemAndUser(dir).system.uninstall(dryRun: false).isEmpty)
+        #expect(allFiles(under: dir.file("usr/share")) == files)
+    }
+
+    @Test func perUserInstallWritesNoSecondCopyOfASystemWideInstall() throws {
+        let dir = TemporaryDirectory()
+        let (system, user) = systemAndUser(dir)
+        // First per user alone, then the package arrives, then `integrate install` again.
+        let alone = try user.install(dryRun: false)
+        #expect(alone.allSatisfy { $0.action == .written })
+        _ = try system.install(dryRun: false)
+        let again = try user.install(dryRun: false)
+        let provided = again.filter { $0.action == .systemWide }
+        #expect(provided.contains { $0.path == dir.file("usr/share/thumbnailers/quire.thumbnailer") }, "\(again)")
+        #expect(provided.allSatisfy { $0.path.hasPrefix(dir.file("usr/share/")) })
+        // The earlier per-user copies of those files are removed: one copy of each.
+        #expect(again.filter { $0.action == .removed }.count == provided.count, "\(again)")
+        let userFiles = allFiles(under: dir.file("share"))
+        #expect(userFiles.sorted() == ["nautilus/scripts/Print with Quire", "nautilus/scripts/Quick Look with Quire",
+                                       "quire/installed-files"], "\(userFiles)")
+        // status counts them as there; a fresh install writes only the per-user files.
+        #expect(user.status().allSatisfy { $0.state == .installed || $0.state == .systemWide })
+        #expect(user.status().filter { $0.state == .systemWide }.count == provided.count)
+        #expect(try user.install(dryRun: false).allSatisfy { $0.action == .unchanged || $0.action == .systemWide })
+        // A system file that differs (another quire's) is no reason to skip: the user's copy is written.
+        let thumbnailer = dir.file("usr/share/thumbnailers/quire.thumbnailer")
+        try "[Thumbnailer Entry]\nExec=/elsewhere/quire thumbnail -s %s %u %o\n".write(toFile: thumbnailer, atomically: true, encoding: .utf8)
+        #expect(try user.install(dryRun: false).contains { $0.path == dir.file("share/thumbnailers/quire.thumbnailer") && $0.action == .written })
+        _ = try user.uninstall(dryRun: false)
+        #expect(allFiles(under: dir.file("share")).isEmpty)
+    }
+
     @Test func dryRunWritesNothing() throws {
         let dir = TemporaryDirectory()
         let changes = try installer(dir).install(dryRun: true)

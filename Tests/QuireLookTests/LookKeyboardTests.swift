@@ -34,8 +34,8 @@ final class LookKeyboardTests {
         // Tab goes round every control of the window (on page 2, so that Previous Page is enabled).
         bed.key("Next")
         _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 2 of 3" } }
-        let window = Set(harness.tabCycle(18).map(\.name))
-        for control in ["Open with Document Viewer", "Copy", "Show in Folder", "Print", "Next File", "Previous Page",
+        let window = Set(harness.tabCycle(19).map(\.name))
+        for control in ["Open with Document Viewer", "Copy", "Show in Folder", "Share", "Print", "Next File", "Previous Page",
                         "Next Page", "Go to Page", "Zoom Out", "Zoom In", "Fit Page", "Fit Width"] {
             #expect(window.contains(control), "Tab reaches \(control): \(window.sorted())")
         }

@@ -58,7 +58,7 @@ final class PrintJobTests {
         let document = try Document(path: DocumentPath(sixPages))
         let actions = document.interaction(printSystem: system)
         #expect(actions.print.isAvailable)
-        #expect(actions.print.detail == "sent as it is; printer quire-office (2 accepting jobs)")
+        #expect(actions.print.detail == "sent as it is; printer quire-office (of 2 printers accepting jobs)")
         let job = try document.print(options: options("facade"), system: system)
         #expect(job.destination == "quire-office")
         let received = try #require(bed.waitForDocument(titled: "facade"))

@@ -62,6 +62,18 @@ import QuireTestSupport
         #expect(Self.meanBrightness(thumbnail) > 60)
     }
 
+    /// The title is the file's, not a track's: a WebM whose sound track is named "Audio" has no
+    /// title (Matroska's segment title is the file's), while an Ogg file's Vorbis comments are
+    /// its own.
+    @Test func aTracksNameIsNotTheFilesTitle() throws {
+        let webm = try MediaInfo.read(try SampleFiles.open("media/with-sound.webm"))
+        #expect(webm.title == nil, "\(webm.title ?? "")")
+        let mkv = try MediaInfo.read(try SampleFiles.open("media/audio-only.mkv"))
+        #expect(mkv.title == nil, "\(mkv.title ?? "")")
+        let ogg = try MediaInfo.read(try SampleFiles.open("media/titled.ogg"))
+        #expect(ogg.title == "Harbour Song" && ogg.artist == "The Samples")
+    }
+
     @Test func anAudioFileShowsItsCoverAndTags() throws {
         let file = try SampleFiles.open("media/song.mp3")
         #expect(try ContentType.detect(file).family == .audio)

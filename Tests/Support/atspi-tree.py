@@ -5,7 +5,8 @@
    interface); VALUE a spin button's or slider's current value (empty without a Value one).
    atspi-tree.py APP-NAME               (e.g. quire-look); exits 1 when no such application
    atspi-tree.py APP-NAME --press NAME  does the first action (click) of the first push button
-                                        named NAME; exits 2 when there is none.
+                                        named NAME that has an action (else such a toggle
+                                        button, else a menu item); exits 2 when there is none.
    atspi-tree.py APP-NAME --select NAME selects the first list item named NAME through its
                                         list's Selection interface; exits 2 when there is none.
 Uses the session bus in DBUS_SESSION_BUS_ADDRESS (the test bed's)."""
@@ -57,12 +58,19 @@ def walk(node, depth, out):
         out.append("%d\terror\t%s\t\t" % (depth, clean(str(error))))
 
 
-def find(node, role, name):
-    if node.get_role_name() == role and node.get_name() == name:
+def actionable(node):
+    try:
+        return "Action" in node.get_interfaces() and Atspi.Action.get_n_actions(node) > 0
+    except Exception:
+        return False
+
+
+def find(node, role, name, needs_action=False):
+    if node.get_role_name() == role and node.get_name() == name and (not needs_action or actionable(node)):
         return node
     for index in range(node.get_child_count()):
         child = node.get_child_at_index(index)
-        found = find(child, role, name) if child is not None else None
+        found = find(child, role, name, needs_action) if child is not None else None
         if found is not None:
             return found
     return None
@@ -83,7 +91,10 @@ def main():
                     return 2
                 return 0 if Atspi.Selection.select_child(item.get_parent(), item.get_index_in_parent()) else 3
             if press is not None:
-                button = find(app, "push button", press)
+                button = find(app, "push button", press, True)
+                for role in ("toggle button", "menu item", "check menu item"):
+                    if button is None:
+                        button = find(app, role, press, True)
                 if button is None:
                     print("no push button named %s" % press, file=sys.stderr)
                     return 2

@@ -9,6 +9,9 @@
 #   cups-testbed.sh stop DIR          stop exactly the processes started for DIR
 #   cups-testbed.sh stop-scheduler DIR      kill the bed's cupsd (as a crash or `systemctl stop`)
 #   cups-testbed.sh start-scheduler DIR     start it again: same port, configuration and spool
+#   cups-testbed.sh pause-scheduler DIR     SIGSTOP the bed's cupsd: its port still accepts
+#                                           connections (the kernel's backlog), nothing answers
+#   cups-testbed.sh resume-scheduler DIR    SIGCONT it
 #   cups-testbed.sh admin DIR TOOL ARGS...  run a CUPS admin tool (lpadmin, cupsdisable,
 #                                           cupsreject, cancel, lpstat…) against the bed
 #
@@ -30,7 +33,7 @@ step() { [ -n "${TESTBED_TRACE:-}" ] && echo "$(date +%s.%N) $$ $*" >> "$TESTBED
 
 mode=${1:-}
 dir=${2:-}
-[ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|start-empty|dead|reject-all|stop-scheduler|start-scheduler|admin|stop DIR [ARGS...]"
+[ -n "$mode" ] && [ -n "$dir" ] || die "usage: $0 start|start-empty|dead|reject-all|stop-scheduler|start-scheduler|pause-scheduler|resume-scheduler|admin|stop DIR [ARGS...]"
 
 # free_port, wait_port, alive
 . "$(dirname "$0")/testbed-common.sh"
@@ -43,6 +46,7 @@ stop_bed() {
         # Only signal the process we started: same PID and still the program we ran.
         if [ -n "$pid" ] && alive "$pid" && tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$dir"; then
             kill "$pid" 2>/dev/null || true
+            kill -CONT "$pid" 2>/dev/null || true   # a paused cupsd acts on SIGTERM only once resumed
             pids+=("$pid")
         fi
         rm -f "$pidfile"
@@ -292,6 +296,13 @@ stop-scheduler)
     alive "$pid" && die "cupsd did not stop"
     rm -f "$dir/pids/cupsd.pid"
     ;;
+pause-scheduler|resume-scheduler)
+    [ -f "$dir/env" ] || die "$dir is not a started test bed"
+    dir=$(cd "$dir" && pwd)
+    pid=$(cat "$dir/pids/cupsd.pid" 2>/dev/null || true)
+    [ -n "$pid" ] && alive "$pid" && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -qF "$dir" || die "cupsd is not running"
+    if [ "$mode" = pause-scheduler ]; then kill -STOP "$pid"; else kill -CONT "$pid"; fi
+    ;;
 start-scheduler)
     [ -f "$dir/env" ] || die "$dir is not a started test bed"
     dir=$(cd "$dir" && pwd)
@@ -318,6 +329,6 @@ stop)
     stop_bed
     ;;
 *)
-    die "unknown mode $mode (start, start-empty, start-colour, dead, reject-all, stop-scheduler, start-scheduler, admin, stop)"
+    die "unknown mode $mode (start, start-empty, start-colour, dead, reject-all, stop-scheduler, start-scheduler, pause-scheduler, resume-scheduler, admin, stop)"
     ;;
 esac

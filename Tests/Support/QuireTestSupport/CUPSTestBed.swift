@@ -68,6 +68,17 @@ public final class CUPSTestBed: @unchecked Sendable {
         try script("stop-scheduler")
     }
 
+    /// Stops the bed's cupsd with SIGSTOP: connections are still accepted (by the kernel), but
+    /// nothing answers — a hung scheduler. ``resumeScheduler()`` (or the bed's end) resumes it.
+    public func pauseScheduler() throws {
+        try script("pause-scheduler")
+    }
+
+    /// Resumes a cupsd stopped by ``pauseScheduler()``.
+    public func resumeScheduler() throws {
+        try script("resume-scheduler")
+    }
+
     /// Starts cupsd again on the same port with the same queues and spool (jobs survive).
     public func startScheduler() throws {
         try script("start-scheduler")

@@ -17,15 +17,32 @@ public enum QuireBinary {
         return Samples.repositoryRoot.appendingPathComponent(".build/debug/quire").path
     }()
 
-    /// Runs `quire` with string arguments.
+    /// Runs `quire` with string arguments, with a TMPDIR of its own (see ``privateTemporary(_:)``).
     public static func run(_ arguments: [String], timeout: Double = 30,
                            environment: [String: String]? = nil) -> ProcessRunner.Result {
-        ProcessRunner.run([path] + arguments, environment: environment, timeout: timeout)
+        privateTemporary(environment) { ProcessRunner.run([path] + arguments, environment: $0, timeout: timeout) }
     }
 
     /// Runs `quire` with raw byte arguments (for file names that are not UTF-8).
     public static func run(bytes arguments: [[UInt8]], timeout: Double = 30) -> ProcessRunner.Result {
-        ProcessRunner.run(bytes: [Array(path.utf8)] + arguments, timeout: timeout)
+        privateTemporary(nil) { ProcessRunner.run(bytes: [Array(path.utf8)] + arguments, environment: $0, timeout: timeout) }
+    }
+
+    /// Runs `body` with `environment` (the test process's when nil) whose TMPDIR is a new empty
+    /// directory, removed afterwards — unless the caller chose a TMPDIR of its own. Tests run in
+    /// parallel: what one run leaves in TMPDIR (an office killed on its time-out) must not be
+    /// seen, swept or counted by another.
+    public static func privateTemporary<Result>(_ environment: [String: String]?,
+                                                _ body: ([String: String]) -> Result) -> Result {
+        let inherited = ProcessInfo.processInfo.environment
+        var chosen = environment ?? inherited
+        if environment == nil { chosen["NO_COLOR"] = "1" }   // as ProcessRunner does for an inherited environment
+        if let own = environment?["TMPDIR"], own != inherited["TMPDIR"] {
+            return body(chosen)
+        }
+        let temporary = TemporaryDirectory("quire-tmpdir")
+        chosen["TMPDIR"] = temporary.path
+        return withExtendedLifetime(temporary) { body(chosen) }
     }
 }
 

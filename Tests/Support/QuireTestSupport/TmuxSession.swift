@@ -61,6 +61,22 @@ public final class TmuxSession: @unchecked Sendable {
         tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : [])).standardOutputText
     }
 
+    /// The pane's title, as programs set it with OSC 0 / OSC 2 (`#{pane_title}`).
+    public var paneTitle: String {
+        tmux(["display-message", "-p", "-t", "0", "#{pane_title}"]).standardOutputText
+    }
+
+    /// Lets programs write tmux's paste buffers with OSC 52 (`set-clipboard on`), so a test can
+    /// see whether one tried (``pasteBuffers``).
+    public func acceptClipboardWrites() {
+        tmux(["set-option", "-g", "set-clipboard", "on"])
+    }
+
+    /// tmux's paste buffers with their contents (what OSC 52 writes when accepted).
+    public var pasteBuffers: String {
+        tmux(["list-buffers", "-F", "#{buffer_name}: #{buffer_sample}"]).standardOutputText
+    }
+
     /// Whether the program holds the alternate screen (`#{alternate_on}`).
     public var alternateOn: Bool {
         tmux(["display-message", "-p", "-t", "0", "#{alternate_on}"]).standardOutputText.hasPrefix("1")

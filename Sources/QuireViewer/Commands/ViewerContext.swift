@@ -1,0 +1,50 @@
+import Quire
+
+/// What a viewer shows at the moment a key is pressed: enough to tell which commands apply.
+public struct ViewerContext: Sendable, Hashable {
+    public enum Showing: Sendable, Hashable {
+        /// The file is still opening (or failed): only file-level commands apply.
+        case opening, problem
+        /// Pages (documents, images, a video's frames, a font's specimen, an archive's listing).
+        case pages
+        /// A text file shown as text (lines).
+        case text
+    }
+
+    public var showing: Showing
+    /// Whether the pages carry text to find and copy (not a picture, a video, a font specimen).
+    public var hasText: Bool
+    public var isFindActive: Bool
+    public var fileCount: Int
+    public var hasArchiveEntries: Bool
+    public var canPrint: Bool
+
+    public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool) {
+        self.showing = showing
+        self.hasText = hasText
+        self.isFindActive = isFindActive
+        self.fileCount = fileCount
+        self.hasArchiveEntries = hasArchiveEntries
+        self.canPrint = canPrint
+    }
+
+    var isBrowsable: Bool { showing == .pages || showing == .text }
+}
+
+extension ViewerModel {
+    /// The context the viewer-command table reads for this model's current file.
+    public var commandContext: ViewerContext {
+        let showing: ViewerContext.Showing
+        switch content {
+        case .opening: showing = .opening
+        case .problem: showing = .problem
+        case .pages: showing = .pages
+        case .text: showing = .text
+        }
+        let family = card?.family
+        let pictureFamilies: Set<DocumentFamily?> = [.image, .video, .audio, .font, .archive, .comicBook, .svg]
+        let hasText = showing == .text || (showing == .pages && !pictureFamilies.contains(family))
+        return ViewerContext(showing: showing, hasText: hasText, isFindActive: find.isActive, fileCount: fileCount,
+                             hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable)
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+@testable import QuireViewer
+
+/// The viewer-command table: every command reachable by key in each front-end where it makes
+/// sense, no key meaning two things there except where the table resolves it by context, and
+/// the help written from it.
+@Suite struct ViewerCommandTests {
+    /// Commands a front-end has no key for, and why.
+    static let keyless: [ViewerCommand.FrontEnd: Set<ViewerCommand>] = [
+        // The window: its card is in the header; panning is the scroll bars'; the archive list
+        // has its header button; help is the man page; Copy Path is in the Share menu.
+        .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath],
+        // The terminal: no picture clipboard, no text selection, no page thumbnails.
+        .terminal: [.copyPageImage, .selectAll, .sidebar],
+    ]
+
+    @Test(arguments: ViewerCommand.FrontEnd.allCases)
+    func everyCommandHasAKeyWhereItMakesSense(frontEnd: ViewerCommand.FrontEnd) {
+        for command in ViewerCommand.allCases {
+            let keys = command.keys(in: frontEnd)
+            if Self.keyless[frontEnd]!.contains(command) {
+                #expect(keys.isEmpty, "\(command) has keys in \(frontEnd) although listed as keyless")
+            } else {
+                #expect(!keys.isEmpty, "\(command) has no key in \(frontEnd)")
+            }
+        }
+    }
+
+    /// A key names one command in a front-end, except the pairs the search resolves.
+    @Test(arguments: ViewerCommand.FrontEnd.allCases)
+    func noKeyMeansTwoThings(frontEnd: ViewerCommand.FrontEnd) {
+        let resolvedBySearch: Set<Set<ViewerCommand>> = [[.close, .endFind], [.nextFile, .nextMatch], [.previousFile, .previousMatch]]
+        var owners: [ViewerKey: Set<ViewerCommand>] = [:]
+        for command in ViewerCommand.allCases {
+            for key in command.keys(in: frontEnd) { owners[key, default: []].insert(command) }
+        }
+        for (key, commands) in owners where commands.count > 1 {
+            #expect(resolvedBySearch.contains(commands), "\(key.label) means \(commands) in \(frontEnd)")
+        }
+    }
+
+    @Test func keysResolveByContext() {
+        func terminal(_ key: ViewerKey, find: Bool = false) -> ViewerCommand? {
+            ViewerCommand.command(for: key, in: .terminal, findActive: find)
+        }
+        #expect(terminal(.character("n")) == .nextFile)
+        #expect(terminal(.character("n"), find: true) == .nextMatch)
+        #expect(terminal(.character("N"), find: true) == .previousMatch)
+        #expect(terminal(ViewerKey(.escape)) == .close)
+        #expect(terminal(ViewerKey(.escape), find: true) == .endFind)
+        // less's keys: Space and b page, g and G go to the ends, a number then Enter goes to it.
+        #expect(terminal(ViewerKey(.space)) == .nextScreen)
+        #expect(terminal(.character("b")) == .previousScreen)
+        #expect(terminal(.character("g")) == .firstPage)
+        #expect(terminal(.character("G")) == .lastPage)
+        #expect(terminal(.character("7")) == .goTo)
+        #expect(terminal(.character("0")) == .zoomToFit)
+        #expect(terminal(.character("?")) == .help)
+        #expect(terminal(.character("x")) == nil)
+        // The window keeps Quick Look's Space.
+        #expect(ViewerCommand.command(for: ViewerKey(.space), in: .window, findActive: false) == .close)
+        #expect(ViewerCommand.command(for: .character("C", control: true), in: .window, findActive: false) == .copyPageImage)
+        #expect(ViewerCommand.command(for: ViewerKey(.function(3), shift: true), in: .window, findActive: true) == .previousMatch)
+    }
+
+    /// What applies to a video's frames: no find and no copy (they have no text), zoom yes.
+    @Test func onlyWhatAppliesIsOffered() {
+        let video = ViewerContext(showing: .pages, hasText: false, isFindActive: false, fileCount: 1,
+                                  hasArchiveEntries: false, canPrint: false)
+        let offered = Set(ViewerCommand.allCases.filter { $0.applies(in: video) })
+        #expect(!offered.contains(.find) && !offered.contains(.copy) && !offered.contains(.print))
+        #expect(!offered.contains(.nextFile) && !offered.contains(.openEntry) && !offered.contains(.nextMatch))
+        #expect(offered.contains(.zoomIn) && offered.contains(.close) && offered.contains(.help))
+        let lines = ViewerCommand.helpLines(for: .terminal, in: video).map(\.help)
+        #expect(!lines.contains(ViewerCommand.find.help) && lines.contains(ViewerCommand.zoomIn.help))
+    }
+
+    /// `quire look --help` and the man page are written from the table: every keyed command's
+    /// help is in the paragraph, with its keys.
+    @Test(arguments: ViewerCommand.FrontEnd.allCases)
+    func helpIsWrittenFromTheTable(frontEnd: ViewerCommand.FrontEnd) {
+        let paragraph = ViewerCommand.helpParagraph(for: frontEnd)
+        for command in ViewerCommand.allCases where !command.keys(in: frontEnd).isEmpty {
+            #expect(paragraph.contains(command.help), "\(command) missing from the \(frontEnd) help")
+        }
+        #expect(ViewerCommand.helpParagraph(for: .window).contains("Ctrl+F: find a word in the file"))
+        #expect(ViewerCommand.helpParagraph(for: .window).contains("Ctrl+Shift+C: copy the page in view as a picture"))
+        #expect(ViewerCommand.helpParagraph(for: .terminal).contains("Space, PgDn, f: next page"))
+        let terminal = ViewerCommand.helpParagraph(for: .terminal), window = ViewerCommand.helpParagraph(for: .window)
+        #expect(terminal.unicodeScalars.allSatisfy { $0.isASCII } && window.unicodeScalars.allSatisfy { $0.isASCII },
+                "man pages keep only ASCII")
+    }
+}
