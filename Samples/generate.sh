@@ -41,6 +41,9 @@ python3 "$here/archives.py" "$out"
 # Video and audio (media/): GStreamer's gst-launch-1.0 (a clip whose first second is black, audio
 # with and without a cover, a Matroska file with no video stream, a truncated clip).
 "$here/media.sh" "$out"
+# Issue 41: PostScript that reads, deletes and creates files in TMPDIR, a page-less PostScript, a
+# colour pattern, the deep-q and 24000² image PDFs, an archive that unpacks outside, flat ODF.
+python3 "$here/isolation.py" "$out"
 # Terminal escapes (escapes/): an archive, a PDF title and MP3 tags that would set the terminal's
 # title and write its clipboard if passed on raw.
 python3 "$here/terminal-escapes.py" "$out"

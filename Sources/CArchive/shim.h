@@ -28,6 +28,7 @@ typedef struct {
     __typeof__(&archive_entry_size_is_set) _Nonnull archive_entry_size_is_set;
     __typeof__(&archive_entry_mtime) _Nonnull archive_entry_mtime;
     __typeof__(&archive_entry_symlink_utf8) _Nonnull archive_entry_symlink_utf8;
+    __typeof__(&archive_entry_hardlink_utf8) _Nonnull archive_entry_hardlink_utf8;
     __typeof__(&archive_read_data_skip) _Nonnull archive_read_data_skip;
     __typeof__(&archive_format_name) _Nonnull archive_format_name;
     __typeof__(&archive_filter_count) _Nonnull archive_filter_count;
@@ -88,6 +89,8 @@ static inline const quire_archive_api *_Nullable quire_archive_api_load(void) {
     *(void **)&api.archive_entry_mtime = symbol;
     if (!(symbol = dlsym(library, "archive_entry_symlink_utf8"))) return NULL;
     *(void **)&api.archive_entry_symlink_utf8 = symbol;
+    if (!(symbol = dlsym(library, "archive_entry_hardlink_utf8"))) return NULL;
+    *(void **)&api.archive_entry_hardlink_utf8 = symbol;
     if (!(symbol = dlsym(library, "archive_read_data_skip"))) return NULL;
     *(void **)&api.archive_read_data_skip = symbol;
     if (!(symbol = dlsym(library, "archive_format_name"))) return NULL;

@@ -4,7 +4,9 @@
 // Linux calls that Glibc's Swift module leaves out (they need _GNU_SOURCE, or are variadic),
 // declared here so the system layer (QuireSystem) calls them with their real prototypes.
 
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stddef.h>
@@ -73,6 +75,21 @@ static const int quire_o_tmpfile = 020000000 | O_DIRECTORY;
 /// is given back once it exceeds `bytes`. Returns 0 when glibc refused a setting.
 static inline int quire_malloc_map_large_blocks(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes) && mallopt(M_TRIM_THRESHOLD, bytes);
+}
+
+/// glibc malloc's M_PERTURB: while `value` is nonzero, every block malloc hands out from its
+/// heaps (not the per-thread cache of small blocks, not a fresh mapping, which is zeros) is
+/// filled with the complement of its low byte, and freed blocks with the low byte; 0 stops it.
+static inline int quire_malloc_perturb(int value) {
+    return mallopt(M_PERTURB, value);
+}
+
+/// libstdc++'s std::set_terminate, found by its name (C cannot call C++) when libstdc++ is
+/// loaded: an uncaught exception (std::bad_alloc past the memory limit) then ends in abort()
+/// without the two lines libstdc++'s default handler writes to standard error first.
+static inline void quire_abort_on_uncaught_exception(void) {
+    void *symbol = dlsym(NULL, "_ZSt13set_terminatePFvvE");
+    if (symbol) ((void (*(*)(void (*)(void)))(void))symbol)(abort);
 }
 
 /// malloc_trim(0): free memory in every arena given back to the system.

@@ -31,6 +31,7 @@ struct ActionsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = RawArguments.path(file)
+        try limits.applyMemoryLimit()
         Watchdog.arm(seconds: try Watchdog.seconds(timeoutOption, default: 60), path: path)
         let document: Document
         do {

@@ -45,6 +45,7 @@ struct InfoCommand: AsyncParsableCommand {
         let renderLimits = try limits.renderLimits()
         let seconds = try Watchdog.seconds(timeoutOption, default: Self.defaultTimeout)
         try spreadsheet.requireOffice()
+        try limits.applyMemoryLimit()
         let status = try Self.describe(files.map(RawArguments.path), json: json, password: password, seconds: seconds,
                                        maximumFileSize: maximumFileSize, renderLimits: renderLimits,
                                        csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet)

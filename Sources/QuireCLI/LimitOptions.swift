@@ -29,6 +29,27 @@ struct LimitOptions: ParsableArguments {
         "Refuse containers with more entries than this (default 10000; env QUIRE_MAX_ENTRIES).", valueName: "n"))
     var maxEntries: Int?
 
+    @Option(name: .customLong(Limit.memory.rawValue), help: ArgumentHelp(
+        "Memory in MiB for reading a document (per worker with --batch; at least 64; default 2048; env QUIRE_MEMORY_LIMIT).",
+        valueName: "MiB"))
+    var memoryLimit: Int?
+
+    /// Default of ``Limit/memory`` in MiB: the batch's worker limit, and every command's.
+    static let defaultMemoryMiB = 2048
+
+    /// The memory limit in MiB: the option, else `QUIRE_MEMORY_LIMIT`, else 2048.
+    func memoryMiB() throws -> Int {
+        guard let text = given(.memory, memoryLimit.map(String.init)) else { return Self.defaultMemoryMiB }
+        let value = try Self.count(text, name: source(.memory, memoryLimit.map(String.init)))
+        if value < 64 { throw ValidationError("\(source(.memory, memoryLimit.map(String.init))) must be at least 64 MiB.") }
+        return value
+    }
+
+    /// Makes this process read documents under the memory limit (``MemoryGuard``).
+    func applyMemoryLimit() throws {
+        MemoryGuard.mebibytes = try memoryMiB()
+    }
+
     /// Default of ``Limit/fileSize`` for the command-line tool.
     static let defaultMaximumFileSize: Int64 = 1 << 30
 
@@ -71,6 +92,7 @@ struct LimitOptions: ParsableArguments {
     func validate() throws {
         _ = try maximumFileSize()
         _ = try renderLimits()
+        _ = try memoryMiB()
     }
 
     /// A positive whole number.

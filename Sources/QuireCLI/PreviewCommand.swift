@@ -124,6 +124,7 @@ struct PreviewCommand: AsyncParsableCommand {
             do { try OutputFile.check(outputPath, inputs: [path]) } catch { throw ExitStatus.report(error) ?? error }
         }
         try spreadsheet.requireOffice()
+        try limits.applyMemoryLimit()
         Watchdog.arm(seconds: timeout, path: path)
         do {
             let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),

@@ -157,6 +157,7 @@ struct PrintCommand: AsyncParsableCommand {
 
     /// The command line as plain values (what ``FastPathTable`` builds without the parser).
     func request() throws -> PrintRequest {
+        try limits.applyMemoryLimit()
         var request = PrintRequest(destination: destination, copies: copies, pages: pages, extraOptions: extraOptions, sides: sides,
                      media: media, color: color, monochrome: monochrome, landscape: landscape, collate: collate,
                      numberUp: numberUp, fit: fit, title: title, priority: priority, hold: hold, wait: wait,

@@ -16,6 +16,8 @@ enum QuireMain {
         // One-shot commands (preview, info, thumbnail FILE OUT, print) have LibreOffice convert
         // office documents in a sandboxed render worker; the worker converts in its own process.
         let entries = RawArguments.entries
+        // Every quire process (its render worker too) runs Ghostscript with a TMPDIR of its own.
+        InterpreterIsolation.givePostScriptAPrivateTMPDIR()
         if entries.count < 2 || entries[1] != Array(WorkerCommand.subcommand.utf8) {
             OneShotSandbox.install(executable: { ThumbnailBatchRun.ownExecutable() })
         }

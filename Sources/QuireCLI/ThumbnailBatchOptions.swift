@@ -73,9 +73,6 @@ struct ThumbnailBatchOptions: ParsableArguments {
     @Flag(name: .long, help: "Do not run workers under bubblewrap even when it is installed.")
     var noSandbox = false
 
-    @Option(name: .long, help: ArgumentHelp("Memory limit per worker in MiB (default 2048).", valueName: "MiB"))
-    var memoryLimit: Int = 2048
-
     /// The flavors named by `--size` values (default: large).
     static func flavors(_ sizes: [String]) throws -> [ThumbnailFlavor] {
         var out: [ThumbnailFlavor] = []
@@ -112,7 +109,6 @@ struct ThumbnailBatchOptions: ParsableArguments {
         if let cacheDir, cacheDir.isEmpty { throw ValidationError("--cache-dir needs a directory.") }
         if let summary, summary.isEmpty { throw ValidationError("--summary needs a file name.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
-        if memoryLimit < 64 { throw ValidationError("--memory-limit must be at least 64 MiB.") }
     }
 }
 

@@ -74,7 +74,7 @@ struct ThumbnailBatchRun {
             force: options.force, timeout: options.timeout, maximumFileSize: try limits.maximumFileSize(),
             includeHidden: options.includeHidden, shard: shard?.spec, dryRun: options.dryRun,
             useSandbox: !options.noSandbox)
-        batch.limits = .init(memoryBytes: UInt64(options.memoryLimit) << 20,
+        batch.limits = .init(memoryBytes: UInt64(try limits.memoryMiB()) << 20,
                              cpuSecondsPerRequest: max(30, Int(options.timeout.rounded(.up)) * 2))
         let worker = WorkerCommand(executable: Self.ownExecutable(), renderLimits: try limits.renderLimits(),
                                    limits: batch.limits)

@@ -86,6 +86,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             try ThumbnailBatchRun(options: batchOptions, limits: limits, flavors: ThumbnailBatchOptions.flavors(sizes), arguments: arguments).run()
             return
         }
+        try limits.applyMemoryLimit()
         let status = Self.writeSingle(
             input: RawArguments.path(input).bytes, output: RawArguments.path(output).bytes, size: size,
             password: password, maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits(),

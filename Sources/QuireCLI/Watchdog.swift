@@ -15,7 +15,8 @@ import Synchronization
 /// Commands that work through several files call ``arm(seconds:path:)`` again for each file:
 /// the limit is per file. Work that runs synchronously on one thread (`info`, a single
 /// thumbnail) uses ``limiting(seconds:path:_:)`` instead: the same limit, line and exit status
-/// from a timer signal aimed at that thread, without starting a thread in every run.
+/// from a timer signal aimed at that thread, without starting a thread in every run. Both also
+/// put the file under the memory limit (``MemoryGuard``).
 enum Watchdog {
     private struct State: Sendable {
         var deadline: Double = .infinity
@@ -104,6 +105,7 @@ enum Watchdog {
     /// (0: none): when `seconds` pass first, the process writes the same one line as
     /// ``arm(seconds:path:)`` and exits with status 75. Not nested, one thread at a time.
     static func limiting<T>(seconds: Int, path: DocumentPath, _ work: () throws -> T) rethrows -> T {
+        MemoryGuard.guarding(path)
         guard seconds > 0 else { return try work() }
         let signal = timerSignal
         guard let timer = try? ThreadTimer(signal: signal) else {
@@ -138,6 +140,7 @@ enum Watchdog {
 
     /// Starts (or restarts, for the next file) the timer; 0 disables it.
     static func arm(seconds: Int, path: DocumentPath) {
+        MemoryGuard.guarding(path)
         let startThread = state.withLock { state -> Bool in
             guard seconds > 0 else {
                 state.deadline = .infinity

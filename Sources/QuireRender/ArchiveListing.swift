@@ -20,11 +20,16 @@ public struct ArchiveListing: Sendable, Hashable {
         public var size: Int64?
         /// Modification time, seconds since 1970 (UTC).
         public var modified: Int64?
+        /// A symbolic link's target, or a hard link's (``isHardLink``: a path in the archive).
         public var linkTarget: String?
         public var isEncrypted: Bool
-        /// A path that would land outside a folder it was unpacked into: absolute, `..`, or a
-        /// symbolic link that points out.
+        /// A path that would land outside a folder it was unpacked into: absolute, `..`, a
+        /// symbolic link that points out, an entry that unpacks through a symbolic link listed
+        /// before it (`linkdir -> /tmp`, then `linkdir/x.txt`), or a hard link to a path outside
+        /// (`/etc/passwd`).
         public var isUnsafe: Bool
+        /// A hard link to ``linkTarget``.
+        public var isHardLink = false
     }
 
     /// libarchive's name for the format ("ZIP 2.0 (deflation)", "GNU tar format").
@@ -71,6 +76,7 @@ public struct ArchiveListing: Sendable, Hashable {
             listing.entries.append(entry(header, api))
             _ = api.archive_read_data_skip(handle)
         }
+        markEntriesThroughLinks(&listing.entries)
         listing.format = api.archive_format_name(handle).map { String(cString: $0) } ?? "archive"
         let filterCount = Int(api.archive_filter_count(handle))
         for index in 0..<max(0, filterCount) {
@@ -91,12 +97,35 @@ public struct ArchiveListing: Sendable, Hashable {
         case 0o120000: kind = .symlink
         default: kind = .other
         }
-        let target = kind == .symlink ? api.archive_entry_symlink_utf8(header).map { String(cString: $0) } : nil
+        let symlinkTarget = kind == .symlink ? api.archive_entry_symlink_utf8(header).map { String(cString: $0) } : nil
+        let hardLinkTarget = kind == .symlink ? nil : api.archive_entry_hardlink_utf8(header).map { String(cString: $0) }
         let size = api.archive_entry_size_is_set(header) != 0 ? Int64(api.archive_entry_size(header)) : nil
         let modified = Int64(api.archive_entry_mtime(header))
         return Entry(path: raw, kind: kind, size: kind == .file || kind == .other ? size : nil, modified: modified > 0 ? modified : nil,
-                     linkTarget: target, isEncrypted: api.archive_entry_is_encrypted(header) > 0,
-                     isUnsafe: isUnsafe(path: raw, linkTarget: target))
+                     linkTarget: symlinkTarget ?? hardLinkTarget, isEncrypted: api.archive_entry_is_encrypted(header) > 0,
+                     isUnsafe: isUnsafe(path: raw, linkTarget: symlinkTarget) || hardLinkTarget.map(isUnsafeHardLink) == true,
+                     isHardLink: hardLinkTarget != nil)
+    }
+
+    /// Whether a hard link's target (a path from the folder the archive is unpacked into, as
+    /// tar stores it) lies outside that folder: absolute, or climbing out with `..`.
+    static func isUnsafeHardLink(_ target: String) -> Bool {
+        isUnsafe(path: target, linkTarget: nil)
+    }
+
+    /// Marks the entries that would unpack through a symbolic link listed before them: with
+    /// `linkdir -> /tmp` unpacked first, `linkdir/x.txt` lands in `/tmp`, wherever the link
+    /// seems to point (links can be chained).
+    static func markEntriesThroughLinks(_ entries: inout [Entry]) {
+        var links = Set<[Substring]>()
+        for index in entries.indices {
+            let parts = entries[index].path.split(separator: "/").filter { $0 != "." }
+            if !entries[index].isUnsafe, parts.count > 1,
+               (1..<parts.count).contains(where: { links.contains(Array(parts[0..<$0])) }) {
+                entries[index].isUnsafe = true
+            }
+            if entries[index].kind == .symlink { links.insert(parts) }
+        }
     }
 
     /// Whether unpacking `path` (or following its link) would leave the destination folder.

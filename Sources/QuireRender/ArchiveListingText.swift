@@ -46,7 +46,9 @@ enum ArchiveListingText {
             // A path that climbs out is shown whole, where it sorts, outside the tree.
             if entry.isUnsafe {
                 var label = clean(Substring(entry.path))
-                if let target = entry.linkTarget { label += " → " + clean(Substring(target)) }
+                if let target = entry.linkTarget {
+                    label += (entry.isHardLink ? " (hard link to " : " → ") + clean(Substring(target)) + (entry.isHardLink ? ")" : "")
+                }
                 lines.append(columns + "!" + label)
                 continue
             }

@@ -5,12 +5,20 @@ import Musl
 #endif
 internal import CSpectre
 internal import CCairo
+import QuireSystem
 import QuireTypes
 import Synchronization
 
-/// PostScript and EPS through libspectre, which runs Ghostscript in-process (libgs, with
-/// `-dSAFER`: no file writes, no deletes, no external programs). Pages are rasterised at the
-/// requested scale; vector output (PDF export) embeds a 150 dpi raster of each page.
+/// PostScript and EPS through libspectre, which runs Ghostscript in this process (libgs).
+///
+/// Ghostscript's `-dSAFER` is not a sandbox: it still lets a document read, write and delete
+/// files under `$TMPDIR` (and read its font and resource directories). So Ghostscript runs
+/// here only in a render worker (bubblewrap: a private `/tmp`, the system read-only), or, for
+/// `quire`'s one-shot commands where bubblewrap does not work, with `$TMPDIR` pointing at an
+/// empty directory of its own, made for each call and removed after it
+/// (``withGhostscript(_:)``); where bubblewrap works, those commands have a sandboxed worker
+/// draw the pages (``InterpreterIsolation``). Pages are rasterised at the requested scale;
+/// vector output (PDF export) embeds a 150 dpi raster of each page.
 final class PostScriptSource: PageSource {
     /// Ghostscript allows one interpreter instance per process: every libspectre call that may
     /// start one (load, render) runs under this lock.
@@ -76,9 +84,22 @@ final class PostScriptSource: PageSource {
     /// libspectre and Ghostscript print diagnostics on the process's standard output and error;
     /// while `body` runs both descriptors point at a temporary file, whose text is returned
     /// (one line) so it can go into the error message instead of corrupting piped output.
+    ///
+    /// In `quire` (``InterpreterIsolation/givePostScriptAPrivateTMPDIR()``), Ghostscript's
+    /// `$TMPDIR` (which `-dSAFER` lets a document read, write and delete in) is an empty
+    /// directory made for the call and removed with whatever the document left in it; when none
+    /// can be made, Ghostscript does not run and `body` is not called (the returned text says
+    /// why, and the caller's status check fails).
     @discardableResult
     static func withGhostscript(_ body: () -> Void) -> String {
-        ghostscript.withLock { _ in capturingOutput(body) }
+        ghostscript.withLock { _ in
+            guard InterpreterIsolation.postScriptHasAPrivateTMPDIR else { return capturingOutput(body) }
+            guard let directory = PrivateTemporaryDirectory() else {
+                return "no private temporary directory for Ghostscript (\(Errno.current))"
+            }
+            defer { directory.remove() }
+            return directory.whileTMPDIR { capturingOutput(body) }
+        }
     }
 
     private static func capturingOutput(_ body: () -> Void) -> String {
@@ -152,7 +173,10 @@ final class PostScriptSource: PageSource {
         let diagnostics = Self.withGhostscript {
             var pageData: UnsafeMutablePointer<UInt8>?
             var length: Int32 = 0
-            render(page, context, &pageData, &length)
+            // Whatever libspectre allocates holds the marker, never an earlier document's bytes.
+            MallocTuning.fillingAllocations(with: Self.unwrittenByte) {
+                render(page, context, &pageData, &length)
+            }
             rendered = (pageData, length)
         }
         data = rendered.0
@@ -162,6 +186,18 @@ final class PostScriptSource: PageSource {
         guard status == SPECTRE_STATUS_SUCCESS, let data, rowLength >= Int32(width * 4) else {
             throw DocumentError(kind: .damaged, path: path,
                                 reason: "PostScript page \(index + 1) cannot be rendered (\((spectre.spectre_status_to_string(status).map { String(cString: $0) } ?? "error \(status.rawValue)"))\(diagnostics.isEmpty ? "" : ": " + diagnostics))")
+        }
+        // libspectre hands back a buffer it allocated (with malloc, uncleared) whether or not
+        // Ghostscript ever output the page: a document that never calls `showpage` (a prolog,
+        // a font file) leaves whatever the memory held. The page is Ghostscript's only when
+        // every pixel's unused fourth byte is 0, as its display device writes it.
+        let rowBytes = Int(rowLength)
+        if !Self.isWholePage(data, rowLength: rowBytes, width: width, rows: height) {
+            throw Self.noPages(path)
+        }
+        if Self.isAllZero(data, count: rowBytes * height), !pageIsOutput(page, index: index) {
+            // Zeros: a fresh mapping nobody wrote (a large buffer), or a black page.
+            throw Self.noPages(path)
         }
         let image = try CairoImage(width: width, height: height, path: path)
         libcairo.cairo_surface_flush(image.surface)
@@ -176,6 +212,55 @@ final class PostScriptSource: PageSource {
         }
         libcairo.cairo_surface_mark_dirty(image.surface)
         return image
+    }
+
+    /// What memory holds that Ghostscript never wrote while a page renders: a value its display
+    /// device never puts in a pixel's unused byte.
+    static let unwrittenByte: UInt8 = 0xA5
+
+    static func noPages(_ path: DocumentPath) -> DocumentError {
+        DocumentError(kind: .damaged, path: path, reason: "the PostScript document has no pages (it never outputs one)")
+    }
+
+    /// Whether every pixel of the first `width` columns of `rows` rows has 0 in its unused
+    /// (fourth) byte, as Ghostscript writes every pixel of a page it outputs.
+    static func isWholePage(_ data: UnsafeMutablePointer<UInt8>, rowLength: Int, width: Int, rows: Int) -> Bool {
+        for y in 0..<rows {
+            let row = data + y * rowLength
+            for x in 0..<width where row[x * 4 + 3] != 0 { return false }
+        }
+        return true
+    }
+
+    static func isAllZero(_ data: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        UnsafeBufferPointer(start: data, count: count).allSatisfy { $0 == 0 }
+    }
+
+    /// Whether Ghostscript outputs page `index` at all, asked with a small render (a buffer
+    /// malloc takes from its heap, so marked with ``unwrittenByte`` unless the page is output):
+    /// for a render that came back all zeros, which a fresh mapping and a black page both give.
+    private func pageIsOutput(_ page: OpaquePointer, index: Int) -> Bool {
+        let size = pageSize(at: index)
+        // About 32×32 pixels: 4 KiB, above the per-thread cache and below the mapping threshold.
+        let scale = 32 / max(size.width, size.height, 1)
+        let context = spectre.spectre_render_context_new()
+        defer { spectre.spectre_render_context_free(context) }
+        spectre.spectre_render_context_set_scale(context, scale, scale)
+        let render = spectre.spectre_page_render
+        var rendered: (UnsafeMutablePointer<UInt8>?, Int32) = (nil, 0)
+        Self.withGhostscript {
+            var pageData: UnsafeMutablePointer<UInt8>?
+            var length: Int32 = 0
+            MallocTuning.fillingAllocations(with: Self.unwrittenByte) {
+                render(page, context, &pageData, &length)
+            }
+            rendered = (pageData, length)
+        }
+        guard let data = rendered.0 else { return false }
+        defer { free(data) }
+        let width = max(1, Int((size.width * scale).rounded(.down))), height = max(1, Int((size.height * scale).rounded(.down)))
+        guard Int(rendered.1) >= width * 4 else { return false }
+        return Self.isWholePage(data, rowLength: Int(rendered.1), width: width, rows: height)
     }
 
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
@@ -203,6 +288,9 @@ private final class ClosureBox {
 extension RenderEngine {
     /// PostScript and EPS through libspectre (Ghostscript).
     static let postScript = RenderEngine(name: "postscript", families: [.postscript]) { (input) throws(DocumentError) in
-        Opened(source: try PostScriptSource(file: input.file))
+        if let pages = try InterpreterIsolation.pages(input.file, tool: "Ghostscript") {
+            return InterpreterIsolation.opened(pages, path: input.file.path)
+        }
+        return Opened(source: try PostScriptSource(file: input.file))
     }
 }

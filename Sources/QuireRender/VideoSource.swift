@@ -120,6 +120,10 @@ extension RenderEngine {
     /// Video and audio through GStreamer: a video's frames; an audio file's cover picture, or a
     /// card of its tags when it has none.
     static let media = RenderEngine(name: "media", families: [.video, .audio]) { (input) throws(DocumentError) in
+        // quire's one-shot commands: GStreamer decodes in a sandboxed worker (InterpreterIsolation).
+        if let pages = try InterpreterIsolation.pages(input.file, tool: "GStreamer") {
+            return InterpreterIsolation.opened(pages, path: input.file.path)
+        }
         // A video's thumbnail from one pipeline; a file that is not one (a Matroska file holding
         // only sound) or that fails there is opened the whole way, which says why. One that ran
         // out of time there is not tried again: a second pipeline would wait as long.

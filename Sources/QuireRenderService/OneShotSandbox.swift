@@ -28,6 +28,17 @@ public enum OneShotSandbox {
         MediaFacts.readInIsolation { (file) throws(DocumentError) -> MediaInfo? in
             try converter.mediaInfo(file)
         }
+        InterpreterIsolation.openInIsolation { (file, tool) throws(DocumentError) -> InterpreterIsolation.Pages? in
+            try converter.pages(file, tool: tool)
+        }
+    }
+
+    /// The memory limit of the command's worker, the command's own (`--memory-limit`).
+    private static let workerMemory = Mutex<UInt64>(WorkerLimits.standard.memoryBytes)
+
+    /// Gives the command's sandboxed worker (started after this) a memory limit of `bytes`.
+    public static func setWorkerMemory(bytes: UInt64) {
+        workerMemory.withLock { $0 = bytes }
     }
 
     final class Converter: Sendable {
@@ -53,25 +64,52 @@ public enum OneShotSandbox {
         }
 
         func convert(_ file: InputFile, password: String?, csvAsSpreadsheet: Bool = false) throws(DocumentError) -> [UInt8]? {
-            try withWorker(file, tool: "LibreOffice", password: password) { (client) throws(RenderProblem) in
+            try withWorker(file.path, tool: "LibreOffice", password: password) { (client) throws(RenderProblem) in
                 try client.officePDF(DocumentRequest(path: file.path, password: password, maximumFileSize: max(file.size, 1),
                                                      csvAsSpreadsheet: csvAsSpreadsheet))
             }
         }
 
+        /// A document opened by the worker's interpreter (`tool`: Ghostscript, GStreamer); its
+        /// pages are drawn there too.
+        func pages(_ file: InputFile, tool: String) throws(DocumentError) -> InterpreterIsolation.Pages? {
+            let document = DocumentRequest(path: file.path, maximumFileSize: max(file.size, 1))
+            guard let facts = try withWorker(file.path, tool: tool, password: nil, { (client) throws(RenderProblem) in
+                try client.open(document)
+            }) else { return nil }
+            guard facts.pageCount > 0 else {
+                throw DocumentError(kind: .damaged, path: file.path, reason: "the document has no pages")
+            }
+            let path = file.path
+            var pages = InterpreterIsolation.Pages(sizes: facts.pageSizes) { [self] (index, width, height) throws(DocumentError) -> RenderedImage in
+                let image = try withWorker(path, tool: tool, password: nil) { (client) throws(RenderProblem) in
+                    try client.renderPage(PageRequest(document: document, page: index, width: width, height: height))
+                }
+                guard let image else {
+                    throw DocumentError(kind: .damaged, path: path, reason: "the sandboxed renderer is gone")
+                }
+                return image
+            }
+            pages.isRaster = facts.isRaster
+            pages.details = facts.details
+            pages.title = facts.title
+            pages.author = facts.author
+            return pages
+        }
+
         func mediaInfo(_ file: InputFile) throws(DocumentError) -> MediaInfo? {
-            try withWorker(file, tool: "GStreamer", password: nil) { (client) throws(RenderProblem) in
+            try withWorker(file.path, tool: "GStreamer", password: nil) { (client) throws(RenderProblem) in
                 try client.mediaInfo(DocumentRequest(path: file.path, maximumFileSize: max(file.size, 1)))
             }
         }
 
         /// `body` with the command's sandboxed worker (started on first use), or nil when there
         /// is no sandbox or the file cannot be named to another process.
-        private func withWorker<T>(_ file: InputFile, tool: String, password: String?,
+        private func withWorker<T>(_ path: DocumentPath, tool: String, password: String?,
                                    _ body: (RenderClient) throws(RenderProblem) -> T) throws(DocumentError) -> T? {
             // A name that means something else in another process (/proc/self/fd/3, /dev/stdin):
             // the worker would open its own. Read here, from the very file opened.
-            if file.path.bytes.starts(with: Array("/proc/".utf8)) || file.path.bytes.starts(with: Array("/dev/".utf8)) {
+            if path.bytes.starts(with: Array("/proc/".utf8)) || path.bytes.starts(with: Array("/dev/".utf8)) {
                 return nil
             }
             let sandbox = self.sandbox.withLock { detected in
@@ -83,13 +121,15 @@ public enum OneShotSandbox {
                 if box == nil {
                     // No CPU limit of its own: the command's per-file time limit (its watchdog)
                     // bounds the conversion, as in-process; the worker's memory limit holds.
-                    let command = WorkerCommand(executable: executable(), limits: WorkerLimits(cpuSecondsPerRequest: 0))
+                    let command = WorkerCommand(executable: executable(),
+                                                limits: WorkerLimits(memoryBytes: OneShotSandbox.workerMemory.withLock { $0 },
+                                                                     cpuSecondsPerRequest: 0))
                     box = ClientBox(RenderClient(command: command, timeout: timeout, sandbox: .given(sandbox)))
                 }
                 do throws(RenderProblem) {
                     return try body(box!.client)
                 } catch {
-                    throw Self.documentError(error, path: file.path, password: password, tool: tool)
+                    throw Self.documentError(error, path: path, password: password, tool: tool)
                 }
             }
         }
@@ -109,7 +149,9 @@ public enum OneShotSandbox {
             case .unsupported:
                 return DocumentError(kind: .unsupported, path: path, reason: problem.message)
             case .limitExceeded:
-                return DocumentError(kind: .limitExceeded, path: path, reason: problem.message)
+                // The worker's memory limit is the command's (--memory-limit): said as such.
+                let memory = problem.message.hasPrefix("the renderer needed more memory")
+                return DocumentError(kind: .limitExceeded, path: path, reason: problem.message, remedy: memory ? .raise(.memory) : nil)
             case .unreadable:
                 return DocumentError(kind: .input, path: path, reason: problem.message)
             case .workerFailed, .cancelled:

@@ -10,6 +10,8 @@ final class RGBABuffer {
         self.width = width
         self.height = height
         base = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 16)
+        // Cleared: whatever is not read into it is zeros, never memory the process held before.
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: width * height * 4)
     }
 
     deinit { base.deallocate() }

@@ -267,6 +267,9 @@ public final class RenderClient {
                     return try exchange(frame, for: path, context: context, deadline: deadline, interrupt: interrupt,
                                         abandon: abandon, retried: true)
                 }
+                if worker.ranOutOfMemory {
+                    throw RenderProblem(.limitExceeded, "the renderer needed more memory than its limit of \(command.limits.memoryBytes >> 20) MiB \(context)")
+                }
                 throw died(Self.renderer(how) + " " + context)
             case .protocolError:
                 discard(worker)

@@ -44,6 +44,10 @@ public struct RenderWorker: Sendable {
         if limits.memoryBytes > 0 && !Self.isAddressSanitized {
             var limit = rlimit(rlim_cur: rlim_t(limits.memoryBytes), rlim_max: rlim_t(limits.memoryBytes))
             _ = setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+            // A document that needs more ends the worker with its own status, which the client
+            // reports as the memory limit (WorkerProcess.outOfMemoryStatus), not as a crash.
+            MemoryLimit.report(exhausted: "quire render worker: out of memory (limit \(limits.memoryBytes >> 20) MiB)\n",
+                               status: WorkerProcess.outOfMemoryStatus, crashed: nil, status: 0)
         }
         // Handshake: the parent waits for it before sending anything, so a worker that cannot
         // start (missing binary, broken sandbox) is not mistaken for a file that crashes it.

@@ -200,6 +200,14 @@ package final class WorkerProcess {
         _ = reap()
     }
 
+    /// The status a worker exits with when a document needed more memory than its limit
+    /// (``MemoryLimit``).
+    package static let outOfMemoryStatus: Int32 = 86
+
+    /// Whether the worker ended because a document needed more memory than its limit (known
+    /// once reaped).
+    package private(set) var ranOutOfMemory = false
+
     /// Waits for the worker to end and describes how it ended.
     package func reap() -> String {
         if reaped { return "worker ended" }
@@ -220,6 +228,10 @@ package final class WorkerProcess {
             case SIGKILL: return "worker was killed (out of memory?)"
             default: return "worker crashed (signal \(signal))"
             }
+        }
+        if exitStatus == Self.outOfMemoryStatus {
+            ranOutOfMemory = true
+            return "worker needed more memory than its limit"
         }
         return "worker exited unexpectedly (status \(exitStatus))"
     }

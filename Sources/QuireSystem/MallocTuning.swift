@@ -22,4 +22,16 @@ package enum MallocTuning {
     package static func trim() {
         _ = quire_malloc_trim()
     }
+
+    /// Runs `body` with every block malloc hands out from its heaps filled with `fill` (glibc's
+    /// `M_PERTURB`; process-wide while it runs): memory a library returns without writing it
+    /// then holds `fill`, not what the process held before (another document's pixels).
+    /// Blocks below about 1 KiB (the per-thread cache) and fresh mappings (zeros) are not filled.
+    package static func fillingAllocations<T>(with fill: UInt8, _ body: () throws -> T) rethrows -> T {
+        // M_PERTURB fills with the complement of the value's low byte; bit 8 keeps it nonzero
+        // when that byte is 0 (a fill of 0xFF).
+        _ = quire_malloc_perturb(Int32(0x100 | Int32(~fill)))
+        defer { _ = quire_malloc_perturb(0) }
+        return try body()
+    }
 }

@@ -153,8 +153,10 @@ final class WorkerPool: Sendable {
                 result = .failed(ThumbnailFailure(.timeout, "timed out after \(Self.seconds(configuration.timeout)), the per-file time limit; worker killed",
                                                   remedy: .raise(.time)))
             case .died(let how):
+                // Past its memory limit (or killed by the kernel for memory): the setting says so.
+                let memory = worker?.ranOutOfMemory == true || how.contains("out of memory")
                 worker = nil
-                result = .failed(ThumbnailFailure(.crash, how))
+                result = .failed(ThumbnailFailure(.crash, how, remedy: memory ? .raise(.memory) : nil))
             case .protocolError, .interrupted:
                 worker!.terminate()
                 worker = nil

@@ -69,9 +69,11 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     ]
 
     /// Whether an office type is a zip container that may carry a preview image (OpenDocument,
-    /// OOXML, iWork) rather than a format that never does (.doc, .xls, .ppt, RTF).
+    /// OOXML, iWork) rather than a format that never does (.doc, .xls, .ppt, RTF, and flat
+    /// OpenDocument — `.fodt .fods .fodp .fodg`, one XML file, no zip).
     public static func carriesPreviewImage(_ mimeType: String) -> Bool {
-        mimeType.hasPrefix("application/vnd.oasis.opendocument.")
+        if mimeType.hasSuffix("-flat-xml") { return false }
+        return mimeType.hasPrefix("application/vnd.oasis.opendocument.")
             || mimeType.hasPrefix("application/vnd.openxmlformats-officedocument.")
             || mimeType.lowercased().contains("macroenabled")   // .docm, .xlsm, .pptm: OOXML zips
             || mimeType.contains("apple") || mimeType.contains("iwork")

@@ -15,6 +15,8 @@ public enum Limit: String, Sendable, CaseIterable, Codable {
     case entries = "max-entries"
     /// Per-file time limit in seconds.
     case time = "timeout"
+    /// Memory (address space) in MiB a process decoding documents may use.
+    case memory = "memory-limit"
 
     /// The environment variable read when the option is not given, e.g. `QUIRE_MAX_PIXELS`.
     /// (The names are ASCII: upper-cased byte by byte. `String.uppercased()` applies Unicode's

@@ -195,7 +195,8 @@ struct OfficeSandboxTests {
 
     /// A decoder bomb — a VP8 key frame that claims 16000×16000 — through `quire info`: one
     /// line and exit 65, and the decoder's ~890 MB frame is the sandboxed worker's, not the
-    /// command's (the control, without bubblewrap, shows the command growing that large).
+    /// command's (the control, without bubblewrap and with a 16 GiB limit, shows the command
+    /// growing that large).
     @Test func aDecoderBombInInfoCostsTheWorkerNotTheCommand() throws {
         let scratch = TemporaryDirectory()
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Samples.path("media/clip.webm"))))
@@ -207,7 +208,10 @@ struct OfficeSandboxTests {
         #expect(sandboxed.status == 65)
         #expect(sandboxed.standardError.split(separator: "\n").count == 1, "\(sandboxed.standardError)")
         #expect(sandboxed.peakResidentKB > 0 && sandboxed.peakResidentKB < 200_000, "the command peaked at \(sandboxed.peakResidentKB) kB")
-        let control = try Self.observe(["info", bomb], environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
+        // The control also lifts the command's own memory limit (2 GiB of address space, which
+        // GStreamer's threads and buffers reach before the frame is drawn).
+        let control = try Self.observe(["info", bomb], environment: ["QUIRE_BWRAP": "/nonexistent/bwrap", "QUIRE_MEMORY_LIMIT": "16384"],
+                                       in: scratch)
         #expect(control.status == 65)
         #expect(control.peakResidentKB > 500_000, "the bomb did not inflate in-process either (\(control.peakResidentKB) kB): the test proves nothing")
     }

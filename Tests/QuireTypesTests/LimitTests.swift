@@ -12,7 +12,8 @@ import QuireTypes
             #expect(limit.environmentVariable == "QUIRE_" + String(limit.rawValue.uppercased().map { $0 == "-" ? "_" : $0 }))
         }
         #expect(Limit.allCases.map(\.environmentVariable) == ["QUIRE_MAX_FILE_SIZE", "QUIRE_MAX_PIXELS", "QUIRE_MAX_PAGES",
-                                                              "QUIRE_MAX_INFLATED_SIZE", "QUIRE_MAX_ENTRIES", "QUIRE_TIMEOUT"])
+                                                              "QUIRE_MAX_INFLATED_SIZE", "QUIRE_MAX_ENTRIES", "QUIRE_TIMEOUT",
+                                                              "QUIRE_MEMORY_LIMIT"])
         // The library says what went wrong; the front-end names its option.
         #expect(Limit.pixels.exceeded(100_000_000, "pixels") == "more than the maximum of 100000000 pixels")
     }
