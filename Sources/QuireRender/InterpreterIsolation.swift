@@ -34,7 +34,8 @@ public enum InterpreterIsolation {
     /// Opens `file` (a PostScript document, a video or audio file) outside this process with
     /// `tool` (for messages: "Ghostscript", "GStreamer"), or returns nil when there is nowhere to
     /// do that (the engine then runs here).
-    public typealias Opener = @Sendable (_ file: InputFile, _ tool: String) throws(DocumentError) -> Pages?
+    /// `firstPageFirst`: an office document laid out, not exported (a thumbnail's page 1).
+    public typealias Opener = @Sendable (_ file: InputFile, _ tool: String, _ firstPageFirst: Bool) throws(DocumentError) -> Pages?
 
     private static let opener = Mutex<Opener?>(nil)
     private static let privateTMPDIR = Atomic<Bool>(false)
@@ -56,9 +57,9 @@ public enum InterpreterIsolation {
     }
 
     /// The document's pages from the installed opener, nil when there is none or it declined.
-    static func pages(_ file: InputFile, tool: String) throws(DocumentError) -> Pages? {
+    static func pages(_ file: InputFile, tool: String, firstPageFirst: Bool = false) throws(DocumentError) -> Pages? {
         guard let opener = opener.withLock({ $0 }) else { return nil }
-        return try opener(file, tool)
+        return try opener(file, tool, firstPageFirst)
     }
 
     /// The engine's result for pages opened elsewhere.

@@ -44,8 +44,15 @@ enum OfficeEngine {
         }
         do {
             // A viewer (its render worker) shows page 1 from LibreOffice's own layout while the
-            // rest is exported; everything else gets the PDF at once (from a sandboxed worker,
-            // for the one-shot commands: OfficeConversion).
+            // rest is exported, and a thumbnail is page 1 from the layout with no export at all
+            // (a document whose export fails still has one); everything else gets the PDF at
+            // once (from a sandboxed worker, for the one-shot commands: OfficeConversion).
+            // A thumbnail in a one-shot command: page 1 laid out and drawn in the sandboxed worker.
+            if input.firstPageFirst, input.password == nil,
+               let pages = try InterpreterIsolation.pages(input.file, tool: "LibreOffice", firstPageFirst: true) {
+                try checkPageLimit(pages.sizes.count, input)
+                return InterpreterIsolation.opened(pages, path: input.file.path)
+            }
             if input.firstPageFirst {
                 let document = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
                     try office.load(input.file, password: input.password)

@@ -208,10 +208,22 @@ final class OfficeKit: @unchecked Sendable {
         return try export(document)
     }
 
+    /// `QUIRE_OFFICE_EXPORT_LOG`: a file that gets a line for every whole-document export
+    /// (the path exported), for tests that check a page was drawn without one. Unset: nothing.
+    private static func noteExport(_ path: DocumentPath) {
+        guard let log = getenv("QUIRE_OFFICE_EXPORT_LOG"), log.pointee != 0 else { return }
+        let descriptor = Glibc.open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        defer { Glibc.close(descriptor) }
+        let line = path.bytes + [0x0A]
+        _ = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    }
+
     private func export(_ document: OfficeDocument) throws(DocumentError) -> InputFile {
         guard let handle = document.current else {
             throw DocumentError(kind: .damaged, path: document.path, reason: "the document was closed before it was laid out")
         }
+        Self.noteExport(document.path)
         counter += 1
         let output = directory + "/document-\(counter).pdf"
         let saved = StandardOutputDiversion.run {

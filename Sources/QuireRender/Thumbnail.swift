@@ -43,8 +43,10 @@ public struct Thumbnail: Sendable {
             text.pageCount = drawn.pageCount
             return Thumbnail(image: image, metadata: text)
         }
+        // An office document's page 1 from LibreOffice's layout: the whole document is not
+        // exported for one page (with a password, the conversion that asks for it).
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
-                                    textByteLimit: textBytes, preferEmbeddedPreview: true)
+                                    textByteLimit: textBytes, preferEmbeddedPreview: true, firstPageFirst: password == nil)
         let image = try renderer.renderThumbnail(longestSide: size)
         switch contentType.family {
         case .image, .svg:

@@ -28,8 +28,8 @@ public enum OneShotSandbox {
         MediaFacts.readInIsolation { (file) throws(DocumentError) -> MediaInfo? in
             try converter.mediaInfo(file)
         }
-        InterpreterIsolation.openInIsolation { (file, tool) throws(DocumentError) -> InterpreterIsolation.Pages? in
-            try converter.pages(file, tool: tool)
+        InterpreterIsolation.openInIsolation { (file, tool, firstPageFirst) throws(DocumentError) -> InterpreterIsolation.Pages? in
+            try converter.pages(file, tool: tool, firstPageFirst: firstPageFirst)
         }
     }
 
@@ -72,8 +72,8 @@ public enum OneShotSandbox {
 
         /// A document opened by the worker's interpreter (`tool`: Ghostscript, GStreamer); its
         /// pages are drawn there too.
-        func pages(_ file: InputFile, tool: String) throws(DocumentError) -> InterpreterIsolation.Pages? {
-            let document = DocumentRequest(path: file.path, maximumFileSize: max(file.size, 1))
+        func pages(_ file: InputFile, tool: String, firstPageFirst: Bool = false) throws(DocumentError) -> InterpreterIsolation.Pages? {
+            let document = DocumentRequest(path: file.path, maximumFileSize: max(file.size, 1), firstPageFirst: firstPageFirst)
             guard let facts = try withWorker(file.path, tool: tool, password: nil, { (client) throws(RenderProblem) in
                 try client.open(document)
             }) else { return nil }

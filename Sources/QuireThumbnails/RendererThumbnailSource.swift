@@ -30,7 +30,9 @@ public struct RendererThumbnailSource: ThumbnailRendering {
         }
         let renderer: Renderer
         do {
-            renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024, preferEmbeddedPreview: true)
+            // An office document's page 1 from LibreOffice's layout, without exporting the rest.
+            renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024, preferEmbeddedPreview: true,
+                                    firstPageFirst: true)
         } catch {
             throw ThumbnailFailure(error)
         }

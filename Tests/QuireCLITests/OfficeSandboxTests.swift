@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Foundation
 import QuireTestSupport
+import QuireRender
+import QuireThumbnails
 import Testing
 
 /// One-shot commands (`preview`, `info`, `thumbnail FILE OUT`) on an office file: LibreOffice
@@ -214,5 +216,47 @@ struct OfficeSandboxTests {
                                        in: scratch)
         #expect(control.status == 65)
         #expect(control.peakResidentKB > 500_000, "the bomb did not inflate in-process either (\(control.peakResidentKB) kB): the test proves nothing")
+    }
+}
+
+extension OfficeSandboxTests {
+    /// A thumbnail of an office document is page 1 from LibreOffice's layout: the whole
+    /// document is never exported for it (a ~440-page document, in the batch's worker and in the
+    /// one-shot command), while a PDF of every page is (the control that the log works).
+    @Test func anOfficeThumbnailNeverExportsTheWholeDocument() throws {
+        let scratch = TemporaryDirectory()
+        let tree = scratch.file("tree"), log = scratch.file("exports.log")
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Samples.path("office-long.docx"), toPath: tree + "/long.docx")
+        let environment = ProcessInfo.processInfo.environment.merging(
+            ["QUIRE_OFFICE_EXPORT_LOG": log, "XDG_CACHE_HOME": scratch.file("cache"), "QUIRE_BWRAP": "/nonexistent/bwrap"]) { $1 }
+        let batch = QuireBinary.run(["thumbnail", "--batch", "--no-sandbox", "--json", tree], timeout: 180, environment: environment)
+        #expect(batch.status == 0 && batch.standardOutputText.contains("\"generated\":1"), "\(batch.standardError)")
+        let one = QuireBinary.run(["thumbnail", "-s", "256", tree + "/long.docx", scratch.file("one.png")], timeout: 180, environment: environment)
+        #expect(one.status == 0, "\(one.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: log), "exported: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        // (`info` counts the pages as they print: it exports.)
+        let pages = QuireBinary.run(["info", tree + "/long.docx"], timeout: 180, environment: environment)
+        // The thumbnail carries the layout's page count, LibreOffice's own.
+        let count = ThumbnailCache.metadata(at: scratch.file("one.png"))?.pageCount
+        #expect(count != nil && pages.standardOutputText.contains("Pages:      \(count ?? -1)"), "\(String(describing: count)) vs \(pages.standardOutputText)")
+        // The control: a PDF of every page is an export, and is logged.
+        let pdf = QuireBinary.run(["preview", "--format", "pdf", "--pages", "1", tree + "/long.docx", "-o", scratch.file("all.pdf")],
+                                  timeout: 180, environment: environment)
+        #expect(pdf.status == 0, "\(pdf.standardError)")
+        #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("long.docx"), "the export log recorded nothing")
+    }
+
+    /// In the sandboxed one-shot worker, page 1 is drawn there from the layout: the same pixels
+    /// as in the command's own process.
+    @Test func aSandboxedOfficeThumbnailIsTheInProcessOne() throws {
+        let scratch = TemporaryDirectory()
+        let sandboxed = QuireBinary.run(["thumbnail", "-s", "128", Samples.path("office-long.docx"), scratch.file("a.png")], timeout: 180)
+        #expect(sandboxed.status == 0, "\(sandboxed.standardError)")
+        let control = QuireBinary.run(["thumbnail", "-s", "128", Samples.path("office-long.docx"), scratch.file("b.png")], timeout: 180,
+                                      environment: ProcessInfo.processInfo.environment.merging(["QUIRE_BWRAP": "/nonexistent/bwrap"]) { $1 })
+        #expect(control.status == 0, "\(control.standardError)")
+        let a = try IsolationRuleTests.decodePNG(scratch.file("a.png")), b = try IsolationRuleTests.decodePNG(scratch.file("b.png"))
+        #expect(a.width == b.width && a.height == b.height && a.pixels == b.pixels)
     }
 }
