@@ -47,6 +47,18 @@ def main(out):
             block = bytes(1 << 20)
             for _ in range(1024):
                 entry.write(block)
+    # A deflated zip whose folders are stored entries, first and last (as `zip -r` writes a
+    # tree): its method is the files' (deflation), not the last folder's (uncompressed).
+    with zipfile.ZipFile(os.path.join(folder, "folders.zip"), "w") as archive:
+        for name, data, method in [("project/", b"", zipfile.ZIP_STORED),
+                                   ("project/notes.txt", b"notes\n" * 500, zipfile.ZIP_DEFLATED),
+                                   ("project/guide.txt", b"guide\n" * 800, zipfile.ZIP_DEFLATED),
+                                   ("project/empty/", b"", zipfile.ZIP_STORED)]:
+            info = zipfile.ZipInfo(name, date_time=time.gmtime(STAMP)[:6])
+            info.compress_type = method
+            if name.endswith("/"):
+                info.external_attr = (0o40755 << 16) | 0x10
+            archive.writestr(info, data)
     with open(os.path.join(folder, "not-a-zip.zip"), "wb") as fake:
         fake.write(b"PK\x03\x04" + bytes(range(256)) * 8)
 
