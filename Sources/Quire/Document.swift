@@ -158,7 +158,7 @@ public final class Document: Sendable {
         // Print's content answer is the one `actions` starts from (a conversion the converter
         // cannot do is no); whether a printer accepts it is ``DocumentInteraction``'s to ask.
         var capabilities = capabilities
-        capabilities.print = DocumentInteraction.printCapability(self, conversion: .standard)
+        capabilities.print = DocumentInteraction.printCapability(capabilities.print, of: self, conversion: .standard)
         var info = DocumentInfo(
             path: path, contentType: contentType, size: file.size,
             modified: file.modificationTime, capabilities: capabilities,
