@@ -18,7 +18,7 @@ struct InfoCommandTests {
         #expect(out.contains("Pages:      3"))
         #expect(out.contains("Page size:  595.3 × 841.9 pt (A4)"))
         #expect(out.contains("Title:      Quire Sample Document"))
-        #expect(out.contains("Print:      yes (the content, sent as it is; quire actions tells whether a printer accepts it)"))
+        #expect(out.contains("  Print:      yes, the content (sent as it is)\n              whether a printer accepts it: quire actions\n"))
         #expect(!out.contains("\u{1B}["), "no colour codes when not a terminal")
     }
 
