@@ -2,7 +2,8 @@
 """Archive samples for the archive engine, written into OUT/archives/: an ordinary tree as
 .tar.gz, .zip and .tar.xz; hostile archives (names that climb out with `..`, absolute names,
 control characters, a symbolic link pointing out of the folder); a zip bomb (1 GiB of zeros
-deflated to about 1 MB); and a file that only claims to be a zip."""
+deflated to about 1 MB); a deflated zip whose folders are stored entries, first and last; and a
+file that only claims to be a zip."""
 import io, os, sys, tarfile, time, zipfile
 
 STAMP = 1700000000   # 2023-11-14 22:13:20 UTC
