@@ -2,7 +2,8 @@
 """Archive samples for the archive engine, written into OUT/archives/: an ordinary tree as
 .tar.gz, .zip and .tar.xz; hostile archives (names that climb out with `..`, absolute names,
 control characters, a symbolic link pointing out of the folder); a zip bomb (1 GiB of zeros
-deflated to about 1 MB); and a file that only claims to be a zip."""
+deflated to about 1 MB); a deflated zip whose folders are stored entries, first and last; and a
+file that only claims to be a zip."""
 import io, os, sys, tarfile, time, zipfile
 
 STAMP = 1700000000   # 2023-11-14 22:13:20 UTC
@@ -47,6 +48,18 @@ def main(out):
             block = bytes(1 << 20)
             for _ in range(1024):
                 entry.write(block)
+    # A deflated zip whose folders are stored entries, first and last (as `zip -r` writes a
+    # tree): its method is the files' (deflation), not the last folder's (uncompressed).
+    with zipfile.ZipFile(os.path.join(folder, "folders.zip"), "w") as archive:
+        for name, data, method in [("project/", b"", zipfile.ZIP_STORED),
+                                   ("project/notes.txt", b"notes\n" * 500, zipfile.ZIP_DEFLATED),
+                                   ("project/guide.txt", b"guide\n" * 800, zipfile.ZIP_DEFLATED),
+                                   ("project/empty/", b"", zipfile.ZIP_STORED)]:
+            info = zipfile.ZipInfo(name, date_time=time.gmtime(STAMP)[:6])
+            info.compress_type = method
+            if name.endswith("/"):
+                info.external_attr = (0o40755 << 16) | 0x10
+            archive.writestr(info, data)
     with open(os.path.join(folder, "not-a-zip.zip"), "wb") as fake:
         fake.write(b"PK\x03\x04" + bytes(range(256)) * 8)
 

@@ -30,6 +30,12 @@ cp "$out/document.pdf" "$out/pdf-named-as.txt"
 cp "$out/quadrants.png" "$out/png-without-extension"
 cp "$out/photo.jpg" "$out/jpeg-named-as.png"
 cp "$out/document.pdf" "$out/pdf-without-extension"
+# Image types Debian's gdk-pixbuf has no loader for unless one is installed: a HEIC photo
+# (heif-enc, libheif-examples) and a one-page DjVu file (its FORM:DJVU header and INFO chunk).
+if command -v heif-enc >/dev/null 2>&1; then
+    heif-enc -q 60 -o "$out/photo.heic" "$out/photo.jpg" >/dev/null
+fi
+python3 -c 'import struct,sys; info=struct.pack(">HHBBHBB", 80, 60, 26, 0, 100, 22, 1); chunk=b"INFO"+struct.pack(">I", len(info))+info; sys.stdout.buffer.write(b"AT&TFORM"+struct.pack(">I", 4+len(chunk))+b"DJVU"+chunk)' > "$out/page.djvu"
 # Containers, GIF, EXIF-rotated JPEG, PostScript and hostile samples (built in-process in Python).
 python3 "$here/derive.py" "$out"
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).

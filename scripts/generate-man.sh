@@ -12,6 +12,21 @@ swift package generate-manual --multi-page --date "$date" --configuration debug 
     --authors "Quire developers" >/dev/null
 generated="$(mktemp -d)"
 trap 'rm -rf "$generated"' EXIT
+# generate-manual keeps only the ASCII characters of the help ("…" and "×" vanished from the
+# pages): the plugin above built it and quire; run it once more on scripts/man-help-ascii.sh,
+# which hands it quire's help with each other character written as @U2026@, turned below into
+# "..." for "…", groff's \[mu] for "×" (an x in ASCII) and \[u…] for any other.
+tool=""
+for candidate in .build/*/debug/generate-manual-tool .build/*/debug/generate-manual; do
+    if [[ -x "$candidate" ]]; then tool="$candidate"; break; fi
+done
+[[ -n "$tool" ]] || { echo "generate-man: the generate-manual tool was not built" >&2; exit 69; }
+QUIRE_MAN_BINARY="$(swift build --configuration debug --show-bin-path)/quire"
+export QUIRE_MAN_BINARY
+rm -rf "$outputs"
+mkdir -p "$outputs"
+"$tool" "$root/scripts/man-help-ascii.sh" --multi-page --date "$date" --authors "Quire developers" \
+    --output-directory "$outputs" >/dev/null
 for page in "$outputs"/*.1; do
     name="$(basename "$page")"
     [[ "$name" == "quire.help.1" ]] && continue   # the implicit help command needs no page
@@ -27,7 +42,7 @@ for page in "$outputs"/*.1; do
         /^\.Sh / { name = 0 }
         /^\.Nm$/ && full != "" { print ".Nm \"" full "\""; next }
         /^$/ { print ".Pp"; next }
-        { print }' "$page" > "$generated/$name"
+        { print }' "$page" | perl -pe 's/\@U2026\@/.../g; s/\@U00D7\@/\\[mu]/g; s/\@U([0-9A-F]{4,6})\@/\\[u$1]/g' > "$generated/$name"
 done
 if [[ "${1:-}" == "--check" ]]; then
     if ! diff -ru --exclude=.date man "$generated"; then

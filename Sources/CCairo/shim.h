@@ -18,6 +18,9 @@
     X(cairo_create) \
     X(cairo_destroy) \
     X(cairo_fill) \
+    X(cairo_font_extents) \
+    X(cairo_font_face_destroy) \
+    X(cairo_font_face_status) \
     X(cairo_font_options_create) \
     X(cairo_font_options_destroy) \
     X(cairo_font_options_set_hint_metrics) \
@@ -35,11 +38,15 @@
     X(cairo_rotate) \
     X(cairo_save) \
     X(cairo_scale) \
+    X(cairo_set_font_face) \
+    X(cairo_set_font_options) \
+    X(cairo_set_font_size) \
     X(cairo_set_source_rgb) \
     X(cairo_set_source_rgba) \
     X(cairo_set_line_width) \
     X(cairo_set_source_surface) \
     X(cairo_show_page) \
+    X(cairo_show_text) \
     X(cairo_status) \
     X(cairo_status_to_string) \
     X(cairo_stroke) \
@@ -49,12 +56,17 @@
     X(cairo_surface_mark_dirty) \
     X(cairo_surface_status) \
     X(cairo_svg_surface_create_for_stream) \
+    X(cairo_text_extents) \
     X(cairo_translate) \
 
 typedef struct {
 #define QUIRE_CAIRO_FIELD(name) __typeof__(name) *_Nonnull name;
     QUIRE_CAIRO_FUNCTIONS(QUIRE_CAIRO_FIELD)
 #undef QUIRE_CAIRO_FIELD
+    /// cairo_ft_font_face_create_for_pattern (cairo-ft.h needs FreeType's include path, which
+    /// only pkg-config gives): a face FreeType opens from a fontconfig pattern's file — Type 1
+    /// fonts, which HarfBuzz (and so Pango) cannot read. The pattern is an FcPattern*.
+    cairo_font_face_t *_Nullable (*_Nonnull cairo_ft_font_face_create_for_pattern)(void *_Nonnull pattern);
 } quire_cairo_api;
 
 /// Loads libcairo.so.2 (RTLD_LOCAL; poppler-glib, Pango and librsvg, loaded later, link the same
@@ -70,6 +82,8 @@ static inline const quire_cairo_api *_Nullable quire_cairo_api_load(void) {
     *(void **)&api.name = symbol;
     QUIRE_CAIRO_FUNCTIONS(QUIRE_CAIRO_LOAD)
 #undef QUIRE_CAIRO_LOAD
+    if (!(symbol = dlsym(library, "cairo_ft_font_face_create_for_pattern"))) return NULL;
+    *(void **)&api.cairo_ft_font_face_create_for_pattern = symbol;
     return &api;
 }
 #endif

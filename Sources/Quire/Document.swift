@@ -155,6 +155,10 @@ public final class Document: Sendable {
         default:
             break
         }
+        // Print's content answer is the one `actions` starts from (a conversion the converter
+        // cannot do is no); whether a printer accepts it is ``DocumentInteraction``'s to ask.
+        var capabilities = capabilities
+        capabilities.print = DocumentInteraction.printCapability(capabilities.print, of: self, conversion: .standard)
         var info = DocumentInfo(
             path: path, contentType: contentType, size: file.size,
             modified: file.modificationTime, capabilities: capabilities,

@@ -28,7 +28,7 @@ public struct DocumentInteraction: Sendable {
     public init(document: Document, printSystem: PrintSystem = PrintSystem(),
                 conversion: PrintConversion = .standard) {
         var capabilities = document.capabilities
-        capabilities.print = Self.printCapability(document, conversion: conversion)
+        capabilities.print = Self.printCapability(capabilities.print, of: document, conversion: conversion)
         preview = Action(name: "Preview", isAvailable: capabilities.preview.isSupported,
                          reason: capabilities.preview.reason, detail: capabilities.preview.note)
         thumbnail = Action(name: "Thumbnail", isAvailable: capabilities.thumbnail.isSupported,
@@ -51,7 +51,12 @@ public struct DocumentInteraction: Sendable {
     /// The document's print capability, unsupported when it needs a conversion `conversion`
     /// cannot do.
     static func printCapability(_ document: Document, conversion: PrintConversion) -> PrintCapability {
-        let print = document.capabilities.print
+        printCapability(document.capabilities.print, of: document, conversion: conversion)
+    }
+
+    /// ``printCapability(_:conversion:)`` from the document's capabilities already computed
+    /// (an office file's are read from the file).
+    static func printCapability(_ print: PrintCapability, of document: Document, conversion: PrintConversion) -> PrintCapability {
         if case .byConversion = print, !conversion.isAvailable {
             return .unsupported(
                 reason: "printing \(document.contentType.localizedDescription) files needs conversion to PDF, which this converter cannot do")

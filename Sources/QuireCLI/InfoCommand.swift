@@ -12,6 +12,9 @@ struct InfoCommand: AsyncParsableCommand {
 
             With --json, standard output is always a JSON array with one object per file, in \
             the order given; a file that failed has "ok": false and an "error" object.
+
+            Print says whether the content can be printed (as it is, or converted to PDF); \
+            whether a printer accepts it now is what `quire actions FILE` tells.
             """)
 
     @Flag(name: .long, help: "Print a JSON array (one object per file) instead of text.")

@@ -149,8 +149,11 @@ struct InfoRecord: Encodable {
         let caps = info.capabilities
         var print: CapabilityRecord
         switch caps.print {
-        case .direct: print = CapabilityRecord(supported: true, mode: "direct", via: nil, reason: nil)
-        case .byConversion(let type): print = CapabilityRecord(supported: true, mode: "conversion", via: type, reason: nil)
+        // `supported` is the content's answer; the note says so (see InfoCardFormatter.printContentOnly).
+        case .direct: print = CapabilityRecord(supported: true, mode: "direct", via: nil, reason: nil,
+                                               note: "the content; \(InfoCardFormatter.printContentOnly)")
+        case .byConversion(let type): print = CapabilityRecord(supported: true, mode: "conversion", via: type, reason: nil,
+                                                               note: "the content; \(InfoCardFormatter.printContentOnly)")
         case .unsupported(let reason): print = CapabilityRecord(supported: false, mode: "none", via: nil, reason: reason)
         }
         capabilities = [

@@ -32,7 +32,10 @@ public struct ArchiveListing: Sendable, Hashable {
         public var isHardLink = false
     }
 
-    /// libarchive's name for the format ("ZIP 2.0 (deflation)", "GNU tar format").
+    /// libarchive's name for the format ("ZIP 2.0 (deflation)", "GNU tar format"). libarchive
+    /// names a zip after the entry it read last (a folder is stored, "uncompressed"): this is
+    /// the name it gave the entries that hold data — the one holding the most bytes when they
+    /// differ — and the last header's only when no entry holds data.
     public var format: String
     /// Compression filters, outermost first ("gzip"); empty when none.
     public var filters: [String]
@@ -56,6 +59,8 @@ public struct ArchiveListing: Sendable, Hashable {
         let reader = try ArchiveReader(file)
         let api = reader.api, handle = reader.handle
         var listing = ArchiveListing(format: "", filters: [], entries: [], truncation: nil, packedSize: file.size)
+        // Bytes held by the entries under each of the format names libarchive gave them.
+        var bytesByFormat: [(name: String, bytes: Int64)] = []
         while true {
             if listing.entries.count >= maximumEntries {
                 listing.truncation = "the listing stops at \(maximumEntries) entries"
@@ -73,17 +78,35 @@ public struct ArchiveListing: Sendable, Hashable {
                 listing.truncation = "the archive is damaged after entry \(listing.entries.count)"
                 break
             }
-            listing.entries.append(entry(header, api))
+            let listed = entry(header, api)
+            listing.entries.append(listed)
+            if listed.kind == .file, let size = listed.size, size > 0,
+               let name = api.archive_format_name(handle).map({ String(cString: $0) }) {
+                if let slot = bytesByFormat.firstIndex(where: { $0.name == name }) {
+                    bytesByFormat[slot].bytes += size
+                } else {
+                    bytesByFormat.append((name, size))
+                }
+            }
             _ = api.archive_read_data_skip(handle)
         }
         markEntriesThroughLinks(&listing.entries)
-        listing.format = api.archive_format_name(handle).map { String(cString: $0) } ?? "archive"
+        listing.format = Self.dataFormat(bytesByFormat)
+            ?? api.archive_format_name(handle).map { String(cString: $0) } ?? "archive"
         let filterCount = Int(api.archive_filter_count(handle))
         for index in 0..<max(0, filterCount) {
             guard let name = api.archive_filter_name(handle, Int32(index)).map({ String(cString: $0) }), name != "none" else { continue }
             listing.filters.append(name)
         }
         return listing
+    }
+
+    /// The format name of the entries holding the most bytes (the first such on a tie), or nil
+    /// when no entry holds data.
+    static func dataFormat(_ bytesByFormat: [(name: String, bytes: Int64)]) -> String? {
+        var best: (name: String, bytes: Int64)?
+        for candidate in bytesByFormat where candidate.bytes > (best?.bytes ?? 0) { best = candidate }
+        return best?.name
     }
 
     private static func entry(_ header: OpaquePointer, _ api: quire_archive_api) -> Entry {

@@ -27,11 +27,15 @@ final class FontSource: PageSource {
     private let fontMap: OpaquePointer         // PangoFontMap* over `configuration`
     private let context: OpaquePointer         // PangoContext* on `fontMap`
     private let labelContext: OpaquePointer    // PangoContext* on the system's fonts
+    /// Per face, cairo's FreeType face when Pango cannot draw it (Type 1: ``FontCairoText``).
+    private let cairoText: [FontCairoText?]
 
     var pageCount: Int { faces.count }
     var isPaper: Bool { true }
 
-    init(file: InputFile, limits: RenderLimits) throws(DocumentError) {
+    /// - Parameter type1WithFreeType: draw Type 1 faces with cairo's FreeType face (always,
+    ///   but for the test that shows what Pango alone makes of them: missing-glyph boxes).
+    init(file: InputFile, limits: RenderLimits, type1WithFreeType: Bool = true) throws(DocumentError) {
         path = file.path
         let fontconfig = try LazyLibraries.fontconfig(file.path)
         let pango = try LazyLibraries.pango(file.path)
@@ -41,6 +45,10 @@ final class FontSource: PageSource {
         self.font = font
         patterns = font.patterns
         faces = font.faces
+        if font.faces.contains(where: { Self.needsCairoText($0) }) { try LazyLibraries.requireCairo(file.path) }
+        cairoText = zip(font.faces, font.patterns).map { face, pattern in
+            type1WithFreeType && Self.needsCairoText(face) ? FontCairoText(pattern: pattern) : nil
+        }
 
         guard let fontMap = pango.pango_cairo_font_map_new_for_font_type(quire_cairo_font_type_ft) else {
             throw DocumentError(kind: .unsupported, path: file.path, reason: "Pango has no fontconfig font map")
@@ -72,6 +80,12 @@ final class FontSource: PageSource {
     }
 
     func pageSize(at index: Int) -> PageSize { Self.page }
+
+    /// Whether Pango cannot draw `face`: it shapes with HarfBuzz, which reads only SFNT fonts;
+    /// fontconfig calls a PostScript Type 1 font's format "Type 1".
+    static func needsCairoText(_ face: FontFace) -> Bool {
+        face.format == "Type 1"
+    }
 
     /// The script a face's specimen is written in: Latin when the face has it, else the first
     /// it covers; nil for symbol fonts (their specimen shows the characters they map).
@@ -118,11 +132,11 @@ final class FontSource: PageSource {
             let room = Self.page.height - Self.margin - y
             // Large sizes show as many words as fit on one line (GNOME's font viewer does too).
             var text = words.joined(separator: " ")
-            var height = measure(text, face: index, size: size, width: width - 28)
+            var height = measure(text, face: index, size: size, width: width - 28, in: cr)
             while size >= 36, height > size * 1.7, words.count > 1 {
                 words.removeLast()
                 text = words.joined(separator: " ")
-                height = measure(text, face: index, size: size, width: width - 28)
+                height = measure(text, face: index, size: size, width: width - 28, in: cr)
             }
             guard height <= room else { break }
             libcairo.cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
@@ -145,6 +159,17 @@ final class FontSource: PageSource {
             glyphs = String(symbolSample(face: 0).prefix(2))
         }
         try image.draw(path: path) { (cr) throws(DocumentError) in
+            if let text = cairoText.first ?? nil {
+                // The pair's ink centred, shrunk to fit as below.
+                let size = Double(height) * 0.5
+                let ink = text.inkBox(glyphs, size: size, in: cr)
+                let scale = min(1, Double(width) * 0.9 / max(ink.width, 1), Double(height) * 0.9 / max(ink.height, 1))
+                libcairo.cairo_translate(cr, (Double(width) - ink.width * scale) / 2, (Double(height) - ink.height * scale) / 2)
+                libcairo.cairo_scale(cr, scale, scale)
+                libcairo.cairo_set_source_rgb(cr, 0, 0, 0)
+                text.showLine(glyphs, size: size, x: -ink.x, y: -ink.y, in: cr)
+                return
+            }
             guard let layout = pango.pango_layout_new(context), let font = description(face: face, size: Double(height) * 0.5) else { return }
             defer { g_object_unref(UnsafeMutableRawPointer(layout)); pango.pango_font_description_free(font) }
             pango.pango_layout_set_font_description(layout, font)
@@ -183,7 +208,8 @@ final class FontSource: PageSource {
     }
 
     /// The height of `text` laid out `width` points wide in face `index`.
-    private func measure(_ text: String, face: Int, size: Double, width: Double) -> Double {
+    private func measure(_ text: String, face: Int, size: Double, width: Double, in cr: OpaquePointer) -> Double {
+        if let cairoText = cairoText[face] { return cairoText.measure(text, size: size, width: width, in: cr) }
         guard let layout = pango.pango_layout_new(context), let font = description(face: face, size: size) else { return 0 }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)); pango.pango_font_description_free(font) }
         pango.pango_layout_set_font_description(layout, font)
@@ -199,6 +225,7 @@ final class FontSource: PageSource {
     @discardableResult
     private func show(_ text: String, face: Int = 0, label: Bool = false, size: Double, bold: Bool = false, width: Double,
                       at y: Double, in cr: OpaquePointer, x: Double = margin) -> Double {
+        if !label, let cairoText = cairoText[face] { return cairoText.show(text, size: size, width: width, x: x, y: y, in: cr) }
         guard let layout = pango.pango_layout_new(label ? labelContext : context) else { return 0 }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let font: OpaquePointer?

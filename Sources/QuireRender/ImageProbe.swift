@@ -20,6 +20,27 @@ public enum ImageProbe {
         return ImageInfo(width: Int(width), height: Int(height), format: name)
     }
 
+    /// Why `type` cannot be read on this machine — no installed gdk-pixbuf loader handles it —
+    /// naming the Debian package that adds one where there is one; nil when a loader is
+    /// installed. The one wording of this fact: `info`'s capabilities and the renderer (the
+    /// window, the terminal viewer, `preview`, thumbnails) both say it.
+    public static func missingLoader(for type: ContentType) -> String? {
+        guard !canLoad(mimeType: type.mimeType) else { return nil }
+        let reason = "no image loader for \(type.localizedDescription) is installed"
+        guard let package = loaderPackage(mimeType: type.mimeType) else { return reason }
+        return reason + " (install \(package))"
+    }
+
+    /// The Debian package whose gdk-pixbuf loader reads `mimeType`, for the formats the system
+    /// lacks by default (Debian 12: heif-gdk-pixbuf reads HEIF/HEIC and AVIF, libavif-gdk-pixbuf AVIF).
+    static func loaderPackage(mimeType: String) -> String? {
+        switch mimeType {
+        case "image/heif", "image/heic", "image/heif-sequence", "image/heic-sequence": return "heif-gdk-pixbuf"
+        case "image/avif": return "libavif-gdk-pixbuf or heif-gdk-pixbuf"
+        default: return nil
+        }
+    }
+
     /// Whether an installed gdk-pixbuf loader handles `mimeType`.
     public static func canLoad(mimeType: String) -> Bool {
         supportedMimeTypes.contains(mimeType)

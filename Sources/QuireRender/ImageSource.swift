@@ -53,6 +53,14 @@ extension RenderEngine {
         let header: [UInt8]
         do throws(InputError) { header = try input.file.read(upTo: 256 * 1024) } catch { throw DocumentError(error) }
         let decoder = ImageDecoder(source: .file(input.file), path: input.file.path, limits: input.limits)
-        return Opened(source: try ImageSource(decoder: decoder, header: header))
+        do throws(DocumentError) {
+            return Opened(source: try ImageSource(decoder: decoder, header: header))
+        } catch where error.kind == .damaged {
+            // A HEIC or DjVu file gdk-pixbuf has no loader for is not damaged: say what `info`
+            // says, and what to install. (Asked only on failure: a loader may read a type it
+            // registers under another name.)
+            guard let missing = ImageProbe.missingLoader(for: input.contentType) else { throw error }
+            throw DocumentError(kind: .unsupported, path: input.file.path, reason: missing)
+        }
     }
 }

@@ -18,7 +18,7 @@ struct InfoCommandTests {
         #expect(out.contains("Pages:      3"))
         #expect(out.contains("Page size:  595.3 × 841.9 pt (A4)"))
         #expect(out.contains("Title:      Quire Sample Document"))
-        #expect(out.contains("Print:      yes (sent as it is)"))
+        #expect(out.contains("  Print:      yes, the content (sent as it is)\n              whether a printer accepts it: quire actions\n"))
         #expect(!out.contains("\u{1B}["), "no colour codes when not a terminal")
     }
 
@@ -133,6 +133,23 @@ struct InfoCommandTests {
         #expect(thumbnail.errorLines == ["quire: \(path): file is empty (0 bytes)"])
         #expect(!FileManager.default.fileExists(atPath: dir.file("out.png")))
         #expect(!FileManager.default.fileExists(atPath: dir.file("thumb.png")))
+    }
+
+    /// Issue 42: `preview` and `thumbnail` of a DjVu page (no gdk-pixbuf loader exists for it)
+    /// say what `info` says, in one line, not "not a readable image".
+    @Test func anImageWithNoLoaderIsSaidSoByEveryCommand() throws {
+        let dir = TemporaryDirectory()
+        let path = Samples.path("page.djvu")
+        let reason = "no image loader for DjVu image is installed"
+        let info = QuireBinary.run(["info", path])
+        #expect(info.standardOutputText.contains("Preview:    no — \(reason)\n"), "\(info.standardOutputText)")
+        let preview = QuireBinary.run(["preview", "-o", dir.file("out.png"), path])
+        #expect(preview.status == 65)
+        #expect(preview.errorLines == ["quire: \(path): \(reason)"])
+        let thumbnail = QuireBinary.run(["thumbnail", "-s", "128", path, dir.file("thumb.png")])
+        #expect(thumbnail.status == 65)
+        #expect(thumbnail.errorLines.count == 1)
+        #expect(thumbnail.standardError.contains(reason), "\(thumbnail.standardError)")
     }
 
     /// Files that report size 0 but are not empty (/proc) are typed by name and never read:

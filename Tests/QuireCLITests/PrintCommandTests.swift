@@ -294,6 +294,46 @@ struct PrintUnavailableCommandTests {
         #expect(printers.standardOutputText == "No printers are set up.\n")
     }
 
+    /// Issue 42: `info` said "Print: yes" (and `supported: true`) while `actions` said the print
+    /// system is not running. `info` answers for the content and says so, pointing at the live
+    /// answer; `actions` gives it.
+    @Test func infoAnswersForTheContentAndActionsForThePrinterWithNoScheduler() throws {
+        let bed = try CUPSTestBed(.dead)
+        let pdf = bed.directory.file("report.pdf")
+        try TestPDF.write(pages: 2, to: pdf)
+        let text = bed.directory.file("notes.txt")
+        try "a line\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let env = bed.environment()
+        let actions = QuireBinary.run(["actions", pdf], environment: env)
+        #expect(actions.standardOutputText.contains("Print      no: the print system is not running\n"))
+        let info = QuireBinary.run(["info", pdf, text], environment: env)
+        #expect(info.status == 0)
+        // Each row fits an 80-column terminal.
+        #expect(info.standardOutputText.contains("""
+              Print:      yes, the content (sent as it is)
+                          whether a printer accepts it: quire actions
+
+            """), "\(info.standardOutputText)")
+        #expect(info.standardOutputText.contains("""
+              Print:      yes, the content (converted to PDF document)
+                          whether a printer accepts it: quire actions
+
+            """), "\(info.standardOutputText)")
+        #expect(info.standardOutputText.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        let json = QuireBinary.run(["info", "--json", pdf], environment: env)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])
+        let print = try #require((records.first?["capabilities"] as? [String: [String: Any]])?["print"])
+        #expect(print["supported"] as? Bool == true)
+        #expect(print["note"] as? String == "the content; whether a printer accepts it: quire actions")
+        // A type that cannot print says no in both, with the same reason.
+        let zip = bed.directory.file("archive.zip")
+        try Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)).write(to: URL(fileURLWithPath: zip))
+        let zipCard = QuireBinary.run(["info", zip], environment: env).standardOutputText
+        #expect(zipCard.contains("Print:      no — Quire does not print archives"))
+        #expect(!zipCard.contains("quire actions"))
+        #expect(QuireBinary.run(["actions", zip], environment: env).standardOutputText.contains("Print      no: Quire does not print archives"))
+    }
+
     @Test func schedulerNotRunning() throws {
         let bed = try CUPSTestBed(.dead)
         let pdf = bed.directory.file("report.pdf")

@@ -28,6 +28,18 @@ import QuireTypes
         #expect(!listing.entries.contains { $0.isUnsafe })
     }
 
+    /// Folders are stored entries ("uncompressed"); libarchive names a zip after the last
+    /// header it read, here a folder. The method is the files'.
+    @Test func aZipsMethodComesFromTheEntriesThatHoldData() throws {
+        let listing = try ArchiveListing.read(SampleFiles.open("archives/folders.zip"))
+        #expect(listing.entries.first?.kind == .directory)
+        #expect(listing.entries.last?.kind == .directory)
+        #expect(listing.format == "ZIP 2.0 (deflation)")
+        // Most bytes win when the entries differ; no data at all keeps libarchive's last name.
+        #expect(ArchiveListing.dataFormat([("ZIP 1.0 (uncompressed)", 10), ("ZIP 2.0 (deflation)", 900)]) == "ZIP 2.0 (deflation)")
+        #expect(ArchiveListing.dataFormat([]) == nil)
+    }
+
     @Test func theListingPagesShowTheTreeAndTheTotals() throws {
         let renderer = try SampleFiles.renderer("archives/project.tar.gz")
         #expect(renderer.pageCount == 1)

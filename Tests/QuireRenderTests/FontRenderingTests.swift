@@ -115,6 +115,54 @@ import QuireTypes
         #expect(faces.first?.format == "Type 1")
     }
 
+    /// Widths of the runs of inked columns in a band of rows: one run per glyph drawn apart.
+    static func inkRuns(_ image: RenderedImage, _ x: Range<Int>, _ y: Range<Int>) -> [Int] {
+        var runs: [Int] = []
+        var current = 0
+        for column in x {
+            if y.contains(where: { image.pixel(x: column, y: $0).green < 128 }) {
+                current += 1
+            } else if current > 0 {
+                runs.append(current)
+                current = 0
+            }
+        }
+        if current > 0 { runs.append(current) }
+        return runs
+    }
+
+    /// Issue 42: Pango shapes with HarfBuzz, which cannot read a Type 1 font, so its specimen
+    /// was rows of missing-glyph boxes and its thumbnail blank. Drawn by FreeType through cairo,
+    /// the letters are the face's own: the thumbnail has ink where Pango's had none, and the
+    /// alphabet's letters have the widths of letters (an "i" narrow, an "m" wide), not one box
+    /// width repeated.
+    @Test(arguments: ["/usr/share/fonts/type1/urw-base35/NimbusSans-Regular.t1",
+                      "/usr/share/fonts/X11/Type1/NimbusSans-Regular.pfb"])
+    func aType1FontIsDrawnWithItsOwnGlyphs(path: String) throws {
+        // fonts-urw-base35 (in make deps) installs both forms.
+        #expect(FileManager.default.fileExists(atPath: path))
+        let file = try InputFile(path: DocumentPath(path))
+        let type = try ContentType.detect(file)
+        #expect(type.family == .font)
+        let renderer = try Renderer(file: file, contentType: type)
+        let thumbnail = try renderer.renderThumbnail(longestSide: 128)
+        let thumbnailInk = Self.ink(thumbnail, 0..<128, 0..<128)
+        #expect(thumbnailInk > 800)
+        #expect(Self.ink(thumbnail, 0..<128, 0..<10) == 0)            // centred: margins blank
+        let pangoOnly = try #require(try FontSource(file: file, limits: RenderLimits(), type1WithFreeType: false)
+            .thumbnail(longestSide: 128)).rendered()
+        #expect(Self.ink(pangoOnly, 0..<128, 0..<128) < thumbnailInk / 4)
+
+        let page = try renderer.render(page: 0, size: .width(595))
+        #expect(Self.ink(page, 48..<500, 120..<220) > 2000)           // alphabet and digits
+        #expect(Self.ink(page, 60..<560, 370..<600) > 5000)           // the large samples
+        // The lower-case alphabet (the first line under the name): 26 letters of varied widths.
+        let runs = Self.inkRuns(page, 40..<560, 118..<140)
+        #expect(runs.count >= 24, "\(runs)")
+        let widths = runs.sorted()
+        #expect((widths.last ?? 0) >= 3 * max(widths.first ?? 1, 1), "\(runs)")
+    }
+
     @Test func theTablesReaderAnswersNothingForBytesThatAreNoFont() {
         #expect(SFNTTables.faces(in: []).isEmpty)
         #expect(SFNTTables.faces(in: Array("ttcf".utf8) + [0, 1, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]).isEmpty)

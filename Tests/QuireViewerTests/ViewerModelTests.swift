@@ -142,6 +142,32 @@ final class ViewerModelTests {
         #expect(card.pages == 3)
     }
 
+    /// Issue 42: a valid HEIC (and a DjVu page) with no gdk-pixbuf loader installed is not
+    /// "damaged": the viewer says what `info` says — no loader, and the package that adds one.
+    @Test func anImageWithNoLoaderSaysWhatToInstallNotDamaged() throws {
+        let heicLoader = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/gdk-pixbuf-2.0/2.10.0/loaders/libpixbufloader-heif.so")
+        var paths = [DocumentPath(Samples.path("page.djvu"))]
+        // heif-enc (libheif-examples, in make deps) wrote photo.heic.
+        #expect(FileManager.default.fileExists(atPath: Samples.path("photo.heic")))
+        paths.append(DocumentPath(Samples.path("photo.heic")))
+        let model = ViewerModel(paths: paths, configuration: configuration())
+        #expect(model.problem?.kind == .unsupported)
+        #expect(model.problem?.message == "no image loader for DjVu image is installed")
+        let djvu = try Document(path: DocumentPath(Samples.path("page.djvu")))
+        #expect(djvu.capabilities.preview.reason == model.problem?.message)
+        model.nextFile()
+        let heic = try Document(path: DocumentPath(Samples.path("photo.heic")))
+        if heicLoader {
+            #expect(model.problem == nil)
+            #expect(model.content == .pages(count: 1))
+        } else {
+            #expect(model.problem?.kind == .unsupported)
+            #expect(model.problem?.message == "no image loader for HEIF image is installed (install heif-gdk-pixbuf)")
+            #expect(heic.capabilities.preview.reason == model.problem?.message)
+            #expect(model.problem?.message.contains("damaged") == false)
+        }
+    }
+
     @Test func damagedAndLockedFilesAreProblemsNotCrashes() throws {
         let model = ViewerModel(paths: [DocumentPath(Samples.path("truncated.pdf")), DocumentPath(Samples.path("encrypted.pdf")),
                                         DocumentPath(directory.file("missing.pdf"))],

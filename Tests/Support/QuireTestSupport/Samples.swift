@@ -24,6 +24,8 @@ public enum Samples {
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("infinite-loop.ps").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("fonts/collection.ttc").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("archives/bomb.zip").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("archives/folders.zip").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("page.djvu").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("media/long.webm").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("find-cases.pdf").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("table.tsv").path)
