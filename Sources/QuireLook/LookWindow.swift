@@ -326,6 +326,7 @@ final class LookWindow {
         Accessibility.setLabel(zoomLabel, "Zoom")
         gtk_action_bar_pack_end(cast(pageBar), zoomLabel)
         gtk_action_bar_pack_end(cast(pageBar), zoomOutButton)
+        Accessibility.setLabel(pageBar, "Page Bar")
         gtk_box_append(cast(body), pageBar)
         adw_toast_overlay_set_child(OpaquePointer(toastOverlay), body)
         gtk_window_set_child(cast(window), toastOverlay)

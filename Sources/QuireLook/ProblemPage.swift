@@ -52,9 +52,10 @@ final class ProblemPage {
             reason.removeFirst(prefix.count)
         }
         // "not a readable PDF (PDF document is damaged)": the bracket repeats the kind.
-        if reason.hasSuffix(")"), let open = reason.range(of: " (", options: .backwards) {
-            let detail = reason[open.upperBound..<reason.index(before: reason.endIndex)].lowercased()
-            if problem.kind == .damaged && detail.contains("damaged") { reason = String(reason[..<open.lowerBound]) }
+        if reason.hasSuffix(")"), let open = reason.lastIndex(of: "("), open > reason.startIndex,
+           reason[reason.index(before: open)] == " " {
+            let detail = reason[reason.index(after: open)..<reason.index(before: reason.endIndex)].lowercased()
+            if problem.kind == .damaged && detail.contains("damaged") { reason = String(reason[..<reason.index(before: open)]) }
         }
         if reason.hasPrefix("not ") { reason = "it is " + reason }
         let lead: String
