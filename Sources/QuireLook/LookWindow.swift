@@ -412,14 +412,7 @@ final class LookWindow {
     private func showCard() {
         gtk_window_set_title(cast(window), model.fileName)
         let card = model.card
-        // The type's own icon in colour, as the file manager shows it (GIO's icon for the
-        // content type: its own name, then its generic one), not a symbolic or generic page.
-        if let mime = card?.mimeType, let gicon = g_content_type_get_icon(mime) {
-            gtk_image_set_from_gicon(cast(icon), gicon)
-            g_object_unref(UnsafeMutableRawPointer(gicon))
-        } else {
-            gtk_image_set_from_icon_name(cast(icon), card?.iconName ?? "text-x-generic")
-        }
+        TypeIcon.show(icon, mimeType: card?.mimeType, fallback: card?.iconName ?? "text-x-generic")
         Accessibility.setDescription(icon, card?.kind ?? "unknown type")
         gtk_label_set_text(cast(titleLabel), card?.title ?? model.fileName)
         var facts: [String] = []
