@@ -78,8 +78,10 @@ final class LookWindowTests {
         bed.key("Next")
         tree = bed.waitForAccessible { Self.label($0, "page 2 of 3") }
         #expect(Self.label(tree, "page 2 of 3"))
-        let second = try screenshot(bed, "page2", window: window) { $0.differingPixels(from: first) > 20_000 }
-        #expect(second.differingPixels(from: first) > 20_000, "page 2 is drawn")
+        // Page 2 has no red rectangle (libadwaita's thinner scroll bar moves fewer pixels than
+        // GTK's own did, so the count of changed pixels is lower than it was).
+        let second = try screenshot(bed, "page2", window: window) { $0.differingPixels(from: first) > 15_000 && $0.redPixels < first.redPixels / 10 }
+        #expect(second.differingPixels(from: first) > 15_000 && second.redPixels < first.redPixels / 10, "page 2 is drawn")
         bed.key("Home")
         tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
         #expect(Self.label(tree, "page 1 of 3"))
