@@ -173,8 +173,20 @@ final class LookWindow {
         }
     }
 
-    /// The window's default size, as set on it.
-    private static let defaultSize = (width: 900, height: 860)
+    /// The window's size, set once when it is made and kept from file to file: 900×860, or less
+    /// on a screen too small for that (40 px left for the panels and the window's frame).
+    private static let defaultSize: (width: Int, height: Int) = {
+        var size = (width: 900, height: 860)
+        guard let display = gdk_display_get_default(), let monitors = gdk_display_get_monitors(display),
+              g_list_model_get_n_items(monitors) > 0, let item = g_list_model_get_item(monitors, 0) else { return size }
+        defer { g_object_unref(item) }
+        var area = GdkRectangle()
+        gdk_monitor_get_geometry(OpaquePointer(item), &area)
+        if area.width > 0 && area.height > 0 {
+            size = (min(size.width, max(360, Int(area.width) - 40)), min(size.height, max(300, Int(area.height) - 40)))
+        }
+        return size
+    }()
 
     /// Starts the current page's render at the size the page view will get in a window of the
     /// default size (the header and bottom bars measured now), before the window is presented.

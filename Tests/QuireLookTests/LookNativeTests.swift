@@ -127,6 +127,27 @@ final class LookNativeTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// On a small screen (1024×600) the window fits it, and keeps that size from file to file.
+    @Test func onASmallScreenTheWindowFitsTheScreen() throws {
+        let bed = try WindowTestBed(screen: (1024, 600))
+        let viewer = try look([Samples.path("document.pdf"), Samples.path("hello.c")], bed)
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^document\\.pdf$"), "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } }
+        usleep(300_000)
+        let first = try bed.geometry(of: window)
+        #expect(first.height <= 600 - 30 && first.width <= 1024 - 30, "within the screen: \(first)")
+        let shot = try bed.waitForScreenshot("small-screen", window: window) { $0.redPixels > 1000 }
+        #expect(shot.redPixels > 1000, "the page is painted")
+        bed.key("Right")
+        #expect(bed.waitForWindow(named: "^hello\\.c$") != nil)
+        usleep(500_000)
+        let second = try bed.geometry(of: window)
+        #expect(second.width == first.width && second.height == first.height, "\(second) after \(first)")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func aSmallImageIsCentredAtOneToOne() throws {
         let bed = try WindowTestBed()
         let image = directory.file("small.png")
