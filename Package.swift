@@ -72,6 +72,10 @@ let package = Package(
         .systemLibrary(
             name: "CGtkSourceView", path: "Sources/CGtkSourceView", pkgConfig: "gtksourceview-5",
             providers: [.apt(["libgtksourceview-5-dev"])]),
+        // libadwaita 1.2: the window's status pages (errors, the password page) and toasts; quire-look only.
+        .systemLibrary(
+            name: "CAdwaita", path: "Sources/CAdwaita", pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev"])]),
         // The function table for Sources/QuirePopplerSplash's shim library (dlopened; links libdl only).
         .systemLibrary(
             name: "CPopplerSplash", path: "Sources/CPopplerSplash",
@@ -152,7 +156,7 @@ let package = Package(
 
         // The Quick Look window (`quire look` runs it when there is a display): a GTK 4 front-end
         // on the same viewer model as the terminal viewer. Installed to libexec/quire/.
-        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireGIO", "QuireSystem", "QuireArguments", "QuireShare", "CGtk", "CGtkSourceView"]),
+        .executableTarget(name: "QuireLook", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireGIO", "QuireSystem", "QuireArguments", "QuireShare", "CGtk", "CGtkSourceView", "CAdwaita"]),
 
         // MARK: Sample programs (built with the package, using only the public API)
         .executableTarget(name: "info-card", dependencies: ["Quire"], path: "Samples/InfoCard"),

@@ -15,6 +15,9 @@ enum ColorScheme {
 
     /// Starts following the desktop's preference (once per process).
     static func followDesktop() {
+        // libadwaita's style manager follows the preference itself (and does not support GTK's
+        // dark-theme setting beside it).
+        guard !Adwaita.isStarted else { return }
         guard desktopSettings == nil,
               let source = g_settings_schema_source_get_default(),
               let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.interface", 1) else { return }
@@ -55,6 +58,10 @@ enum ColorScheme {
     /// Calls `action` after the theme or the dark preference changed (when the new style applies).
     static func onChange(_ action: @escaping @MainActor () -> Void) {
         observers.append(action)
+        if Adwaita.isStarted {
+            if observers.count == 1 { Adwaita.onDarkChange { Signal.idle { for observer in observers { observer() } } } }
+            return
+        }
         guard !watchingGtk, let gtk = gtk_settings_get_default() else { return }
         watchingGtk = true
         for property in ["notify::gtk-theme-name", "notify::gtk-application-prefer-dark-theme"] {

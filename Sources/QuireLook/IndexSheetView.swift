@@ -163,7 +163,7 @@ final class IndexSheetView {
             let tile = tiles[entry.file]
             gtk_label_set_text(cast(tile.detail), entry.detail)
             Accessibility.setLabel(tile.child, "\(entry.name), \(entry.detail)")
-            if let card = entry.card { gtk_image_set_from_icon_name(cast(tile.icon), card.iconName) }
+            if let card = entry.card { TypeIcon.show(tile.icon, mimeType: card.mimeType, fallback: card.iconName) }
             if entry.problem != nil {
                 gtk_image_set_from_icon_name(cast(tile.icon), "dialog-warning-symbolic")
                 gtk_widget_set_visible(tile.picture, 0)

@@ -1,3 +1,4 @@
+import CAdwaita
 import CGtk
 import Quire
 import QuireViewer
@@ -72,9 +73,11 @@ final class LookWindow {
     private var entriesView: ArchiveEntriesView?
     /// Video and audio playback, made when a file is first played.
     private var mediaPlayer: MediaPlayer?
-    private let problemLabel = gtk_label_new(nil)!
-    private let passwordEntry = gtk_password_entry_new()!
-    private let unlockButton = Accessibility.textButton("Unlock")
+    /// Why the file cannot be shown (a GNOME status page), with the password field when one helps.
+    private let problemPage = ProblemPage()
+    private var passwordEntry: UnsafeMutablePointer<GtkWidget> { problemPage.passwordEntry }
+    /// Short-lived messages ("Copied …") as libadwaita toasts over the preview.
+    private let toastOverlay = adw_toast_overlay_new()!
 
     // Bottom bar
     private let pageBar = gtk_action_bar_new()!
@@ -170,8 +173,20 @@ final class LookWindow {
         }
     }
 
-    /// The window's default size, as set on it.
-    private static let defaultSize = (width: 900, height: 860)
+    /// The window's size, set once when it is made and kept from file to file: 900×860, or less
+    /// on a screen too small for that (40 px left for the panels and the window's frame).
+    private static let defaultSize: (width: Int, height: Int) = {
+        var size = (width: 900, height: 860)
+        guard let display = gdk_display_get_default(), let monitors = gdk_display_get_monitors(display),
+              g_list_model_get_n_items(monitors) > 0, let item = g_list_model_get_item(monitors, 0) else { return size }
+        defer { g_object_unref(item) }
+        var area = GdkRectangle()
+        gdk_monitor_get_geometry(OpaquePointer(item), &area)
+        if area.width > 0 && area.height > 0 {
+            size = (min(size.width, max(360, Int(area.width) - 40)), min(size.height, max(300, Int(area.height) - 40)))
+        }
+        return size
+    }()
 
     /// Starts the current page's render at the size the page view will get in a window of the
     /// default size (the header and bottom bars measured now), before the window is presented.
@@ -241,6 +256,9 @@ final class LookWindow {
         gtk_widget_add_css_class(titleLabel, "title")
         gtk_label_set_ellipsize(cast(titleLabel), PANGO_ELLIPSIZE_MIDDLE)
         gtk_widget_add_css_class(subtitleLabel, "subtitle")
+        // Long titles and facts are cut, not allowed to widen the window (its size stays the
+        // same from file to file).
+        gtk_label_set_ellipsize(cast(subtitleLabel), PANGO_ELLIPSIZE_END)
         gtk_box_append(cast(cardBox), titleLabel)
         gtk_box_append(cast(cardBox), subtitleLabel)
         gtk_widget_set_valign(cardBox, GTK_ALIGN_CENTER)
@@ -290,24 +308,7 @@ final class LookWindow {
         Accessibility.setLabel(searchBar, "Find")
         gtk_box_append(cast(body), searchBar)
 
-        let problem = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-        gtk_widget_set_valign(problem, GTK_ALIGN_CENTER)
-        gtk_widget_set_halign(problem, GTK_ALIGN_CENTER)
-        let problemIcon = gtk_image_new_from_icon_name("dialog-warning-symbolic")!
-        gtk_image_set_pixel_size(cast(problemIcon), 64)
-        gtk_box_append(cast(problem), problemIcon)
-        gtk_label_set_wrap(cast(problemLabel), 1)
-        gtk_label_set_selectable(cast(problemLabel), 0)
-        gtk_widget_add_css_class(problemLabel, "title-3")
-        gtk_box_append(cast(problem), problemLabel)
-        let passwordRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-        Accessibility.setLabel(passwordEntry, "Password")
-        gtk_password_entry_set_show_peek_icon(cast(passwordEntry), 1)
-        gtk_widget_set_size_request(passwordEntry, 240, -1)
-        gtk_box_append(cast(passwordRow), passwordEntry)
-        gtk_box_append(cast(passwordRow), unlockButton)
-        gtk_box_append(cast(problem), passwordRow)
-        gtk_stack_add_named(cast(stack), problem, "problem")
+        gtk_stack_add_named(cast(stack), problemPage.root, "problem")
         gtk_widget_set_vexpand(stack, 1)
         gtk_widget_set_hexpand(stack, 1)
         let middle = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
@@ -337,8 +338,10 @@ final class LookWindow {
         Accessibility.setLabel(zoomLabel, "Zoom")
         gtk_action_bar_pack_end(cast(pageBar), zoomLabel)
         gtk_action_bar_pack_end(cast(pageBar), zoomOutButton)
+        Accessibility.setLabel(pageBar, "Page Bar")
         gtk_box_append(cast(body), pageBar)
-        gtk_window_set_child(cast(window), body)
+        adw_toast_overlay_set_child(OpaquePointer(toastOverlay), body)
+        gtk_window_set_child(cast(window), toastOverlay)
     }
 
     private func connect() {
@@ -380,7 +383,7 @@ final class LookWindow {
         Signal.connect(actualSizeButton, "clicked") { [unowned self] in self.pages.actualSize() }
         Signal.connect(jumpEntry, "activate") { [unowned self] in self.jump() }
         Signal.connect(passwordEntry, "activate") { [unowned self] in self.unlock() }
-        Signal.connect(unlockButton, "clicked") { [unowned self] in self.unlock() }
+        Signal.connect(problemPage.unlockButton, "clicked") { [unowned self] in self.unlock() }
         Signal.connect(openWithButton, "clicked") { [unowned self] in self.openWith() }
         Signal.connect(copyButton, "clicked") { [unowned self] in self.copy() }
         shareMenu.files = { [unowned self] in self.sharedPaths }
@@ -402,6 +405,7 @@ final class LookWindow {
         Signal.connect(searchEntry, "stop-search") { [unowned self] in self.closeFind() }
         Signal.connect(previousMatchButton, "clicked") { [unowned self] in self.findStep(-1) }
         Signal.connect(nextMatchButton, "clicked") { [unowned self] in self.findStep(1) }
+        Signal.connectIgnoringArgument(UnsafeMutableRawPointer(stack), "notify::visible-child") { [weak self] in self?.updateFooter() }
         Signal.connectReturning(window, "close-request") { [unowned self] in
             self.close()
             return false
@@ -420,10 +424,7 @@ final class LookWindow {
     private func showCard() {
         gtk_window_set_title(cast(window), model.fileName)
         let card = model.card
-        let gicon = g_themed_icon_new_with_default_fallbacks(card?.iconName ?? "text-x-generic")
-        g_themed_icon_append_name(gicon, "text-x-generic")
-        gtk_image_set_from_gicon(cast(icon), gicon)
-        g_object_unref(UnsafeMutableRawPointer(gicon))
+        TypeIcon.show(icon, mimeType: card?.mimeType, fallback: card?.iconName ?? "text-x-generic")
         Accessibility.setDescription(icon, card?.kind ?? "unknown type")
         gtk_label_set_text(cast(titleLabel), card?.title ?? model.fileName)
         var facts: [String] = []
@@ -489,9 +490,8 @@ final class LookWindow {
             pages.reset()
             gtk_widget_grab_focus(text.view)
         case .problem(let problem):
-            gtk_label_set_text(cast(problemLabel), "\(model.fileName) cannot be shown: \(problem.message)")
+            problemPage.show(fileName: model.fileName, problem: problem)
             let password = problem.needsPassword
-            gtk_widget_set_visible(gtk_widget_get_parent(passwordEntry), password ? 1 : 0)
             gtk_stack_set_visible_child_name(cast(stack), "problem")
             pages.reset()
             if password { gtk_widget_grab_focus(passwordEntry) }
@@ -570,11 +570,7 @@ final class LookWindow {
         if case .pages = model.content { paged = true } else { paged = false }
         gtk_label_set_text(cast(positionLabel), paged ? model.positionText : "")
         gtk_label_set_text(cast(zoomLabel), paged ? model.zoomText : "")
-        for button in [previousPageButton, nextPageButton, zoomInButton, zoomOutButton, fitPageButton, fitWidthButton] {
-            gtk_widget_set_visible(button, paged ? 1 : 0)
-        }
-        gtk_widget_set_visible(jumpEntry, paged ? 1 : 0)
-        gtk_widget_set_visible(actualSizeButton, paged && model.card?.family == .image ? 1 : 0)
+        updateFooter()
         if paged {
             gtk_widget_set_sensitive(previousPageButton, model.page > 0 ? 1 : 0)
             gtk_widget_set_sensitive(nextPageButton, model.page + 1 < model.pageCount ? 1 : 0)
@@ -654,7 +650,7 @@ final class LookWindow {
         g_object_unref(UnsafeMutableRawPointer(union))
         g_bytes_unref(listBytes)
         g_bytes_unref(textBytes)
-        status("Copied \(model.fileName)")
+        toast("Copied \(model.fileName)")
     }
 
     /// The files Share and a drag carry: the index sheet's selected tiles while it is shown,
@@ -669,7 +665,7 @@ final class LookWindow {
     private func copyPath() {
         let path = FileURI.canonicalPath(model.path.bytes).map { String(decoding: $0, as: UTF8.self) } ?? model.path.string
         gdk_clipboard_set_text(gtk_widget_get_clipboard(window), path)
-        status("Copied the path of \(model.fileName)")
+        toast("Copied the path of \(model.fileName)")
     }
 
     /// The header's file icon is a drag source: it offers the file (the index sheet's selected
@@ -717,7 +713,7 @@ final class LookWindow {
             let clipboard = gtk_widget_get_clipboard(window)
             gdk_clipboard_set_text(clipboard, text)
             let count = text.count
-            status("Copied \(count) character\(count == 1 ? "" : "s")")
+            toast("Copied \(count) character\(count == 1 ? "" : "s")")
         case .failure(let problem):
             status("Not copied: \(problem.message)")
         }
@@ -737,7 +733,7 @@ final class LookWindow {
         gdk_clipboard_set_texture(gtk_widget_get_clipboard(window), texture)
         g_object_unref(UnsafeMutableRawPointer(texture))
         g_bytes_unref(bytes)
-        status("Copied page \(model.page + 1) as an image")
+        toast("Copied page \(model.page + 1) as an image")
     }
 
     /// Asks the file manager to show the file (org.freedesktop.FileManager1.ShowItems).
@@ -817,6 +813,42 @@ final class LookWindow {
 
     func status(_ text: String) {
         gtk_label_set_text(cast(statusLabel), text)
+        updateFooter()
+    }
+
+    /// A short-lived message over the preview (libadwaita's toast): "Copied …".
+    func toast(_ text: String) {
+        let escaped = g_markup_escape_text(text, -1)
+        defer { g_free(escaped) }
+        let toast = adw_toast_new(escaped)!
+        adw_toast_set_timeout(toast, 3)
+        adw_toast_overlay_add_toast(OpaquePointer(toastOverlay), toast)
+    }
+
+    /// The name of the body's page on screen ("pages", "text", "problem", "index", "entries",
+    /// "player").
+    private var visibleChild: String {
+        gtk_stack_get_visible_child_name(cast(stack)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Page and zoom controls only where there are pages to move through and zoom: not for
+    /// text, a message, the index sheet, an archive's list or a video playing.
+    private var showsPageControls: Bool {
+        guard case .pages = model.content, !isIndexShown else { return false }
+        return visibleChild == "pages"
+    }
+
+    /// The bottom bar matches what is shown: its page and zoom controls with pages, otherwise
+    /// only a status line when there is one to say, and no bar at all when there is none.
+    private func updateFooter() {
+        let controls = showsPageControls
+        for button in [previousPageButton, nextPageButton, zoomInButton, zoomOutButton, fitPageButton, fitWidthButton,
+                       jumpEntry, positionLabel, zoomLabel] {
+            gtk_widget_set_visible(button, controls ? 1 : 0)
+        }
+        gtk_widget_set_visible(actualSizeButton, controls && model.card?.family == .image ? 1 : 0)
+        let status = gtk_label_get_text(cast(statusLabel)).map { String(cString: $0) } ?? ""
+        gtk_widget_set_visible(pageBar, controls || !status.isEmpty ? 1 : 0)
     }
 
     // MARK: Index sheet

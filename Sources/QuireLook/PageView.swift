@@ -298,6 +298,10 @@ final class PageView {
         for index in 0..<count {
             let pixels = model.pagePixelSize(index, fitting: box) ?? (box.width, box.height)
             let width = Double(pixels.width) / Double(scale), height = Double(pixels.height) / Double(scale)
+            // A single page (an image, a one-page document) smaller than the view sits in its
+            // middle, not at the top; an image is never enlarged (pixelSize does not upscale),
+            // so a small one shows at 1:1.
+            if count == 1, height + 2 * margin < viewHeight { y = ((viewHeight - height) / 2).rounded(.down) }
             slots.append(Slot(y: y, width: width, height: height))
             contentWidth = max(contentWidth, width)
             y += height + gap

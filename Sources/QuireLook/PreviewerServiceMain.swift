@@ -40,6 +40,7 @@ enum PreviewerServiceMain {
         g_set_prgname("quire-look")
         g_set_application_name("Quire Look")
         if gtk_init_check() == 0 { fail("cannot open the display", 69) }
+        Adwaita.start()
         let bus: DBusConnection
         do {
             bus = try DBusConnection(address: nil)

@@ -7,8 +7,8 @@ import QuireViewer
 /// inline), sides only for duplex printers, colour only for colour printers (both follow the
 /// chosen printer), and a strip of the pages that will print; Print submits through the
 /// model's ``PrintSheet`` (libcups) and shows "Sent to P — job N" in the sheet; a failure is
-/// shown there too. Each field has a mnemonic (Alt+C copies, Alt+A/U/G pages, Alt+S sides,
-/// Alt+O colour) and its label names it for accessibility (labelled-by, not a second name).
+/// shown there too. Each field has a mnemonic (Alt+C copies, Alt+A/U/G pages, Alt+S two-sided,
+/// Alt+O colour, Alt+I only print: all, odd or even sides) and its label names it for accessibility (labelled-by, not a second name).
 ///
 /// What the sheet shows is what it sends: Copies takes digits only (anything else typed or
 /// pasted never appears), choosing "Pages:" puts the cursor in its entry, and while a field
@@ -30,7 +30,7 @@ final class PrintSheetView {
     private let copiesProblem = gtk_label_new(nil)!
     private let pagesProblem = gtk_label_new(nil)!
     private let sidesDropDown = gtk_drop_down_new(nil, nil)!
-    private let sidesLabel = gtk_label_new_with_mnemonic("_Sides")!
+    private let sidesLabel = gtk_label_new_with_mnemonic("Two-_sided")!
     private let colorDropDown = gtk_drop_down_new(nil, nil)!
     private let colorLabel = gtk_label_new_with_mnemonic("C_olour")!
     /// What the drop-downs offer now (after "Printer default"), for the chosen printer.
@@ -51,7 +51,7 @@ final class PrintSheetView {
     private let borderDropDown = gtk_drop_down_new(nil, nil)!
     private let borderLabel = gtk_label_new_with_mnemonic("Bor_der")!
     private let pageSetDropDown = gtk_drop_down_new(nil, nil)!
-    private let pageSetLabel = gtk_label_new_with_mnemonic("Print s_ides")!
+    private let pageSetLabel = gtk_label_new_with_mnemonic("Only pr_int")!
     private let reverseButton = gtk_check_button_new_with_mnemonic("Re_verse order (last side first)")!
     private let bookletButton = gtk_check_button_new_with_mnemonic("_Booklet (fold in half)")!
     private let saveAsPDFButton = gtk_check_button_new_with_mnemonic("Save as _PDF:")!
@@ -171,7 +171,7 @@ final class PrintSheetView {
         gtk_label_set_mnemonic_widget(cast(sidesLabel), sidesDropDown)
         gtk_widget_set_halign(sidesLabel, GTK_ALIGN_END)
         gtk_grid_attach(cast(grid), sidesLabel, 0, 2, 1, 1)
-        Accessibility.nameDropDownButton(sidesDropDown, "Sides")
+        Accessibility.nameDropDownButton(sidesDropDown, "Two-sided")
         gtk_grid_attach(cast(grid), sidesDropDown, 1, 2, 1, 1)
         gtk_label_set_mnemonic_widget(cast(colorLabel), colorDropDown)
         gtk_widget_set_halign(colorLabel, GTK_ALIGN_END)
@@ -182,7 +182,7 @@ final class PrintSheetView {
         for (label, dropDown, name) in [(paperLabel, paperDropDown, "Paper"), (perSheetLabel, perSheetDropDown, "Pages per sheet"),
                                         (layoutLabel, layoutDropDown, "Page order"), (borderLabel, borderDropDown, "Border"),
                                         (scalingLabel, scalingDropDown, "Scaling"), (orientationLabel, orientationDropDown, "Orientation"),
-                                        (pageSetLabel, pageSetDropDown, "Print sides")] {
+                                        (pageSetLabel, pageSetDropDown, "Only print")] {
             gtk_label_set_mnemonic_widget(cast(label), dropDown)
             gtk_widget_set_halign(label, GTK_ALIGN_END)
             gtk_grid_attach(cast(grid), label, 0, row, 1, 1)

@@ -86,6 +86,7 @@ if let password { model.unlock(password: password) }
 g_set_prgname("quire-look")
 g_set_application_name("Quire Look")
 if gtk_init_check() == 0 { fail("cannot open the display", 69) }
+Adwaita.start()
 LookTrace.mark("display opened")
 ColorScheme.followDesktop()
 _ = gtk_settings_get_default()  // GTK's settings and theme, here while the file opens

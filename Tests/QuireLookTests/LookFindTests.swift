@@ -304,8 +304,8 @@ final class LookIndexSheetTests {
         bed.key("Right", "Right")
         bed.key("Return")
         #expect(bed.waitForWindow(named: "^gone\\.pdf$", timeout: 10) != nil)
-        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name.contains("gone.pdf cannot be shown") } }
-        #expect(tree.contains { $0.role == "label" && $0.name.contains("gone.pdf cannot be shown") },
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "Cannot Open “gone.pdf”" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "Cannot Open “gone.pdf”" },
                 "\(tree.filter { $0.role == "label" }.map(\.name))")
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))

@@ -50,8 +50,8 @@ final class LookKeyboardTests {
                 "\(tree.filter { $0.role == "list item" })")
         #expect(Self.unnamedControls(tree).isEmpty, "controls without a name: \(Self.unnamedControls(tree))")
         let sheet = Set(harness.tabCycle(27).map(\.name))
-        for control in ["quire-colour — idle", "Copies", "All pages", "Page Range", "Sides", "Colour",
-                        "Paper", "Pages per sheet", "Scaling", "Orientation", "Print sides", "Booklet", "Reverse order",
+        for control in ["quire-colour — idle", "Copies", "All pages", "Page Range", "Two-sided", "Colour",
+                        "Paper", "Pages per sheet", "Scaling", "Orientation", "Only print", "Booklet", "Reverse order",
                         "Save as PDF", "PDF File",
                         "Pages to print", "Refresh Queue", "Remember for This Printer", "Close", "Print"] {
             #expect(sheet.contains(control), "Tab reaches \(control) in the sheet: \(sheet.sorted())")

@@ -50,6 +50,9 @@ final class LookMediaTests {
         #expect(bed.press("Play"))
         tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "Playing moving.webm" } }
         #expect(tree.contains { $0.role == "label" && $0.name == "Playing moving.webm" })
+        // Playing: the media controls, no page or zoom controls under the video.
+        #expect(!tree.contains { ["Zoom In", "Fit Page", "Go to Page"].contains($0.name) && $0.states.contains("showing") },
+                "\(tree.filter { $0.states.contains("showing") && $0.role == "push button" }.map(\.name))")
         // The frames move: two screenshots half a second apart differ where the ball was.
         var moved = 0
         let deadline = Date().addingTimeInterval(6)
@@ -83,6 +86,8 @@ final class LookMediaTests {
         tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size") } }
         let bySize = tree.filter { $0.name.contains("2023-11-14") }.map(\.name)
         #expect(bySize.first?.hasSuffix("project/docs/guide.txt") == true, "\(bySize)")
+        // The list: no page or zoom controls under it.
+        #expect(!tree.contains { ["Zoom In", "Fit Page", "Go to Page"].contains($0.name) && $0.states.contains("showing") })
         let list = try bed.waitForScreenshot("archive-entries", window: window) { $0.darkPixels > 300 }
         #expect(list.darkPixels > 300, "the list is painted")
         // The first row (the largest file) opens with Enter.

@@ -78,8 +78,10 @@ final class LookWindowTests {
         bed.key("Next")
         tree = bed.waitForAccessible { Self.label($0, "page 2 of 3") }
         #expect(Self.label(tree, "page 2 of 3"))
-        let second = try screenshot(bed, "page2", window: window) { $0.differingPixels(from: first) > 20_000 }
-        #expect(second.differingPixels(from: first) > 20_000, "page 2 is drawn")
+        // Page 2 has no red rectangle (libadwaita's thinner scroll bar moves fewer pixels than
+        // GTK's own did, so the count of changed pixels is lower than it was).
+        let second = try screenshot(bed, "page2", window: window) { $0.differingPixels(from: first) > 15_000 && $0.redPixels < first.redPixels / 10 }
+        #expect(second.differingPixels(from: first) > 15_000 && second.redPixels < first.redPixels / 10, "page 2 is drawn")
         bed.key("Home")
         tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }
         #expect(Self.label(tree, "page 1 of 3"))
@@ -233,7 +235,10 @@ final class LookWindowTests {
         #expect(office?.states.contains("selected") == true, "the default printer is chosen: \(tree.filter { $0.role == "list item" })")
         #expect(stopped != nil && stopped?.states.contains("sensitive") == false, "a stopped printer is listed but cannot be chosen: \(String(describing: stopped))")
         #expect(stopped?.name.contains("paper jam") == true, "with its reason")
-        #expect(tree.contains { $0.name == "Sides" }, "the test printer prints on both sides: Sides is offered")
+        #expect(tree.contains { $0.name == "Two-sided" }, "the test printer prints on both sides: Two-sided is offered")
+        // Two-sided printing and printing only the odd or even sides are named apart.
+        #expect(tree.contains { $0.name == "Only print" } && !tree.contains { $0.name == "Sides" || $0.name == "Print sides" },
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
 
         // Keyboard: Copies has the focus; Enter goes on to the page range; Enter prints.
         bed.key("ctrl+a")
@@ -264,20 +269,20 @@ final class LookWindowTests {
         let viewer = try look([Samples.path("garbage.pdf"), Samples.path("encrypted.pdf")], bed, cups.environment())
         defer { viewer.stop() }
         #expect(bed.waitForWindow(named: "^garbage\\.pdf$") != nil, "\(viewer.errorOutput)")
-        var tree = bed.waitForAccessible { $0.contains { $0.name.contains("cannot be shown") } && $0.contains { $0.detail.hasPrefix("Cannot print:") } }
-        #expect(tree.contains { $0.role == "label" && $0.name.contains("garbage.pdf cannot be shown") }, "\(tree.filter { $0.role == "label" })")
+        var tree = bed.waitForAccessible { $0.contains { $0.name == "Cannot Open “garbage.pdf”" } && $0.contains { $0.detail.hasPrefix("Cannot print:") } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "Cannot Open “garbage.pdf”" }, "\(tree.filter { $0.role == "label" })")
         #expect(!tree.contains { $0.role == "push button" && $0.name == "Print" }, "a damaged file cannot print: no Print button")
         #expect(tree.contains { $0.detail.hasPrefix("Cannot print:") })
         bed.key("Right")
         let window = bed.waitForWindow(named: "^encrypted\\.pdf$")
         #expect(window != nil)
-        tree = bed.waitForAccessible { $0.contains { $0.name.contains("password-protected") } }
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("Is Password-Protected") } }
         #expect(tree.contains { $0.role == "password text" && $0.name == "Password" }, "a password field")
         // The field has the focus: a wrong password says so, the right one shows the pages.
         bed.type("wrong")
         bed.key("Return")
-        tree = bed.waitForAccessible { $0.contains { $0.name.contains("wrong password") } }
-        #expect(tree.contains { $0.name.contains("wrong password") })
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("password is not correct") } }
+        #expect(tree.contains { $0.name.contains("password is not correct") })
         bed.type("secret")
         bed.key("Return")
         tree = bed.waitForAccessible { Self.label($0, "page 1 of 3") }

@@ -35,6 +35,40 @@ public struct Screenshot: Sendable {
         return count
     }
 
+    /// Pixels inside `rect` (window coordinates, clipped to the image) for which `matches(r, g, b)` holds.
+    public func count(in rect: WindowTestBed.Accessible.Extents, _ matches: (UInt8, UInt8, UInt8) -> Bool) -> Int {
+        var count = 0
+        let width = image.width, height = image.height
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in max(0, rect.y)..<max(max(0, rect.y), min(height, rect.y + rect.height)) {
+                for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.x + rect.width)) {
+                    let offset = (y * width + x) * 4
+                    if matches(pixels[offset], pixels[offset + 1], pixels[offset + 2]) { count += 1 }
+                }
+            }
+        }
+        return count
+    }
+
+    /// The smallest rectangle holding every pixel for which `matches(r, g, b)` holds (nil: none).
+    public func bounds(of matches: (UInt8, UInt8, UInt8) -> Bool) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var left = Int.max, top = Int.max, right = -1, bottom = -1
+        let width = image.width
+        image.pixels.withUnsafeBufferPointer { pixels in
+            var offset = 0, index = 0
+            while offset < pixels.count {
+                if matches(pixels[offset], pixels[offset + 1], pixels[offset + 2]) {
+                    let x = index % width, y = index / width
+                    left = min(left, x); right = max(right, x); top = min(top, y); bottom = max(bottom, y)
+                }
+                offset += 4
+                index += 1
+            }
+        }
+        guard right >= 0 else { return nil }
+        return (left, top, right - left + 1, bottom - top + 1)
+    }
+
     /// Pure-ish red pixels (the sample document's first page has a red rectangle).
     public var redPixels: Int { count { r, g, b in r > 200 && g < 60 && b < 60 } }
     /// White pixels (paper).

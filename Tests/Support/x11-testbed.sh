@@ -42,9 +42,10 @@ start)
     dbus-daemon --session --fork --nopidfile --address="unix:path=$dir/bus" \
         --print-pid=3 3>"$dir/dbus.pid" >/dev/null 2>"$dir/dbus.log" || die "dbus-daemon did not start"
     address="unix:path=$dir/bus"
-    # Xvfb picks a free display and writes its number to the descriptor.
+    # Xvfb picks a free display and writes its number to the descriptor. The screen is
+    # 1280x900 unless QUIRE_XVFB_SCREEN says otherwise (WIDTHxHEIGHT: a small laptop screen).
     rm -f "$dir/display"
-    setsid Xvfb -displayfd 4 -screen 0 1280x900x24 -nolisten tcp -noreset \
+    setsid Xvfb -displayfd 4 -screen 0 "${QUIRE_XVFB_SCREEN:-1280x900}x24" -nolisten tcp -noreset \
         4>"$dir/display" >"$dir/xvfb.log" 2>&1 < /dev/null &
     echo $! > "$dir/xvfb.pid"
     for _ in $(seq 1 200); do

@@ -11,9 +11,12 @@ public final class WindowTestBed: @unchecked Sendable {
 
     public static var script: String { Samples.repositoryRoot.appendingPathComponent("Tests/Support/x11-testbed.sh").path }
 
-    public init() throws {
+    /// - Parameter screen: the Xvfb screen's size (default ``screen``, 1280×900).
+    public init(screen: (width: Int, height: Int)? = nil) throws {
         directory = TemporaryDirectory("quire-x11")
-        let result = ProcessRunner.run([Self.script, "start", directory.path], timeout: 60)
+        var environment = ProcessInfo.processInfo.environment
+        if let screen { environment["QUIRE_XVFB_SCREEN"] = "\(screen.width)x\(screen.height)" }
+        let result = ProcessRunner.run([Self.script, "start", directory.path], environment: environment, timeout: 60)
         guard result.status == 0 else {
             throw BackgroundProcessError(message: "x11-testbed start failed: \(result.standardError)")
         }
