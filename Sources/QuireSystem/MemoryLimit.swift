@@ -95,9 +95,11 @@ package enum MemoryLimit {
             if let line = crashedLine { write(line) }
             _exit(crashedStatus)
         }
-        // SA_RESETHAND restored the default action: returning re-raises (a fault re-executes,
-        // abort raises again) and the process ends as it would have.
-        if signal == SIGABRT || signal == SIGTRAP || signal == SIGILL { raise(signal) }
+        // SA_RESETHAND restored the default action: the signal raised again (blocked until the
+        // handler returns) ends the process as it would have. Raised for every signal: one sent
+        // with kill(2), not a fault, would not come back by re-executing the instruction, and
+        // the process would go on (a viewer's worker killed with SIGSEGV kept rendering).
+        raise(signal)
     }
 
     /// Whether 64 MiB more address space could still be reserved.

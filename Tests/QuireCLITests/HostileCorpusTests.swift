@@ -139,7 +139,9 @@ import QuireTestSupport
             // 66: an entry named on the command line is not there (a dangling link).
             #expect([0, 65, 66].contains(batch.status), "\(label): status \(batch.status): \(batch.standardError)")
             if batch.status == 66 {
-                #expect(batch.standardError.contains("no such file"), "\(label): 66 without a missing file: \(batch.standardError)")
+                // (--verbose: each file's line is on standard output.)
+                #expect((batch.standardOutputText + batch.standardError).contains("no such file"),
+                        "\(label): 66 without a missing file: \(batch.standardOutputText)")
             }
             let batchReport = batch.standardOutputText + batch.standardError
             for entry in entries {
