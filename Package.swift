@@ -125,7 +125,9 @@ let package = Package(
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and
         // the one place its command line and sandbox are built.
         .target(name: "QuireRenderService", dependencies: ["QuireRender", "QuireSheets", "QuireTypes", "QuireSystem", "QuireGIO"]),
-        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"]),
+        // QuireBuildVersion.string (the thumbnails' Software and failure folder) from scripts/version.sh.
+        .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"],
+                plugins: [.plugin(name: "QuireVersion")]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
         // Sharing files: mail through the desktop portal (descriptors) or xdg-email, devices

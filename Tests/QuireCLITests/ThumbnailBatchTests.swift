@@ -62,7 +62,7 @@ import QuireRender
 
         /// The failure markers written.
         func failureMarkers() -> [String] {
-            (try? FileManager.default.contentsOfDirectory(atPath: thumbnails + "/fail/quire-0.1.0")) ?? []
+            (try? FileManager.default.contentsOfDirectory(atPath: thumbnails + "/fail/quire-\(QuireThumbnailsInfo.version)")) ?? []
         }
 
         /// Every file under the cache (relative paths).
@@ -223,7 +223,7 @@ import QuireRender
         #expect(first.result.status == 65, "a failure makes the exit status non-zero")
         #expect(fixture.status(of: first.files, "good.pdf") == "generated")
         #expect(fixture.status(of: first.files, "bad.pdf") == "failed")
-        let marker = fixture.thumbnails + "/fail/quire-0.1.0/" + Self.md5("file://" + fixture.tree + "/bad.pdf", fixture) + ".png"
+        let marker = fixture.thumbnails + "/fail/quire-\(QuireThumbnailsInfo.version)/" + Self.md5("file://" + fixture.tree + "/bad.pdf", fixture) + ".png"
         #expect(FileManager.default.fileExists(atPath: marker))
         #expect(Self.mode(marker) == 0o600)
 
