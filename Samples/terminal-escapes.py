@@ -8,6 +8,9 @@ writer passed it on raw.
 Usage: terminal-escapes.py OUT (after media.sh, for the MP3's audio)."""
 import os, struct, sys, time, zipfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pdf_writer import write_pdf
+
 TITLE = "\x1b]0;PWNED-TITLE\x07"
 CLIPBOARD = "\x1b]52;c;UFdORUQtQ0xJUA==\x07"   # base64 "PWNED-CLIP"
 
@@ -36,18 +39,7 @@ def title_pdf(path):
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         b"<< /Title " + pdf_string_utf16("Report" + TITLE + CLIPBOARD) + b" /Author " + pdf_string_utf16("Mallory" + CLIPBOARD) + b" >>",
     ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info 6 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    with open(path, "wb") as f:
-        f.write(out)
+    write_pdf(path, objects, trailer=b" /Info 6 0 R")
 
 def tagged_mp3(path, source):
     with open(source, "rb") as f:

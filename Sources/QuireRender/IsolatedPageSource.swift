@@ -31,15 +31,8 @@ final class IsolatedPageSource: PageSource {
     }
 
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
-        // As in-process (PostScriptSource): a 150 dpi raster of the page.
-        let size = pageSize(at: index)
-        let scale = 150.0 / 72
-        let image = try raster(page: index, width: max(1, Int((size.width * scale).rounded())),
-                               height: max(1, Int((size.height * scale).rounded())))
-        libcairo.cairo_save(cr)
-        libcairo.cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
-        libcairo.cairo_set_source_surface(cr, image.surface, 0, 0)
-        libcairo.cairo_paint(cr)
-        libcairo.cairo_restore(cr)
+        try RasterPagePrinting.draw(pageSize(at: index), in: cr) { (width, height) throws(DocumentError) in
+            try raster(page: index, width: width, height: height)
+        }
     }
 }
