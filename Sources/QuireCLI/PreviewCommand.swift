@@ -129,12 +129,15 @@ struct PreviewCommand: AsyncParsableCommand {
         do {
             let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
                                         limits: try limits.renderLimits(), csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet)
+            // The rows the card takes on the terminal: the picture below it is made to fit what is left.
+            var cardRows = 0
             if info {
                 let card = InfoCardFormatter.card(try document.info(password: password), styled: toTerminal && Terminal.stylesStandardOutput)
                 if outputPath == nil && !toTerminal {
                     Terminal.errorText(card)
                 } else {
                     Terminal.out(card + "\n")
+                    cardRows = card.split(separator: "\n", omittingEmptySubsequences: false).count + 1
                 }
             }
             if let previewCells, document.contentType.family == .text, !sheet {
@@ -168,7 +171,7 @@ struct PreviewCommand: AsyncParsableCommand {
                 try emit(try selected.map { (page) throws(DocumentError) in try renderer.svgData(page: page) },
                          pages: selected, renderer: renderer, output: outputPath, toTerminal: toTerminal, extension: "svg")
             case .png:
-                try await renderPNG(renderer: renderer, pages: selected, output: outputPath, toTerminal: toTerminal)
+                try await renderPNG(renderer: renderer, pages: selected, output: outputPath, toTerminal: toTerminal, reservedRows: cardRows)
             }
         } catch let error as PNGEncoder.EncodingError {
             Terminal.error("\(path): \(error.description)")
@@ -195,7 +198,8 @@ struct PreviewCommand: AsyncParsableCommand {
         Terminal.out("opened \(file)\n")
     }
 
-    private func renderPNG(renderer: Renderer, pages selected: [Int], output: DocumentPath?, toTerminal: Bool) async throws {
+    private func renderPNG(renderer: Renderer, pages selected: [Int], output: DocumentPath?, toTerminal: Bool,
+                           reservedRows: Int = 0) async throws {
         let method = TerminalGraphics.detect()
         var renderSize: RenderSize
         var upscale = true
@@ -208,7 +212,7 @@ struct PreviewCommand: AsyncParsableCommand {
             renderSize = .fit(width: box.width, height: box.height)
             upscale = false
         } else if toTerminal {
-            let box = TerminalGraphics.box(for: method)
+            let box = TerminalGraphics.box(for: method, reservingRows: reservedRows)
             renderSize = .fit(width: box.width, height: box.height)
             upscale = false
         } else {

@@ -40,9 +40,11 @@ public enum TerminalGraphics {
     }
 
     /// The pixel box an inline image should fit for `proto` in this window.
-    public static func box(for proto: Method) -> (width: Int, height: Int) {
+    /// - Parameter reservedRows: rows already taken above the picture (an info card), so that
+    ///   the picture and what was printed before it fit on the screen together.
+    public static func box(for proto: Method, reservingRows reservedRows: Int = 0) -> (width: Int, height: Int) {
         let window = windowSize()
-        let rows = max(4, window.rows - 3)
+        let rows = max(4, window.rows - 3 - max(0, reservedRows))
         switch proto {
         case .blocks:
             return (window.columns, rows * 2)

@@ -92,3 +92,18 @@ extension CommandLineConsistencyTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("t.png")))
     }
 }
+
+extension CommandLineConsistencyTests {
+    /// `preview --info` in a 40-row terminal: the card and the picture below it both fit on the
+    /// screen (the picture is made smaller by the card's rows), so the card's first line is
+    /// still there when the command ends.
+    @Test func theCardAndThePictureFitTheTerminalTogether() throws {
+        let session = try TmuxSession([QuireBinary.path, "preview", "--info", Samples.path("document.pdf")],
+                                      environment: ["TERM": "xterm-256color", "QUIRE_GRAPHICS": "blocks", "NO_COLOR": "1"],
+                                      width: 100, height: 40)
+        let screen = session.wait(for: "EXIT=")
+        #expect(screen.contains("EXIT=0"), "\(screen)")
+        #expect(screen.contains("Kind:") && screen.contains("PDF document"), "the card scrolled off: \(screen)")
+        #expect(screen.contains("▀") || screen.contains("▄"), "the picture is there too")
+    }
+}
