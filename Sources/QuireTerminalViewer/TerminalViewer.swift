@@ -467,6 +467,14 @@ public final class TerminalViewer {
                     wanted.append(job)
                 }
             }
+            // A text file's tile is its first lines, as text (dimmed), not a glyph.
+            if !drewPicture, !entry.firstLines.isEmpty {
+                for (index, line) in entry.firstLines.prefix(thumbRows).enumerated() {
+                    let shown = TerminalText.clip(TerminalText.shown(line.split(separator: "\t", omittingEmptySubsequences: false).joined(separator: "  ")), width: Self.tileWidth - 2)
+                    out += at(top + index, left + 1) + (styled ? "\u{1B}[2m" : "") + shown + "\u{1B}[0m"
+                }
+                drewPicture = true
+            }
             if !drewPicture {
                 let glyph = entry.problem != nil ? "⚠" : Self.glyph(entry.card?.family)
                 out += at(top + thumbRows / 2, left + Self.tileWidth / 2 - 1) + glyph

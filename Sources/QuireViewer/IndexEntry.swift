@@ -12,6 +12,8 @@ public struct IndexEntry: Sendable, Hashable {
     public let isOpening: Bool
     /// Whether its first page can be drawn as a tile (paged content that opened).
     public let hasPages: Bool
+    /// A text file's first lines, for a tile that shows text as text (at most a dozen).
+    public var firstLines: [String] = []
 
     /// "PDF document · 1.2 MB", or the problem, or "opening…".
     public var detail: String {

@@ -841,14 +841,19 @@ public final class ViewerModel {
             var problem: String?
             var opening = false
             var paged = false
+            var lines: [String] = []
             switch file.state {
             case .unrequested, .opening: opening = true
             case .failed(let failure): problem = failure.message
-            case .opened(let facts), .completing(let facts, _): paged = facts.text == nil && facts.pageCount > 0
+            case .opened(let facts), .completing(let facts, _):
+                paged = facts.text == nil && facts.pageCount > 0
+                lines = Array((facts.text?.lines ?? []).prefix(12))
             }
             if let gone = file.vanished { problem = gone }
-            return IndexEntry(file: index, name: file.path.displayName, card: file.card, problem: problem,
-                              isOpening: opening && problem == nil, hasPages: paged && problem == nil)
+            var entry = IndexEntry(file: index, name: file.path.displayName, card: file.card, problem: problem,
+                                   isOpening: opening && problem == nil, hasPages: paged && problem == nil)
+            if problem == nil { entry.firstLines = lines }
+            return entry
         }
     }
 

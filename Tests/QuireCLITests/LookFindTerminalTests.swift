@@ -221,6 +221,8 @@ final class LookTilesTerminalTests {
         #expect(screen.contains("thousand-pages.pdf") && screen.contains("PDF document · 774"), "\(screen)")
         #expect(screen.contains("find-cases.pdf") && screen.contains("PDF document · 1.3 kB"))
         #expect(screen.contains("hello.c") && screen.contains("C source code"))
+        // A text file's tile is its first lines, as text, not a bare glyph.
+        #expect(screen.contains("#include <stdio.h>") && !screen.contains("≡"), "\(screen)")
         #expect(TmuxSession.lastLine(screen).contains("4 files · thousand-pages.pdf"))
         let colours = session.wait(escapes: true) { $0.contains("38;2;255;0;0") || $0.contains("48;2;255;0;0") }
         #expect(colours.contains("38;2;255;0;0") || colours.contains("48;2;255;0;0"), "the first page's red rectangle on its tile")
