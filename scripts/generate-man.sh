@@ -42,7 +42,9 @@ for page in "$outputs"/*.1; do
         /^\.Sh / { name = 0 }
         /^\.Nm$/ && full != "" { print ".Nm \"" full "\""; next }
         /^$/ { print ".Pp"; next }
-        { print }' "$page" | perl -pe 's/\@U2026\@/.../g; s/\@U00D7\@/\\[mu]/g; s/\@U([0-9A-F]{4,6})\@/\\[u$1]/g' > "$generated/$name"
+        { print }' "$page" | perl -pe 's/\@U2026\@/.../g; s/\@U00D7\@/\\[mu]/g; s/\@U([0-9A-F]{4,6})\@/\\[u$1]/g' |
+        # SEE ALSO names every subcommand, the implicit help command too, which has no page.
+        sed '/^\.Xr quire\.help 1 ,$/d' > "$generated/$name"
 done
 if [[ "${1:-}" == "--check" ]]; then
     if ! diff -ru --exclude=.date man "$generated"; then

@@ -53,3 +53,23 @@ import Testing
         }
     }
 }
+
+extension ManPageTextTests {
+    /// Every page a man page names (`.Xr quire.print 1`, "quire-print(1)") is in man/: quire.1
+    /// named a quire.help(1) that did not exist.
+    @Test func everyPageTheManPagesNameExists() throws {
+        let folder = Samples.repositoryRoot.appendingPathComponent("man").path
+        let pages = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".1") }
+        #expect(pages.count > 10)
+        let available = Set(pages.map { String($0.dropLast(2)) })
+        for page in pages {
+            let text = try String(contentsOfFile: folder + "/" + page, encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix(".Xr quire") {
+                let name = String(line.split(separator: " ")[1])
+                // A subcommand's page is quire.NAME, also named quire-NAME (as git names its pages).
+                #expect(available.contains(name) || available.contains(name.replacingOccurrences(of: ".", with: "-")),
+                        "\(page) names \(name)(1), which is not in man/")
+            }
+        }
+    }
+}
