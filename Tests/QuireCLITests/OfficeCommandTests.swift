@@ -268,7 +268,9 @@ struct OfficeCommandTests {
         #expect(session.wait(for: "page 2 of 3", timeout: 30).contains("page 2 of 3"))
         session.send("Right")
         #expect(session.wait(for: "page 1 of 20", timeout: 60).contains("office-report.docx"))
-        let screen = session.capture()
+        // The status line comes first; the page once the worker has drawn it (under load, after
+        // "rendering page 1…"): wait for the page, not for a moment.
+        let screen = session.wait(timeout: 60) { $0.contains("page 1 of 20") && ($0.contains("▀") || $0.contains("▄")) }
         #expect(screen.contains("▀") || screen.contains("▄"), "a page was drawn: \(screen)")
         session.send("q")
     }
