@@ -68,11 +68,14 @@ install -m 0644 packaging/debian/triggers "$package/DEBIAN/triggers"
 # engines it runs or loads through them. Suggests: the large or less common ones.
 depends=$(sed -n 's/^shlibs:Depends=//p' "$work/debian/substvars" | tr ',' '\n' | sed 's/^ *//; s/ .*//')
 lazy=()
+# Read whole, then searched: a reader that stops early (awk's exit, head) would leave the writer
+# to die of SIGPIPE, which pipefail turns into this script's failure (exit 141, now and then).
+ldcache=$(/sbin/ldconfig -p)
 for soname in $(grep -ho '"lib[A-Za-z0-9_+.-]*\.so\.[0-9][0-9.]*"' Sources/C*/shim.h Sources/C*/*.h | tr -d '"' | sort -u); do
-    path=$(/sbin/ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ { print $NF; exit }')
+    path=$(awk -v name="$soname" '$1 == name && /x86-64/ && !found { print $NF; found = 1 }' <<<"$ldcache")
     [[ -n "$path" ]] || fail "$soname (opened with dlopen) is not installed on this build machine"
-    owner=$(dpkg-query -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1) \
-        || fail "no package ships $path ($soname)"
+    owners=$(dpkg-query -S "$(readlink -f "$path")" 2>/dev/null) || fail "no package ships $path ($soname)"
+    owner=$(sed -n '1s/:.*//p' <<<"$owners")
     grep -qx "$owner" <<<"$depends" || lazy+=("$owner")
 done
 recommends=$(printf '%s\n' "${lazy[@]}" bubblewrap gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
