@@ -115,7 +115,7 @@ final class LookCommandTests {
     }
 
     /// `o` on an archive lists its files (s sorts them), Enter opens one as a file of its own.
-    @Test func anArchivesFilesAreListedAndOneOpens() throws {
+    @Test func anArchivesFilesAreListedOneOpensAndEscapeBacksOut() throws {
         let session = try look([Samples.path("archives/project.zip")])
         var screen = session.wait(for: "page 1 of 1")
         session.send("o")
@@ -128,7 +128,15 @@ final class LookCommandTests {
         session.send("Enter")
         screen = session.wait { $0.contains("file 2 of 2") && $0.contains("line 1 of 1000") }
         #expect(screen.contains("guide.txt") && screen.contains("line 1 of 1000"), "the largest file, guide.txt, as text: \(screen)")
-        session.send("q")
+        // Esc backs out one level: from the file opened from the list to the list, from the
+        // list to the archive, and at the top it closes.
+        session.send("Escape")
+        screen = session.wait(for: "sorted by size")
+        #expect(screen.contains("project/docs/guide.txt") && session.alternateOn, "back on the list: \(screen)")
+        session.send("Escape")
+        screen = session.wait { TmuxSession.lastLine($0).contains("project.zip") && !$0.contains("sorted by") }
+        #expect(TmuxSession.lastLine(screen).contains("project.zip │ page 1 of 1"), "\(TmuxSession.lastLine(screen))")
+        session.send("Escape")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
@@ -158,28 +166,6 @@ final class LookCommandTests {
         screen = session.wait { !$0.contains("Keys for three.pdf") }
         #expect(TmuxSession.lastLine(screen).contains("page 3 of 3"), "Space only closed the help: \(TmuxSession.lastLine(screen))")
         session.send("q")
-        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
-    }
-
-    /// Esc backs out one level: from a file opened from an archive's list to the list, from the
-    /// list to the archive, and at the top it closes.
-    @Test func escapeBacksOutOfAnArchiveEntry() throws {
-        let session = try look([Samples.path("archives/project.zip")])
-        session.wait(for: "page 1 of 1")
-        session.send("o")
-        session.wait(for: "sorted by name")
-        session.send("s")
-        session.wait(for: "sorted by size")
-        session.send("Home")
-        session.send("Enter")
-        session.wait { $0.contains("file 2 of 2") && $0.contains("line 1 of 1000") }
-        session.send("Escape")
-        var screen = session.wait(for: "sorted by size")
-        #expect(screen.contains("project/docs/guide.txt") && session.alternateOn, "back on the list: \(screen)")
-        session.send("Escape")
-        screen = session.wait { TmuxSession.lastLine($0).contains("project.zip") && !$0.contains("sorted by") }
-        #expect(TmuxSession.lastLine(screen).contains("project.zip │ page 1 of 1"), "\(TmuxSession.lastLine(screen))")
-        session.send("Escape")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
