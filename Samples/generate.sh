@@ -61,6 +61,8 @@ if command -v soffice >/dev/null 2>&1; then
 fi
 # Delimited text for --csv-as-spreadsheet: comma, semicolon and tab files of 300 rows.
 python3 -I "$here/csv-samples.py" "$out"
+# Tables for Quire's own table engine (tables/): encodings, separators, quoting, hostile rows.
+python3 -I "$here/table-samples.py" "$out"
 # Office files from other producers (python-docx over Word's template, XlsxWriter).
 /usr/bin/python3 -I "$here/office-others.py" "$out"
 rm -rf "$out/.parts"

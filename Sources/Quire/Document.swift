@@ -96,6 +96,7 @@ public final class Document: Sendable {
         var fontFaces: [FontFace]?
         var archive: ArchiveListing?
         var media: MediaInfo?
+        var table: TableInfo?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -138,6 +139,9 @@ public final class Document: Sendable {
                 pdf = .locked
                 problem = error
             }
+        case .text where DelimitedTable.applies(to: contentType, path: path):
+            // Quire's own table: rows counted for a moment (else "about"), columns typed.
+            table = TableInfo(try DelimitedTable(file: file, tabSeparated: contentType.conforms(to: "text/tab-separated-values")))
         case .image:
             if ImageProbe.canLoad(mimeType: contentType.mimeType) {
                 guard let probed = ImageProbe.info(of: file) else {
@@ -166,6 +170,7 @@ public final class Document: Sendable {
         info.fontFaces = fontFaces
         info.archive = archive
         info.media = media
+        info.table = table
         return info
     }
 }

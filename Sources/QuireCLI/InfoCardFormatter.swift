@@ -75,6 +75,15 @@ enum InfoCardFormatter {
             }
             if faces.count > 64 { rows.append(("", "… and \(faces.count - 64) more faces")) }
         }
+        if let table = info.table {
+            rows.append(("Rows", table.rowsDescription))
+            rows.append(("Columns", "\(table.columns.count)"))
+            for column in table.columns.prefix(64) { rows.append(("  " + column.name, column.kind.rawValue)) }
+            if table.columns.count > 64 { rows.append(("", "… and \(table.columns.count - 64) more columns")) }
+            rows.append(("Separator", table.delimiter + (table.header ? " (header row)" : " (no header row)")))
+            rows.append(("Encoding", table.encoding))
+            if let cut = table.cut { rows.append(("Cut", cut)) }
+        }
         if let archive = info.archive {
             rows.append(("Format", ([archive.format] + archive.filters).joined(separator: ", ")))
             let files = archive.fileCount, folders = archive.entries.count { $0.kind == .directory }

@@ -92,6 +92,9 @@ struct InfoRecord: Encodable {
     var fonts: [FontFace]?
     var archive: ArchiveRecord?
     var media: MediaRecord?
+    /// A delimited table (CSV, TSV): `rows`, `rowsExact`, `columns` (`name`, `kind`: integer,
+    /// decimal, date or text, `width`), `delimiter`, `header`, `encoding`, `cut`.
+    var table: TableInfo?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -134,6 +137,7 @@ struct InfoRecord: Encodable {
         fonts = info.fontFaces
         archive = info.archive.map(ArchiveRecord.init)
         media = info.media.map(MediaRecord.init)
+        table = info.table
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

@@ -46,13 +46,23 @@ struct RenderEngine: Sendable {
     /// The document families it opens.
     let families: Set<DocumentFamily>
     let open: @Sendable (Input) throws(DocumentError) -> Opened
+    /// For an engine that takes only some types of its families (the table engine: delimited
+    /// text among text): whether it takes this one. Nil: every type of its families.
+    var accepts: (@Sendable (ContentType, DocumentPath) -> Bool)? = nil
 
     /// Every engine, in one table.
-    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview]
+    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview, .delimited]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {
-        table.first { $0.families.contains(family) }
+        table.first { $0.families.contains(family) && $0.accepts == nil }
+    }
+
+    /// The engine for a file of `type` named `path`: one that takes this type in particular
+    /// (``accepts``), else the engine of its family.
+    static func engine(for type: ContentType, path: DocumentPath) -> RenderEngine? {
+        table.first { $0.families.contains(type.family) && $0.accepts?(type, path) == true }
+            ?? table.first { $0.families.contains(type.family) && $0.accepts == nil }
     }
 
     /// The engines' names by family (for `docs` and tests: which families have an engine).

@@ -65,7 +65,7 @@ public final class Renderer {
             break
         }
         let asSpreadsheet = csvAsSpreadsheet && SpreadsheetText.applies(to: contentType)
-        guard let engine = asSpreadsheet ? RenderEngine.office : RenderEngine.engine(for: contentType.family) else {
+        guard let engine = asSpreadsheet ? RenderEngine.office : RenderEngine.engine(for: contentType, path: file.path) else {
             throw DocumentError(kind: .unsupported, path: file.path,
                                 reason: "this file type cannot be previewed (\(contentType.localizedDescription))")
         }

@@ -406,8 +406,19 @@ final class DocumentSession {
         }
     }
 
-    /// A text file's lines, read up to `limit` bytes (cut at the last whole line).
+    /// A text file's lines, read up to `limit` bytes (cut at the last whole line); a delimited
+    /// table (CSV, TSV) as a table of characters (``TableText``): its header, a rule, and the
+    /// rows that start within `limit` bytes, found through the table's lazy row index.
     static func text(of file: InputFile, type: ContentType, limit: Int) throws(RenderProblem) -> TextContent {
+        if DelimitedTable.applies(to: type, path: file.path) {
+            do {
+                let table = try DelimitedTable(file: file, tabSeparated: type.conforms(to: "text/tab-separated-values"))
+                let within = table.rowCount(within: limit)
+                return TextContent(lines: TableText.header(table) + TableText.lines(table, rows: 0..<within.rows), isTruncated: !within.isAll)
+            } catch {
+                throw RenderProblem(error, passwordGiven: false)
+            }
+        }
         var bytes: [UInt8]
         do { bytes = try file.read(upTo: limit + 1) } catch { throw RenderProblem(error) }
         let truncated = bytes.count > limit
@@ -415,11 +426,6 @@ final class DocumentSession {
             bytes.removeLast(bytes.count - limit)
             if let newline = bytes.lastIndex(of: 0x0A) { bytes.removeSubrange((newline + 1)...) }
         }
-        var text = TextContent(bytes: bytes, isTruncated: truncated)
-        // CSV: columns aligned for reading (the cells as written, spaces added).
-        if type.mimeType == "text/csv", let aligned = CSVColumns.aligned(text.lines) {
-            text = TextContent(lines: aligned, isTruncated: truncated)
-        }
-        return text
+        return TextContent(bytes: bytes, isTruncated: truncated)
     }
 }

@@ -1,0 +1,50 @@
+/// A table laid out as lines of characters, for viewers that show text as text (the terminal:
+/// "text is text"): the header's names, a rule, then a line per row; each cell padded or cut to
+/// its column's width, numbers right-aligned, columns separated by " │ ". Line ends inside a
+/// cell are shown as "↵", other control characters as visible symbols (␀…␟), so nothing in a
+/// cell can drive a terminal or break a line.
+public enum TableText {
+    public static let separator = " │ "
+
+    /// The header line and the rule under it.
+    public static func header(_ table: DelimitedTable) -> [String] {
+        let names = table.columns.map { cell($0.name, width: $0.width, right: false) }.joined(separator: separator)
+        let rule = table.columns.map { String(repeating: "─", count: $0.width) }.joined(separator: "─┼─")
+        return [names, rule]
+    }
+
+    /// One line per row of `rows`.
+    public static func lines(_ table: DelimitedTable, rows: Range<Int>) -> [String] {
+        table.rows(rows).map { line($0, columns: table.columns) }
+    }
+
+    /// One row's cells as a line.
+    public static func line(_ cells: [String], columns: [TableColumn]) -> String {
+        zip(cells, columns).map { cell($0, width: $1.width, right: $1.kind.isNumeric) }.joined(separator: separator)
+    }
+
+    /// `text` made safe and exactly `width` characters: padded (on the left for numbers), or
+    /// cut with "…".
+    public static func cell(_ text: String, width: Int, right: Bool) -> String {
+        var shown = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count <= width else { break }
+            switch scalar.value {
+            case 0x0A, 0x0D: shown.append("↵")
+            case 0x09: shown.append(" ")
+            case 0x00..<0x20: shown.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F, 0x80..<0xA0, 0x2028, 0x2029: shown.append("\u{FFFD}")
+            default: shown.append(scalar)
+            }
+            count += 1
+        }
+        if count > width {
+            shown = String.UnicodeScalarView(shown.prefix(max(0, width - 1)))
+            shown.append("…")
+            return String(shown)
+        }
+        let padding = String(repeating: " ", count: width - count)
+        return right ? padding + String(shown) : String(shown) + padding
+    }
+}
