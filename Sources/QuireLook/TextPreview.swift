@@ -14,6 +14,8 @@ final class TextPreview {
     /// The text view (focus, accessibility).
     let view: UnsafeMutablePointer<GtkWidget>
     private let buffer: UnsafeMutablePointer<GtkSourceBuffer>
+    /// Lines above the text's first (a table's header and rule): find's line numbers are moved by them.
+    private var headerLines = 0
     /// The language the current text is highlighted as (GtkSourceView's name), nil for none.
     private(set) var languageName: String?
 
@@ -64,7 +66,9 @@ final class TextPreview {
         gtk_text_view_set_wrap_mode(cast(view), isCode ? GTK_WRAP_NONE : GTK_WRAP_WORD_CHAR)
         Accessibility.setDescription(view, languageName.map { "Highlighted as \($0)" } ?? "Plain text")
 
-        let joined = text.lines.joined(separator: "\n") + (text.isTruncated ? "\n…" : "")
+        // A table's header and rule come first (its lines are its rows).
+        headerLines = text.table?.header.count ?? 0
+        let joined = ((text.table?.header ?? []) + text.lines).joined(separator: "\n") + (text.isTruncated ? "\n…" : "")
         gtk_text_buffer_set_text(textBuffer, joined, -1)
         var start = GtkTextIter()
         gtk_text_buffer_get_start_iter(textBuffer, &start)
@@ -95,7 +99,8 @@ final class TextPreview {
         gtk_text_buffer_remove_tag_by_name(textBuffer, "quire-current-match", &start, &end)
         guard find.isActive, find.isText else { return }
         let lines = gtk_text_buffer_get_line_count(textBuffer)
-        for (index, match) in find.matches.enumerated() {
+        for (index, var match) in find.matches.enumerated() {
+            match.page += headerLines
             guard let characters = match.characters, match.page < lines else { continue }
             var from = GtkTextIter(), to = GtkTextIter()
             gtk_text_buffer_get_iter_at_line_offset(textBuffer, &from, Int32(match.page), Int32(characters.lowerBound))

@@ -91,6 +91,12 @@ public struct DocumentFacts: Sendable, Hashable {
             writer.integer(entry.modified ?? Int64.min)
         }
         writer.integer(isProvisional ? 1 : 0)
+        if let table = text?.table {
+            writer.integer(1)
+            table.write(to: &writer)
+        } else {
+            writer.integer(0)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -132,5 +138,9 @@ public struct DocumentFacts: Sendable, Hashable {
             entries.append(ArchiveEntryFact(path: path, size: size >= 0 ? size : nil, modified: modified == Int64.min ? nil : modified))
         }
         isProvisional = try reader.integer() == 1
+        if try reader.integer() == 1 {
+            let table = try TableLayout(reading: &reader)
+            text?.table = table
+        }
     }
 }

@@ -1,3 +1,4 @@
+import QuireRender
 import QuireTypes
 
 /// A document as a viewer names it to the worker: which file, with which password, under which
@@ -24,6 +25,8 @@ public struct DocumentRequest: Sendable, Hashable {
     /// A CSV or TSV file is laid out by LibreOffice Calc (its printed pages) instead of as text
     /// (`--csv-as-spreadsheet`); other types ignore it.
     public var csvAsSpreadsheet: Bool
+    /// A delimited table shown as text: the rows in this order (sorted in the worker).
+    public var tableSort: TableSort? = nil
 
     public init(path: DocumentPath, password: String? = nil, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
                 layout: Layout = .view, firstPageFirst: Bool = false, csvAsSpreadsheet: Bool = false) {
@@ -38,7 +41,7 @@ public struct DocumentRequest: Sendable, Hashable {
     /// Whether both name the same document the same way (whether page 1 comes first aside).
     public func opensSameDocument(as other: DocumentRequest) -> Bool {
         path == other.path && password == other.password && maximumFileSize == other.maximumFileSize && layout == other.layout
-            && csvAsSpreadsheet == other.csvAsSpreadsheet
+            && csvAsSpreadsheet == other.csvAsSpreadsheet && tableSort == other.tableSort
     }
 
     func write(to writer: inout WireWriter) {
@@ -48,6 +51,8 @@ public struct DocumentRequest: Sendable, Hashable {
         writer.integer(layout.rawValue)
         writer.integer(firstPageFirst ? 1 : 0)
         writer.integer(csvAsSpreadsheet ? 1 : 0)
+        writer.integer(Int64(tableSort?.column ?? -1))
+        writer.integer(tableSort?.descending == true ? 1 : 0)
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -58,6 +63,9 @@ public struct DocumentRequest: Sendable, Hashable {
         self.layout = layout
         firstPageFirst = try reader.integer() == 1
         csvAsSpreadsheet = try reader.integer() == 1
+        let sortColumn = try reader.integer(), descending = try reader.integer() == 1
+        guard sortColumn >= -1, sortColumn < Int64(DelimitedTable.maximumColumns) else { throw WireReader.Malformed() }
+        tableSort = sortColumn >= 0 ? TableSort(column: Int(sortColumn), descending: descending) : nil
     }
 
     /// The `open` request frame.

@@ -303,7 +303,7 @@ final class DocumentSession {
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
             let facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false,
-                                      text: try Self.text(of: file, type: type, limit: limits.maximumTextBytes))
+                                      text: try Self.text(of: file, type: type, limit: limits.maximumTextBytes, sort: request.tableSort))
             open = (request, nil, facts)
             return facts
         }
@@ -409,15 +409,23 @@ final class DocumentSession {
     /// A text file's lines, read up to `limit` bytes (cut at the last whole line); a delimited
     /// table (CSV, TSV) as a table of characters (``TableText``): its header, a rule, and the
     /// rows that start within `limit` bytes, found through the table's lazy row index.
-    static func text(of file: InputFile, type: ContentType, limit: Int) throws(RenderProblem) -> TextContent {
+    /// The rows are sorted here when `sort` says so (the rows read, in the worker).
+    static func text(of file: InputFile, type: ContentType, limit: Int, sort: TableSort? = nil) throws(RenderProblem) -> TextContent {
         if DelimitedTable.applies(to: type, path: file.path) {
+            let table: DelimitedTable
             do {
-                let table = try DelimitedTable(file: file, tabSeparated: type.conforms(to: "text/tab-separated-values"))
-                let within = table.rowCount(within: limit)
-                return TextContent(lines: TableText.header(table) + TableText.lines(table, rows: 0..<within.rows), isTruncated: !within.isAll)
+                table = try DelimitedTable(file: file, tabSeparated: type.conforms(to: "text/tab-separated-values"))
             } catch {
                 throw RenderProblem(error, passwordGiven: false)
             }
+            let within = table.rowCount(within: limit)
+            var rows = table.rows(0..<within.rows)
+            if let sort { rows = TableText.sorted(rows, by: sort.column, in: table, descending: sort.descending) }
+            let layout = TableLayout(header: TableText.header(table), columnStarts: TableText.columnStarts(table),
+                                     columnNames: table.columns.map(\.name), sort: sort,
+                                     fileRows: within.isAll ? TableRowCount(rows: within.rows, isExact: true).description
+                                                            : table.rowCount.description)
+            return TextContent(lines: rows.map { TableText.line($0, columns: table.columns) }, isTruncated: !within.isAll, table: layout)
         }
         var bytes: [UInt8]
         do { bytes = try file.read(upTo: limit + 1) } catch { throw RenderProblem(error) }

@@ -7,11 +7,15 @@ public struct TextContent: Sendable, Hashable {
     public let lines: [String]
     /// Whether the file was cut at the text byte limit.
     public let isTruncated: Bool
+    /// For a delimited table (CSV, TSV) shown as text: its header and columns; the lines are
+    /// its rows.
+    public var table: TableLayout?
 
     /// Lines already decoded and made safe to show.
-    public init(lines: [String], isTruncated: Bool = false) {
+    public init(lines: [String], isTruncated: Bool = false, table: TableLayout? = nil) {
         self.lines = lines
         self.isTruncated = isTruncated
+        self.table = table
     }
 
     public init(bytes: [UInt8], isTruncated: Bool = false) {

@@ -50,6 +50,17 @@ public final class TerminalViewer {
     private var message: (text: String, isError: Bool)?
     private var passwordDeclined: Set<Int> = []
     private var textLinesShown = 1
+    /// A table's leftmost column in view (h/l scroll by column), and the file it belongs to.
+    private var tableColumnOf: (file: Int, column: Int) = (0, 0)
+    private var tableColumn: Int {
+        get { tableColumnOf.file == model.fileIndex ? tableColumnOf.column : 0 }
+        set { tableColumnOf = (model.fileIndex, newValue) }
+    }
+    /// The table on screen, if the text is one.
+    private var shownTable: TableLayout? {
+        if case .text(let text) = model.content { return text.table }
+        return nil
+    }
     private var layout = Layout()
     private let styled: Bool
     /// `quire look --print`: the print form is open from the start (once the file is open).
@@ -292,8 +303,14 @@ public final class TerminalViewer {
             }
         case .nextFile: switchFile(model.nextFile(), last: "this is the last file")
         case .previousFile: switchFile(model.previousFile(), last: "this is the first file")
+        case .panLeft where shownTable != nil:
+            if tableColumn > 0 { tableColumn -= 1 } else { message = ("this is the first column", false) }
+        case .panRight where shownTable != nil:
+            if tableColumn + 1 < shownTable!.columnStarts.count { tableColumn += 1 } else { message = ("this is the last column", false) }
         case .panLeft: model.pan(dx: -0.25, dy: 0)
         case .panRight: model.pan(dx: 0.25, dy: 0)
+        case .sortColumn:
+            if let problem = model.sortTable(column: tableColumn) { message = (problem, false) }
         case .info: showInfo.toggle()
         case .zoomIn:
             if !model.zoomIn() { message = (isText ? "text is shown as text: zoom is for pages" : "zoomed in as far as it goes", false) }
@@ -822,6 +839,7 @@ public final class TerminalViewer {
     }
 
     private func drawText(_ text: TextContent, into out: inout String) {
+        if let table = text.table { return drawTable(text, table, into: &out) }
         let gutter = String(max(1, text.lineCount)).count
         let width = max(1, layout.contentColumns - gutter - 2)
         var row = 0
@@ -845,6 +863,48 @@ public final class TerminalViewer {
         textLinesShown = max(1, line - model.position)
         if text.lineCount == 0 {
             out += at(layout.contentTop, layout.contentLeft) + "(empty)"
+        }
+    }
+
+    /// A table: its header frozen on top, a row a line (never wrapped), from the leftmost column
+    /// in view; a row number in the gutter. The current match's column is brought into view.
+    private func drawTable(_ text: TextContent, _ table: TableLayout, into out: inout String) {
+        let gutter = String(max(1, text.lineCount)).count
+        let width = max(1, layout.contentColumns - gutter - 2)
+        tableColumn = max(0, min(tableColumn, table.columnStarts.count - 1))
+        if let match = model.find.currentMatch, model.find.file == model.fileIndex, let characters = match.characters,
+           !table.columnStarts.isEmpty {
+            let start = table.columnStarts[tableColumn]
+            if characters.lowerBound < start || characters.upperBound > start + width {
+                tableColumn = table.columnStarts.lastIndex { $0 <= characters.lowerBound } ?? 0
+            }
+        }
+        let start = table.columnStarts.isEmpty ? 0 : table.columnStarts[tableColumn]
+        func slice(_ line: String) -> String {
+            String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(start).prefix(width)))
+        }
+        var row = 0
+        for (index, line) in table.header.enumerated() where row < layout.contentRows {
+            let shown = TerminalText.shown(slice(line))
+            out += at(layout.contentTop + row, layout.contentLeft) + String(repeating: " ", count: gutter + 2)
+                + (styled && index == 0 ? "\u{1B}[1m\(shown)\u{1B}[0m" : shown)
+            row += 1
+        }
+        var line = model.position
+        while row < layout.contentRows, line < text.lineCount {
+            let marks = model.find.file == model.fileIndex ? model.find.matches(onPage: line).compactMap { match in
+                match.characters.map { ($0, match == model.find.currentMatch) }
+            } : []
+            let number = String(line + 1)
+            let padded = String(repeating: " ", count: gutter - number.count) + number
+            out += at(layout.contentTop + row, layout.contentLeft)
+                + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + TerminalText.mark(slice(text.lines[line]), from: start, marks: marks)
+            row += 1
+            line += 1
+        }
+        textLinesShown = max(1, line - model.position)
+        if text.lineCount == 0 {
+            out += at(layout.contentTop + row, layout.contentLeft) + "(no rows)"
         }
     }
 

@@ -143,6 +143,10 @@ public final class ViewerModel {
         var resumed = false
         /// Set when the file was found gone (an index sheet looks): why it cannot be shown.
         var vanished: String?
+        /// A table's rows sorted by a column (the worker sorts them; ``sortTable(column:)``), and
+        /// the column's name while the worker is at it.
+        var tableSort: TableSort?
+        var sortingName: String?
 
         init(path: DocumentPath) { self.path = path }
 
@@ -258,8 +262,15 @@ public final class ViewerModel {
     /// "page 3 of 120", "line 40 of 300", "opening…", or "" when nothing is shown.
     public var positionText: String {
         switch content {
-        case .opening: return "opening…"
+        case .opening: return files[fileIndex].sortingName.map { "sorting by \($0)…" } ?? "opening…"
         case .pages(let count): return "page \(page + 1) of \(count)" + (isLayingOut ? ", laying out…" : "")
+        case .text(let text) where text.table != nil:
+            let table = text.table!
+            let sorted = table.sort.map { sort in
+                ", sorted by \(table.columnNames.indices.contains(sort.column) ? table.columnNames[sort.column] : "?")" + (sort.descending ? " ↓" : " ↑")
+            } ?? ""
+            return "row \(min(position + 1, max(1, text.lineCount))) of \(text.lineCount)"
+                + (text.isTruncated ? " (the first of \(table.fileRows))" : "") + sorted
         case .text(let text): return "line \(min(position + 1, max(1, text.lineCount))) of \(text.lineCount)"
         case .problem: return ""
         }
@@ -312,6 +323,7 @@ public final class ViewerModel {
                 return completed(file, index: job.file, provisional: provisional, result)
             }
             guard case .opening(let waiting) = file.state, waiting == job else { return nil }  // stale
+            file.sortingName = nil
             switch result {
             case .success(let facts):
                 file.state = .opened(facts)
@@ -393,9 +405,10 @@ public final class ViewerModel {
         let file = files[fileIndex]
         switch file.state {
         case .unrequested:
-            let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
-                                                                         maximumFileSize: configuration.maximumFileSize,
-                                                                         firstPageFirst: true, csvAsSpreadsheet: configuration.csvAsSpreadsheet))
+            var request = DocumentRequest(path: file.path, password: file.password, maximumFileSize: configuration.maximumFileSize,
+                                          firstPageFirst: true, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+            request.tableSort = file.tableSort
+            let job = OpenJob(file: fileIndex, request: request)
             file.state = .opening(job)
             queue.wantOpen([job])
         case .opening(let job):
@@ -432,6 +445,21 @@ public final class ViewerModel {
 
     // MARK: Commands: pages and lines
 
+    /// Sorts a table's rows by `column` (the worker sorts them and the table comes back from
+    /// the top); the same column again reverses the order. A message when the file is no table.
+    public func sortTable(column: Int) -> String? {
+        let file = files[fileIndex]
+        guard case .opened(let facts) = file.state, let table = facts.text?.table else { return "only a table can be sorted" }
+        guard table.columnNames.indices.contains(column) else { return "there is no column \(column + 1)" }
+        let descending = file.tableSort?.column == column && file.tableSort?.descending == false
+        file.tableSort = TableSort(column: column, descending: descending)
+        file.sortingName = table.columnNames[column]
+        file.state = .unrequested
+        file.position = 0
+        requestCurrent()
+        return nil
+    }
+
     /// Next page (paged content) or next line (text). Returns whether anything moved.
     @discardableResult public func nextPage() -> Bool { move(to: position + 1) }
     @discardableResult public func previousPage() -> Bool { move(to: position - 1) }
@@ -449,6 +477,10 @@ public final class ViewerModel {
         case .pages(let count):
             guard (1...max(1, count)).contains(number) else {
                 return "there is no page \(number): \(count) page\(count == 1 ? "" : "s")"
+            }
+        case .text(let text) where text.table != nil:
+            guard (1...max(1, text.lineCount)).contains(number) else {
+                return "there is no row \(number): \(text.lineCount) row\(text.lineCount == 1 ? "" : "s") shown"
             }
         case .text(let text):
             guard (1...max(1, text.lineCount)).contains(number) else {

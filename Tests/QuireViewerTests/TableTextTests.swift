@@ -10,6 +10,17 @@ import Testing
 /// their column.
 @Suite("Table text")
 struct TableTextTests {
+    @Test func numbersSortAsNumbersAndEmptyCellsLast() throws {
+        let directory = TemporaryDirectory("quire-csv")
+        let path = directory.file("sort.csv")
+        try "n,word\n10,b\n9,\n,a\n100,c\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let table = try DelimitedTable(file: try InputFile(path: DocumentPath(path)))
+        let rows = table.rows(0..<10)
+        #expect(TableText.sorted(rows, by: 0, in: table, descending: false).map { $0[0] } == ["9", "10", "100", ""])
+        #expect(TableText.sorted(rows, by: 0, in: table, descending: true).map { $0[0] } == ["100", "10", "9", ""])
+        #expect(TableText.sorted(rows, by: 1, in: table, descending: false).map { $0[1] } == ["a", "b", "c", ""])
+    }
+
     @Test func cellsArePaddedCutAndMadeSafe() {
         #expect(TableText.cell("ab", width: 4, right: false) == "ab  ")
         #expect(TableText.cell("7", width: 4, right: true) == "   7")
@@ -30,7 +41,21 @@ struct TableTextTests {
             Issue.record("CSV is shown as text, got \(model.content)")
             return
         }
-        #expect(text.lines == ["id │ name  ", "───┼───────", " 1 │ Ann   ", "22 │ Bo, Jr"])
+        #expect(text.table?.header == ["id │ name  ", "───┼───────"])
+        #expect(text.lines == [" 1 │ Ann   ", "22 │ Bo, Jr"])
+        #expect(text.table?.columnStarts == [0, 5])
+        #expect(model.positionText == "row 1 of 2")
+        // Sorted in the worker: by name, then by name the other way.
+        #expect(model.sortTable(column: 1) == nil)
+        #expect(model.positionText == "sorting by name…")
+        #expect(model.waitUntilOpened() == nil)
+        guard case .text(let ascending) = model.content else { Issue.record("\(model.content)"); return }
+        #expect(ascending.lines == [" 1 │ Ann   ", "22 │ Bo, Jr"])
+        #expect(model.sortTable(column: 1) == nil)
+        #expect(model.waitUntilOpened() == nil)
+        guard case .text(let descending) = model.content else { Issue.record("\(model.content)"); return }
+        #expect(descending.lines == ["22 │ Bo, Jr", " 1 │ Ann   "])
+        #expect(model.positionText == "row 1 of 2, sorted by name ↓")
         #expect(model.card?.mimeType == "text/csv")
     }
 }

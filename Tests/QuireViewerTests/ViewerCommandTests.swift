@@ -8,8 +8,9 @@ import Testing
     /// Commands a front-end has no key for, and why.
     static let keyless: [ViewerCommand.FrontEnd: Set<ViewerCommand>] = [
         // The window: its card is in the header; panning is the scroll bars'; the archive list
-        // has its header button; help is the man page; Copy Path is in the Share menu.
-        .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath],
+        // has its header button; help is the man page; Copy Path is in the Share menu; the window
+        // shows a table as text, without sorting (yet).
+        .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath, .sortColumn],
         // The terminal: no picture clipboard, no text selection, no page thumbnails.
         .terminal: [.copyPageImage, .selectAll, .sidebar],
     ]

@@ -28,6 +28,9 @@ public final class DelimitedTable: Sendable {
     let index: TableRowIndex
     private let counter = Mutex<JoinableThread?>(nil)
 
+    /// Most columns a table has (cells past them are dropped).
+    public static let maximumColumns = TableScanner.maximumCells
+
     /// Bytes the sample (encoding, separator, header, column kinds and widths) is read from.
     static let sampleBytes = 256 << 10
     /// Rows sampled for kinds and widths.

@@ -48,3 +48,38 @@ public enum TableText {
         return right ? padding + String(shown) : String(shown) + padding
     }
 }
+
+extension TableText {
+    /// Where each column starts in a line, in characters.
+    public static func columnStarts(_ table: DelimitedTable) -> [Int] {
+        var starts: [Int] = []
+        var start = 0
+        for column in table.columns {
+            starts.append(start)
+            start += column.width + separator.count
+        }
+        return starts
+    }
+
+    /// `rows` ordered by `column`: numbers as numbers (a decimal comma read as a point where the
+    /// separator is not a comma), anything else as written; empty cells last either way; rows
+    /// that compare equal keep their order.
+    public static func sorted(_ rows: [[String]], by column: Int, in table: DelimitedTable, descending: Bool) -> [[String]] {
+        guard table.columns.indices.contains(column) else { return rows }
+        let numeric = table.columns[column].kind.isNumeric
+        let comma = table.delimiter != ","
+        func number(_ cell: String) -> Double? {
+            let text = cell.filter { $0 != " " }
+            return Double(comma ? String(text.map { $0 == "," ? "." : $0 }) : text)
+        }
+        var keyed = rows.enumerated().map { (index: $0.offset, row: $0.element, number: numeric ? number($0.element[column]) : nil) }
+        keyed.sort { a, b in
+            let x = a.row[column], y = b.row[column]
+            if x.isEmpty != y.isEmpty { return y.isEmpty }
+            if numeric, let p = a.number, let q = b.number, p != q { return descending ? p > q : p < q }
+            if !numeric || a.number == nil || b.number == nil, x != y { return descending ? x > y : x < y }
+            return a.index < b.index
+        }
+        return keyed.map(\.row)
+    }
+}

@@ -17,6 +17,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     case find, nextMatch, previousMatch, endFind
     case zoomIn, zoomOut, zoomToFit
     case panLeft, panRight
+    case sortColumn
     case info
     case print
     case copy, copyPageImage, copyPath, selectAll
@@ -48,8 +49,9 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .zoomIn: "zoom in"
         case .zoomOut: "zoom out"
         case .zoomToFit: "fit the page"
-        case .panLeft: "pan a zoomed page left"
-        case .panRight: "pan a zoomed page right"
+        case .panLeft: "pan a zoomed page left (a table: one column left)"
+        case .panRight: "pan a zoomed page right (a table: one column right)"
+        case .sortColumn: "sort a table by its leftmost column in view (again: the other way)"
         case .info: "show or hide the file's info card"
         case .print: "print (offered only when printing can work)"
         case .copy: "copy: the selection, else the file (the terminal: the page's text, through OSC 52)"
@@ -91,7 +93,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .zoomIn: [.character("+", control: true), .character("=", control: true)]
         case .zoomOut: [.character("-", control: true)]
         case .zoomToFit: [.character("0", control: true)]
-        case .panLeft, .panRight, .info, .openEntry, .copyPath: []
+        case .panLeft, .panRight, .info, .openEntry, .copyPath, .sortColumn: []
         case .print: [.character("p", control: true)]
         case .copy: [.character("c", control: true)]
         case .copyPageImage: [.character("C", control: true)]
@@ -123,6 +125,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .zoomToFit: [.character("0")]
         case .panLeft: [.character("h"), ViewerKey(.left, shift: true)]
         case .panRight: [.character("l"), ViewerKey(.right, shift: true)]
+        case .sortColumn: [.character("s")]
         case .info: [.character("i")]
         case .print: [.character("p")]
         case .copy: [.character("y")]
@@ -143,7 +146,9 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .nextFile, .previousFile, .indexSheet: context.fileCount > 1
         case .find: context.hasText
         case .nextMatch, .previousMatch, .endFind: context.isFindActive
-        case .zoomIn, .zoomOut, .zoomToFit, .panLeft, .panRight, .sidebar, .copyPageImage: context.showing == .pages
+        case .zoomIn, .zoomOut, .zoomToFit, .sidebar, .copyPageImage: context.showing == .pages
+        case .panLeft, .panRight: context.showing == .pages || context.isTable
+        case .sortColumn: context.isTable
         case .print: context.canPrint
         case .copy, .selectAll: context.hasText
         case .openEntry: context.hasArchiveEntries

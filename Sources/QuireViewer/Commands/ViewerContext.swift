@@ -18,14 +18,18 @@ public struct ViewerContext: Sendable, Hashable {
     public var fileCount: Int
     public var hasArchiveEntries: Bool
     public var canPrint: Bool
+    /// The text shown is a delimited table (CSV, TSV): its columns scroll and sort.
+    public var isTable: Bool
 
-    public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool) {
+    public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool,
+                isTable: Bool = false) {
         self.showing = showing
         self.hasText = hasText
         self.isFindActive = isFindActive
         self.fileCount = fileCount
         self.hasArchiveEntries = hasArchiveEntries
         self.canPrint = canPrint
+        self.isTable = isTable
     }
 
     var isBrowsable: Bool { showing == .pages || showing == .text }
@@ -35,16 +39,19 @@ extension ViewerModel {
     /// The context the viewer-command table reads for this model's current file.
     public var commandContext: ViewerContext {
         let showing: ViewerContext.Showing
+        var isTable = false
         switch content {
         case .opening: showing = .opening
         case .problem: showing = .problem
         case .pages: showing = .pages
-        case .text: showing = .text
+        case .text(let text):
+            showing = .text
+            isTable = text.table != nil
         }
         let family = card?.family
         let pictureFamilies: Set<DocumentFamily?> = [.image, .video, .audio, .font, .archive, .comicBook, .svg]
         let hasText = showing == .text || (showing == .pages && !pictureFamilies.contains(family))
         return ViewerContext(showing: showing, hasText: hasText, isFindActive: find.isActive, fileCount: fileCount,
-                             hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable)
+                             hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable, isTable: isTable)
     }
 }
