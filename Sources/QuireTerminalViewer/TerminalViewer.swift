@@ -996,7 +996,7 @@ public final class TerminalViewer {
             right = "Find: \(typed)▏  Enter find · Esc cancel"
         case .goTo(let typed):
             let what: String
-            if case .text = model.content { what = "line" } else { what = "page" }
+            if shownTable != nil { what = "row" } else if case .text = model.content { what = "line" } else { what = "page" }
             right = "Go to \(what): \(typed)▏  Enter go · Esc cancel"
         case .password(let typed):
             right = "Password for \(model.fileName): \(String(repeating: "•", count: typed.count))▏  Enter unlock · Esc cancel"

@@ -449,6 +449,7 @@ public final class ViewerModel {
     /// the top); the same column again reverses the order. A message when the file is no table.
     public func sortTable(column: Int) -> String? {
         let file = files[fileIndex]
+        if case .opening = file.state { return "\(fileName) is still opening" }
         guard case .opened(let facts) = file.state, let table = facts.text?.table else { return "only a table can be sorted" }
         guard table.columnNames.indices.contains(column) else { return "there is no column \(column + 1)" }
         let descending = file.tableSort?.column == column && file.tableSort?.descending == false

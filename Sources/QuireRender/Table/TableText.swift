@@ -8,7 +8,7 @@ public enum TableText {
 
     /// The header line and the rule under it.
     public static func header(_ table: DelimitedTable) -> [String] {
-        let names = table.columns.map { cell($0.name, width: $0.width, right: false) }.joined(separator: separator)
+        let names = table.columns.map { cell($0.name, width: $0.width, right: $0.kind.isNumeric) }.joined(separator: separator)
         let rule = table.columns.map { String(repeating: "─", count: $0.width) }.joined(separator: "─┼─")
         return [names, rule]
     }

@@ -1,0 +1,134 @@
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// A CSV file in the terminal viewer, driven in tmux: the table as characters with its header
+/// frozen on top; j/k, Space/b, g/G scroll the rows; h/l scroll by column; `/` finds, n/N move
+/// between matches; `s` sorts by the leftmost column in view (again: reversed); digits and
+/// Enter jump to a row; `?` lists the table's keys.
+@Suite("quire look on a table in a terminal (tmux)")
+final class LookTableTerminalTests {
+    let directory = TemporaryDirectory("quire-look-table")
+
+    func look(_ file: String = Samples.path("tables/people.csv")) throws -> TmuxSession {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = directory.file("state")
+        env["CUPS_SERVER"] = "127.0.0.1:1"
+        env["NO_COLOR"] = nil
+        let session = try TmuxSession([QuireBinary.path, "look", "--terminal", "--no-resume", file], environment: env)
+        _ = session.wait(for: "row 1 of 500", timeout: 30)
+        return session
+    }
+
+    /// The first line of the screen (the header's names).
+    static func header(_ screen: String) -> String { screen.components(separatedBy: "\n").first ?? "" }
+    /// The screen's third line: the first row in view (under the names and the rule).
+    static func firstRow(_ screen: String) -> String {
+        let lines = screen.components(separatedBy: "\n")
+        return lines.count > 2 ? lines[2] : ""
+    }
+
+    @Test func rowsScrollUnderAFrozenHeader() throws {
+        let session = try look()
+        var screen = session.capture()
+        #expect(Self.header(screen).contains("id │ name        │ born       │ height │ city"), "\(screen)")
+        #expect(screen.components(separatedBy: "\n")[1].contains("────┼─────"), "the rule under the names")
+        #expect(Self.firstRow(screen).contains("1 │ Person 0001 │ 1951-02-02 │  157.1 │ Lyon"), "numbers right-aligned: \(screen)")
+        session.send("j")
+        screen = session.wait(for: "row 2 of 500")
+        #expect(Self.header(screen).contains("id │ name"), "the header stays")
+        #expect(Self.firstRow(screen).contains("Person 0002"))
+        session.send("k")
+        _ = session.wait(for: "row 1 of 500")
+        session.send("Space")
+        screen = session.wait { !$0.contains("row 1 of 500") && $0.contains(" of 500") }
+        #expect(Self.header(screen).contains("id │ name"))
+        #expect(!screen.contains("Person 0001 "), "a screen further")
+        session.send("b")
+        screen = session.wait(for: "row 1 of 500")
+        #expect(Self.firstRow(screen).contains("Person 0001"))
+        session.send("G")
+        screen = session.wait(for: "row 500 of 500")
+        #expect(screen.contains("500 │ Person 0500") && Self.header(screen).contains("id │ name"), "\(screen)")
+        session.send("g")
+        screen = session.wait(for: "row 1 of 500")
+        #expect(Self.firstRow(screen).contains("Person 0001"))
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    @Test func hAndLScrollByColumn() throws {
+        let session = try look()
+        session.send("l")
+        var screen = session.wait { Self.header($0).contains("name        │ born") && !Self.header($0).contains("id │") }
+        #expect(Self.firstRow(screen).contains("Person 0001 │ 1951-02-02"), "\(screen)")
+        session.send("l", "l", "l")
+        screen = session.wait { Self.header($0).contains("city") && !Self.header($0).contains("height") }
+        session.send("l")
+        screen = session.wait(for: "this is the last column")
+        session.send("h")
+        screen = session.wait { Self.header($0).contains("height │ city") }
+        #expect(Self.firstRow(screen).contains("157.1 │ Lyon"))
+        session.send("S-Left", "S-Left", "S-Left")
+        screen = session.wait { Self.header($0).contains("id │ name") }
+        session.send("q")
+    }
+
+    @Test func slashFindsAndNMovesBetweenMatches() throws {
+        let session = try look()
+        session.send("/")
+        _ = session.wait(for: "Find: ")
+        session.type("Person 0250")
+        session.send("Enter")
+        var screen = session.wait { TmuxSession.lastLine($0).contains("/Person 0250: 1 of 1") }
+        #expect(screen.contains("250 │ Person 0250 │"), "the match's row is in view: \(screen)")
+        #expect(Self.header(screen).contains("id │ name"), "under the header")
+        session.send("Escape")
+        _ = session.wait { !TmuxSession.lastLine($0).contains("Person 0250") }
+        session.send("g", "/")
+        _ = session.wait(for: "Find: ")
+        session.type("Kraków")
+        session.send("Enter")
+        screen = session.wait { TmuxSession.lastLine($0).contains("/Kraków: 1 of 84") }
+        #expect(screen.contains("Person 0002 │ 1952-03-03 │  164.2 │ Kraków"), "every sixth row from row 2: \(screen)")
+        session.send("G", "n")
+        screen = session.wait { TmuxSession.lastLine($0).contains("/Kraków: 2 of 84") }
+        #expect(screen.contains("Person 0008 │"), "n goes to the next match and shows it: \(screen)")
+        session.send("N")
+        screen = session.wait { TmuxSession.lastLine($0).contains("/Kraków: 1 of 84") }
+        #expect(screen.contains("Person 0002 │"))
+        session.send("Escape", "q")
+    }
+
+    @Test func sSortsByTheLeftmostColumnInView() throws {
+        let session = try look()
+        session.send("s")
+        var screen = session.wait(for: "sorted by id ↑", timeout: 30)
+        #expect(Self.firstRow(screen).contains("1 │ Person 0001"), "\(screen)")
+        session.send("s")
+        screen = session.wait(for: "sorted by id ↓", timeout: 30)
+        #expect(Self.firstRow(screen).contains("500 │ Person 0500"), "numbers as numbers: \(screen)")
+        session.send("l", "l", "l")
+        _ = session.wait { Self.header($0).contains("height │ city") && !Self.header($0).contains("born") }
+        session.send("s")
+        screen = session.wait(for: "sorted by height ↑", timeout: 30)
+        #expect(Self.firstRow(screen).contains("150.0 │"), "the smallest height first: \(screen)")
+        session.send("q")
+    }
+
+    @Test func digitsAndEnterJumpToARow() throws {
+        let session = try look()
+        session.type("250")
+        session.send("Enter")
+        var screen = session.wait(for: "row 250 of 500")
+        #expect(Self.firstRow(screen).contains("250 │ Person 0250"), "\(screen)")
+        session.type("999")
+        session.send("Enter")
+        screen = session.wait(for: "there is no row 999")
+        session.send("?")
+        screen = session.wait(for: "Keys for")
+        #expect(screen.contains("sort a table by its leftmost column in view"), "\(screen)")
+        #expect(screen.contains("a table: one column right"))
+        session.send("q", "q")
+    }
+}
