@@ -20,7 +20,7 @@ with open(path, "w", encoding="utf-8", newline="") as f:
     chunk = []
     for n in range(1, rows + 1):
         chunk.append(f"{n},Person-{n:08d},19{50 + n % 50:02d}-{1 + n % 12:02d}-{1 + n % 28:02d},"
-                     f"{150 + n * 7 % 50}.{n % 10},{cities[n % 6]},a note of some forty characters {n % 997:05d}\n")
+                     f"{150 + n * 7 % 50}.{n % 10},{cities[n % 6]},a note of some fifty characters - padded out {n % 997:05d}\n")
         if len(chunk) == 100_000:
             f.write("".join(chunk))
             chunk = []

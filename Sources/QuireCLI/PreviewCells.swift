@@ -35,6 +35,13 @@ struct PreviewCells {
 
     /// The first `rows` lines of a text file, each cut to `columns`, as the viewer shows text.
     func showText(of document: Document) throws {
+        // A table (CSV, TSV): its header and first rows as characters, columns lined up.
+        if DelimitedTable.applies(to: document.contentType, path: document.path), !document.isSpreadsheetText {
+            let table = try DelimitedTable(file: document.file, tabSeparated: document.contentType.conforms(to: "text/tab-separated-values"))
+            let lines = TableText.header(table) + TableText.lines(table, rows: 0..<max(0, rows - 2))
+            try Terminal.outputData(Array(lines.prefix(rows).map { String($0.prefix(columns)) + "\n" }.joined().utf8))
+            return
+        }
         let bytes: [UInt8]
         do {
             bytes = try document.file.read(upTo: min(document.limits.maximumTextBytes, columns * rows * 4 + 4096))

@@ -61,7 +61,7 @@ struct PreviewCommand: AsyncParsableCommand {
     var sheet = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Draw inline in a box of COLUMNSxROWS terminal cells even when standard output is a pipe (file-manager preview panes: ranger, lf, yazi); text files are shown as their first lines of text.",
+        "Draw inline in a box of COLUMNSxROWS terminal cells even when standard output is a pipe (file-manager preview panes: ranger, lf, yazi); text files are shown as their first lines of text, tables (CSV, TSV) as their header and first rows.",
         valueName: "COLSxROWS"))
     var cells: String?
 

@@ -34,6 +34,16 @@ struct PreviewCellsTests {
         #expect(result.standardOutputText == (1...5).map { String("row \($0)" + String(repeating: " ", count: 8 - "row \($0)".count) + "of a long text file that goes on").prefix(30) + "\n" }.joined())
     }
 
+    @Test func aTableIsShownAsItsHeaderAndFirstRows() throws {
+        let result = QuireBinary.run(["preview", "--cells", "40x4", Samples.path("tables/people.csv")], environment: environment())
+        #expect(result.status == 0, "\(result.standardError)")
+        // 40 characters of each line: the header's names, the rule, two rows (numbers right-aligned).
+        #expect(result.standardOutputText == [" id │ name        │ born       │ height ",
+                                              "────┼─────────────┼────────────┼────────",
+                                              "  1 │ Person 0001 │ 1951-02-02 │  157.1 ",
+                                              "  2 │ Person 0002 │ 1952-03-03 │  164.2 "].map { $0 + "\n" }.joined())
+    }
+
     @Test func aBadBoxIsAUsageError() {
         let result = QuireBinary.run(["preview", "--cells", "forty", "/dev/null"], environment: environment())
         #expect(result.status == 64)
