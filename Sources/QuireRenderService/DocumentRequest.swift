@@ -27,6 +27,10 @@ public struct DocumentRequest: Sendable, Hashable {
     public var csvAsSpreadsheet: Bool
     /// A delimited table shown as text: the rows in this order (sorted in the worker).
     public var tableSort: TableSort? = nil
+    /// A delimited table shown as text: the row its window of lines starts at (0 the first
+    /// under the header; ``lastWindow`` the window that ends with the last row).
+    public var tableWindow = 0
+    public static let lastWindow = Int(Int32.max)
 
     public init(path: DocumentPath, password: String? = nil, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
                 layout: Layout = .view, firstPageFirst: Bool = false, csvAsSpreadsheet: Bool = false) {
@@ -41,7 +45,7 @@ public struct DocumentRequest: Sendable, Hashable {
     /// Whether both name the same document the same way (whether page 1 comes first aside).
     public func opensSameDocument(as other: DocumentRequest) -> Bool {
         path == other.path && password == other.password && maximumFileSize == other.maximumFileSize && layout == other.layout
-            && csvAsSpreadsheet == other.csvAsSpreadsheet && tableSort == other.tableSort
+            && csvAsSpreadsheet == other.csvAsSpreadsheet && tableSort == other.tableSort && tableWindow == other.tableWindow
     }
 
     func write(to writer: inout WireWriter) {
@@ -53,6 +57,7 @@ public struct DocumentRequest: Sendable, Hashable {
         writer.integer(csvAsSpreadsheet ? 1 : 0)
         writer.integer(Int64(tableSort?.column ?? -1))
         writer.integer(tableSort?.descending == true ? 1 : 0)
+        writer.integer(Int64(tableWindow))
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -66,6 +71,9 @@ public struct DocumentRequest: Sendable, Hashable {
         let sortColumn = try reader.integer(), descending = try reader.integer() == 1
         guard sortColumn >= -1, sortColumn < Int64(DelimitedTable.maximumColumns) else { throw WireReader.Malformed() }
         tableSort = sortColumn >= 0 ? TableSort(column: Int(sortColumn), descending: descending) : nil
+        let window = try reader.integer()
+        guard window >= 0, window <= Int64(Self.lastWindow) else { throw WireReader.Malformed() }
+        tableWindow = Int(window)
     }
 
     /// The `open` request frame.

@@ -302,8 +302,9 @@ final class DocumentSession {
         let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
-            let facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false,
-                                      text: try Self.text(of: file, type: type, limit: limits.maximumTextBytes, sort: request.tableSort))
+            let text = DelimitedTable.applies(to: type, path: file.path) ? try tableText(file, type: type, request)
+                : try Self.text(of: file, type: type, limit: limits.maximumTextBytes)
+            let facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false, text: text)
             open = (request, nil, facts)
             return facts
         }
@@ -406,27 +407,64 @@ final class DocumentSession {
         }
     }
 
-    /// A text file's lines, read up to `limit` bytes (cut at the last whole line); a delimited
-    /// table (CSV, TSV) as a table of characters (``TableText``): its header, a rule, and the
-    /// rows that start within `limit` bytes, found through the table's lazy row index.
-    /// The rows are sorted here when `sort` says so (the rows read, in the worker).
-    static func text(of file: InputFile, type: ContentType, limit: Int, sort: TableSort? = nil) throws(RenderProblem) -> TextContent {
-        if DelimitedTable.applies(to: type, path: file.path) {
-            let table: DelimitedTable
+    /// The delimited table open now (kept across requests for its windows: its row index and
+    /// count go on), and the file it was read from.
+    private var table: (path: DocumentPath, size: Int64, modified: FileTime, table: DelimitedTable)?
+
+    /// A delimited table (CSV, TSV) as a table of characters (``TableText``): the window of rows
+    /// from `request.tableWindow` that fits in the text byte limit, sorted here when asked
+    /// (``TableLayout``). Its rows are found through the table's lazy index, and counted on a
+    /// thread of their own from the first open; the last window counts them all first.
+    func tableText(_ file: InputFile, type: ContentType, _ request: DocumentRequest) throws(RenderProblem) -> TextContent {
+        let table: DelimitedTable
+        if let kept = self.table, kept.path == file.path, kept.size == file.size, kept.modified == file.modificationTime {
+            table = kept.table
+        } else {
+            self.table = nil
             do {
                 table = try DelimitedTable(file: file, tabSeparated: type.conforms(to: "text/tab-separated-values"))
             } catch {
                 throw RenderProblem(error, passwordGiven: false)
             }
-            let within = table.rowCount(within: limit)
-            var rows = table.rows(0..<within.rows)
-            if let sort { rows = TableText.sorted(rows, by: sort.column, in: table, descending: sort.descending) }
-            let layout = TableLayout(header: TableText.header(table), columnStarts: TableText.columnStarts(table),
-                                     columnNames: table.columns.map(\.name), sort: sort,
-                                     fileRows: within.isAll ? TableRowCount(rows: within.rows, isExact: true).description
-                                                            : table.rowCount.description)
-            return TextContent(lines: rows.map { TableText.line($0, columns: table.columns) }, isTruncated: !within.isAll, table: layout)
+            self.table = (file.path, file.size, file.modificationTime, table)
+            table.startCounting()
         }
+        let limit = limits.maximumTextBytes
+        // The window that ends with the last row: the earliest start whose window still reaches
+        // it (galloping back from the end).
+        func lastWindowStart() -> Int {
+            let total = table.countAllRows().rows
+            var first = max(0, total - 1)
+            var step = 1024
+            while first > 0 {
+                let candidate = max(0, first - step)
+                if table.rowRange(from: candidate, byteLimit: limit).upperBound >= total {
+                    first = candidate
+                    step *= 2
+                } else if step == 1 {
+                    break
+                } else {
+                    step /= 2
+                }
+            }
+            return first
+        }
+        let first = request.tableWindow == DocumentRequest.lastWindow ? lastWindowStart() : request.tableWindow
+        var range = table.rowRange(from: first, byteLimit: limit)
+        if range.isEmpty && first > 0 { range = table.rowRange(from: lastWindowStart(), byteLimit: limit) }  // past the end
+        var rows = table.rows(range)
+        if let sort = request.tableSort { rows = TableText.sorted(rows, by: sort.column, in: table, descending: sort.descending) }
+        let count = table.rowCount
+        let columns = TableText.widened(table.columns, for: rows)
+        let layout = TableLayout(header: TableText.header(columns), columnStarts: TableText.columnStarts(columns),
+                                 columnNames: table.columns.map(\.name), sort: request.tableSort, fileRows: count.description,
+                                 firstRow: range.lowerBound, totalRows: count.isExact ? count.rows : nil)
+        let whole = range.lowerBound == 0 && count.isExact && range.upperBound >= count.rows
+        return TextContent(lines: rows.map { TableText.line($0, columns: columns) }, isTruncated: !whole, table: layout)
+    }
+
+    /// A text file's lines, read up to `limit` bytes (cut at the last whole line).
+    static func text(of file: InputFile, type: ContentType, limit: Int) throws(RenderProblem) -> TextContent {
         var bytes: [UInt8]
         do { bytes = try file.read(upTo: limit + 1) } catch { throw RenderProblem(error) }
         let truncated = bytes.count > limit

@@ -11,13 +11,21 @@ public struct TableLayout: Sendable, Hashable {
     public let sort: TableSort?
     /// "about 10,000,000 rows" or "500 rows".
     public let fileRows: String
+    /// The table's row (0-based, under the header) the first line is: a large table is shown a
+    /// window of rows at a time (``DocumentRequest/tableWindow``).
+    public let firstRow: Int
+    /// The file's rows, when they are counted (else the lines may be only the first of them).
+    public let totalRows: Int?
 
-    public init(header: [String], columnStarts: [Int], columnNames: [String], sort: TableSort?, fileRows: String) {
+    public init(header: [String], columnStarts: [Int], columnNames: [String], sort: TableSort?, fileRows: String,
+                firstRow: Int = 0, totalRows: Int? = nil) {
         self.header = header
         self.columnStarts = columnStarts
         self.columnNames = columnNames
         self.sort = sort
         self.fileRows = fileRows
+        self.firstRow = firstRow
+        self.totalRows = totalRows
     }
 
     static let maximumColumns = DelimitedTable.maximumColumns
@@ -33,6 +41,8 @@ public struct TableLayout: Sendable, Hashable {
         writer.integer(Int64(sort?.column ?? -1))
         writer.integer(sort?.descending == true ? 1 : 0)
         writer.string(fileRows)
+        writer.integer(Int64(firstRow))
+        writer.integer(Int64(totalRows ?? -1))
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -53,6 +63,10 @@ public struct TableLayout: Sendable, Hashable {
         let column = try reader.integer(), descending = try reader.integer() == 1
         sort = column >= 0 ? TableSort(column: Int(column), descending: descending) : nil
         fileRows = try reader.string()
+        let first = try reader.integer(), total = try reader.integer()
+        guard first >= 0, total >= -1 else { throw WireReader.Malformed() }
+        firstRow = Int(first)
+        totalRows = total >= 0 ? Int(total) : nil
     }
 }
 

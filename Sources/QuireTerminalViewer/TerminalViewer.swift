@@ -869,7 +869,7 @@ public final class TerminalViewer {
     /// A table: its header frozen on top, a row a line (never wrapped), from the leftmost column
     /// in view; a row number in the gutter. The current match's column is brought into view.
     private func drawTable(_ text: TextContent, _ table: TableLayout, into out: inout String) {
-        let gutter = String(max(1, text.lineCount)).count
+        let gutter = String(max(1, table.firstRow + text.lineCount)).count
         let width = max(1, layout.contentColumns - gutter - 2)
         tableColumn = max(0, min(tableColumn, table.columnStarts.count - 1))
         if let match = model.find.currentMatch, model.find.file == model.fileIndex, let characters = match.characters,
@@ -895,8 +895,8 @@ public final class TerminalViewer {
             let marks = model.find.file == model.fileIndex ? model.find.matches(onPage: line).compactMap { match in
                 match.characters.map { ($0, match == model.find.currentMatch) }
             } : []
-            let number = String(line + 1)
-            let padded = String(repeating: " ", count: gutter - number.count) + number
+            let number = String(table.firstRow + line + 1)
+            let padded = String(repeating: " ", count: max(0, gutter - number.count)) + number
             out += at(layout.contentTop + row, layout.contentLeft)
                 + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + TerminalText.mark(slice(text.lines[line]), from: start, marks: marks)
             row += 1

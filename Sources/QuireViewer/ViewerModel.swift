@@ -143,10 +143,11 @@ public final class ViewerModel {
         var resumed = false
         /// Set when the file was found gone (an index sheet looks): why it cannot be shown.
         var vanished: String?
-        /// A table's rows sorted by a column (the worker sorts them; ``sortTable(column:)``), and
-        /// the column's name while the worker is at it.
+        /// A table's rows sorted by a column (the worker sorts them; ``sortTable(column:)``), the
+        /// row its window of lines starts at, and what the status says while the worker is at it.
         var tableSort: TableSort?
-        var sortingName: String?
+        var tableWindow = 0
+        var pending: String?
 
         init(path: DocumentPath) { self.path = path }
 
@@ -262,15 +263,16 @@ public final class ViewerModel {
     /// "page 3 of 120", "line 40 of 300", "opening…", or "" when nothing is shown.
     public var positionText: String {
         switch content {
-        case .opening: return files[fileIndex].sortingName.map { "sorting by \($0)…" } ?? "opening…"
+        case .opening: return files[fileIndex].pending ?? "opening…"
         case .pages(let count): return "page \(page + 1) of \(count)" + (isLayingOut ? ", laying out…" : "")
         case .text(let text) where text.table != nil:
             let table = text.table!
             let sorted = table.sort.map { sort in
                 ", sorted by \(table.columnNames.indices.contains(sort.column) ? table.columnNames[sort.column] : "?")" + (sort.descending ? " ↓" : " ↑")
             } ?? ""
-            return "row \(min(position + 1, max(1, text.lineCount))) of \(text.lineCount)"
-                + (text.isTruncated ? " (the first of \(table.fileRows))" : "") + sorted
+            let row = table.firstRow + min(position + 1, max(1, text.lineCount))
+            let of = table.totalRows.map { TableRowCount(rows: $0, isExact: true).description } ?? table.fileRows
+            return "row \(TableRowCount.grouped(row)) of \(of)" + sorted
         case .text(let text): return "line \(min(position + 1, max(1, text.lineCount))) of \(text.lineCount)"
         case .problem: return ""
         }
@@ -323,7 +325,7 @@ public final class ViewerModel {
                 return completed(file, index: job.file, provisional: provisional, result)
             }
             guard case .opening(let waiting) = file.state, waiting == job else { return nil }  // stale
-            file.sortingName = nil
+            file.pending = nil
             switch result {
             case .success(let facts):
                 file.state = .opened(facts)
@@ -408,6 +410,7 @@ public final class ViewerModel {
             var request = DocumentRequest(path: file.path, password: file.password, maximumFileSize: configuration.maximumFileSize,
                                           firstPageFirst: true, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
             request.tableSort = file.tableSort
+            request.tableWindow = file.tableWindow
             let job = OpenJob(file: fileIndex, request: request)
             file.state = .opening(job)
             queue.wantOpen([job])
@@ -454,7 +457,7 @@ public final class ViewerModel {
         guard table.columnNames.indices.contains(column) else { return "there is no column \(column + 1)" }
         let descending = file.tableSort?.column == column && file.tableSort?.descending == false
         file.tableSort = TableSort(column: column, descending: descending)
-        file.sortingName = table.columnNames[column]
+        file.pending = "sorting by \(table.columnNames[column])…"
         file.state = .unrequested
         file.position = 0
         requestCurrent()
@@ -464,8 +467,43 @@ public final class ViewerModel {
     /// Next page (paged content) or next line (text). Returns whether anything moved.
     @discardableResult public func nextPage() -> Bool { move(to: position + 1) }
     @discardableResult public func previousPage() -> Bool { move(to: position - 1) }
-    @discardableResult public func firstPage() -> Bool { move(to: 0) }
-    @discardableResult public func lastPage() -> Bool { move(to: lastPosition) }
+    @discardableResult public func firstPage() -> Bool {
+        if let table = tableLayout(of: current), table.firstRow > 0 { return moveTable(current, toRow: 0, window: 0) }
+        return move(to: 0)
+    }
+    @discardableResult public func lastPage() -> Bool {
+        if tableLayout(of: current) != nil, !tableWindowReachesEnd(current) {
+            return moveTable(current, toRow: Int(Int32.max), window: DocumentRequest.lastWindow)
+        }
+        return move(to: lastPosition)
+    }
+
+    /// A table shown as text (its layout), if the file is one.
+    private func tableLayout(of file: OpenFile) -> TableLayout? {
+        guard case .opened(let facts) = file.state else { return nil }
+        return facts.text?.table
+    }
+
+    /// Whether a table's window of lines holds its last row.
+    private func tableWindowReachesEnd(_ file: OpenFile) -> Bool {
+        guard let text = file.facts?.text, let table = text.table else { return true }
+        if let total = table.totalRows { return table.firstRow + text.lineCount >= total }
+        return !text.isTruncated
+    }
+
+    /// Asks the worker for the window of a table's rows that holds `row` (a window starting a
+    /// little above it, or `window`), and shows `row` at the top once it comes.
+    private func moveTable(_ file: OpenFile, toRow row: Int, window: Int? = nil) -> Bool {
+        let start = window ?? max(0, row - 100)
+        file.tableWindow = start
+        file.position = window == DocumentRequest.lastWindow ? Int(Int32.max) : row - start
+        file.pending = window == DocumentRequest.lastWindow ? "going to the last row…" : "going to row \(TableRowCount.grouped(row + 1))…"
+        file.state = .unrequested
+        file.dirty = true
+        stopFind()
+        requestCurrent()
+        return true
+    }
 
     /// Scrolls text by `lines` (negative: up); for paged content, moves by pages.
     @discardableResult public func scroll(by lines: Int) -> Bool { move(to: position + lines) }
@@ -480,9 +518,16 @@ public final class ViewerModel {
                 return "there is no page \(number): \(count) page\(count == 1 ? "" : "s")"
             }
         case .text(let text) where text.table != nil:
-            guard (1...max(1, text.lineCount)).contains(number) else {
-                return "there is no row \(number): \(text.lineCount) row\(text.lineCount == 1 ? "" : "s") shown"
+            let table = text.table!
+            if let total = table.totalRows, !(1...max(1, total)).contains(number) {
+                return "there is no row \(number): \(TableRowCount(rows: total, isExact: true).description)"
             }
+            guard number >= 1 else { return "there is no row \(number)" }
+            guard (table.firstRow..<(table.firstRow + text.lineCount)).contains(number - 1) else {
+                return moveTable(current, toRow: number - 1) ? nil : "there is no row \(number)"
+            }
+            _ = move(to: number - 1 - table.firstRow)
+            return nil
         case .text(let text):
             guard (1...max(1, text.lineCount)).contains(number) else {
                 return "there is no line \(number): \(text.lineCount) line\(text.lineCount == 1 ? "" : "s")"
@@ -498,6 +543,11 @@ public final class ViewerModel {
 
     private func move(to target: Int) -> Bool {
         let file = current
+        // A table past its window of lines: the window that holds the row is asked for.
+        if let table = tableLayout(of: file), let text = file.facts?.text,
+           (target < 0 && table.firstRow > 0) || (target >= text.lineCount && !tableWindowReachesEnd(file)) {
+            return moveTable(file, toRow: max(0, table.firstRow + target))
+        }
         let clamped = max(0, min(lastPosition, target))
         guard clamped != file.position else { return false }
         file.position = clamped

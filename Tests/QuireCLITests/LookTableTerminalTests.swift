@@ -10,13 +10,13 @@ import Testing
 final class LookTableTerminalTests {
     let directory = TemporaryDirectory("quire-look-table")
 
-    func look(_ file: String = Samples.path("tables/people.csv")) throws -> TmuxSession {
+    func look(_ file: String = Samples.path("tables/people.csv"), until first: String = "row 1 of 500") throws -> TmuxSession {
         var env = ProcessInfo.processInfo.environment
         env["XDG_STATE_HOME"] = directory.file("state")
         env["CUPS_SERVER"] = "127.0.0.1:1"
         env["NO_COLOR"] = nil
         let session = try TmuxSession([QuireBinary.path, "look", "--terminal", "--no-resume", file], environment: env)
-        _ = session.wait(for: "row 1 of 500", timeout: 30)
+        _ = session.wait(for: first, timeout: 30)
         return session
     }
 
@@ -113,6 +113,40 @@ final class LookTableTerminalTests {
         session.send("s")
         screen = session.wait(for: "sorted by height ↑", timeout: 30)
         #expect(Self.firstRow(screen).contains("150.0 │"), "the smallest height first: \(screen)")
+        session.send("q")
+    }
+
+    /// 100,000 rows (4.4 MB): the worker sends a window of rows at a time (2 MiB); G, a row
+    /// number and scrolling past the window's end ask for the window that holds the row.
+    @Test func aLargeTableIsShownAWindowAtATime() throws {
+        let session = try look(Samples.path("tables/many-rows.csv"), until: "row 1 of ")
+        var screen = session.capture()
+        #expect(Self.firstRow(screen).contains("Person 0001"), "\(screen)")
+        session.send("G")
+        screen = session.wait(for: "row 100,000 of 100,000 rows", timeout: 30)
+        #expect(screen.contains("100000 │ Person 100000 │"), "\(screen)")
+        #expect(Self.header(screen).contains("id │ name"))
+        session.type("50000")
+        session.send("Enter")
+        screen = session.wait(for: "row 50,000 of 100,000 rows", timeout: 30)
+        #expect(Self.firstRow(screen).contains("50000 │ Person 50000 │"), "\(screen)")
+        session.send("k")
+        screen = session.wait(for: "row 49,999 of")
+        #expect(Self.firstRow(screen).contains("Person 49999 │"))
+        session.send("g")
+        screen = session.wait(for: "row 1 of 100,000 rows", timeout: 30)
+        #expect(Self.firstRow(screen).contains("Person 0001"))
+        session.type("47000")
+        session.send("Enter")
+        _ = session.wait(for: "row 47,000 of", timeout: 30)
+        // Down a screen at a time across the end of the first window (about 47,800 rows).
+        for _ in 0..<40 { session.send("Space") }
+        screen = session.wait(timeout: 30) { screen in
+            guard let row = Int(TmuxSession.lastLine(screen).components(separatedBy: "row ").dropFirst().first?
+                .prefix { $0 != " " }.filter(\.isNumber) ?? "") else { return false }
+            return row > 48_000
+        }
+        #expect(Self.firstRow(screen).contains("Person 4"), "rows past the first window: \(screen)")
         session.send("q")
     }
 

@@ -44,7 +44,7 @@ struct TableTextTests {
         #expect(text.table?.header == ["id │ name  ", "───┼───────"])
         #expect(text.lines == [" 1 │ Ann   ", "22 │ Bo, Jr"])
         #expect(text.table?.columnStarts == [0, 5])
-        #expect(model.positionText == "row 1 of 2")
+        #expect(model.positionText == "row 1 of 2 rows")
         // Sorted in the worker: by name, then by name the other way.
         #expect(model.sortTable(column: 1) == nil)
         #expect(model.positionText == "sorting by name…")
@@ -55,7 +55,7 @@ struct TableTextTests {
         #expect(model.waitUntilOpened() == nil)
         guard case .text(let descending) = model.content else { Issue.record("\(model.content)"); return }
         #expect(descending.lines == ["22 │ Bo, Jr", " 1 │ Ann   "])
-        #expect(model.positionText == "row 1 of 2, sorted by name ↓")
+        #expect(model.positionText == "row 1 of 2 rows, sorted by name ↓")
         #expect(model.card?.mimeType == "text/csv")
     }
 }

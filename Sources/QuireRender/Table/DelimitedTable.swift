@@ -135,6 +135,29 @@ public final class DelimitedTable: Sendable {
         return (max(0, within.rows - (hasHeader ? 1 : 0)), within.isAll)
     }
 
+    /// The rows from `first` (0: the first under the header) that fit in `byteLimit` bytes of
+    /// the file (one at least, unless the table ends before `first`): a window of a large table.
+    public func rowRange(from first: Int, byteLimit: Int) -> Range<Int> {
+        let offset = hasHeader ? 1 : 0
+        var end = first
+        var bytes = 0
+        while true {
+            let records = index.records((end + offset)..<(end + offset + 1024))
+            for record in records {
+                bytes += record.count + 1
+                if bytes > byteLimit && end > first { return first..<end }
+                end += 1
+            }
+            if records.count < 1024 { return first..<end }
+        }
+    }
+
+    /// Counts every row here (the end of a table is wanted): exact.
+    public func countAllRows() -> TableRowCount {
+        while index.advance() {}
+        return rowCount
+    }
+
     /// The rows counted so far: exact when the whole file is scanned, else estimated from the
     /// share of the file scanned.
     public var rowCount: TableRowCount {

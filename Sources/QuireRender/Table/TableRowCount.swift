@@ -22,7 +22,8 @@ public struct TableRowCount: Sendable, Hashable {
         return (value + unit / 2) / unit * unit
     }
 
-    static func grouped(_ value: Int) -> String {
+    /// `value` with thousands separated by commas ("10,000,000").
+    public static func grouped(_ value: Int) -> String {
         let digits = Array(String(value))
         var text = ""
         for (index, digit) in digits.enumerated() {

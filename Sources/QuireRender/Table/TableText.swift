@@ -7,15 +7,31 @@ public enum TableText {
     public static let separator = " │ "
 
     /// The header line and the rule under it.
-    public static func header(_ table: DelimitedTable) -> [String] {
-        let names = table.columns.map { cell($0.name, width: $0.width, right: $0.kind.isNumeric) }.joined(separator: separator)
-        let rule = table.columns.map { String(repeating: "─", count: $0.width) }.joined(separator: "─┼─")
+    public static func header(_ table: DelimitedTable) -> [String] { header(table.columns) }
+
+    /// The header line and the rule under it, for `columns`.
+    public static func header(_ columns: [TableColumn]) -> [String] {
+        let names = columns.map { cell($0.name, width: $0.width, right: $0.kind.isNumeric) }.joined(separator: separator)
+        let rule = columns.map { String(repeating: "─", count: $0.width) }.joined(separator: "─┼─")
         return [names, rule]
     }
 
     /// One line per row of `rows`.
     public static func lines(_ table: DelimitedTable, rows: Range<Int>) -> [String] {
         table.rows(rows).map { line($0, columns: table.columns) }
+    }
+
+    /// `columns` widened to the widest of `rows`' cells (at most ``TableColumn/maximumWidth``):
+    /// a window of rows far into a file may hold wider values than the sample at its start.
+    public static func widened(_ columns: [TableColumn], for rows: [[String]]) -> [TableColumn] {
+        var widths = columns.map(\.width)
+        for row in rows {
+            for (index, cell) in zip(widths.indices, row) where widths[index] < TableColumn.maximumWidth {
+                let count = cell.unicodeScalars.count
+                if count > widths[index] { widths[index] = min(TableColumn.maximumWidth, count) }
+            }
+        }
+        return zip(columns, widths).map { TableColumn(name: $0.name, kind: $0.kind, width: $1) }
     }
 
     /// One row's cells as a line.
@@ -51,10 +67,10 @@ public enum TableText {
 
 extension TableText {
     /// Where each column starts in a line, in characters.
-    public static func columnStarts(_ table: DelimitedTable) -> [Int] {
+    public static func columnStarts(_ columns: [TableColumn]) -> [Int] {
         var starts: [Int] = []
         var start = 0
-        for column in table.columns {
+        for column in columns {
             starts.append(start)
             start += column.width + separator.count
         }
