@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// How code units are read from the mapped bytes: one byte (UTF-8, Latin-1) or a UTF-16 unit in
 /// either byte order. The scanner is generic over it so that each loop is compiled for one width.
 protocol TableUnits {
@@ -72,8 +78,25 @@ struct TableScanner {
         switch encoding {
         case .utf16LittleEndian: return record(LittleEndianUnits.self, base, offset)
         case .utf16BigEndian: return record(BigEndianUnits.self, base, offset)
-        case .utf8, .utf8WithBOM, .latin1: return record(NarrowUnits.self, base, offset)
+        case .utf8, .utf8WithBOM, .latin1: return plainLine(base, offset) ?? record(NarrowUnits.self, base, offset)
         }
+    }
+
+    /// The common case, found with `memchr` (vectorised): a line with no quote in it, ended by
+    /// LF or CRLF, is one record. Nil when the line needs the state machine (a quote, a lone
+    /// CR, no line end within the record limit).
+    @inline(__always)
+    private func plainLine(_ base: UnsafeRawPointer, _ offset: Int) -> TableRecord? {
+        let limit = min(end, offset + Self.maximumRecordBytes)
+        guard let found = memchr(base + offset, 0x0A, limit - offset) else { return nil }
+        let lineEnd = UnsafeRawPointer(found) - base
+        guard memchr(base + offset, 0x22, lineEnd - offset) == nil else { return nil }
+        var contentEnd = lineEnd
+        if let carriage = memchr(base + offset, 0x0D, lineEnd - offset) {
+            guard UnsafeRawPointer(carriage) - base == lineEnd - 1 else { return nil }
+            contentEnd = lineEnd - 1
+        }
+        return .row(offset..<contentEnd, next: lineEnd + 1)
     }
 
     @inline(__always)
@@ -128,7 +151,61 @@ struct TableScanner {
         switch encoding {
         case .utf16LittleEndian: return cells(LittleEndianUnits.self, base, range)
         case .utf16BigEndian: return cells(BigEndianUnits.self, base, range)
-        case .utf8, .utf8WithBOM, .latin1: return cells(NarrowUnits.self, base, range)
+        case .utf8, .utf8WithBOM, .latin1: return narrowCells(base, range)
+        }
+    }
+
+    /// Cells of a one-byte encoding: an unquoted cell is found with `memchr` and decoded straight
+    /// from the mapping; a quoted one is copied (doubled quotes made one, text after its closing
+    /// quote kept, as the state machine reads it).
+    private func narrowCells(_ base: UnsafeRawPointer, _ range: Range<Int>) -> [String] {
+        let upper = range.upperBound
+        let separator = UInt8(truncatingIfNeeded: delimiter)
+        var cells: [String] = []
+        var index = range.lowerBound
+        func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+            let kept = UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.maximumCellUnits))
+            var text: String
+            if encoding == .latin1 {
+                var scalars = String.UnicodeScalarView()
+                for byte in kept { scalars.append(Unicode.Scalar(byte)) }
+                text = String(scalars)
+            } else {
+                text = String(decoding: kept, as: UTF8.self)
+            }
+            if bytes.count > kept.count { text += "…" }
+            return text
+        }
+        while true {
+            if index < upper && base.load(fromByteOffset: index, as: UInt8.self) == 0x22 {
+                var copied: [UInt8] = []
+                index += 1
+                while index < upper {
+                    let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                    index += 1
+                    if byte == 0x22 {
+                        guard index < upper, base.load(fromByteOffset: index, as: UInt8.self) == 0x22 else { break }
+                        index += 1
+                    }
+                    copied.append(byte)
+                }
+                while index < upper, base.load(fromByteOffset: index, as: UInt8.self) != separator {
+                    copied.append(base.load(fromByteOffset: index, as: UInt8.self))
+                    index += 1
+                }
+                cells.append(copied.withUnsafeBytes(decode))
+            } else {
+                let found = memchr(base + index, Int32(separator), upper - index)
+                let cellEnd = found.map { UnsafeRawPointer($0) - base } ?? upper
+                cells.append(decode(UnsafeRawBufferPointer(start: base + index, count: cellEnd - index)))
+                index = cellEnd
+            }
+            guard index < upper, cells.count < Self.maximumCells else { return cells }
+            index += 1  // the separator
+            if index == upper {
+                cells.append("")
+                return cells
+            }
         }
     }
 
