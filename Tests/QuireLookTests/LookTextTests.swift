@@ -137,10 +137,11 @@ final class LookTextTests {
         let deadline = Date().addingTimeInterval(10)
         while !harness.clipboard().contains("Bartholomew") && Date() < deadline { usleep(200_000) }
         #expect(harness.clipboard().split(separator: "\n") == [
-            "name,        age, city",
-            "Bartholomew, 4,   \"Rio, Brazil\"",
-            "Al,          31,  Paris",
-        ], "columns aligned: \(harness.clipboard())")
+            "name        │ age │ city       ",
+            "────────────┼─────┼────────────",
+            "Bartholomew │   4 │ Rio, Brazil",
+            "Al          │  31 │ Paris      ",
+        ], "the table: header, rule, rows, numbers right-aligned: \(harness.clipboard())")
         bed.key("Right")
         #expect(bed.waitForWindow(named: "^readme\\.md$") != nil)
         let tree = bed.waitForAccessible { Self.textView($0)?.detail == "Highlighted as Markdown" }

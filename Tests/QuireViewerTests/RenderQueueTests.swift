@@ -130,11 +130,13 @@ final class RenderQueueTests {
         // The text of a page, for find and copy.
         let text = try client.text(PageRequest(document: two, page: 1, width: 1, height: 1))
         #expect(text.contains("Page 2"), "\(text)")
-        // Text shown as text: its lines come from the worker.
+        // Text shown as text: its lines come from the worker (a CSV file's as a table: the
+        // header's names and rule apart, a row a line).
         let notes = directory.file("notes.csv")
         try "a,bb\nccc,d\n".write(toFile: notes, atomically: true, encoding: .utf8)
         let facts = try client.open(DocumentRequest(path: DocumentPath(notes)))
-        #expect(facts.text?.lines == ["a,   bb", "ccc, d"], "\(String(describing: facts.text?.lines))")
+        #expect(facts.text?.lines == ["ccc │ d "], "\(String(describing: facts.text?.lines))")
+        #expect(facts.text?.table?.header == ["a   │ bb", "────┼───"])
         #expect(facts.pageCount == 0)
     }
 
