@@ -295,8 +295,12 @@ final class DocumentSession {
     func facts(_ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
         if let open, open.request.opensSameDocument(as: request) {
             // Page 1 was ready first: asked again without firstPageFirst, the rest is done now.
-            guard !request.firstPageFirst, let renderer = open.renderer, renderer.isProvisional else { return open.facts }
-            return try complete(renderer, request)
+            if open.renderer == nil && open.facts.isProvisional && !request.firstPageFirst {
+                // A table's first rows came first: the whole window now (below).
+            } else {
+                guard !request.firstPageFirst, let renderer = open.renderer, renderer.isProvisional else { return open.facts }
+                return try complete(renderer, request)
+            }
         }
         self.open = nil
         let (file, type) = try input(request)
@@ -304,7 +308,9 @@ final class DocumentSession {
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
             let text = DelimitedTable.applies(to: type, path: file.path) ? try tableText(file, type: type, request)
                 : try Self.text(of: file, type: type, limit: limits.maximumTextBytes)
-            let facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false, text: text)
+            var facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false, text: text)
+            // A viewer's first screen of a large table: the first rows only, the window follows.
+            facts.isProvisional = text.table != nil && request.firstPageFirst && text.isTruncated
             open = (request, nil, facts)
             return facts
         }
@@ -411,6 +417,9 @@ final class DocumentSession {
     /// count go on), and the file it was read from.
     private var table: (path: DocumentPath, size: Int64, modified: FileTime, table: DelimitedTable)?
 
+    /// Bytes of rows in a table's first window for a viewer's first screen (about 600 rows of 100 bytes).
+    static let firstTableBytes = 64 << 10
+
     /// A delimited table (CSV, TSV) as a table of characters (``TableText``): the window of rows
     /// from `request.tableWindow` that fits in the text byte limit, sorted here when asked
     /// (``TableLayout``). Its rows are found through the table's lazy index, and counted on a
@@ -429,7 +438,8 @@ final class DocumentSession {
             self.table = (file.path, file.size, file.modificationTime, table)
             table.startCounting()
         }
-        let limit = limits.maximumTextBytes
+        // A viewer's first screen (page 1 first) needs a few hundred rows, not the whole window.
+        let limit = request.firstPageFirst ? min(limits.maximumTextBytes, Self.firstTableBytes) : limits.maximumTextBytes
         // The window that ends with the last row: the earliest start whose window still reaches
         // it (galloping back from the end).
         func lastWindowStart() -> Int {

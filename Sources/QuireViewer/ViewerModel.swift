@@ -330,6 +330,12 @@ public final class ViewerModel {
             case .success(let facts):
                 file.state = .opened(facts)
                 file.contentType = ContentType(mimeType: facts.mimeType)
+                // A table's first rows: its whole window is asked for at once (no page to wait for).
+                if facts.text != nil && facts.isProvisional {
+                    opened(file)
+                    completeIfProvisional(job.file)
+                    return .opened(file: job.file)
+                }
             case .failure(let problem) where problem.kind == .cancelled:
                 // Dropped while the user moved on: opened again when it is shown again.
                 file.state = .unrequested
@@ -350,8 +356,11 @@ public final class ViewerModel {
         guard index == fileIndex, files.indices.contains(index), case .opened(let facts) = files[index].state,
               facts.isProvisional else { return }
         let file = files[index]
-        let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
-                                                                 maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet))
+        var request = DocumentRequest(path: file.path, password: file.password,
+                                      maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+        request.tableSort = file.tableSort
+        request.tableWindow = file.tableWindow
+        let job = OpenJob(file: index, request: request)
         file.state = .completing(facts, job)
         queue.wantCompletion([job])
     }
@@ -363,7 +372,11 @@ public final class ViewerModel {
         switch result {
         case .success(let facts):
             file.state = .opened(facts)
-            if facts.pageCount == provisional.pageCount,
+            if let before = provisional.text?.table, let after = facts.text?.table {
+                // A table's whole window: the same row stays in view (the windows may start apart).
+                file.position = max(0, before.firstRow + file.position - after.firstRow)
+            }
+            if facts.text == nil, facts.pageCount == provisional.pageCount,
                zip(facts.pageSizes, provisional.pageSizes).allSatisfy({ abs($0.width - $1.width) < 0.5 && abs($0.height - $1.height) < 0.5 }) {
                 // The layout LibreOffice showed is the one it exported: only the card changes.
                 opened(file)
@@ -453,7 +466,7 @@ public final class ViewerModel {
     public func sortTable(column: Int) -> String? {
         let file = files[fileIndex]
         if case .opening = file.state { return "\(fileName) is still opening" }
-        guard case .opened(let facts) = file.state, let table = facts.text?.table else { return "only a table can be sorted" }
+        guard let table = file.facts?.text?.table else { return "only a table can be sorted" }
         guard table.columnNames.indices.contains(column) else { return "there is no column \(column + 1)" }
         let descending = file.tableSort?.column == column && file.tableSort?.descending == false
         file.tableSort = TableSort(column: column, descending: descending)
@@ -480,8 +493,7 @@ public final class ViewerModel {
 
     /// A table shown as text (its layout), if the file is one.
     private func tableLayout(of file: OpenFile) -> TableLayout? {
-        guard case .opened(let facts) = file.state else { return nil }
-        return facts.text?.table
+        file.facts?.text?.table
     }
 
     /// Whether a table's window of lines holds its last row.

@@ -142,7 +142,7 @@ final class LookTableTerminalTests {
         // Down a screen at a time across the end of the first window (about 47,800 rows).
         for _ in 0..<40 { session.send("Space") }
         screen = session.wait(timeout: 30) { screen in
-            guard let row = Int(TmuxSession.lastLine(screen).components(separatedBy: "row ").dropFirst().first?
+            guard TmuxSession.lastLine(screen).contains(" of 100,000 rows"), let row = Int(TmuxSession.lastLine(screen).components(separatedBy: "row ").dropFirst().first?
                 .prefix { $0 != " " }.filter(\.isNumber) ?? "") else { return false }
             return row > 48_000
         }
