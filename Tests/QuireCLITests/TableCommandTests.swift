@@ -72,4 +72,18 @@ struct TableCommandTests {
         #expect(nul.status == 0 && nul.standardOutputText.contains("Rows:       2 rows"), "one NUL byte is a character: \(nul.standardError)")
         #expect(Date().timeIntervalSince(started) < 30)
     }
+
+    /// A file larger than the memory limit lets map (a 2 GB line in a 2 GiB worker): one line
+    /// naming the limit, exit 65 (a sparse file: no disk used).
+    @Test func aFileBeyondTheMemoryLimitIsOneLine() throws {
+        let scratch = TemporaryDirectory()
+        let big = scratch.file("big.csv")
+        FileManager.default.createFile(atPath: big, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: big))
+        try handle.truncate(atOffset: 300 << 20)
+        try handle.close()
+        let result = QuireBinary.run(["info", "--memory-limit", "200", big], timeout: 60)
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(result.errorLines == ["quire: \(big): the file (314572800 bytes) cannot be mapped within the memory limit (Cannot allocate memory) (--memory-limit)"])
+    }
 }

@@ -27,7 +27,13 @@ final class MappedFile: Sendable {
         }
         let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, file.descriptor.rawValue, 0)
         guard let mapped, mapped != MAP_FAILED else {
-            throw DocumentError(kind: .unsupported, path: file.path, reason: "the file cannot be mapped into memory (\(Errno.current))")
+            let error = Errno.current
+            if error == Errno(rawValue: ENOMEM) {
+                // The address space is limited (the render worker's and one-shot commands' memory limit).
+                throw DocumentError(kind: .limitExceeded, path: file.path,
+                                    reason: "the file (\(count) bytes) cannot be mapped within the memory limit (\(error))", remedy: .raise(.memory))
+            }
+            throw DocumentError(kind: .unsupported, path: file.path, reason: "the file cannot be mapped into memory (\(error))")
         }
         address = UInt(bitPattern: mapped)
         // Read mostly front to back: the kernel may read ahead further.
