@@ -312,14 +312,12 @@ struct PrintCommand: AsyncParsableCommand {
         }
         // A booklet prints back to back, flipped on the short edge; a one-sided printer gets two passes.
         var passes: String?
+        let bookletInOnePass = capabilities?.printsBookletsInOnePass ?? false
         if sheet.booklet, request.output == nil, let capabilities, let destination {
-            if capabilities.sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) {
-                options.sides = .twoSidedShortEdge
-            } else if sheet.pageSet == .all {
+            options.sides = capabilities.printsBookletsInOnePass ? .twoSidedShortEdge : .oneSided
+            if !capabilities.printsBookletsInOnePass, sheet.pageSet == .all {
                 sheet.pageSet = .odd
                 passes = "\(destination.fullName) prints on one side only, so the booklet prints in two passes: this job prints the fronts; when they are out, turn the stack over on its short edge, put it back in the tray, and print the backs with the same command and -o page-set=even"
-            } else {
-                options.sides = .oneSided
             }
         }
         sheet.duplex = options.sides.map { $0 != .oneSided } ?? false
@@ -335,12 +333,8 @@ struct PrintCommand: AsyncParsableCommand {
             return
         }
         guard let destination else { throw PrintError(.noPrinters, "no printer to send the job to") }
-        options.composedByQuire = true
-        options.pageRanges = nil
-        options.media = sheet.paper?.name ?? options.media
-        options.numberUp = nil
-        options.orientation = nil
-        options.fitToPage = false
+        options = options.forComposedJob(media: sheet.paper?.name, booklet: sheet.booklet && capabilities != nil,
+                                         bookletInOnePass: bookletInOnePass)
         if request.dryRun {
             var out = "destination: \(destination.fullName)" + (destination.problem.map { " (\($0))" } ?? "") + "\n"
             out += "file: \(name) (\(document.contentType.mimeType), \(job.pageCount) page\(job.pageCount == 1 ? "" : "s")): pages \(PageRanges.compact(job.pages))"
