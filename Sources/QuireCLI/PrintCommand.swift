@@ -65,6 +65,13 @@ struct PrintCommand: AsyncParsableCommand {
             cupsSetDests2: ~/.cups/lpoptions, or the system's file for root, as lpoptions does); \
             options on the command line win. Bad sheet options (an unknown paper, number-up=3, a \
             booklet of one page, pages past the end) are one line on stderr, exit 64, nothing sent.
+
+            Examples:
+              quire print -d office -n 2 -P 2-4,7 report.pdf
+              quire print notes.txt photo.jpg                # converted to PDF, one job
+              quire print --dry-run -P 1-8 --number-up 4 report.pdf
+              quire print --preview pages.pdf -P 3,5-6 report.pdf   # the pages that would print
+              quire print --output out.pdf -o media=A5 -o fit-to-page report.pdf
             """)
 
     @Option(name: [.customShort("d"), .customLong("destination")], help: ArgumentHelp("Printer (queue or queue/instance).", valueName: "dest"))

@@ -198,4 +198,31 @@ final class LookNativeTests {
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
+    /// Where Quire's own desktop entry is the type's default (a system-wide install claims every
+    /// type it previews), "Open with" offers the next application for the type, never Quire:
+    /// "Open with Quire" in Quire's window would only open the same view again.
+    @Test func openWithNeverOffersQuireItself() throws {
+        let bed = try WindowTestBed()
+        let applications = directory.file("data/applications")
+        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
+        try "[Desktop Entry]\nType=Application\nName=Quire\nExec=true %F\nMimeType=text/plain;\n"
+            .write(toFile: applications + "/io.github.quire.Quire.desktop", atomically: true, encoding: .utf8)
+        try "[Desktop Entry]\nType=Application\nName=Stand-in Editor\nExec=true %F\nMimeType=text/plain;\n"
+            .write(toFile: applications + "/stand-in-editor.desktop", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: directory.file("config"), withIntermediateDirectories: true)
+        try "[Default Applications]\ntext/plain=io.github.quire.Quire.desktop\n"
+            .write(toFile: directory.file("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        var environment = self.environment(bed)
+        environment["XDG_DATA_HOME"] = directory.file("data")
+        let viewer = try BackgroundProcess([QuireBinary.path, "look", Samples.path("notes.txt")], environment: environment,
+                                           directory: directory.path)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^notes\\.txt$") != nil, "\(viewer.errorOutput)")
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name.hasPrefix("Open with") } }
+        let offered = tree.filter { $0.role == "push button" && $0.name.hasPrefix("Open with") }.map(\.name)
+        // Another application for text (the stand-in, or one the system has), not Quire.
+        #expect(offered.count == 1 && offered != ["Open with Quire"], "\(offered)")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
 }
