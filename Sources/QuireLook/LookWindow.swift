@@ -870,9 +870,15 @@ final class LookWindow {
     /// only a status line when there is one to say, and no bar at all when there is none.
     private func updateFooter() {
         let controls = showsPageControls
-        for button in [previousPageButton, nextPageButton, zoomInButton, zoomOutButton, fitPageButton, fitWidthButton,
-                       jumpEntry, positionLabel, zoomLabel] {
+        // A picture has nothing to page through: zoom only ("page 1 of 1" and page buttons
+        // would be noise, as Sushi and Loupe show none).
+        let family = model.card?.family
+        let paging = controls && !((family == .image || family == .svg) && model.pageCount <= 1)
+        for button in [zoomInButton, zoomOutButton, fitPageButton, fitWidthButton, zoomLabel] {
             gtk_widget_set_visible(button, controls ? 1 : 0)
+        }
+        for control in [previousPageButton, nextPageButton, jumpEntry, positionLabel] {
+            gtk_widget_set_visible(control, paging ? 1 : 0)
         }
         gtk_widget_set_visible(actualSizeButton, controls && model.card?.family == .image ? 1 : 0)
         let status = gtk_label_get_text(cast(statusLabel)).map { String(cString: $0) } ?? ""

@@ -99,6 +99,26 @@ final class LookNativeTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// A picture is zoomed, not paged: the footer has the zoom controls and Actual Size, and no
+    /// page position or page buttons; a PDF after it has them again.
+    @Test func aPictureHasZoomButNoPageControls() throws {
+        let bed = try WindowTestBed()
+        let viewer = try look([Samples.path("photo.jpg"), Samples.path("document.pdf")], bed)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^photo\\.jpg$") != nil, "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { Self.showing($0, "Zoom In") }
+        #expect(Self.showing(tree, "Zoom In") && Self.showing(tree, "Zoom Out"), "a picture zooms")
+        for control in ["Go to Page", "Previous Page", "Next Page", "Page position"] {
+            #expect(!Self.showing(tree, control), "picture: no \(control)")
+        }
+        #expect(!tree.contains { $0.role == "label" && $0.name == "page 1 of 1" && $0.states.contains("visible") })
+        bed.key("Right")
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } && Self.showing($0, "Go to Page") }
+        #expect(Self.showing(tree, "Go to Page") && Self.showing(tree, "Next Page"), "a PDF pages again")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func theWindowKeepsItsSizeFromFileToFile() throws {
         let bed = try WindowTestBed()
         let files = ["document.pdf", "hello.c", "format.png", "long.txt", "media/clip.webm", "fonts/DejaVuSans.ttf",
