@@ -134,7 +134,7 @@ struct PrintCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Save as PDF: write the composed job exactly as it would be sent, and send nothing.", valueName: "file.pdf"))
     var output: String?
 
-    @Flag(name: .long, help: "Remember the paper, sides, colour, scaling and pages per sheet given here for the printer (in lpoptions, which lp reads too; never copies or pages).")
+    @Flag(name: .long, help: "Remember the paper, sides, colour, scaling and pages per sheet given here for the printer (in lpoptions, which lp reads too; never copies or pages). Later prints of one file are composed by Quire with them; several files go to CUPS with them, as with lp.")
     var remember = false
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
@@ -208,7 +208,10 @@ struct PrintCommand: AsyncParsableCommand {
             try await composed(request, options: options, words: sheetWords, printer: printer, target: nil)
             return
         }
-        if request.dryRun, request.preview == nil, let destination = try? printer.system.destination(named: request.destination),
+        // Saved sheet options are composed by Quire for one file; several files go to CUPS with
+        // them, which applies them to each document as lp does.
+        if request.dryRun, request.preview == nil, request.files.count == 1,
+           let destination = try? printer.system.destination(named: request.destination),
            let saved = try? printer.system.savedOptions(for: destination),
            Self.composes(saved.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) {
             // --dry-run shows what would be sent: with saved sheet options, the composed job.
@@ -254,7 +257,7 @@ struct PrintCommand: AsyncParsableCommand {
         let resolved = try await target.value
         // Saved options (lpoptions) that compose sheets: Quire composes, as for the same words
         // on the command line, instead of leaving number-up to CUPS.
-        if Self.composes(resolved.savedSheetOptions) {
+        if request.files.count == 1, Self.composes(resolved.savedSheetOptions) {
             try await composed(request, options: options, words: [], printer: printer, target: resolved)
             return
         }
