@@ -159,9 +159,9 @@ FUZZ_SECONDS ?= 60
 fuzz: deps samples
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## fuzz-smoke: CI's short run (.ci/run): every target builds and runs FUZZ_SMOKE_SECONDS (20)
+## fuzz-smoke: CI's short run (.ci/run): every target builds and runs FUZZ_SMOKE_SECONDS (10)
 ## over its seeds and corpus without a crash.
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 10
 fuzz-smoke: deps samples
 	scripts/fuzz.sh smoke $(FUZZ_SMOKE_SECONDS)
 

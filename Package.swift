@@ -124,7 +124,7 @@ let package = Package(
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and
         // the one place its command line and sandbox are built.
-        .target(name: "QuireRenderService", dependencies: ["QuireRender", "QuireSheets", "QuireTypes", "QuireSystem", "QuireGIO"]),
+        .target(name: "QuireRenderService", dependencies: ["QuireRender", "QuireSheets", "QuireTypes", "QuireSystem", "QuireGIO", "QuireArguments"]),
         // QuireBuildVersion.string (the thumbnails' Software and failure folder) from scripts/version.sh.
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"],
                 plugins: [.plugin(name: "QuireVersion")]),

@@ -21,6 +21,9 @@ fi
 
 # Encrypted: user password "secret" (AES-256).
 qpdf --encrypt secret owner-secret 256 -- "$out/document.pdf" "$out/encrypted.pdf"
+# report.pdf: the README's and man pages' examples' "report.pdf" (DocumentationExamplesTests): the
+# three-page document four times, 12 pages, enough for their page ranges (-P 5-10, 2-4,7).
+qpdf --empty --pages "$out/document.pdf" "$out/document.pdf" "$out/document.pdf" "$out/document.pdf" -- "$out/report.pdf"
 # Truncated: the first 1 KiB of a valid PDF (header and part of the first object).
 head -c 1024 "$out/document.pdf" > "$out/truncated.pdf"
 # Garbage: deterministic bytes that are no PDF, under a .pdf name.

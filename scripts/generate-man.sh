@@ -34,15 +34,24 @@ for page in "$outputs"/*.1; do
     # Two fixes to the generated mdoc, for man-db's whatis index and groff (lintian checks both):
     # a subcommand page's NAME is `quire-print` (git's spelling, also installed as an alias
     # page), as whatis cannot read a name with a space, while its SYNOPSIS keeps `quire print`;
-    # and an empty line between paragraphs is a .Pp request.
+    # and an empty line between paragraphs is a .Pp request. A help paragraph "Examples:" with
+    # indented "quire ..." lines becomes the page's EXAMPLES section (before AUTHORS), one
+    # command a line in a literal display: DocumentationExamplesTests runs each of them.
     awk '
+        function flush() { if (pp) { print ".Pp"; pp = 0 } }
         /^\.Sh NAME$/ { name = 1; print; next }
         name && /^\.Nm "/ { full = $0; sub(/^\.Nm "/, "", full); sub(/"$/, "", full)
                             short = full; gsub(/ /, "-", short); print ".Nm " short; name = 0; next }
+        /^Examples:$/ { pp = 0; examples = 1; next }
+        examples && /^  +quire / { line = $0; sub(/^ +/, "", line); collected[++count] = line; next }
+        { examples = 0 }
+        /^\.Sh AUTHORS$/ && count > 0 { flush(); print ".Sh EXAMPLES"; print ".Bd -literal -offset indent"
+                                         for (i = 1; i <= count; i++) print collected[i]; print ".Ed"; count = 0 }
         /^\.Sh / { name = 0 }
-        /^\.Nm$/ && full != "" { print ".Nm \"" full "\""; next }
-        /^$/ { print ".Pp"; next }
-        { print }' "$page" | perl -pe 's/\@U2026\@/.../g; s/\@U00D7\@/\\[mu]/g; s/\@U([0-9A-F]{4,6})\@/\\[u$1]/g' |
+        /^\.Nm$/ && full != "" { flush(); print ".Nm \"" full "\""; next }
+        /^$/ { flush(); pp = 1; next }
+        { flush(); print }
+        END { flush() }' "$page" | perl -pe 's/\@U2026\@/.../g; s/\@U00D7\@/\\[mu]/g; s/\@U([0-9A-F]{4,6})\@/\\[u$1]/g' |
         # SEE ALSO names every subcommand, the implicit help command too, which has no page.
         sed '/^\.Xr quire\.help 1 ,$/d' > "$generated/$name"
 done

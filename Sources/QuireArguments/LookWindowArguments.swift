@@ -2,7 +2,7 @@
 /// executable reads — one description for both sides:
 ///
 ///     quire-look [--password PASSWORD] [--no-resume] [--print] [--csv-as-spreadsheet] [--render-worker-argument ARG]... [--timeout S] [--] FILE...
-///     quire-look --service ...     (the previewer service, which reads the rest itself)
+///     quire-look --service ...     (the previewer service: ``PreviewerServiceArguments``)
 ///
 /// The render worker's own options pass through as values (`--render-worker-argument
 /// --max-pixels`), so values here are any word. `--` is written before the files, whose names
@@ -32,8 +32,8 @@ package struct LookWindowArguments: Equatable, Sendable {
     /// What `quire-look` was started for.
     package enum Invocation: Equatable, Sendable {
         case window(LookWindowArguments)
-        /// `--service` and the words after it, for the previewer service.
-        case service([[UInt8]])
+        /// `--service`: the previewer service.
+        case service(PreviewerServiceArguments)
     }
 
     /// The window: options, then the files (after `--`, any names; before it, a word starting
@@ -49,13 +49,10 @@ package struct LookWindowArguments: Equatable, Sendable {
         ],
         operands: ArgumentOperands(name: "file", count: 1...Int.max))
 
-    /// The previewer service: everything after `--service` is its own.
-    package static let service = ArgumentForm(command: "--service", operands: .uninterpreted)
-
     /// Reads a whole `argv` (the program's name first).
     package static func parse(_ arguments: [[UInt8]]) throws(ArgumentMismatch) -> Invocation {
-        if service.isNamed(by: arguments) {
-            return .service(try service.parse(arguments).operands)
+        if PreviewerServiceArguments.form.isNamed(by: arguments) {
+            return .service(try PreviewerServiceArguments.parse(arguments))
         }
         let parsed = try window.parse(arguments)
         var window = LookWindowArguments(

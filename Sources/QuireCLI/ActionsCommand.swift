@@ -11,6 +11,10 @@ struct ActionsCommand: AsyncParsableCommand {
             at least one printer accepts jobs; otherwise the reason says what to fix: no printers \
             are set up, the print system is not running, every printer is rejecting jobs, or the \
             file type cannot be printed.
+
+            Examples:
+              quire actions report.pdf           # Preview / Thumbnail / Print, each with its reason
+              quire actions --json photo.jpg
             """)
 
     @Flag(name: .long, help: "Print JSON instead of text.")

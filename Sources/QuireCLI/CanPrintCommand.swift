@@ -8,6 +8,9 @@ struct CanPrintCommand: AsyncParsableCommand {
         discussion: """
             With several files (a file manager's selection) the answer is 0 only when all of them \
             can be printed. Use `quire actions FILE` to see why a file cannot be printed.
+
+            Examples:
+              quire can-print report.pdf && echo printable   # silent, exit 0/1, for hooks
             """)
 
     @Argument(help: ArgumentHelp("The files.", valueName: "file"))

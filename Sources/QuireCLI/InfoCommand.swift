@@ -15,6 +15,12 @@ struct InfoCommand: AsyncParsableCommand {
 
             Print says whether the content can be printed (as it is, or converted to PDF); \
             whether a printer accepts it now is what `quire actions FILE` tells.
+
+            Examples:
+              quire info report.pdf                   # the info card
+              quire info --json report.pdf notes.txt  # a JSON array, one object per file
+              quire info --password secret locked.pdf
+              quire info -- -strange-name.pdf         # names starting with '-' after --
             """)
 
     @Flag(name: .long, help: "Print a JSON array (one object per file) instead of text.")

@@ -105,25 +105,15 @@ struct InfoRecord: Encodable {
         self.ok = false
         self.error = error
         if let document {
-            let type = document.contentType
-            kind = type.localizedDescription
-            mimeType = type.mimeType
-            parentTypes = type.parentTypes
-            family = type.family.rawValue
-            iconName = type.iconName
-            genericIconName = type.genericIconName
-            uncertain = type.isUncertain
+            describe(document.contentType)
             size = document.file.size
             sizeHuman = DocumentInfo.formatSize(document.file.size)
             modified = Self.iso8601(document.file.modificationTime.date)
         }
     }
 
-    init(info: DocumentInfo) {
-        path = info.path.jsonText
-        name = info.path.jsonName
-        ok = info.problem == nil
-        let type = info.contentType
+    /// The type's fields: kind, MIME type, parents, family, icons, whether it was a guess.
+    private mutating func describe(_ type: ContentType) {
         kind = type.localizedDescription
         mimeType = type.mimeType
         parentTypes = type.parentTypes
@@ -131,6 +121,13 @@ struct InfoRecord: Encodable {
         iconName = type.iconName
         genericIconName = type.genericIconName
         uncertain = type.isUncertain
+    }
+
+    init(info: DocumentInfo) {
+        path = info.path.jsonText
+        name = info.path.jsonName
+        ok = info.problem == nil
+        describe(info.contentType)
         size = info.size
         sizeHuman = info.formattedSize
         modified = Self.iso8601(info.modified.date)

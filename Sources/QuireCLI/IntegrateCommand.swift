@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import QuireSystem
 import QuireIntegration
 
 struct IntegrateCommand: ParsableCommand {
@@ -63,7 +64,7 @@ struct IntegrateCommand: ParsableCommand {
 
         /// The absolute path of the running `quire`, so a user install works without PATH.
         static var currentExecutable: String {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "quire"
+            ProcessControl.ownExecutable ?? "quire"
         }
     }
 

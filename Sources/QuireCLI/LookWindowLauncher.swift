@@ -36,16 +36,8 @@ enum LookWindowLauncher {
         let arguments = [Array(executable.utf8)] + Self.arguments(
             paths: paths, password: password, resume: resume, renderWorker: renderWorker, timeout: timeout,
             printSheet: printSheet, csvAsSpreadsheet: csvAsSpreadsheet)
-        var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { bytes in
-            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
-            pointer[bytes.count] = 0
-            return pointer
-        }
-        pointers.append(nil)
-        defer { for pointer in pointers { pointer?.deallocate() } }
-        execv(executable, &pointers)
-        return "cannot start the window viewer \(executable): \(Errno.current)"
+        let failure = ChildProcess.replaceCurrentProcess(arguments)
+        return "cannot start the window viewer \(executable): \(failure)"
     }
 
     /// The window's words after its name (``LookWindowArguments``, which quire-look reads back).

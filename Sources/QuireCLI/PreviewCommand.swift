@@ -30,6 +30,13 @@ struct PreviewCommand: AsyncParsableCommand {
             to a temporary file and renamed: a failure leaves nothing behind. -o - writes to \
             standard output; a symbolic link is followed, a device or FIFO written to (never \
             replaced), and a directory or the input itself refused before anything is written.
+
+            Examples:
+              quire preview --info photo.jpg                 # info card above the image
+              quire preview notes.txt --page 2               # text is paginated on A4
+              quire preview report.pdf --pages 1-3 --width 800 -o page.png   # page-01.png ... page-03.png (12 pages)
+              quire preview report.pdf --sheet -o sheet.png  # contact sheet with page numbers
+              quire preview notes.txt --format pdf -o notes.pdf
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

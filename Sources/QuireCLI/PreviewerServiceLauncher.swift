@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import QuireArguments
 import QuireSystem
 
 /// `quire look --service`: replaces this process with the window executable serving the file
@@ -17,13 +18,9 @@ enum PreviewerServiceLauncher {
             Terminal.error("look --service needs the window viewer (quire-look), which is not installed")
             throw ExitStatus.unavailable.exitCode
         }
-        var arguments = [executable, "--service", "--idle-timeout", String(idleTimeout), "--timeout", String(timeout)]
-        for argument in worker ?? [] { arguments += ["--render-worker-argument", argument] }
-        var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        pointers.append(nil)
-        defer { for pointer in pointers { free(pointer) } }
-        execv(executable, &pointers)
-        Terminal.error("cannot start the window viewer \(executable): \(Errno.current)")
+        let service = PreviewerServiceArguments(idleTimeout: idleTimeout, renderWorker: worker ?? [], timeout: Double(timeout))
+        let failure = ChildProcess.replaceCurrentProcess([Array(executable.utf8)] + service.arguments())
+        Terminal.error("cannot start the window viewer \(executable): \(failure)")
         throw ExitStatus.unavailable.exitCode
     }
 }

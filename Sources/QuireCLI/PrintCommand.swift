@@ -65,6 +65,13 @@ struct PrintCommand: AsyncParsableCommand {
             cupsSetDests2: ~/.cups/lpoptions, or the system's file for root, as lpoptions does); \
             options on the command line win. Bad sheet options (an unknown paper, number-up=3, a \
             booklet of one page, pages past the end) are one line on stderr, exit 64, nothing sent.
+
+            Examples:
+              quire print -d office -n 2 -P 2-4,7 report.pdf
+              quire print notes.txt photo.jpg                # converted to PDF, one job
+              quire print --dry-run -P 1-8 --number-up 4 report.pdf
+              quire print --preview pages.pdf -P 3,5-6 report.pdf   # the pages that would print
+              quire print --output out.pdf -o media=A5 -o fit-to-page report.pdf
             """)
 
     @Option(name: [.customShort("d"), .customLong("destination")], help: ArgumentHelp("Printer (queue or queue/instance).", valueName: "dest"))
@@ -127,7 +134,7 @@ struct PrintCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Save as PDF: write the composed job exactly as it would be sent, and send nothing.", valueName: "file.pdf"))
     var output: String?
 
-    @Flag(name: .long, help: "Remember the paper, sides, colour, scaling and pages per sheet given here for the printer (in lpoptions, which lp reads too; never copies or pages).")
+    @Flag(name: .long, help: "Remember the paper, sides, colour, scaling and pages per sheet given here for the printer (in lpoptions, which lp reads too; never copies or pages). Later prints of one file are composed by Quire with them; several files go to CUPS with them, as with lp.")
     var remember = false
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
@@ -201,7 +208,10 @@ struct PrintCommand: AsyncParsableCommand {
             try await composed(request, options: options, words: sheetWords, printer: printer, target: nil)
             return
         }
-        if request.dryRun, request.preview == nil, let destination = try? printer.system.destination(named: request.destination),
+        // Saved sheet options are composed by Quire for one file; several files go to CUPS with
+        // them, which applies them to each document as lp does.
+        if request.dryRun, request.preview == nil, request.files.count == 1,
+           let destination = try? printer.system.destination(named: request.destination),
            let saved = try? printer.system.savedOptions(for: destination),
            Self.composes(saved.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }) {
             // --dry-run shows what would be sent: with saved sheet options, the composed job.
@@ -247,7 +257,7 @@ struct PrintCommand: AsyncParsableCommand {
         let resolved = try await target.value
         // Saved options (lpoptions) that compose sheets: Quire composes, as for the same words
         // on the command line, instead of leaving number-up to CUPS.
-        if Self.composes(resolved.savedSheetOptions) {
+        if request.files.count == 1, Self.composes(resolved.savedSheetOptions) {
             try await composed(request, options: options, words: [], printer: printer, target: resolved)
             return
         }
@@ -312,14 +322,12 @@ struct PrintCommand: AsyncParsableCommand {
         }
         // A booklet prints back to back, flipped on the short edge; a one-sided printer gets two passes.
         var passes: String?
+        let bookletInOnePass = capabilities?.printsBookletsInOnePass ?? false
         if sheet.booklet, request.output == nil, let capabilities, let destination {
-            if capabilities.sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) {
-                options.sides = .twoSidedShortEdge
-            } else if sheet.pageSet == .all {
+            options.sides = capabilities.printsBookletsInOnePass ? .twoSidedShortEdge : .oneSided
+            if !capabilities.printsBookletsInOnePass, sheet.pageSet == .all {
                 sheet.pageSet = .odd
                 passes = "\(destination.fullName) prints on one side only, so the booklet prints in two passes: this job prints the fronts; when they are out, turn the stack over on its short edge, put it back in the tray, and print the backs with the same command and -o page-set=even"
-            } else {
-                options.sides = .oneSided
             }
         }
         sheet.duplex = options.sides.map { $0 != .oneSided } ?? false
@@ -335,12 +343,8 @@ struct PrintCommand: AsyncParsableCommand {
             return
         }
         guard let destination else { throw PrintError(.noPrinters, "no printer to send the job to") }
-        options.composedByQuire = true
-        options.pageRanges = nil
-        options.media = sheet.paper?.name ?? options.media
-        options.numberUp = nil
-        options.orientation = nil
-        options.fitToPage = false
+        options = options.forComposedJob(media: sheet.paper?.name, booklet: sheet.booklet && capabilities != nil,
+                                         bookletInOnePass: bookletInOnePass)
         if request.dryRun {
             var out = "destination: \(destination.fullName)" + (destination.problem.map { " (\($0))" } ?? "") + "\n"
             out += "file: \(name) (\(document.contentType.mimeType), \(job.pageCount) page\(job.pageCount == 1 ? "" : "s")): pages \(PageRanges.compact(job.pages))"

@@ -12,6 +12,9 @@ struct PrintersCommand: AsyncParsableCommand {
             libcups uses (CUPS_SERVER, client.conf). Exits 69 when the print system is not \
             running or does not answer within --timeout; an empty list (exit 0) means no \
             printers are set up.
+
+            Examples:
+              quire printers --long          # queues, state, capabilities
             """)
 
     @Flag(name: .long, help: "Print JSON instead of text.")

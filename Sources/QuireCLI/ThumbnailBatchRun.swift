@@ -169,9 +169,6 @@ struct ThumbnailBatchRun {
 
     /// The running executable (`/proc/self/exe`), so workers are this very `quire`.
     static func ownExecutable() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if count > 0 { return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        return CommandLine.arguments[0]
+        ProcessControl.ownExecutable ?? CommandLine.arguments[0]
     }
 }

@@ -33,6 +33,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
             --cache-dir on a shared file system and --summary FILE; a final step runs \
             --merge-summaries FILE... for the combined totals and failures (exit status 65 if a \
             file failed or a shard's summary is missing).
+
+            Examples:
+              quire thumbnail -s 256 report.pdf thumb.png     # the freedesktop contract
+              quire thumbnail --batch -r Documents            # fill the shared cache for a folder
+              quire thumbnail --batch -r --json Documents     # one JSON line per file
             """)
 
     @Option(name: [.short, .customLong("size")], help: ArgumentHelp(

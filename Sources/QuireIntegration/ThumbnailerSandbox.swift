@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import QuireSystem
 import QuireTypes
 
 /// What GNOME's thumbnail factory can run. gnome-desktop runs every `.thumbnailer` command in
@@ -103,37 +104,12 @@ public enum ThumbnailerSandbox {
 
     /// Runs a program (no shell) with an empty environment and returns its standard output.
     static func run(_ arguments: [String]) throws(Failure) -> String {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var environment: [UnsafeMutablePointer<CChar>?] = [nil]
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, arguments[0], &actions, nil, argv, &environment)
-        close(pipeEnds[1])
-        defer { close(pipeEnds[0]) }
-        guard spawned == 0 else {
-            throw Failure(description: "cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
+        guard let result = ChildProcess.run(arguments, environment: [], captureOutput: true) else {
+            throw Failure(description: "cannot run \(arguments[0])")
         }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(pipeEnds[0], $0.baseAddress, 4096) }
-            if got > 0 { output += buffer[0..<got]; continue }
-            if got < 0 && errno == EINTR { continue }
-            break
-        }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else {
+        guard result.termination == .exited(0) else {
             throw Failure(description: "\(arguments[0]) --list could not list the libraries of \(arguments.last ?? "")")
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: result.output, as: UTF8.self)
     }
 }

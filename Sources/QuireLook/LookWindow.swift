@@ -552,7 +552,7 @@ final class LookWindow {
 
         if let app = defaultApplication { g_object_unref(UnsafeMutableRawPointer(app)) }
         defaultApplication = nil
-        if let mime = model.card?.mimeType, let app = g_app_info_get_default_for_type(mime, 0) {
+        if let mime = model.card?.mimeType, let app = Self.otherApplication(for: mime) {
             defaultApplication = app
             let name = String(cString: g_app_info_get_display_name(app))
             gtk_button_set_label(cast(openWithButton), "Open with \(name)")
@@ -561,6 +561,34 @@ final class LookWindow {
         } else {
             gtk_widget_set_visible(openWithButton, 0)
         }
+    }
+
+    /// Quire's own desktop entry (QuireIntegration's `DesktopApplication.id`, which quire-look
+    /// does not link): installed system-wide it claims every type the window previews.
+    static let ownDesktopID = "io.github.quire.Quire.desktop"
+
+    /// The application "Open with" offers for `mimeType` (a new reference): the default, unless
+    /// that is Quire itself — "Open with Quire" in Quire's own window would open the same view
+    /// again — then the first other application recommended for the type; nil when there is none.
+    private static func otherApplication(for mimeType: String) -> OpaquePointer? {
+        func isQuire(_ app: OpaquePointer) -> Bool {
+            g_app_info_get_id(app).map { String(cString: $0) == ownDesktopID } ?? false
+        }
+        if let app = g_app_info_get_default_for_type(mimeType, 0) {
+            if !isQuire(app) { return app }
+            g_object_unref(UnsafeMutableRawPointer(app))
+        }
+        let list = g_app_info_get_recommended_for_type(mimeType)
+        defer { g_list_free_full(list) { g_object_unref($0) } }
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data, !isQuire(OpaquePointer(data)) {
+                g_object_ref(data)
+                return OpaquePointer(data)
+            }
+            node = current.pointee.next
+        }
+        return nil
     }
 
     private func updateIndicators() {
@@ -842,9 +870,15 @@ final class LookWindow {
     /// only a status line when there is one to say, and no bar at all when there is none.
     private func updateFooter() {
         let controls = showsPageControls
-        for button in [previousPageButton, nextPageButton, zoomInButton, zoomOutButton, fitPageButton, fitWidthButton,
-                       jumpEntry, positionLabel, zoomLabel] {
+        // A picture has nothing to page through: zoom only ("page 1 of 1" and page buttons
+        // would be noise, as Sushi and Loupe show none).
+        let family = model.card?.family
+        let paging = controls && !((family == .image || family == .svg) && model.pageCount <= 1)
+        for button in [zoomInButton, zoomOutButton, fitPageButton, fitWidthButton, zoomLabel] {
             gtk_widget_set_visible(button, controls ? 1 : 0)
+        }
+        for control in [previousPageButton, nextPageButton, jumpEntry, positionLabel] {
+            gtk_widget_set_visible(control, paging ? 1 : 0)
         }
         gtk_widget_set_visible(actualSizeButton, controls && model.card?.family == .image ? 1 : 0)
         let status = gtk_label_get_text(cast(statusLabel)).map { String(cString: $0) } ?? ""

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CGtk
+import QuireArguments
 import QuireGIO
 import QuireViewer
 import QuireRenderService
@@ -10,33 +11,10 @@ import QuireRenderService
 /// runs the previewer service (``PreviewerService``) until it has been idle for a while.
 @MainActor
 enum PreviewerServiceMain {
-    static func run(_ arguments: [String]) -> Never {
-        var arguments = arguments
-        var idleTimeout: UInt32 = 10
-        var renderWorker: [String] = []
-        var timeout = 30.0
-        while !arguments.isEmpty {
-            let argument = arguments.removeFirst()
-            switch argument {
-            case "--idle-timeout":
-                guard let value = arguments.first.flatMap({ UInt32($0) }), value >= 1 else {
-                    fail("--idle-timeout needs a number of seconds", 64)
-                }
-                arguments.removeFirst()
-                idleTimeout = value
-            case "--render-worker-argument":
-                guard !arguments.isEmpty else { fail("--render-worker-argument needs a value", 64) }
-                renderWorker.append(arguments.removeFirst())
-            case "--timeout":
-                guard let value = arguments.first.flatMap({ Double($0) }), value >= 1 else {
-                    fail("--timeout needs a number of seconds", 64)
-                }
-                arguments.removeFirst()
-                timeout = value
-            default:
-                fail("unknown option \(argument) for --service", 64)
-            }
-        }
+    static func run(_ arguments: PreviewerServiceArguments) -> Never {
+        let idleTimeout = UInt32(arguments.idleTimeout)
+        let renderWorker = arguments.renderWorker
+        let timeout = arguments.timeout
         g_set_prgname("quire-look")
         g_set_application_name("Quire Look")
         if gtk_init_check() == 0 { fail("cannot open the display", 69) }

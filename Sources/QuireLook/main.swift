@@ -38,9 +38,9 @@ func fail(_ message: String, _ status: Int32) -> Never {
 let request: LookWindowArguments
 do {
     switch try LookWindowArguments.parse(CommandLineBytes.read()) {
-    case .service(let words):
+    case .service(let service):
         // quire-look --service: the file manager's previewer on the session bus (PreviewerService).
-        PreviewerServiceMain.run(words.map { String(decoding: $0, as: UTF8.self) })
+        PreviewerServiceMain.run(service)
     case .window(let arguments):
         request = arguments
     }

@@ -8,6 +8,9 @@ public struct PrintCapabilities: Sendable, Hashable, Codable {
     public let pageRanges: Bool
     /// Supported `sides` values ("one-sided", "two-sided-long-edge", ...).
     public let sides: [String]
+    /// Whether a booklet prints in one pass: both sides, flipped on the short edge. Otherwise it
+    /// prints in two passes (the fronts, then the backs after the stack is turned over).
+    public var printsBookletsInOnePass: Bool { sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) }
     /// Supported media (PWG names, e.g. "iso_a4_210x297mm").
     public let media: [String]
     public let defaultMedia: String?

@@ -65,6 +65,23 @@ public struct PrintOptions: Sendable, Hashable {
 
     public init() {}
 
+    /// These options for the PDF Quire composed from them (pages selected and placed on sheets of
+    /// `media`, ordered): what CUPS must not do again — page selection, pages per side,
+    /// orientation, scaling — is left out; `booklet` sets the sides a booklet prints with on a
+    /// printer that does (``PrintCapabilities/printsBookletsInOnePass``) or does not print both
+    /// sides. The command line and the print sheet send composed jobs through here.
+    public func forComposedJob(media composedMedia: String?, booklet: Bool = false, bookletInOnePass: Bool = false) -> PrintOptions {
+        var options = self
+        options.composedByQuire = true
+        options.pageRanges = nil
+        options.numberUp = nil
+        options.orientation = nil
+        options.fitToPage = false
+        options.media = composedMedia ?? media
+        if booklet { options.sides = bookletInOnePass ? .twoSidedShortEdge : .oneSided }
+        return options
+    }
+
     /// Maps `lp -H` values: "hold" → "indefinite", "immediate" → "no-hold"; others as given
     /// ("day-time", "night", "weekend", "HH:MM").
     public static func holdValue(_ argument: String) -> String {

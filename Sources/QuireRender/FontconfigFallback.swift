@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuireSystem
 
 /// Points fontconfig at the configuration `quire integrate install` wrote beside the program
 /// (`PREFIX/share/quire/fonts.conf`) when the system's, `/etc/fonts/fonts.conf`, cannot be read —
@@ -20,9 +21,8 @@ enum FontconfigFallback {
 
     /// `PREFIX/share/quire/fonts.conf` for the running `PREFIX/bin/quire`.
     static func installedConfiguration() -> String? {
-        guard let real = realpath("/proc/self/exe", nil) else { return nil }
-        defer { free(real) }
-        var parts = String(cString: real).split(separator: "/", omittingEmptySubsequences: false)
+        guard let real = ProcessControl.ownExecutable else { return nil }
+        var parts = real.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 3 else { return nil }
         parts.removeLast(2)   // bin/quire
         return parts.joined(separator: "/") + "/share/quire/fonts.conf"

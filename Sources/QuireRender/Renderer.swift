@@ -109,6 +109,24 @@ public final class Renderer {
     /// Whether the content is a raster with its own pixel size (images, embedded previews).
     public var isRaster: Bool { source.isRaster }
 
+    /// What a thumbnail of this file says about its original (`Thumb::Image::Width/Height` or
+    /// `Thumb::Document::Pages`), for a file of `family`: an image's pixel size, a document's
+    /// page count (an office document's only when LibreOffice laid it out, not for an embedded
+    /// preview image). The one-file thumbnail and the batch workers' both ask here.
+    package func thumbnailFacts(family: DocumentFamily) -> (imageWidth: Int?, imageHeight: Int?, pageCount: Int?) {
+        switch family {
+        case .image, .svg:
+            let page = pageSize(at: 0)
+            return (Int(page.width.rounded()), Int(page.height.rounded()), nil)
+        case .pdf, .postscript:
+            return (nil, nil, pageCount)
+        case .officeDocument where !isRaster:
+            return (nil, nil, pageCount)
+        default:
+            return (nil, nil, nil)
+        }
+    }
+
     /// Whether a text file was cut at the byte limit before layout.
     public var isTruncated: Bool { textTruncated }
 

@@ -42,10 +42,7 @@ public final class SplashPDFDocument {
     /// Where the shim is looked for: beside the running executable (a build directory, or an
     /// installation that keeps them together), then `../lib/quire/` (the `make install` layout).
     static func candidatePaths() -> [String] {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return [] }
-        let executable = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let executable = ProcessControl.ownExecutable else { return [] }
         let directory = DirectoryPath.parent(of: executable)
         return [directory + "/" + libraryName, DirectoryPath.parent(of: directory) + "/lib/quire/" + libraryName]
     }

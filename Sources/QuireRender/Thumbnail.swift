@@ -48,18 +48,7 @@ public struct Thumbnail: Sendable {
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
                                     textByteLimit: textBytes, preferEmbeddedPreview: true, firstPageFirst: password == nil)
         let image = try renderer.renderThumbnail(longestSide: size)
-        switch contentType.family {
-        case .image, .svg:
-            let page = renderer.pageSize(at: 0)
-            text.imageWidth = Int(page.width.rounded())
-            text.imageHeight = Int(page.height.rounded())
-        case .pdf, .postscript:
-            text.pageCount = renderer.pageCount
-        case .officeDocument where !renderer.isRaster:
-            text.pageCount = renderer.pageCount   // laid out by LibreOffice
-        default:
-            break
-        }
+        (text.imageWidth, text.imageHeight, text.pageCount) = renderer.thumbnailFacts(family: contentType.family)
         return Thumbnail(image: image, metadata: text)
     }
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import QuireArguments
 import QuireRender
 
 /// How a render worker is started — the one place its command line is built: the program (this
@@ -47,35 +48,27 @@ public struct WorkerCommand: Sendable, Hashable {
     /// The limits in a worker's arguments (what follows ``subcommand``), exactly as
     /// ``arguments`` writes them, each at most once, in any order; nil for anything else.
     public static func parse(_ arguments: [[UInt8]]) -> (render: RenderLimits, worker: WorkerLimits)? {
+        guard let parsed = try? form.parse([[], Array(subcommand.utf8)] + arguments) else { return nil }
         var render = RenderLimits.standard
         var worker = WorkerLimits.standard
-        var seen: Set<String> = []
-        var index = 0
-        while index < arguments.count {
-            guard index + 1 < arguments.count, let value = decimal(arguments[index + 1]) else { return nil }
-            let option = String(decoding: arguments[index], as: UTF8.self)
-            guard seen.insert(option).inserted else { return nil }
-            switch option {
-            case "--memory-limit": worker.memoryBytes = UInt64(value)
-            case "--cpu-limit": worker.cpuSecondsPerRequest = value
-            case "--max-pixels" where value > 0: render.maximumImagePixels = value
-            case "--max-inflated-size" where value > 0: render.maximumInflatedBytes = value
-            case "--max-entries" where value > 0: render.maximumArchiveEntries = value
-            default: return nil
-            }
-            index += 2
-        }
+        if let value = parsed.integer("--memory-limit") { worker.memoryBytes = UInt64(value) }
+        if let value = parsed.integer("--cpu-limit") { worker.cpuSecondsPerRequest = value }
+        if let value = parsed.integer("--max-pixels") { render.maximumImagePixels = value }
+        if let value = parsed.integer("--max-inflated-size") { render.maximumInflatedBytes = value }
+        if let value = parsed.integer("--max-entries") { render.maximumArchiveEntries = value }
         return (render, worker)
     }
 
-    /// A decimal number (at most 18 digits), or nil.
-    private static func decimal(_ digits: [UInt8]) -> Int? {
-        guard !digits.isEmpty, digits.count <= 18 else { return nil }
-        var value = 0
-        for digit in digits {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(digit - UInt8(ascii: "0"))
-        }
-        return value
-    }
+    /// The worker's words as ``arguments`` writes them: each limit a decimal number (the
+    /// renderers' at least 1), at most once, in any order, and nothing else.
+    static let form = ArgumentForm(
+        command: subcommand,
+        options: [
+            .option("--memory-limit", value: .integer(0...Int.max)),
+            .option("--cpu-limit", value: .integer(0...Int.max)),
+            .option("--max-pixels", value: .integer(1...Int.max)),
+            .option("--max-inflated-size", value: .integer(1...Int.max)),
+            .option("--max-entries", value: .integer(1...Int.max)),
+        ],
+        operands: .none)
 }

@@ -6,7 +6,7 @@ import QuireSystem
 
 /// One long-lived worker process and its two pipes: the client end of the render service's
 /// protocol, used by one thread at a time (a batch slot, a viewer's render thread). It is
-/// started through ``PipedChild`` (`posix_spawn`, its own process group), waits for the
+/// started through ``ChildProcess`` (its own process group), waits for the
 /// worker's handshake, sends request frames and waits for replies against a deadline; a worker
 /// that dies, hangs past the deadline or answers garbage is killed and reaped here.
 package final class WorkerProcess {
@@ -38,11 +38,13 @@ package final class WorkerProcess {
     package init(argv: [String], environment: [String: String], quietStandardError: Bool) throws(WorkerStartError) {
         var entries = environment.filter { $0.key != "SWIFT_BACKTRACE" }.map { "\($0.key)=\($0.value)" }
         entries.append("SWIFT_BACKTRACE=enable=no")
-        let child: PipedChild
+        let child: ChildProcess
         do {
-            child = try PipedChild.spawn(argv: argv, environment: entries, discardStandardError: quietStandardError,
-                                         defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS,
-                                                          SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGWINCH])
+            child = try ChildProcess.spawn(argv, ChildProcess.Options(
+                environment: entries, standardInput: .pipe, standardOutput: .pipe,
+                standardError: quietStandardError ? .null : .inherit, ownProcessGroup: true,
+                defaultSignals: [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS,
+                                 SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGWINCH]))
         } catch {
             switch error.step {
             case .pipe: throw WorkerStartError("cannot create a pipe (\(error.errno))", errno: error.errno)
@@ -50,8 +52,8 @@ package final class WorkerProcess {
             }
         }
         pid = child.pid
-        requestFD = child.input
-        responseFD = child.output
+        requestFD = child.input!
+        responseFD = child.output!
     }
 
     deinit {

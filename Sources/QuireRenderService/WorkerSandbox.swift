@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import QuireSystem
 
 /// How worker processes are confined: bubblewrap when `bwrap` exists and works (no network,
 /// only the system and the batch's inputs visible and read-only, a private `/tmp`, new session,
@@ -66,7 +67,7 @@ public struct WorkerSandbox: Sendable, Hashable {
             }
             bwrap = found
         }
-        guard let status = QuietCommand.run(arguments(bubblewrap: bwrap, executable: "/bin/true", arguments: [])) else {
+        guard case .exited(let status)? = ChildProcess.run(arguments(bubblewrap: bwrap, executable: "/bin/true", arguments: []))?.termination else {
             return .unavailable("bwrap could not be started")
         }
         guard status == 0 else {

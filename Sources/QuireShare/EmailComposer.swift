@@ -94,33 +94,36 @@ package enum EmailComposer {
         for file in files.files { argv += ["--attach", file.absoluteString] }
         if let address { argv.append(address) }
         let environment = currentEnvironment()
-        let child: PipedChild
+        let child: ChildProcess
+        let input: FileDescriptor, output: FileDescriptor
         do {
-            child = try PipedChild.spawn(argv: argv, environment: environment, discardStandardError: true, defaultSignals: [SIGPIPE, SIGINT, SIGTERM])
+            child = try ChildProcess.spawn(argv, ChildProcess.Options(
+                environment: environment, standardInput: .pipe, standardOutput: .pipe, standardError: .null,
+                ownProcessGroup: true, defaultSignals: [SIGPIPE, SIGINT, SIGTERM]))
+            (input, output) = (child.input!, child.output!)
         } catch {
             throw ShareError(.failed, "cannot start xdg-email: \(error.errno)", errno: error.errno)
         }
-        try? child.input.close()
-        _ = fcntl(child.output.rawValue, F_SETFL, O_NONBLOCK)
+        try? input.close()
+        _ = fcntl(output.rawValue, F_SETFL, O_NONBLOCK)
         var buffer = [UInt8](repeating: 0, count: 4096)
         var waited = 0
         while true {
-            _ = buffer.withUnsafeMutableBytes { try? child.output.read(into: $0) }
+            _ = buffer.withUnsafeMutableBytes { try? output.read(into: $0) }
             var status: Int32 = 0
             let reaped = waitpid(child.pid, &status, WNOHANG)
             if reaped == child.pid {
-                try? child.output.close()
-                let exited = status & 0x7f == 0
-                let code = (status >> 8) & 0xff
-                guard exited, code == 0 else {
-                    throw ShareError(.failed, exited ? "xdg-email failed: \(Self.xdgEmailReason(code))" : "xdg-email was killed")
+                try? output.close()
+                switch ChildProcess.Termination(waitStatus: status) {
+                case .exited(0): return
+                case .exited(let code): throw ShareError(.failed, "xdg-email failed: \(Self.xdgEmailReason(code))")
+                case .signalled: throw ShareError(.failed, "xdg-email was killed")
                 }
-                return
             }
             if waited >= programWaitMilliseconds {
                 // A mail program kept in the foreground: started. Its output is drained until it
                 // ends (a closed pipe would kill it on its first write) and it is reaped then.
-                let output = child.output, pid = child.pid
+                let pid = child.pid
                 _ = fcntl(output.rawValue, F_SETFL, 0)
                 JoinableThread.detach(stackSize: 64 << 10) {
                     var drain = [UInt8](repeating: 0, count: 4096)

@@ -13,6 +13,15 @@ package enum ProcessControl {
         guard quire_set_parent_death_signal(signal) == 0 else { throw Errno.current }
     }
 
+    /// The path of the running executable (`readlink("/proc/self/exe")`), nil if it cannot be
+    /// read.
+    package static var ownExecutable: String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Waits, at most `seconds`, until process group `group` has no member left that is still
     /// running (a zombie whose parent has not waited for it yet has ended: it holds nothing).
     /// - Returns: whether the group ended in time.

@@ -47,19 +47,8 @@ public struct RendererThumbnailSource: ThumbnailRendering {
                 throw ThumbnailFailure(.encoding, String(describing: error))
             }
         }
-        var result = RenderedThumbnails(pngBySize: pngs)
-        switch type.family {
-        case .image, .svg:
-            let page = renderer.pageSize(at: 0)
-            result.imageWidth = Int(page.width.rounded())
-            result.imageHeight = Int(page.height.rounded())
-        case .pdf, .postscript:
-            result.pageCount = renderer.pageCount
-        case .officeDocument where !renderer.isRaster:
-            result.pageCount = renderer.pageCount   // laid out by LibreOffice
-        default:
-            break
-        }
-        return result
+        let facts = renderer.thumbnailFacts(family: type.family)
+        return RenderedThumbnails(pngBySize: pngs, imageWidth: facts.imageWidth, imageHeight: facts.imageHeight,
+                                  pageCount: facts.pageCount)
     }
 }

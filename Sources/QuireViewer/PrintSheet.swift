@@ -215,7 +215,7 @@ public final class PrintSheet {
     }
 
     /// Whether the chosen printer prints a booklet back to back (duplex, flipped on the short edge).
-    public var bookletDuplex: Bool { capabilities?.sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) ?? false }
+    public var bookletDuplex: Bool { capabilities?.printsBookletsInOnePass ?? false }
 
     /// What the user must know before a booklet prints on a one-sided printer (said before sending).
     public var bookletNote: String? {
@@ -560,7 +560,7 @@ public final class PrintSheet {
             // The printer may have lost duplex since the preview (another queue setting, a
             // unit removed): asked again, and if so said before anything is sent.
             let fresh = try printer.system.capabilities(of: selected.destination)
-            if !fresh.sides.contains(PrintOptions.Sides.twoSidedShortEdge.rawValue) {
+            if !fresh.printsBookletsInOnePass {
                 capabilityCache[selected.name] = fresh
                 throw PrintError(.invalidOption,
                                  "\(selected.name) no longer prints on both sides: the booklet prints in two passes, the fronts first, then you put the stack back for the backs. Print again to send the fronts.")
@@ -568,12 +568,7 @@ public final class PrintSheet {
         }
         let sheet = sheetOptions
         let pdf = try composedPDF()
-        options.composedByQuire = true
-        options.pageRanges = nil
-        options.media = sheet.paper?.name
-        if booklet {
-            options.sides = bookletDuplex ? .twoSidedShortEdge : .oneSided
-        }
+        options = options.forComposedJob(media: sheet.paper?.name, booklet: booklet, bookletInOnePass: bookletDuplex)
         let job = try printer.system.submit([PrintDocument(source: .data(pdf), mimeType: "application/pdf", name: documentName)],
                                             to: selected.destination, options: options)
         if booklet, !bookletDuplex { bookletPass = bookletPass == .even ? nil : .even }

@@ -72,10 +72,7 @@ public final class ViewerModel {
         public static func installedWorker(environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } })
             -> String {
             if let given = environment("QUIRE_WORKER"), !given.isEmpty { return given }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-            if count > 0 {
-                let own = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let own = ProcessControl.ownExecutable {
                 let directory = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
                 for candidate in [directory + "/quire", directory + "/../../bin/quire"] where access(candidate, X_OK) == 0 {
                     return candidate

@@ -34,9 +34,18 @@ import Testing
         #expect(try LookWindowArguments.parse(Self.argv("quire-look", "t.csv")) == .window(LookWindowArguments(files: [Self.bytes("t.csv")])))
     }
 
-    @Test func theServiceLineIsLeftToTheService() throws {
-        #expect(try LookWindowArguments.parse(Self.argv("quire-look", "--service", "--idle-timeout", "5", "--bogus"))
-                == .service(Self.argv("--idle-timeout", "5", "--bogus")))
+    @Test func theServiceLineIsReadFromItsOwnDescription() throws {
+        let worker = ["/usr/bin/quire", "__render-worker", "--max-pixels", "100"]
+        let service = PreviewerServiceArguments(idleTimeout: 5, renderWorker: worker, timeout: 12)
+        // What quire look --service writes is what quire-look reads back.
+        #expect(try LookWindowArguments.parse([Self.bytes("quire-look")] + service.arguments()) == .service(service))
+        #expect(try LookWindowArguments.parse(Self.argv("quire-look", "--service")) == .service(PreviewerServiceArguments()))
+        #expect(throws: ArgumentMismatch.unknownOption(Self.bytes("--bogus"))) {
+            try LookWindowArguments.parse(Self.argv("quire-look", "--service", "--idle-timeout", "5", "--bogus"))
+        }
+        #expect(throws: ArgumentMismatch.self) {
+            try LookWindowArguments.parse(Self.argv("quire-look", "--service", "--idle-timeout", "0"))
+        }
         // Only as the first word: later it is an unknown option of the window.
         #expect(throws: ArgumentMismatch.unknownOption(Self.bytes("--service"))) {
             try LookWindowArguments.parse(Self.argv("quire-look", "a.pdf", "--service"))

@@ -220,6 +220,11 @@ struct OfficeSandboxTests {
 }
 
 extension OfficeSandboxTests {
+    /// Quire's own per-file limit for the ~440-page document's commands: these tests check what
+    /// is drawn and exported, not how fast, and a loaded machine lays the document out past the
+    /// thumbnail's default 15 s (exit 75 was seen with a load average of 12 on two cores).
+    static let officeSeconds = "150"
+
     /// A thumbnail of an office document is page 1 from LibreOffice's layout: the whole
     /// document is never exported for it (a ~440-page document, in the batch's worker and in the
     /// one-shot command), while a PDF of every page is (the control that the log works).
@@ -230,18 +235,18 @@ extension OfficeSandboxTests {
         try FileManager.default.copyItem(atPath: Samples.path("office-long.docx"), toPath: tree + "/long.docx")
         let environment = ProcessInfo.processInfo.environment.merging(
             ["QUIRE_OFFICE_EXPORT_LOG": log, "XDG_CACHE_HOME": scratch.file("cache"), "QUIRE_BWRAP": "/nonexistent/bwrap"]) { $1 }
-        let batch = QuireBinary.run(["thumbnail", "--batch", "--no-sandbox", "--json", tree], timeout: 180, environment: environment)
+        let batch = QuireBinary.run(["thumbnail", "--batch", "--no-sandbox", "--json", "--timeout", Self.officeSeconds, tree], timeout: 180, environment: environment)
         #expect(batch.status == 0 && batch.standardOutputText.contains("\"generated\":1"), "\(batch.standardError)")
-        let one = QuireBinary.run(["thumbnail", "-s", "256", tree + "/long.docx", scratch.file("one.png")], timeout: 180, environment: environment)
+        let one = QuireBinary.run(["thumbnail", "-s", "256", "--timeout", Self.officeSeconds, tree + "/long.docx", scratch.file("one.png")], timeout: 180, environment: environment)
         #expect(one.status == 0, "\(one.standardError)")
         #expect(!FileManager.default.fileExists(atPath: log), "exported: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         // (`info` counts the pages as they print: it exports.)
-        let pages = QuireBinary.run(["info", tree + "/long.docx"], timeout: 180, environment: environment)
+        let pages = QuireBinary.run(["info", "--timeout", Self.officeSeconds, tree + "/long.docx"], timeout: 180, environment: environment)
         // The thumbnail carries the layout's page count, LibreOffice's own.
         let count = ThumbnailCache.metadata(at: scratch.file("one.png"))?.pageCount
         #expect(count != nil && pages.standardOutputText.contains("Pages:      \(count ?? -1)"), "\(String(describing: count)) vs \(pages.standardOutputText)")
         // The control: a PDF of every page is an export, and is logged.
-        let pdf = QuireBinary.run(["preview", "--format", "pdf", "--pages", "1", tree + "/long.docx", "-o", scratch.file("all.pdf")],
+        let pdf = QuireBinary.run(["preview", "--format", "pdf", "--pages", "1", "--timeout", Self.officeSeconds, tree + "/long.docx", "-o", scratch.file("all.pdf")],
                                   timeout: 180, environment: environment)
         #expect(pdf.status == 0, "\(pdf.standardError)")
         #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("long.docx"), "the export log recorded nothing")
@@ -251,9 +256,9 @@ extension OfficeSandboxTests {
     /// as in the command's own process.
     @Test func aSandboxedOfficeThumbnailIsTheInProcessOne() throws {
         let scratch = TemporaryDirectory()
-        let sandboxed = QuireBinary.run(["thumbnail", "-s", "128", Samples.path("office-long.docx"), scratch.file("a.png")], timeout: 180)
+        let sandboxed = QuireBinary.run(["thumbnail", "-s", "128", "--timeout", Self.officeSeconds, Samples.path("office-long.docx"), scratch.file("a.png")], timeout: 180)
         #expect(sandboxed.status == 0, "\(sandboxed.standardError)")
-        let control = QuireBinary.run(["thumbnail", "-s", "128", Samples.path("office-long.docx"), scratch.file("b.png")], timeout: 180,
+        let control = QuireBinary.run(["thumbnail", "-s", "128", "--timeout", Self.officeSeconds, Samples.path("office-long.docx"), scratch.file("b.png")], timeout: 180,
                                       environment: ProcessInfo.processInfo.environment.merging(["QUIRE_BWRAP": "/nonexistent/bwrap"]) { $1 })
         #expect(control.status == 0, "\(control.standardError)")
         let a = try IsolationRuleTests.decodePNG(scratch.file("a.png")), b = try IsolationRuleTests.decodePNG(scratch.file("b.png"))

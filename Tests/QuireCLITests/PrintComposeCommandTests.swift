@@ -201,5 +201,14 @@ final class PrintComposeCommandTests {
         let received = try #require(bed.waitForDocument(titled: "quire-saved"))
         #expect(Self.pageNumbers(received.path) == [[5, 6], [7, 8]])
         #expect(received.attributes["IPP_SIDES"] == "two-sided-long-edge")
+        // Several files with the saved options: one job, CUPS applying them to each document
+        // as lp does (Quire composes one file at a time), not a refusal.
+        let both = quire(["print", "-t", "saved-two-files", four, twelve], env)
+        #expect(both.status == 0, "\(both.standardError)")
+        #expect(both.standardOutputText.contains("(2 file(s))"), "\(both.standardOutputText)")
+        let oneOfTwo = try #require(bed.waitForDocument(titled: "saved-two-files"))
+        // Two per side: 4 pages → 2 or 12 → 6 (without number-up: 4 or 12).
+        let count = CUPSTestBed.pageCount(ofPDF: oneOfTwo.path)
+        #expect(count == 2 || count == 6, "\(String(describing: count)) pages")
     }
 }

@@ -70,27 +70,77 @@ final class LookMediaTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
-    /// An archive's files as a sortable list; Enter opens the chosen one in the window.
+    /// The archive's files in row order (the Name cells' labels, top to bottom).
+    static func rows(_ tree: [WindowTestBed.Accessible]) -> [String] {
+        tree.filter { $0.role == "label" && $0.name.hasPrefix("project/") }
+            .sorted { ($0.extents?.y ?? 0) < ($1.extents?.y ?? 0) }.map(\.name)
+    }
+
+    /// An archive's files as a column view (Name with the type's icon, Size, Modified), sorted
+    /// by clicking a header (again: the other way); a double click or Enter opens the chosen
+    /// file in the window, Left goes back to the archive.
     @Test func anArchivesFilesAreListedSortedAndOneOpens() throws {
         let bed = try WindowTestBed()
         let viewer = try look([Samples.path("archives/project.tar.gz")], bed)
         defer { viewer.stop() }
-        let window = bed.waitForWindow(named: "^project\\.tar\\.gz$")
-        #expect(window != nil)
+        let window = try #require(bed.waitForWindow(named: "^project\\.tar\\.gz$"))
         var tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Open a File from the Archive" } }
         #expect(bed.press("Open a File from the Archive"))
-        tree = bed.waitForAccessible { $0.contains { $0.name.hasSuffix("project/src/util/strings.c") } }
-        let rows = tree.filter { $0.name.contains("2023-11-14") }.map(\.name)
-        #expect(rows.count == 4 && rows.first?.hasSuffix("project/README.md") == true, "\(rows)")
-        #expect(bed.press("Sort by Size"))
-        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size") } }
-        let bySize = tree.filter { $0.name.contains("2023-11-14") }.map(\.name)
-        #expect(bySize.first?.hasSuffix("project/docs/guide.txt") == true, "\(bySize)")
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by name (A to Z)") } }
+        // The column headers, named after their columns, the sorted one saying so.
+        let headers = ["Name", "Size", "Modified"].map { title in
+            tree.first { $0.name == title && $0.role != "label" && $0.detail.contains("ort") }
+        }
+        #expect(headers.allSatisfy { $0 != nil }, "\(tree.filter { ["Name", "Size", "Modified"].contains($0.name) })")
+        #expect(headers[0]?.detail == "Sorted ascending; click to reverse")
+        #expect(headers[1]?.detail == "Click to sort by size")
+        #expect(Self.rows(tree) == ["project/README.md", "project/docs/guide.txt", "project/src/main.c", "project/src/util/strings.c"],
+                "\(Self.rows(tree))")
+        // Each row: the type's icon, the size and the date in cells of their own.
+        let cells = tree.filter { $0.role == "table cell" }
+        #expect(cells.count == 12, "\(cells)")
+        let names = tree.filter { $0.role == "label" && $0.name.hasPrefix("project/") }
+        let icons = names.filter { name in
+            tree.contains { icon in
+                guard icon.role == "image", let at = icon.extents, let label = name.extents else { return false }
+                return abs(at.y - label.y) <= 4 && at.x < label.x && at.width >= 16
+            }
+        }
+        #expect(icons.count == 4, "a type icon before each name: \(icons.map(\.name))")
+        #expect(tree.contains { $0.role == "label" && $0.name == "6.0 kB" })
+        #expect(tree.filter { $0.role == "label" && $0.name == "2023-11-14 22:13" }.count == 4)
+        // The Size header sorts: smallest first, then (clicked again) largest first.
+        let size = try #require(headers[1]?.extents)
+        bed.click(window: window, x: size.x + size.width / 2, y: size.y + size.height / 2)
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size (smallest first)") } }
+        #expect(Self.rows(tree) == ["project/README.md", "project/src/main.c", "project/src/util/strings.c", "project/docs/guide.txt"],
+                "\(Self.rows(tree))")
+        bed.click(window: window, x: size.x + size.width / 2, y: size.y + size.height / 2)
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size (largest first)") } }
+        let bySize = Self.rows(tree)
+        #expect(bySize == ["project/docs/guide.txt", "project/src/util/strings.c", "project/src/main.c", "project/README.md"], "\(bySize)")
+        #expect(tree.contains { $0.name == "Size" && $0.detail == "Sorted descending; click to reverse" })
         // The list: no page or zoom controls under it.
         #expect(!tree.contains { ["Zoom In", "Fit Page", "Go to Page"].contains($0.name) && $0.states.contains("showing") })
         let list = try bed.waitForScreenshot("archive-entries", window: window) { $0.darkPixels > 300 }
         #expect(list.darkPixels > 300, "the list is painted")
-        // The first row (the largest file) opens with Enter.
+        // Esc leaves the list for the archive's listing page; the button brings it back as it was.
+        bed.key("Escape")
+        tree = bed.waitForAccessible { !$0.contains { $0.name.contains("sorted by size") && $0.states.contains("showing") } }
+        #expect(!tree.contains { $0.name.contains("sorted by size") && $0.states.contains("showing") })
+        #expect(bed.hasWindow(named: "^project\\.tar\\.gz$"), "Esc on the list does not close the window")
+        #expect(bed.press("Open a File from the Archive"))
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size (largest first)") && $0.states.contains("showing") } }
+        // A double click on a row opens that file.
+        let mainRow = try #require(tree.first { $0.role == "label" && $0.name == "project/src/main.c" }?.extents)
+        bed.click(window: window, x: mainRow.x + 40, y: mainRow.y + mainRow.height / 2, count: 2)
+        #expect(bed.waitForWindow(named: "^main\\.c$") != nil, "the entry opened: \(bed.accessibilityTree().filter { $0.role == "label" }.map(\.name))")
+        // Back to the archive; its list again, still sorted by size (largest first): Enter opens the first row.
+        bed.key("Left")
+        #expect(bed.waitForWindow(named: "^project\\.tar\\.gz$") != nil)
+        _ = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Open a File from the Archive" && $0.states.contains("showing") } }
+        #expect(bed.press("Open a File from the Archive"))
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size (largest first)") } }
         bed.key("Home")
         bed.key("Return")
         #expect(bed.waitForWindow(named: "^guide\\.txt$") != nil, "the entry opened: \(bed.accessibilityTree().filter { $0.role == "label" }.map(\.name))")

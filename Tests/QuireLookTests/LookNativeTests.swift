@@ -99,6 +99,26 @@ final class LookNativeTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// A picture is zoomed, not paged: the footer has the zoom controls and Actual Size, and no
+    /// page position or page buttons; a PDF after it has them again.
+    @Test func aPictureHasZoomButNoPageControls() throws {
+        let bed = try WindowTestBed()
+        let viewer = try look([Samples.path("photo.jpg"), Samples.path("document.pdf")], bed)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^photo\\.jpg$") != nil, "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { Self.showing($0, "Zoom In") }
+        #expect(Self.showing(tree, "Zoom In") && Self.showing(tree, "Zoom Out"), "a picture zooms")
+        for control in ["Go to Page", "Previous Page", "Next Page", "Page position"] {
+            #expect(!Self.showing(tree, control), "picture: no \(control)")
+        }
+        #expect(!tree.contains { $0.role == "label" && $0.name == "page 1 of 1" && $0.states.contains("visible") })
+        bed.key("Right")
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } && Self.showing($0, "Go to Page") }
+        #expect(Self.showing(tree, "Go to Page") && Self.showing(tree, "Next Page"), "a PDF pages again")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func theWindowKeepsItsSizeFromFileToFile() throws {
         let bed = try WindowTestBed()
         let files = ["document.pdf", "hello.c", "format.png", "long.txt", "media/clip.webm", "fonts/DejaVuSans.ttf",
@@ -195,6 +215,33 @@ final class LookNativeTests {
         tree = bed.waitForAccessible { Self.showing($0, "Copied document.pdf") }
         #expect(Self.showing(tree, "Copied document.pdf"), "a toast: \(tree.filter { $0.role == "label" }.map(\.name))")
         _ = try bed.waitForScreenshot("toast", window: window)
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+    /// Where Quire's own desktop entry is the type's default (a system-wide install claims every
+    /// type it previews), "Open with" offers the next application for the type, never Quire:
+    /// "Open with Quire" in Quire's window would only open the same view again.
+    @Test func openWithNeverOffersQuireItself() throws {
+        let bed = try WindowTestBed()
+        let applications = directory.file("data/applications")
+        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
+        try "[Desktop Entry]\nType=Application\nName=Quire\nExec=true %F\nMimeType=text/plain;\n"
+            .write(toFile: applications + "/io.github.quire.Quire.desktop", atomically: true, encoding: .utf8)
+        try "[Desktop Entry]\nType=Application\nName=Stand-in Editor\nExec=true %F\nMimeType=text/plain;\n"
+            .write(toFile: applications + "/stand-in-editor.desktop", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: directory.file("config"), withIntermediateDirectories: true)
+        try "[Default Applications]\ntext/plain=io.github.quire.Quire.desktop\n"
+            .write(toFile: directory.file("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        var environment = self.environment(bed)
+        environment["XDG_DATA_HOME"] = directory.file("data")
+        let viewer = try BackgroundProcess([QuireBinary.path, "look", Samples.path("notes.txt")], environment: environment,
+                                           directory: directory.path)
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^notes\\.txt$") != nil, "\(viewer.errorOutput)")
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name.hasPrefix("Open with") } }
+        let offered = tree.filter { $0.role == "push button" && $0.name.hasPrefix("Open with") }.map(\.name)
+        // Another application for text (the stand-in, or one the system has), not Quire.
+        #expect(offered.count == 1 && offered != ["Open with Quire"], "\(offered)")
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }

@@ -81,6 +81,15 @@ final class ThumbnailerServiceTests {
 
     func uri(_ path: String) -> String { ThumbnailKey(path: DocumentPath(path))!.uri }
 
+    /// The test bus starts nothing by D-Bus activation: before the test's own service runs, the
+    /// name has no owner, even on a machine where `make install` put quire's .service file under
+    /// /usr/local (an activated quire would use the real cache, not the test's).
+    @Test func theTestBusActivatesNoInstalledService() {
+        let result = call("GetFlavors", [])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("ServiceUnknown"), "\(result.standardError)")
+    }
+
     @Test func queueThumbnailsRealFilesIntoTheCache() throws {
         try start()
         let pdf = uri(Samples.path("document.pdf"))

@@ -101,6 +101,10 @@ import QuireRender
         #expect(WorkerCommand.parse([Array("--max-pixels".utf8)]) == nil, "an option without its value")
         #expect(WorkerCommand.parse([Array("--max-pixels".utf8), Array("1".utf8), Array("--max-pixels".utf8), Array("2".utf8)]) == nil)
         #expect(WorkerCommand.parse([Array("--shell".utf8), Array("1".utf8)]) == nil)
+        #expect(WorkerCommand.parse([Array("--max-pixels".utf8), Array("0".utf8)]) == nil, "a renderer's limit of 0")
+        #expect(WorkerCommand.parse([Array("--memory-limit".utf8), Array("-5".utf8)]) == nil)
+        #expect(WorkerCommand.parse([Array("file.pdf".utf8)]) == nil, "an operand")
+        #expect(WorkerCommand.parse([])?.render == .standard, "no options: the standard limits")
         #expect(command.argv(sandbox: WorkerSandbox.disabled("test")) == ["/usr/bin/quire"] + command.arguments)
     }
 }

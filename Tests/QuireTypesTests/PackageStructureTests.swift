@@ -29,4 +29,26 @@ import Testing
             #expect(modules.count == 1, "\(module) is imported by \(modules.sorted())")
         }
     }
+
+    /// Processes start through one type (`ChildProcess` in QuireSystem): no other module calls
+    /// `posix_spawn`, `execv`, `fork` or `system`, or reads `/proc/self/exe` by hand.
+    @Test func programsStartOnlyThroughQuireSystem() throws {
+        let sources = Samples.repositoryRoot.appendingPathComponent("Sources")
+        var offenders: [String] = []
+        for target in try FileManager.default.contentsOfDirectory(atPath: sources.path) where target != "QuireSystem" {
+            let directory = sources.appendingPathComponent(target)
+            guard let files = FileManager.default.enumerator(atPath: directory.path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                    for call in ["posix_spawn(", "posix_spawnp(", "execv(", "execvp(", "execve(", "fork()", "system(", "\"/proc/self/exe\""]
+                    where code.contains(call) {
+                        offenders.append("\(target)/\(file):\(number + 1): \(call)")
+                    }
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders)")
+    }
 }

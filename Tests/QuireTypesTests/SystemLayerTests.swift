@@ -31,25 +31,25 @@ import Testing
         try readEnd.close()
     }
 
-    @Test func aPipedChildGetsItsOwnPipesEnvironmentAndProcessGroup() throws {
+    @Test func aChildProcessGetsItsOwnPipesEnvironmentAndProcessGroup() throws {
         // /bin/sh runs a fixed script here (argv only, no file names): it echoes its input, its
         // environment variable and whether it leads its own process group.
-        let child = try PipedChild.spawn(
-            argv: ["/bin/sh", "-c", "read line; echo \"$line $QUIRE_PIPED_TEST\"; ps -o pgid= -p $$"],
-            environment: ["QUIRE_PIPED_TEST=yes", "PATH=/usr/bin:/bin"], discardStandardError: true,
-            defaultSignals: [SIGPIPE])
-        try child.input.writeAll(Array("hello\n".utf8))
-        try child.input.close()
+        let child = try ChildProcess.spawn(
+            ["/bin/sh", "-c", "read line; echo \"$line $QUIRE_PIPED_TEST\"; ps -o pgid= -p $$"],
+            ChildProcess.Options(environment: ["QUIRE_PIPED_TEST=yes", "PATH=/usr/bin:/bin"], standardInput: .pipe,
+                                 standardOutput: .pipe, standardError: .null, ownProcessGroup: true, defaultSignals: [SIGPIPE]))
+        let input = try #require(child.input), childOutput = try #require(child.output)
+        try input.writeAll(Array("hello\n".utf8))
+        try input.close()
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 256)
         while true {
-            let count = try chunk.withUnsafeMutableBytes { try child.output.read(into: $0) }
+            let count = try chunk.withUnsafeMutableBytes { try childOutput.read(into: $0) }
             if count == 0 { break }
             output += chunk[..<count]
         }
-        try child.output.close()
-        var status: Int32 = 0
-        #expect(waitpid(child.pid, &status, 0) == child.pid)
+        try childOutput.close()
+        #expect(child.wait() == .exited(0))
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         #expect(lines.first == "hello yes")
         #expect(lines.last.map { $0.trimmingCharacters(in: .whitespaces) } == String(child.pid), "its own process group")
@@ -57,13 +57,33 @@ import Testing
 
     @Test func aChildThatCannotStartSaysWhichStepFailed() {
         do {
-            _ = try PipedChild.spawn(argv: ["/nonexistent/quire-worker"], environment: [],
-                                     discardStandardError: true, defaultSignals: [])
+            _ = try ChildProcess.spawn(["/nonexistent/quire-worker"], ChildProcess.Options(environment: []))
             Issue.record("a missing program started")
         } catch {
             #expect(error.step == .spawn)
             #expect(error.errno == .noSuchFileOrDirectory)
         }
+    }
+
+    @Test func aChildRunToItsEndReportsItsStatusSignalAndOutput() {
+        let echoed = ChildProcess.run(["/bin/echo", "one two"], captureOutput: true)
+        #expect(echoed?.termination == .exited(0))
+        #expect(echoed.map { String(decoding: $0.output, as: UTF8.self) } == "one two\n")
+        #expect(ChildProcess.run(["/bin/false"])?.termination == .exited(1))
+        // A fixed script that kills itself: the signal, not an exit status.
+        #expect(ChildProcess.run(["/bin/sh", "-c", "kill -TERM $$"])?.termination == .signalled(SIGTERM))
+        // The environment given is the whole environment.
+        let environment = ChildProcess.run(["/usr/bin/env"], environment: ["ONLY=this"], captureOutput: true)
+        #expect(environment.map { String(decoding: $0.output, as: UTF8.self) } == "ONLY=this\n")
+        #expect(ChildProcess.run(["/nonexistent/program"]) == nil)
+    }
+
+    @Test func theOwnExecutableIsTheRunningTestBinary() throws {
+        let own = try #require(ProcessControl.ownExecutable)
+        #expect(own.hasPrefix("/"))
+        #expect(FileManager.default.isExecutableFile(atPath: own))
+        // Foundation's reading of the same link, a different road to the same answer.
+        #expect(own == URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
     }
 
     @Test func atomicReplaceWritesWholeFilesWithExactPermissionsAndLeavesNothingBehind() throws {

@@ -6,8 +6,8 @@
 #   x11-testbed.sh stop DIR     stop exactly the processes started for DIR
 #
 # The display number is chosen by Xvfb itself (-displayfd), so beds run side by side. The
-# bus's activation environment gets the display, so that services it starts (the
-# accessibility bus, a previewer) can open windows.
+# bus activates only the accessibility bus and dconf; its activation environment gets the
+# display, so that what it starts can open windows.
 # Needs (Debian): xvfb dbus-daemon at-spi2-core (as root).
 set -euo pipefail
 
@@ -38,10 +38,34 @@ start)
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
     command -v Xvfb >/dev/null || die "Xvfb is not installed (Debian: xvfb)"
-    # The session bus, on a socket of its own.
-    dbus-daemon --session --fork --nopidfile --address="unix:path=$dir/bus" \
-        --print-pid=3 3>"$dir/dbus.pid" >/dev/null 2>"$dir/dbus.log" || die "dbus-daemon did not start"
+    # The session bus, on a socket of its own. It activates only what a window test needs from
+    # the system — the accessibility bus (AT-SPI) and dconf (GSettings) — from a service
+    # directory of its own: whatever else the machine has installed (xdg-desktop-portal, a
+    # quire under /usr/local, Sushi, tumbler) is absent, and a test that wants a desktop
+    # service starts its stand-in on this bus.
+    mkdir -p "$dir/services"
+    for service in org.a11y.Bus ca.desrt.dconf; do
+        if [ -f "/usr/share/dbus-1/services/$service.service" ]; then
+            cp "/usr/share/dbus-1/services/$service.service" "$dir/services/"
+        fi
+    done
     address="unix:path=$dir/bus"
+    cat > "$dir/session.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>$address</listen>
+  <servicedir>$dir/services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+    dbus-daemon --config-file="$dir/session.conf" --fork --nopidfile \
+        --print-pid=3 3>"$dir/dbus.pid" >/dev/null 2>"$dir/dbus.log" || die "dbus-daemon did not start"
     # Xvfb picks a free display and writes its number to the descriptor. The screen is
     # 1280x900 unless QUIRE_XVFB_SCREEN says otherwise (WIDTHxHEIGHT: a small laptop screen).
     rm -f "$dir/display"

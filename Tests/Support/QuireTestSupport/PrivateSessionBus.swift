@@ -1,7 +1,10 @@
 import Foundation
 
-/// A private D-Bus session bus (`dbus-daemon --session`) on a socket in a temporary directory,
-/// stopped when released.
+/// A private D-Bus session bus on a socket in a temporary directory, stopped when released.
+/// Its configuration names no service directory: nothing is started by D-Bus activation, so a
+/// name is owned only by what the test starts — never by a service installed on the machine
+/// (a `quire` under /usr/local from `make install`, tumbler, Sushi), which the standard session
+/// configuration would activate when the test's first call races its own service's start.
 public final class PrivateSessionBus: @unchecked Sendable {
     public let directory: TemporaryDirectory
     public let address: String
@@ -11,8 +14,22 @@ public final class PrivateSessionBus: @unchecked Sendable {
         directory = TemporaryDirectory("quire-bus")
         let socket = directory.file("bus")
         address = "unix:path=\(socket)"
+        let config = directory.file("session.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>\(address)</listen>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(toFile: config, atomically: true, encoding: .utf8)
         daemon = try BackgroundProcess(
-            ["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"],
+            ["/usr/bin/dbus-daemon", "--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
             environment: ["PATH": "/usr/bin:/bin"], directory: directory.path)
         let deadline = Date().addingTimeInterval(10)
         // The socket file exists from bind(); the address is printed once the daemon listens.

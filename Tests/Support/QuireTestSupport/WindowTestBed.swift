@@ -63,6 +63,13 @@ public final class WindowTestBed: @unchecked Sendable {
         run(["/usr/bin/xdotool", "key", "--delay", "60"] + keys)
     }
 
+    /// Clicks (`count` times in a row: 2 is a double click) at `x`, `y` in window `window`'s
+    /// coordinates (xdotool), e.g. the middle of an accessible object's extents.
+    public func click(window: String, x: Int, y: Int, count: Int = 1) {
+        run(["/usr/bin/xdotool", "mousemove", "--window", window, String(x), String(y),
+             "click", "--repeat", String(count), "--delay", "80", "1"])
+    }
+
     /// Types text into the focused window.
     public func type(_ text: String) {
         run(["/usr/bin/xdotool", "type", "--delay", "60", text])
