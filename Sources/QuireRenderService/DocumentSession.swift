@@ -303,6 +303,8 @@ final class DocumentSession {
             }
         }
         self.open = nil
+        // Another file: a table kept open for its windows is closed (its count stops).
+        if let table, table.path != request.path { self.table = nil }
         let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
