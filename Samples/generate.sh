@@ -61,6 +61,9 @@ if command -v soffice >/dev/null 2>&1; then
 fi
 # Delimited text for --csv-as-spreadsheet: comma, semicolon and tab files of 300 rows.
 python3 -I "$here/csv-samples.py" "$out"
+# Data (data/): SQLite databases (a corrupt one, one with a hot journal, one with a WAL beside it),
+# JSON, Markdown and notebooks for issue 38.
+python3 -I "$here/data-samples.py" "$out"
 # Office files from other producers (python-docx over Word's template, XlsxWriter).
 /usr/bin/python3 -I "$here/office-others.py" "$out"
 rm -rf "$out/.parts"

@@ -96,6 +96,7 @@ public final class Document: Sendable {
         var fontFaces: [FontFace]?
         var archive: ArchiveListing?
         var media: MediaInfo?
+        var database: DatabaseSummary?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -152,6 +153,8 @@ public final class Document: Sendable {
             archive = try ArchiveListing.read(file)
         case .video, .audio:
             media = try MediaFacts.read(file)
+        case .database:
+            database = try DatabaseSummary.read(file)
         default:
             break
         }
@@ -166,6 +169,7 @@ public final class Document: Sendable {
         info.fontFaces = fontFaces
         info.archive = archive
         info.media = media
+        info.database = database
         return info
     }
 }

@@ -18,6 +18,8 @@ public struct DocumentInfo: Sendable {
     public var archive: ArchiveListing? = nil
     /// A video or audio file's streams and tags.
     public var media: MediaInfo? = nil
+    /// An SQLite database's tables and views (read-only and immutable; see ``DatabaseSummary``).
+    public var database: DatabaseSummary? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

@@ -92,6 +92,7 @@ struct InfoRecord: Encodable {
     var fonts: [FontFace]?
     var archive: ArchiveRecord?
     var media: MediaRecord?
+    var database: DatabaseRecord?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -134,6 +135,7 @@ struct InfoRecord: Encodable {
         fonts = info.fontFaces
         archive = info.archive.map(ArchiveRecord.init)
         media = info.media.map(MediaRecord.init)
+        database = info.database.map(DatabaseRecord.init)
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

@@ -39,6 +39,9 @@ struct RenderEngine: Sendable {
         var author: String? = nil
         /// An archive's file entries that can be opened, by path, sorted.
         var entries: [ArchiveEntryFact] = []
+        /// The document as lines of text for a viewer that shows text as text (a database's
+        /// overview), when the engine has such a form; nil: the pages are what is shown.
+        var viewText: [String]? = nil
     }
 
     /// A short name for messages and notes ("pdf", "image").
@@ -48,7 +51,8 @@ struct RenderEngine: Sendable {
     let open: @Sendable (Input) throws(DocumentError) -> Opened
 
     /// Every engine, in one table.
-    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview]
+    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview,
+                                        .database]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {

@@ -35,6 +35,8 @@ public final class Renderer {
     public let author: String?
     /// An archive's file entries that can be opened (``ArchiveListing/contents(of:in:limit:)``).
     public let entries: [ArchiveEntryFact]
+    /// The document as lines of text, for viewers that show text as text (``RenderEngine/Opened/viewText``).
+    public let viewText: [String]?
     private(set) var source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
@@ -82,6 +84,7 @@ public final class Renderer {
         title = opened.title
         author = opened.author
         entries = opened.entries
+        viewText = opened.viewText
         textTruncated = truncated
         self.limits = limits
     }

@@ -89,6 +89,7 @@ public struct DocumentFacts: Sendable, Hashable {
             writer.string(entry.path)
             writer.integer(entry.size ?? -1)
             writer.integer(entry.modified ?? Int64.min)
+            writer.optionalString(entry.summary)
         }
         writer.integer(isProvisional ? 1 : 0)
     }
@@ -129,7 +130,9 @@ public struct DocumentFacts: Sendable, Hashable {
         entries.reserveCapacity(entryCount)
         for _ in 0..<entryCount {
             let path = try reader.string(), size = try reader.integer(), modified = try reader.integer()
-            entries.append(ArchiveEntryFact(path: path, size: size >= 0 ? size : nil, modified: modified == Int64.min ? nil : modified))
+            var entry = ArchiveEntryFact(path: path, size: size >= 0 ? size : nil, modified: modified == Int64.min ? nil : modified)
+            entry.summary = try reader.optionalString()
+            entries.append(entry)
         }
         isProvisional = try reader.integer() == 1
     }

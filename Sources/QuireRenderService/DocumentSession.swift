@@ -50,9 +50,14 @@ final class DocumentSession {
             guard let request = try? DocumentRequest(reading: &reader), let entry = try? reader.string(), reader.isAtEnd else { return nil }
             let reply: DocumentReply
             do throws(RenderProblem) {
-                let (file, _) = try input(request)
+                let (file, type) = try input(request)
                 do {
-                    reply = .entry(try ArchiveListing.contents(of: entry, in: file, limit: limits.maximumInflatedBytes))
+                    if type.family == .database {
+                        // A table opened from a database's list: its first rows as text.
+                        reply = .entry(try DatabaseText.tableText(named: entry, in: file))
+                    } else {
+                        reply = .entry(try ArchiveListing.contents(of: entry, in: file, limit: limits.maximumInflatedBytes))
+                    }
                 } catch {
                     throw RenderProblem(error, passwordGiven: false)
                 }
@@ -346,6 +351,11 @@ final class DocumentSession {
         }
         facts.details = Array(renderer.details.prefix(DocumentFacts.maximumDetails))
         facts.entries = renderer.entries
+        // An engine with a text form (a database's overview): viewers show it as text.
+        if request.layout == .view, let lines = renderer.viewText {
+            facts.text = TextContent(bytes: Array(lines.joined(separator: "\n").utf8))  // made safe to show
+            facts.pageSizes = []
+        }
         if renderer.isRaster, let first = facts.pageSizes.first {
             facts.imageWidth = Int(first.width.rounded())
             facts.imageHeight = Int(first.height.rounded())

@@ -21,6 +21,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case video
     /// Audio (GStreamer): the cover art, else a card of its tags.
     case audio
+    /// SQLite databases (read-only and immutable: the table list and each table's first rows).
+    case database
     /// Empty files.
     case empty
     /// Anything else (archives, executables, unknown data).
@@ -35,6 +37,7 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
         (.postscript, ["application/postscript", "image/x-eps"]),
         (.svg, ["image/svg+xml", "image/svg+xml-compressed"]),
         (.ebook, ["application/epub+zip"]),
+        (.database, ["application/vnd.sqlite3"]),
         (.comicBook, ["application/vnd.comicbook+zip"]),
         (.officeDocument, [
             "application/vnd.apple.pages", "application/vnd.apple.keynote", "application/vnd.apple.numbers",

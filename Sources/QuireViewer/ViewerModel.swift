@@ -1093,7 +1093,7 @@ public final class ViewerModel {
             return ViewerProblem(problem)
         case .success(let bytes)?:
             do throws(ViewerProblem) {
-                let path = try writeEntry(bytes, named: entry.name)
+                let path = try writeEntry(bytes, named: entry.fileName)
                 files.append(OpenFile(path: path))
                 selectFile(files.count - 1)
                 return nil
