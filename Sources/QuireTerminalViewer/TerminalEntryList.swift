@@ -24,6 +24,7 @@ struct TerminalEntryList {
     init(entries: [ArchiveEntryFact]) {
         self.entries = entries
         sort()
+        selected = 0   // the first in the list's order (a database lists its tables unsorted)
     }
 
     private mutating func sort() {

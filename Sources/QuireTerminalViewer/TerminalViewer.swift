@@ -139,6 +139,11 @@ public final class TerminalViewer {
                     message = (problem.message, true)
                 }
                 enterPasswordPromptIfNeeded()
+                // A database opens on its table list (Esc shows the overview, o the list again).
+                if case .normal = mode, model.card?.family == .database, !model.archiveEntries.isEmpty,
+                   listedDatabases.insert(file).inserted {
+                    mode = .entries(TerminalEntryList(entries: model.archiveEntries))
+                }
                 if startsPrinting, case .normal = mode {
                     startsPrinting = false
                     startPrinting()
@@ -240,6 +245,9 @@ public final class TerminalViewer {
         case .backTab, .backspace, .delete, .unknown: nil
         }
     }
+
+    /// Databases whose table list was shown when they opened (once per file).
+    private var listedDatabases: Set<Int> = []
 
     /// A file opened from an archive's list (`o`, Enter): Esc goes back to the list.
     private var openedFromList: (file: Int, archive: Int, list: TerminalEntryList)?

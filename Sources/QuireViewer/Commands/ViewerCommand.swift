@@ -56,7 +56,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .copyPageImage: "copy the page in view as a picture"
         case .copyPath: "copy the file's path (the terminal: through OSC 52; the window: Share, Copy Path)"
         case .selectAll: "select the page's text"
-        case .openEntry: "list an archive's files to open one"
+        case .openEntry: "list an archive's files (a database's tables) to open one"
         case .indexSheet: "show every file as a tile (the index sheet)"
         case .sidebar: "show or hide the page thumbnails"
         }

@@ -29,6 +29,7 @@ public enum Samples {
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("media/long.webm").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("find-cases.pdf").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("table.tsv").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("data/shop.sqlite").path)
                 || (FileManager.default.isExecutableFile(atPath: "/usr/bin/soffice")
                     && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("office-report.docx").path)) {
                 let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path
