@@ -7,7 +7,7 @@ import QuireTypes
 /// tables and views with their columns and row counts, page size and count, text encoding.
 ///
 /// Row counts are exact where counting is cheap — each table gets a slice of a fixed time
-/// budget (``countBudget``) — and otherwise estimated: from `sqlite_stat1` (what `ANALYZE`
+/// budget (``countBudget``), up to ``maximumCounted`` rows — and otherwise estimated: from `sqlite_stat1` (what `ANALYZE`
 /// recorded), else from the largest rowid (one b-tree descent); an estimate is said as one
 /// (``Table/rowsAreEstimated``: "about").
 public struct DatabaseSummary: Sendable, Hashable {
@@ -49,6 +49,8 @@ public struct DatabaseSummary: Sendable, Hashable {
     /// ``countSlice`` of it, then its count is estimated.
     static let countBudget = 0.08
     static let countSlice = 0.03
+    /// Most rows counted one by one; a larger table's count is estimated.
+    static let maximumCounted: Int64 = 1_000_000
 
     /// Reads the summary of `file`.
     /// - Throws: ``DocumentError``: `damaged` for a file that is not a readable database
@@ -99,9 +101,15 @@ public struct DatabaseSummary: Sendable, Hashable {
             let left = countBudget - (SQLiteDatabase.ProgressClock.now() - started)
             if left > 0.001 {
                 do throws(SQLiteDatabase.Stop) {
-                    summary.tables[index].rows = try database.integer(
-                        "SELECT count(*) FROM \(SQLiteDatabase.quoted(name))", seconds: min(countSlice, left))
-                    continue
+                    // Row by row, so the progress handler can stop it (a bare count(*) is one
+                    // virtual-machine step however long the table), and at most maximumCounted.
+                    let counted = try database.integer(
+                        "SELECT count(*) FROM (SELECT 1 FROM \(SQLiteDatabase.quoted(name)) LIMIT \(maximumCounted + 1))",
+                        seconds: min(countSlice, left))
+                    if let counted, counted <= maximumCounted {
+                        summary.tables[index].rows = counted
+                        continue
+                    }
                 } catch {
                     if case .failed = error {
                         summary.tables[index].problem = describe(error)
