@@ -115,4 +115,22 @@ db.execute('CREATE TABLE "evil\x1b]0;owned\x07" (v TEXT)')
 db.execute('INSERT INTO "evil\x1b]0;owned\x07" VALUES (?)', ("\x1b]52;c;cHduZWQ=\x07clipboard",))
 db.commit()
 db.close()
+
+# JSON: a nested document (odd keys, accents, an empty object and array), JSON Lines, an
+# invalid document (a missing comma on line 4, column 3), nesting 100,000 deep.
+import json
+document = {
+    "name": "Quire",
+    "version": 38,
+    "items": [{"id": n, "name": f"item {n}", "tags": ["a", "b"][: n % 3], "price": n * 1.5} for n in range(5)],
+    "odd key": {"with \"quotes\"": True, "ünïcode": None, "1st": "starts with a digit"},
+    "empty": {},
+    "none": [],
+}
+(out / "sample.json").write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+with open(out / "records.jsonl", "w", encoding="utf-8") as f:
+    for n in range(40):
+        f.write(json.dumps({"n": n, "even": n % 2 == 0, "name": f"record {n}"}) + "\n")
+(out / "invalid.json").write_text('{\n  "a": 1,\n  "b": [1, 2]\n  "c": 3\n}\n', encoding="utf-8")
+(out / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
 print("data samples written to", out)

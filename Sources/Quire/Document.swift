@@ -97,6 +97,7 @@ public final class Document: Sendable {
         var archive: ArchiveListing?
         var media: MediaInfo?
         var database: DatabaseSummary?
+        var json: JSONSummary?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -155,6 +156,10 @@ public final class Document: Sendable {
             media = try MediaFacts.read(file)
         case .database:
             database = try DatabaseSummary.read(file)
+        case .json:
+            json = try JSONSummary.read(file).0
+        case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
+            json = try JSONSummary.read(file, lines: true).0
         default:
             break
         }
@@ -170,6 +175,7 @@ public final class Document: Sendable {
         info.archive = archive
         info.media = media
         info.database = database
+        info.json = json
         return info
     }
 }

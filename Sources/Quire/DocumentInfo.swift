@@ -20,6 +20,8 @@ public struct DocumentInfo: Sendable {
     public var media: MediaInfo? = nil
     /// An SQLite database's tables and views (read-only and immutable; see ``DatabaseSummary``).
     public var database: DatabaseSummary? = nil
+    /// A JSON (or JSON Lines) document's shape, or where it stops being JSON.
+    public var json: JSONSummary? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

@@ -103,6 +103,9 @@ enum InfoCardFormatter {
             if let version = database.userVersion { rows.append(("User version", "\(version)")) }
             if let note = database.journalNote { rows.append(("Note", note)) }
         }
+        if let json = info.json {
+            for detail in json.details { rows.append((detail.label, detail.value)) }
+        }
         if let media = info.media {
             if let duration = media.duration { rows.append(("Duration", DurationText.clock(duration))) }
             if let width = media.width, let height = media.height { rows.append(("Dimensions", "\(width) × \(height) pixels")) }

@@ -93,6 +93,7 @@ struct InfoRecord: Encodable {
     var archive: ArchiveRecord?
     var media: MediaRecord?
     var database: DatabaseRecord?
+    var json: JSONRecord?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -136,6 +137,7 @@ struct InfoRecord: Encodable {
         archive = info.archive.map(ArchiveRecord.init)
         media = info.media.map(MediaRecord.init)
         database = info.database.map(DatabaseRecord.init)
+        json = info.json.map(JSONRecord.init)
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

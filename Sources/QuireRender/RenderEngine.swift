@@ -42,6 +42,8 @@ struct RenderEngine: Sendable {
         /// The document as lines of text for a viewer that shows text as text (a database's
         /// overview), when the engine has such a form; nil: the pages are what is shown.
         var viewText: [String]? = nil
+        /// For JSON: what each line of ``viewText`` is in the tree (to fold it, to copy a path).
+        var outline: JSONOutline? = nil
     }
 
     /// A short name for messages and notes ("pdf", "image").
@@ -52,7 +54,7 @@ struct RenderEngine: Sendable {
 
     /// Every engine, in one table.
     static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview,
-                                        .database]
+                                        .database, .json]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {

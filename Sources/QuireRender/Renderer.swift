@@ -37,6 +37,8 @@ public final class Renderer {
     public let entries: [ArchiveEntryFact]
     /// The document as lines of text, for viewers that show text as text (``RenderEngine/Opened/viewText``).
     public let viewText: [String]?
+    /// For JSON: the outline of ``viewText`` (its lines' depths, path labels and folds).
+    public let outline: JSONOutline?
     private(set) var source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
@@ -85,6 +87,7 @@ public final class Renderer {
         author = opened.author
         entries = opened.entries
         viewText = opened.viewText
+        outline = opened.outline
         textTruncated = truncated
         self.limits = limits
     }

@@ -28,6 +28,9 @@ public struct DocumentFacts: Sendable, Hashable {
     /// and sizes are the layout's; the request again without `firstPageFirst` gives the facts
     /// of the finished document.
     public var isProvisional = false
+    /// A JSON document shown as text: what each of ``text``'s lines is in the tree (its
+    /// ``JSONOutline/text`` is left empty: the lines are ``text``).
+    public var outline: JSONOutline?
 
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
@@ -92,6 +95,23 @@ public struct DocumentFacts: Sendable, Hashable {
             writer.optionalString(entry.summary)
         }
         writer.integer(isProvisional ? 1 : 0)
+        if let outline {
+            writer.integer(1)
+            writer.string(outline.topLevel)
+            writer.integer(Int64(outline.topLevelCount))
+            writer.integer(Int64(outline.depth))
+            writer.integer((outline.isTruncated ? 1 : 0) | (outline.isLines ? 2 : 0))
+            writer.integer(Int64(outline.lines.count))
+            for line in outline.lines {
+                writer.integer(Int64(line.depth))
+                writer.string(line.label)
+                writer.integer(Int64(line.end ?? -1))
+                writer.integer(Int64(line.count))
+                writer.integer(line.isObject ? 1 : 0)
+            }
+        } else {
+            writer.integer(0)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -135,5 +155,25 @@ public struct DocumentFacts: Sendable, Hashable {
             entries.append(entry)
         }
         isProvisional = try reader.integer() == 1
+        if try reader.integer() == 1 {
+            var outline = JSONOutline()
+            outline.topLevel = try reader.string()
+            outline.topLevelCount = Int(try reader.integer())
+            outline.depth = Int(try reader.integer())
+            let flags = try reader.integer()
+            outline.isTruncated = flags & 1 != 0
+            outline.isLines = flags & 2 != 0
+            let count = try reader.count(atMost: Self.maximumLines)
+            outline.lines.reserveCapacity(count)
+            for index in 0..<count {
+                let depth = try reader.integer(), label = try reader.string(), end = try reader.integer()
+                let items = try reader.integer(), isObject = try reader.integer() == 1
+                guard depth >= 0, depth <= Int64(JSONOutline.maximumDepth) + 64, end == -1 || (end > Int64(index) && end < Int64(count)),
+                      items >= 0 else { throw WireReader.Malformed() }
+                outline.lines.append(JSONOutline.Line(depth: Int(depth), label: label, end: end < 0 ? nil : Int(end),
+                                                      count: Int(items), isObject: isObject))
+            }
+            self.outline = outline
+        }
     }
 }

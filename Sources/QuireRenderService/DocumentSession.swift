@@ -307,8 +307,16 @@ final class DocumentSession {
         let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
-            let facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false,
+            var facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false,
                                       text: try Self.text(of: file, type: type, limit: limits.maximumTextBytes))
+            // JSON Lines (typed as plain text): the records pretty-printed, foldable.
+            if JSONSummary.isJSONLines(name: request.path.lastComponentBytes),
+               let (_, outline) = try? JSONSummary.read(file, lines: true), let outline {
+                facts.text = TextContent(bytes: Array(outline.text.joined(separator: "\n").utf8), isTruncated: outline.isTruncated)
+                var lines = outline
+                lines.text = []
+                facts.outline = lines
+            }
             open = (request, nil, facts)
             return facts
         }
@@ -355,6 +363,11 @@ final class DocumentSession {
         if request.layout == .view, let lines = renderer.viewText {
             facts.text = TextContent(bytes: Array(lines.joined(separator: "\n").utf8))  // made safe to show
             facts.pageSizes = []
+            facts.outline = renderer.outline.map { outline in
+                var lines = outline
+                lines.text = []
+                return lines
+            }
         }
         if renderer.isRaster, let first = facts.pageSizes.first {
             facts.imageWidth = Int(first.width.rounded())

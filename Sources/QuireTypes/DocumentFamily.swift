@@ -21,6 +21,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case video
     /// Audio (GStreamer): the cover art, else a card of its tags.
     case audio
+    /// JSON documents (and its subtypes: GeoJSON, glTF, notebooks…): pretty-printed, foldable.
+    case json
     /// SQLite databases (read-only and immutable: the table list and each table's first rows).
     case database
     /// Empty files.
@@ -38,6 +40,7 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
         (.svg, ["image/svg+xml", "image/svg+xml-compressed"]),
         (.ebook, ["application/epub+zip"]),
         (.database, ["application/vnd.sqlite3"]),
+        (.json, ["application/json"]),
         (.comicBook, ["application/vnd.comicbook+zip"]),
         (.officeDocument, [
             "application/vnd.apple.pages", "application/vnd.apple.keynote", "application/vnd.apple.numbers",
