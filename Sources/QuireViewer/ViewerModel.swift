@@ -1073,6 +1073,10 @@ public final class ViewerModel {
     /// anything else. Entries whose names would unpack outside the archive's folder are left out.
     public var archiveEntries: [ArchiveEntryFact] { current.facts?.entries ?? [] }
 
+    /// A JSON document's outline (its text lines' depths, path labels and folds), when the
+    /// current file is one shown as text; nil otherwise.
+    public var jsonOutline: JSONOutline? { current.facts?.outline }
+
     /// Opens archive entry `entry` as a file of its own, after the others, and shows it: the
     /// worker reads its bytes from the archive (at most the inflate limit), the model writes
     /// them — nothing else — into a private folder of its own (mode 0700, removed on

@@ -9,7 +9,8 @@ import Testing
     static let keyless: [ViewerCommand.FrontEnd: Set<ViewerCommand>] = [
         // The window: its card is in the header; panning is the scroll bars'; the archive list
         // has its header button; help is the man page; Copy Path is in the Share menu.
-        .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath],
+        // The JSON tree is the terminal's (the window shows a JSON document's text).
+        .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath],
         // The terminal: no picture clipboard, no text selection, no page thumbnails.
         .terminal: [.copyPageImage, .selectAll, .sidebar],
     ]

@@ -18,14 +18,18 @@ public struct ViewerContext: Sendable, Hashable {
     public var fileCount: Int
     public var hasArchiveEntries: Bool
     public var canPrint: Bool
+    /// Whether the text is a JSON document with its outline (foldable as a tree).
+    public var hasTree: Bool
 
-    public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool) {
+    public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool,
+                hasTree: Bool = false) {
         self.showing = showing
         self.hasText = hasText
         self.isFindActive = isFindActive
         self.fileCount = fileCount
         self.hasArchiveEntries = hasArchiveEntries
         self.canPrint = canPrint
+        self.hasTree = hasTree
     }
 
     var isBrowsable: Bool { showing == .pages || showing == .text }
@@ -45,6 +49,7 @@ extension ViewerModel {
         let pictureFamilies: Set<DocumentFamily?> = [.image, .video, .audio, .font, .archive, .comicBook, .svg]
         let hasText = showing == .text || (showing == .pages && !pictureFamilies.contains(family))
         return ViewerContext(showing: showing, hasText: hasText, isFindActive: find.isActive, fileCount: fileCount,
-                             hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable)
+                             hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable,
+                             hasTree: showing == .text && jsonOutline != nil)
     }
 }
