@@ -133,4 +133,50 @@ with open(out / "records.jsonl", "w", encoding="utf-8") as f:
         f.write(json.dumps({"n": n, "even": n % 2 == 0, "name": f"record {n}"}) + "\n")
 (out / "invalid.json").write_text('{\n  "a": 1,\n  "b": [1, 2]\n  "c": 3\n}\n', encoding="utf-8")
 (out / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+
+# Markdown covering every construct (GitHub's extensions included); remote and local images and
+# raw HTML, which must never be fetched or run; a billion laughs of nested lists.
+(out / "readme.md").write_text("""# Quire Notes
+
+Quire shows *data* and **notes** as people read them, with `inline code`, ~~struck~~ text
+and a [link](https://example.org/docs) and an autolink https://example.org.
+
+## Lists
+
+- first item
+- second item with a [local link](other.md)
+  1. nested one
+  2. nested two
+- [ ] a task to do
+- [x] a task done
+
+> A quoted line
+> that goes on.
+
+### Code
+
+```swift
+let answer = 42
+print(answer)
+```
+
+| Name | City | Amount |
+|------|------|-------:|
+| Ada  | Zürich | 12 |
+| Linus | Helsinki | 7 |
+
+---
+
+![remote picture](http://127.0.0.1:PORT/picture.png)
+![local picture](quadrants.png)
+
+<script>alert("never run")</script>
+<img src="http://127.0.0.1:PORT/html.png">
+
+Text with a footnote[^1].
+
+[^1]: The footnote's text.
+""", encoding="utf-8")
+laughs = "".join("  " * n + "- level %d\n" % n for n in range(2000))
+(out / "nested-lists.md").write_text(laughs, encoding="utf-8")
 print("data samples written to", out)

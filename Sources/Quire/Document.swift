@@ -98,6 +98,7 @@ public final class Document: Sendable {
         var media: MediaInfo?
         var database: DatabaseSummary?
         var json: JSONSummary?
+        var markdown: MarkdownText?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -158,6 +159,8 @@ public final class Document: Sendable {
             database = try DatabaseSummary.read(file)
         case .json:
             json = try JSONSummary.read(file).0
+        case .markdown:
+            markdown = try MarkdownText.read(file)
         case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
             json = try JSONSummary.read(file, lines: true).0
         default:
@@ -176,6 +179,7 @@ public final class Document: Sendable {
         info.media = media
         info.database = database
         info.json = json
+        info.markdown = markdown
         return info
     }
 }

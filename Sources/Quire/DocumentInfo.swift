@@ -22,6 +22,8 @@ public struct DocumentInfo: Sendable {
     public var database: DatabaseSummary? = nil
     /// A JSON (or JSON Lines) document's shape, or where it stops being JSON.
     public var json: JSONSummary? = nil
+    /// A Markdown file's title (first heading), headings and word count.
+    public var markdown: MarkdownText? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

@@ -103,6 +103,15 @@ enum InfoCardFormatter {
             if let version = database.userVersion { rows.append(("User version", "\(version)")) }
             if let note = database.journalNote { rows.append(("Note", note)) }
         }
+        if let markdown = info.markdown {
+            if let title = markdown.title { rows.append(("Title", title)) }
+            rows.append(("Words", grouped(Int64(markdown.wordCount))))
+            rows.append(("Headings", "\(markdown.headings.count)"))
+            for heading in markdown.headings.prefix(64) {
+                rows.append(("", String(repeating: "  ", count: max(0, heading.level - 1)) + heading.text))
+            }
+            if markdown.headings.count > 64 { rows.append(("", "… and \(markdown.headings.count - 64) more")) }
+        }
         if let json = info.json {
             for detail in json.details { rows.append((detail.label, detail.value)) }
         }

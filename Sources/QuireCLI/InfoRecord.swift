@@ -94,6 +94,7 @@ struct InfoRecord: Encodable {
     var media: MediaRecord?
     var database: DatabaseRecord?
     var json: JSONRecord?
+    var markdown: MarkdownRecord?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -138,6 +139,7 @@ struct InfoRecord: Encodable {
         media = info.media.map(MediaRecord.init)
         database = info.database.map(DatabaseRecord.init)
         json = info.json.map(JSONRecord.init)
+        markdown = info.markdown.map(MarkdownRecord.init)
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

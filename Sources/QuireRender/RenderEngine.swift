@@ -44,6 +44,8 @@ struct RenderEngine: Sendable {
         var viewText: [String]? = nil
         /// For JSON: what each line of ``viewText`` is in the tree (to fold it, to copy a path).
         var outline: JSONOutline? = nil
+        /// For Markdown: the styled lines of ``viewText`` (kinds and runs).
+        var markdown: MarkdownText? = nil
     }
 
     /// A short name for messages and notes ("pdf", "image").
@@ -54,7 +56,7 @@ struct RenderEngine: Sendable {
 
     /// Every engine, in one table.
     static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview,
-                                        .database, .json]
+                                        .database, .json, .markdown]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {

@@ -39,6 +39,8 @@ public final class Renderer {
     public let viewText: [String]?
     /// For JSON: the outline of ``viewText`` (its lines' depths, path labels and folds).
     public let outline: JSONOutline?
+    /// For Markdown: the styled lines of ``viewText``.
+    public let markdown: MarkdownText?
     private(set) var source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
@@ -88,6 +90,7 @@ public final class Renderer {
         entries = opened.entries
         viewText = opened.viewText
         outline = opened.outline
+        markdown = opened.markdown
         textTruncated = truncated
         self.limits = limits
     }

@@ -31,6 +31,9 @@ public struct DocumentFacts: Sendable, Hashable {
     /// A JSON document shown as text: what each of ``text``'s lines is in the tree (its
     /// ``JSONOutline/text`` is left empty: the lines are ``text``).
     public var outline: JSONOutline?
+    /// A Markdown file shown as text: each of ``text``'s lines' kind and style runs (their
+    /// ``MarkdownText/Line/text`` left empty: the lines are ``text``).
+    public var markdown: MarkdownText?
 
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
@@ -112,6 +115,22 @@ public struct DocumentFacts: Sendable, Hashable {
         } else {
             writer.integer(0)
         }
+        if let markdown {
+            writer.integer(1)
+            writer.integer(Int64(markdown.lines.count))
+            for line in markdown.lines {
+                writer.integer(Int64(line.kind.rawValue))
+                writer.integer(Int64(line.level))
+                writer.integer(Int64(line.runs.count))
+                for run in line.runs {
+                    writer.integer(Int64(run.start))
+                    writer.integer(Int64(run.length))
+                    writer.integer(Int64(run.style.rawValue))
+                }
+            }
+        } else {
+            writer.integer(0)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -174,6 +193,24 @@ public struct DocumentFacts: Sendable, Hashable {
                                                       count: Int(items), isObject: isObject))
             }
             self.outline = outline
+        }
+        if try reader.integer() == 1 {
+            var markdown = MarkdownText()
+            let count = try reader.count(atMost: Self.maximumLines)
+            markdown.lines.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let kind = MarkdownText.Line.Kind(rawValue: UInt8(clamping: try reader.integer())) else { throw WireReader.Malformed() }
+                let level = try reader.integer()
+                let runCount = try reader.count(atMost: 1 << 16)
+                var runs: [MarkdownText.Run] = []
+                for _ in 0..<runCount {
+                    let start = try reader.integer(), length = try reader.integer(), style = try reader.integer()
+                    guard start >= 0, length >= 0, start < 1 << 31, length < 1 << 31 else { throw WireReader.Malformed() }
+                    runs.append(MarkdownText.Run(start: Int(start), length: Int(length), style: MarkdownText.Style(rawValue: UInt8(truncatingIfNeeded: style))))
+                }
+                markdown.lines.append(MarkdownText.Line(text: "", kind: kind, level: Int(clamping: level), runs: runs))
+            }
+            self.markdown = markdown
         }
     }
 }

@@ -363,6 +363,11 @@ final class DocumentSession {
         if request.layout == .view, let lines = renderer.viewText {
             facts.text = TextContent(bytes: Array(lines.joined(separator: "\n").utf8))  // made safe to show
             facts.pageSizes = []
+            facts.markdown = renderer.markdown.map { markdown in
+                var styles = MarkdownText()
+                styles.lines = markdown.lines.map { MarkdownText.Line(text: "", kind: $0.kind, level: $0.level, runs: $0.runs) }
+                return styles
+            }
             facts.outline = renderer.outline.map { outline in
                 var lines = outline
                 lines.text = []

@@ -903,6 +903,8 @@ public final class TerminalViewer {
         let width = max(1, layout.contentColumns - gutter - 2)
         var row = 0
         var line = model.position
+        // A Markdown file's line kinds and runs: drawn in colour (not with NO_COLOR).
+        let styles = model.markdownStyles
         while row < layout.contentRows, line < text.lineCount {
             let pieces = TerminalText.wrap(text.lines[line], width: width)
             let marks = model.find.file == model.fileIndex ? model.find.matches(onPage: line).compactMap { match in
@@ -913,7 +915,10 @@ public final class TerminalViewer {
                 let number = index == 0 ? String(line + 1) : ""
                 let padded = String(repeating: " ", count: gutter - number.count) + number
                 out += at(layout.contentTop + row, layout.contentLeft)
-                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + TerminalText.mark(piece, from: offset, marks: marks)
+                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  "
+                    + (styled && marks.isEmpty && styles?.lines.indices.contains(line) == true
+                       ? TerminalText.styled(piece, from: offset, line: styles!.lines[line])
+                       : TerminalText.mark(piece, from: offset, marks: marks))
                 offset += piece.unicodeScalars.count
                 row += 1
             }

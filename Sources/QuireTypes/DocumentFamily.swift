@@ -23,6 +23,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case audio
     /// JSON documents (and its subtypes: GeoJSON, glTF, notebooks…): pretty-printed, foldable.
     case json
+    /// Markdown (CommonMark with GitHub's extensions): rendered pages, styled text in a terminal.
+    case markdown
     /// SQLite databases (read-only and immutable: the table list and each table's first rows).
     case database
     /// Empty files.
@@ -41,6 +43,7 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
         (.ebook, ["application/epub+zip"]),
         (.database, ["application/vnd.sqlite3"]),
         (.json, ["application/json"]),
+        (.markdown, ["text/markdown"]),
         (.comicBook, ["application/vnd.comicbook+zip"]),
         (.officeDocument, [
             "application/vnd.apple.pages", "application/vnd.apple.keynote", "application/vnd.apple.numbers",

@@ -1077,6 +1077,9 @@ public final class ViewerModel {
     /// current file is one shown as text; nil otherwise.
     public var jsonOutline: JSONOutline? { current.facts?.outline }
 
+    /// A Markdown file's line kinds and style runs, when the current file is one shown as text.
+    public var markdownStyles: MarkdownText? { current.facts?.markdown }
+
     /// Opens archive entry `entry` as a file of its own, after the others, and shows it: the
     /// worker reads its bytes from the archive (at most the inflate limit), the model writes
     /// them — nothing else — into a private folder of its own (mode 0700, removed on
