@@ -179,4 +179,38 @@ Text with a footnote[^1].
 """, encoding="utf-8")
 laughs = "".join("  " * n + "- level %d\n" % n for n in range(2000))
 (out / "nested-lists.md").write_text(laughs, encoding="utf-8")
+
+# A Jupyter notebook (nbformat 4) written as JSON: Markdown cells, code cells with execution
+# counts, a stream output, an error with an ANSI-coloured traceback, an HTML output, and a real
+# PNG output (a 64x48 picture: red over blue, made here with zlib).
+import base64, struct, zlib
+def png(width, height, pixel):
+    raw = b"".join(b"\0" + b"".join(bytes(pixel(x, y)) for x in range(width)) for y in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+picture = png(64, 48, lambda x, y: (230, 20, 20) if y < 24 else (20, 20, 230))
+notebook = {
+    "nbformat": 4, "nbformat_minor": 5,
+    "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"},
+                 "language_info": {"name": "python"}},
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Analysis\n", "\n", "Some *numbers* and a picture."]},
+        {"cell_type": "code", "execution_count": 1, "metadata": {}, "source": "total = sum(range(10))\nprint(total)",
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": ["45\n"]}]},
+        {"cell_type": "code", "execution_count": 2, "metadata": {}, "source": "plot()",
+         "outputs": [{"output_type": "display_data", "metadata": {},
+                      "data": {"image/png": base64.b64encode(picture).decode(), "text/plain": ["<Figure>"]}}]},
+        {"cell_type": "code", "execution_count": 3, "metadata": {}, "source": "1 / 0",
+         "outputs": [{"output_type": "error", "ename": "ZeroDivisionError", "evalue": "division by zero",
+                      "traceback": ["\u001b[0;31mZeroDivisionError\u001b[0m Traceback", "\u001b[0;32m----> 1\u001b[0m 1 / 0"]}]},
+        {"cell_type": "code", "execution_count": 4, "metadata": {}, "source": "table",
+         "outputs": [{"output_type": "execute_result", "execution_count": 4, "metadata": {},
+                      "data": {"text/html": ["<table><tr><td>x</td></tr></table>"]}}]},
+        {"cell_type": "markdown", "metadata": {}, "source": "## Done"},
+    ],
+}
+(out / "analysis.ipynb").write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+(out / "broken.ipynb").write_text('{"cells": [{"cell_type": "code", "source": 5}], "nbformat": 4}', encoding="utf-8")
 print("data samples written to", out)

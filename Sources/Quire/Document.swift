@@ -99,6 +99,7 @@ public final class Document: Sendable {
         var database: DatabaseSummary?
         var json: JSONSummary?
         var markdown: MarkdownText?
+        var notebook: NotebookText.Summary?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -161,6 +162,8 @@ public final class Document: Sendable {
             json = try JSONSummary.read(file).0
         case .markdown:
             markdown = try MarkdownText.read(file)
+        case .notebook:
+            notebook = try NotebookText.read(file).summary
         case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
             json = try JSONSummary.read(file, lines: true).0
         default:
@@ -180,6 +183,7 @@ public final class Document: Sendable {
         info.database = database
         info.json = json
         info.markdown = markdown
+        info.notebook = notebook
         return info
     }
 }

@@ -24,6 +24,8 @@ public struct DocumentInfo: Sendable {
     public var json: JSONSummary? = nil
     /// A Markdown file's title (first heading), headings and word count.
     public var markdown: MarkdownText? = nil
+    /// A notebook's kernel, language and cells by kind.
+    public var notebook: NotebookText.Summary? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

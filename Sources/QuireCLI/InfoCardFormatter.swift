@@ -112,6 +112,12 @@ enum InfoCardFormatter {
             }
             if markdown.headings.count > 64 { rows.append(("", "… and \(markdown.headings.count - 64) more")) }
         }
+        if let notebook = info.notebook {
+            if let kernel = notebook.kernel { rows.append(("Kernel", kernel)) }
+            if let language = notebook.language { rows.append(("Language", language)) }
+            rows.append(("Cells", notebook.cellsText))
+            if notebook.images > 0 { rows.append(("Images", "\(notebook.images)")) }
+        }
         if let json = info.json {
             for detail in json.details { rows.append((detail.label, detail.value)) }
         }

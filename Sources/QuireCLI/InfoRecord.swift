@@ -95,6 +95,7 @@ struct InfoRecord: Encodable {
     var database: DatabaseRecord?
     var json: JSONRecord?
     var markdown: MarkdownRecord?
+    var notebook: NotebookRecord?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -140,6 +141,7 @@ struct InfoRecord: Encodable {
         database = info.database.map(DatabaseRecord.init)
         json = info.json.map(JSONRecord.init)
         markdown = info.markdown.map(MarkdownRecord.init)
+        notebook = info.notebook.map(NotebookRecord.init)
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

@@ -10,6 +10,7 @@ final class MarkdownSource: PageSource {
     let path: DocumentPath
     let markdown: MarkdownText
     private let pango: quire_pangocairo_api
+    private let limits: RenderLimits
     /// Each page's lines: their indices and where each starts (points from the top).
     private var pages: [[(line: Int, y: Double)]] = []
 
@@ -18,9 +19,10 @@ final class MarkdownSource: PageSource {
     var pageCount: Int { max(1, pages.count) }
     var isPaper: Bool { true }
 
-    init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int) throws(DocumentError) {
+    init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int, limits: RenderLimits = .standard) throws(DocumentError) {
         self.path = path
         self.markdown = markdown
+        self.limits = limits
         pango = try LazyLibraries.pango(path)
         try paginate(maximumPages: maximumPages)
     }
@@ -34,7 +36,7 @@ final class MarkdownSource: PageSource {
             let size = [0, 20, 16, 13.5, 12, 11, 10][min(6, max(1, line.level))]
             return "Sans Bold \(size)"
         case .code, .table, .html, .rule: return "Monospace 8.5"
-        case .body, .blank: return "Sans 10"
+        case .body, .blank, .image: return "Sans 10"
         }
     }
 
@@ -95,6 +97,8 @@ final class MarkdownSource: PageSource {
                 let height: Double
                 if line.kind == .blank {
                     height = 6
+                } else if line.kind == .image, let size = pictureSize(line) {
+                    height = size.height + 4
                 } else {
                     guard let layout = layout(line, in: cr) else { continue }
                     var width: Int32 = 0, pixels: Int32 = 0
@@ -122,6 +126,17 @@ final class MarkdownSource: PageSource {
         defer { libcairo.cairo_restore(cr) }
         for (number, y) in pages[index] {
             let line = markdown.lines[number]
+            if line.kind == .image, let bytes = line.image, let size = pictureSize(line),
+               let picture = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits)
+                .decode(target: { ($0, $1) }) {
+                libcairo.cairo_save(cr)
+                libcairo.cairo_translate(cr, TextSource.margin, y)
+                libcairo.cairo_scale(cr, size.width / Double(picture.width), size.height / Double(picture.height))
+                libcairo.cairo_set_source_surface(cr, picture.surface, 0, 0)
+                libcairo.cairo_paint(cr)
+                libcairo.cairo_restore(cr)
+                continue
+            }
             guard line.kind != .blank, let layout = layout(line, in: cr) else { continue }
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             var width: Int32 = 0, height: Int32 = 0
@@ -141,6 +156,16 @@ final class MarkdownSource: PageSource {
             libcairo.cairo_move_to(cr, TextSource.margin, y)
             pango.pango_cairo_show_layout(cr, layout)
         }
+    }
+
+    /// The size a picture line is drawn at: a pixel a point, shrunk to the text width and to
+    /// two thirds of the page's height; nil when the picture cannot be read (its text is drawn).
+    private func pictureSize(_ line: MarkdownText.Line) -> (width: Double, height: Double)? {
+        guard let bytes = line.image,
+              let (width, height) = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).probe(),
+              width > 0, height > 0 else { return nil }
+        let scale = min(1, Self.width / Double(width), (TextSource.page.height - 2 * TextSource.margin) * 2 / 3 / Double(height))
+        return (Double(width) * scale, Double(height) * scale)
     }
 
     func text(page index: Int) throws(DocumentError) -> String? {

@@ -13,12 +13,16 @@ public struct MarkdownText: Sendable, Hashable {
     public struct Line: Sendable, Hashable {
         public enum Kind: UInt8, Sendable {
             case body = 0, heading = 1, code = 2, rule = 3, table = 4, blank = 5, html = 6
+            /// A picture (a notebook's image output): ``Line/image`` on pages, the text in a terminal.
+            case image = 7
         }
         public var text: String
         public var kind: Kind
         /// For a heading: 1…6.
         public var level: Int
         public var runs: [Run]
+        /// For ``Kind/image``: the encoded picture (PNG or JPEG), nil when it is not drawn.
+        public var image: [UInt8]? = nil
 
         public init(text: String, kind: Kind, level: Int = 0, runs: [Run] = []) {
             self.text = text

@@ -56,7 +56,7 @@ struct RenderEngine: Sendable {
 
     /// Every engine, in one table.
     static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview,
-                                        .database, .json, .markdown]
+                                        .database, .json, .markdown, .notebook]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {

@@ -71,7 +71,7 @@ public struct Capabilities: Sendable, Hashable {
         case .postscript:
             // Rendered in-process by Ghostscript through libspectre.
             return Capabilities(preview: .supported, thumbnail: .supported, print: .direct)
-        case .image, .svg, .text, .font, .json, .markdown:
+        case .image, .svg, .text, .font, .json, .markdown, .notebook:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .byConversion(to: "application/pdf"))
         case .officeDocument:

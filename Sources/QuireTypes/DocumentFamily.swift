@@ -21,6 +21,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case video
     /// Audio (GStreamer): the cover art, else a card of its tags.
     case audio
+    /// Jupyter notebooks (nbformat 4): cells in order, outputs with their pictures.
+    case notebook
     /// JSON documents (and its subtypes: GeoJSON, glTF, notebooks…): pretty-printed, foldable.
     case json
     /// Markdown (CommonMark with GitHub's extensions): rendered pages, styled text in a terminal.
@@ -42,6 +44,7 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
         (.svg, ["image/svg+xml", "image/svg+xml-compressed"]),
         (.ebook, ["application/epub+zip"]),
         (.database, ["application/vnd.sqlite3"]),
+        (.notebook, ["application/x-ipynb+json"]),
         (.json, ["application/json"]),
         (.markdown, ["text/markdown"]),
         (.comicBook, ["application/vnd.comicbook+zip"]),

@@ -117,3 +117,19 @@ final class MarkdownCommandTests {
         plain.wait(for: "EXIT=")
     }
 }
+
+extension MarkdownCommandTests {
+    @Test func aNotebookIsDescribedAndShownInTheTerminal() throws {
+        let result = QuireBinary.run(["info", Samples.path("data/analysis.ipynb")])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutputText.contains("Kernel:     Python 3 (ipykernel)"), "\(result.standardOutputText)")
+        #expect(result.standardOutputText.contains("Cells:      4 code, 2 markdown"))
+        let session = try TmuxSession([QuireBinary.path, "look", Samples.path("data/analysis.ipynb")],
+                                      environment: LookEnvironment.plain(directory))
+        let screen = session.wait(for: "[image/png output]")
+        #expect(screen.contains("In [1]:") && screen.contains("ZeroDivisionError: division by zero"), "\(screen)")
+        #expect(!screen.contains("▀"), "text, not a picture of a page")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+}
