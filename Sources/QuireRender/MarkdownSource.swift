@@ -158,6 +158,16 @@ final class MarkdownSource: PageSource {
         }
     }
 
+    /// A notebook's thumbnail: its first image output (never enlarged, as raster thumbnails are
+    /// not); nil — page 1 — when it has none or it cannot be read.
+    func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? {
+        guard let bytes = markdown.lines.first(where: { $0.kind == .image && $0.image != nil })?.image else { return nil }
+        return try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).decode { width, height in
+            let scale = min(1, Double(longestSide) / Double(max(1, max(width, height))))
+            return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        }
+    }
+
     /// The size a picture line is drawn at: a pixel a point, shrunk to the text width and to
     /// two thirds of the page's height; nil when the picture cannot be read (its text is drawn).
     private func pictureSize(_ line: MarkdownText.Line) -> (width: Double, height: Double)? {

@@ -124,6 +124,11 @@ extension MarkdownCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutputText.contains("Kernel:     Python 3 (ipykernel)"), "\(result.standardOutputText)")
         #expect(result.standardOutputText.contains("Cells:      4 code, 2 markdown"))
+        // The thumbnail is the first image output (64×48, not enlarged), not the page.
+        let thumbnail = directory.file("notebook.png")
+        #expect(QuireBinary.run(["thumbnail", Samples.path("data/analysis.ipynb"), thumbnail]).status == 0)
+        let png = try Data(contentsOf: URL(fileURLWithPath: thumbnail))
+        #expect(png[16..<24].map { $0 } == [0, 0, 0, 64, 0, 0, 0, 48], "IHDR 64×48")
         let session = try TmuxSession([QuireBinary.path, "look", Samples.path("data/analysis.ipynb")],
                                       environment: LookEnvironment.plain(directory))
         let screen = session.wait(for: "[image/png output]")
