@@ -93,6 +93,8 @@ final class MarkdownSource: PageSource {
         try scratch.draw(path: path) { cr in
             var page: [(line: Int, y: Double)] = []
             var y = TextSource.margin
+            var measuring: [String: OpaquePointer] = [:]
+            defer { for layout in measuring.values { g_object_unref(UnsafeMutableRawPointer(layout)) } }
             for (index, line) in markdown.lines.enumerated() {
                 let height: Double
                 if line.kind == .blank {
@@ -100,10 +102,13 @@ final class MarkdownSource: PageSource {
                 } else if line.kind == .image, let size = pictureSize(line) {
                     height = size.height + 4
                 } else {
-                    guard let layout = layout(line, in: cr) else { continue }
+                    // One layout a font, reused: only the text changes from line to line.
+                    let font = Self.font(line)
+                    if measuring[font] == nil { measuring[font] = layout(line, in: cr) }
+                    guard let layout = measuring[font] else { continue }
+                    pango.pango_layout_set_markup(layout, Self.markup(line), -1)
                     var width: Int32 = 0, pixels: Int32 = 0
                     pango.pango_layout_get_pixel_size(layout, &width, &pixels)
-                    g_object_unref(UnsafeMutableRawPointer(layout))
                     height = Double(pixels) + Self.gap(line)
                 }
                 if y + height > bottom && !page.isEmpty {
