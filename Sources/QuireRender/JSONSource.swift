@@ -13,12 +13,13 @@ public struct JSONSummary: Sendable, Hashable {
     public var error: JSONOutline.SyntaxError?
 
     /// Reads `file` (at most ``JSONOutline/maximumBytes``) as JSON, or JSON Lines when `lines`.
-    public static func read(_ file: InputFile, lines: Bool = false) throws(DocumentError) -> (JSONSummary, JSONOutline?) {
+    public static func read(_ file: InputFile, lines: Bool = false, limit: Int = JSONOutline.maximumBytes) throws(DocumentError) -> (JSONSummary, JSONOutline?) {
+        let limit = min(limit, JSONOutline.maximumBytes)
         let bytes: [UInt8]
-        do throws(InputError) { bytes = try file.read(upTo: JSONOutline.maximumBytes + 1) } catch { throw DocumentError(error) }
-        let truncated = bytes.count > JSONOutline.maximumBytes
+        do throws(InputError) { bytes = try file.read(upTo: limit + 1) } catch { throw DocumentError(error) }
+        let truncated = bytes.count > limit
         do {
-            let outline = try JSONOutline.parse(truncated ? Array(bytes.prefix(JSONOutline.maximumBytes)) : bytes,
+            let outline = try JSONOutline.parse(truncated ? Array(bytes.prefix(limit)) : bytes,
                                                 truncated: truncated, lines: lines)
             return (JSONSummary(topLevel: outline.topLevel, count: outline.topLevelCount, depth: outline.depth,
                                 isTruncated: outline.isTruncated, isLines: lines, error: nil), outline)
@@ -58,7 +59,8 @@ extension RenderEngine {
     /// JSON: pretty-printed, two spaces an indent, on pages; viewers get the same lines and the
     /// outline to fold them. Not JSON after all: the file as text, the error on the card.
     static let json = RenderEngine(name: "json", families: [.json]) { (input) throws(DocumentError) in
-        let (summary, outline) = try JSONSummary.read(input.file)
+        // A thumbnail is page 1: the first 64 KiB are enough.
+        let (summary, outline) = try JSONSummary.read(input.file, limit: input.preferEmbeddedPreview ? 64 << 10 : JSONOutline.maximumBytes)
         let lines: [String]
         if let outline {
             lines = outline.text

@@ -192,9 +192,11 @@ final class MarkdownSource: PageSource {
 extension RenderEngine {
     /// Markdown: rendered pages; viewers get the styled lines (the terminal draws them in colour).
     static let markdown = RenderEngine(name: "markdown", families: [.markdown]) { (input) throws(DocumentError) in
-        let markdown = try MarkdownText.read(input.file)
+        // A thumbnail is page 1: the first 64 KiB are read and one page laid out, whatever the size.
+        let thumbnail = input.preferEmbeddedPreview
+        let markdown = try MarkdownText.read(input.file, limit: thumbnail ? 64 << 10 : MarkdownText.maximumBytes)
         var opened = Opened(source: try MarkdownSource(path: input.file.path, markdown: markdown,
-                                                       maximumPages: input.limits.maximumPages))
+                                                       maximumPages: thumbnail ? 1 : input.limits.maximumPages))
         opened.title = markdown.title
         opened.details = MarkdownText.details(markdown)
         opened.viewText = markdown.lines.map(\.text)

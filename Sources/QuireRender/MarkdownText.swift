@@ -79,9 +79,9 @@ public struct MarkdownText: Sendable, Hashable {
     public init() {}
 
     /// Reads `file` (at most ``maximumBytes``).
-    public static func read(_ file: InputFile) throws(DocumentError) -> MarkdownText {
+    public static func read(_ file: InputFile, limit: Int = maximumBytes) throws(DocumentError) -> MarkdownText {
         let bytes: [UInt8]
-        do throws(InputError) { bytes = try file.read(upTo: maximumBytes) } catch { throw DocumentError(error) }
+        do throws(InputError) { bytes = try file.read(upTo: min(limit, maximumBytes)) } catch { throw DocumentError(error) }
         return try parse(bytes, path: file.path)
     }
 

@@ -85,6 +85,11 @@ import QuireTypes
         #expect(summary.isTruncated && summary.error == nil && summary.topLevel == "array")
         #expect((outline?.text.count ?? 0) <= JSONOutline.maximumLines + 64)
         #expect(summary.shape.hasSuffix("or more items"))
+        // A thumbnail reads 64 KiB: page 1 whatever the file's size.
+        let file = try InputFile(path: DocumentPath(path))
+        let thumbnail = try Renderer(file: file, contentType: try ContentType.detect(file), preferEmbeddedPreview: true)
+        #expect(thumbnail.outline?.isTruncated == true && (thumbnail.viewText?.count ?? .max) < 10_000)
+        #expect(try thumbnail.render(page: 0, size: .longestSide(256)).height == 256)
     }
 
     @Test func jsonLinesAreRecordsAtTheTop() throws {
