@@ -52,6 +52,12 @@ let package = Package(
             name: "CArchive", path: "Sources/CArchive",
             providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CCmarkGFM", path: "Sources/CCmarkGFM",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        .systemLibrary(
             name: "CSpectre", path: "Sources/CSpectre",
             providers: [.apt(["libspectre-dev"])]),
         .systemLibrary(
@@ -119,7 +125,7 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer",
-                           "CLibreOfficeKit"]),
+                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

@@ -66,6 +66,9 @@ fi
 python3 -I "$here/csv-samples.py" "$out"
 # Tables for Quire's own table engine (tables/): encodings, separators, quoting, hostile rows.
 python3 -I "$here/table-samples.py" "$out"
+# Data (data/): SQLite databases (a corrupt one, one with a hot journal, one with a WAL beside it),
+# JSON, Markdown and notebooks for issue 38.
+python3 -I "$here/data-samples.py" "$out"
 # Office files from other producers (python-docx over Word's template, XlsxWriter).
 /usr/bin/python3 -I "$here/office-others.py" "$out"
 rm -rf "$out/.parts"

@@ -34,6 +34,7 @@ typedef void (*cpangocairo_pango_layout_set_font_description_fn)(PangoLayout *_N
 typedef void (*cpangocairo_pango_layout_set_width_fn)(PangoLayout *_Nonnull layout, int width);
 typedef void (*cpangocairo_pango_layout_set_wrap_fn)(PangoLayout *_Nonnull layout, int wrap);
 typedef void (*cpangocairo_pango_layout_set_text_fn)(PangoLayout *_Nonnull layout, const char *_Nonnull text, int length);
+typedef void (*cpangocairo_pango_layout_set_markup_fn)(PangoLayout *_Nonnull layout, const char *_Nonnull markup, int length);
 typedef GSList *_Nullable (*cpangocairo_pango_layout_get_lines_readonly_fn)(PangoLayout *_Nonnull layout);
 typedef void (*cpangocairo_pango_cairo_show_layout_line_fn)(cairo_t *_Nonnull cr, PangoLayoutLine *_Nonnull line);
 typedef PangoLayout *_Nullable (*cpangocairo_pango_cairo_create_layout_fn)(cairo_t *_Nonnull cr);
@@ -59,6 +60,7 @@ typedef struct {
     cpangocairo_pango_layout_set_font_description_fn _Nonnull pango_layout_set_font_description;
     cpangocairo_pango_layout_set_width_fn _Nonnull pango_layout_set_width;
     cpangocairo_pango_layout_set_wrap_fn _Nonnull pango_layout_set_wrap;
+    cpangocairo_pango_layout_set_markup_fn _Nonnull pango_layout_set_markup;
     cpangocairo_pango_layout_set_text_fn _Nonnull pango_layout_set_text;
     cpangocairo_pango_layout_get_lines_readonly_fn _Nonnull pango_layout_get_lines_readonly;
     cpangocairo_pango_cairo_show_layout_line_fn _Nonnull pango_cairo_show_layout_line;
@@ -101,6 +103,8 @@ static inline const quire_pangocairo_api *_Nullable quire_pangocairo_api_load(vo
     *(void **)&api.pango_layout_set_width = symbol;
     if (!(symbol = dlsym(library, "pango_layout_set_wrap"))) return NULL;
     *(void **)&api.pango_layout_set_wrap = symbol;
+    if (!(symbol = dlsym(library, "pango_layout_set_markup"))) return NULL;
+    *(void **)&api.pango_layout_set_markup = symbol;
     if (!(symbol = dlsym(library, "pango_layout_set_text"))) return NULL;
     *(void **)&api.pango_layout_set_text = symbol;
     if (!(symbol = dlsym(library, "pango_layout_get_lines_readonly"))) return NULL;

@@ -97,6 +97,10 @@ public final class Document: Sendable {
         var archive: ArchiveListing?
         var media: MediaInfo?
         var table: TableInfo?
+        var database: DatabaseSummary?
+        var json: JSONSummary?
+        var markdown: MarkdownText?
+        var notebook: NotebookText.Summary?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -156,6 +160,16 @@ public final class Document: Sendable {
             archive = try ArchiveListing.read(file)
         case .video, .audio:
             media = try MediaFacts.read(file)
+        case .database:
+            database = try DatabaseSummary.read(file)
+        case .json:
+            json = try JSONSummary.read(file).0
+        case .markdown:
+            markdown = try MarkdownText.read(file)
+        case .notebook:
+            notebook = try NotebookText.read(file).summary
+        case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
+            json = try JSONSummary.read(file, lines: true).0
         default:
             break
         }
@@ -171,6 +185,10 @@ public final class Document: Sendable {
         info.archive = archive
         info.media = media
         info.table = table
+        info.database = database
+        info.json = json
+        info.markdown = markdown
+        info.notebook = notebook
         return info
     }
 }

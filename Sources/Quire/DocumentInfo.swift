@@ -20,6 +20,14 @@ public struct DocumentInfo: Sendable {
     public var media: MediaInfo? = nil
     /// A delimited table's rows, columns, separator and encoding (CSV, TSV).
     public var table: TableInfo? = nil
+    /// An SQLite database's tables and views (read-only and immutable; see ``DatabaseSummary``).
+    public var database: DatabaseSummary? = nil
+    /// A JSON (or JSON Lines) document's shape, or where it stops being JSON.
+    public var json: JSONSummary? = nil
+    /// A Markdown file's title (first heading), headings and word count.
+    public var markdown: MarkdownText? = nil
+    /// A notebook's kernel, language and cells by kind.
+    public var notebook: NotebookText.Summary? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

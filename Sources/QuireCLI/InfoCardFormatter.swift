@@ -96,6 +96,40 @@ enum InfoCardFormatter {
             let unsafe = archive.entries.count { $0.isUnsafe }
             if unsafe > 0 { rows.append(("Warning", "\(unsafe) entries would unpack outside the folder")) }
         }
+        if let database = info.database {
+            func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+            rows.append(("Tables", "\(counted(database.tableCount, "table")), \(counted(database.viewCount, "view"))"
+                         + (database.truncation.map { "; \($0)" } ?? "")))
+            for table in database.tables.prefix(64) {
+                let columns = table.columns.map { $0.type.isEmpty ? $0.name : "\($0.name) \($0.type)" }.joined(separator: ", ")
+                rows.append(("  " + (table.isView ? "View" : "Table"),
+                             "\(table.name): \(DatabaseSummary.rowsText(table))"
+                             + (table.problem.map { " (\($0))" } ?? "") + (columns.isEmpty ? "" : "; \(columns)")))
+            }
+            if database.tables.count > 64 { rows.append(("", "… and \(database.tables.count - 64) more")) }
+            rows.append(("Page size", "\(database.pageSize) bytes, \(grouped(database.pageCount)) pages"))
+            rows.append(("Encoding", database.encoding))
+            if let version = database.userVersion { rows.append(("User version", "\(version)")) }
+            if let note = database.journalNote { rows.append(("Note", note)) }
+        }
+        if let markdown = info.markdown {
+            if let title = markdown.title { rows.append(("Title", title)) }
+            rows.append(("Words", grouped(Int64(markdown.wordCount))))
+            rows.append(("Headings", "\(markdown.headings.count)"))
+            for heading in markdown.headings.prefix(64) {
+                rows.append(("", String(repeating: "  ", count: max(0, heading.level - 1)) + heading.text))
+            }
+            if markdown.headings.count > 64 { rows.append(("", "… and \(markdown.headings.count - 64) more")) }
+        }
+        if let notebook = info.notebook {
+            if let kernel = notebook.kernel { rows.append(("Kernel", kernel)) }
+            if let language = notebook.language { rows.append(("Language", language)) }
+            rows.append(("Cells", notebook.cellsText))
+            if notebook.images > 0 { rows.append(("Images", "\(notebook.images)")) }
+        }
+        if let json = info.json {
+            for detail in json.details { rows.append((detail.label, detail.value)) }
+        }
         if let media = info.media {
             if let duration = media.duration { rows.append(("Duration", DurationText.clock(duration))) }
             if let width = media.width, let height = media.height { rows.append(("Dimensions", "\(width) × \(height) pixels")) }

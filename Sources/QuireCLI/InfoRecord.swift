@@ -95,6 +95,10 @@ struct InfoRecord: Encodable {
     /// A delimited table (CSV, TSV): `rows`, `rowsExact`, `columns` (`name`, `kind`: integer,
     /// decimal, date or text, `width`), `delimiter`, `header`, `encoding`, `cut`.
     var table: TableInfo?
+    var database: DatabaseRecord?
+    var json: JSONRecord?
+    var markdown: MarkdownRecord?
+    var notebook: NotebookRecord?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -135,6 +139,10 @@ struct InfoRecord: Encodable {
         archive = info.archive.map(ArchiveRecord.init)
         media = info.media.map(MediaRecord.init)
         table = info.table
+        database = info.database.map(DatabaseRecord.init)
+        json = info.json.map(JSONRecord.init)
+        markdown = info.markdown.map(MarkdownRecord.init)
+        notebook = info.notebook.map(NotebookRecord.init)
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

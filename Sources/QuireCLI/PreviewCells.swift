@@ -48,9 +48,18 @@ struct PreviewCells {
         } catch {
             throw DocumentError(error)
         }
-        let text = TextContent(bytes: bytes)
+        try showSafe(TextContent(bytes: bytes).lines)
+    }
+
+    /// An engine's text form (a database's overview, pretty JSON, Markdown's lines), made safe
+    /// to show and cut to the grid.
+    func showLines(_ lines: [String]) throws {
+        try showSafe(TextContent(bytes: Array(lines.prefix(rows).joined(separator: "\n").utf8)).lines)
+    }
+
+    private func showSafe(_ lines: [String]) throws {
         var out = ""
-        for line in text.lines.prefix(rows) {
+        for line in lines.prefix(rows) {
             out += String(line.prefix(columns)) + "\n"
         }
         try Terminal.outputData(Array(out.utf8))

@@ -68,7 +68,7 @@ struct PreviewCommand: AsyncParsableCommand {
     var sheet = false
 
     @Option(name: .long, help: ArgumentHelp(
-        "Draw inline in a box of COLUMNSxROWS terminal cells even when standard output is a pipe (file-manager preview panes: ranger, lf, yazi); text files are shown as their first lines of text, tables (CSV, TSV) as their header and first rows.",
+        "Draw inline in a box of COLUMNSxROWS terminal cells even when standard output is a pipe (file-manager preview panes: ranger, lf, yazi); text files, SQLite databases, JSON, Markdown and notebooks are shown as their first lines of text, tables (CSV, TSV) as their header and first rows.",
         valueName: "COLSxROWS"))
     var cells: String?
 
@@ -152,6 +152,11 @@ struct PreviewCommand: AsyncParsableCommand {
                 return
             }
             let renderer = try document.renderer(password: password)
+            // Data and notes with a text form (a database, JSON, Markdown, a notebook): text.
+            if let previewCells, let lines = renderer.viewText, !sheet {
+                try previewCells.showLines(lines)
+                return
+            }
             let selected: [Int]
             if let page {
                 guard page <= renderer.pageCount else {

@@ -123,8 +123,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         return Watchdog.limiting(seconds: timeout, path: path) {
             do {
                 let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: limits)
-                // A type without thumbnails is said as one ("cannot be thumbnailed (SQLite3
-                // database)"), not as the renderer's "cannot be previewed".
+                // A type without thumbnails is said as one ("cannot be thumbnailed (Java
+                // class)"), not as the renderer's "cannot be previewed".
                 if case .unsupported(let reason) = document.contentType.capabilities.thumbnail {
                     Terminal.error("\(path): \(reason)")
                     return .dataError

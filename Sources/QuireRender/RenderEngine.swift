@@ -39,6 +39,13 @@ struct RenderEngine: Sendable {
         var author: String? = nil
         /// An archive's file entries that can be opened, by path, sorted.
         var entries: [ArchiveEntryFact] = []
+        /// The document as lines of text for a viewer that shows text as text (a database's
+        /// overview), when the engine has such a form; nil: the pages are what is shown.
+        var viewText: [String]? = nil
+        /// For JSON: what each line of ``viewText`` is in the tree (to fold it, to copy a path).
+        var outline: JSONOutline? = nil
+        /// For Markdown: the styled lines of ``viewText`` (kinds and runs).
+        var markdown: MarkdownText? = nil
     }
 
     /// A short name for messages and notes ("pdf", "image").
@@ -51,7 +58,8 @@ struct RenderEngine: Sendable {
     var accepts: (@Sendable (ContentType, DocumentPath) -> Bool)? = nil
 
     /// Every engine, in one table.
-    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview, .delimited]
+    static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview,
+                                        .delimited, .database, .json, .markdown, .notebook]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {

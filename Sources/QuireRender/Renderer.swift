@@ -35,6 +35,12 @@ public final class Renderer {
     public let author: String?
     /// An archive's file entries that can be opened (``ArchiveListing/contents(of:in:limit:)``).
     public let entries: [ArchiveEntryFact]
+    /// The document as lines of text, for viewers that show text as text (``RenderEngine/Opened/viewText``).
+    public let viewText: [String]?
+    /// For JSON: the outline of ``viewText`` (its lines' depths, path labels and folds).
+    public let outline: JSONOutline?
+    /// For Markdown: the styled lines of ``viewText``.
+    public let markdown: MarkdownText?
     private(set) var source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
@@ -82,6 +88,9 @@ public final class Renderer {
         title = opened.title
         author = opened.author
         entries = opened.entries
+        viewText = opened.viewText
+        outline = opened.outline
+        markdown = opened.markdown
         textTruncated = truncated
         self.limits = limits
     }

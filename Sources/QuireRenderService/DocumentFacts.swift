@@ -28,6 +28,12 @@ public struct DocumentFacts: Sendable, Hashable {
     /// and sizes are the layout's; the request again without `firstPageFirst` gives the facts
     /// of the finished document.
     public var isProvisional = false
+    /// A JSON document shown as text: what each of ``text``'s lines is in the tree (its
+    /// ``JSONOutline/text`` is left empty: the lines are ``text``).
+    public var outline: JSONOutline?
+    /// A Markdown file shown as text: each of ``text``'s lines' kind and style runs (their
+    /// ``MarkdownText/Line/text`` left empty: the lines are ``text``).
+    public var markdown: MarkdownText?
 
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
@@ -89,11 +95,45 @@ public struct DocumentFacts: Sendable, Hashable {
             writer.string(entry.path)
             writer.integer(entry.size ?? -1)
             writer.integer(entry.modified ?? Int64.min)
+            writer.optionalString(entry.summary)
         }
         writer.integer(isProvisional ? 1 : 0)
         if let table = text?.table {
             writer.integer(1)
             table.write(to: &writer)
+        } else {
+            writer.integer(0)
+        }
+        if let outline {
+            writer.integer(1)
+            writer.string(outline.topLevel)
+            writer.integer(Int64(outline.topLevelCount))
+            writer.integer(Int64(outline.depth))
+            writer.integer((outline.isTruncated ? 1 : 0) | (outline.isLines ? 2 : 0))
+            writer.integer(Int64(outline.lines.count))
+            for line in outline.lines {
+                writer.integer(Int64(line.depth))
+                writer.string(line.label)
+                writer.integer(Int64(line.end ?? -1))
+                writer.integer(Int64(line.count))
+                writer.integer(line.isObject ? 1 : 0)
+            }
+        } else {
+            writer.integer(0)
+        }
+        if let markdown {
+            writer.integer(1)
+            writer.integer(Int64(markdown.lines.count))
+            for line in markdown.lines {
+                writer.integer(Int64(line.kind.rawValue))
+                writer.integer(Int64(line.level))
+                writer.integer(Int64(line.runs.count))
+                for run in line.runs {
+                    writer.integer(Int64(run.start))
+                    writer.integer(Int64(run.length))
+                    writer.integer(Int64(run.style.rawValue))
+                }
+            }
         } else {
             writer.integer(0)
         }
@@ -135,12 +175,52 @@ public struct DocumentFacts: Sendable, Hashable {
         entries.reserveCapacity(entryCount)
         for _ in 0..<entryCount {
             let path = try reader.string(), size = try reader.integer(), modified = try reader.integer()
-            entries.append(ArchiveEntryFact(path: path, size: size >= 0 ? size : nil, modified: modified == Int64.min ? nil : modified))
+            var entry = ArchiveEntryFact(path: path, size: size >= 0 ? size : nil, modified: modified == Int64.min ? nil : modified)
+            entry.summary = try reader.optionalString()
+            entries.append(entry)
         }
         isProvisional = try reader.integer() == 1
         if try reader.integer() == 1 {
             let table = try TableLayout(reading: &reader)
             text?.table = table
+        }
+        if try reader.integer() == 1 {
+            var outline = JSONOutline()
+            outline.topLevel = try reader.string()
+            outline.topLevelCount = Int(try reader.integer())
+            outline.depth = Int(try reader.integer())
+            let flags = try reader.integer()
+            outline.isTruncated = flags & 1 != 0
+            outline.isLines = flags & 2 != 0
+            let count = try reader.count(atMost: Self.maximumLines)
+            outline.lines.reserveCapacity(count)
+            for index in 0..<count {
+                let depth = try reader.integer(), label = try reader.string(), end = try reader.integer()
+                let items = try reader.integer(), isObject = try reader.integer() == 1
+                guard depth >= 0, depth <= Int64(JSONOutline.maximumDepth) + 64, end == -1 || (end > Int64(index) && end < Int64(count)),
+                      items >= 0 else { throw WireReader.Malformed() }
+                outline.lines.append(JSONOutline.Line(depth: Int(depth), label: label, end: end < 0 ? nil : Int(end),
+                                                      count: Int(items), isObject: isObject))
+            }
+            self.outline = outline
+        }
+        if try reader.integer() == 1 {
+            var markdown = MarkdownText()
+            let count = try reader.count(atMost: Self.maximumLines)
+            markdown.lines.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let kind = MarkdownText.Line.Kind(rawValue: UInt8(clamping: try reader.integer())) else { throw WireReader.Malformed() }
+                let level = try reader.integer()
+                let runCount = try reader.count(atMost: 1 << 16)
+                var runs: [MarkdownText.Run] = []
+                for _ in 0..<runCount {
+                    let start = try reader.integer(), length = try reader.integer(), style = try reader.integer()
+                    guard start >= 0, length >= 0, start < 1 << 31, length < 1 << 31 else { throw WireReader.Malformed() }
+                    runs.append(MarkdownText.Run(start: Int(start), length: Int(length), style: MarkdownText.Style(rawValue: UInt8(truncatingIfNeeded: style))))
+                }
+                markdown.lines.append(MarkdownText.Line(text: "", kind: kind, level: Int(clamping: level), runs: runs))
+            }
+            self.markdown = markdown
         }
     }
 }

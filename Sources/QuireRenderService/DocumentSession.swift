@@ -50,9 +50,14 @@ final class DocumentSession {
             guard let request = try? DocumentRequest(reading: &reader), let entry = try? reader.string(), reader.isAtEnd else { return nil }
             let reply: DocumentReply
             do throws(RenderProblem) {
-                let (file, _) = try input(request)
+                let (file, type) = try input(request)
                 do {
-                    reply = .entry(try ArchiveListing.contents(of: entry, in: file, limit: limits.maximumInflatedBytes))
+                    if type.family == .database {
+                        // A table opened from a database's list: its first rows as text.
+                        reply = .entry(try DatabaseText.tableText(named: entry, in: file))
+                    } else {
+                        reply = .entry(try ArchiveListing.contents(of: entry, in: file, limit: limits.maximumInflatedBytes))
+                    }
                 } catch {
                     throw RenderProblem(error, passwordGiven: false)
                 }
@@ -313,6 +318,14 @@ final class DocumentSession {
             var facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false, text: text)
             // A viewer's first screen of a large table: the first rows only, the window follows.
             facts.isProvisional = text.table != nil && request.firstPageFirst && text.isTruncated
+            // JSON Lines (typed as plain text): the records pretty-printed, foldable.
+            if JSONSummary.isJSONLines(name: request.path.lastComponentBytes),
+               let (_, outline) = try? JSONSummary.read(file, lines: true), let outline {
+                facts.text = TextContent(bytes: Array(outline.text.joined(separator: "\n").utf8), isTruncated: outline.isTruncated)
+                var lines = outline
+                lines.text = []
+                facts.outline = lines
+            }
             open = (request, nil, facts)
             return facts
         }
@@ -355,6 +368,21 @@ final class DocumentSession {
         }
         facts.details = Array(renderer.details.prefix(DocumentFacts.maximumDetails))
         facts.entries = renderer.entries
+        // An engine with a text form (a database's overview): viewers show it as text.
+        if request.layout == .view, let lines = renderer.viewText {
+            facts.text = TextContent(bytes: Array(lines.joined(separator: "\n").utf8))  // made safe to show
+            facts.pageSizes = []
+            facts.markdown = renderer.markdown.map { markdown in
+                var styles = MarkdownText()
+                styles.lines = markdown.lines.map { MarkdownText.Line(text: "", kind: $0.kind, level: $0.level, runs: $0.runs) }
+                return styles
+            }
+            facts.outline = renderer.outline.map { outline in
+                var lines = outline
+                lines.text = []
+                return lines
+            }
+        }
         if renderer.isRaster, let first = facts.pageSizes.first {
             facts.imageWidth = Int(first.width.rounded())
             facts.imageHeight = Int(first.height.rounded())

@@ -24,6 +24,7 @@ struct TerminalEntryList {
     init(entries: [ArchiveEntryFact]) {
         self.entries = entries
         sort()
+        selected = 0   // the first in the list's order (a database lists its tables unsorted)
     }
 
     private mutating func sort() {
@@ -64,8 +65,10 @@ struct TerminalEntryList {
         let first = min(max(0, selected - rows / 2), max(0, entries.count - rows))
         return entries[first..<min(entries.count, first + rows)].enumerated().map { offset, entry in
             let size = entry.size.map { ArchiveEntryFact.sizeText($0) } ?? "—"
-            let row = String(repeating: " ", count: max(0, 9 - size.count)) + size + "  " + (entry.modifiedText ?? String(repeating: " ", count: 16))
+            var row = String(repeating: " ", count: max(0, 9 - size.count)) + size + "  " + (entry.modifiedText ?? String(repeating: " ", count: 16))
                 + "  " + TerminalText.shown(entry.path)
+            // A database's table: its name, then what it is ("table · 1,204 rows").
+            if let summary = entry.summary { row = TerminalText.shown(entry.path) + "  ·  " + summary }
             let clipped = TerminalText.clip(row, width: width - 2)
             let isSelected = first + offset == selected
             if isSelected { return styled ? "\u{1B}[7m " + clipped + " \u{1B}[0m" : "▸" + clipped }
@@ -75,6 +78,7 @@ struct TerminalEntryList {
 
     /// The status line's part: position, sort and keys.
     var status: String {
-        "\(entries.isEmpty ? 0 : selected + 1) of \(entries.count) files · sorted by \(sortKey.rawValue) (s) · Enter open · Esc back"
+        let noun = entries.first?.summary == nil ? "files" : "tables"
+        return "\(entries.isEmpty ? 0 : selected + 1) of \(entries.count) \(noun) · sorted by \(sortKey.rawValue) (s) · Enter open · Esc back"
     }
 }

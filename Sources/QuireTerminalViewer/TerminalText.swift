@@ -1,4 +1,5 @@
 import QuireTypes
+import QuireRender
 
 /// Widths and wrapping of text for the terminal (one column per character, escape sequences
 /// take none).
@@ -86,5 +87,40 @@ enum TerminalText {
         }
         if marking != nil { out += "\u{1B}[0m" }
         return out
+    }
+
+    /// A piece of a Markdown line (its scalars `offset…`) in colour: a heading bold in its
+    /// level's colour, and the line's runs: bold, italic, code (yellow), struck, links
+    /// (underlined blue), marks (dim). The text is escaped as ``shown(_:)`` escapes it.
+    static func styled(_ piece: String, from offset: Int, line: MarkdownText.Line) -> String {
+        var base = ""
+        if line.kind == .heading { base = ["", "1;4;35", "1;36", "1;32", "1", "1", "1"][min(6, max(1, line.level))] }
+        func sgr(_ style: MarkdownText.Style) -> String {
+            var codes = base.isEmpty ? [] : [base]
+            if style.contains(.bold) { codes.append("1") }
+            if style.contains(.italic) { codes.append("3") }
+            if style.contains(.code) { codes.append("33") }
+            if style.contains(.strike) { codes.append("9") }
+            if style.contains(.link) { codes.append("4;34") }
+            if style.contains(.dim) { codes.append("2") }
+            return "\u{1B}[0" + codes.map { ";" + $0 }.joined() + "m"
+        }
+        var out = base.isEmpty ? "" : sgr([])
+        var current: MarkdownText.Style = []
+        for (index, scalar) in piece.unicodeScalars.enumerated() {
+            let position = offset + index
+            var style: MarkdownText.Style = []
+            for run in line.runs where run.start <= position && position < run.start + run.length { style.formUnion(run.style) }
+            if style != current {
+                out += sgr(style)
+                current = style
+            }
+            if TerminalEscaping.needsEscaping(scalar) {
+                out += TerminalEscaping.escaped(scalar, backslashes: false)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\u{1B}[0m"
     }
 }

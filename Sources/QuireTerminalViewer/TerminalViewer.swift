@@ -150,6 +150,15 @@ public final class TerminalViewer {
                     message = (problem.message, true)
                 }
                 enterPasswordPromptIfNeeded()
+                // A JSON document opens as a tree (Esc shows its text, T the tree again).
+                if let outline = model.jsonOutline, case .text(let content) = model.content, jsonTree?.file != file {
+                    jsonTree = (file, TerminalJSONTree(text: content.lines, outline: outline), true)
+                }
+                // A database opens on its table list (Esc shows the overview, o the list again).
+                if case .normal = mode, model.card?.family == .database, !model.archiveEntries.isEmpty,
+                   listedDatabases.insert(file).inserted {
+                    mode = .entries(TerminalEntryList(entries: model.archiveEntries))
+                }
                 if startsPrinting, case .normal = mode {
                     startsPrinting = false
                     startPrinting()
@@ -252,11 +261,70 @@ public final class TerminalViewer {
         }
     }
 
+    /// The JSON tree of a file (made when it opened), and whether it is shown or its text is.
+    private var jsonTree: (file: Int, tree: TerminalJSONTree, shown: Bool)?
+
+    /// The JSON tree when the current file's is on screen.
+    private var shownTree: TerminalJSONTree? {
+        guard let jsonTree, jsonTree.shown, jsonTree.file == model.fileIndex, case .text = model.content else { return nil }
+        return jsonTree.tree
+    }
+
+    /// Carries out a command on the JSON tree on screen (or shows the tree, for its own
+    /// commands); false when the command is not the tree's.
+    private func performInTree(_ command: ViewerCommand, key: ViewerKey) -> Bool {
+        let treeCommands: Set<ViewerCommand> = [.tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath]
+        if shownTree == nil, treeCommands.contains(command) {
+            guard let outline = model.jsonOutline, case .text(let content) = model.content else {
+                message = ("only a JSON document is shown as a tree", false)
+                return true
+            }
+            if jsonTree?.file != model.fileIndex {
+                jsonTree = (model.fileIndex, TerminalJSONTree(text: content.lines, outline: outline), true)
+            }
+            jsonTree?.shown = true
+            if command == .tree { return true }
+        }
+        guard var tree = shownTree else { return false }
+        tree.visibleRows = layout.contentRows
+        let page = max(1, layout.contentRows - 1)
+        switch command {
+        case .close where key.base == .escape:
+            jsonTree?.shown = false
+            return true
+        case .tree: break
+        case .lineDown: tree.move(by: 1)
+        case .lineUp: tree.move(by: -1)
+        case .nextScreen: tree.move(by: page)
+        case .previousScreen: tree.move(by: -page)
+        case .firstPage: tree.moveToStart()
+        case .lastPage: tree.moveToEnd()
+        case .foldNode:
+            if !tree.toggle() { message = ("nothing to fold here", false) }
+        case .foldAll: tree.foldAll(true)
+        case .unfoldAll: tree.foldAll(false)
+        case .copyNodePath:
+            let path = tree.path
+            session.write(Array("\u{1B}]52;c;\(Data(path.utf8).base64EncodedString())\u{07}".utf8))
+            message = ("copied \(path) to the terminal's clipboard", false)
+        default:
+            return false
+        }
+        jsonTree?.tree = tree
+        // The status line's "line N of M" is the cursor's line.
+        model.scroll(by: tree.line - model.position)
+        return true
+    }
+
+    /// Databases whose table list was shown when they opened (once per file).
+    private var listedDatabases: Set<Int> = []
+
     /// A file opened from an archive's list (`o`, Enter): Esc goes back to the list.
     private var openedFromList: (file: Int, archive: Int, list: TerminalEntryList)?
 
     /// Carries out a command of the viewer-command table; an exit status when the viewer closes.
     private func perform(_ command: ViewerCommand, key: ViewerKey) -> Int32? {
+        if performInTree(command, key: key) { return nil }
         let isText: Bool
         if case .text = model.content { isText = true } else { isText = false }
         switch command {
@@ -333,7 +401,7 @@ public final class TerminalViewer {
             } else {
                 message = ("only one file", false)
             }
-        case .copyPageImage, .selectAll, .sidebar:
+        case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath:
             break
         }
         // Enter on a file that needs its password asks for it.
@@ -670,7 +738,16 @@ public final class TerminalViewer {
         switch model.content {
         case .opening: drawOpening(into: &out)
         case .pages: image = drawPage(into: &out)
-        case .text(let text): drawText(text, into: &out)
+        case .text(let text):
+            if var tree = shownTree {
+                tree.visibleRows = layout.contentRows
+                jsonTree?.tree = tree
+                for (index, line) in tree.lines(width: layout.contentColumns, rows: layout.contentRows, styled: styled).enumerated() {
+                    out += at(layout.contentTop + index, layout.contentLeft) + line + "\u{1B}[0m"
+                }
+            } else {
+                drawText(text, into: &out)
+            }
         case .problem(let problem): drawProblem(problem, into: &out)
         }
         }
@@ -844,6 +921,8 @@ public final class TerminalViewer {
         let width = max(1, layout.contentColumns - gutter - 2)
         var row = 0
         var line = model.position
+        // A Markdown file's line kinds and runs: drawn in colour (not with NO_COLOR).
+        let styles = model.markdownStyles
         while row < layout.contentRows, line < text.lineCount {
             let pieces = TerminalText.wrap(text.lines[line], width: width)
             let marks = model.find.file == model.fileIndex ? model.find.matches(onPage: line).compactMap { match in
@@ -854,7 +933,10 @@ public final class TerminalViewer {
                 let number = index == 0 ? String(line + 1) : ""
                 let padded = String(repeating: " ", count: gutter - number.count) + number
                 out += at(layout.contentTop + row, layout.contentLeft)
-                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  " + TerminalText.mark(piece, from: offset, marks: marks)
+                    + (styled ? "\u{1B}[2m\(padded)\u{1B}[0m" : padded) + "  "
+                    + (styled && marks.isEmpty && styles?.lines.indices.contains(line) == true
+                       ? TerminalText.styled(piece, from: offset, line: styles!.lines[line])
+                       : TerminalText.mark(piece, from: offset, marks: marks))
                 offset += piece.unicodeScalars.count
                 row += 1
             }
@@ -1014,6 +1096,8 @@ public final class TerminalViewer {
                 isError = true
             } else if model.find.isActive {
                 right = "/\(model.find.query): \(model.findText) · n/N next/previous · Esc end search"
+            } else if let tree = shownTree {
+                right = tree.status
             } else {
                 right = keys()
             }

@@ -71,7 +71,7 @@ public struct Capabilities: Sendable, Hashable {
         case .postscript:
             // Rendered in-process by Ghostscript through libspectre.
             return Capabilities(preview: .supported, thumbnail: .supported, print: .direct)
-        case .image, .svg, .text, .font:
+        case .image, .svg, .text, .font, .json, .markdown, .notebook:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .byConversion(to: "application/pdf"))
         case .officeDocument:
@@ -83,6 +83,9 @@ public struct Capabilities: Sendable, Hashable {
             let what = family == .video ? "video" : "audio"
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .unsupported(reason: "Quire does not print \(what) (\(description()))"))
+        case .database:
+            // The table list and first rows, drawn as pages (printed as such).
+            return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
         case .archive:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .unsupported(reason: "Quire does not print archives (\(description())); print the files in it"))

@@ -21,6 +21,14 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case video
     /// Audio (GStreamer): the cover art, else a card of its tags.
     case audio
+    /// Jupyter notebooks (nbformat 4): cells in order, outputs with their pictures.
+    case notebook
+    /// JSON documents (and its subtypes: GeoJSON, glTF, notebooks…): pretty-printed, foldable.
+    case json
+    /// Markdown (CommonMark with GitHub's extensions): rendered pages, styled text in a terminal.
+    case markdown
+    /// SQLite databases (read-only and immutable: the table list and each table's first rows).
+    case database
     /// Empty files.
     case empty
     /// Anything else (archives, executables, unknown data).
@@ -35,6 +43,10 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
         (.postscript, ["application/postscript", "image/x-eps"]),
         (.svg, ["image/svg+xml", "image/svg+xml-compressed"]),
         (.ebook, ["application/epub+zip"]),
+        (.database, ["application/vnd.sqlite3"]),
+        (.notebook, ["application/x-ipynb+json"]),
+        (.json, ["application/json"]),
+        (.markdown, ["text/markdown"]),
         (.comicBook, ["application/vnd.comicbook+zip"]),
         (.officeDocument, [
             "application/vnd.apple.pages", "application/vnd.apple.keynote", "application/vnd.apple.numbers",

@@ -1165,6 +1165,13 @@ public final class ViewerModel {
     /// anything else. Entries whose names would unpack outside the archive's folder are left out.
     public var archiveEntries: [ArchiveEntryFact] { current.facts?.entries ?? [] }
 
+    /// A JSON document's outline (its text lines' depths, path labels and folds), when the
+    /// current file is one shown as text; nil otherwise.
+    public var jsonOutline: JSONOutline? { current.facts?.outline }
+
+    /// A Markdown file's line kinds and style runs, when the current file is one shown as text.
+    public var markdownStyles: MarkdownText? { current.facts?.markdown }
+
     /// Opens archive entry `entry` as a file of its own, after the others, and shows it: the
     /// worker reads its bytes from the archive (at most the inflate limit), the model writes
     /// them — nothing else — into a private folder of its own (mode 0700, removed on
@@ -1185,7 +1192,7 @@ public final class ViewerModel {
             return ViewerProblem(problem)
         case .success(let bytes)?:
             do throws(ViewerProblem) {
-                let path = try writeEntry(bytes, named: entry.name)
+                let path = try writeEntry(bytes, named: entry.fileName)
                 files.append(OpenFile(path: path))
                 selectFile(files.count - 1)
                 return nil

@@ -81,14 +81,25 @@ extension CommandLineConsistencyTests {
 
 extension CommandLineConsistencyTests {
     /// A type Quire has no thumbnail for is said as such by `thumbnail`, by name.
-    @Test func aThumbnailOfADatabaseSaysWhatItIs() throws {
+    @Test func aThumbnailOfAProgramSaysWhatItIs() throws {
+        let program = directory.file("tool")
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: program)
+        let result = QuireBinary.run(["thumbnail", program, directory.file("t.png")])
+        #expect(result.status == 65)
+        #expect(result.errorLines.count == 1 && result.standardError.contains("cannot be thumbnailed ("), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("t.png")))
+    }
+
+    /// A database whose header is all there is (the schema page is zeros) is damaged: one line,
+    /// status 65, no thumbnail written.
+    @Test func aThumbnailOfADamagedDatabaseIsOneLine() throws {
         let database = directory.file("app.sqlite")
         var header = Array("SQLite format 3\0".utf8)
         header += [0x10, 0x00, 0x01, 0x01, 0x00, 0x40, 0x20, 0x20] + [UInt8](repeating: 0, count: 4096 - header.count - 8)
         try Data(header).write(to: URL(fileURLWithPath: database))
         let result = QuireBinary.run(["thumbnail", database, directory.file("t.png")])
         #expect(result.status == 65)
-        #expect(result.errorLines.count == 1 && result.standardError.contains("cannot be thumbnailed (SQLite3 database)"), "\(result.standardError)")
+        #expect(result.errorLines.count == 1 && result.standardError.contains("SQLite database"), "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("t.png")))
     }
 }

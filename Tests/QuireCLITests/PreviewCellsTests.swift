@@ -44,6 +44,19 @@ struct PreviewCellsTests {
                                               "  2 │ Person 0002 │ 1952-03-03 │  164.2 "].map { $0 + "\n" }.joined())
     }
 
+    /// A file-manager pane (yazi, ranger) gets data and notes as text: a database's overview,
+    /// pretty JSON, Markdown's lines — never a picture of a page.
+    @Test func dataAndNotesAreShownAsText() throws {
+        let database = QuireBinary.run(["preview", "--cells", "50x3", Samples.path("data/shop.sqlite")], environment: environment())
+        #expect(database.status == 0, "\(database.standardError)")
+        #expect(database.standardOutputText == "shop.sqlite: SQLite database, 2 tables, 1 view\npage size 4096 bytes · 16 pages · UTF-8\n")
+        let json = QuireBinary.run(["preview", "--cells", "40x3", Samples.path("data/sample.json")], environment: environment())
+        #expect(json.standardOutputText == "{\n  \"name\": \"Quire\",\n  \"version\": 38,\n")
+        let markdown = QuireBinary.run(["preview", "--cells", "40x1", Samples.path("data/readme.md")], environment: environment())
+        #expect(markdown.standardOutputText == "Quire Notes\n")
+        #expect(!database.standardOutputText.contains("▀") && !markdown.standardOutputText.contains("▀"))
+    }
+
     @Test func aBadBoxIsAUsageError() {
         let result = QuireBinary.run(["preview", "--cells", "forty", "/dev/null"], environment: environment())
         #expect(result.status == 64)

@@ -16,7 +16,7 @@ struct ContentTypeDetectionTests {
         ("photo.jpg", "image/jpeg", .image),
         ("notes.txt", "text/plain", .text),
         ("hello.c", "text/x-csrc", .text),
-        ("readme.md", "text/markdown", .text),
+        ("readme.md", "text/markdown", .markdown),
         ("drawing.svg", "image/svg+xml", .svg),
     ])
     func honestNames(sample: String, mime: String, family: DocumentFamily) throws {

@@ -9,8 +9,9 @@ import Testing
     static let keyless: [ViewerCommand.FrontEnd: Set<ViewerCommand>] = [
         // The window: its card is in the header; panning is the scroll bars'; the archive list
         // has its header button; help is the man page; Copy Path is in the Share menu; the window
-        // shows a table as text, without sorting (yet).
-        .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath, .sortColumn],
+        // shows a table as text, without sorting (yet). The JSON tree is the terminal's (the
+        // window shows a JSON document's text).
+        .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath, .sortColumn, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath],
         // The terminal: no picture clipboard, no text selection, no page thumbnails.
         .terminal: [.copyPageImage, .selectAll, .sidebar],
     ]

@@ -15,7 +15,7 @@ final class ViewerModelTests {
     init() throws {
         threePages = directory.file("three.pdf")
         try TestPDF.write(pages: 3, to: threePages)
-        notes = directory.file("notes.md")
+        notes = directory.file("notes.txt")
         try "# Title\n\n\tindented with a tab\r\nwindows line\nlast line without newline".write(toFile: notes, atomically: true, encoding: .utf8)
     }
 

@@ -24,6 +24,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     case openEntry
     case indexSheet
     case sidebar
+    /// A JSON document as a foldable tree (the terminal; the window shows the text).
+    case tree, foldNode, foldAll, unfoldAll, copyNodePath
 
     /// The two front-ends.
     public enum FrontEnd: Sendable, CaseIterable { case window, terminal }
@@ -58,9 +60,14 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .copyPageImage: "copy the page in view as a picture"
         case .copyPath: "copy the file's path (the terminal: through OSC 52; the window: Share, Copy Path)"
         case .selectAll: "select the page's text"
-        case .openEntry: "list an archive's files to open one"
+        case .openEntry: "list an archive's files (a database's tables) to open one"
         case .indexSheet: "show every file as a tile (the index sheet)"
         case .sidebar: "show or hide the page thumbnails"
+        case .tree: "show a JSON document as a foldable tree (Esc: its text)"
+        case .foldNode: "fold or unfold the JSON node under the cursor"
+        case .foldAll: "fold every JSON node below the top level"
+        case .unfoldAll: "unfold every JSON node"
+        case .copyNodePath: "copy the path of the JSON node under the cursor (.items[3].name), through OSC 52"
         }
     }
 
@@ -100,6 +107,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .selectAll: [.character("a", control: true)]
         case .indexSheet: [ViewerKey(.up, control: true)]
         case .sidebar: [ViewerKey(.function(9))]
+        case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: []
         }
     }
 
@@ -133,6 +141,11 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .copyPageImage, .selectAll, .sidebar: []
         case .openEntry: [.character("o")]
         case .indexSheet: [.character("t")]
+        case .tree: [.character("T")]
+        case .foldNode: [ViewerKey(.tab)]
+        case .foldAll: [.character("z")]
+        case .unfoldAll: [.character("Z")]
+        case .copyNodePath: [.character("c")]
         }
     }
 
@@ -152,6 +165,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .print: context.canPrint
         case .copy, .selectAll: context.hasText
         case .openEntry: context.hasArchiveEntries
+        case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: context.hasTree
         }
     }
 

@@ -20,9 +20,11 @@ public struct ViewerContext: Sendable, Hashable {
     public var canPrint: Bool
     /// The text shown is a delimited table (CSV, TSV): its columns scroll and sort.
     public var isTable: Bool
+    /// Whether the text is a JSON document with its outline (foldable as a tree).
+    public var hasTree: Bool
 
     public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool,
-                isTable: Bool = false) {
+                isTable: Bool = false, hasTree: Bool = false) {
         self.showing = showing
         self.hasText = hasText
         self.isFindActive = isFindActive
@@ -30,6 +32,7 @@ public struct ViewerContext: Sendable, Hashable {
         self.hasArchiveEntries = hasArchiveEntries
         self.canPrint = canPrint
         self.isTable = isTable
+        self.hasTree = hasTree
     }
 
     var isBrowsable: Bool { showing == .pages || showing == .text }
@@ -52,6 +55,7 @@ extension ViewerModel {
         let pictureFamilies: Set<DocumentFamily?> = [.image, .video, .audio, .font, .archive, .comicBook, .svg]
         let hasText = showing == .text || (showing == .pages && !pictureFamilies.contains(family))
         return ViewerContext(showing: showing, hasText: hasText, isFindActive: find.isActive, fileCount: fileCount,
-                             hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable, isTable: isTable)
+                             hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable, isTable: isTable,
+                             hasTree: showing == .text && jsonOutline != nil)
     }
 }

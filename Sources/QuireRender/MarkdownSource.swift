@@ -1,0 +1,217 @@
+internal import CCairo
+internal import CPangoCairo
+import QuireTypes
+
+/// A Markdown file rendered on A4 pages with Pango: headings in bold sans at sizes by level,
+/// paragraphs and list items in sans wrapped to the text width, emphasis, strikethrough and
+/// links marked, code blocks and tables (box rules) in monospace, code on a grey ground. The
+/// lines are ``MarkdownText``'s, the same the terminal shows.
+final class MarkdownSource: PageSource {
+    let path: DocumentPath
+    let markdown: MarkdownText
+    private let pango: quire_pangocairo_api
+    private let limits: RenderLimits
+    /// Each page's lines: their indices and where each starts (points from the top).
+    private var pages: [[(line: Int, y: Double)]] = []
+
+    static let width = TextSource.page.width - 2 * TextSource.margin
+
+    var pageCount: Int { max(1, pages.count) }
+    var isPaper: Bool { true }
+
+    init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int, limits: RenderLimits = .standard) throws(DocumentError) {
+        self.path = path
+        self.markdown = markdown
+        self.limits = limits
+        pango = try LazyLibraries.pango(path)
+        try paginate(maximumPages: maximumPages)
+    }
+
+    func pageSize(at index: Int) -> PageSize { TextSource.page }
+
+    /// The font of a kind of line.
+    static func font(_ line: MarkdownText.Line) -> String {
+        switch line.kind {
+        case .heading:
+            let size = [0, 20, 16, 13.5, 12, 11, 10][min(6, max(1, line.level))]
+            return "Sans Bold \(size)"
+        case .code, .table, .html, .rule: return "Monospace 8.5"
+        case .body, .blank, .image: return "Sans 10"
+        }
+    }
+
+    /// The line as Pango markup: its runs as spans, everything else escaped.
+    static func markup(_ line: MarkdownText.Line) -> String {
+        var out = ""
+        for (index, scalar) in line.text.unicodeScalars.enumerated() {
+            for run in line.runs where run.start == index {
+                var attributes = ""
+                if run.style.contains(.bold) { attributes += " weight=\"bold\"" }
+                if run.style.contains(.italic) { attributes += " style=\"italic\"" }
+                if run.style.contains(.code) { attributes += " font_family=\"Monospace\" background=\"#EEEEEE\"" }
+                if run.style.contains(.strike) { attributes += " strikethrough=\"true\"" }
+                if run.style.contains(.link) { attributes += " foreground=\"#1A5FB4\" underline=\"single\"" }
+                if run.style.contains(.dim) { attributes += " foreground=\"#777777\"" }
+                out += "<span\(attributes)>"
+            }
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(scalar)
+            }
+            for run in line.runs where run.start + run.length - 1 == index { out += "</span>" }
+        }
+        return out
+    }
+
+    /// A layout of `line` wrapped to the text width (caller unrefs it).
+    private func layout(_ line: MarkdownText.Line, in cr: OpaquePointer) -> OpaquePointer? {
+        guard let layout = pango.pango_cairo_create_layout(cr) else { return nil }
+        if let font = pango.pango_font_description_from_string(Self.font(line)) {
+            pango.pango_layout_set_font_description(layout, font)
+            pango.pango_font_description_free(font)
+        }
+        pango.pango_layout_set_width(layout, Int32(Self.width * Double(quire_pango_scale)))
+        pango.pango_layout_set_wrap(layout, Int32(quire_pango_wrap_word_char))
+        pango.pango_layout_set_markup(layout, Self.markup(line), -1)
+        return layout
+    }
+
+    /// Space above a line of this kind.
+    static func gap(_ line: MarkdownText.Line) -> Double {
+        switch line.kind {
+        case .heading: 6
+        case .blank: 0
+        default: 1
+        }
+    }
+
+    private func paginate(maximumPages: Int) throws(DocumentError) {
+        let scratch = try CairoImage(width: 1, height: 1, path: path)
+        let bottom = TextSource.page.height - TextSource.margin
+        try scratch.draw(path: path) { cr in
+            var page: [(line: Int, y: Double)] = []
+            var y = TextSource.margin
+            var measuring: [String: OpaquePointer] = [:]
+            defer { for layout in measuring.values { g_object_unref(UnsafeMutableRawPointer(layout)) } }
+            for (index, line) in markdown.lines.enumerated() {
+                let height: Double
+                if line.kind == .blank {
+                    height = 6
+                } else if line.kind == .image, let size = pictureSize(line) {
+                    height = size.height + 4
+                } else {
+                    // One layout a font, reused: only the text changes from line to line.
+                    let font = Self.font(line)
+                    if measuring[font] == nil { measuring[font] = layout(line, in: cr) }
+                    guard let layout = measuring[font] else { continue }
+                    pango.pango_layout_set_markup(layout, Self.markup(line), -1)
+                    var width: Int32 = 0, pixels: Int32 = 0
+                    pango.pango_layout_get_pixel_size(layout, &width, &pixels)
+                    height = Double(pixels) + Self.gap(line)
+                }
+                if y + height > bottom && !page.isEmpty {
+                    pages.append(page)
+                    if pages.count >= maximumPages { return }
+                    page = []
+                    y = TextSource.margin
+                    if line.kind == .blank { continue }
+                }
+                page.append((index, y + Self.gap(line)))
+                y += height
+            }
+            if !page.isEmpty { pages.append(page) }
+        }
+    }
+
+    func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        guard pages.indices.contains(index) else { return }
+        libcairo.cairo_save(cr)
+        defer { libcairo.cairo_restore(cr) }
+        for (number, y) in pages[index] {
+            let line = markdown.lines[number]
+            if line.kind == .image, let bytes = line.image, let size = pictureSize(line),
+               let picture = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits)
+                .decode(target: { ($0, $1) }) {
+                libcairo.cairo_save(cr)
+                libcairo.cairo_translate(cr, TextSource.margin, y)
+                libcairo.cairo_scale(cr, size.width / Double(picture.width), size.height / Double(picture.height))
+                libcairo.cairo_set_source_surface(cr, picture.surface, 0, 0)
+                libcairo.cairo_paint(cr)
+                libcairo.cairo_restore(cr)
+                continue
+            }
+            guard line.kind != .blank, let layout = layout(line, in: cr) else { continue }
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            var width: Int32 = 0, height: Int32 = 0
+            pango.pango_layout_get_pixel_size(layout, &width, &height)
+            if line.kind == .code {
+                libcairo.cairo_set_source_rgb(cr, 0.95, 0.95, 0.95)
+                libcairo.cairo_rectangle(cr, TextSource.margin - 4, y - 1, Self.width + 8, Double(height) + 2)
+                libcairo.cairo_fill(cr)
+            }
+            if line.kind == .rule {
+                libcairo.cairo_set_source_rgb(cr, 0.6, 0.6, 0.6)
+                libcairo.cairo_rectangle(cr, TextSource.margin, y + Double(height) / 2, Self.width, 0.8)
+                libcairo.cairo_fill(cr)
+                continue
+            }
+            libcairo.cairo_set_source_rgb(cr, 0, 0, 0)
+            libcairo.cairo_move_to(cr, TextSource.margin, y)
+            pango.pango_cairo_show_layout(cr, layout)
+        }
+    }
+
+    /// A notebook's thumbnail: its first image output (never enlarged, as raster thumbnails are
+    /// not); nil — page 1 — when it has none or it cannot be read.
+    func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? {
+        guard let bytes = markdown.lines.first(where: { $0.kind == .image && $0.image != nil })?.image else { return nil }
+        return try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).decode { width, height in
+            let scale = min(1, Double(longestSide) / Double(max(1, max(width, height))))
+            return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        }
+    }
+
+    /// The size a picture line is drawn at: a pixel a point, shrunk to the text width and to
+    /// two thirds of the page's height; nil when the picture cannot be read (its text is drawn).
+    private func pictureSize(_ line: MarkdownText.Line) -> (width: Double, height: Double)? {
+        guard let bytes = line.image,
+              let (width, height) = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).probe(),
+              width > 0, height > 0 else { return nil }
+        let scale = min(1, Self.width / Double(width), (TextSource.page.height - 2 * TextSource.margin) * 2 / 3 / Double(height))
+        return (Double(width) * scale, Double(height) * scale)
+    }
+
+    func text(page index: Int) throws(DocumentError) -> String? {
+        guard pages.indices.contains(index) else { return nil }
+        return pages[index].map { markdown.lines[$0.line].text }.joined(separator: "\n")
+    }
+}
+
+extension RenderEngine {
+    /// Markdown: rendered pages; viewers get the styled lines (the terminal draws them in colour).
+    static let markdown = RenderEngine(name: "markdown", families: [.markdown]) { (input) throws(DocumentError) in
+        // A thumbnail is page 1: the first 64 KiB are read and one page laid out, whatever the size.
+        let thumbnail = input.preferEmbeddedPreview
+        let markdown = try MarkdownText.read(input.file, limit: thumbnail ? 64 << 10 : MarkdownText.maximumBytes)
+        var opened = Opened(source: try MarkdownSource(path: input.file.path, markdown: markdown,
+                                                       maximumPages: thumbnail ? 1 : input.limits.maximumPages))
+        opened.title = markdown.title
+        opened.details = MarkdownText.details(markdown)
+        opened.viewText = markdown.lines.map(\.text)
+        opened.markdown = markdown
+        return opened
+    }
+}
+
+extension MarkdownText {
+    /// The card's facts: title, headings, words.
+    static func details(_ markdown: MarkdownText) -> [DocumentDetail] {
+        var details: [DocumentDetail] = []
+        if let title = markdown.title { details.append(DocumentDetail("Title", title)) }
+        details.append(DocumentDetail("Headings", "\(markdown.headings.count)"))
+        details.append(DocumentDetail("Words", ArchiveListingText.grouped(markdown.wordCount)))
+        return details
+    }
+}

@@ -1,0 +1,387 @@
+internal import CCmarkGFM
+import QuireTypes
+
+/// A Markdown file (CommonMark with GitHub's tables, task lists, strikethrough, autolinks and
+/// footnotes, read by cmark-gfm) as styled lines: one line a paragraph, heading, list item,
+/// code line, table row or rule, each with runs of style (bold, italic, code, link…). The
+/// terminal draws them as characters in colour, wrapping long lines; the pages lay out the same
+/// lines with Pango (``MarkdownSource``).
+///
+/// Nothing is fetched or run: an image is a placeholder with its address (a remote one says it
+/// was not fetched), raw HTML is shown as text.
+public struct MarkdownText: Sendable, Hashable {
+    public struct Line: Sendable, Hashable {
+        public enum Kind: UInt8, Sendable {
+            case body = 0, heading = 1, code = 2, rule = 3, table = 4, blank = 5, html = 6
+            /// A picture (a notebook's image output): ``Line/image`` on pages, the text in a terminal.
+            case image = 7
+        }
+        public var text: String
+        public var kind: Kind
+        /// For a heading: 1…6.
+        public var level: Int
+        public var runs: [Run]
+        /// For ``Kind/image``: the encoded picture (PNG or JPEG), nil when it is not drawn.
+        public var image: [UInt8]? = nil
+
+        public init(text: String, kind: Kind, level: Int = 0, runs: [Run] = []) {
+            self.text = text
+            self.kind = kind
+            self.level = level
+            self.runs = runs
+        }
+    }
+
+    /// Styles over a range of a line's Unicode scalars.
+    public struct Run: Sendable, Hashable {
+        public var start: Int
+        public var length: Int
+        public var style: Style
+
+        public init(start: Int, length: Int, style: Style) {
+            self.start = start
+            self.length = length
+            self.style = style
+        }
+    }
+
+    public struct Style: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let bold = Style(rawValue: 1)
+        public static let italic = Style(rawValue: 2)
+        public static let code = Style(rawValue: 4)
+        public static let strike = Style(rawValue: 8)
+        public static let link = Style(rawValue: 16)
+        /// Marks the reader does not read as text: list bullets, quote bars, addresses.
+        public static let dim = Style(rawValue: 32)
+    }
+
+    public var lines: [Line] = []
+    /// The first heading's text.
+    public var title: String?
+    /// Every heading: its level and text.
+    public var headings: [(level: Int, text: String)] = []
+    public var wordCount = 0
+
+    public static func == (a: MarkdownText, b: MarkdownText) -> Bool { a.lines == b.lines }
+    public func hash(into hasher: inout Hasher) { hasher.combine(lines) }
+
+    /// Most bytes of a file read (a larger one is cut).
+    public static let maximumBytes = 4 << 20
+    /// Most lines made (a billion laughs of nested lists stops here).
+    public static let maximumLines = 200_000
+    /// Deepest nesting of lists and quotes drawn with its own indent.
+    static let maximumIndent = 16
+    /// Deepest nesting of blocks walked.
+    public static let maximumDepth = 64
+
+    public init() {}
+
+    /// Reads `file` (at most ``maximumBytes``).
+    public static func read(_ file: InputFile, limit: Int = maximumBytes) throws(DocumentError) -> MarkdownText {
+        let bytes: [UInt8]
+        do throws(InputError) { bytes = try file.read(upTo: min(limit, maximumBytes)) } catch { throw DocumentError(error) }
+        return try parse(bytes, path: file.path)
+    }
+
+    private static let api: quire_cmark_api? = {
+        guard let api = quire_cmark_api_load()?.pointee else { return nil }
+        api.cmark_gfm_core_extensions_ensure_registered()
+        return api
+    }()
+
+    public static func parse(_ bytes: [UInt8], path: DocumentPath? = nil) throws(DocumentError) -> MarkdownText {
+        guard let api else {
+            throw DocumentError(kind: .unsupported, path: path,
+                                reason: "Markdown needs cmark-gfm (libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6), which is not installed")
+        }
+        let options = CMARK_OPT_FOOTNOTES | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
+        guard let parser = api.cmark_parser_new(options) else {
+            throw DocumentError(kind: .unsupported, path: path, reason: "cmark-gfm could not start")
+        }
+        defer { api.cmark_parser_free(parser) }
+        for name in ["table", "strikethrough", "autolink", "tasklist"] {
+            if let extensionPointer = api.cmark_find_syntax_extension(name) {
+                _ = api.cmark_parser_attach_syntax_extension(parser, extensionPointer)
+            }
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { api.cmark_parser_feed(parser, $0.baseAddress, buffer.count) }
+        }
+        guard let document = api.cmark_parser_finish(parser) else {
+            throw DocumentError(kind: .damaged, path: path, reason: "cmark-gfm could not read the Markdown")
+        }
+        defer { api.cmark_node_free(document) }
+        var builder = MarkdownLineBuilder(api: api)
+        builder.blocks(of: document, prefix: [])
+        var text = builder.text
+        if text.lines.last?.kind == .blank { text.lines.removeLast() }
+        return text
+    }
+}
+
+/// Walks cmark-gfm's tree into ``MarkdownText`` lines.
+struct MarkdownLineBuilder {
+    let api: quire_cmark_api
+    var text = MarkdownText()
+    /// The line being written (a paragraph, a heading, a table cell).
+    private var current = ""
+    private var currentCount = 0
+    private var runs: [MarkdownText.Run] = []
+    /// Footnote definitions so far (cmark-gfm numbers them in the order they are referred to,
+    /// and puts them last in that order).
+    private var footnotes = 0
+    /// Whether nesting deeper than ``MarkdownText/maximumDepth`` was met (said once).
+    private var nestingCut = false
+
+    init(api: quire_cmark_api) { self.api = api }
+
+    private func children(_ node: OpaquePointer) -> [OpaquePointer] {
+        var out: [OpaquePointer] = []
+        var child = api.cmark_node_first_child(node)
+        while let node = child {
+            out.append(node)
+            child = api.cmark_node_next(node)
+        }
+        return out
+    }
+
+    private func typeName(_ node: OpaquePointer) -> String {
+        api.cmark_node_get_type_string(node).map { String(cString: $0) } ?? ""
+    }
+
+    private func literal(_ node: OpaquePointer) -> String {
+        api.cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+    }
+
+    /// Text from the file made safe for a line: tabs as spaces, other control characters as
+    /// their visible symbols (␀…␟, ␡), line breaks as spaces.
+    static func safe(_ text: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09: out += "    "
+            case 0x0A, 0x0D: out += " "
+            case 0x00..<0x20: out.unicodeScalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out.unicodeScalars.append("\u{2421}")
+            case 0x80..<0xA0, 0x2028, 0x2029: out.unicodeScalars.append("\u{FFFD}")
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private mutating func write(_ piece: String, _ style: MarkdownText.Style = []) {
+        let safe = Self.safe(piece)
+        let count = safe.unicodeScalars.count
+        guard count > 0 else { return }
+        if !style.isEmpty { runs.append(MarkdownText.Run(start: currentCount, length: count, style: style)) }
+        current += safe
+        currentCount += count
+    }
+
+    private mutating func emit(_ kind: MarkdownText.Line.Kind, level: Int = 0) {
+        guard text.lines.count < MarkdownText.maximumLines else { current = ""; currentCount = 0; runs = []; return }
+        text.lines.append(MarkdownText.Line(text: current, kind: kind, level: level, runs: runs))
+        current = ""
+        currentCount = 0
+        runs = []
+    }
+
+    private mutating func blank() {
+        if let last = text.lines.last, last.kind != .blank { emit(.blank) }
+    }
+
+    /// Words in `text` (runs of letters and digits), for the word count.
+    private mutating func count(_ words: String) {
+        var inWord = false
+        for scalar in words.unicodeScalars {
+            let letter = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            if letter && !inWord { text.wordCount += 1 }
+            inWord = letter
+        }
+    }
+
+    /// Inline content of `node` onto the current line.
+    private mutating func inlines(of node: OpaquePointer, _ style: MarkdownText.Style = []) {
+        for child in children(node) {
+            switch api.cmark_node_get_type(child) {
+            case CMARK_NODE_TEXT:
+                let value = literal(child)
+                count(value)
+                write(value, style)
+            case CMARK_NODE_SOFTBREAK: write(" ", style)
+            case CMARK_NODE_LINEBREAK: write(" ⏎ ", style.union(.dim))
+            case CMARK_NODE_CODE:
+                write(literal(child), style.union(.code))
+            case CMARK_NODE_HTML_INLINE:
+                // Raw HTML is shown as the text it is, never interpreted.
+                write(literal(child), style.union(.code))
+            case CMARK_NODE_EMPH: inlines(of: child, style.union(.italic))
+            case CMARK_NODE_STRONG: inlines(of: child, style.union(.bold))
+            case CMARK_NODE_LINK:
+                let url = api.cmark_node_get_url(child).map { String(cString: $0) } ?? ""
+                let before = current
+                inlines(of: child, style.union(.link))
+                // The address after the text, unless the text is the address (an autolink).
+                let shown = String(current.dropFirst(before.count))
+                if !url.isEmpty && shown != url && "mailto:" + shown != url { write(" <\(url)>", style.union(.dim)) }
+            case CMARK_NODE_IMAGE:
+                let url = api.cmark_node_get_url(child).map { String(cString: $0) } ?? ""
+                var alt = MarkdownLineBuilder(api: api)
+                alt.inlines(of: child)
+                let remote = url.contains("://") || url.hasPrefix("//") || url.hasPrefix("data:")
+                write("[image: " + (alt.current.isEmpty ? "" : alt.current + " — ") + url
+                      + (remote ? " (not fetched)]" : "]"), style.union(.dim))
+            case CMARK_NODE_FOOTNOTE_REFERENCE:
+                write("[" + literal(child) + "]", style.union(.dim))
+            default:
+                if typeName(child) == "strikethrough" {
+                    inlines(of: child, style.union(.strike))
+                } else {
+                    inlines(of: child, style)
+                }
+            }
+        }
+    }
+
+    /// The block children of `node`, each line after `prefix` (quote bars, list indents).
+    mutating func blocks(of node: OpaquePointer, prefix: [String], depth: Int = 0) {
+        for child in children(node) {
+            block(child, prefix: prefix, depth: depth)
+            if text.lines.count >= MarkdownText.maximumLines { return }
+        }
+    }
+
+    private mutating func start(_ prefix: [String]) {
+        let joined = prefix.suffix(MarkdownText.maximumIndent).joined()
+        if !joined.isEmpty { write(joined, .dim) }
+    }
+
+    private mutating func block(_ node: OpaquePointer, prefix: [String], depth: Int) {
+        // Lists and quotes nested deeper than this are not walked (each level is a call).
+        guard depth <= MarkdownText.maximumDepth else {
+            if !nestingCut {
+                nestingCut = true
+                start(prefix)
+                write("(nested deeper than \(MarkdownText.maximumDepth) levels: not shown)", .dim)
+                emit(.body)
+            }
+            return
+        }
+        // Continuation lines of a list item are indented, not bulleted again.
+        let continuation = prefix.map { $0.hasSuffix("│ ") ? $0 : String(repeating: " ", count: $0.count) }
+        switch api.cmark_node_get_type(node) {
+        case CMARK_NODE_HEADING:
+            let level = Int(api.cmark_node_get_heading_level(node))
+            start(prefix)
+            let before = currentCount
+            inlines(of: node, .bold)
+            let heading = String(current.unicodeScalars.dropFirst(before).map(Character.init))
+            if text.title == nil { text.title = heading }
+            text.headings.append((level, heading))
+            emit(.heading, level: level)
+            blank()
+        case CMARK_NODE_PARAGRAPH:
+            start(prefix)
+            inlines(of: node)
+            emit(.body)
+            if depth == 0 { blank() }
+        case CMARK_NODE_BLOCK_QUOTE:
+            blocks(of: node, prefix: continuation + ["│ "], depth: depth + 1)
+            if depth == 0 { blank() }
+        case CMARK_NODE_LIST:
+            let ordered = api.cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
+            var number = Int(api.cmark_node_get_list_start(node))
+            for item in children(node) {
+                var marker = ordered ? "\(number). " : "• "
+                if isTask(item) {
+                    marker = api.cmark_gfm_extensions_get_tasklist_item_checked(item) ? "☑ " : "☐ "
+                }
+                number += 1
+                // The first block of the item gets the marker; the rest are indented under it.
+                let blocks = children(item)
+                for (index, child) in blocks.enumerated() {
+                    block(child, prefix: (index == 0 ? prefix : continuation) + [index == 0 ? marker : String(repeating: " ", count: marker.count)],
+                          depth: depth + 1)
+                }
+                if blocks.isEmpty { start(prefix + [marker]); emit(.body) }
+                if text.lines.count >= MarkdownText.maximumLines { return }
+            }
+            if depth == 0 { blank() }
+        case CMARK_NODE_CODE_BLOCK:
+            let info = api.cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
+            if !info.isEmpty {
+                start(continuation)
+                write(info, .dim)
+                emit(.code)
+            }
+            var code = literal(node)
+            if code.hasSuffix("\n") { code.removeLast() }
+            for line in code.split(separator: "\n", omittingEmptySubsequences: false) {
+                start(continuation)
+                write(String(line), .code)
+                emit(.code)
+            }
+            if depth == 0 { blank() }
+        case CMARK_NODE_HTML_BLOCK:
+            var html = literal(node)
+            if html.hasSuffix("\n") { html.removeLast() }
+            for line in html.split(separator: "\n", omittingEmptySubsequences: false) {
+                start(continuation)
+                write(String(line), .code)
+                emit(.html)
+            }
+            if depth == 0 { blank() }
+        case CMARK_NODE_THEMATIC_BREAK:
+            start(continuation)
+            write(String(repeating: "─", count: 40), .dim)
+            emit(.rule)
+            if depth == 0 { blank() }
+        case CMARK_NODE_FOOTNOTE_DEFINITION:
+            footnotes += 1
+            start(prefix + ["[\(footnotes)]: "])
+            var inner = MarkdownLineBuilder(api: api)
+            inner.blocks(of: node, prefix: [], depth: depth + 1)
+            write(inner.text.lines.map(\.text).filter { !$0.isEmpty }.joined(separator: " "))
+            text.wordCount += inner.text.wordCount
+            emit(.body)
+        default:
+            if typeName(node) == "table" {
+                table(node, prefix: continuation)
+                if depth == 0 { blank() }
+            } else {
+                blocks(of: node, prefix: prefix, depth: depth)
+            }
+        }
+    }
+
+    private func isTask(_ item: OpaquePointer) -> Bool {
+        // cmark-gfm gives task items the type string "tasklist".
+        typeName(item) == "tasklist"
+    }
+
+    /// A table with box rules: the header row bold, a rule under it.
+    private mutating func table(_ node: OpaquePointer, prefix: [String]) {
+        var rows: [[String]] = []
+        var header: [String] = []
+        for row in children(node) {
+            var cells: [String] = []
+            for cell in children(row) {
+                var inner = MarkdownLineBuilder(api: api)
+                inner.inlines(of: cell)
+                text.wordCount += inner.text.wordCount
+                cells.append(inner.current)
+            }
+            if api.cmark_gfm_extensions_get_table_row_is_header(row) != 0 && header.isEmpty { header = cells } else { rows.append(cells) }
+        }
+        for (index, line) in DatabaseText.box(header: header, rows: rows, rightAligned: []).enumerated() {
+            start(prefix)
+            // The header row (the box's second line) bold, the rules dim.
+            write(line, index == 1 ? .bold : line.hasPrefix("│") ? [] : .dim)
+            emit(.table)
+        }
+    }
+}

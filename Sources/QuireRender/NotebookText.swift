@@ -1,0 +1,209 @@
+import FoundationEssentials
+import QuireTypes
+
+/// A Jupyter notebook (nbformat 4) as the lines ``MarkdownSource`` lays out and the terminal
+/// shows: its cells in order — Markdown cells rendered (``MarkdownText``), code cells with their
+/// execution counts (`In [3]:`), their text outputs, tracebacks without their ANSI colours,
+/// `image/png` and `image/jpeg` outputs as pictures on the pages (a placeholder line in a
+/// terminal). HTML outputs are shown as text, nothing is run or fetched.
+public struct NotebookText: Sendable {
+    /// What `info` says: kernel, language, cells by kind.
+    public struct Summary: Sendable, Hashable {
+        public var kernel: String?
+        public var language: String?
+        public var cells: [String: Int]
+        public var images: Int
+    }
+
+    public var text: MarkdownText
+    public var summary: Summary
+
+    /// Most bytes of a notebook read.
+    public static let maximumBytes = 64 << 20
+    /// Most image outputs drawn (the rest are placeholders).
+    static let maximumImages = 64
+
+    private struct Notebook: Decodable {
+        var cells: [Cell]
+        var metadata: Metadata?
+        var nbformat: Int?
+    }
+
+    private struct Metadata: Decodable {
+        struct Kernel: Decodable { var name: String?; var display_name: String?; var language: String? }
+        struct Language: Decodable { var name: String? }
+        var kernelspec: Kernel?
+        var language_info: Language?
+    }
+
+    /// A string or a list of strings (nbformat writes both), joined.
+    private struct Lines: Decodable {
+        var value: String
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let string = try? container.decode(String.self) { value = string } else {
+                value = (try? container.decode([String].self))?.joined() ?? ""
+            }
+        }
+    }
+
+    private struct Cell: Decodable {
+        var cell_type: String
+        var source: Lines?
+        var execution_count: Int?
+        var outputs: [Output]?
+    }
+
+    private struct Output: Decodable {
+        var output_type: String
+        var name: String?
+        var text: Lines?
+        var data: [String: Lines]?
+        var ename: String?
+        var evalue: String?
+        var traceback: [String]?
+    }
+
+    /// Reads `file` (at most ``maximumBytes``).
+    public static func read(_ file: InputFile) throws(DocumentError) -> NotebookText {
+        guard file.size <= Int64(maximumBytes) else {
+            throw DocumentError(kind: .limitExceeded, path: file.path,
+                                reason: "the notebook is larger than \(maximumBytes >> 20) MiB", remedy: .raise(.fileSize))
+        }
+        let bytes: [UInt8]
+        do throws(InputError) { bytes = try file.read(upTo: maximumBytes) } catch { throw DocumentError(error) }
+        let notebook: Notebook
+        do {
+            notebook = try JSONDecoder().decode(Notebook.self, from: Data(bytes))
+        } catch {
+            throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable notebook (\(Self.reason(error)))")
+        }
+        return try make(notebook, path: file.path)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _)?: return "no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what nbformat 4 says"
+        case .dataCorrupted?: return "not JSON"
+        default: return "not JSON"
+        }
+    }
+
+    private static func make(_ notebook: Notebook, path: DocumentPath) throws(DocumentError) -> NotebookText {
+        var text = MarkdownText()
+        var counts: [String: Int] = [:]
+        var images = 0
+        func add(_ line: String, _ kind: MarkdownText.Line.Kind, _ style: MarkdownText.Style = []) {
+            let safe = MarkdownLineBuilder.safe(line)
+            let runs = style.isEmpty || safe.isEmpty ? [] : [MarkdownText.Run(start: 0, length: safe.unicodeScalars.count, style: style)]
+            text.lines.append(MarkdownText.Line(text: safe, kind: kind, runs: runs))
+        }
+        func addLines(_ block: String, _ kind: MarkdownText.Line.Kind, _ style: MarkdownText.Style = []) {
+            var block = block
+            if block.hasSuffix("\n") { block.removeLast() }
+            for line in block.split(separator: "\n", omittingEmptySubsequences: false) { add(String(line), kind, style) }
+        }
+        for cell in notebook.cells {
+            guard text.lines.count < MarkdownText.maximumLines else { break }
+            counts[cell.cell_type, default: 0] += 1
+            let source = cell.source?.value ?? ""
+            switch cell.cell_type {
+            case "markdown":
+                let rendered = try MarkdownText.parse(Array(source.utf8), path: path)
+                text.lines += rendered.lines
+                if text.title == nil { text.title = rendered.title }
+                text.headings += rendered.headings
+                text.wordCount += rendered.wordCount
+            case "code":
+                add("In [\(cell.execution_count.map(String.init) ?? " ")]:", .body, .dim)
+                addLines(source, .code, .code)
+                for output in cell.outputs ?? [] {
+                    switch output.output_type {
+                    case "stream":
+                        addLines(output.text?.value ?? "", .code, output.name == "stderr" ? [.code, .dim] : [])
+                    case "error":
+                        add("\(output.ename ?? "Error"): \(output.evalue ?? "")", .code, .bold)
+                        for line in output.traceback ?? [] { addLines(Self.withoutANSI(line), .code) }
+                    default:
+                        let data = output.data ?? [:]
+                        if let png = data["image/png"] ?? data["image/jpeg"] {
+                            let kind = data["image/png"] != nil ? "image/png" : "image/jpeg"
+                            let bytes = images < maximumImages
+                                ? Data(base64Encoded: png.value, options: .ignoreUnknownCharacters).map { [UInt8]($0) } : nil
+                            images += 1
+                            var line = MarkdownText.Line(text: "[\(kind) output" + (bytes == nil ? ", not shown]" : "]"), kind: .image)
+                            line.runs = [MarkdownText.Run(start: 0, length: line.text.unicodeScalars.count, style: .dim)]
+                            line.image = bytes
+                            text.lines.append(line)
+                        } else if let plain = data["text/plain"] {
+                            addLines(plain.value, .code)
+                        } else if let html = data["text/html"] {
+                            // HTML is shown as the text it is, never rendered or run.
+                            addLines(html.value, .html, .code)
+                        }
+                    }
+                }
+            default:
+                addLines(source, .code)
+            }
+            text.lines.append(MarkdownText.Line(text: "", kind: .blank))
+        }
+        if text.lines.last?.kind == .blank { text.lines.removeLast() }
+        let kernel = notebook.metadata?.kernelspec
+        let summary = Summary(kernel: kernel?.display_name ?? kernel?.name,
+                              language: notebook.metadata?.language_info?.name ?? kernel?.language,
+                              cells: counts, images: images)
+        return NotebookText(text: text, summary: summary)
+    }
+
+    /// `text` without ANSI escape sequences (tracebacks are coloured with them).
+    static func withoutANSI(_ text: String) -> String {
+        var out = ""
+        var inEscape = false, inCSI = false
+        for scalar in text.unicodeScalars {
+            if inCSI {
+                if (0x40...0x7E).contains(scalar.value) { inCSI = false; inEscape = false }
+                continue
+            }
+            if inEscape {
+                if scalar == "[" { inCSI = true } else { inEscape = false }
+                continue
+            }
+            if scalar == "\u{1B}" { inEscape = true; continue }
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+
+    /// The card's facts.
+    public var details: [DocumentDetail] {
+        var details: [DocumentDetail] = []
+        if let kernel = summary.kernel { details.append(DocumentDetail("Kernel", kernel)) }
+        if let language = summary.language { details.append(DocumentDetail("Language", language)) }
+        details.append(DocumentDetail("Cells", summary.cellsText))
+        return details
+    }
+}
+
+extension NotebookText.Summary {
+    /// "3 code, 2 markdown".
+    public var cellsText: String {
+        cells.isEmpty ? "none" : cells.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    }
+}
+
+extension RenderEngine {
+    /// Jupyter notebooks: the cells laid out as Markdown pages with their outputs' pictures.
+    static let notebook = RenderEngine(name: "notebook", families: [.notebook]) { (input) throws(DocumentError) in
+        let notebook = try NotebookText.read(input.file)
+        var opened = Opened(source: try MarkdownSource(path: input.file.path, markdown: notebook.text,
+                                                       maximumPages: input.limits.maximumPages, limits: input.limits))
+        opened.title = notebook.text.title
+        opened.details = notebook.details
+        opened.viewText = notebook.text.lines.map(\.text)
+        opened.markdown = notebook.text
+        return opened
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import QuireRender
+import QuireTypes
+
+/// Markdown read by cmark-gfm into styled lines and rendered pages: every construct of the
+/// sample, images never fetched (placeholders), raw HTML as text, nesting bounded.
+@Suite struct MarkdownTests {
+    @Test func everyConstructBecomesStyledLines() throws {
+        let file = try SampleFiles.open("data/readme.md")
+        #expect(try ContentType.detect(file).family == .markdown)
+        let markdown = try MarkdownText.read(file)
+        let texts = markdown.lines.map(\.text)
+        #expect(markdown.title == "Quire Notes")
+        #expect(markdown.headings.map(\.level) == [1, 2, 3])
+        #expect(markdown.headings.map(\.text) == ["Quire Notes", "Lists", "Code"])
+        #expect(markdown.wordCount > 50 && markdown.wordCount < 90, "\(markdown.wordCount)")
+        let heading = try #require(markdown.lines.first)
+        #expect(heading.kind == .heading && heading.level == 1 && heading.runs.first?.style == .bold)
+        let paragraph = try #require(markdown.lines.first { $0.text.hasPrefix("Quire shows") })
+        func style(of word: String, in line: MarkdownText.Line) -> MarkdownText.Style? {
+            guard let range = line.text.range(of: word) else { return nil }
+            let start = line.text.unicodeScalars.distance(from: line.text.unicodeScalars.startIndex, to: range.lowerBound)
+            return line.runs.first { $0.start == start }?.style
+        }
+        #expect(style(of: "data", in: paragraph) == .italic)
+        #expect(style(of: "notes", in: paragraph) == .bold)
+        #expect(style(of: "inline code", in: paragraph) == .code)
+        #expect(style(of: "struck", in: paragraph) == .strike)
+        #expect(style(of: "link", in: paragraph) == .link)
+        #expect(paragraph.text.contains("link <https://example.org/docs>"), "a link's address follows it")
+        #expect(texts.contains("• first item") && texts.contains("  1. nested one") && texts.contains("☐ a task to do") && texts.contains("☑ a task done"))
+        #expect(texts.contains("│ A quoted line that goes on."))
+        #expect(markdown.lines.contains { $0.kind == .code && $0.text == "let answer = 42" })
+        #expect(texts.contains("│ Name  │ City     │ Amount │") && texts.contains("│ Linus │ Helsinki │ 7      │"))
+        #expect(markdown.lines.contains { $0.kind == .rule })
+        #expect(texts.contains { $0.contains("[image: remote picture — http://127.0.0.1:PORT/picture.png (not fetched)]") })
+        #expect(texts.contains { $0.contains("[image: local picture — quadrants.png]") })
+        #expect(texts.contains(#"<script>alert("never run")</script>"#), "raw HTML is shown as text")
+        #expect(texts.contains("Text with a footnote[1].") && texts.contains("[1]: The footnote's text."))
+    }
+
+    @Test func controlCharactersAndNestingAreBounded() throws {
+        let text = try MarkdownText.parse(Array("# a\u{1B}]0;x\u{07}b\n\ntab\there\n".utf8))
+        #expect(text.lines.map(\.text) == ["a␛]0;x␇b", "", "tab    here"])
+        let nested = try MarkdownText.read(try SampleFiles.open("data/nested-lists.md"))
+        #expect(nested.lines.contains { $0.text.contains("(nested deeper than \(MarkdownText.maximumDepth) levels: not shown)") })
+        #expect(nested.lines.count < 200)
+    }
+
+    /// Page 1: the heading large and bold at the top, code on a grey ground, ink all the way down.
+    @Test func pagesAreRendered() throws {
+        let renderer = try SampleFiles.renderer("data/readme.md")
+        #expect(renderer.pageCount == 1)
+        #expect(renderer.title == "Quire Notes")
+        #expect(renderer.details.map(\.label) == ["Title", "Headings", "Words"])
+        let image = try renderer.render(page: 0, size: .fit(width: 595, height: 842))
+        func ink(_ rows: Range<Int>, _ columns: Range<Int> = 48..<540) -> Int {
+            var count = 0
+            for y in rows { for x in columns where image.pixel(x: x, y: y).red < 100 { count += 1 } }
+            return count
+        }
+        // The 20 pt heading's strokes are thick: far more ink in its band than in a body line's.
+        let headingInk = ink(50..<72, 48..<250), bodyInk = ink(88..<100, 48..<250)
+        #expect(headingInk > 2 * bodyInk, "heading \(headingInk), body \(bodyInk)")
+        var grey = 0
+        for y in 300..<600 where image.pixel(x: 530, y: y).isClose(to: 242, 242, 242, tolerance: 4) { grey += 1 }
+        #expect(grey > 20, "the code block's ground")
+        let text = try #require(try renderer.text(page: 0))
+        #expect(text.contains("Quire Notes") && text.contains("│ Ada   │ Zürich   │ 12     │"))
+    }
+}
