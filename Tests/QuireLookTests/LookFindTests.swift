@@ -228,7 +228,8 @@ final class LookSidebarTests {
         #expect(Self.column(before, Self.red) == 0, "no sidebar yet")
         bed.key("F9")
         _ = bed.waitForAccessible { $0.contains { $0.name == "Page Thumbnails" && $0.role == "filler" && $0.states.contains("showing") } }
-        let shown = try harness.screenshot("sidebar-shown", window: window, timeout: 40) { Self.column($0, Self.red) > 500 }
+        // (Ends as soon as they are drawn; a starved machine took over 40 s.)
+        let shown = try harness.screenshot("sidebar-shown", window: window, timeout: 90) { Self.column($0, Self.red) > 500 }
         #expect(Self.column(shown, Self.red) > 500, "thumbnails drawn in the column")
         #expect(Self.column(shown, Self.blue) > 200, "the current page is marked")
         var tree = bed.accessibilityTree()

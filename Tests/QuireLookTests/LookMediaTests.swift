@@ -53,9 +53,11 @@ final class LookMediaTests {
         // Playing: the media controls, no page or zoom controls under the video.
         #expect(!tree.contains { ["Zoom In", "Fit Page", "Go to Page"].contains($0.name) && $0.states.contains("showing") },
                 "\(tree.filter { $0.states.contains("showing") && $0.role == "push button" }.map(\.name))")
-        // The frames move: two screenshots half a second apart differ where the ball was.
+        // The frames move: two screenshots half a second apart differ where the ball was. The
+        // wait is generous: it ends as soon as they do, and a starved machine (load average 12
+        // on two cores) showed no new frame within 6 s.
         var moved = 0
-        let deadline = Date().addingTimeInterval(6)
+        let deadline = Date().addingTimeInterval(20)
         var previous = try Screenshot(path: bed.screenshot("playing-0", window: window))
         var shot = 1
         while moved < 200, Date() < deadline {
