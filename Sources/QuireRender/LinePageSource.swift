@@ -32,13 +32,10 @@ final class LinePageSource: PageSource {
     }
 
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
-        guard let layout = pango.pango_cairo_create_layout(cr),
-              let font = pango.pango_font_description_from_string("Monospace") else {
-            throw DocumentError(kind: .unsupported, path: path, reason: "Pango could not load a Monospace font")
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)); pango.pango_font_description_free(font) }
-        pango.pango_font_description_set_absolute_size(font, Self.fontSize * Double(quire_pango_scale))
-        pango.pango_layout_set_font_description(layout, font)
+        // In points whatever Pango's resolution.
+        let monospace = try MonospaceLayout(on: cr, points: Self.fontSize, pango: pango, path: path)
+        let layout = monospace.layout
+        defer { withExtendedLifetime(monospace) {} }   // the layout is freed with it
         libcairo.cairo_save(cr)
         defer { libcairo.cairo_restore(cr) }
         libcairo.cairo_set_source_rgb(cr, 0, 0, 0)

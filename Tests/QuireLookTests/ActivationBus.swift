@@ -24,21 +24,9 @@ final class ActivationBus: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: dataHome + "/dbus-1/services", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dataDirectory + "/dbus-1/services", withIntermediateDirectories: true)
         let config = directory.file("session.conf")
-        try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>\(address)</listen>
-              <servicedir>\(dataHome)/dbus-1/services</servicedir>
-              <servicedir>\(dataDirectory)/dbus-1/services</servicedir>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        try PrivateSessionBus.configuration(address: address, serviceDirectories: [dataHome + "/dbus-1/services",
+                                                                                 dataDirectory + "/dbus-1/services"])
+            .write(toFile: config, atomically: true, encoding: .utf8)
         // The daemon starts without a display, as a login session's bus does.
         var daemonEnvironment = [
             "PATH": "/usr/bin:/bin", "HOME": directory.path,

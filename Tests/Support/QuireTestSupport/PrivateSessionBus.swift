@@ -15,19 +15,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
         let socket = directory.file("bus")
         address = "unix:path=\(socket)"
         let config = directory.file("session.conf")
-        try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>\(address)</listen>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        try Self.configuration(address: address).write(toFile: config, atomically: true, encoding: .utf8)
         daemon = try BackgroundProcess(
             ["/usr/bin/dbus-daemon", "--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
             environment: ["PATH": "/usr/bin:/bin"], directory: directory.path)
@@ -37,6 +25,25 @@ public final class PrivateSessionBus: @unchecked Sendable {
         guard daemon.output.contains("unix:path=") else {
             throw BackgroundProcessError(message: "dbus-daemon did not start: \(daemon.errorOutput)")
         }
+    }
+
+    /// A session bus configuration listening on `address` that starts services only from
+    /// `serviceDirectories` (none: nothing is activated) and lets every client own and see any
+    /// name (the tests' monitors eavesdrop).
+    public static func configuration(address: String, serviceDirectories: [String] = []) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>\(address)</listen>
+        \(serviceDirectories.map { "  <servicedir>\($0)</servicedir>\n" }.joined())  <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
     }
 
     /// Environment for processes that should use this bus.
