@@ -276,12 +276,13 @@ final class LookCommandTests {
         var session = try TmuxSession([QuireBinary.path, "look", document], environment: environment)
         session.wait(for: "page 1 of 3")
         session.send("p")
-        var screen = session.wait(for: "Per side")
+        // The summary follows the fields once the sheet has counted the pages: wait for it, not for a field.
+        var screen = session.wait(for: "Will print:")
         #expect(screen.contains("Will print: 3 sheets, 3 sides"), "\(screen)")
         // Printer → Copies → Pages → Sides → Paper → Turn → Scale → Per side; → gives 2.
         for _ in 0..<7 { session.send("Tab") }
         session.send("Right")
-        screen = session.wait(for: "composed by Quire")
+        screen = session.wait { $0.contains("composed by Quire") && Self.row($0, "Per side").contains(" 2 ") }
         #expect(Self.row(screen, "Per side").contains(" 2 "), "\(Self.row(screen, "Per side"))")
         #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides (composed by Quire)"), "\(screen)")
         session.send("C-r")
@@ -300,7 +301,7 @@ final class LookCommandTests {
         session = try TmuxSession([QuireBinary.path, "look", document], environment: environment)
         session.wait(for: "page 1 of 3")
         session.send("p")
-        screen = session.wait(for: "Per side")
+        screen = session.wait(for: "Will print:")
         #expect(Self.row(screen, "Per side").contains("[2]"), "\(Self.row(screen, "Per side"))")
         #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides"))
         // Send to, the last field (Shift+Tab from the first goes round to it): Save as PDF (→),

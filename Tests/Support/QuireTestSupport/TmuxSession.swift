@@ -118,7 +118,7 @@ public final class TmuxSession: @unchecked Sendable {
 
     /// Waits until the screen satisfies `condition`; returns the last capture.
     @discardableResult
-    public func wait(timeout: Double = 15, escapes: Bool = false, until condition: (String) -> Bool) -> String {
+    public func wait(timeout: Double = 30, escapes: Bool = false, until condition: (String) -> Bool) -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = capture(escapes: escapes)
         while !condition(screen) && Date() < deadline {
@@ -130,7 +130,7 @@ public final class TmuxSession: @unchecked Sendable {
 
     /// Waits until `text` is on screen; returns the last capture.
     @discardableResult
-    public func wait(for text: String, timeout: Double = 15) -> String {
+    public func wait(for text: String, timeout: Double = 30) -> String {
         wait(timeout: timeout) { $0.contains(text) }
     }
 
