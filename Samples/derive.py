@@ -74,6 +74,33 @@ container("comic.cbz", [
     ("page10.png", red_png), ("page2.png", red_png), ("__MACOSX/._page0.png", b"junk"), ("page1.png", green_png),
 ])
 
+# --- Comic books: series.cbz and series.cbt (tar), the same pages and ComicInfo.xml ---------------
+# Natural name order: page1 (green cover), page2 (blue), page3-4 (a 400x300 spread: left red,
+# right yellow), page10 (magenta) — in plain name order page10 would come second.
+def png(width, height, color):
+    rows = b"".join(b"\x00" + b"".join(bytes(color(x, y)) for x in range(width)) for y in range(height))
+    def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+comic_info = ('<?xml version="1.0"?><ComicInfo xmlns:xsd="http://www.w3.org/2001/XMLSchema"><Title>The Quire Sample</Title>'
+              '<Series>Quire Comics</Series><Number>7</Number><Writer>A. Writer &amp; B. Artist</Writer><Year>2026</Year>'
+              '<PageCount>4</PageCount></ComicInfo>')
+comic_pages = [
+    ("ComicInfo.xml", comic_info.encode()),
+    ("book/page10.png", png(200, 300, lambda x, y: (255, 0, 255))),
+    ("book/page2.png", png(200, 300, lambda x, y: (0, 0, 255))),
+    ("book/page3-4.png", png(400, 300, lambda x, y: (255, 0, 0) if x < 200 else (255, 255, 0))),
+    ("__MACOSX/book/._page0.png", b"junk"),
+    ("book/notes.txt", b"not a page"),
+    ("book/page1.png", png(200, 300, lambda x, y: (0, 255, 0))),
+]
+container("series.cbz", comic_pages)
+import io, tarfile
+with tarfile.open(path("series.cbt"), "w") as t:
+    for entry, data in comic_pages:
+        info = tarfile.TarInfo(entry); info.size = len(data); info.mtime = 1700000000
+        t.addfile(info, io.BytesIO(data))
+
 # --- Hostile and damaged containers ---------------------------------------------------------------
 with zipfile.ZipFile(path("bomb.odt"), "w") as z:
     z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text", compress_type=zipfile.ZIP_STORED)

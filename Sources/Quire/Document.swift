@@ -101,6 +101,7 @@ public final class Document: Sendable {
         var json: JSONSummary?
         var markdown: MarkdownText?
         var notebook: NotebookText.Summary?
+        var comicBook: ComicBookSummary?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -168,6 +169,8 @@ public final class Document: Sendable {
             markdown = try MarkdownText.read(file)
         case .notebook:
             notebook = try NotebookText.read(file).summary
+        case .comicBook:
+            comicBook = try ComicBookSummary.read(file, limits: limits)
         case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
             json = try JSONSummary.read(file, lines: true).0
         default:
@@ -189,6 +192,7 @@ public final class Document: Sendable {
         info.json = json
         info.markdown = markdown
         info.notebook = notebook
+        info.comicBook = comicBook
         return info
     }
 }

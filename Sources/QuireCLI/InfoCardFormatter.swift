@@ -127,6 +127,11 @@ enum InfoCardFormatter {
             rows.append(("Cells", notebook.cellsText))
             if notebook.images > 0 { rows.append(("Images", "\(notebook.images)")) }
         }
+        if let book = info.comicBook {
+            if let title = book.title { rows.append(("Title", title)) }
+            rows += book.details.map { ($0.label, $0.value) }
+            rows.append(("Pages", grouped(Int64(book.pages))))
+        }
         if let json = info.json {
             for detail in json.details { rows.append((detail.label, detail.value)) }
         }

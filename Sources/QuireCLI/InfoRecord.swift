@@ -99,6 +99,9 @@ struct InfoRecord: Encodable {
     var json: JSONRecord?
     var markdown: MarkdownRecord?
     var notebook: NotebookRecord?
+    /// A comic book: `pages`, and `title`, `series`, `number`, `volume`, `writer`, `year` when
+    /// its ComicInfo.xml names them.
+    var comicBook: ComicBookSummary?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -143,6 +146,7 @@ struct InfoRecord: Encodable {
         json = info.json.map(JSONRecord.init)
         markdown = info.markdown.map(MarkdownRecord.init)
         notebook = info.notebook.map(NotebookRecord.init)
+        comicBook = info.comicBook
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,
