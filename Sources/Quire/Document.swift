@@ -102,6 +102,7 @@ public final class Document: Sendable {
         var markdown: MarkdownText?
         var notebook: NotebookText.Summary?
         var comicBook: ComicBookSummary?
+        var djvu: DjVuSummary?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -171,6 +172,8 @@ public final class Document: Sendable {
             notebook = try NotebookText.read(file).summary
         case .comicBook:
             comicBook = try ComicBookSummary.read(file, limits: limits)
+        case .djvu:
+            djvu = try DjVuSummary.read(file, limits: limits)
         case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
             json = try JSONSummary.read(file, lines: true).0
         default:
@@ -193,6 +196,7 @@ public final class Document: Sendable {
         info.markdown = markdown
         info.notebook = notebook
         info.comicBook = comicBook
+        info.djvu = djvu
         return info
     }
 }

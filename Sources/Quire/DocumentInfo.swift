@@ -30,6 +30,8 @@ public struct DocumentInfo: Sendable {
     public var notebook: NotebookText.Summary? = nil
     /// A comic book's pages and what its ComicInfo.xml names (title, series, number…).
     public var comicBook: ComicBookSummary? = nil
+    /// A DjVu document's pages, first page size and resolution.
+    public var djvu: DjVuSummary? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

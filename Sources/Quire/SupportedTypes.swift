@@ -4,7 +4,7 @@ public enum SupportedTypes {
     /// Capabilities for a type, refined by what this machine can load (image loaders).
     public static func capabilities(of type: ContentType) -> Capabilities {
         var result = type.capabilities
-        if type.family == .image, let reason = ImageProbe.missingLoader(for: type) {
+        if let reason = type.family == .image ? ImageProbe.missingLoader(for: type) : EngineAvailability.missingLibrary(for: type.family) {
             result.preview = .unsupported(reason: reason)
             result.thumbnail = .unsupported(reason: reason)
             result.print = .unsupported(reason: reason)

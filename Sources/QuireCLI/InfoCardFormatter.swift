@@ -127,6 +127,14 @@ enum InfoCardFormatter {
             rows.append(("Cells", notebook.cellsText))
             if notebook.images > 0 { rows.append(("Images", "\(notebook.images)")) }
         }
+        if let djvu = info.djvu {
+            rows.append(("Pages", grouped(Int64(djvu.pages))))
+            if let width = djvu.pageWidth, let height = djvu.pageHeight {
+                let size = PageSize(width: width, height: height)
+                rows.append(("Page size", "\(points(width)) × \(points(height)) pt"
+                             + (size.paperName.map { " (\($0))" } ?? "") + (djvu.resolution.map { ", \($0) dpi" } ?? "")))
+            }
+        }
         if let book = info.comicBook {
             if let title = book.title { rows.append(("Title", title)) }
             rows += book.details.map { ($0.label, $0.value) }

@@ -102,6 +102,9 @@ struct InfoRecord: Encodable {
     /// A comic book: `pages`, and `title`, `series`, `number`, `volume`, `writer`, `year` when
     /// its ComicInfo.xml names them.
     var comicBook: ComicBookSummary?
+    /// A DjVu document: `pages`, the first page's `pageWidth` and `pageHeight` (points) and
+    /// `resolution` (dots an inch).
+    var djvu: DjVuSummary?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -147,6 +150,7 @@ struct InfoRecord: Encodable {
         markdown = info.markdown.map(MarkdownRecord.init)
         notebook = info.notebook.map(NotebookRecord.init)
         comicBook = info.comicBook
+        djvu = info.djvu
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

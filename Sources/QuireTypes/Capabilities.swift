@@ -76,6 +76,9 @@ public struct Capabilities: Sendable, Hashable {
                                 print: .byConversion(to: "application/pdf"))
         case .officeDocument:
             return office(mimeType: mimeType, description: description())
+        case .djvu:
+            // Scanned pages, printed as images are.
+            return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
         case .comicBook:
             // The pages are images, printed as images are.
             return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))

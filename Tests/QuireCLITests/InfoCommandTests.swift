@@ -136,12 +136,21 @@ struct InfoCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("thumb.png")))
     }
 
-    /// Issue 42: `preview` and `thumbnail` of a DjVu page (no gdk-pixbuf loader exists for it)
-    /// say what `info` says, in one line, not "not a readable image".
+    /// Issue 42: `preview` and `thumbnail` of an image no gdk-pixbuf loader reads (a JPEG 2000
+    /// header: Debian has no loader for it) say what `info` says, in one line, not "not a
+    /// readable image".
     @Test func anImageWithNoLoaderIsSaidSoByEveryCommand() throws {
         let dir = TemporaryDirectory()
-        let path = Samples.path("page.djvu")
-        let reason = "no image loader for DjVu image is installed"
+        let path = dir.file("picture.jp2")
+        // The JP2 signature box, the file-type box and an image header box (64×64, 3 components).
+        let header: [UInt8] = [0, 0, 0, 12, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A,
+                               0, 0, 0, 20, 0x66, 0x74, 0x79, 0x70, 0x6A, 0x70, 0x32, 0x20, 0, 0, 0, 0, 0x6A, 0x70, 0x32, 0x20,
+                               0, 0, 0, 45, 0x6A, 0x70, 0x32, 0x68, 0, 0, 0, 22, 0x69, 0x68, 0x64, 0x72,
+                               0, 0, 0, 64, 0, 0, 0, 64, 0, 3, 7, 7, 0, 0, 0, 0, 0, 15, 0x63, 0x6F, 0x6C, 0x72, 1, 0, 0, 0, 0, 0, 16]
+        try Data(header).write(to: URL(fileURLWithPath: path))
+        let type = QuireBinary.run(["info", "--json", path]).standardOutputText
+        try #require(type.contains("\"mimeType\" : \"image/jp2\""), "shared-mime-info types it as JPEG 2000: \(type)")
+        let reason = "no image loader for JPEG-2000 JP2 image is installed"
         let info = QuireBinary.run(["info", path])
         #expect(info.standardOutputText.contains("Preview:    no — \(reason)\n"), "\(info.standardOutputText)")
         let preview = QuireBinary.run(["preview", "-o", dir.file("out.png"), path])
