@@ -1202,6 +1202,24 @@ public final class ViewerModel {
         }
     }
 
+    /// A database's table (one of ``archiveEntries``) as the worker writes it for a table opened
+    /// from the list — its heading, columns and first rows in box rules (``DatabaseText``) — as
+    /// lines, for a front-end that shows it beside the list (the window); the database stays the
+    /// current file. Blocks until the worker answers, as ``openArchiveEntry(_:)`` does.
+    public func databaseTableLines(_ entry: ArchiveEntryFact) -> Result<[String], ViewerProblem> {
+        let database = files[fileIndex]
+        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: database.path, password: nil,
+                                                                     maximumFileSize: configuration.maximumFileSize),
+                          want: .entry(entry.path))
+        guard case .entry(_, let answer)? = answer(to: job) else {
+            return .failure(ViewerProblem(kind: .damaged, message: "the renderer did not read \(entry.path) in time"))
+        }
+        switch answer {
+        case .failure(let problem): return .failure(ViewerProblem(problem))
+        case .success(let bytes): return .success(TextContent(bytes: bytes).lines)
+        }
+    }
+
     /// The private folder entries are written into, made on first use.
     private var entryDirectory: String?
 

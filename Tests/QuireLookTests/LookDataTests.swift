@@ -1,0 +1,160 @@
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// Data and notes in the window (issue 38): a CSV file as a column view sorted by a click on a
+/// header (the render worker sorts), rows copied as tab-separated text; an SQLite database as
+/// its table list beside the chosen table's rows; JSON as an expandable tree whose node's path
+/// is copied; Markdown rendered (a heading drawn larger than the text, code on a grey ground),
+/// not shown as source.
+@Suite("quire look window: tables, databases, JSON, Markdown (Xvfb)")
+final class LookDataTests {
+    let harness: LookHarness
+
+    init() throws {
+        harness = try LookHarness("quire-look-data")
+    }
+
+    /// Labels whose name starts with `prefix`, showing, top to bottom.
+    static func rows(_ tree: [WindowTestBed.Accessible], prefix: String) -> [String] {
+        tree.filter { $0.role == "label" && $0.name.hasPrefix(prefix) && $0.states.contains("showing") }
+            .sorted { ($0.extents?.y ?? 0) < ($1.extents?.y ?? 0) }.map(\.name)
+    }
+
+    static func header(_ tree: [WindowTestBed.Accessible], _ name: String) -> WindowTestBed.Accessible? {
+        tree.first { $0.name == name && $0.role != "label" && $0.detail.contains("ort") }
+    }
+
+    @Test func aCSVTableIsAColumnViewSortedByClickingAHeaderAndRowsCopy() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("table.csv")])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^table\\.csv$"), "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { Self.header($0, "Amount") != nil && !Self.rows($0, prefix: "Item ").isEmpty }
+        // One column per table column, each header named and clickable to sort.
+        for name in ["Item", "City", "Amount"] {
+            #expect(Self.header(tree, name)?.detail == "Click to sort by \(name)", "\(tree.filter { $0.name == name })")
+        }
+        #expect(Self.rows(tree, prefix: "Item ").first == "Item 001", "file order first: \(Self.rows(tree, prefix: "Item "))")
+        #expect(tree.contains { $0.role == "label" && $0.name == "Paris, France" }, "a quoted cell holding the separator")
+        #expect(tree.contains { $0.name.hasPrefix("Rows 1–300 of 300 rows") }, "\(tree.filter { $0.name.hasPrefix("Rows") }.map(\.name))")
+
+        // The rows (n = 1…300) hold n·7 mod 1000 as the amount: smallest n = 143 (1), largest n = 857 is
+        // not in the file, so the largest is found the same way.
+        let amount = { (n: Int) in n * 7 % 1000 }
+        let smallest = (1...300).min { amount($0) < amount($1) }!, largest = (1...300).max { amount($0) < amount($1) }!
+        let cities = ["Zürich", "Lyon", "Kraków", "Porto", "Bergen"]
+        let headerBox = try #require(Self.header(tree, "Amount")?.extents)
+        bed.click(window: window, x: headerBox.x + headerBox.width / 2, y: headerBox.y + headerBox.height / 2)
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by Amount (ascending)") } }
+        #expect(Self.rows(tree, prefix: "Item ").first == String(format: "Item %03d", smallest), "\(Self.rows(tree, prefix: "Item ").prefix(3))")
+        #expect(Self.header(tree, "Amount")?.detail == "Sorted ascending; click to reverse")
+        // The second click waits out the double-click time (two quick clicks are one double press).
+        usleep(600_000)
+        bed.click(window: window, x: headerBox.x + headerBox.width / 2, y: headerBox.y + headerBox.height / 2)
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by Amount (descending)") } }
+        let first = String(format: "Item %03d", largest)
+        #expect(Self.rows(tree, prefix: "Item ").first == first, "\(Self.rows(tree, prefix: "Item ").prefix(3))")
+        #expect(Self.header(tree, "Amount")?.detail == "Sorted descending; click to reverse")
+
+        // A click selects the first row; Ctrl+C copies it as tab-separated cells.
+        let row = try #require(tree.first { $0.role == "label" && $0.name == first }?.extents)
+        bed.click(window: window, x: row.x + row.width / 2, y: row.y + row.height / 2)
+        let copied = harness.copied { bed.key("ctrl+c") }
+        #expect(copied == "\(first)\t\(cities[largest % 5])\t\(amount(largest))", "\(copied)")
+
+        let shot = try harness.screenshot("data-csv-table", window: window) { $0.darkPixels > 500 }
+        #expect(shot.darkPixels > 500, "the table is painted")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func aJSONDocumentIsATreeWhoseNodesExpandAndWhosePathCopies() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("data/sample.json")])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^sample\\.json$"), "\(viewer.errorOutput)")
+        let items = "\"items\": [ … ]  5 items", child = "{ … }  4 keys"
+        var tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == items } }
+        // The top level is open: its keys are rows; the items' objects are not shown yet.
+        #expect(tree.contains { $0.role == "label" && $0.name == "\"name\": \"Quire\"" }, "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(!tree.contains { $0.role == "label" && $0.name == child })
+        #expect(tree.contains { $0.role == "push button" && $0.name == "Copy Path" })
+        #expect(tree.contains { $0.name == "JSON tree" })
+        let row = try #require(tree.first { $0.role == "label" && $0.name == items }?.extents)
+        bed.click(window: window, x: row.x + 20, y: row.y + row.height / 2)
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Path of the selected node" && $0.detail == ".items" } }
+        bed.key("Return")
+        tree = bed.waitForAccessible { $0.filter { $0.role == "label" && $0.name == child }.count == 5 }
+        #expect(tree.filter { $0.role == "label" && $0.name == child }.count == 5, "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(harness.copied { bed.key("ctrl+c") } == ".items")
+        // The first item: Down, Right opens it, its keys show; its path copies.
+        bed.key("Down")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Path of the selected node" && $0.detail == ".items[0]" } }
+        bed.key("Right")
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "\"name\": \"item 0\"" } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "\"name\": \"item 0\"" })
+        #expect(harness.copied { bed.key("ctrl+c") } == ".items[0]")
+        let shot = try harness.screenshot("data-json-tree", window: window) { $0.darkPixels > 300 }
+        #expect(shot.darkPixels > 300, "the tree is painted")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func anSQLiteDatabaseListsItsTablesAndShowsTheChosenOnesRows() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("data/shop.sqlite")])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^shop\\.sqlite$"), "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { tree in ["customers", "orders"].allSatisfy { name in tree.contains { $0.role == "list item" && $0.name == name } } }
+        #expect(tree.contains { $0.role == "list item" && $0.name == "customers" && $0.detail == "table · 250 rows" },
+                "\(tree.filter { $0.role == "list item" }.map { "\($0.name): \($0.detail)" })")
+        #expect(bed.select("customers"))
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "Customer 001" } }
+        #expect(Self.header(tree, "name") != nil, "\(tree.filter { $0.detail.contains("ort") }.map(\.name))")
+        #expect(bed.select("orders"))
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "item-1" && $0.states.contains("showing") } }
+        #expect(tree.contains { $0.role == "label" && $0.name == "item-1" }, "\(tree.filter { $0.role == "label" }.map(\.name).prefix(40))")
+        #expect(Self.header(tree, "quantity") != nil)
+        #expect(!tree.contains { $0.role == "label" && $0.name == "Customer 001" && $0.states.contains("showing") })
+        // A click on a header sorts the rows shown (quantity: 1 first).
+        let quantity = try #require(Self.header(tree, "quantity")?.extents)
+        bed.click(window: window, x: quantity.x + quantity.width / 2, y: quantity.y + quantity.height / 2)
+        tree = bed.waitForAccessible { Self.header($0, "quantity")?.detail == "Sorted ascending; click to reverse" }
+        #expect(Self.header(tree, "quantity")?.detail == "Sorted ascending; click to reverse")
+        let shot = try harness.screenshot("data-sqlite", window: window) { $0.darkPixels > 500 }
+        #expect(shot.darkPixels > 500, "the tables and rows are painted")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func markdownIsRenderedWithALargerHeadingAndNotShownAsSource() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("data/readme.md")])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^readme\\.md$"), "\(viewer.errorOutput)")
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "text" && $0.name == "Rendered Markdown" && $0.states.contains("focused") } }
+        let view = try #require(tree.first { $0.role == "text" && $0.name == "Rendered Markdown" })
+        #expect(view.detail.contains("heading 1: Quire Notes"), "\(view.detail)")
+        // Selectable and copyable; the text is the rendered one, not the source.
+        bed.key("ctrl+a")
+        let text = harness.copied { bed.key("ctrl+c") }
+        #expect(text.hasPrefix("Quire Notes\n"), "\(text.prefix(200))")
+        #expect(!text.contains("# Quire") && !text.contains("**notes**") && !text.contains("`inline code`"), "\(text.prefix(300))")
+        #expect(text.contains("• first item"))
+        // Drawn: the heading's line of ink is much taller than a line of body text, and code
+        // stands on a grey ground.
+        let extents = try #require(view.extents)
+        let shot = try harness.screenshot("data-markdown", window: window) { $0.darkPixels > 500 }
+        let ink = { (r: UInt8, g: UInt8, b: UInt8) in r < 110 && g < 110 && b < 110 }
+        let bands = shot.bands(in: extents, ink).filter { $0.count >= 4 }
+        let heights = bands.map(\.count).sorted()
+        #expect(bands.count >= 5, "\(bands)")
+        let median = heights.isEmpty ? 0 : heights[heights.count / 2]
+        #expect((bands.first?.count ?? 0) * 2 >= median * 3, "heading \(bands.first?.count ?? 0) px against text \(median) px: \(bands)")
+        let grey = shot.count(in: extents) { r, g, b in r == g && g == b && (222...242).contains(r) }
+        #expect(grey > 2_000, "code on a grey ground: \(grey) px")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+}
