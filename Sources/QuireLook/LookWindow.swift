@@ -557,6 +557,8 @@ final class LookWindow {
                 databaseBrowser = browser
             }
             gtk_stack_set_visible_child_name(cast(stack), "database")
+            // The tables are listed beside their rows: no separate list to open one from.
+            gtk_widget_set_visible(entriesButton, 0)
             browser.show(model.archiveEntries)
             return browser.tableList
         }

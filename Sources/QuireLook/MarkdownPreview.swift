@@ -91,8 +91,9 @@ final class MarkdownPreview {
         tag("bold", [("weight", .int(700))])
         tag("italic", [("style", .enumeration(pango_style_get_type(), Int32(PANGO_STYLE_ITALIC.rawValue)))])
         tag("code", [("family", .string("monospace")), ("background", .string(grey))])
-        tag("code-block", [("family", .string("monospace")), ("paragraph-background", .string(grey)), ("left-margin", .int(36))])
-        tag("table", [("family", .string("monospace"))])
+        tag("code-block", [("family", .string("monospace")), ("paragraph-background", .string(grey))])
+        // Box rules join from line to line: no space between a table's lines.
+        tag("table", [("family", .string("monospace")), ("pixels-below-lines", .int(0)), ("pixels-above-lines", .int(0))])
         tag("strike", [("strikethrough", .bool(true))])
         tag("link", [("underline", .enumeration(pango_underline_get_type(), Int32(PANGO_UNDERLINE_SINGLE.rawValue))),
                      ("foreground", .string("#3584e4"))])

@@ -142,8 +142,24 @@ final class TableColumnsView {
             columns.append(column)
             g_object_unref(UnsafeMutableRawPointer(column))
         }
-        if let last = columns.last { gtk_column_view_column_set_expand(last, 1) }
+        // Widths from the cells (the first rows'), as the terminal's columns: a column keeps its
+        // width while the rows scroll (GTK would measure only the rows in view).
+        let digit = characterWidth()
+        for (index, column) in columns.enumerated() {
+            var characters = cells.names[index].count
+            for row in cells.rows.prefix(500) where index < row.count { characters = max(characters, row[index].count) }
+            gtk_column_view_column_set_fixed_width(column, Int32(max(56, min(480, min(characters, 48) * digit + 28))))
+        }
         for (title, name) in zip(headers, cells.names) { Accessibility.setLabel(title, name.isEmpty ? "Column" : name) }
+    }
+
+    /// The width of a character of the view's font (a digit's, as tabular figures are).
+    private func characterWidth() -> Int {
+        guard let layout = gtk_widget_create_pango_layout(view, "0123456789") else { return 8 }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var width: Int32 = 0, height: Int32 = 0
+        pango_layout_get_pixel_size(layout, &width, &height)
+        return max(6, Int(width + 9) / 10)
     }
 
     private func factory(for column: Int) -> OpaquePointer {

@@ -15,9 +15,11 @@ final class LookDataTests {
         harness = try LookHarness("quire-look-data")
     }
 
-    /// Labels whose name starts with `prefix`, showing, top to bottom.
-    static func rows(_ tree: [WindowTestBed.Accessible], prefix: String) -> [String] {
-        tree.filter { $0.role == "label" && $0.name.hasPrefix(prefix) && $0.states.contains("showing") }
+    /// Labels whose name starts with `prefix` drawn inside the list named `list`, top to
+    /// bottom (GTK 4.8 says "visible", not "showing", of every cell the list keeps, in view or not).
+    static func rows(_ tree: [WindowTestBed.Accessible], prefix: String, list: String = "Table rows") -> [String] {
+        guard let area = tree.first(where: { $0.name == list && $0.role != "label" })?.extents else { return [] }
+        return tree.filter { $0.role == "label" && $0.name.hasPrefix(prefix) && $0.extents.map(area.contains) == true }
             .sorted { ($0.extents?.y ?? 0) < ($1.extents?.y ?? 0) }.map(\.name)
     }
 
@@ -113,15 +115,19 @@ final class LookDataTests {
         tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "Customer 001" } }
         #expect(Self.header(tree, "name") != nil, "\(tree.filter { $0.detail.contains("ort") }.map(\.name))")
         #expect(bed.select("orders"))
-        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "item-1" && $0.states.contains("showing") } }
-        #expect(tree.contains { $0.role == "label" && $0.name == "item-1" }, "\(tree.filter { $0.role == "label" }.map(\.name).prefix(40))")
+        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "item-1" && $0.states.contains("visible") } }
+        #expect(Self.rows(tree, prefix: "item-", list: "Rows of orders").first == "item-1",
+                "\(Self.rows(tree, prefix: "item-", list: "Rows of orders").prefix(5))")
         #expect(Self.header(tree, "quantity") != nil)
-        #expect(!tree.contains { $0.role == "label" && $0.name == "Customer 001" && $0.states.contains("showing") })
+        #expect(!tree.contains { $0.role == "label" && $0.name == "Customer 001" }, "the customers' rows are gone")
         // A click on a header sorts the rows shown (quantity: 1 first).
         let quantity = try #require(Self.header(tree, "quantity")?.extents)
         bed.click(window: window, x: quantity.x + quantity.width / 2, y: quantity.y + quantity.height / 2)
         tree = bed.waitForAccessible { Self.header($0, "quantity")?.detail == "Sorted ascending; click to reverse" }
         #expect(Self.header(tree, "quantity")?.detail == "Sorted ascending; click to reverse")
+        // Orders n = 1…500 are shown, quantity n mod 9 + 1: order 9 is the first with 1.
+        #expect(Self.rows(tree, prefix: "item-", list: "Rows of orders").first == "item-9",
+                "\(Self.rows(tree, prefix: "item-", list: "Rows of orders").prefix(5))")
         let shot = try harness.screenshot("data-sqlite", window: window) { $0.darkPixels > 500 }
         #expect(shot.darkPixels > 500, "the tables and rows are painted")
         bed.key("Escape")
@@ -136,12 +142,6 @@ final class LookDataTests {
         let tree = bed.waitForAccessible { $0.contains { $0.role == "text" && $0.name == "Rendered Markdown" && $0.states.contains("focused") } }
         let view = try #require(tree.first { $0.role == "text" && $0.name == "Rendered Markdown" })
         #expect(view.detail.contains("heading 1: Quire Notes"), "\(view.detail)")
-        // Selectable and copyable; the text is the rendered one, not the source.
-        bed.key("ctrl+a")
-        let text = harness.copied { bed.key("ctrl+c") }
-        #expect(text.hasPrefix("Quire Notes\n"), "\(text.prefix(200))")
-        #expect(!text.contains("# Quire") && !text.contains("**notes**") && !text.contains("`inline code`"), "\(text.prefix(300))")
-        #expect(text.contains("• first item"))
         // Drawn: the heading's line of ink is much taller than a line of body text, and code
         // stands on a grey ground.
         let extents = try #require(view.extents)
@@ -154,6 +154,12 @@ final class LookDataTests {
         #expect((bands.first?.count ?? 0) * 2 >= median * 3, "heading \(bands.first?.count ?? 0) px against text \(median) px: \(bands)")
         let grey = shot.count(in: extents) { r, g, b in r == g && g == b && (222...242).contains(r) }
         #expect(grey > 2_000, "code on a grey ground: \(grey) px")
+        // Selectable and copyable; the text is the rendered one, not the source.
+        bed.key("ctrl+a")
+        let text = harness.copied { bed.key("ctrl+c") }
+        #expect(text.hasPrefix("Quire Notes\n"), "\(text.prefix(200))")
+        #expect(!text.contains("# Quire") && !text.contains("**notes**") && !text.contains("`inline code`"), "\(text.prefix(300))")
+        #expect(text.contains("• first item"))
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
