@@ -630,10 +630,8 @@ final class LookWindow {
     /// Ctrl+C on a table: the selected rows, tab-separated.
     private func copyRows() {
         let view = shownData == "database" ? databaseBrowser?.table : tableView
-        guard let view, let text = view.copiedText else {
-            status("Select rows to copy (click, Shift+click)")
-            return
-        }
+        // No row selected: the file, as Ctrl+C with nothing selected does elsewhere.
+        guard let view, let text = view.copiedText else { return copy() }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(window), text)
         let count = view.selectedCount
         toast("Copied \(count) row\(count == 1 ? "" : "s")")
@@ -1216,7 +1214,7 @@ final class LookWindow {
         case .copy where shownData == "text" && textPreview?.hasSelection == true: return false
         case .copy where shownData == "markdown" && markdownPreview?.hasSelection == true: return false
         case .copy where shownData == "table" || shownData == "database": copyRows()
-        case .copy where shownData == "json": jsonView?.copyPath()
+        case .copy where shownData == "json" && jsonView?.selectedPath != nil: jsonView?.copyPath()
         case .firstPage where shownData == "table": firstRow()
         case .lastPage where shownData == "table": lastRow()
         case .copy where paged && model.selection != nil: copySelection()

@@ -291,7 +291,7 @@ final class TableColumnsView {
         if hasRowsAfter && value > previous && value + page >= upper - 1 {
             edgeAsked = true
             onEdge(.end)
-        } else if hasRowsBefore && value < previous && value <= 0 {
+        } else if hasRowsBefore && value < previous && value <= page / 4 {
             edgeAsked = true
             onEdge(.start)
         }

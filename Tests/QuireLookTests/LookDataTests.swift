@@ -71,6 +71,52 @@ final class LookDataTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// A table larger than the window of rows the worker sends (2 MiB): End asks for the window
+    /// that ends with the last row, Home for the first; scrolling to the top of a later window
+    /// asks for the rows before it.
+    @Test func rowsBeyondTheLoadedWindowAreFetched() throws {
+        let bed = harness.bed
+        let file = harness.directory.file("large.csv")
+        var text = "label,city,amount\n"
+        for n in 1...100_000 { text += "row \(n),City \(n % 7),\(n * 3)\n" }
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let viewer = try harness.look([file])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^large\\.csv$"), "\(viewer.errorOutput)")
+        func status(_ tree: [WindowTestBed.Accessible]) -> String { tree.first { $0.name.hasPrefix("Rows ") }?.name ?? "" }
+        var tree = bed.waitForAccessible(timeout: 30) { status($0).hasPrefix("Rows 1–") && status($0).contains("100,000 rows") }
+        #expect(Self.rows(tree, prefix: "row ").first == "row 1", "\(status(tree))")
+        #expect(!status(tree).hasPrefix("Rows 1–100,000"), "the window holds part of the rows: \(status(tree))")
+        bed.key("End")
+        tree = bed.waitForAccessible(timeout: 30) { status($0).hasSuffix("100,000 of 100,000 rows · click a header to sort · Ctrl+C copies the selected rows") && Self.rows($0, prefix: "row ").last == "row 100000" }
+        #expect(Self.rows(tree, prefix: "row ").last == "row 100000", "\(status(tree)): \(Self.rows(tree, prefix: "row ").suffix(3))")
+        let later = status(tree)
+        #expect(!later.hasPrefix("Rows 1–"), "\(later)")
+        // The top of this window: a click at the top of the scroll bar's trough; the rows
+        // before it are asked for.
+        let list = try #require(tree.first { $0.name == "Table rows" && $0.role != "label" }?.extents)
+        // The scroll bar's slider (at the bottom after End) dragged to the top.
+        let x = String(list.x + list.width - 6)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, x, String(list.y + list.height - 60)])
+        usleep(400_000)
+        _ = try? harness.screenshot("data-csv-scrollbar", window: window)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, x, String(list.y + list.height - 6), "mousedown", "1"])
+        for y in stride(from: list.y + list.height - 40, through: list.y - 40, by: -80) {
+            bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, x, String(y)])
+        }
+        bed.run(["/usr/bin/xdotool", "mouseup", "1"])
+        tree = bed.waitForAccessible(timeout: 30) { status($0) != later && status($0).hasPrefix("Rows ") }
+        func firstRow(_ status: String) -> Int? {
+            Int(status.dropFirst("Rows ".count).prefix { $0 != "–" }.filter(\.isNumber))
+        }
+        #expect((firstRow(status(tree)) ?? .max) < (firstRow(later) ?? 0), "rows before the window were fetched: \(status(tree)) after \(later)")
+        bed.key("Home")
+        tree = bed.waitForAccessible(timeout: 30) { Self.rows($0, prefix: "row ").first == "row 1" && status($0).hasPrefix("Rows 1–") }
+        #expect(Self.rows(tree, prefix: "row ").first == "row 1", "\(status(tree))")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func aJSONDocumentIsATreeWhoseNodesExpandAndWhosePathCopies() throws {
         let bed = harness.bed
         let viewer = try harness.look([Samples.path("data/sample.json")])
