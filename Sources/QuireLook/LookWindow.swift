@@ -596,7 +596,14 @@ final class LookWindow {
         let view = TableColumnsView()
         view.onSort = { [unowned self] column, _ in
             // The worker sorts (the same column again: the other way, as the headers show).
-            if let problem = self.model.sortTable(column: column) { self.status("Cannot sort: \(problem)") }
+            var name = "column \(column + 1)"
+            if case .text(let content) = self.model.content, let layout = content.table,
+               layout.columnNames.indices.contains(column) { name = layout.columnNames[column] }
+            if let problem = self.model.sortTable(column: column) {
+                self.status("Cannot sort: \(problem)")
+            } else {
+                self.status("Sorting by \(name)…")
+            }
         }
         view.onEdge = { [unowned self] edge in
             guard case .text(let content) = self.model.content, let layout = content.table else { return }

@@ -209,4 +209,21 @@ final class LookDataTests {
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
+
+    @Test func aNotebooksCellsAreRenderedNotShownAsJSON() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("data/analysis.ipynb")])
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^analysis\\.ipynb$") != nil, "\(viewer.errorOutput)")
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "text" && $0.name == "Rendered Markdown" && $0.states.contains("focused") } }
+        let view = try #require(tree.first { $0.role == "text" && $0.name == "Rendered Markdown" })
+        #expect(view.detail.contains("heading 1: Analysis"), "\(view.detail)")
+        bed.key("ctrl+a")
+        let text = harness.copied { bed.key("ctrl+c") }
+        #expect(text.hasPrefix("Analysis\n"), "\(text.prefix(200))")
+        #expect(text.contains("In [1]:") && text.contains("total = sum(range(10))") && text.contains("45"), "\(text.prefix(400))")
+        #expect(!text.contains("\"cell_type\"") && !text.contains("# Analysis"), "\(text.prefix(400))")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
 }
