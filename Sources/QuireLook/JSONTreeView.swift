@@ -47,7 +47,8 @@ final class JSONTreeView {
         gtk_label_set_ellipsize(cast(pathLabel), PANGO_ELLIPSIZE_START)
         gtk_widget_set_hexpand(pathLabel, 1)
         gtk_widget_add_css_class(pathLabel, "monospace")
-        Accessibility.setLabel(pathLabel, "Path of the selected node")
+        // Named by its text (the path, said as it changes), described as what it is.
+        Accessibility.setDescription(pathLabel, "Path of the selected node")
         gtk_box_append(cast(bar), pathLabel)
         gtk_widget_set_tooltip_text(copyPathButton, "Copy the selected node's path (Ctrl+C)")
         gtk_box_append(cast(bar), copyPathButton)
@@ -142,6 +143,9 @@ final class JSONTreeView {
     /// The selected node's path (`.items[3].name`), nil when nothing is selected.
     var selectedPath: String? { selectedLine.map { outline.path(of: $0) } }
 
+    /// Whether the row's context menu is open (it reads its own keys).
+    var isMenuOpen: Bool { gtk_widget_get_visible(popover) != 0 }
+
     /// Copies the selected node's path (through ``onCopyPath``).
     func copyPath() {
         if let path = selectedPath { onCopyPath(path) }
@@ -224,7 +228,6 @@ final class JSONTreeView {
     private func showPath() {
         let path = selectedPath
         gtk_label_set_text(cast(pathLabel), path ?? "Select a node to copy its path")
-        Accessibility.setDescription(pathLabel, path ?? "no node selected")
         gtk_widget_set_sensitive(copyPathButton, path == nil ? 0 : 1)
     }
 

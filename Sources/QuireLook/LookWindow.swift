@@ -1124,6 +1124,8 @@ final class LookWindow {
     // MARK: Keys
 
     private func key(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
+        // A JSON node's context menu is open: its keys (arrows, Enter, Esc) are the menu's.
+        if jsonView?.isMenuOpen == true { return false }
         let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
         let key = Int32(bitPattern: keyval)
         let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0

@@ -23,6 +23,11 @@ final class LookDataTests {
             .sorted { ($0.extents?.y ?? 0) < ($1.extents?.y ?? 0) }.map(\.name)
     }
 
+    /// The JSON tree's path line (a label named by the path it shows).
+    static func selectedPath(_ tree: [WindowTestBed.Accessible]) -> String? {
+        tree.first { $0.role == "label" && $0.detail == "Path of the selected node" }?.name
+    }
+
     static func header(_ tree: [WindowTestBed.Accessible], _ name: String) -> WindowTestBed.Accessible? {
         tree.first { $0.name == name && $0.role != "label" && $0.detail.contains("ort") }
     }
@@ -131,18 +136,26 @@ final class LookDataTests {
         #expect(tree.contains { $0.name == "JSON tree" })
         let row = try #require(tree.first { $0.role == "label" && $0.name == items }?.extents)
         bed.click(window: window, x: row.x + 20, y: row.y + row.height / 2)
-        _ = bed.waitForAccessible { $0.contains { $0.name == "Path of the selected node" && $0.detail == ".items" } }
+        tree = bed.waitForAccessible { Self.selectedPath($0) == ".items" }
+        #expect(Self.selectedPath(tree) == ".items", "the click selects the node")
         bed.key("Return")
         tree = bed.waitForAccessible { $0.filter { $0.role == "label" && $0.name == child }.count == 5 }
         #expect(tree.filter { $0.role == "label" && $0.name == child }.count == 5, "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(harness.copied { bed.key("ctrl+c") } == ".items")
         // The first item: Down, Right opens it, its keys show; its path copies.
         bed.key("Down")
-        _ = bed.waitForAccessible { $0.contains { $0.name == "Path of the selected node" && $0.detail == ".items[0]" } }
+        _ = bed.waitForAccessible { Self.selectedPath($0) == ".items[0]" }
         bed.key("Right")
         tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "\"name\": \"item 0\"" } }
         #expect(tree.contains { $0.role == "label" && $0.name == "\"name\": \"item 0\"" })
         #expect(harness.copied { bed.key("ctrl+c") } == ".items[0]")
+        // The context menu: a right click selects the node under the pointer; Copy Path copies it.
+        let odd = try #require(tree.first { $0.role == "label" && $0.name.hasPrefix("\"odd key\": {") }?.extents)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, String(odd.x + 30), String(odd.y + odd.height / 2), "click", "3"])
+        _ = bed.waitForAccessible { Self.selectedPath($0) == "[\"odd key\"]" }
+        let menu = bed.waitForAccessible { $0.contains { $0.name == "Copy Path" && $0.role == "menu item" && $0.states.contains("focused") } }
+        #expect(menu.contains { $0.name == "Expand All Below" && $0.role == "menu item" }, "\(menu.filter { $0.role == "menu item" })")
+        #expect(harness.copied { bed.key("Return") } == "[\"odd key\"]")
         let shot = try harness.screenshot("data-json-tree", window: window) { $0.darkPixels > 300 }
         #expect(shot.darkPixels > 300, "the tree is painted")
         bed.key("Escape")
