@@ -1071,9 +1071,9 @@ final class LookWindow {
         gtk_search_bar_set_search_mode(cast(searchBar), 0)
         model.stopFind()
         updateFindLabel()
-        textPreview?.mark(model.find)
+        markFind()
         gtk_widget_queue_draw(pages.area)
-        if isShowingText { gtk_widget_grab_focus(text.view) } else { gtk_widget_grab_focus(pages.area) }
+        if isShowingText { gtk_widget_grab_focus(dataFocus ?? text.view) } else { gtk_widget_grab_focus(pages.area) }
     }
 
     private var searchText: String { String(cString: gtk_editable_get_text(OpaquePointer(searchEntry))) }
@@ -1083,7 +1083,7 @@ final class LookWindow {
         LookTrace.mark("find asked")
         if let problem = model.find(searchText) { status(problem) }
         updateFindLabel()
-        textPreview?.mark(model.find)
+        markFind()
         gtk_widget_queue_draw(pages.area)
     }
 
@@ -1103,13 +1103,21 @@ final class LookWindow {
         if moved { LookTrace.mark("first match found (page \(model.page + 1))") }
         updateFindLabel()
         if moved { showCurrentMatch() }
-        textPreview?.mark(model.find)
+        markFind()
         gtk_widget_queue_draw(pages.area)
+    }
+
+    /// The search's matches marked where the text is shown: in the text or Markdown view, or
+    /// the current match's row selected in a table.
+    private func markFind() {
+        textPreview?.mark(model.find)
+        markdownPreview?.mark(model.find)
+        if shownData == "table", let match = model.find.currentMatch, model.find.isText { tableView?.select(match.page) }
     }
 
     private func showCurrentMatch() {
         if case .pages = model.content { pages.show(page: model.page) }
-        textPreview?.mark(model.find)
+        markFind()
         gtk_widget_queue_draw(pages.area)
     }
 

@@ -1,5 +1,6 @@
 import CGtk
 import QuireRender
+import QuireViewer
 
 /// Markdown (and a notebook's cells) in the window as rendered text, not source: a read-only
 /// GtkTextView whose lines are the worker's (``MarkdownText``: bullets, quote bars, table
@@ -37,6 +38,11 @@ final class MarkdownPreview {
 
     /// Whether some text is selected (Ctrl+C then copies it).
     var hasSelection: Bool { gtk_text_buffer_get_has_selection(buffer) != 0 }
+
+    /// Marks a search's matches (lines and characters are the worker's, as the buffer's).
+    func mark(_ find: FindResults) {
+        TextFindMarks.mark(find, in: buffer, view: view)
+    }
 
     /// Shows the worker's `lines` styled by `markdown` (the same lines' kinds and runs).
     func show(lines: [String], markdown: MarkdownText, isTruncated: Bool) {

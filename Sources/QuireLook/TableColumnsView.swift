@@ -125,6 +125,13 @@ final class TableColumnsView {
         _ = gtk_widget_activate_action_variant(list, "list.scroll-to-item", g_variant_new_uint32(guint32(target)))
     }
 
+    /// Selects row `position` (of those shown) alone and scrolls it into view (a search's match).
+    func select(_ position: Int) {
+        guard let selection, order.indices.contains(position) else { return }
+        _ = gtk_selection_model_select_item(selection, guint(position), 1)
+        scroll(to: position)
+    }
+
     // MARK: Columns
 
     private func rebuildColumns() {

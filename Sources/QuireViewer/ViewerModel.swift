@@ -764,10 +764,14 @@ public final class ViewerModel {
         if query == find.query, find.file == fileIndex, find.total == total { return nil }  // already on it
         searchGeneration += 1
         let start = min(max(0, file.position), max(0, total - 1))
-        let job = SearchJob(generation: searchGeneration, file: fileIndex,
-                            document: DocumentRequest(path: file.path, password: file.password,
-                                                      maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet),
-                            query: query, runs: [start..<total, 0..<start], maximumMatches: FindResults.maximumMatches)
+        var document = DocumentRequest(path: file.path, password: file.password,
+                                       maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+        // A table's lines as shown: the same window of rows in the same order (a match's line
+        // is a line of what the viewer shows, not of the file's first rows unsorted).
+        document.tableSort = file.tableSort
+        document.tableWindow = file.tableWindow
+        let job = SearchJob(generation: searchGeneration, file: fileIndex, document: document, query: query,
+                            runs: [start..<total, 0..<start], maximumMatches: FindResults.maximumMatches)
         find = FindResults(job: job, total: total, isText: facts.text != nil)
         queue.wantSearch(job)
         return nil

@@ -70,6 +70,16 @@ final class LookDataTests {
         let copied = harness.copied { bed.key("ctrl+c") }
         #expect(copied == "\(first)\t\(cities[largest % 5])\t\(amount(largest))", "\(copied)")
 
+        // Find (Ctrl+F) selects the row of the current match; Esc, then Ctrl+C copies it.
+        bed.key("ctrl+f")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
+        bed.type("Item 150")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "1 of 1" } }
+        bed.key("Escape")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Table rows" && $0.states.contains("focused") } }
+        let found = harness.copied { bed.key("ctrl+c") }
+        #expect(found == "Item 150\t\(cities[0])\t\(amount(150))", "\(found)")
+
         let shot = try harness.screenshot("data-csv-table", window: window) { $0.darkPixels > 500 }
         #expect(shot.darkPixels > 500, "the table is painted")
         bed.key("Escape")
@@ -213,6 +223,16 @@ final class LookDataTests {
         #expect((bands.first?.count ?? 0) * 2 >= median * 3, "heading \(bands.first?.count ?? 0) px against text \(median) px: \(bands)")
         let grey = shot.count(in: extents) { r, g, b in r == g && g == b && (222...242).contains(r) }
         #expect(grey > 2_000, "code on a grey ground: \(grey) px")
+        // Find marks its matches in the rendered text (the current one orange).
+        bed.key("ctrl+f")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
+        bed.type("quoted")
+        let found = try harness.screenshot("data-markdown-find", window: window) { shot in
+            shot.count(in: extents) { r, g, b in r > 230 && (150...180).contains(g) && b < 60 } > 50
+        }
+        #expect(found.count(in: extents) { r, g, b in r > 230 && (150...180).contains(g) && b < 60 } > 50, "the match is marked")
+        bed.key("Escape")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "text" && $0.name == "Rendered Markdown" && $0.states.contains("focused") } }
         // Selectable and copyable; the text is the rendered one, not the source.
         bed.key("ctrl+a")
         let text = harness.copied { bed.key("ctrl+c") }
