@@ -172,6 +172,54 @@ final class JSONTreeView {
         return true
     }
 
+    /// Shows line `line` of the document (a search's match): the nodes holding it are opened,
+    /// its node selected and scrolled into view.
+    func reveal(line: Int) {
+        guard let selection, outline.lines.indices.contains(line) else { return }
+        var target = line
+        // A closing line is its opener's node.
+        if closers.contains(line), let opener = outline.lines.indices.last(where: { $0 < line && outline.lines[$0].end == line }) {
+            target = opener
+        }
+        // The openers holding the target, outermost first.
+        var chain: [Int] = []
+        var depth = outline.lines[target].depth
+        var index = target
+        while depth > 0 && index > 0 {
+            index -= 1
+            if outline.lines[index].depth == depth - 1, let end = outline.lines[index].end, end > target {
+                chain.append(index)
+                depth -= 1
+            }
+        }
+        var position = 0
+        for opener in chain.reversed() + [target] {
+            guard let found = self.position(of: opener, from: position) else { return }
+            position = found
+            if opener != target, let item = g_list_model_get_item(selection, guint(found)) {
+                gtk_tree_list_row_set_expanded(OpaquePointer(item), 1)
+                g_object_unref(item)
+            }
+        }
+        gtk_single_selection_set_selected(selection, guint(position))
+        _ = gtk_widget_activate_action_variant(view, "list.scroll-to-item", g_variant_new_uint32(guint32(position)))
+    }
+
+    /// The row showing line `line`, searched from row `start` on.
+    private func position(of line: Int, from start: Int) -> Int? {
+        guard let selection else { return nil }
+        let count = Int(g_list_model_get_n_items(selection))
+        var position = start
+        while position < count {
+            guard let item = g_list_model_get_item(selection, guint(position)) else { return nil }
+            let index = Self.lineIndex(ofRow: OpaquePointer(item))
+            g_object_unref(item)
+            if index == line { return position }
+            position += 1
+        }
+        return nil
+    }
+
     /// Opens or closes the selected node (Enter).
     func toggleSelected() {
         guard let selection else { return }

@@ -1109,15 +1109,19 @@ final class LookWindow {
 
     /// The search's matches marked where the text is shown: in the text or Markdown view, or
     /// the current match's row selected in a table.
-    private func markFind() {
+    /// - Parameter moved: the current match changed (its row or node is selected only then,
+    ///   not each time more matches come in).
+    private func markFind(moved: Bool = false) {
         textPreview?.mark(model.find)
         markdownPreview?.mark(model.find)
-        if shownData == "table", let match = model.find.currentMatch, model.find.isText { tableView?.select(match.page) }
+        guard moved, model.find.isText, let match = model.find.currentMatch else { return }
+        if shownData == "table" { tableView?.select(match.page) }
+        if shownData == "json" { jsonView?.reveal(line: match.page) }
     }
 
     private func showCurrentMatch() {
         if case .pages = model.content { pages.show(page: model.page) }
-        markFind()
+        markFind(moved: true)
         gtk_widget_queue_draw(pages.area)
     }
 

@@ -166,6 +166,14 @@ final class LookDataTests {
         let menu = bed.waitForAccessible { $0.contains { $0.name == "Copy Path" && $0.role == "menu item" && $0.states.contains("focused") } }
         #expect(menu.contains { $0.name == "Expand All Below" && $0.role == "menu item" }, "\(menu.filter { $0.role == "menu item" })")
         #expect(harness.copied { bed.key("Return") } == "[\"odd key\"]")
+        // Find opens the nodes holding the match and selects it.
+        bed.key("ctrl+f")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
+        bed.type("item 3")
+        tree = bed.waitForAccessible { Self.selectedPath($0) == ".items[3].name" }
+        #expect(Self.selectedPath(tree) == ".items[3].name", "\(Self.selectedPath(tree) ?? "none")")
+        #expect(tree.contains { $0.role == "label" && $0.name == "\"name\": \"item 3\"" })
+        bed.key("Escape")
         let shot = try harness.screenshot("data-json-tree", window: window) { $0.darkPixels > 300 }
         #expect(shot.darkPixels > 300, "the tree is painted")
         bed.key("Escape")
