@@ -622,7 +622,7 @@ final class LookWindow {
         let starts = layout.columnStarts
         let cells = TableCells(names: layout.columnNames,
                                numeric: TableCells.numericColumns(header: layout.header.first, lines: content.lines, starts: starts),
-                               rows: content.lines.map { TableCells.cells(of: $0, starts: starts) })
+                               lines: content.lines, starts: starts)
         let last = layout.firstRow + content.lineCount
         view.hasRowsBefore = layout.firstRow > 0
         view.hasRowsAfter = layout.totalRows.map { last < $0 } ?? content.isTruncated
@@ -632,6 +632,7 @@ final class LookWindow {
         }
         status += " · click a header to sort · Ctrl+C copies the selected rows"
         view.show(cells, sort: layout.sort.map { ($0.column, !$0.descending) }, top: model.position, status: status)
+        LookTrace.mark("table shown (\(content.lineCount) rows from row \(layout.firstRow + 1))")
     }
 
     /// Ctrl+C on a table: the selected rows, tab-separated.

@@ -9,9 +9,55 @@ struct TableCells: Sendable, Equatable {
     var names: [String]
     /// Whether each column holds numbers (drawn right-aligned, sorted as numbers).
     var numeric: [Bool]
+    /// Rows already cut into cells (a database table's first rows).
     var rows: [[String]]
+    /// Rows as the worker's lines, cut into cells only when a cell is drawn or copied (a
+    /// delimited table's window: tens of thousands of rows, a few dozen in view).
+    var lines: [String] = []
+    var starts: [Int] = []
     /// Lines around the table (a database table's heading and columns, "(no rows)"…).
     var notes: [String] = []
+
+    /// A delimited table's window of rows: `lines` cut at `starts` when needed.
+    init(names: [String], numeric: [Bool], lines: [String], starts: [Int]) {
+        self.names = names
+        self.numeric = numeric
+        rows = []
+        self.lines = lines
+        self.starts = starts
+    }
+
+    init(names: [String], numeric: [Bool], rows: [[String]], notes: [String] = []) {
+        self.names = names
+        self.numeric = numeric
+        self.rows = rows
+        self.notes = notes
+    }
+
+    var rowCount: Int { lines.isEmpty ? rows.count : lines.count }
+
+    /// Row `index`'s cells.
+    func row(_ index: Int) -> [String] {
+        lines.isEmpty ? rows[index] : Self.cells(of: lines[index], starts: starts)
+    }
+
+    /// One cell ("" past the row's end).
+    func cell(_ index: Int, _ column: Int) -> String {
+        guard lines.isEmpty else { return Self.cell(of: lines[index], starts: starts, column: column) }
+        let row = rows[index]
+        return column < row.count ? row[column] : ""
+    }
+
+    /// Column `column`'s cell of a delimited table's line.
+    static func cell(of line: String, starts: [Int], column: Int) -> String {
+        guard starts.indices.contains(column) else { return "" }
+        let scalars = line.unicodeScalars
+        let start = starts[column]
+        let end = column + 1 < starts.count ? max(start, starts[column + 1] - 3) : Int.max
+        guard let from = scalars.index(scalars.startIndex, offsetBy: start, limitedBy: scalars.endIndex) else { return "" }
+        let to = end == Int.max ? scalars.endIndex : (scalars.index(from, offsetBy: end - start, limitedBy: scalars.endIndex) ?? scalars.endIndex)
+        return trimmed(String(scalars[from..<to]))
+    }
 
     /// The cells of a delimited table's line (one of ``TextContent/lines``), by the layout's
     /// column starts (in Unicode scalars, as ``TableText`` pads them).

@@ -86,8 +86,9 @@ final class TableColumnsView {
         let sameColumns = cells.names == self.cells.names && !columns.isEmpty
         self.cells = cells
         if !sameColumns { rebuildColumns() }
+        setWidths(growingOnly: sameColumns)
         self.sort = sort
-        order = Array(cells.rows.indices)
+        order = Array(0..<cells.rowCount)
         if sortsHere, let sort { sortRows(by: sort.column, ascending: sort.ascending) }
         setModel()
         showSortInHeaders()
@@ -107,7 +108,7 @@ final class TableColumnsView {
         guard let selection else { return nil }
         var lines: [String] = []
         for position in order.indices where gtk_selection_model_is_selected(selection, guint(position)) != 0 {
-            lines.append(cells.rows[order[position]].joined(separator: "\t"))
+            lines.append(cells.row(order[position]).joined(separator: "\t"))
         }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
@@ -149,15 +150,25 @@ final class TableColumnsView {
             columns.append(column)
             g_object_unref(UnsafeMutableRawPointer(column))
         }
-        // Widths from the cells (the first rows'), as the terminal's columns: a column keeps its
-        // width while the rows scroll (GTK would measure only the rows in view).
+        for (title, name) in zip(headers, cells.names) { Accessibility.setLabel(title, name.isEmpty ? "Column" : name) }
+    }
+
+    /// Fixed widths from the cells, as the terminal's columns: a column keeps its width while
+    /// the rows scroll (GTK would measure only the rows in view). A delimited table's widths
+    /// are the worker's for its window (its column starts); a later window only widens them.
+    private func setWidths(growingOnly: Bool) {
         let digit = characterWidth()
         for (index, column) in columns.enumerated() {
             var characters = cells.names[index].count
-            for row in cells.rows.prefix(500) where index < row.count { characters = max(characters, row[index].count) }
-            gtk_column_view_column_set_fixed_width(column, Int32(max(56, min(480, min(characters, 48) * digit + 28))))
+            if cells.starts.indices.contains(index + 1) {
+                characters = max(characters, cells.starts[index + 1] - cells.starts[index] - 3)
+            } else {
+                for row in 0..<min(500, cells.rowCount) { characters = max(characters, cells.cell(row, index).count) }
+            }
+            var width = Int32(max(56, min(480, min(characters, 48) * digit + 28)))
+            if growingOnly { width = max(width, gtk_column_view_column_get_fixed_width(column)) }
+            gtk_column_view_column_set_fixed_width(column, width)
         }
-        for (title, name) in zip(headers, cells.names) { Accessibility.setLabel(title, name.isEmpty ? "Column" : name) }
     }
 
     /// The width of a character of the view's font (a digit's, as tabular figures are).
@@ -182,8 +193,7 @@ final class TableColumnsView {
             guard let label = gtk_list_item_get_child(item) else { return }
             let position = Int(gtk_list_item_get_position(item))
             guard self.order.indices.contains(position) else { return }
-            let row = self.cells.rows[self.order[position]]
-            let text = column < row.count ? row[column] : ""
+            let text = self.cells.cell(self.order[position], column)
             gtk_label_set_text(cast(label), text)
             let numeric = column < self.cells.numeric.count && self.cells.numeric[column]
             gtk_label_set_xalign(cast(label), numeric ? 1 : 0)
@@ -262,9 +272,9 @@ final class TableColumnsView {
     /// Orders the rows by `column`: numbers as numbers, text as written; empty cells last.
     private func sortRows(by column: Int, ascending: Bool) {
         let numeric = column < cells.numeric.count && cells.numeric[column]
-        let keys = cells.rows.map { column < $0.count ? $0[column] : "" }
+        let keys = (0..<cells.rowCount).map { cells.cell($0, column) }
         let numbers = numeric ? keys.map { Double($0.filter { $0 != " " && $0 != "," }) } : []
-        order = cells.rows.indices.sorted { a, b in
+        order = keys.indices.sorted { a, b in
             let x = keys[a], y = keys[b]
             if x.isEmpty != y.isEmpty { return y.isEmpty }
             if numeric, let p = numbers[a], let q = numbers[b], p != q { return ascending ? p < q : p > q }
