@@ -553,6 +553,7 @@ final class LookWindow {
                 browser.onChoose = { [unowned self] entry in
                     self.model.databaseTableLines(entry)
                 }
+                browser.table.onCopy = { [unowned self] text, what in self.copyText(text, what) }
                 gtk_stack_add_named(cast(stack), browser.root, "database")
                 databaseBrowser = browser
             }
@@ -612,6 +613,7 @@ final class LookWindow {
             case .start: _ = self.model.goTo(max(1, layout.firstRow))
             }
         }
+        view.onCopy = { [unowned self] text, what in self.copyText(text, what) }
         gtk_stack_add_named(cast(stack), view.root, "table")
         tableView = view
         return view
@@ -633,6 +635,12 @@ final class LookWindow {
         status += " · click a header to sort · Ctrl+C copies the selected rows"
         view.show(cells, sort: layout.sort.map { ($0.column, !$0.descending) }, top: model.position, status: status)
         LookTrace.mark("table shown (\(content.lineCount) rows from row \(layout.firstRow + 1))")
+    }
+
+    /// `text` on the clipboard, said in a toast ("Copied cell").
+    private func copyText(_ text: String, _ what: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window), text)
+        toast("Copied \(what)")
     }
 
     /// Ctrl+C on a table: the selected rows, tab-separated.
@@ -1137,8 +1145,8 @@ final class LookWindow {
     // MARK: Keys
 
     private func key(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
-        // A JSON node's context menu is open: its keys (arrows, Enter, Esc) are the menu's.
-        if jsonView?.isMenuOpen == true { return false }
+        // A JSON node's or a table's context menu is open: its keys (arrows, Enter, Esc) are the menu's.
+        if jsonView?.isMenuOpen == true || tableView?.isMenuOpen == true || databaseBrowser?.table.isMenuOpen == true { return false }
         let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
         let key = Int32(bitPattern: keyval)
         let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0

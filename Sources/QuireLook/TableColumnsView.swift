@@ -44,6 +44,12 @@ final class TableColumnsView {
     /// The accessible name of the rows ("Table rows", "Rows of customers").
     var label = "Table rows" { didSet { Accessibility.setLabel(view, label) } }
 
+    /// Copies text (the clipboard and a toast: the window's), with what was copied ("cell").
+    var onCopy: (_ text: String, _ what: String) -> Void = { _, _ in }
+    /// The right-clicked cell's text, for the context menu's Copy Cell.
+    private var clickedCell: String?
+    private var popover: UnsafeMutablePointer<GtkWidget>?
+
     init() {
         gtk_widget_add_css_class(view, "data-table")
         gtk_column_view_set_show_column_separators(cast(view), 1)
@@ -78,6 +84,69 @@ final class TableColumnsView {
         if let adjustment = gtk_scrolled_window_get_vadjustment(cast(scroller)) {
             Signal.connect(UnsafeMutableRawPointer(adjustment), "value-changed") { [unowned self] in self.scrolled() }
         }
+        makeContextMenu()
+    }
+
+    // MARK: Context menu
+
+    /// A right click on a cell: Copy Cell (its text as shown), Copy Selected Rows.
+    private func makeContextMenu() {
+        let menu = g_menu_new()!
+        g_menu_append(menu, "Copy Cell", "table.copy-cell")
+        g_menu_append(menu, "Copy Selected Rows", "table.copy-rows")
+        let popover = gtk_popover_menu_new_from_model(UnsafeMutablePointer<GMenuModel>(menu))!
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        gtk_widget_set_parent(popover, view)
+        gtk_popover_set_has_arrow(cast(popover), 0)
+        gtk_widget_set_halign(popover, GTK_ALIGN_START)
+        self.popover = popover
+        let actions = OpaquePointer(g_simple_action_group_new()!)
+        Self.add("copy-cell", to: actions) { [unowned self] in
+            if let text = self.clickedCell { self.onCopy(text, "cell") }
+        }
+        Self.add("copy-rows", to: actions) { [unowned self] in
+            if let text = self.copiedText { self.onCopy(text, self.selectedCount == 1 ? "1 row" : "\(self.selectedCount) rows") }
+        }
+        gtk_widget_insert_action_group(view, "table", actions)
+        g_object_unref(UnsafeMutableRawPointer(actions))
+        let click = gtk_gesture_click_new()!
+        gtk_gesture_single_set_button(click, 3)
+        Signal.connectPressed(UnsafeMutableRawPointer(click)) { [unowned self] _, x, y in self.openMenu(x: x, y: y) }
+        gtk_widget_add_controller(view, click)
+    }
+
+    private static func add(_ name: String, to actions: OpaquePointer, _ action: @escaping @MainActor () -> Void) {
+        let simple = g_simple_action_new(name, nil)!
+        Signal.connectIgnoringArgument(UnsafeMutableRawPointer(simple), "activate", action)
+        g_action_map_add_action(actions, simple)
+        g_object_unref(UnsafeMutableRawPointer(simple))
+    }
+
+    /// Whether the context menu is open (it reads its own keys).
+    var isMenuOpen: Bool { popover.map { gtk_widget_get_visible($0) != 0 } ?? false }
+
+    private func openMenu(x: Double, y: Double) {
+        guard let popover else { return }
+        clickedCell = nil
+        var widget = gtk_widget_pick(view, x, y, GTK_PICK_DEFAULT)
+        // The cell's label, or the label inside the cell under the pointer.
+        while let current = widget, current != view {
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self),
+                                          gtk_label_get_type()) != 0 {
+                clickedCell = String(cString: gtk_label_get_text(cast(current)))
+                break
+            }
+            if let child = gtk_widget_get_first_child(current),
+               g_type_check_instance_is_a(UnsafeMutableRawPointer(child).assumingMemoryBound(to: GTypeInstance.self),
+                                          gtk_label_get_type()) != 0, gtk_widget_get_next_sibling(child) == nil {
+                clickedCell = String(cString: gtk_label_get_text(cast(child)))
+                break
+            }
+            widget = gtk_widget_get_parent(current)
+        }
+        var point = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+        gtk_popover_set_pointing_to(cast(popover), &point)
+        gtk_popover_popup(cast(popover))
     }
 
     /// Shows `cells`, sorted as `sort` says (the worker's order, or sorted here), the row at

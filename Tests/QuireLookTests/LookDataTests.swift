@@ -45,6 +45,12 @@ final class LookDataTests {
         #expect(Self.rows(tree, prefix: "Item ").first == "Item 001", "file order first: \(Self.rows(tree, prefix: "Item "))")
         #expect(tree.contains { $0.role == "label" && $0.name == "Paris, France" }, "a quoted cell holding the separator")
         #expect(tree.contains { $0.name.hasPrefix("Rows 1–300 of 300 rows") }, "\(tree.filter { $0.name.hasPrefix("Rows") }.map(\.name))")
+        // A cell's context menu: Copy Cell copies the cell under the pointer.
+        let paris = try #require(tree.first { $0.role == "label" && $0.name == "Paris, France" }?.extents)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, String(paris.x + 10), String(paris.y + paris.height / 2), "click", "3"])
+        let menu = bed.waitForAccessible { $0.contains { $0.name == "Copy Cell" && $0.role == "menu item" && $0.states.contains("focused") } }
+        #expect(menu.contains { $0.name == "Copy Selected Rows" && $0.role == "menu item" })
+        #expect(harness.copied { bed.key("Return") } == "Paris, France")
 
         // The rows (n = 1…300) hold n·7 mod 1000 as the amount: smallest n = 143 (1), largest n = 857 is
         // not in the file, so the largest is found the same way.
