@@ -103,6 +103,7 @@ public final class Document: Sendable {
         var notebook: NotebookText.Summary?
         var comicBook: ComicBookSummary?
         var djvu: DjVuSummary?
+        var photo: PhotoDetails?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -148,6 +149,8 @@ public final class Document: Sendable {
         case .text where DelimitedTable.applies(to: contentType, path: path):
             // Quire's own table: rows counted for a moment (else "about"), columns typed.
             table = TableInfo(try DelimitedTable(file: file, tabSeparated: contentType.conforms(to: "text/tab-separated-values")))
+        case .image where PhotoDetails.isCameraRaw(contentType):
+            photo = try PhotoDetails.ofCameraRaw(file)
         case .image:
             if ImageProbe.canLoad(mimeType: contentType.mimeType) {
                 guard let probed = ImageProbe.info(of: file) else {
@@ -197,6 +200,7 @@ public final class Document: Sendable {
         info.notebook = notebook
         info.comicBook = comicBook
         info.djvu = djvu
+        info.photo = photo
         return info
     }
 }

@@ -127,6 +127,9 @@ enum InfoCardFormatter {
             rows.append(("Cells", notebook.cellsText))
             if notebook.images > 0 { rows.append(("Images", "\(notebook.images)")) }
         }
+        if let photo = info.photo {
+            rows += photo.cardDetails.map { ($0.label, $0.value) }
+        }
         if let djvu = info.djvu {
             rows.append(("Pages", grouped(Int64(djvu.pages))))
             if let width = djvu.pageWidth, let height = djvu.pageHeight {

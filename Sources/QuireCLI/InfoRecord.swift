@@ -105,6 +105,10 @@ struct InfoRecord: Encodable {
     /// A DjVu document: `pages`, the first page's `pageWidth` and `pageHeight` (points) and
     /// `resolution` (dots an inch).
     var djvu: DjVuSummary?
+    /// A photo's shot: `camera`, `lens`, `exposureTime` (seconds), `aperture` (f-number), `iso`,
+    /// `focalLength` (mm), `taken` (seconds since 1970, the camera's clock), `width`, `height`,
+    /// `hasLocation` (the place itself is never given).
+    var photo: PhotoDetails?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -151,6 +155,7 @@ struct InfoRecord: Encodable {
         notebook = info.notebook.map(NotebookRecord.init)
         comicBook = info.comicBook
         djvu = info.djvu
+        photo = info.photo
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

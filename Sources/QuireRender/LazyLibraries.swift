@@ -8,6 +8,7 @@ internal import CPangoCairo
 internal import CFontconfig
 internal import CGStreamer
 internal import CDjVuLibre
+internal import CLibRaw
 import QuireTypes
 
 /// Libraries loaded with `dlopen` the first time they are needed: cairo when Quire first draws,
@@ -79,6 +80,13 @@ enum LazyLibraries {
 
     static func djvu(_ path: DocumentPath) throws(DocumentError) -> quire_djvu_api {
         guard let api = djvuAPI else { throw missing("DjVuLibre (libdjvulibre21)", "DjVu", path) }
+        return api
+    }
+
+    private static let rawAPI: quire_raw_api? = quire_raw_api_load()?.pointee
+
+    static func raw(_ path: DocumentPath) throws(DocumentError) -> quire_raw_api {
+        guard let api = rawAPI else { throw missing("LibRaw (libraw20)", "camera RAW", path) }
         return api
     }
 

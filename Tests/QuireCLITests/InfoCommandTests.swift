@@ -56,7 +56,7 @@ struct InfoCommandTests {
         // book's pages are counted, so one with too many entries fails.
         let failed = records.filter { $0["ok"] as? Bool == false }.compactMap { $0["name"] as? String }.sorted()
         #expect(failed == ["bomb.odt", "encrypted.pdf", "garbage.jpg", "garbage.pdf", "many-entries.cbz", "office-bomb.docx", "office-garbage.doc",
-                           "office-password.odt", "office-truncated.docx", "truncated.jpg", "truncated.odt", "truncated.pdf"])
+                           "office-password.odt", "office-truncated.docx", "stripped.cr2", "truncated.jpg", "truncated.odt", "truncated.pdf"])
         #expect(result.status == 65)
     }
 
@@ -160,6 +160,22 @@ struct InfoCommandTests {
         #expect(thumbnail.status == 65)
         #expect(thumbnail.errorLines.count == 1)
         #expect(thumbnail.standardError.contains(reason), "\(thumbnail.standardError)")
+    }
+
+    /// Issue 39: a camera RAW file's shot on the card and in JSON (the place it was taken never).
+    @Test func aRawPhotosShotIsOnTheCard() throws {
+        let result = QuireBinary.run(["info", Samples.path("camera.rw2")])
+        #expect(result.status == 0, "\(result.standardError)")
+        for line in ["Camera:     Panasonic DMC-LX3\n", "Exposure:   1/250 s · f/4 · ISO 80 · 5.1 mm\n", "Taken:      2008-08-06 15:21\n",
+                     "Preview:    yes\n"] {
+            #expect(result.standardOutputText.contains(line), "\(line) in \(result.standardOutputText)")
+        }
+        let json = QuireBinary.run(["info", "--json", Samples.path("camera.dng")])
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])
+        let photo = try #require(records.first?["photo"] as? [String: Any])
+        #expect(photo["camera"] as? String == "Canon EOS 350D" && photo["iso"] as? Int == 400 && photo["hasLocation"] as? Bool == false)
+        let refused = QuireBinary.run(["info", Samples.path("stripped.cr2")])
+        #expect(refused.status == 65 && refused.errorLines.count == 1 && refused.standardError.contains("not a readable camera RAW file"))
     }
 
     /// Files that report size 0 but are not empty (/proc) are typed by name and never read:
