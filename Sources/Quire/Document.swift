@@ -159,6 +159,7 @@ public final class Document: Sendable {
                 }
                 image = probed
             }
+            photo = PhotoDetails.ofPhoto(file)
         case .font:
             fontFaces = try FontFace.faces(in: file, limits: limits)
         case .archive:

@@ -65,3 +65,32 @@ import QuireTypes
         #expect(halfTurn.width == 2 && halfTurn.pixel(x: 0, y: 0).isClose(to: 0, 0, 255))
     }
 }
+
+/// A JPEG's EXIF block: the shot's details on the card, the place only said to be recorded.
+@Suite struct PhotoExifTests {
+    @Test func aJPEGsShotIsOnTheCard() throws {
+        let renderer = try SampleFiles.renderer("photo-exif.jpg")
+        let details = Dictionary(uniqueKeysWithValues: renderer.details.map { ($0.label, $0.value) })
+        #expect(details["Camera"] == "FUJIFILM X-T30")
+        #expect(details["Lens"] == "XF35mmF2 R WR")
+        #expect(details["Exposure"] == "1/125 s · f/2.8 · ISO 200 · 35 mm")
+        #expect(details["Taken"] == "2024-05-01 13:45")
+        #expect(details["Location"] == "recorded (not shown)")
+        // A JPEG with only an orientation names nothing.
+        #expect(try SampleFiles.renderer("photo-rotated.jpg").details.isEmpty)
+    }
+
+    @Test func exifDatesAreReadAsTheClockSaid() {
+        #expect(PhotoDetails.exifDate("1970:01:01 00:00:00") == 0)
+        #expect(PhotoDetails.exifDate("2024:05:01 13:45:09") == 1_714_571_109)
+        #expect(PhotoDetails.exifDate("0000:00:00 00:00:00") == nil)
+        #expect(PhotoDetails.exifDate("garbage") == nil)
+    }
+
+    @Test func aCutOrLyingEXIFBlockIsNotACrash() {
+        // An IFD whose count and offsets point past the bytes given.
+        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 0xFF, 0xFF, 0x0F, 0x01, 2, 0, 0xFF, 0xFF, 0, 0, 0xF0, 0xFF, 0xFF, 0x7F]
+        #expect(PhotoDetails.exif(tiff) == nil)
+        #expect(ExifOrientation.read(tiff) == 1)
+    }
+}
