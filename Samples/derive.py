@@ -132,6 +132,45 @@ comic_pages = [
     ("book/page1.png", png(200, 300, lambda x, y: (0, 255, 0))),
 ]
 container("series.cbz", comic_pages)
+# --- An EPUB book to read: novel.epub (cover, two chapters, a picture, a script and outside links
+# that must never be loaded) and drm.epub (content encrypted: refused as DRM-protected) ----------
+novel_opf = ('<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
+             '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">quire-novel</dc:identifier>'
+             '<dc:title>The Quire Reader</dc:title><dc:creator>A. Author &amp; B. Writer</dc:creator></metadata>'
+             '<manifest><item id="cover" href="images/cover.png" media-type="image/png" properties="cover-image"/>'
+             '<item id="fig" href="images/figure%201.png" media-type="image/png"/>'
+             '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
+             '<item id="c1" href="text/one.xhtml" media-type="application/xhtml+xml"/>'
+             '<item id="c2" href="text/two.xhtml" media-type="application/xhtml+xml"/></manifest>'
+             '<spine><itemref idref="nav" linear="no"/><itemref idref="c1"/><itemref idref="c2"/></spine></package>')
+chapter_one = ('<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><head>'
+               '<title>One</title><link rel="stylesheet" href="http://127.0.0.1:9/style.css"/>'
+               '<script>document.write("never run")</script><style>p { color: red }</style></head><body>'
+               '<h1>Chapter One</h1><p>It was a <em>quiet</em> night and the <strong>printer</strong> '
+               'hummed.</p><p>A link <a href="http://127.0.0.1:9/away">away</a> and&#160;an&nbsp;entity &amp; more.</p>'
+               '<img src="../images/figure%201.png" alt="A blue figure"/><img src="http://127.0.0.1:9/remote.png" alt="remote"/>'
+               '</body></html>')
+chapter_two = ('<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><body>'
+               '<h2>Chapter Two</h2><ul><li>first thing</li><li>second thing</li></ul>'
+               '<blockquote><p>Quoted words.</p></blockquote><pre>let x = 1\nlet y = 2</pre></body></html>')
+blue_png = png(40, 30, lambda x, y: (0, 0, 255))
+container("novel.epub", [
+    ("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'),
+    ("OEBPS/content.opf", novel_opf),
+    ("OEBPS/nav.xhtml", '<html xmlns="http://www.w3.org/1999/xhtml"><body><nav><ol><li>Not in the reading order</li></ol></nav></body></html>'),
+    ("OEBPS/text/one.xhtml", chapter_one),
+    ("OEBPS/text/two.xhtml", chapter_two),
+    ("OEBPS/images/cover.png", green_png),
+    ("OEBPS/images/figure 1.png", blue_png),
+], mimetype="application/epub+zip")
+container("drm.epub", [
+    ("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'),
+    ("META-INF/encryption.xml", '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/><enc:CipherData><enc:CipherReference URI="OEBPS/text/one.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'),
+    ("OEBPS/content.opf", novel_opf),
+    ("OEBPS/text/one.xhtml", bytes(range(256)) * 4),
+], mimetype="application/epub+zip")
+
+
 import io, tarfile
 with tarfile.open(path("series.cbt"), "w") as t:
     for entry, data in comic_pages:

@@ -87,7 +87,7 @@ enum ContainerPreview {
 extension RenderEngine {
     /// Zip containers that carry a preview image (OpenDocument, OOXML, iWork, EPUB): the image,
     /// through the image engine's decoder.
-    static let containerPreview = RenderEngine(name: "container-preview", families: [.officeDocument, .ebook]) {
+    static let containerPreview = RenderEngine(name: "container-preview", families: [.officeDocument]) {
         (input) throws(DocumentError) in
         let (name, bytes) = try ContainerPreview.extract(from: input.file, family: input.contentType.family, limits: input.limits)
         let decoder = ImageDecoder(source: .bytes(bytes, name: name), path: input.file.path, limits: input.limits)

@@ -79,12 +79,9 @@ public struct Capabilities: Sendable, Hashable {
         case .djvu:
             // Scanned pages, printed as images are.
             return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
-        case .comicBook:
-            // The pages are images, printed as images are.
+        case .comicBook, .ebook:
+            // A comic's pages are images; a book's are laid out as notes are: printed as shown.
             return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
-        case .ebook:
-            return Capabilities(preview: .supported, thumbnail: .supported,
-                                print: .unsupported(reason: "Quire cannot print \(description()) files; only their preview image is readable"))
         case .video, .audio:
             let what = family == .video ? "video" : "audio"
             return Capabilities(preview: .supported, thumbnail: .supported,

@@ -9,7 +9,7 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     /// Office documents (Word, Excel, PowerPoint, OpenDocument, RTF, iWork): every page through
     /// LibreOffice when it is installed, else the preview image zip-based ones may carry.
     case officeDocument = "office-document"
-    /// EPUB books (cover image from the OPF manifest).
+    /// EPUB books: the cover, then the chapters in reading order.
     case ebook
     /// DjVu documents (scanned books and papers): every page, the hidden text layer.
     case djvu

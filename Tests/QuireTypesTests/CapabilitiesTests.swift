@@ -41,8 +41,8 @@ struct CapabilitiesTests {
         let type = ContentType(mimeType: mime)
         #expect(type.family == family)
         // Office files print as the PDF LibreOffice makes of them, when it is installed; a comic
-        // book's pages are images, printed as images are; an EPUB only has its cover.
-        let printable = family == .comicBook || (family == .officeDocument && OfficeInstallation.isInstalled)
+        // book's pages are images and a book's are laid out: both print as shown.
+        let printable = family == .comicBook || family == .ebook || (family == .officeDocument && OfficeInstallation.isInstalled)
         #expect(type.capabilities.print.isSupported == printable)
     }
 }

@@ -1,0 +1,123 @@
+import QuireTypes
+import QuireSystem
+
+/// An EPUB book read as a reader reads it: its title and author from the package document, the
+/// cover, then the chapters in spine order as ``MarkdownText`` lines (``XHTMLChapter``) — the
+/// same lines Markdown files become, so the pages, the window's rendered view and the terminal
+/// show a book as they show notes. Only the book's own entries are read (through
+/// ``ZipArchive``, bounded); `http:` and other outside references are never followed. A book
+/// whose content is encrypted (DRM) says so.
+struct EpubBook {
+    private(set) var text = MarkdownText()
+    private(set) var author: String?
+    /// Chapters read (of the spine's) and whether the text stops early.
+    private(set) var chapters = 0
+    private(set) var isCut = false
+
+    /// Pictures drawn (the rest are placeholders), and bytes of chapter text read in all.
+    static let maximumPictures = 64
+    static let maximumPictureBytes = 16 << 20
+    static let maximumTextBytes = 8 << 20
+
+    init(file: InputFile, limits: RenderLimits, maximumLines: Int = MarkdownText.maximumLines) throws(DocumentError) {
+        let zip = ZipArchive(file: file, limits: limits)
+        let names = try zip.entryNames()
+        let present = Set(names)
+        guard present.contains("META-INF/container.xml") else {
+            throw DocumentError(kind: .damaged, path: file.path, reason: "not an EPUB book (no META-INF/container.xml)")
+        }
+        if present.contains("META-INF/encryption.xml") {
+            let encryption = XMLScan(try zip.contents(of: "META-INF/encryption.xml", limit: 1 << 20))
+            // Font obfuscation (IDPF, Adobe) is not DRM: only the fonts are scrambled.
+            let drm = encryption.elements.contains { element in
+                element.name == "EncryptionMethod"
+                    && !(element.attributes["Algorithm"] ?? "").hasSuffix("/obfuscation")
+                    && element.attributes["Algorithm"] != "http://ns.adobe.com/pdf/enc#RC"
+            }
+            if drm {
+                throw DocumentError(kind: .unsupported, path: file.path, reason: "the book is protected by DRM; Quire shows only books that are not")
+            }
+        }
+        let container = XMLScan(try zip.contents(of: "META-INF/container.xml", limit: 1 << 20))
+        guard let opfPath = container.elements.first(where: { $0.name == "rootfile" })?.attributes["full-path"], present.contains(opfPath) else {
+            throw DocumentError(kind: .damaged, path: file.path, reason: "the EPUB's package document is missing")
+        }
+        let opfBytes = try zip.contents(of: opfPath, limit: 4 << 20)
+        let opf = XMLScan(opfBytes)
+        let base = opfPath.contains("/") ? String(opfPath[...opfPath.lastIndex(of: "/")!]) : ""
+        var manifest: [String: String] = [:]
+        for item in opf.elements where item.name == "item" {
+            if let id = item.attributes["id"], let href = item.attributes["href"] { manifest[id] = href }
+        }
+        let spine = opf.elements.filter { $0.name == "itemref" && $0.attributes["linear"] != "no" }.compactMap { $0.attributes["idref"] }
+        let metadata = Self.elementTexts(opfBytes)
+        text.title = metadata["title"]
+        author = metadata["creator"]
+
+        var pictures = 0
+        func picture(_ full: String?) -> [UInt8]? {
+            guard let full, present.contains(full), pictures < Self.maximumPictures,
+                  let bytes = try? zip.contents(of: full, limit: Self.maximumPictureBytes) else { return nil }
+            pictures += 1
+            return bytes
+        }
+        // The cover first, as the book opens.
+        if let cover = try ContainerPreview.epubCover(zip: zip, names: names), let bytes = picture(cover) {
+            var line = MarkdownText.Line(text: "[cover]", kind: .image)
+            line.image = bytes
+            text.lines.append(line)
+            text.lines.append(MarkdownText.Line(text: "", kind: .blank))
+        }
+        var textBytes = 0
+        for idref in spine {
+            guard let href = manifest[idref], let chapterPath = Self.resolve(href, from: base, in: present) else { continue }
+            guard textBytes < Self.maximumTextBytes, text.lines.count < maximumLines else { isCut = true; break }
+            let bytes: [UInt8]
+            do throws(DocumentError) {
+                bytes = try zip.contents(of: chapterPath, limit: 4 << 20)
+            } catch where error.kind == .limitExceeded {
+                isCut = true   // the book's bytes read so far reach the container's limit: shown up to here
+                break
+            }
+            textBytes += bytes.count
+            let folder = chapterPath.contains("/") ? String(chapterPath[...chapterPath.lastIndex(of: "/")!]) : ""
+            let chapter = XHTMLChapter(bytes, maximumLines: maximumLines - text.lines.count) { reference in
+                picture(Self.resolve(reference, from: folder, in: present))
+            }
+            text.lines += chapter.lines
+            text.headings += chapter.headings
+            text.wordCount += chapter.words
+            chapters += 1
+        }
+        if text.title == nil { text.title = text.headings.first?.text }
+    }
+
+    /// `href` (percent-encoded, relative to `folder`) as an entry of the book, nil when it is
+    /// outside the book (a scheme, an absolute path, above the root) or not there.
+    static func resolve(_ href: String, from folder: String, in present: Set<String>) -> String? {
+        let withoutFragment = String(href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        guard !withoutFragment.isEmpty, !withoutFragment.contains(":"), !withoutFragment.hasPrefix("/") else { return nil }
+        let decoded = PercentEncoding.decodedString(withoutFragment) ?? withoutFragment
+        var parts: [Substring] = []
+        for part in (folder + decoded).split(separator: "/") {
+            if part == ".." { guard !parts.isEmpty else { return nil }; parts.removeLast() } else if part != "." { parts.append(part) }
+        }
+        let full = parts.joined(separator: "/")
+        return present.contains(full) ? full : nil
+    }
+
+    /// The text of the package document's first `dc:title` and `dc:creator` (by local name).
+    static func elementTexts(_ bytes: [UInt8]) -> [String: String] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var found: [String: String] = [:]
+        for name in ["title", "creator"] {
+            guard let open = text.firstRange(of: "<dc:\(name)") else { continue }
+            guard let end = text[open.upperBound...].firstIndex(of: ">"),
+                  let close = text[end...].firstRange(of: "</dc:\(name)>") else { continue }
+            let value = XMLScan.unescape(String(text[text.index(after: end)..<close.lowerBound]))
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            if !value.isEmpty { found[name] = value }
+        }
+        return found
+    }
+}
