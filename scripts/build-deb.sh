@@ -79,8 +79,8 @@ for soname in $(grep -ho '"lib[A-Za-z0-9_+.-]*\.so\.[0-9][0-9.]*"' Sources/C*/sh
     grep -qx "$owner" <<<"$depends" || lazy+=("$owner")
 done
 recommends=$(printf '%s\n' "${lazy[@]}" bubblewrap gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-    libgtk-4-media-gstreamer librsvg2-common webp-pixbuf-loader ghostscript | sort -u | paste -sd, | sed 's/,/, /g')
-suggests="libreoffice-writer, libreoffice-calc, libreoffice-impress, libreoffice-draw, gstreamer1.0-libav, gstreamer1.0-plugins-bad, cups, heif-gdk-pixbuf"
+    libgtk-4-media-gstreamer librsvg2-common webp-pixbuf-loader heif-gdk-pixbuf libavif-gdk-pixbuf ghostscript | sort -u | paste -sd, | sed 's/,/, /g')
+suggests="libreoffice-writer, libreoffice-calc, libreoffice-impress, libreoffice-draw, gstreamer1.0-libav, gstreamer1.0-plugins-bad, cups"
 { echo "quire:Recommends=$recommends"; echo "quire:Suggests=$suggests"; } >> "$work/debian/substvars"
 
 (cd "$work" && dpkg-gencontrol -pquire -Pdebian/quire -Tdebian/substvars -ldebian/changelog -cdebian/control \

@@ -35,6 +35,19 @@ import QuireTypes
         #expect(image.pixel(x: 90, y: image.height / 2).isClose(to: 0, 0, 255))
     }
 
+    /// Issue 39: an iPhone-style HEIC and an AVIF photo (heif-enc from photo.jpg: left red, right
+    /// blue) through the gdk-pixbuf loaders `make deps` installs (heif-gdk-pixbuf,
+    /// libavif-gdk-pixbuf; the package recommends them).
+    @Test(arguments: ["photo.heic", "photo.avif"])
+    func heicAndAVIFPhotosAreDrawn(name: String) throws {
+        try #require(ImageProbe.canLoad(mimeType: name.hasSuffix("heic") ? "image/heif" : "image/avif"),
+                     "the loader is installed by make deps (heif-gdk-pixbuf, libavif-gdk-pixbuf)")
+        let image = try SampleFiles.renderer(name).render(size: .longestSide(80))
+        #expect(image.width == 80 && image.height == 60)
+        #expect(image.pixel(x: 20, y: 30).isClose(to: 255, 0, 0, tolerance: 40))
+        #expect(image.pixel(x: 60, y: 30).isClose(to: 0, 0, 255, tolerance: 40))
+    }
+
     /// WebP works where a loader is installed (webp-pixbuf-loader); without one, a WebP file is
     /// reported as unsupported with the reason, never rendered as garbage.
     @Test func webpFollowsTheInstalledLoader() throws {
