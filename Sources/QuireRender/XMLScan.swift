@@ -9,51 +9,118 @@ struct XMLScan {
     }
     private(set) var elements: [Element] = []
 
+    /// What ``tokens(_:_:)`` finds: text between tags (as written: entities not resolved; a
+    /// CDATA section's content as text, marked), and tags with their local name, whether they
+    /// close or close themselves, and their attributes (values unescaped).
+    enum Token {
+        case text(String.UnicodeScalarView.SubSequence, isCData: Bool)
+        case tag(name: String, closing: Bool, selfClosing: Bool, attributes: [String: String])
+    }
+
     init(_ bytes: [UInt8]) {
-        let text = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
-        var i = 0
+        var elements: [Element] = []
+        Self.tokens(bytes) { token in
+            if case .tag(let name, false, _, let attributes) = token, !name.isEmpty {
+                elements.append(Element(name: name, attributes: attributes))
+            }
+            return true
+        }
+        self.elements = elements
+    }
+
+    /// Calls `visit` with each token of `bytes` (UTF-8) in order, until it returns false.
+    /// Comments, processing instructions and declarations are skipped.
+    static func tokens(_ bytes: [UInt8], _ visit: (Token) -> Bool) {
+        let text = String(decoding: bytes, as: UTF8.self).unicodeScalars
+        var i = text.startIndex
         func skip(past marker: String) {
             let m = Array(marker.unicodeScalars)
-            while i < text.count {
-                if text[i] == m[0], i + m.count <= text.count, Array(text[i..<(i + m.count)]) == m { i += m.count; return }
-                i += 1
+            while i < text.endIndex {
+                if text[i] == m[0], text[i...].starts(with: m) { i = text.index(i, offsetBy: m.count); return }
+                i = text.index(after: i)
             }
         }
         func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\n" || c == "\t" || c == "\r" }
         func isNameChar(_ c: Unicode.Scalar) -> Bool { !isSpace(c) && c != "=" && c != ">" && c != "/" && c != "<" && c != "\"" && c != "'" }
         func local(_ name: String) -> String { String(name.split(separator: ":").last ?? Substring(name)) }
-        while i < text.count {
-            guard text[i] == "<" else { i += 1; continue }
-            let rest = text.count - i
-            if rest >= 4, text[i + 1] == "!", text[i + 2] == "-", text[i + 3] == "-" { skip(past: "-->"); continue }
-            if rest >= 9, text[i + 1] == "!", String(String.UnicodeScalarView(text[(i + 2)..<(i + 9)])) == "[CDATA[" { skip(past: "]]>"); continue }
-            if rest >= 2, text[i + 1] == "?" || text[i + 1] == "!" || text[i + 1] == "/" { skip(past: ">"); continue }
-            i += 1
+        var textStart = i
+        func flushText(upTo end: String.UnicodeScalarView.Index) -> Bool {
+            defer { textStart = end }
+            return textStart == end || visit(.text(text[textStart..<end], isCData: false))
+        }
+        while i < text.endIndex {
+            guard text[i] == "<" else { i = text.index(after: i); continue }
+            guard flushText(upTo: i) else { return }
+            let rest = text[i...]
+            if rest.starts(with: "<!--".unicodeScalars) { skip(past: "-->"); textStart = i; continue }
+            if rest.starts(with: "<![CDATA[".unicodeScalars) {
+                let start = text.index(i, offsetBy: 9)
+                skip(past: "]]>")
+                let end = text.index(i, offsetBy: -3, limitedBy: start) ?? start
+                textStart = i
+                guard visit(.text(text[start..<max(start, end)], isCData: true)) else { return }
+                continue
+            }
+            if rest.starts(with: "<?".unicodeScalars) || rest.starts(with: "<!".unicodeScalars) { skip(past: ">"); textStart = i; continue }
+            i = text.index(after: i)
+            let closing = i < text.endIndex && text[i] == "/"
+            if closing { i = text.index(after: i) }
             var name = String.UnicodeScalarView()
-            while i < text.count, isNameChar(text[i]) { name.append(text[i]); i += 1 }
+            while i < text.endIndex, isNameChar(text[i]) { name.append(text[i]); i = text.index(after: i) }
             var attributes: [String: String] = [:]
-            while i < text.count, text[i] != ">" {
-                if isSpace(text[i]) || text[i] == "/" { i += 1; continue }
+            var selfClosing = false
+            while i < text.endIndex, text[i] != ">" {
+                if text[i] == "/" { selfClosing = true; i = text.index(after: i); continue }
+                if isSpace(text[i]) { i = text.index(after: i); continue }
+                selfClosing = false
                 var key = String.UnicodeScalarView()
-                while i < text.count, isNameChar(text[i]) { key.append(text[i]); i += 1 }
-                while i < text.count, isSpace(text[i]) { i += 1 }
-                guard i < text.count, text[i] == "=" else {
-                    if key.isEmpty { i += 1 }
+                while i < text.endIndex, isNameChar(text[i]) { key.append(text[i]); i = text.index(after: i) }
+                while i < text.endIndex, isSpace(text[i]) { i = text.index(after: i) }
+                guard i < text.endIndex, text[i] == "=" else {
+                    if key.isEmpty, i < text.endIndex { i = text.index(after: i) }
                     continue
                 }
-                i += 1
-                while i < text.count, isSpace(text[i]) { i += 1 }
-                guard i < text.count, text[i] == "\"" || text[i] == "'" else { continue }
+                i = text.index(after: i)
+                while i < text.endIndex, isSpace(text[i]) { i = text.index(after: i) }
+                guard i < text.endIndex, text[i] == "\"" || text[i] == "'" else { continue }
                 let quote = text[i]
-                i += 1
+                i = text.index(after: i)
                 var value = String.UnicodeScalarView()
-                while i < text.count, text[i] != quote { value.append(text[i]); i += 1 }
-                i += 1
-                attributes[local(String(key))] = Self.unescape(String(value))
+                while i < text.endIndex, text[i] != quote { value.append(text[i]); i = text.index(after: i) }
+                if i < text.endIndex { i = text.index(after: i) }
+                if !closing { attributes[local(String(key))] = Self.unescape(String(value)) }
             }
-            i += 1
-            if !name.isEmpty { elements.append(Element(name: local(String(name)), attributes: attributes)) }
+            if i < text.endIndex { i = text.index(after: i) }
+            textStart = i
+            guard visit(.tag(name: local(String(name)), closing: closing, selfClosing: selfClosing, attributes: attributes)) else { return }
         }
+        _ = flushText(upTo: text.endIndex)
+    }
+
+    /// The text of the first element of each of `names` (local names), unescaped, its white
+    /// space collapsed; elements with no text are left out. (ComicInfo.xml's fields, an OPF's
+    /// `dc:title`.)
+    static func firstTexts(_ bytes: [UInt8], of names: Set<String>) -> [String: String] {
+        var found: [String: String] = [:]
+        var open: String?
+        var collected = ""
+        tokens(bytes) { token in
+            switch token {
+            case .tag(let name, let closing, let selfClosing, _):
+                if closing, name == open {
+                    let value = unescape(collected).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                    if !value.isEmpty { found[name] = value }
+                    open = nil
+                } else if !closing, !selfClosing, open == nil, names.contains(name), found[name] == nil {
+                    open = name
+                    collected = ""
+                }
+            case .text(let text, _):
+                if open != nil { collected += String(String.UnicodeScalarView(text)) }
+            }
+            return found.count < names.count
+        }
+        return found
     }
 
     /// The five predefined entities and numeric character references.

@@ -55,4 +55,13 @@ import QuireTypes
             #expect(EpubBook.resolve(outside, from: "OEBPS/", in: present) == nil, "\(outside)")
         }
     }
+
+    @Test func elementTextsAreReadByOneTokenizer() {
+        let xml = Array("<?xml version=\"1.0\"?><!-- <Title>no</Title> --><m><dc:title>A &amp; <![CDATA[<B>]]>  C</dc:title><Title/><Title>Real</Title></m>".utf8)
+        let texts = XMLScan.firstTexts(xml, of: ["title", "Title", "missing"])
+        #expect(texts["title"] == "A & <B> C")
+        #expect(texts["Title"] == "Real", "a comment and an empty element are not the text")
+        #expect(texts["missing"] == nil)
+        #expect(XMLScan(xml).elements.map(\.name) == ["m", "title", "Title", "Title"])
+    }
 }

@@ -10,19 +10,13 @@ struct ComicInfo: Equatable {
     var year: String?
 
     init(_ bytes: [UInt8]) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        func element(_ name: String) -> String? {
-            guard let open = text.firstRange(of: "<\(name)>"),
-                  let close = text[open.upperBound...].firstRange(of: "</\(name)>") else { return nil }
-            let value = XMLScan.unescape(String(text[open.upperBound..<close.lowerBound]))
-            let trimmed = value.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
-            return trimmed.isEmpty || trimmed.count > 500 ? nil : String(trimmed)
-        }
-        title = element("Title")
-        series = element("Series")
-        number = element("Number")
-        volume = element("Volume")
-        writer = element("Writer")
-        year = element("Year")
+        let texts = XMLScan.firstTexts(bytes, of: ["Title", "Series", "Number", "Volume", "Writer", "Year"])
+        func field(_ name: String) -> String? { texts[name].flatMap { $0.count > 500 ? nil : $0 } }
+        title = field("Title")
+        series = field("Series")
+        number = field("Number")
+        volume = field("Volume")
+        writer = field("Writer")
+        year = field("Year")
     }
 }

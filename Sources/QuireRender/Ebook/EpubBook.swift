@@ -50,7 +50,7 @@ struct EpubBook {
             if let id = item.attributes["id"], let href = item.attributes["href"] { manifest[id] = href }
         }
         let spine = opf.elements.filter { $0.name == "itemref" && $0.attributes["linear"] != "no" }.compactMap { $0.attributes["idref"] }
-        let metadata = Self.elementTexts(opfBytes)
+        let metadata = XMLScan.firstTexts(opfBytes, of: ["title", "creator"])
         text.title = metadata["title"]
         author = metadata["creator"]
 
@@ -106,18 +106,4 @@ struct EpubBook {
         return present.contains(full) ? full : nil
     }
 
-    /// The text of the package document's first `dc:title` and `dc:creator` (by local name).
-    static func elementTexts(_ bytes: [UInt8]) -> [String: String] {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var found: [String: String] = [:]
-        for name in ["title", "creator"] {
-            guard let open = text.firstRange(of: "<dc:\(name)") else { continue }
-            guard let end = text[open.upperBound...].firstIndex(of: ">"),
-                  let close = text[end...].firstRange(of: "</dc:\(name)>") else { continue }
-            let value = XMLScan.unescape(String(text[text.index(after: end)..<close.lowerBound]))
-                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            if !value.isEmpty { found[name] = value }
-        }
-        return found
-    }
 }

@@ -2,8 +2,8 @@
 /// browser: headings (`h1`…`h6`), paragraphs and block `div`s, list items with a bullet, block
 /// quotes with a bar, preformatted text as code, emphasis, strong text and links as styles, and
 /// images (`img`, SVG `image`) as pictures the book itself holds. Scripts, styles and the head
-/// are skipped; nothing the chapter names outside the book is loaded; entities beyond XML's own
-/// and numeric ones are shown as they are.
+/// are skipped; nothing the chapter names outside the book is loaded; entities beyond XML's own,
+/// numeric ones and `&nbsp;` are shown as they are. Tokens come from ``XMLScan/tokens(_:_:)``.
 struct XHTMLChapter {
     /// Reads the book's picture at `href` (relative to the chapter), nil when it has none.
     typealias PictureReader = (String) -> [UInt8]?
@@ -26,56 +26,24 @@ struct XHTMLChapter {
                                          "figcaption", "table", "tr", "dl", "dt", "dd", "ul", "ol", "body", "main", "hr"]
 
     init(_ bytes: [UInt8], maximumLines: Int, pictures: PictureReader) {
-        let text = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
-        var i = 0
-        func skip(past marker: String) {
-            let m = Array(marker.unicodeScalars)
-            while i < text.count {
-                if text[i] == m[0], i + m.count <= text.count, Array(text[i..<(i + m.count)]) == m { i += m.count; return }
-                i += 1
+        var chapter = self
+        XMLScan.tokens(bytes) { token in
+            switch token {
+            case .text(let text, let isCData):
+                if chapter.skipping == 0 {
+                    let raw = String(String.UnicodeScalarView(text))
+                    chapter.write(isCData ? raw : XMLScan.unescape(raw).replacingNonBreakingSpaces())
+                }
+            case .tag(let name, let closing, let selfClosing, let attributes):
+                chapter.handle(name.lowercased(), closing: closing, selfClosing: selfClosing, attributes: attributes, pictures: pictures)
             }
+            return chapter.lines.count < maximumLines
         }
-        var pending = String.UnicodeScalarView()
-        func flushText() {
-            guard !pending.isEmpty else { return }
-            write(XMLScan.unescape(String(pending)).replacingNonBreakingSpaces())
-            pending = String.UnicodeScalarView()
-        }
-        while i < text.count, lines.count < maximumLines {
-            guard text[i] == "<" else {
-                if skipping == 0 { pending.append(text[i]) }
-                i += 1
-                continue
-            }
-            let rest = text.count - i
-            if rest >= 4, text[i + 1] == "!", text[i + 2] == "-", text[i + 3] == "-" { skip(past: "-->"); continue }
-            if rest >= 9, text[i + 1] == "!", String(String.UnicodeScalarView(text[(i + 2)..<(i + 9)])) == "[CDATA[" {
-                let start = i + 9
-                skip(past: "]]>")
-                if skipping == 0 { pending.append(contentsOf: text[start..<max(start, i - 3)]) }
-                continue
-            }
-            if rest >= 2, text[i + 1] == "?" || text[i + 1] == "!" { skip(past: ">"); continue }
-            // A tag: its name, whether it closes, its attributes (by XMLScan, on the tag's text).
-            let start = i
-            skip(past: ">")
-            let tag = Array(text[start..<i])
-            let closing = tag.count > 1 && tag[1] == "/"
-            var nameScalars = String.UnicodeScalarView()
-            var j = closing ? 2 : 1
-            while j < tag.count, !(tag[j] == " " || tag[j] == ">" || tag[j] == "/" || tag[j] == "\n" || tag[j] == "\t" || tag[j] == "\r") {
-                nameScalars.append(tag[j]); j += 1
-            }
-            let name = String(String(nameScalars).split(separator: ":").last ?? "").lowercased()
-            let selfClosing = tag.count > 2 && tag[tag.count - 2] == "/"
-            flushText()
-            handle(name, closing: closing, selfClosing: selfClosing, tag: tag, pictures: pictures)
-        }
-        flushText()
-        endBlock()
+        chapter.endBlock()
+        self = chapter
     }
 
-    private mutating func handle(_ name: String, closing: Bool, selfClosing: Bool, tag: [Unicode.Scalar], pictures: PictureReader) {
+    private mutating func handle(_ name: String, closing: Bool, selfClosing: Bool, attributes: [String: String], pictures: PictureReader) {
         switch name {
         case "script", "style", "head", "title":
             if closing { skipping = max(0, skipping - 1) } else if !selfClosing { skipping += 1 }
@@ -101,7 +69,6 @@ struct XHTMLChapter {
         case "a": style(.link, closing: closing, selfClosing: selfClosing)
         case "img", "image":
             guard !closing else { return }
-            let attributes = XMLScan(Array(String(String.UnicodeScalarView(tag)).utf8)).elements.first?.attributes ?? [:]
             guard let href = attributes["src"] ?? attributes["href"] else { return }
             endBlock()
             let bytes = pictures(href)
