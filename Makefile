@@ -28,8 +28,8 @@ DEB_DESKTOP := nautilus dbus-bin
 DESKTOP_SUITES := NautilusEndToEndTests
 # Benchmark only: the baselines and the tree generators (gnome-sushi and evince: the window's
 # baselines, bench/look-window-bench.sh; ffmpegthumbnailer and totem's video thumbnailer:
-# bench/media-bench.sh; visidata: bench/csv-bench.sh).
-DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem visidata
+# bench/media-bench.sh; visidata: bench/csv-bench.sh; jupyter-nbconvert: bench/data-bench.sh).
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem visidata jupyter-nbconvert
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 # `make deb` and its check (scripts/deb-check.sh, which `make test` runs): Debian's packaging tools
 # (dpkg-shlibdeps, dpkg-gencontrol), lintian, and appstreamcli for the AppStream metainfo.
@@ -203,3 +203,4 @@ bench: deps samples
 	bench/office-bench.sh $(QUIRE_RELEASE) 3
 	bench/office-window-bench.sh $(QUIRE_RELEASE) 3
 	bench/csv-bench.sh $(QUIRE_RELEASE)
+	bench/data-bench.sh $(QUIRE_RELEASE) 5

@@ -11,20 +11,47 @@ final class MarkdownSource: PageSource {
     let markdown: MarkdownText
     private let pango: quire_pangocairo_api
     private let limits: RenderLimits
-    /// Each page's lines: their indices and where each starts (points from the top).
+    /// Each page's lines laid out so far: their indices and where each starts (points from the top).
     private var pages: [[(line: Int, y: Double)]] = []
+    /// Where pagination goes on: pages are laid out only as far as they are asked for (page 1
+    /// of a 1 MB file costs one page of layout); ``pageCount`` lays out the rest.
+    private var paging = Paging()
+    private let maximumPages: Int
+
+    private struct Paging {
+        /// The next line to place, the page being filled and how far down it is.
+        var line = 0
+        var page: [(line: Int, y: Double)] = []
+        var y = TextSource.margin
+        var isDone = false
+    }
 
     static let width = TextSource.page.width - 2 * TextSource.margin
 
-    var pageCount: Int { max(1, pages.count) }
+    /// Every page: the whole file is laid out the first time this is asked.
+    var pageCount: Int {
+        try? paginate(through: Int.max)
+        return max(1, pages.count)
+    }
     var isPaper: Bool { true }
+
+    /// Pages laid out so far (tests: page 1 alone costs one page), and whether that is all.
+    var laidOut: (pages: Int, isAll: Bool) { (pages.count, paging.isDone) }
 
     init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int, limits: RenderLimits = .standard) throws(DocumentError) {
         self.path = path
         self.markdown = markdown
         self.limits = limits
+        self.maximumPages = max(1, maximumPages)
         pango = try LazyLibraries.pango(path)
-        try paginate(maximumPages: maximumPages)
+        // Page 1 now (its errors are the file's); the rest when asked.
+        try paginate(through: 0)
+    }
+
+    func hasPage(_ index: Int) -> Bool {
+        guard index >= 0 else { return false }
+        try? paginate(through: index)
+        return index < max(1, pages.count)
     }
 
     func pageSize(at index: Int) -> PageSize { TextSource.page }
@@ -87,15 +114,21 @@ final class MarkdownSource: PageSource {
         }
     }
 
-    private func paginate(maximumPages: Int) throws(DocumentError) {
+    /// Lays out lines until page `last` (0-based) is complete or the file ends.
+    private func paginate(through last: Int) throws(DocumentError) {
+        guard !paging.isDone, pages.count <= last else { return }
         let scratch = try CairoImage(width: 1, height: 1, path: path)
         let bottom = TextSource.page.height - TextSource.margin
         try scratch.draw(path: path) { cr in
-            var page: [(line: Int, y: Double)] = []
-            var y = TextSource.margin
+            var state = paging
+            defer { paging = state }
             var measuring: [String: OpaquePointer] = [:]
             defer { for layout in measuring.values { g_object_unref(UnsafeMutableRawPointer(layout)) } }
-            for (index, line) in markdown.lines.enumerated() {
+            let lines = markdown.lines
+            while state.line < lines.count {
+                let index = state.line
+                let line = lines[index]
+                state.line += 1
                 let height: Double
                 if line.kind == .blank {
                     height = 6
@@ -111,21 +144,35 @@ final class MarkdownSource: PageSource {
                     pango.pango_layout_get_pixel_size(layout, &width, &pixels)
                     height = Double(pixels) + Self.gap(line)
                 }
-                if y + height > bottom && !page.isEmpty {
-                    pages.append(page)
-                    if pages.count >= maximumPages { return }
-                    page = []
-                    y = TextSource.margin
-                    if line.kind == .blank { continue }
+                if state.y + height > bottom && !state.page.isEmpty {
+                    pages.append(state.page)
+                    state.page = []
+                    state.y = TextSource.margin
+                    if pages.count >= maximumPages {
+                        state.isDone = true
+                        return
+                    }
+                    if line.kind == .blank {
+                        if pages.count > last { return }
+                        continue
+                    }
+                    if pages.count > last {
+                        // This line starts the next page: placed when that page is asked for.
+                        state.line = index
+                        return
+                    }
                 }
-                page.append((index, y + Self.gap(line)))
-                y += height
+                state.page.append((index, state.y + Self.gap(line)))
+                state.y += height
             }
-            if !page.isEmpty { pages.append(page) }
+            if !state.page.isEmpty { pages.append(state.page) }
+            state.page = []
+            state.isDone = true
         }
     }
 
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        try paginate(through: index)
         guard pages.indices.contains(index) else { return }
         libcairo.cairo_save(cr)
         defer { libcairo.cairo_restore(cr) }
@@ -184,6 +231,7 @@ final class MarkdownSource: PageSource {
     }
 
     func text(page index: Int) throws(DocumentError) -> String? {
+        try paginate(through: index)
         guard pages.indices.contains(index) else { return nil }
         return pages[index].map { markdown.lines[$0.line].text }.joined(separator: "\n")
     }

@@ -109,8 +109,12 @@ public final class Renderer {
         source = try provisional.complete().source
     }
 
-    /// Number of pages (1 for images, SVG and embedded previews).
+    /// Number of pages (1 for images, SVG and embedded previews). A Markdown file is laid out
+    /// whole the first time this is asked; ``hasPage(_:)`` lays out no further than the page.
     public var pageCount: Int { source.pageCount }
+
+    /// Whether page `index` (0-based) exists, without laying out the pages after it.
+    public func hasPage(_ index: Int) -> Bool { source.hasPage(index) }
 
     /// Size of page `index` in points (for raster images: pixels, upright).
     public func pageSize(at index: Int) -> PageSize { source.pageSize(at: index) }
@@ -208,7 +212,7 @@ public final class Renderer {
     }
 
     func checkPage(_ index: Int) throws(DocumentError) {
-        guard index >= 0, index < pageCount else {
+        guard source.hasPage(index) else {
             throw DocumentError(kind: .limitExceeded, path: path,
                                 reason: "there is no page \(index + 1) (the document has \(pageCount) page\(pageCount == 1 ? "" : "s"))")
         }

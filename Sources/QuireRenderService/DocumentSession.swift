@@ -201,6 +201,7 @@ final class DocumentSession {
     /// the run ends, the time budget is spent or enough matches were found (at least one page
     /// is always scanned, so every request moves the search on).
     func search(_ request: SearchRequest) throws(RenderProblem) -> SearchChunk {
+        if request.tableRows { return try searchTableRows(request) }
         let facts = try facts(request.document)
         let started = Deadline.now()
         let budget = Double(request.budgetMilliseconds) / 1000
@@ -241,6 +242,41 @@ final class DocumentSession {
             if matches.count >= request.maximumMatches || Deadline.now() - started >= budget { break }
         }
         return SearchChunk(matches: Array(matches.prefix(request.maximumMatches)), next: min(page, end), textlessPages: textless)
+    }
+
+    /// A table's rows `from..<to` (in the request's sort order) searched for the query, cell by
+    /// cell: a row whose cells hold it is a match (its row number, no characters). Past the
+    /// window a viewer shows, so that find goes on through the whole file.
+    private func searchTableRows(_ request: SearchRequest) throws(RenderProblem) -> SearchChunk {
+        if !(table.map { $0.path == request.document.path } ?? false)
+            || (request.document.tableSort.map { sort in tableOrder.map { $0.column != sort.column || $0.descending != sort.descending } ?? true } ?? false) {
+            _ = try facts(request.document)  // opens the table (and sorts it) as the viewer shows it
+        }
+        guard let table = table?.table else { throw RenderProblem(.unsupported, "only a table's rows can be searched past its window") }
+        let order = request.document.tableSort == nil ? nil : tableOrder
+        let started = Deadline.now()
+        let budget = Double(request.budgetMilliseconds) / 1000
+        let needle = TextFolding(request.query.unicodeScalars).scalars
+        var matches: [FindMatch] = []
+        var row = request.from
+        let end = min(request.to, order?.count ?? Int(Int32.max))
+        scanning: while row < end {
+            let batch = row..<min(end, row + 512)
+            let rows = order?.rows(batch) ?? table.rows(batch)
+            for cells in rows {
+                if cells.contains(where: { !TextFolding($0.unicodeScalars).ranges(of: needle).isEmpty }) {
+                    matches.append(FindMatch(page: row))
+                }
+                row += 1
+                if matches.count >= request.maximumMatches { break scanning }
+            }
+            if rows.count < batch.count {
+                row = end  // the table ends here
+                break
+            }
+            if Deadline.now() - started >= budget { break }
+        }
+        return SearchChunk(matches: matches, next: max(row, request.from + 1), textlessPages: [])
     }
 
     /// A page's text with a box per character; whether the document lets it be copied.
@@ -309,7 +345,10 @@ final class DocumentSession {
         }
         self.open = nil
         // Another file: a table kept open for its windows is closed (its count stops).
-        if let table, table.path != request.path { self.table = nil }
+        if let table, table.path != request.path {
+            self.table = nil
+            tableOrder = nil
+        }
         let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
@@ -356,8 +395,11 @@ final class DocumentSession {
     }
 
     private func facts(of renderer: Renderer, type: ContentType, _ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
+        // Shown as text (Markdown, a notebook, JSON, a database): the pages are not counted
+        // (a Markdown file is laid out only as far as its pages are asked for).
+        let asText = request.layout == .view && renderer.viewText != nil
         var facts = DocumentFacts(mimeType: type.mimeType,
-                                  pageSizes: (0..<renderer.pageCount).map { renderer.pageSize(at: $0) },
+                                  pageSizes: asText ? [] : (0..<renderer.pageCount).map { renderer.pageSize(at: $0) },
                                   isRaster: renderer.isRaster, embeddedPreviewName: renderer.embeddedPreviewName)
         if let info = renderer.pdfInfo {
             facts.title = info.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
@@ -446,6 +488,8 @@ final class DocumentSession {
     /// The delimited table open now (kept across requests for its windows: its row index and
     /// count go on), and the file it was read from.
     private var table: (path: DocumentPath, size: Int64, modified: FileTime, table: DelimitedTable)?
+    /// That table's rows sorted by a column (``DocumentRequest/tableSort``), kept for its windows.
+    private var tableOrder: TableSortOrder?
 
     /// Bytes of rows in a table's first window for a viewer's first screen (about 600 rows of 100 bytes).
     static let firstTableBytes = 64 << 10
@@ -466,13 +510,26 @@ final class DocumentSession {
                 throw RenderProblem(error, passwordGiven: false)
             }
             self.table = (file.path, file.size, file.modificationTime, table)
+            tableOrder = nil
             table.startCounting()
+        }
+        // Sorted: the whole file, in this worker (kept for the next windows of the same order).
+        var order: TableSortOrder?
+        if let sort = request.tableSort {
+            if let kept = tableOrder, kept.column == sort.column, kept.descending == sort.descending {
+                order = kept
+            } else {
+                tableOrder = nil
+                order = TableSortOrder(table: table, column: sort.column, descending: sort.descending)
+                tableOrder = order
+            }
         }
         // A viewer's first screen (page 1 first) needs a few hundred rows, not the whole window.
         let limit = request.firstPageFirst ? min(limits.maximumTextBytes, Self.firstTableBytes) : limits.maximumTextBytes
         // The window that ends with the last row: the earliest start whose window still reaches
         // it (galloping back from the end).
         func lastWindowStart() -> Int {
+            if let order { return order.lastWindowStart(byteLimit: limit) }
             let total = table.countAllRows().rows
             var first = max(0, total - 1)
             var step = 1024
@@ -490,11 +547,13 @@ final class DocumentSession {
             return first
         }
         let first = request.tableWindow == DocumentRequest.lastWindow ? lastWindowStart() : request.tableWindow
-        var range = table.rowRange(from: first, byteLimit: limit)
-        if range.isEmpty && first > 0 { range = table.rowRange(from: lastWindowStart(), byteLimit: limit) }  // past the end
-        var rows = table.rows(range)
-        if let sort = request.tableSort { rows = TableText.sorted(rows, by: sort.column, in: table, descending: sort.descending) }
-        let count = table.rowCount
+        func window(from first: Int) -> Range<Int> {
+            order?.rowRange(from: first, byteLimit: limit) ?? table.rowRange(from: first, byteLimit: limit)
+        }
+        var range = window(from: first)
+        if range.isEmpty && first > 0 { range = window(from: lastWindowStart()) }  // past the end
+        let rows = order?.rows(range) ?? table.rows(range)
+        let count = order.map { TableRowCount(rows: $0.count, isExact: true) } ?? table.rowCount
         let columns = TableText.widened(table.columns, for: rows)
         let layout = TableLayout(header: TableText.header(columns), columnStarts: TableText.columnStarts(columns),
                                  columnNames: table.columns.map(\.name), sort: request.tableSort, fileRows: count.description,

@@ -118,14 +118,25 @@ public final class DelimitedTable: Sendable {
     /// Rows `range` (0 is the first row under the header), each with one cell per column
     /// (missing cells empty, extra cells dropped). Fewer rows at the end of the table.
     public func rows(_ range: Range<Int>) -> [[String]] {
+        let scanner = self.scanner
+        return records(range).map { fitted(scanner.cells($0)) }
+    }
+
+    /// The byte ranges of rows `range`'s records (fewer at the end of the table).
+    func records(_ range: Range<Int>) -> [Range<Int>] {
         let first = hasHeader ? 1 : 0
-        let scanner = TableScanner(bytes: index.file.bytes, encoding: encoding, delimiter: UInt16(delimiter.value))
-        return index.records((range.lowerBound + first)..<(range.upperBound + first)).map { record in
-            var cells = scanner.cells(record)
-            if cells.count > columns.count { cells.removeLast(cells.count - columns.count) }
-            while cells.count < columns.count { cells.append("") }
-            return cells
-        }
+        return index.records((range.lowerBound + first)..<(range.upperBound + first))
+    }
+
+    /// A reader of this file's records and cells.
+    var scanner: TableScanner { TableScanner(bytes: index.file.bytes, encoding: encoding, delimiter: UInt16(delimiter.value)) }
+
+    /// A row's cells, one per column: missing cells empty, extra cells dropped.
+    func fitted(_ row: [String]) -> [String] {
+        var cells = row
+        if cells.count > columns.count { cells.removeLast(cells.count - columns.count) }
+        while cells.count < columns.count { cells.append("") }
+        return cells
     }
 
     /// How many rows (under the header) start within the first `bytes` of the file, and
