@@ -79,6 +79,7 @@ final class MarkdownSource: PageSource {
                 if run.style.contains(.strike) { attributes += " strikethrough=\"true\"" }
                 if run.style.contains(.link) { attributes += " foreground=\"#1A5FB4\" underline=\"single\"" }
                 if run.style.contains(.dim) { attributes += " foreground=\"#777777\"" }
+                if (1...16).contains(run.colour) { attributes += " foreground=\"\(MarkdownText.Run.paperColours[Int(run.colour) - 1])\"" }
                 out += "<span\(attributes)>"
             }
             switch scalar {
@@ -178,6 +179,15 @@ final class MarkdownSource: PageSource {
         defer { libcairo.cairo_restore(cr) }
         for (number, y) in pages[index] {
             let line = markdown.lines[number]
+            if line.kind == .image, let bytes = line.image, Self.isSVG(bytes), let size = pictureSize(line),
+               let svg = try? SVGSource(bytes: bytes, path: path, limits: limits) {
+                libcairo.cairo_save(cr)
+                libcairo.cairo_translate(cr, TextSource.margin, y)
+                libcairo.cairo_scale(cr, size.width / svg.size.width, size.height / svg.size.height)
+                try? svg.draw(page: 0, in: cr, forPrinting: forPrinting)
+                libcairo.cairo_restore(cr)
+                continue
+            }
             if line.kind == .image, let bytes = line.image, let size = pictureSize(line),
                let picture = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits)
                 .decode(target: { ($0, $1) }) {
@@ -210,10 +220,22 @@ final class MarkdownSource: PageSource {
         }
     }
 
+    /// Whether a picture's bytes are an SVG document (a notebook's `image/svg+xml` output), not
+    /// a raster (PNG and JPEG start with binary signatures).
+    static func isSVG(_ bytes: [UInt8]) -> Bool {
+        bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF } == UInt8(ascii: "<")
+    }
+
     /// A notebook's thumbnail: its first image output (never enlarged, as raster thumbnails are
     /// not); nil — page 1 — when it has none or it cannot be read.
     func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? {
         guard let bytes = markdown.lines.first(where: { $0.kind == .image && $0.image != nil })?.image else { return nil }
+        if Self.isSVG(bytes) {
+            guard let svg = try? SVGSource(bytes: bytes, path: path, limits: limits), svg.size.width > 0, svg.size.height > 0 else { return nil }
+            let scale = min(1, Double(longestSide) / max(svg.size.width, svg.size.height))
+            let width = max(1, Int((svg.size.width * scale).rounded())), height = max(1, Int((svg.size.height * scale).rounded()))
+            return try? svg.raster(page: 0, width: width, height: height)
+        }
         return try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).decode { width, height in
             let scale = min(1, Double(longestSide) / Double(max(1, max(width, height))))
             return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
@@ -223,9 +245,17 @@ final class MarkdownSource: PageSource {
     /// The size a picture line is drawn at: a pixel a point, shrunk to the text width and to
     /// two thirds of the page's height; nil when the picture cannot be read (its text is drawn).
     private func pictureSize(_ line: MarkdownText.Line) -> (width: Double, height: Double)? {
-        guard let bytes = line.image,
-              let (width, height) = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).probe(),
-              width > 0, height > 0 else { return nil }
+        guard let bytes = line.image else { return nil }
+        let width: Double, height: Double
+        if Self.isSVG(bytes) {
+            guard let svg = try? SVGSource(bytes: bytes, path: path, limits: limits) else { return nil }
+            (width, height) = (svg.size.width, svg.size.height)
+        } else {
+            guard let (pixelsWide, pixelsHigh) = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).probe()
+            else { return nil }
+            (width, height) = (Double(pixelsWide), Double(pixelsHigh))
+        }
+        guard width > 0, height > 0 else { return nil }
         let scale = min(1, Self.width / Double(width), (TextSource.page.height - 2 * TextSource.margin) * 2 / 3 / Double(height))
         return (Double(width) * scale, Double(height) * scale)
     }

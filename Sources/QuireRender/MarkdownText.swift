@@ -37,12 +37,21 @@ public struct MarkdownText: Sendable, Hashable {
         public var start: Int
         public var length: Int
         public var style: Style
+        /// A terminal colour the text was written in (a notebook's ANSI-coloured output): 1–8
+        /// the standard colours (black, red, green, yellow, blue, magenta, cyan, white), 9–16
+        /// their bright forms; 0 none.
+        public var colour: UInt8
 
-        public init(start: Int, length: Int, style: Style) {
+        public init(start: Int, length: Int, style: Style, colour: UInt8 = 0) {
             self.start = start
             self.length = length
             self.style = style
+            self.colour = colour
         }
+
+        /// The colours' RGB on paper (a white page): darker than a terminal's for the light ground.
+        public static let paperColours = ["#000000", "#C01C28", "#26A269", "#A2734C", "#12488B", "#A347BA", "#2AA1B3", "#777777",
+                                          "#5E5C64", "#F66151", "#33D17A", "#C88800", "#2A7BDE", "#C061CB", "#33C7DE", "#999999"]
     }
 
     public struct Style: OptionSet, Sendable, Hashable {

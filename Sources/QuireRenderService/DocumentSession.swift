@@ -336,7 +336,8 @@ final class DocumentSession {
     func facts(_ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
         if let open, open.request.opensSameDocument(as: request) {
             // Page 1 was ready first: asked again without firstPageFirst, the rest is done now.
-            if open.renderer == nil && open.facts.isProvisional && !request.firstPageFirst {
+            if open.renderer == nil && open.facts.isProvisional
+                && (!request.firstPageFirst || open.facts.text?.table?.sortProgress != nil) {
                 // A table's first rows came first: the whole window now (below).
             } else {
                 guard !request.firstPageFirst, let renderer = open.renderer, renderer.isProvisional else { return open.facts }
@@ -348,6 +349,7 @@ final class DocumentSession {
         if let table, table.path != request.path {
             self.table = nil
             tableOrder = nil
+            tableSorting = nil
         }
         let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
@@ -356,7 +358,8 @@ final class DocumentSession {
                 : try Self.text(of: file, type: type, limit: limits.maximumTextBytes)
             var facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false, text: text)
             // A viewer's first screen of a large table: the first rows only, the window follows.
-            facts.isProvisional = text.table != nil && request.firstPageFirst && text.isTruncated
+            // Or a sort of the whole file still going on: no rows yet, how far it is.
+            facts.isProvisional = text.table != nil && (request.firstPageFirst && text.isTruncated || text.table?.sortProgress != nil)
             // JSON Lines (typed as plain text): the records pretty-printed, foldable.
             if JSONSummary.isJSONLines(name: request.path.lastComponentBytes),
                let (_, outline) = try? JSONSummary.read(file, lines: true), let outline {
@@ -490,6 +493,8 @@ final class DocumentSession {
     private var table: (path: DocumentPath, size: Int64, modified: FileTime, table: DelimitedTable)?
     /// That table's rows sorted by a column (``DocumentRequest/tableSort``), kept for its windows.
     private var tableOrder: TableSortOrder?
+    /// A sort of that table going on (its order becomes ``tableOrder``).
+    private var tableSorting: TableSorting?
 
     /// Bytes of rows in a table's first window for a viewer's first screen (about 600 rows of 100 bytes).
     static let firstTableBytes = 64 << 10
@@ -511,6 +516,7 @@ final class DocumentSession {
             }
             self.table = (file.path, file.size, file.modificationTime, table)
             tableOrder = nil
+            tableSorting = nil
             table.startCounting()
         }
         // Sorted: the whole file, in this worker (kept for the next windows of the same order).
@@ -519,9 +525,23 @@ final class DocumentSession {
             if let kept = tableOrder, kept.column == sort.column, kept.descending == sort.descending {
                 order = kept
             } else {
-                tableOrder = nil
-                order = TableSortOrder(table: table, column: sort.column, descending: sort.descending)
-                tableOrder = order
+                // Sorted on a thread of its own: a viewer is answered within a quarter of a
+                // second with how far it is, and asks again.
+                if !(tableSorting.map { $0.column == sort.column && $0.descending == sort.descending } ?? false) {
+                    tableSorting = nil
+                    tableOrder = nil
+                    tableSorting = TableSorting(table: table, column: sort.column, descending: sort.descending)
+                }
+                guard let sorting = tableSorting else { return TextContent(lines: []) }
+                guard let done = sorting.wait(seconds: request.firstPageFirst ? 0.25 : 3600) else {
+                    var layout = TableLayout(header: TableText.header(table.columns), columnStarts: TableText.columnStarts(table.columns),
+                                             columnNames: table.columns.map(\.name), sort: sort, fileRows: table.rowCount.description)
+                    layout.sortProgress = min(99, Int(sorting.progress * 100))
+                    return TextContent(lines: [], isTruncated: true, table: layout)
+                }
+                order = done
+                tableOrder = done
+                tableSorting = nil
             }
         }
         // A viewer's first screen (page 1 first) needs a few hundred rows, not the whole window.

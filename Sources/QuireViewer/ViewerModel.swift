@@ -313,7 +313,7 @@ public final class ViewerModel {
 
     private func apply(_ delivery: RenderDelivery) -> Update? {
         switch delivery {
-        case .found(let job, let run, let result, let finished) where job.tableRows:
+        case .found(let job, _, let result, let finished) where job.tableRows:
             guard let pending = tableFind, pending.file == job.file, pending.query == job.query, pending.row == nil,
                   job.generation == searchGeneration else { return nil }
             switch result {
@@ -363,6 +363,15 @@ public final class ViewerModel {
             guard case .opening(let waiting) = file.state, waiting == job else { return nil }  // stale
             file.pending = nil
             switch result {
+            case .success(let facts) where facts.text?.table?.sortProgress != nil:
+                // The whole file is being sorted in the worker: how far it is, then ask again
+                // (the worker answers within a quarter of a second).
+                let table = facts.text!.table!
+                let name = table.sort.flatMap { table.columnNames.indices.contains($0.column) ? table.columnNames[$0.column] : nil } ?? "a column"
+                file.pending = "sorting by \(name)… \(table.sortProgress ?? 0) %"
+                file.state = .unrequested
+                if job.file == fileIndex { requestCurrent() }
+                return .finished(file: job.file)
             case .success(let facts):
                 file.state = .opened(facts)
                 file.contentType = ContentType(mimeType: facts.mimeType)
