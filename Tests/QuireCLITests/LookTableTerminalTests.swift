@@ -159,7 +159,7 @@ final class LookTableTerminalTests {
         for n in 1...100_000 {
             let score = n * 7919 % 100_000
             if score == 99_999 { largest = n }
-            let note = n == 90_000 ? "a zebrafish swims here" : "padding padding padding padding padding pad"
+            let note = n == 90_000 ? "a zebrafish swims here" : n == 10 ? "a goldfish swims here" : "padding padding padding padding padding pad"
             text += "\(score),Person \(n),\(note)\n"
         }
         let path = directory.file("scores.csv")
@@ -191,7 +191,8 @@ final class LookTableTerminalTests {
     }
 
     /// A word on one row past the first window: the window in view does not hold it, so the
-    /// find goes on in the worker through the rows after it and shows the row's window.
+    /// find goes on in the worker through the rows after it and shows the row's window; a word
+    /// on a row of the first window and that one: `n` on the window's last match goes on.
     @Test func findGoesOnPastTheWindow() throws {
         let (path, _) = try largeScores()
         let session = try look(path, until: "row 1 of ")
@@ -204,6 +205,20 @@ final class LookTableTerminalTests {
         #expect(row.contains(" 10000 │ Person 90000 "), "the row past the first window is in view: \(screen)")
         session.send("Escape")
         _ = session.wait { !TmuxSession.lastLine($0).contains("zebrafish") }
+        // A word in the first window and past it: n on the window's last match goes on.
+        session.send("g")
+        _ = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("row 1 of ") }
+        session.send("/")
+        _ = session.wait(for: "Find: ")
+        session.type("swims")
+        session.send("Enter")
+        var found = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("/swims: 1 of 1") }
+        #expect(found.contains("Person 10 ") && found.contains("a goldfish swims here"), "\(found)")
+        session.send("n")
+        found = session.wait(timeout: 60) { $0.contains("a zebrafish swims here") && TmuxSession.lastLine($0).contains("/swims: 1 of 1") }
+        #expect(found.contains("Person 90000 "), "n went on past the window: \(found)")
+        session.send("Escape")
+        _ = session.wait { !TmuxSession.lastLine($0).contains("swims") }
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }

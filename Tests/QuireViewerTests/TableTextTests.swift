@@ -21,6 +21,48 @@ struct TableTextTests {
         #expect(TableText.sorted(rows, by: 1, in: table, descending: false).map { $0[1] } == ["a", "b", "c", ""])
     }
 
+    /// The whole file sorted in the worker's way (``TableSortOrder``): numbers as numbers, text
+    /// by all its characters (rows whose first seven bytes agree are read again), empty cells
+    /// last either way, equal cells in file order; the progress rises to 1; a sort told to stop
+    /// gives no order; ``TableSorting`` does it on a thread and hands the order over.
+    @Test func theWholeFileSortsByAColumnsTypedKey() throws {
+        let directory = TemporaryDirectory("quire-csv")
+        let path = directory.file("whole.csv")
+        var text = "n,word,id\n"
+        let words = ["prefixed-b", "prefixed-a", "", "short", "prefixed-ab", "Zed", "prefixed-a"]
+        for row in 0..<3000 {
+            let number = row % 7 == 3 ? "" : String((row * 7919) % 3001 - 1500) + (row % 2 == 0 ? ".5" : "")
+            text += "\(number),\(words[row % words.count]),\(row)\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let table = try DelimitedTable(file: try InputFile(path: DocumentPath(path)))
+        let all = table.rows(0..<3000)
+        var shares: [Double] = []
+        let byNumber = try #require(TableSortOrder(table: table, column: 0, descending: false) { shares.append($0); return true })
+        #expect(byNumber.count == 3000 && shares.first == 0 && shares.last == 1 && shares == shares.sorted(), "\(shares)")
+        let numbers = byNumber.rows(0..<3000).map(\.[0])
+        let expected = all.map(\.[0]).filter { !$0.isEmpty }.sorted { Double($0)! < Double($1)! }
+        #expect(Array(numbers.prefix(expected.count)) == expected, "numbers as numbers")
+        #expect(numbers.suffix(3000 - expected.count).allSatisfy { $0.isEmpty }, "empty cells last")
+        let descending = try #require(TableSortOrder(table: table, column: 0, descending: true))
+        #expect(Array(descending.rows(0..<expected.count).map(\.[0])) == expected.reversed())
+        #expect(descending.rows(expected.count..<3000).allSatisfy { $0[0].isEmpty }, "empty cells last the other way too")
+        let byWord = try #require(TableSortOrder(table: table, column: 1, descending: false))
+        let sortedWords = byWord.rows(0..<3000)
+        let nonEmpty = all.filter { !$0[1].isEmpty }
+        #expect(sortedWords.prefix(nonEmpty.count).map(\.[1]) == nonEmpty.map(\.[1]).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        // Equal cells keep the file's order (their ids rise).
+        let equal = sortedWords.filter { $0[1] == "prefixed-a" }.map { Int($0[2])! }
+        #expect(equal == equal.sorted() && equal.count > 100)
+        #expect(Array(Set(sortedWords.prefix(nonEmpty.count).map(\.[1]))).count == 5)
+        #expect(byWord.rowRange(from: 2990, byteLimit: 1 << 20) == 2990..<3000)
+        #expect(byWord.lastWindowStart(byteLimit: 40) > 2990 && byWord.lastWindowStart(byteLimit: 1 << 20) == 0)
+        #expect(TableSortOrder(table: table, column: 1, descending: false) { $0 < 0.5 } == nil, "stopped: no order")
+        let sorting = TableSorting(table: table, column: 0, descending: true)
+        let handed = try #require(sorting.wait(seconds: 60))
+        #expect(handed.rows(0..<1) == descending.rows(0..<1) && sorting.progress == 1)
+    }
+
     @Test func cellsArePaddedCutAndMadeSafe() {
         #expect(TableText.cell("ab", width: 4, right: false) == "ab  ")
         #expect(TableText.cell("7", width: 4, right: true) == "   7")
