@@ -63,6 +63,33 @@ struct TableTextTests {
         #expect(handed.rows(0..<1) == descending.rows(0..<1) && sorting.progress == 1)
     }
 
+    /// 300,000 rows: the worker answers while it sorts with how far it is ("sorting by score…
+    /// 40 %" in the status), then the rows sorted from the smallest score (the file's last row).
+    @Test func aLargeSortSaysHowFarItIs() throws {
+        let directory = TemporaryDirectory("quire-csv")
+        let path = directory.file("large.csv")
+        var text = "id,score\n"
+        for n in 1...300_000 { text += "\(n),\(n * 7919 % 300_000)\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let model = ViewerModel(paths: [DocumentPath(path)],
+                                configuration: .init(printSystem: PrintSystem(server: PrintServer("127.0.0.1:1")), resume: nil,
+                                                     worker: WorkerCommand(executable: QuireBinary.path)))
+        defer { model.close() }
+        #expect(model.waitUntilOpened() == nil)
+        #expect(model.sortTable(column: 1) == nil)
+        var said: [String] = []
+        let deadline = Date().addingTimeInterval(120)
+        while !model.positionText.contains("sorted by"), Date() < deadline {
+            _ = model.update()
+            if said.last != model.positionText { said.append(model.positionText) }
+            usleep(2_000)
+        }
+        #expect(said.contains { $0.hasPrefix("sorting by score… ") && $0.hasSuffix(" %") }, "\(said)")
+        #expect(model.positionText.hasSuffix("sorted by score ↑"), "\(model.positionText)")
+        guard case .text(let sorted) = model.content else { Issue.record("\(model.content)"); return }
+        #expect(sorted.lines.first?.hasPrefix("300000 │ ") == true && sorted.lines.first?.hasSuffix(" 0") == true, "\(sorted.lines.prefix(2))")
+    }
+
     @Test func cellsArePaddedCutAndMadeSafe() {
         #expect(TableText.cell("ab", width: 4, right: false) == "ab  ")
         #expect(TableText.cell("7", width: 4, right: true) == "   7")
