@@ -8,7 +8,11 @@ import QuireTypes
 /// lines are ``MarkdownText``'s, the same the terminal shows.
 final class MarkdownSource: PageSource {
     let path: DocumentPath
-    let markdown: MarkdownText
+    /// The lines laid out: the first lines only while ``rest`` is there.
+    private(set) var markdown: MarkdownText
+    /// Makes every line (the whole file's), when only the first were made (`preview` of page 1:
+    /// the rest are made when a later page, or the count, is asked for).
+    private var rest: (() throws(DocumentError) -> MarkdownText)?
     private let pango: quire_pangocairo_api
     private let limits: RenderLimits
     /// Each page's lines laid out so far: their indices and where each starts (points from the top).
@@ -35,12 +39,23 @@ final class MarkdownSource: PageSource {
     }
     var isPaper: Bool { true }
 
+    /// Every line of the file (made now if only the first were).
+    var completeText: MarkdownText {
+        if let rest, let whole = try? rest() {
+            markdown = whole
+        }
+        rest = nil
+        return markdown
+    }
+
     /// Pages laid out so far (tests: page 1 alone costs one page), and whether that is all.
     var laidOut: (pages: Int, isAll: Bool) { (pages.count, paging.isDone) }
 
-    init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int, limits: RenderLimits = .standard) throws(DocumentError) {
+    init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int, limits: RenderLimits = .standard,
+         rest: (() throws(DocumentError) -> MarkdownText)? = nil) throws(DocumentError) {
         self.path = path
         self.markdown = markdown
+        self.rest = rest
         self.limits = limits
         self.maximumPages = max(1, maximumPages)
         pango = try LazyLibraries.pango(path)
@@ -125,8 +140,14 @@ final class MarkdownSource: PageSource {
             defer { paging = state }
             var measuring: [String: OpaquePointer] = [:]
             defer { for layout in measuring.values { g_object_unref(UnsafeMutableRawPointer(layout)) } }
-            let lines = markdown.lines
-            while state.line < lines.count {
+            var lines = markdown.lines
+            while true {
+                if state.line >= lines.count {
+                    // Only the first lines were made: the rest now (the same lines first).
+                    guard rest != nil else { break }
+                    lines = completeText.lines
+                    guard state.line < lines.count else { break }
+                }
                 let index = state.line
                 let line = lines[index]
                 state.line += 1
@@ -268,17 +289,31 @@ final class MarkdownSource: PageSource {
 }
 
 extension RenderEngine {
+    /// Lines made at first for pages (page 1 takes a few dozen; more are made when asked for).
+    static let markdownFirstLines = 400
+
     /// Markdown: rendered pages; viewers get the styled lines (the terminal draws them in colour).
     static let markdown = RenderEngine(name: "markdown", families: [.markdown]) { (input) throws(DocumentError) in
         // A thumbnail is page 1: the first 64 KiB are read and one page laid out, whatever the size.
         let thumbnail = input.preferEmbeddedPreview
-        let markdown = try MarkdownText.read(input.file, limit: thumbnail ? 64 << 10 : MarkdownText.maximumBytes)
-        var opened = Opened(source: try MarkdownSource(path: input.file.path, markdown: markdown,
-                                                       maximumPages: thumbnail ? 1 : input.limits.maximumPages))
-        opened.title = markdown.title
-        opened.details = MarkdownText.details(markdown)
-        opened.viewText = markdown.lines.map(\.text)
-        opened.markdown = markdown
+        let limit = thumbnail ? 64 << 10 : MarkdownText.maximumBytes
+        let bytes: [UInt8]
+        do throws(InputError) { bytes = try input.file.read(upTo: limit) } catch { throw DocumentError(error) }
+        let path = input.file.path
+        // Pages, not a viewer's text (`preview`, print): the whole file is parsed, but lines are
+        // made only for the first pages; the rest, and the facts that need every line (title,
+        // words, the text form), when asked for (``Renderer``).
+        let firstLinesOnly = !thumbnail && !input.firstPageFirst
+        let (markdown, isComplete) = try MarkdownText.parse(bytes, path: path, lineBudget: firstLinesOnly ? Self.markdownFirstLines : nil)
+        let source = try MarkdownSource(path: path, markdown: markdown, maximumPages: thumbnail ? 1 : input.limits.maximumPages,
+                                        rest: isComplete ? nil : { () throws(DocumentError) in try MarkdownText.parse(bytes, path: path) })
+        var opened = Opened(source: source)
+        if isComplete {
+            opened.title = markdown.title
+            opened.details = MarkdownText.details(markdown)
+            opened.viewText = markdown.lines.map(\.text)
+            opened.markdown = markdown
+        }
         return opened
     }
 }

@@ -94,6 +94,8 @@ import QuireTypes
         let source = try #require(renderer.source as? MarkdownSource)
         let page = try renderer.render(page: 0, size: .fit(width: 595, height: 842))
         #expect(source.laidOut.pages == 1 && !source.laidOut.isAll, "page 1 alone is laid out: \(source.laidOut)")
+        let firstLines = source.markdown.lines.count
+        #expect(firstLines < 2 * RenderEngine.markdownFirstLines, "lines are made for the first pages only: \(firstLines)")
         #expect(renderer.hasPage(1) && source.laidOut.pages == 2, "page 2 is laid out when asked for")
         let expected = try reference.render(page: 0, size: .fit(width: 595, height: 842))
         #expect(page.width == expected.width && page.height == expected.height)
@@ -104,6 +106,9 @@ import QuireTypes
         // The count: every page laid out, each copy's title on one.
         let count = renderer.pageCount
         #expect(source.laidOut.isAll && count > 100, "\(count) pages")
+        #expect(source.markdown.lines.count > 20 * firstLines, "every line made for the count")
+        #expect(renderer.title == "Quire Notes" && renderer.viewText?.count == source.markdown.lines.count)
+        #expect(renderer.details.first { $0.label == "Headings" }?.value == "\(3 * copies)")
         var titles = 0
         for index in 0..<count {
             titles += try #require(try renderer.text(page: index)).components(separatedBy: "Quire Notes").count - 1

@@ -5,9 +5,10 @@
 /// equal in file order. Windows of the sorted table (``rows(_:)``) are read through it.
 ///
 /// Built in one pass over the file (``init(table:column:descending:progress:)``) and one sort:
-/// each row is kept as a 64-bit key (the number, or the cell's first seven bytes and whether
-/// more follow) beside where the row is, so only rows whose first seven bytes agree read their
-/// cells again to compare.
+/// each row is kept as a 128-bit key (the number, or the cell's first fifteen bytes and whether
+/// more follow) beside where the row is (24 bytes a row while sorting), so only rows whose
+/// first fifteen bytes agree read their cells again to compare. A UTF-8 row without quotes is
+/// not decoded: its cell's bytes are read from the mapping (``TableScanner/plainCell(_:column:)``).
 public final class TableSortOrder: Sendable {
     public let column: Int
     public let descending: Bool
@@ -23,10 +24,11 @@ public final class TableSortOrder: Sendable {
     static let lengthMask: UInt64 = (1 << 20) - 1
     static let offsetMask: UInt64 = (1 << 62) - 1
 
-    /// One row while sorting: its key, and its class (number, other text, empty: 2 high bits)
-    /// over where it is.
+    /// One row while sorting: its key (a number; or text's first fifteen bytes, then whether
+    /// more follow), and its class (number, other text, empty: 2 high bits) over where it is.
     private struct Entry {
         var key: UInt64
+        var key2: UInt64
         var place: UInt64
         var rank: UInt64 { place >> 62 }
     }
@@ -50,24 +52,32 @@ public final class TableSortOrder: Sendable {
             let records = table.records(row..<min(total, row + batch))
             guard !records.isEmpty else { break }
             for record in records {
-                let cells = scanner.cells(record)
-                let cell = column < cells.count ? cells[column] : ""
                 let place = UInt64(record.lowerBound) << Self.lengthBits | UInt64(min(record.count, Int(Self.lengthMask)))
-                entries.append(Self.entry(cell, place: place, numeric: numeric, comma: comma, descending: descending))
+                // UTF-8 without quotes: the cell's bytes from the mapping; else the decoded cell.
+                if let bytes = scanner.plainCell(record, column: column) {
+                    entries.append(Self.entry(bytes, place: place, numeric: numeric, comma: comma, descending: descending))
+                } else {
+                    let cells = scanner.cells(record)
+                    var cell = column < cells.count ? cells[column] : ""
+                    let entry = cell.withUTF8 { Self.entry(UnsafeRawBufferPointer($0), place: place, numeric: numeric, comma: comma, descending: descending) }
+                    entries.append(entry)
+                }
             }
             row += records.count
         }
         guard progress(0.8) else { return nil }
-        // Ties of keys: the cells' whole text decides (only text longer than seven bytes ties).
+        // Ties of keys: the cells' whole text decides (only text longer than fifteen bytes ties).
         func text(_ place: UInt64) -> [UInt8] {
             let offset = Int((place & Self.offsetMask) >> Self.lengthBits), length = Int(place & Self.lengthMask)
+            if let bytes = scanner.plainCell(offset..<(offset + length), column: column) { return Array(bytes) }
             let cells = scanner.cells(offset..<(offset + length))
             return column < cells.count ? Array(cells[column].utf8) : []
         }
         entries.sort { a, b in
             if a.rank != b.rank { return a.rank < b.rank }
             if a.key != b.key { return a.key < b.key }
-            if a.rank < 2, (descending ? ~a.key : a.key) & 1 == 1, !(numeric && a.rank == 0) {
+            if a.key2 != b.key2 { return a.key2 < b.key2 }
+            if a.rank < 2, (descending ? ~a.key2 : a.key2) & 1 == 1, !(numeric && a.rank == 0) {
                 let x = text(a.place), y = text(b.place)
                 if x != y { return descending ? y.lexicographicallyPrecedes(x) : x.lexicographicallyPrecedes(y) }
             }
@@ -77,25 +87,21 @@ public final class TableSortOrder: Sendable {
         _ = progress(1)
     }
 
-    /// A row's key: a number's bits in an order-preserving form, or text's first seven UTF-8
-    /// bytes and a last byte saying whether more follow; inverted for a descending order.
-    private static func entry(_ cell: String, place: UInt64, numeric: Bool, comma: Bool, descending: Bool) -> Entry {
-        if cell.isEmpty { return Entry(key: 0, place: 2 << 62 | place) }
-        if numeric, let number = number(cell, comma: comma) {
+    /// A row's key: a number's bits in an order-preserving form, or text's first fifteen UTF-8
+    /// bytes and a last bit saying whether more follow; inverted for a descending order.
+    private static func entry(_ cell: UnsafeRawBufferPointer, place: UInt64, numeric: Bool, comma: Bool, descending: Bool) -> Entry {
+        if cell.isEmpty { return Entry(key: 0, key2: 0, place: 2 << 62 | place) }
+        if numeric, let number = number(String(decoding: cell.prefix(64), as: UTF8.self), comma: comma) {
             let bits = number.bitPattern
             let ordered = bits >> 63 == 1 ? ~bits : bits | 1 << 63
-            return Entry(key: descending ? ~ordered : ordered, place: place)
+            return Entry(key: descending ? ~ordered : ordered, key2: 0, place: place)
         }
-        var key: UInt64 = 0
-        var count = 0
-        var more = false
-        for byte in cell.utf8 {
-            if count == 7 { more = true; break }
-            key |= UInt64(byte) << (56 - 8 * UInt64(count))
-            count += 1
+        var key: UInt64 = 0, key2: UInt64 = 0
+        for (index, byte) in cell.prefix(15).enumerated() {
+            if index < 8 { key |= UInt64(byte) << (56 - 8 * UInt64(index)) } else { key2 |= UInt64(byte) << (56 - 8 * UInt64(index - 8)) }
         }
-        if more { key |= 1 }
-        return Entry(key: descending ? ~key : key, place: (numeric ? 1 << 62 : 0) | place)
+        if cell.count > 15 { key2 |= 1 }
+        return Entry(key: descending ? ~key : key, key2: descending ? ~key2 : key2, place: (numeric ? 1 << 62 : 0) | place)
     }
 
     /// A number as ``TableText/sorted(_:by:in:descending:)`` reads it (spaces dropped).
