@@ -254,28 +254,15 @@ final class DocumentSession {
         }
         guard let table = table?.table else { throw RenderProblem(.unsupported, "only a table's rows can be searched past its window") }
         let order = request.document.tableSort == nil ? nil : tableOrder
-        let started = Deadline.now()
-        let budget = Double(request.budgetMilliseconds) / 1000
-        let needle = TextFolding(request.query.unicodeScalars).scalars
-        var matches: [FindMatch] = []
-        var row = request.from
+        let search = TableRowSearch(table: table, order: order, query: request.query)
         let end = min(request.to, order?.count ?? Int(Int32.max))
-        scanning: while row < end {
-            let batch = row..<min(end, row + 512)
-            let rows = order?.rows(batch) ?? table.rows(batch)
-            for cells in rows {
-                if cells.contains(where: { !TextFolding($0.unicodeScalars).ranges(of: needle).isEmpty }) {
-                    matches.append(FindMatch(page: row))
-                }
-                row += 1
-                if matches.count >= request.maximumMatches { break scanning }
-            }
-            if rows.count < batch.count {
-                row = end  // the table ends here
-                break
-            }
-            if Deadline.now() - started >= budget { break }
-        }
+        let (rows, next) = search.rows(in: request.from..<max(request.from, end), limit: request.maximumMatches,
+                                       deadline: DelimitedTable.now() + Double(request.budgetMilliseconds) / 1000)
+        // The pages read are given back (a sorted order reads rows all over the file).
+        table.releasePages()
+        let matches = rows.map { FindMatch(page: $0) }
+        // Past the table's last row: the whole run is done.
+        let row = next >= end ? request.to : next
         return SearchChunk(matches: matches, next: max(row, request.from + 1), textlessPages: [])
     }
 

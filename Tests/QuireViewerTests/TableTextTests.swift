@@ -91,6 +91,27 @@ struct TableTextTests {
         #expect(sorted.lines.first?.hasPrefix("300000 │ ") == true && sorted.lines.first?.hasSuffix(" 0") == true, "\(sorted.lines.prefix(2))")
     }
 
+    /// The worker's find past the window (``TableRowSearch``): ASCII rows read in their bytes,
+    /// others decoded and folded, so "resume" finds "RESUME", "Résumé" and a quoted cell alike;
+    /// rows are numbered in the order asked (sorted: the sorted positions); the limit and the
+    /// end of the table stop it.
+    @Test func rowsHoldingAWordAreFoundInTheOrderShown() throws {
+        let directory = TemporaryDirectory("quire-csv")
+        let path = directory.file("find.csv")
+        try "n,text\n5,plain\n4,RESUME here\n3,Résumé\n2,\"quoted, resume\"\n1,a,b\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let table = try DelimitedTable(file: try InputFile(path: DocumentPath(path)))
+        let far = DelimitedTable.now() + 60
+        let search = TableRowSearch(table: table, order: nil, query: "Resume")
+        #expect(search.rows(in: 0..<100, limit: 10, deadline: far).matches == [1, 2, 3])
+        #expect(search.rows(in: 0..<100, limit: 1, deadline: far) == ([1], 2), "stops at the limit, goes on after it")
+        #expect(search.rows(in: 2..<100, limit: 10, deadline: far).next == 100, "the table ends: the run is done")
+        let sorted = try #require(TableSortOrder(table: table, column: 0, descending: false))
+        #expect(TableRowSearch(table: table, order: sorted, query: "resume").rows(in: 0..<5, limit: 10, deadline: far).matches == [1, 2, 3])
+        #expect(TableRowSearch(table: table, order: sorted, query: "plain").rows(in: 0..<5, limit: 10, deadline: far).matches == [4])
+        #expect(TableRowSearch(table: table, order: nil, query: "1,a").rows(in: 0..<5, limit: 10, deadline: far).matches.isEmpty,
+                "a word with the separator is not found across cells")
+    }
+
     @Test func cellsArePaddedCutAndMadeSafe() {
         #expect(TableText.cell("ab", width: 4, right: false) == "ab  ")
         #expect(TableText.cell("7", width: 4, right: true) == "   7")

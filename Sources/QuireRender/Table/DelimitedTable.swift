@@ -128,6 +128,17 @@ public final class DelimitedTable: Sendable {
         return index.records((range.lowerBound + first)..<(range.upperBound + first))
     }
 
+    /// Gives the file's pages before `offset` back to the kernel (past the first chunk, which
+    /// is what a viewer shows first): a pass over a gigabyte does not keep it resident.
+    func releasePages(before offset: Int) {
+        let kept = TableRowIndex.chunkBytes
+        guard offset > kept else { return }
+        index.file.release(kept..<offset)
+    }
+
+    /// Gives every page of the file past the first chunk back to the kernel.
+    public func releasePages() { releasePages(before: index.file.count) }
+
     /// A reader of this file's records and cells.
     var scanner: TableScanner { TableScanner(bytes: index.file.bytes, encoding: encoding, delimiter: UInt16(delimiter.value)) }
 
@@ -209,7 +220,8 @@ public final class DelimitedTable: Sendable {
         }
     }
 
-    static func now() -> Double {
+    /// A monotonic clock in seconds.
+    public static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -164,6 +164,15 @@ struct TableScanner {
         return UnsafeRawBufferPointer(start: base + start, count: end - start)
     }
 
+    /// The record's bytes when the file is UTF-8 and they are ASCII without a quote (each cell
+    /// is its bytes between separators, no decoding needed); nil otherwise.
+    func plainASCII(_ range: Range<Int>) -> UnsafeRawBufferPointer? {
+        guard encoding == .utf8 || encoding == .utf8WithBOM, let base = bytes.baseAddress else { return nil }
+        let record = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+        guard memchr(base + range.lowerBound, 0x22, range.count) == nil, !record.contains(where: { $0 >= 0x80 }) else { return nil }
+        return record
+    }
+
     /// The cells of the record in `range`, unquoted and decoded (at most ``maximumCells``).
     func cells(_ range: Range<Int>) -> [String] {
         guard let base = bytes.baseAddress else { return [] }

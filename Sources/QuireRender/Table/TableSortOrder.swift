@@ -64,6 +64,8 @@ public final class TableSortOrder: Sendable {
                 }
             }
             row += records.count
+            // The pages passed are not needed again (a gigabyte is not kept resident).
+            table.releasePages(before: records[0].lowerBound)
         }
         guard progress(0.8) else { return nil }
         // Ties of keys: the cells' whole text decides (only text longer than fifteen bytes ties).
@@ -109,6 +111,14 @@ public final class TableSortOrder: Sendable {
         let text = cell.filter { $0 != " " }
         guard let number = Double(comma ? String(text.map { $0 == "," ? "." : $0 }) : text), !number.isNaN else { return nil }
         return number
+    }
+
+    /// The records of rows `range` of the sorted order (fewer at its end).
+    func records(_ range: Range<Int>) -> [Range<Int>] {
+        records[range.clamped(to: 0..<records.count)].map { place in
+            let offset = Int(place >> Self.lengthBits)
+            return offset..<(offset + Int(place & Self.lengthMask))
+        }
     }
 
     /// Rows `range` of the sorted order (fewer at its end), each with one cell per column.
