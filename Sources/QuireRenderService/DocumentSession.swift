@@ -256,8 +256,17 @@ final class DocumentSession {
         let order = request.document.tableSort == nil ? nil : tableOrder
         let search = TableRowSearch(table: table, order: order, query: request.query)
         let end = min(request.to, order?.count ?? Int(Int32.max))
-        let (rows, next) = search.rows(in: request.from..<max(request.from, end), limit: request.maximumMatches,
-                                       deadline: DelimitedTable.now() + Double(request.budgetMilliseconds) / 1000)
+        // A sorted order: the rows that hold the word are found once in file order (kept for
+        // the next requests of this find), then matched by where they start.
+        if order != nil, !(tableFindStarts.map { $0.query == request.query && $0.path == request.document.path } ?? false) {
+            tableFindStarts = (request.document.path, request.query, search.matchingRecords(limit: 1_000_000))
+        }
+        let range = request.from..<max(request.from, end)
+        let (rows, next) = if order != nil, let starts = tableFindStarts?.starts {
+            search.rows(in: range, among: starts, limit: request.maximumMatches)
+        } else {
+            search.rows(in: range, limit: request.maximumMatches, deadline: DelimitedTable.now() + Double(request.budgetMilliseconds) / 1000)
+        }
         // The pages read are given back (a sorted order reads rows all over the file).
         table.releasePages()
         let matches = rows.map { FindMatch(page: $0) }
@@ -336,6 +345,7 @@ final class DocumentSession {
         if let table, table.path != request.path {
             self.table = nil
             tableOrder = nil
+            tableFindStarts = nil
             tableSorting = nil
         }
         let (file, type) = try input(request)
@@ -480,6 +490,8 @@ final class DocumentSession {
     private var table: (path: DocumentPath, size: Int64, modified: FileTime, table: DelimitedTable)?
     /// That table's rows sorted by a column (``DocumentRequest/tableSort``), kept for its windows.
     private var tableOrder: TableSortOrder?
+    /// A find past a table's window: where the rows that hold the word start (nil: too many to keep).
+    private var tableFindStarts: (path: DocumentPath, query: String, starts: Set<Int>?)?
     /// A sort of that table going on (its order becomes ``tableOrder``).
     private var tableSorting: TableSorting?
 
@@ -503,6 +515,7 @@ final class DocumentSession {
             }
             self.table = (file.path, file.size, file.modificationTime, table)
             tableOrder = nil
+            tableFindStarts = nil
             tableSorting = nil
             table.startCounting()
         }
@@ -517,6 +530,7 @@ final class DocumentSession {
                 if !(tableSorting.map { $0.column == sort.column && $0.descending == sort.descending } ?? false) {
                     tableSorting = nil
                     tableOrder = nil
+            tableFindStarts = nil
                     tableSorting = TableSorting(table: table, column: sort.column, descending: sort.descending)
                 }
                 guard let sorting = tableSorting else { return TextContent(lines: []) }

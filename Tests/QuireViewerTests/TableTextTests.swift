@@ -108,6 +108,12 @@ struct TableTextTests {
         let sorted = try #require(TableSortOrder(table: table, column: 0, descending: false))
         #expect(TableRowSearch(table: table, order: sorted, query: "resume").rows(in: 0..<5, limit: 10, deadline: far).matches == [1, 2, 3])
         #expect(TableRowSearch(table: table, order: sorted, query: "plain").rows(in: 0..<5, limit: 10, deadline: far).matches == [4])
+        // Found once in file order, then matched in the sorted order by where rows start.
+        let inOrder = TableRowSearch(table: table, order: sorted, query: "résumé")
+        let starts = try #require(inOrder.matchingRecords(limit: 10))
+        #expect(starts.count == 3 && inOrder.rows(in: 0..<5, among: starts, limit: 10) == ([1, 2, 3], 5))
+        #expect(inOrder.rows(in: 2..<5, among: starts, limit: 1) == ([2], 3))
+        #expect(TableRowSearch(table: table, order: sorted, query: "e").matchingRecords(limit: 2) == nil, "too many to keep")
         #expect(TableRowSearch(table: table, order: nil, query: "1,a").rows(in: 0..<5, limit: 10, deadline: far).matches.isEmpty,
                 "a word with the separator is not found across cells")
     }

@@ -49,6 +49,45 @@ public struct TableRowSearch {
         return (matches, row)
     }
 
+    /// Where the rows that hold the word start in the file, found in one pass in file order
+    /// (pages given back as it goes): a sorted order's rows are then matched by where they are,
+    /// not read all over the file. Nil when more than `limit` rows hold it (they are then
+    /// close together in any order: reading rows in the order finds one soon).
+    public func matchingRecords(limit: Int) -> Set<Int>? {
+        let scanner = table.scanner
+        var found = Set<Int>()
+        var row = 0
+        while true {
+            let records = table.records(row..<(row + 4096))
+            for record in records where holds(record, scanner) {
+                found.insert(record.lowerBound)
+                if found.count > limit { return nil }
+            }
+            guard let first = records.first else { break }
+            table.releasePages(before: first.lowerBound)
+            row += records.count
+            if records.count < 4096 { break }
+        }
+        return found
+    }
+
+    /// The positions among `range` of the order whose rows start at one of `starts`
+    /// (``matchingRecords(limit:)``), at most `limit`; and the position to go on from.
+    public func rows(in range: Range<Int>, among starts: Set<Int>, limit: Int) -> (matches: [Int], next: Int) {
+        guard let order else { return ([], range.upperBound) }
+        var matches: [Int] = []
+        let end = min(range.upperBound, order.count)
+        var position = range.lowerBound
+        while position < end {
+            if starts.contains(order.recordStart(position)) {
+                matches.append(position)
+                if matches.count >= limit { return (matches, position + 1) }
+            }
+            position += 1
+        }
+        return (matches, range.upperBound)
+    }
+
     private func holds(_ record: Range<Int>, _ scanner: TableScanner) -> Bool {
         if let ascii = asciiNeedle, let bytes = scanner.plainASCII(record) {
             return Self.contains(bytes, ascii)

@@ -113,6 +113,9 @@ public final class TableSortOrder: Sendable {
         return number
     }
 
+    /// Where the row at `position` of the sorted order starts in the file.
+    func recordStart(_ position: Int) -> Int { Int(records[position] >> Self.lengthBits) }
+
     /// The records of rows `range` of the sorted order (fewer at its end).
     func records(_ range: Range<Int>) -> [Range<Int>] {
         records[range.clamped(to: 0..<records.count)].map { place in
