@@ -128,16 +128,17 @@ public final class DelimitedTable: Sendable {
         return index.records((range.lowerBound + first)..<(range.upperBound + first))
     }
 
-    /// Gives the file's pages before `offset` back to the kernel (past the first chunk, which
-    /// is what a viewer shows first): a pass over a gigabyte does not keep it resident.
-    func releasePages(before offset: Int) {
-        let kept = TableRowIndex.chunkBytes
-        guard offset > kept else { return }
-        index.file.release(kept..<offset)
+    /// Gives the file's pages in `range` back to the kernel (never the first chunk, which is
+    /// what a viewer shows first): a pass over a gigabyte does not keep it resident.
+    /// Pass the range read since the last call: the kernel walks every page of the range given.
+    func releasePages(_ range: Range<Int>) {
+        let kept = max(range.lowerBound, TableRowIndex.chunkBytes)
+        guard range.upperBound > kept else { return }
+        index.file.release(kept..<range.upperBound)
     }
 
     /// Gives every page of the file past the first chunk back to the kernel.
-    public func releasePages() { releasePages(before: index.file.count) }
+    public func releasePages() { releasePages(0..<index.file.count) }
 
     /// A reader of this file's records and cells.
     var scanner: TableScanner { TableScanner(bytes: index.file.bytes, encoding: encoding, delimiter: UInt16(delimiter.value)) }

@@ -57,6 +57,7 @@ public struct TableRowSearch {
         let scanner = table.scanner
         var found = Set<Int>()
         var row = 0
+        var released = 0
         while true {
             let records = table.records(row..<(row + 4096))
             for record in records where holds(record, scanner) {
@@ -64,7 +65,8 @@ public struct TableRowSearch {
                 if found.count > limit { return nil }
             }
             guard let first = records.first else { break }
-            table.releasePages(before: first.lowerBound)
+            table.releasePages(released..<first.lowerBound)
+            released = max(released, first.lowerBound)
             row += records.count
             if records.count < 4096 { break }
         }

@@ -46,6 +46,7 @@ public final class TableSortOrder: Sendable {
         var entries: [Entry] = []
         entries.reserveCapacity(total)
         var row = 0
+        var released = 0
         let batch = 4096
         while row < total {
             guard progress(0.8 * Double(row) / Double(max(1, total))) else { return nil }
@@ -65,7 +66,8 @@ public final class TableSortOrder: Sendable {
             }
             row += records.count
             // The pages passed are not needed again (a gigabyte is not kept resident).
-            table.releasePages(before: records[0].lowerBound)
+            table.releasePages(released..<records[0].lowerBound)
+            released = max(released, records[0].lowerBound)
         }
         guard progress(0.8) else { return nil }
         // Ties of keys: the cells' whole text decides (only text longer than fifteen bytes ties).
