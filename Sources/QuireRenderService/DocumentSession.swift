@@ -256,16 +256,29 @@ final class DocumentSession {
         let order = request.document.tableSort == nil ? nil : tableOrder
         let search = TableRowSearch(table: table, order: order, query: request.query)
         let end = min(request.to, order?.count ?? Int(Int32.max))
-        // A sorted order: the rows that hold the word are found once in file order (kept for
-        // the next requests of this find), then matched by where they start.
+        let deadline = DelimitedTable.now() + Double(request.budgetMilliseconds) / 1000
+        // A sorted order: the rows that hold the word are found in file order first (in slices,
+        // kept for this find's next requests), then matched by where they start.
         if order != nil, !(tableFindStarts.map { $0.query == request.query && $0.path == request.document.path } ?? false) {
-            tableFindStarts = (request.document.path, request.query, search.matchingRecords(limit: 1_000_000))
+            tableFindStarts = TableFindStarts(path: request.document.path, query: request.query, origin: request.from)
         }
-        let range = request.from..<max(request.from, end)
-        let (rows, next) = if order != nil, let starts = tableFindStarts?.starts {
-            search.rows(in: range, among: starts, limit: request.maximumMatches)
+        if order != nil, var found = tableFindStarts, let scanning = found.scanned {
+            let (next, overflow) = search.matchingRecords(from: scanning, into: &found.starts, limit: 1_000_000, deadline: deadline)
+            found.scanned = next
+            found.overflow = overflow
+            tableFindStarts = found
+            table.releasePages()
+            // Not done: nothing yet (the viewer asks again); done: from where this find began.
+            if next != nil { return SearchChunk(matches: [], next: request.from + 1, textlessPages: []) }
+        }
+        // The positions passed while the file was read are matched once, with the first request after.
+        let lower = min(request.from, order == nil ? request.from : tableFindStarts?.origin ?? request.from)
+        tableFindStarts?.origin = nil
+        let range = lower..<max(request.from, end)
+        let (rows, next) = if order != nil, let found = tableFindStarts, !found.overflow {
+            search.rows(in: range, among: found.starts, limit: request.maximumMatches)
         } else {
-            search.rows(in: range, limit: request.maximumMatches, deadline: DelimitedTable.now() + Double(request.budgetMilliseconds) / 1000)
+            search.rows(in: range, limit: request.maximumMatches, deadline: deadline)
         }
         // The pages read are given back (a sorted order reads rows all over the file).
         table.releasePages()
@@ -490,8 +503,19 @@ final class DocumentSession {
     private var table: (path: DocumentPath, size: Int64, modified: FileTime, table: DelimitedTable)?
     /// That table's rows sorted by a column (``DocumentRequest/tableSort``), kept for its windows.
     private var tableOrder: TableSortOrder?
-    /// A find past a table's window: where the rows that hold the word start (nil: too many to keep).
-    private var tableFindStarts: (path: DocumentPath, query: String, starts: Set<Int>?)?
+    /// A find past a table's window in a sorted order: where the rows that hold the word start.
+    private var tableFindStarts: TableFindStarts?
+    private struct TableFindStarts {
+        let path: DocumentPath
+        let query: String
+        /// The position the find began at (rows are matched from there once the file is read).
+        var origin: Int?
+        var starts = Set<Int>()
+        /// The file row the reading goes on from; nil when it is done.
+        var scanned: Int? = 0
+        /// More rows hold the word than are kept: they are read in the order instead.
+        var overflow = false
+    }
     /// A sort of that table going on (its order becomes ``tableOrder``).
     private var tableSorting: TableSorting?
 

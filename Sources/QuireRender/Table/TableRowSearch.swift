@@ -49,28 +49,36 @@ public struct TableRowSearch {
         return (matches, row)
     }
 
-    /// Where the rows that hold the word start in the file, found in one pass in file order
-    /// (pages given back as it goes): a sorted order's rows are then matched by where they are,
-    /// not read all over the file. Nil when more than `limit` rows hold it (they are then
-    /// close together in any order: reading rows in the order finds one soon).
-    public func matchingRecords(limit: Int) -> Set<Int>? {
+    /// Where the rows that hold the word start in the file, found in file order from row
+    /// `from` until `deadline` (pages given back as it goes), into `starts`: a sorted order's
+    /// rows are then matched by where they are, not read all over the file. Returns the row to
+    /// go on from, nil when the file is done. Stops (returns nil) when `starts` passes `limit`:
+    /// so many rows are close together in any order, reading rows in the order finds one soon.
+    public func matchingRecords(from: Int, into starts: inout Set<Int>, limit: Int, deadline: Double) -> (next: Int?, overflow: Bool) {
         let scanner = table.scanner
-        var found = Set<Int>()
-        var row = 0
+        var row = from
         var released = 0
         while true {
             let records = table.records(row..<(row + 4096))
             for record in records where holds(record, scanner) {
-                found.insert(record.lowerBound)
-                if found.count > limit { return nil }
+                starts.insert(record.lowerBound)
+                if starts.count > limit { return (nil, true) }
             }
-            guard let first = records.first else { break }
+            guard let first = records.first else { return (nil, false) }
+            if released == 0 { released = first.lowerBound }
             table.releasePages(released..<first.lowerBound)
             released = max(released, first.lowerBound)
             row += records.count
-            if records.count < 4096 { break }
+            if records.count < 4096 { return (nil, false) }
+            if DelimitedTable.now() >= deadline { return (row, false) }
         }
-        return found
+    }
+
+    /// Every row that holds the word (``matchingRecords(from:into:limit:deadline:)`` at once).
+    public func matchingRecords(limit: Int) -> Set<Int>? {
+        var starts = Set<Int>()
+        let (_, overflow) = matchingRecords(from: 0, into: &starts, limit: limit, deadline: .infinity)
+        return overflow ? nil : starts
     }
 
     /// The positions among `range` of the order whose rows start at one of `starts`
@@ -94,7 +102,9 @@ public struct TableRowSearch {
         if let ascii = asciiNeedle, let bytes = scanner.plainASCII(record) {
             return Self.contains(bytes, ascii)
         }
-        return scanner.cells(record).contains { !TextFolding($0.unicodeScalars).ranges(of: needle).isEmpty }
+        // One folding of the whole row, its cells apart (U+001F is in no word looked for).
+        let cells = scanner.cells(record)
+        return !TextFolding(cells.joined(separator: "\u{1F}").unicodeScalars).ranges(of: needle).isEmpty
     }
 
     /// Whether `haystack`, with A–Z read as a–z, holds `needle` (lower case).
