@@ -11,8 +11,8 @@ Q=$1; RUNS=${2:-5}
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/quire-data-bench.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
 
-# times COMMAND...: RUNS wall times in ms (output discarded), "min X ms, median Y ms".
-times() {
+# timed COMMAND...: RUNS wall times in ms (output discarded), "min X ms, median Y ms".
+timed() {
     local all=() i start end
     for ((i = 0; i < RUNS; i++)); do
         start=$(date +%s%N)
@@ -86,12 +86,12 @@ json.dump(notebook, open(f"{out}/plots.ipynb", "w"))
 EOF
 
 echo "Markdown: $(stat -c %s "$DIR/notes.md") bytes"
-echo "  quire preview -o page.png notes.md (page 1): $(times "$Q" preview -o "$DIR/page.png" "$DIR/notes.md")"
+echo "  quire preview -o page.png notes.md (page 1): $(timed "$Q" preview -o "$DIR/page.png" "$DIR/notes.md")"
 echo "Notebook: $(stat -c %s "$DIR/plots.ipynb") bytes"
-echo "  quire preview -o page.png plots.ipynb (page 1, its first cells): $(times "$Q" preview -o "$DIR/page.png" "$DIR/plots.ipynb")"
+echo "  quire preview -o page.png plots.ipynb (page 1, its first cells): $(timed "$Q" preview -o "$DIR/page.png" "$DIR/plots.ipynb")"
 if command -v jupyter-nbconvert > /dev/null || command -v jupyter > /dev/null; then
     NB=(jupyter nbconvert); command -v jupyter > /dev/null || NB=(jupyter-nbconvert)
-    echo "  ${NB[*]} --to html plots.ipynb: $(times "${NB[@]}" --to html --output-dir "$DIR/html" "$DIR/plots.ipynb")"
+    echo "  ${NB[*]} --to html plots.ipynb: $(timed "${NB[@]}" --to html --output-dir "$DIR/html" "$DIR/plots.ipynb")"
 else
     echo "  jupyter nbconvert: not installed (Debian: jupyter-nbconvert)"
 fi
@@ -113,7 +113,7 @@ db.close()
 EOF
 echo "  $(stat -c %s "$DIR/big.sqlite") bytes"
 cat "$DIR/big.sqlite" > /dev/null
-echo "  quire info big.sqlite: $(times "$Q" info --max-file-size 2G "$DIR/big.sqlite")"
+echo "  quire info big.sqlite: $(timed "$Q" info --max-file-size 2G "$DIR/big.sqlite")"
 if command -v /usr/bin/time > /dev/null; then
     /usr/bin/time -f "  quire info: %e s, peak RSS %M kB" "$Q" info --max-file-size 2G "$DIR/big.sqlite" 2>&1 >/dev/null | tail -1
 fi
