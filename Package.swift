@@ -55,6 +55,12 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
+            name: "CDjVuLibre", path: "Sources/CDjVuLibre",
+            providers: [.apt(["libdjvulibre-dev"])]),
+        .systemLibrary(
+            name: "CLibRaw", path: "Sources/CLibRaw",
+            providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(
             name: "CCmarkGFM", path: "Sources/CCmarkGFM",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(
@@ -125,7 +131,7 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer",
-                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM"]),
+                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

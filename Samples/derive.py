@@ -20,6 +20,43 @@ tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1) \
 payload = b"Exif\x00\x00" + tiff
 write("photo-rotated.jpg", jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:])
 
+# --- A photo's details: photo.jpg with an EXIF block naming the camera, the shot and a GPS IFD ----
+def ifd(entries, start, extra):
+    """Little-endian IFD at `start` (TIFF offsets); values over 4 bytes go after it into `extra`."""
+    body = struct.pack("<H", len(entries))
+    data_at = start + 2 + 12 * len(entries) + 4
+    out_extra = b""
+    for tag, typ, count, value in entries:
+        if isinstance(value, bytes) and len(value) > 4:
+            body += struct.pack("<HHII", tag, typ, count, data_at + len(extra) + len(out_extra))
+            out_extra += value
+        elif isinstance(value, bytes):
+            body += struct.pack("<HHI", tag, typ, count) + value.ljust(4, b"\0")
+        elif typ == 3:
+            body += struct.pack("<HHIHH", tag, typ, count, value, 0)
+        else:
+            body += struct.pack("<HHII", tag, typ, count, value)
+    return body + struct.pack("<I", 0), out_extra
+def rational(n, d): return struct.pack("<II", n, d)
+make, model, lens = b"FUJIFILM\0", b"X-T30\0", b"XF35mmF2 R WR\0"
+date = b"2024:05:01 13:45:09\0"
+# Layout: header (8) | IFD0 | its data | Exif IFD | its data | GPS IFD
+ifd0_entries = [(0x010F, 2, len(make), make), (0x0110, 2, len(model), model), (0x0112, 3, 1, 1),
+                (0x8769, 4, 1, 0), (0x8825, 4, 1, 0)]
+first, first_extra = ifd(ifd0_entries, 8, b"")
+exif_at = 8 + len(first) + len(first_extra)
+exif_entries = [(0x829A, 5, 1, rational(1, 125)), (0x829D, 5, 1, rational(28, 10)), (0x8827, 3, 1, 200),
+                (0x9003, 2, len(date), date), (0x920A, 5, 1, rational(35, 1)), (0xA434, 2, len(lens), lens)]
+exif_ifd, exif_extra = ifd(exif_entries, exif_at, b"")
+gps_at = exif_at + len(exif_ifd) + len(exif_extra)
+gps_ifd, _ = ifd([(0x0000, 1, 4, bytes([2, 3, 0, 0]))], gps_at, b"")
+ifd0_entries[3] = (0x8769, 4, 1, exif_at)
+ifd0_entries[4] = (0x8825, 4, 1, gps_at)
+first, first_extra = ifd(ifd0_entries, 8, b"")
+tiff = b"II*\x00" + struct.pack("<I", 8) + first + first_extra + exif_ifd + exif_extra + gps_ifd
+payload = b"Exif\x00\x00" + tiff
+write("photo-exif.jpg", jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:])
+
 # --- GIF 300x200, left red / right blue (LZW with a clear code every two pixels) --------------
 def gif(width, height, color):
     palette = bytes([255, 0, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255])
@@ -73,6 +110,33 @@ container("book.epub", [
 container("comic.cbz", [
     ("page10.png", red_png), ("page2.png", red_png), ("__MACOSX/._page0.png", b"junk"), ("page1.png", green_png),
 ])
+
+# --- Comic books: series.cbz and series.cbt (tar), the same pages and ComicInfo.xml ---------------
+# Natural name order: page1 (green cover), page2 (blue), page3-4 (a 400x300 spread: left red,
+# right yellow), page10 (magenta) — in plain name order page10 would come second.
+def png(width, height, color):
+    rows = b"".join(b"\x00" + b"".join(bytes(color(x, y)) for x in range(width)) for y in range(height))
+    def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+comic_info = ('<?xml version="1.0"?><ComicInfo xmlns:xsd="http://www.w3.org/2001/XMLSchema"><Title>The Quire Sample</Title>'
+              '<Series>Quire Comics</Series><Number>7</Number><Writer>A. Writer &amp; B. Artist</Writer><Year>2026</Year>'
+              '<PageCount>4</PageCount></ComicInfo>')
+comic_pages = [
+    ("ComicInfo.xml", comic_info.encode()),
+    ("book/page10.png", png(200, 300, lambda x, y: (255, 0, 255))),
+    ("book/page2.png", png(200, 300, lambda x, y: (0, 0, 255))),
+    ("book/page3-4.png", png(400, 300, lambda x, y: (255, 0, 0) if x < 200 else (255, 255, 0))),
+    ("__MACOSX/book/._page0.png", b"junk"),
+    ("book/notes.txt", b"not a page"),
+    ("book/page1.png", png(200, 300, lambda x, y: (0, 255, 0))),
+]
+container("series.cbz", comic_pages)
+import io, tarfile
+with tarfile.open(path("series.cbt"), "w") as t:
+    for entry, data in comic_pages:
+        info = tarfile.TarInfo(entry); info.size = len(data); info.mtime = 1700000000
+        t.addfile(info, io.BytesIO(data))
 
 # --- Hostile and damaged containers ---------------------------------------------------------------
 with zipfile.ZipFile(path("bomb.odt"), "w") as z:

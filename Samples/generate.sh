@@ -50,6 +50,9 @@ python3 "$here/archives.py" "$out"
 # Video and audio (media/): GStreamer's gst-launch-1.0 (a clip whose first second is black, audio
 # with and without a cover, a Matroska file with no video stream, a truncated clip).
 "$here/media.sh" "$out"
+# DjVu (djvu/): a bundled 3-page book with a text layer, the same book indirect, one missing a
+# page file, a truncated one (DjVuLibre's c44, cjb2, djvused, djvm, djvmcvt).
+"$here/djvu.sh" "$out"
 # Issue 41: PostScript that reads, deletes and creates files in TMPDIR, a page-less PostScript, a
 # colour pattern, the deep-q and 24000² image PDFs, an archive that unpacks outside, flat ODF.
 python3 "$here/isolation.py" "$out"

@@ -101,6 +101,9 @@ public final class Document: Sendable {
         var json: JSONSummary?
         var markdown: MarkdownText?
         var notebook: NotebookText.Summary?
+        var comicBook: ComicBookSummary?
+        var djvu: DjVuSummary?
+        var photo: PhotoDetails?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -146,6 +149,8 @@ public final class Document: Sendable {
         case .text where DelimitedTable.applies(to: contentType, path: path):
             // Quire's own table: rows counted for a moment (else "about"), columns typed.
             table = TableInfo(try DelimitedTable(file: file, tabSeparated: contentType.conforms(to: "text/tab-separated-values")))
+        case .image where PhotoDetails.isCameraRaw(contentType):
+            photo = try PhotoDetails.ofCameraRaw(file)
         case .image:
             if ImageProbe.canLoad(mimeType: contentType.mimeType) {
                 guard let probed = ImageProbe.info(of: file) else {
@@ -154,6 +159,7 @@ public final class Document: Sendable {
                 }
                 image = probed
             }
+            photo = PhotoDetails.ofPhoto(file)
         case .font:
             fontFaces = try FontFace.faces(in: file, limits: limits)
         case .archive:
@@ -168,6 +174,10 @@ public final class Document: Sendable {
             markdown = try MarkdownText.read(file)
         case .notebook:
             notebook = try NotebookText.read(file).summary
+        case .comicBook:
+            comicBook = try ComicBookSummary.read(file, limits: limits)
+        case .djvu:
+            djvu = try DjVuSummary.read(file, limits: limits)
         case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
             json = try JSONSummary.read(file, lines: true).0
         default:
@@ -189,6 +199,9 @@ public final class Document: Sendable {
         info.json = json
         info.markdown = markdown
         info.notebook = notebook
+        info.comicBook = comicBook
+        info.djvu = djvu
+        info.photo = photo
         return info
     }
 }

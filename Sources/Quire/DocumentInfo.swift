@@ -28,6 +28,12 @@ public struct DocumentInfo: Sendable {
     public var markdown: MarkdownText? = nil
     /// A notebook's kernel, language and cells by kind.
     public var notebook: NotebookText.Summary? = nil
+    /// A comic book's pages and what its ComicInfo.xml names (title, series, number…).
+    public var comicBook: ComicBookSummary? = nil
+    /// A DjVu document's pages, first page size and resolution.
+    public var djvu: DjVuSummary? = nil
+    /// A photo's shot details (camera, lens, exposure…; a camera RAW file's, from LibRaw).
+    public var photo: PhotoDetails? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.
     public let problem: DocumentError?
 

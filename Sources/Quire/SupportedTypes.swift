@@ -4,7 +4,7 @@ public enum SupportedTypes {
     /// Capabilities for a type, refined by what this machine can load (image loaders).
     public static func capabilities(of type: ContentType) -> Capabilities {
         var result = type.capabilities
-        if type.family == .image, let reason = ImageProbe.missingLoader(for: type) {
+        if let reason = EngineAvailability.missingLibrary(for: type) {
             result.preview = .unsupported(reason: reason)
             result.thumbnail = .unsupported(reason: reason)
             result.print = .unsupported(reason: reason)
@@ -20,10 +20,11 @@ public enum SupportedTypes {
     /// MIME types Quire's freedesktop thumbnailer claims, sorted: what it can thumbnail except
     /// raster images and SVG. The system's own thumbnailers (gdk-pixbuf's, librsvg's) make those
     /// as well — EXIF orientation included — and a file manager takes the first thumbnailer that
-    /// lists a type, so claiming them would only replace a working thumbnailer.
+    /// lists a type, so claiming them would only replace a working thumbnailer. Camera RAW files
+    /// are claimed: no gdk-pixbuf loader reads them (Quire shows the camera's embedded preview).
     public static var thumbnailerTypes: [String] {
         registered.filter { type in
-            type.family != .image && type.family != .svg && capabilities(of: type).thumbnail.isSupported
+            (type.family != .image || PhotoDetails.isCameraRaw(type)) && type.family != .svg && capabilities(of: type).thumbnail.isSupported
         }.map(\.mimeType)
     }
 

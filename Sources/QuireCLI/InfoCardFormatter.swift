@@ -127,6 +127,22 @@ enum InfoCardFormatter {
             rows.append(("Cells", notebook.cellsText))
             if notebook.images > 0 { rows.append(("Images", "\(notebook.images)")) }
         }
+        if let photo = info.photo {
+            rows += photo.cardDetails.map { ($0.label, $0.value) }
+        }
+        if let djvu = info.djvu {
+            rows.append(("Pages", grouped(Int64(djvu.pages))))
+            if let width = djvu.pageWidth, let height = djvu.pageHeight {
+                let size = PageSize(width: width, height: height)
+                rows.append(("Page size", "\(points(width)) × \(points(height)) pt"
+                             + (size.paperName.map { " (\($0))" } ?? "") + (djvu.resolution.map { ", \($0) dpi" } ?? "")))
+            }
+        }
+        if let book = info.comicBook {
+            if let title = book.title { rows.append(("Title", title)) }
+            rows += book.details.map { ($0.label, $0.value) }
+            rows.append(("Pages", grouped(Int64(book.pages))))
+        }
         if let json = info.json {
             for detail in json.details { rows.append((detail.label, detail.value)) }
         }

@@ -99,6 +99,16 @@ struct InfoRecord: Encodable {
     var json: JSONRecord?
     var markdown: MarkdownRecord?
     var notebook: NotebookRecord?
+    /// A comic book: `pages`, and `title`, `series`, `number`, `volume`, `writer`, `year` when
+    /// its ComicInfo.xml names them.
+    var comicBook: ComicBookSummary?
+    /// A DjVu document: `pages`, the first page's `pageWidth` and `pageHeight` (points) and
+    /// `resolution` (dots an inch).
+    var djvu: DjVuSummary?
+    /// A photo's shot: `camera`, `lens`, `exposureTime` (seconds), `aperture` (f-number), `iso`,
+    /// `focalLength` (mm), `taken` (seconds since 1970, the camera's clock), `width`, `height`,
+    /// `hasLocation` (the place itself is never given).
+    var photo: PhotoDetails?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -143,6 +153,9 @@ struct InfoRecord: Encodable {
         json = info.json.map(JSONRecord.init)
         markdown = info.markdown.map(MarkdownRecord.init)
         notebook = info.notebook.map(NotebookRecord.init)
+        comicBook = info.comicBook
+        djvu = info.djvu
+        photo = info.photo
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

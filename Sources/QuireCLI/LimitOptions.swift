@@ -21,7 +21,7 @@ struct LimitOptions: ParsableArguments {
     var maxPages: Int?
 
     @Option(name: .customLong(Limit.inflatedSize.rawValue), help: ArgumentHelp(
-        "Inflate at most this much from one container (ODF, OOXML, EPUB, CBZ): bytes, or with K, M, G suffix (default 64M; env QUIRE_MAX_INFLATED_SIZE).",
+        "Inflate at most this much from one container (ODF, OOXML, EPUB) or one page of a comic book: bytes, or with K, M, G suffix (default 64M; env QUIRE_MAX_INFLATED_SIZE).",
         valueName: "size"))
     var maxInflatedSize: String?
 

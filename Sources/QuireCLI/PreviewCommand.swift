@@ -14,10 +14,10 @@ struct PreviewCommand: AsyncParsableCommand {
         commandName: "preview",
         abstract: "Render a preview of a file: a page as PNG, PDF or SVG, a contact sheet, or an image in the terminal.",
         discussion: """
-            Works for PDF, PostScript/EPS, SVG, images (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO), \
+            Works for PDF, PostScript/EPS, SVG, images (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO; camera RAW: the embedded preview), \
             text and source code (paginated on A4), office documents (every page through \
             LibreOffice when it is installed, else the preview image OpenDocument, Office Open \
-            XML and iWork files carry), EPUB covers, CBZ comics, fonts (a specimen per face), \
+            XML and iWork files carry), EPUB covers, comic books (CBZ, CBR, CB7, CBT: every image a page), DjVu (every page; its text layer for find), fonts (a specimen per face), \
             video (a poster frame, then frames across the duration), audio (its cover, else a \
             card of its tags and a waveform) and archives (their listing).
 

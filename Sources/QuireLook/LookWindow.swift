@@ -1,6 +1,7 @@
 import CAdwaita
 import CGtk
 import Quire
+import QuireRenderService
 import QuireViewer
 import QuireGIO
 
@@ -69,6 +70,14 @@ final class LookWindow {
         textPreview = made
         return made
     }
+    /// A delimited table (CSV, TSV) as a column view, made when one is first shown.
+    private var tableView: TableColumnsView?
+    /// An SQLite database: its tables and the chosen one's rows, made when one is first shown.
+    private var databaseBrowser: DatabaseBrowser?
+    /// A JSON document as a tree, made when one is first shown.
+    private var jsonView: JSONTreeView?
+    /// Markdown and notebooks rendered, made when one is first shown.
+    private var markdownPreview: MarkdownPreview?
     /// An archive's files as a list to open one from, made when first asked for.
     private var entriesView: ArchiveEntriesView?
     /// Video and audio playback, made when a file is first played.
@@ -214,7 +223,7 @@ final class LookWindow {
         gtk_window_present(cast(window))
         switch model.content {
         case .pages, .opening: gtk_widget_grab_focus(pages.area)
-        case .text: gtk_widget_grab_focus(text.view)
+        case .text: gtk_widget_grab_focus(dataFocus ?? text.view)
         case .problem: if model.problem?.needsPassword == true { gtk_widget_grab_focus(passwordEntry) }
         }
         guard actionsPending else { return }
@@ -485,10 +494,15 @@ final class LookWindow {
             gtk_stack_set_visible_child_name(cast(stack), "pages")
             pages.reset()
         case .text(let content):
-            text.show(content, fileName: model.fileName, mimeType: card?.mimeType)
-            gtk_stack_set_visible_child_name(cast(stack), "text")
-            pages.reset()
-            gtk_widget_grab_focus(text.view)
+            if let focus = showData(content) {
+                pages.reset()
+                gtk_widget_grab_focus(focus)
+            } else {
+                text.show(content, fileName: model.fileName, mimeType: card?.mimeType)
+                gtk_stack_set_visible_child_name(cast(stack), "text")
+                pages.reset()
+                gtk_widget_grab_focus(text.view)
+            }
         case .problem(let problem):
             problemPage.show(fileName: model.fileName, problem: problem)
             let password = problem.needsPassword
@@ -502,6 +516,154 @@ final class LookWindow {
         gtk_widget_set_visible(sidebarButton, paged ? 1 : 0)
         sidebar.setShown(paged && gtk_toggle_button_get_active(cast(sidebarButton)) != 0)
         sidebar.reset()
+    }
+
+    // MARK: Data: tables, databases, JSON, Markdown
+
+    /// The stack's page shown now ("text", "table", "database", "json", "markdown", "pages"…).
+    private var shownData: String {
+        gtk_stack_get_visible_child_name(cast(stack)).map { String(cString: $0) } ?? ""
+    }
+
+    /// The widget to focus when the current text is shown as data, nil for plain text.
+    private var dataFocus: UnsafeMutablePointer<GtkWidget>? {
+        switch shownData {
+        case "table": return tableView?.view
+        case "database": return databaseBrowser?.tableList
+        case "json": return jsonView?.view
+        case "markdown": return markdownPreview?.view
+        default: return nil
+        }
+    }
+
+    /// Shows text the worker gave as a structure the window can draw as such: a table's rows
+    /// as a column view, a database as its tables and rows, JSON as a tree, Markdown (and a
+    /// notebook) rendered. The widget to focus, or nil for plain text (shown as text).
+    private func showData(_ content: TextContent) -> UnsafeMutablePointer<GtkWidget>? {
+        if let layout = content.table {
+            let view = makeTableView()
+            showTable(content, layout, in: view)
+            gtk_stack_set_visible_child_name(cast(stack), "table")
+            return view.view
+        }
+        if model.card?.family == .database, !model.archiveEntries.isEmpty {
+            let browser: DatabaseBrowser
+            if let databaseBrowser { browser = databaseBrowser } else {
+                browser = DatabaseBrowser()
+                browser.onChoose = { [unowned self] entry in
+                    self.model.databaseTableLines(entry)
+                }
+                browser.table.onCopy = { [unowned self] text, what in self.copyText(text, what) }
+                gtk_stack_add_named(cast(stack), browser.root, "database")
+                databaseBrowser = browser
+            }
+            gtk_stack_set_visible_child_name(cast(stack), "database")
+            // The tables are listed beside their rows: no separate list to open one from.
+            gtk_widget_set_visible(entriesButton, 0)
+            browser.show(model.archiveEntries)
+            return browser.tableList
+        }
+        if let outline = model.jsonOutline, outline.lines.count == content.lines.count {
+            let tree: JSONTreeView
+            if let jsonView { tree = jsonView } else {
+                tree = JSONTreeView()
+                tree.onCopyPath = { [unowned self] path in
+                    gdk_clipboard_set_text(gtk_widget_get_clipboard(self.window), path)
+                    self.toast("Copied path \(path)")
+                }
+                gtk_stack_add_named(cast(stack), tree.root, "json")
+                jsonView = tree
+            }
+            tree.show(lines: content.lines, outline: outline)
+            gtk_stack_set_visible_child_name(cast(stack), "json")
+            return tree.view
+        }
+        if let markdown = model.markdownStyles {
+            let preview: MarkdownPreview
+            if let markdownPreview { preview = markdownPreview } else {
+                preview = MarkdownPreview()
+                gtk_stack_add_named(cast(stack), preview.root, "markdown")
+                markdownPreview = preview
+            }
+            preview.show(lines: content.lines, markdown: markdown, isTruncated: content.isTruncated)
+            gtk_stack_set_visible_child_name(cast(stack), "markdown")
+            return preview.view
+        }
+        return nil
+    }
+
+    private func makeTableView() -> TableColumnsView {
+        if let tableView { return tableView }
+        let view = TableColumnsView()
+        view.onSort = { [unowned self] column, _ in
+            // The worker sorts (the same column again: the other way, as the headers show).
+            var name = "column \(column + 1)"
+            if case .text(let content) = self.model.content, let layout = content.table,
+               layout.columnNames.indices.contains(column) { name = layout.columnNames[column] }
+            if let problem = self.model.sortTable(column: column) {
+                self.status("Cannot sort: \(problem)")
+            } else {
+                self.status("Sorting by \(name)…")
+            }
+        }
+        view.onEdge = { [unowned self] edge in
+            guard case .text(let content) = self.model.content, let layout = content.table else { return }
+            switch edge {
+            case .end: _ = self.model.goTo(layout.firstRow + content.lineCount + 1)
+            case .start: _ = self.model.goTo(max(1, layout.firstRow))
+            }
+        }
+        view.onCopy = { [unowned self] text, what in self.copyText(text, what) }
+        gtk_stack_add_named(cast(stack), view.root, "table")
+        tableView = view
+        return view
+    }
+
+    /// A delimited table's window of rows in the column view, the model's row at the top.
+    private func showTable(_ content: TextContent, _ layout: TableLayout, in view: TableColumnsView) {
+        let starts = layout.columnStarts
+        let cells = TableCells(names: layout.columnNames,
+                               numeric: TableCells.numericColumns(header: layout.header.first, lines: content.lines, starts: starts),
+                               lines: content.lines, starts: starts)
+        let last = layout.firstRow + content.lineCount
+        view.hasRowsBefore = layout.firstRow > 0
+        view.hasRowsAfter = layout.totalRows.map { last < $0 } ?? content.isTruncated
+        var status = content.lineCount == 0 ? "No rows" : "Rows \(TableRowCount.grouped(layout.firstRow + 1))–\(TableRowCount.grouped(last)) of \(layout.fileRows)"
+        if let sort = layout.sort, layout.columnNames.indices.contains(sort.column) {
+            status += " · sorted by \(layout.columnNames[sort.column]) (\(sort.descending ? "descending" : "ascending"))"
+        }
+        status += " · click a header to sort · Ctrl+C copies the selected rows"
+        view.show(cells, sort: layout.sort.map { ($0.column, !$0.descending) }, top: model.position, status: status)
+        LookTrace.mark("table shown (\(content.lineCount) rows from row \(layout.firstRow + 1))")
+    }
+
+    /// `text` on the clipboard, said in a toast ("Copied cell").
+    private func copyText(_ text: String, _ what: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window), text)
+        toast("Copied \(what)")
+    }
+
+    /// Ctrl+C on a table: the selected rows, tab-separated.
+    private func copyRows() {
+        let view = shownData == "database" ? databaseBrowser?.table : tableView
+        // No row selected: the file, as Ctrl+C with nothing selected does elsewhere.
+        guard let view, let text = view.copiedText else { return copy() }
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window), text)
+        let count = view.selectedCount
+        toast("Copied \(count) row\(count == 1 ? "" : "s")")
+    }
+
+    /// Home: the table's first row (its first window asked for when another is shown).
+    private func firstRow() {
+        guard case .text(let content) = model.content, let layout = content.table else { return }
+        if layout.firstRow > 0 { _ = model.firstPage() } else { tableView?.scroll(to: 0) }
+    }
+
+    /// End: the table's last row (the window that ends with it asked for when not shown).
+    private func lastRow() {
+        guard case .text(let content) = model.content, let layout = content.table else { return }
+        let reachesEnd = layout.totalRows.map { layout.firstRow + content.lineCount >= $0 } ?? !content.isTruncated
+        if reachesEnd { tableView?.scroll(to: content.lineCount - 1) } else { _ = model.lastPage() }
     }
 
     /// Shows the current archive's files as a list; the one chosen opens as a file of its own.
@@ -918,9 +1080,9 @@ final class LookWindow {
         gtk_search_bar_set_search_mode(cast(searchBar), 0)
         model.stopFind()
         updateFindLabel()
-        textPreview?.mark(model.find)
+        markFind()
         gtk_widget_queue_draw(pages.area)
-        if isShowingText { gtk_widget_grab_focus(text.view) } else { gtk_widget_grab_focus(pages.area) }
+        if isShowingText { gtk_widget_grab_focus(dataFocus ?? text.view) } else { gtk_widget_grab_focus(pages.area) }
     }
 
     private var searchText: String { String(cString: gtk_editable_get_text(OpaquePointer(searchEntry))) }
@@ -930,7 +1092,7 @@ final class LookWindow {
         LookTrace.mark("find asked")
         if let problem = model.find(searchText) { status(problem) }
         updateFindLabel()
-        textPreview?.mark(model.find)
+        markFind()
         gtk_widget_queue_draw(pages.area)
     }
 
@@ -950,13 +1112,25 @@ final class LookWindow {
         if moved { LookTrace.mark("first match found (page \(model.page + 1))") }
         updateFindLabel()
         if moved { showCurrentMatch() }
-        textPreview?.mark(model.find)
+        markFind()
         gtk_widget_queue_draw(pages.area)
+    }
+
+    /// The search's matches marked where the text is shown: in the text or Markdown view, or
+    /// the current match's row selected in a table.
+    /// - Parameter moved: the current match changed (its row or node is selected only then,
+    ///   not each time more matches come in).
+    private func markFind(moved: Bool = false) {
+        textPreview?.mark(model.find)
+        markdownPreview?.mark(model.find)
+        guard moved, model.find.isText, let match = model.find.currentMatch else { return }
+        if shownData == "table" { tableView?.select(match.page) }
+        if shownData == "json" { jsonView?.reveal(line: match.page) }
     }
 
     private func showCurrentMatch() {
         if case .pages = model.content { pages.show(page: model.page) }
-        textPreview?.mark(model.find)
+        markFind(moved: true)
         gtk_widget_queue_draw(pages.area)
     }
 
@@ -971,6 +1145,8 @@ final class LookWindow {
     // MARK: Keys
 
     private func key(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
+        // A JSON node's or a table's context menu is open: its keys (arrows, Enter, Esc) are the menu's.
+        if jsonView?.isMenuOpen == true || tableView?.isMenuOpen == true || databaseBrowser?.table.isMenuOpen == true { return false }
         let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
         let key = Int32(bitPattern: keyval)
         let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
@@ -994,6 +1170,18 @@ final class LookWindow {
             default: return false
             }
             return true
+        }
+        // In a JSON tree: Right opens the selected node, Left closes it (or goes to its parent),
+        // Enter does either; otherwise the keys are the window's (Left/Right: files).
+        if shownData == "json", let jsonView, !control, !isFindOpen {
+            switch key {
+            case GDK_KEY_Right where jsonView.key(expand: true): return true
+            case GDK_KEY_Left where jsonView.key(expand: false): return true
+            case GDK_KEY_Return, GDK_KEY_KP_Enter:
+                jsonView.toggleSelected()
+                return true
+            default: break
+            }
         }
         // Commands that work from anywhere: an entry with the focus included (Ctrl+P has no use
         // there), the index sheet too.
@@ -1053,7 +1241,12 @@ final class LookWindow {
         case .zoomOut: pages.zoom { model.zoomOut() }
         case .zoomToFit: pages.zoom { model.zoomToFit() }
         // With text selected, Ctrl+C copies the text (the view does); otherwise the file.
-        case .copy where isShowingText && textPreview?.hasSelection == true: return false
+        case .copy where shownData == "text" && textPreview?.hasSelection == true: return false
+        case .copy where shownData == "markdown" && markdownPreview?.hasSelection == true: return false
+        case .copy where shownData == "table" || shownData == "database": copyRows()
+        case .copy where shownData == "json" && jsonView?.selectedPath != nil: jsonView?.copyPath()
+        case .firstPage where shownData == "table": firstRow()
+        case .lastPage where shownData == "table": lastRow()
         case .copy where paged && model.selection != nil: copySelection()
         case .copy: copy()
         // Ctrl+Shift+C: the page in view as a picture (PNG).

@@ -93,6 +93,7 @@ final class PageSidebar {
     /// The current file changed (or its pages): lay out again, forget the old thumbnails.
     func reset() {
         dropAll()
+        failures = [:]
         model.want([], for: .sidebar)
         gtk_adjustment_set_value(UnsafeMutablePointer(adjustment), 0)
         relayout()
@@ -174,7 +175,7 @@ final class PageSidebar {
                     cairo_set_source_surface(cairo, thumbnail.surface, 0, 0)
                     cairo_paint(cairo)
                     cairo_restore(cairo)
-                } else {
+                } else if failures[job, default: 0] < Self.attempts {
                     wanted.append(job)
                 }
             }
@@ -191,7 +192,8 @@ final class PageSidebar {
         // A few past the view, so scrolling on finds them ready.
         if let last = visible.last {
             for index in (last + 1)..<min(slots.count, last + 1 + ahead) {
-                if let job = model.thumbnailJob(index, fitting: box), painted[job] == nil { wanted.append(job) }
+                if let job = model.thumbnailJob(index, fitting: box), painted[job] == nil,
+                   failures[job, default: 0] < Self.attempts { wanted.append(job) }
             }
         }
         visibleJobs = shown
@@ -201,9 +203,22 @@ final class PageSidebar {
     /// The thumbnails of the last frame: never dropped from the cache.
     private var visibleJobs: Set<PageRenderJob> = []
 
+    /// Thumbnails that could not be made, with how many times each was asked for: one that
+    /// failed (a worker stopped by its time limit on a starved machine, a crash) is asked for
+    /// again when the column is next drawn, up to ``attempts`` times; then its slot stays blank
+    /// and nothing asks for it again (a page that always fails would otherwise be asked for at
+    /// every frame).
+    private var failures: [PageRenderJob: Int] = [:]
+    static let attempts = 3
+
     /// A thumbnail from the render thread.
     func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
-        guard case .success(let pixels) = result, job.file == model.fileIndex, painted[job] == nil else { return }
+        guard job.file == model.fileIndex, painted[job] == nil else { return }
+        guard case .success(let pixels) = result else {
+            failures[job, default: 0] += 1
+            gtk_widget_queue_draw(area)
+            return
+        }
         let surface = cairo_image_surface_create_for_data(pixels.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                           Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
         painted[job] = (surface, pixels)

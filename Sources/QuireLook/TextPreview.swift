@@ -80,37 +80,7 @@ final class TextPreview {
     /// one into view; an inactive search clears the marks. Lines and characters are the
     /// worker's (the buffer holds the same lines, joined by line ends).
     func mark(_ find: FindResults) {
-        var start = GtkTextIter(), end = GtkTextIter()
-        gtk_text_buffer_get_bounds(textBuffer, &start, &end)
-        let table = gtk_text_buffer_get_tag_table(textBuffer)
-        if gtk_text_tag_table_lookup(table, "quire-match") == nil {
-            for (name, colour) in [("quire-match", "#fce94f"), ("quire-current-match", "#f5a623")] {
-                let tag = gtk_text_tag_new(name)!
-                var value = GValue()
-                g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING
-                g_value_set_string(&value, colour)
-                g_object_set_property(UnsafeMutableRawPointer(tag).assumingMemoryBound(to: GObject.self), "background", &value)
-                g_value_unset(&value)
-                gtk_text_tag_table_add(table, tag)
-                g_object_unref(UnsafeMutableRawPointer(tag))
-            }
-        }
-        gtk_text_buffer_remove_tag_by_name(textBuffer, "quire-match", &start, &end)
-        gtk_text_buffer_remove_tag_by_name(textBuffer, "quire-current-match", &start, &end)
-        guard find.isActive, find.isText else { return }
-        let lines = gtk_text_buffer_get_line_count(textBuffer)
-        for (index, var match) in find.matches.enumerated() {
-            match.page += headerLines
-            guard let characters = match.characters, match.page < lines else { continue }
-            var from = GtkTextIter(), to = GtkTextIter()
-            gtk_text_buffer_get_iter_at_line_offset(textBuffer, &from, Int32(match.page), Int32(characters.lowerBound))
-            gtk_text_buffer_get_iter_at_line_offset(textBuffer, &to, Int32(match.page), Int32(characters.upperBound))
-            let isCurrent = index == find.current
-            gtk_text_buffer_apply_tag_by_name(textBuffer, isCurrent ? "quire-current-match" : "quire-match", &from, &to)
-            if isCurrent {
-                gtk_text_view_scroll_to_iter(cast(view), &from, 0.1, 0, 0, 0)
-            }
-        }
+        TextFindMarks.mark(find, in: textBuffer, view: view, lineOffset: headerLines)
     }
 
     /// Whether some text is selected (Ctrl+C then copies it, not the file).

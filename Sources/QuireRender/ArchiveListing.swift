@@ -109,7 +109,7 @@ public struct ArchiveListing: Sendable, Hashable {
         return best?.name
     }
 
-    private static func entry(_ header: OpaquePointer, _ api: quire_archive_api) -> Entry {
+    static func entry(_ header: OpaquePointer, _ api: quire_archive_api) -> Entry {
         let raw = api.archive_entry_pathname_utf8(header).map { String(cString: $0) }
             ?? api.archive_entry_pathname(header).map { String(decoding: Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)), as: UTF8.self) }
             ?? ""

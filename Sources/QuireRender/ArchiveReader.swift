@@ -4,13 +4,16 @@ import QuireTypes
 /// One libarchive read handle open on a file, with every filter and the archive formats Quire
 /// lists enabled; freed with this object. Formats are enabled one by one, not "all": its mtree
 /// reader takes any text for an archive (a gzip-compressed text file became "100 entries").
-/// Last comes "raw": a compressed file that holds no archive is one entry.
+/// Last comes "raw" (unless ``init(_:rawStreams:)`` says not): a compressed file that holds no
+/// archive is one entry.
 final class ArchiveReader {
     let api: quire_archive_api
     let handle: OpaquePointer
     let path: DocumentPath
 
-    init(_ file: InputFile) throws(DocumentError) {
+    /// `rawStreams`: a file that holds no archive (or a compressed one) is read as one entry,
+    /// and an empty file as none, as the archive listing shows them; false: that is no archive.
+    init(_ file: InputFile, rawStreams: Bool = true) throws(DocumentError) {
         let api = try LazyLibraries.archive(file.path)
         guard let handle = api.archive_read_new() else {
             throw DocumentError(kind: .limitExceeded, path: file.path, reason: "libarchive could not start")
@@ -24,9 +27,12 @@ final class ArchiveReader {
                        api.archive_read_support_format_iso9660, api.archive_read_support_format_lha,
                        api.archive_read_support_format_rar, api.archive_read_support_format_rar5,
                        api.archive_read_support_format_tar, api.archive_read_support_format_xar,
-                       api.archive_read_support_format_zip, api.archive_read_support_format_empty,
-                       api.archive_read_support_format_raw] {
+                       api.archive_read_support_format_zip] {
             _ = enable(handle)
+        }
+        if rawStreams {
+            _ = api.archive_read_support_format_empty(handle)
+            _ = api.archive_read_support_format_raw(handle)
         }
         guard api.archive_read_open_filename(handle, file.procPath, 65536) == ARCHIVE_OK else {
             throw damaged()

@@ -45,6 +45,24 @@ final class CairoImage {
         libcairo.cairo_surface_mark_dirty(surface)
     }
 
+    /// This image turned to EXIF `orientation` 3 (half a turn), 6 (a quarter turn clockwise) or 8
+    /// (anticlockwise); itself for any other value.
+    func oriented(_ orientation: Int, path: DocumentPath?) throws(DocumentError) -> CairoImage {
+        guard [3, 6, 8].contains(orientation) else { return self }
+        let turned = orientation != 3
+        let result = try CairoImage(width: turned ? height : width, height: turned ? width : height, path: path)
+        try result.draw(path: path) { (cr) throws(DocumentError) in
+            switch orientation {
+            case 3: libcairo.cairo_translate(cr, Double(width), Double(height)); libcairo.cairo_rotate(cr, Double.pi)
+            case 6: libcairo.cairo_translate(cr, Double(height), 0); libcairo.cairo_rotate(cr, Double.pi / 2)
+            default: libcairo.cairo_translate(cr, 0, Double(width)); libcairo.cairo_rotate(cr, -Double.pi / 2)
+            }
+            libcairo.cairo_set_source_surface(cr, surface, 0, 0)
+            libcairo.cairo_paint(cr)
+        }
+        return result
+    }
+
     /// Runs `body` with a new cairo context on the surface; checks the context's status after.
     func draw(path: DocumentPath?, _ body: (OpaquePointer) throws(DocumentError) -> Void) throws(DocumentError) {
         let cr = libcairo.cairo_create(surface)!

@@ -13,7 +13,6 @@ enum ContainerPreview {
         "docProps/thumbnail.jpeg", "docProps/thumbnail.jpg", "docProps/thumbnail.png",
         "QuickLook/Thumbnail.jpg", "QuickLook/Preview.jpg", "preview.jpg", "preview-web.jpg", "preview-micro.jpg",
     ]
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff"]
 
     /// The embedded preview's bytes and entry name.
     static func extract(from file: InputFile, family: DocumentFamily, limits: RenderLimits) throws(DocumentError) -> (name: String, bytes: [UInt8]) {
@@ -24,16 +23,13 @@ enum ContainerPreview {
         switch family {
         case .ebook:
             chosen = try epubCover(zip: zip, names: names) ?? firstImage(names)
-        case .comicBook:
-            chosen = firstImage(names)
         default:
             chosen = officeNames.first(where: present.contains)
                 ?? names.first { $0.hasPrefix("docProps/thumbnail.") }
         }
         guard let chosen else {
             throw DocumentError(kind: .unsupported, path: file.path,
-                                reason: family == .comicBook ? "the comic book holds no image"
-                                    : "the document carries no preview image")
+                                reason: "the document carries no preview image")
         }
         if chosen.lowercased().hasSuffix(".wmf") || chosen.lowercased().hasSuffix(".emf") {
             throw DocumentError(kind: .unsupported, path: file.path,
@@ -45,13 +41,7 @@ enum ContainerPreview {
     /// The first image entry in natural name order ("page2" before "page10"), skipping
     /// hidden entries and macOS resource forks.
     static func firstImage(_ names: [String]) -> String? {
-        names.filter { name in
-            let components = name.split(separator: "/")
-            guard let last = components.last, !last.hasPrefix("."), !components.contains("__MACOSX") else { return false }
-            guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return false }
-            return imageExtensions.contains(last[last.index(after: dot)...].lowercased())
-        }
-        .min(by: NaturalNameOrder.areInIncreasingOrder)
+        names.filter(ComicBookArchive.isPage).min(by: NaturalNameOrder.areInIncreasingOrder)
     }
 
     /// EPUB: `META-INF/container.xml` names the OPF; the OPF's manifest names the cover
@@ -95,9 +85,9 @@ enum ContainerPreview {
 }
 
 extension RenderEngine {
-    /// Zip containers that carry a preview image (OpenDocument, OOXML, iWork, EPUB, CBZ): the
-    /// image, through the image engine's decoder.
-    static let containerPreview = RenderEngine(name: "container-preview", families: [.officeDocument, .ebook, .comicBook]) {
+    /// Zip containers that carry a preview image (OpenDocument, OOXML, iWork, EPUB): the image,
+    /// through the image engine's decoder.
+    static let containerPreview = RenderEngine(name: "container-preview", families: [.officeDocument, .ebook]) {
         (input) throws(DocumentError) in
         let (name, bytes) = try ContainerPreview.extract(from: input.file, family: input.contentType.family, limits: input.limits)
         let decoder = ImageDecoder(source: .bytes(bytes, name: name), path: input.file.path, limits: input.limits)

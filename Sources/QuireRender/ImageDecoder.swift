@@ -43,10 +43,12 @@ final class ImageDecoder {
     private var headerProbed = false
 
     /// Reads the header only: the stored pixel size (for files, with `gdk_pixbuf_get_file_info`).
+    /// `checkingIntegrity`: refuse data whose end marker is missing (false: the bytes are only
+    /// the start of an image, as a comic book's page headers are).
     /// - Throws: `limitExceeded` for pixel bombs, `damaged` when no loader recognises the data
     ///   or the data is truncated.
-    func probe() throws(DocumentError) -> (width: Int, height: Int) {
-        try checkIntegrity()
+    func probe(checkingIntegrity: Bool = true) throws(DocumentError) -> (width: Int, height: Int) {
+        if checkingIntegrity { try checkIntegrity() }
         if try probeFileHeader() { return (storedWidth, storedHeight) }
         // Bytes (or a file whose header the probe could not read): run the loader until the
         // size is known, then stop it.

@@ -7,6 +7,8 @@ internal import CRsvg
 internal import CPangoCairo
 internal import CFontconfig
 internal import CGStreamer
+internal import CDjVuLibre
+internal import CLibRaw
 import QuireTypes
 
 /// Libraries loaded with `dlopen` the first time they are needed: cairo when Quire first draws,
@@ -71,6 +73,20 @@ enum LazyLibraries {
 
     static func archive(_ path: DocumentPath) throws(DocumentError) -> quire_archive_api {
         guard let api = archiveAPI else { throw missing("libarchive (libarchive13)", "zip containers", path) }
+        return api
+    }
+
+    private static let djvuAPI: quire_djvu_api? = quire_djvu_api_load()?.pointee
+
+    static func djvu(_ path: DocumentPath) throws(DocumentError) -> quire_djvu_api {
+        guard let api = djvuAPI else { throw missing("DjVuLibre (libdjvulibre21)", "DjVu", path) }
+        return api
+    }
+
+    private static let rawAPI: quire_raw_api? = quire_raw_api_load()?.pointee
+
+    static func raw(_ path: DocumentPath) throws(DocumentError) -> quire_raw_api {
+        guard let api = rawAPI else { throw missing("LibRaw (libraw20)", "camera RAW", path) }
         return api
     }
 

@@ -76,7 +76,13 @@ public struct Capabilities: Sendable, Hashable {
                                 print: .byConversion(to: "application/pdf"))
         case .officeDocument:
             return office(mimeType: mimeType, description: description())
-        case .ebook, .comicBook:
+        case .djvu:
+            // Scanned pages, printed as images are.
+            return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
+        case .comicBook:
+            // The pages are images, printed as images are.
+            return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
+        case .ebook:
             return Capabilities(preview: .supported, thumbnail: .supported,
                                 print: .unsupported(reason: "Quire cannot print \(description()) files; only their preview image is readable"))
         case .video, .audio:

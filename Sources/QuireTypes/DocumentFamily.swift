@@ -11,7 +11,9 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case officeDocument = "office-document"
     /// EPUB books (cover image from the OPF manifest).
     case ebook
-    /// Comic-book archives (first image in name order).
+    /// DjVu documents (scanned books and papers): every page, the hidden text layer.
+    case djvu
+    /// Comic-book archives (CBZ, CBR, CB7, CBT): the images as pages in natural name order.
     case comicBook = "comic-book"
     /// Fonts: TrueType, OpenType, WOFF, collections, PostScript Type 1 (a specimen per face).
     case font
@@ -47,7 +49,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
         (.notebook, ["application/x-ipynb+json"]),
         (.json, ["application/json"]),
         (.markdown, ["text/markdown"]),
-        (.comicBook, ["application/vnd.comicbook+zip"]),
+        (.djvu, ["image/vnd.djvu", "image/vnd.djvu+multipage"]),
+        (.comicBook, ["application/vnd.comicbook+zip", "application/vnd.comicbook-rar", "application/x-cb7", "application/x-cbt"]),
         (.officeDocument, [
             "application/vnd.apple.pages", "application/vnd.apple.keynote", "application/vnd.apple.numbers",
             "application/x-iwork-pages-sffpages", "application/x-iwork-keynote-sffkey",

@@ -816,13 +816,14 @@ public final class ViewerModel {
         searchGeneration += 1
         tableFindNote = nil
         let start = min(max(0, file.position), max(0, total - 1))
-        // A table: the window of rows in view, in its order (the worker has it open so).
         var document = DocumentRequest(path: file.path, password: file.password,
                                        maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+        // A table's lines as shown: the same window of rows in the same order (a match's line
+        // is a line of what the viewer shows, not of the file's first rows unsorted).
         document.tableSort = file.tableSort
         document.tableWindow = file.tableWindow
-        let job = SearchJob(generation: searchGeneration, file: fileIndex, document: document,
-                            query: query, runs: [start..<total, 0..<start], maximumMatches: FindResults.maximumMatches)
+        let job = SearchJob(generation: searchGeneration, file: fileIndex, document: document, query: query,
+                            runs: [start..<total, 0..<start], maximumMatches: FindResults.maximumMatches)
         find = FindResults(job: job, total: total, isText: facts.text != nil)
         queue.wantSearch(job)
         return nil
@@ -1285,6 +1286,24 @@ public final class ViewerModel {
             } catch {
                 return error
             }
+        }
+    }
+
+    /// A database's table (one of ``archiveEntries``) as the worker writes it for a table opened
+    /// from the list — its heading, columns and first rows in box rules (``DatabaseText``) — as
+    /// lines, for a front-end that shows it beside the list (the window); the database stays the
+    /// current file. Blocks until the worker answers, as ``openArchiveEntry(_:)`` does.
+    public func databaseTableLines(_ entry: ArchiveEntryFact) -> Result<[String], ViewerProblem> {
+        let database = files[fileIndex]
+        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: database.path, password: nil,
+                                                                     maximumFileSize: configuration.maximumFileSize),
+                          want: .entry(entry.path))
+        guard case .entry(_, let answer)? = answer(to: job) else {
+            return .failure(ViewerProblem(kind: .damaged, message: "the renderer did not read \(entry.path) in time"))
+        }
+        switch answer {
+        case .failure(let problem): return .failure(ViewerProblem(problem))
+        case .success(let bytes): return .success(TextContent(bytes: bytes).lines)
         }
     }
 

@@ -4,8 +4,8 @@ import Testing
 
 /// Text and source files in the window (GtkSourceView 5): highlighted in their language (more
 /// than one text colour on screen, where plain text has none), selectable (Ctrl+A, Ctrl+C puts
-/// the text on the clipboard), in a scheme that follows a dark theme; CSV aligned, Markdown
-/// highlighted as Markdown.
+/// the text on the clipboard), in a scheme that follows a dark theme. (CSV, JSON, Markdown and
+/// databases: LookDataTests.)
 @Suite("quire look window: text and source (Xvfb)")
 final class LookTextTests {
     let harness: LookHarness
@@ -123,30 +123,5 @@ final class LookTextTests {
         #expect(lightShot.darkShare() < 0.2, "light: \(lightShot.darkShare())")
         bed.key("Escape")
         #expect(light.waitForExit(timeout: 20))
-    }
-
-    @Test func csvIsAlignedAndMarkdownHighlightedAsMarkdown() throws {
-        let bed = harness.bed
-        let table = harness.directory.file("people.csv")
-        try "name,age,city\nBartholomew,4,\"Rio, Brazil\"\nAl,31,Paris\n".write(toFile: table, atomically: true, encoding: .utf8)
-        let viewer = try harness.look([table, Samples.path("readme.md")])
-        defer { viewer.stop() }
-        #expect(bed.waitForWindow(named: "^people\\.csv$") != nil, "\(viewer.errorOutput)")
-        _ = bed.waitForAccessible { Self.textView($0)?.states.contains("focused") == true }
-        bed.key("ctrl+a", "ctrl+c")
-        let deadline = Date().addingTimeInterval(10)
-        while !harness.clipboard().contains("Bartholomew") && Date() < deadline { usleep(200_000) }
-        #expect(harness.clipboard().split(separator: "\n") == [
-            "name        │ age │ city       ",
-            "────────────┼─────┼────────────",
-            "Bartholomew │   4 │ Rio, Brazil",
-            "Al          │  31 │ Paris      ",
-        ], "the table: header, rule, rows, numbers right-aligned: \(harness.clipboard())")
-        bed.key("Right")
-        #expect(bed.waitForWindow(named: "^readme\\.md$") != nil)
-        let tree = bed.waitForAccessible { Self.textView($0)?.detail == "Highlighted as Markdown" }
-        #expect(Self.textView(tree)?.detail == "Highlighted as Markdown")
-        bed.key("Escape")
-        #expect(viewer.waitForExit(timeout: 20))
     }
 }

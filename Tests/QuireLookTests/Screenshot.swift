@@ -69,6 +69,28 @@ public struct Screenshot: Sendable {
         return (left, top, right - left + 1, bottom - top + 1)
     }
 
+    /// The rows of `rect` (window coordinates) holding a pixel for which `matches` holds,
+    /// grouped into runs of adjacent rows: the lines of text drawn there, top to bottom.
+    public func bands(in rect: WindowTestBed.Accessible.Extents, _ matches: (UInt8, UInt8, UInt8) -> Bool) -> [Range<Int>] {
+        var bands: [Range<Int>] = []
+        var start: Int?
+        let width = image.width, height = image.height
+        let top = max(0, rect.y), bottom = min(height, rect.y + rect.height)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in top..<max(top, bottom) {
+                var inked = false
+                for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.x + rect.width)) {
+                    let offset = (y * width + x) * 4
+                    if matches(pixels[offset], pixels[offset + 1], pixels[offset + 2]) { inked = true; break }
+                }
+                if inked, start == nil { start = y }
+                if !inked, let first = start { bands.append(first..<y); start = nil }
+            }
+        }
+        if let first = start { bands.append(first..<max(top, bottom)) }
+        return bands
+    }
+
     /// Pure-ish red pixels (the sample document's first page has a red rectangle).
     public var redPixels: Int { count { r, g, b in r > 200 && g < 60 && b < 60 } }
     /// White pixels (paper).

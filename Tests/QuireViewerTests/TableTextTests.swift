@@ -153,6 +153,14 @@ struct TableTextTests {
         guard case .text(let descending) = model.content else { Issue.record("\(model.content)"); return }
         #expect(descending.lines == ["22 │ Bo, Jr", " 1 │ Ann   "])
         #expect(model.positionText == "row 1 of 2 rows, sorted by name ↓")
+        // Find searches the rows as shown: Ann is the second line once sorted the other way.
+        #expect(model.find("Ann") == nil)
+        let deadline = Date().addingTimeInterval(30)
+        repeat {
+            _ = model.update()
+            usleep(2_000)
+        } while model.find.isSearching && Date() < deadline
+        #expect(model.find.matches.map(\.page) == [1], "\(model.find.matches)")
         #expect(model.card?.mimeType == "text/csv")
     }
 }

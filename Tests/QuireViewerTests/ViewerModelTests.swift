@@ -142,8 +142,9 @@ final class ViewerModelTests {
         #expect(card.pages == 3)
     }
 
-    /// Issue 42: a valid HEIC (and a DjVu page) with no gdk-pixbuf loader installed is not
-    /// "damaged": the viewer says what `info` says — no loader, and the package that adds one.
+    /// Issue 42: a valid HEIC with no gdk-pixbuf loader installed is not "damaged": the viewer
+    /// says what `info` says — no loader, and the package that adds one. (A DjVu page, which
+    /// had no loader either, has an engine of its own since issue 39: it opens.)
     @Test func anImageWithNoLoaderSaysWhatToInstallNotDamaged() throws {
         let heicLoader = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/gdk-pixbuf-2.0/2.10.0/loaders/libpixbufloader-heif.so")
         var paths = [DocumentPath(Samples.path("page.djvu"))]
@@ -151,10 +152,8 @@ final class ViewerModelTests {
         #expect(FileManager.default.fileExists(atPath: Samples.path("photo.heic")))
         paths.append(DocumentPath(Samples.path("photo.heic")))
         let model = ViewerModel(paths: paths, configuration: configuration())
-        #expect(model.problem?.kind == .unsupported)
-        #expect(model.problem?.message == "no image loader for DjVu image is installed")
-        let djvu = try Document(path: DocumentPath(Samples.path("page.djvu")))
-        #expect(djvu.capabilities.preview.reason == model.problem?.message)
+        #expect(model.problem == nil)
+        #expect(model.content == .pages(count: 1))
         model.nextFile()
         let heic = try Document(path: DocumentPath(Samples.path("photo.heic")))
         if heicLoader {

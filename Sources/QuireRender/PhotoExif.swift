@@ -1,0 +1,66 @@
+import QuireTypes
+
+extension PhotoDetails {
+    /// A JPEG's or TIFF's details from its first 256 KiB (where its EXIF block is); nil when
+    /// it has none.
+    public static func ofPhoto(_ file: InputFile) -> PhotoDetails? {
+        (try? file.read(upTo: 256 * 1024)).flatMap(exif)
+    }
+
+    /// A photo's details from the EXIF block at the start of a JPEG or TIFF file: camera (Make,
+    /// Model), lens (LensModel), exposure time, f-number, ISO, focal length, date taken
+    /// (DateTimeOriginal, else DateTime), pixel size, and whether a GPS IFD is there. Nil when
+    /// the file has no EXIF block or it names none of these.
+    static func exif(_ fileStart: [UInt8]) -> PhotoDetails? {
+        guard let exif = ExifTIFF(fileStart: fileStart), let first = exif.firstIFD else { return nil }
+        var make: String?, model: String?, dateTime: String?
+        var details = PhotoDetails(hasLocation: false)
+        var subIFD: Int?
+        for entry in exif.entries(at: first) {
+            switch entry.tag {
+            case 0x010F: make = exif.text(entry)
+            case 0x0110: model = exif.text(entry)
+            case 0x0132: dateTime = exif.text(entry)
+            case 0x8769: subIFD = exif.integer(entry)
+            case 0x8825: details.hasLocation = exif.integer(entry).map { $0 > 0 } ?? false
+            default: break
+            }
+        }
+        if let subIFD, subIFD != first {
+            for entry in exif.entries(at: subIFD) {
+                switch entry.tag {
+                case 0x829A: details.exposureTime = exif.rational(entry)
+                case 0x829D: details.aperture = exif.rational(entry)
+                case 0x8827: details.iso = exif.integer(entry)
+                case 0x9003: dateTime = exif.text(entry) ?? dateTime
+                case 0x920A: details.focalLength = exif.rational(entry)
+                case 0xA434: details.lens = exif.text(entry)
+                case 0xA002: details.width = exif.integer(entry)
+                case 0xA003: details.height = exif.integer(entry)
+                default: break
+                }
+            }
+        }
+        details.camera = camera(make: make, model: model)
+        details.taken = dateTime.flatMap(Self.exifDate)
+        let named = details.camera != nil || details.exposureTime != nil || details.iso != nil || details.taken != nil
+            || details.hasLocation || details.lens != nil
+        return named ? details : nil
+    }
+
+    /// "2024:05:01 13:45:00" as seconds since 1970 of that clock reading (no time zone).
+    static func exifDate(_ text: String) -> Int64? {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
+        guard parts.count >= 5, (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[0] > 1900 else { return nil }
+        // Days from 1970-01-01 to the date (proleptic Gregorian; Howard Hinnant's days_from_civil).
+        let y = parts[1] <= 2 ? parts[0] - 1 : parts[0]
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = parts[1], d = parts[2]
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146097 + doe - 719468
+        let seconds = parts.count > 5 ? parts[5] : 0
+        return Int64(days * 86400 + parts[3] * 3600 + parts[4] * 60 + seconds)
+    }
+}
