@@ -28,8 +28,8 @@ DEB_DESKTOP := nautilus dbus-bin
 DESKTOP_SUITES := NautilusEndToEndTests
 # Benchmark only: the baselines and the tree generators (gnome-sushi and evince: the window's
 # baselines, bench/look-window-bench.sh; ffmpegthumbnailer and totem's video thumbnailer:
-# bench/media-bench.sh; visidata: bench/csv-bench.sh).
-DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem visidata
+# bench/media-bench.sh; visidata: bench/csv-bench.sh; jupyter-nbconvert: bench/data-bench.sh).
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem visidata jupyter-nbconvert
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 # `make deb` and its check (scripts/deb-check.sh, which `make test` runs): Debian's packaging tools
 # (dpkg-shlibdeps, dpkg-gencontrol), lintian, and appstreamcli for the AppStream metainfo.
@@ -184,7 +184,10 @@ clean:
 ## thumbnails against ffmpegthumbnailer and totem, a video's poster and a font's specimen in the window
 ## after the next-file key (warm), then office
 ## documents against LibreOffice's command line (cold and warm first page, batch, RSS; and in the
-## window: cold against soffice, warm after another document and through the previewer). Benchmarks,
+## window: cold against soffice, warm after another document and through the previewer), then CSV
+## (1 GB: first screen, last row and RSS against VisiData; the whole-file sort and find), then notes
+## and data (1 MB Markdown page 1; a 5 MB notebook against jupyter nbconvert; info on a 1 GB SQLite
+## database). Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
@@ -203,3 +206,5 @@ bench: deps samples
 	bench/office-bench.sh $(QUIRE_RELEASE) 3
 	bench/office-window-bench.sh $(QUIRE_RELEASE) 3
 	bench/csv-bench.sh $(QUIRE_RELEASE)
+	bench/csv-sort-bench.sh $(QUIRE_RELEASE)
+	bench/data-bench.sh $(QUIRE_RELEASE) 5

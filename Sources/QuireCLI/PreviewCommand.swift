@@ -159,7 +159,7 @@ struct PreviewCommand: AsyncParsableCommand {
             }
             let selected: [Int]
             if let page {
-                guard page <= renderer.pageCount else {
+                guard page >= 1, renderer.hasPage(page - 1) else {
                     throw DocumentUsageError.noPage(page, of: renderer.pageCount, path: "\(path)")
                 }
                 selected = [page - 1]

@@ -8,23 +8,65 @@ import QuireTypes
 /// lines are ``MarkdownText``'s, the same the terminal shows.
 final class MarkdownSource: PageSource {
     let path: DocumentPath
-    let markdown: MarkdownText
+    /// The lines laid out: the first lines only while ``rest`` is there.
+    private(set) var markdown: MarkdownText
+    /// Makes every line (the whole file's), when only the first were made (`preview` of page 1:
+    /// the rest are made when a later page, or the count, is asked for).
+    private var rest: (() throws(DocumentError) -> MarkdownText)?
     private let pango: quire_pangocairo_api
     private let limits: RenderLimits
-    /// Each page's lines: their indices and where each starts (points from the top).
+    /// Each page's lines laid out so far: their indices and where each starts (points from the top).
     private var pages: [[(line: Int, y: Double)]] = []
+    /// Where pagination goes on: pages are laid out only as far as they are asked for (page 1
+    /// of a 1 MB file costs one page of layout); ``pageCount`` lays out the rest.
+    private var paging = Paging()
+    private let maximumPages: Int
+
+    private struct Paging {
+        /// The next line to place, the page being filled and how far down it is.
+        var line = 0
+        var page: [(line: Int, y: Double)] = []
+        var y = TextSource.margin
+        var isDone = false
+    }
 
     static let width = TextSource.page.width - 2 * TextSource.margin
 
-    var pageCount: Int { max(1, pages.count) }
+    /// Every page: the whole file is laid out the first time this is asked.
+    var pageCount: Int {
+        try? paginate(through: Int.max)
+        return max(1, pages.count)
+    }
     var isPaper: Bool { true }
 
-    init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int, limits: RenderLimits = .standard) throws(DocumentError) {
+    /// Every line of the file (made now if only the first were).
+    var completeText: MarkdownText {
+        if let rest, let whole = try? rest() {
+            markdown = whole
+        }
+        rest = nil
+        return markdown
+    }
+
+    /// Pages laid out so far (tests: page 1 alone costs one page), and whether that is all.
+    var laidOut: (pages: Int, isAll: Bool) { (pages.count, paging.isDone) }
+
+    init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int, limits: RenderLimits = .standard,
+         rest: (() throws(DocumentError) -> MarkdownText)? = nil) throws(DocumentError) {
         self.path = path
         self.markdown = markdown
+        self.rest = rest
         self.limits = limits
+        self.maximumPages = max(1, maximumPages)
         pango = try LazyLibraries.pango(path)
-        try paginate(maximumPages: maximumPages)
+        // Page 1 now (its errors are the file's); the rest when asked.
+        try paginate(through: 0)
+    }
+
+    func hasPage(_ index: Int) -> Bool {
+        guard index >= 0 else { return false }
+        try? paginate(through: index)
+        return index < max(1, pages.count)
     }
 
     func pageSize(at index: Int) -> PageSize { TextSource.page }
@@ -52,6 +94,7 @@ final class MarkdownSource: PageSource {
                 if run.style.contains(.strike) { attributes += " strikethrough=\"true\"" }
                 if run.style.contains(.link) { attributes += " foreground=\"#1A5FB4\" underline=\"single\"" }
                 if run.style.contains(.dim) { attributes += " foreground=\"#777777\"" }
+                if (1...16).contains(run.colour) { attributes += " foreground=\"\(MarkdownText.Run.paperColours[Int(run.colour) - 1])\"" }
                 out += "<span\(attributes)>"
             }
             switch scalar {
@@ -87,15 +130,27 @@ final class MarkdownSource: PageSource {
         }
     }
 
-    private func paginate(maximumPages: Int) throws(DocumentError) {
+    /// Lays out lines until page `last` (0-based) is complete or the file ends.
+    private func paginate(through last: Int) throws(DocumentError) {
+        guard !paging.isDone, pages.count <= last else { return }
         let scratch = try CairoImage(width: 1, height: 1, path: path)
         let bottom = TextSource.page.height - TextSource.margin
         try scratch.draw(path: path) { cr in
-            var page: [(line: Int, y: Double)] = []
-            var y = TextSource.margin
+            var state = paging
+            defer { paging = state }
             var measuring: [String: OpaquePointer] = [:]
             defer { for layout in measuring.values { g_object_unref(UnsafeMutableRawPointer(layout)) } }
-            for (index, line) in markdown.lines.enumerated() {
+            var lines = markdown.lines
+            while true {
+                if state.line >= lines.count {
+                    // Only the first lines were made: the rest now (the same lines first).
+                    guard rest != nil else { break }
+                    lines = completeText.lines
+                    guard state.line < lines.count else { break }
+                }
+                let index = state.line
+                let line = lines[index]
+                state.line += 1
                 let height: Double
                 if line.kind == .blank {
                     height = 6
@@ -111,26 +166,49 @@ final class MarkdownSource: PageSource {
                     pango.pango_layout_get_pixel_size(layout, &width, &pixels)
                     height = Double(pixels) + Self.gap(line)
                 }
-                if y + height > bottom && !page.isEmpty {
-                    pages.append(page)
-                    if pages.count >= maximumPages { return }
-                    page = []
-                    y = TextSource.margin
-                    if line.kind == .blank { continue }
+                if state.y + height > bottom && !state.page.isEmpty {
+                    pages.append(state.page)
+                    state.page = []
+                    state.y = TextSource.margin
+                    if pages.count >= maximumPages {
+                        state.isDone = true
+                        return
+                    }
+                    if line.kind == .blank {
+                        if pages.count > last { return }
+                        continue
+                    }
+                    if pages.count > last {
+                        // This line starts the next page: placed when that page is asked for.
+                        state.line = index
+                        return
+                    }
                 }
-                page.append((index, y + Self.gap(line)))
-                y += height
+                state.page.append((index, state.y + Self.gap(line)))
+                state.y += height
             }
-            if !page.isEmpty { pages.append(page) }
+            if !state.page.isEmpty { pages.append(state.page) }
+            state.page = []
+            state.isDone = true
         }
     }
 
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        try paginate(through: index)
         guard pages.indices.contains(index) else { return }
         libcairo.cairo_save(cr)
         defer { libcairo.cairo_restore(cr) }
         for (number, y) in pages[index] {
             let line = markdown.lines[number]
+            if line.kind == .image, let bytes = line.image, Self.isSVG(bytes), let size = pictureSize(line),
+               let svg = try? SVGSource(bytes: bytes, path: path, limits: limits) {
+                libcairo.cairo_save(cr)
+                libcairo.cairo_translate(cr, TextSource.margin, y)
+                libcairo.cairo_scale(cr, size.width / svg.size.width, size.height / svg.size.height)
+                try? svg.draw(page: 0, in: cr, forPrinting: forPrinting)
+                libcairo.cairo_restore(cr)
+                continue
+            }
             if line.kind == .image, let bytes = line.image, let size = pictureSize(line),
                let picture = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits)
                 .decode(target: { ($0, $1) }) {
@@ -163,10 +241,22 @@ final class MarkdownSource: PageSource {
         }
     }
 
+    /// Whether a picture's bytes are an SVG document (a notebook's `image/svg+xml` output), not
+    /// a raster (PNG and JPEG start with binary signatures).
+    static func isSVG(_ bytes: [UInt8]) -> Bool {
+        bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF } == UInt8(ascii: "<")
+    }
+
     /// A notebook's thumbnail: its first image output (never enlarged, as raster thumbnails are
     /// not); nil — page 1 — when it has none or it cannot be read.
     func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? {
         guard let bytes = markdown.lines.first(where: { $0.kind == .image && $0.image != nil })?.image else { return nil }
+        if Self.isSVG(bytes) {
+            guard let svg = try? SVGSource(bytes: bytes, path: path, limits: limits), svg.size.width > 0, svg.size.height > 0 else { return nil }
+            let scale = min(1, Double(longestSide) / max(svg.size.width, svg.size.height))
+            let width = max(1, Int((svg.size.width * scale).rounded())), height = max(1, Int((svg.size.height * scale).rounded()))
+            return try? svg.raster(page: 0, width: width, height: height)
+        }
         return try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).decode { width, height in
             let scale = min(1, Double(longestSide) / Double(max(1, max(width, height))))
             return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
@@ -176,31 +266,54 @@ final class MarkdownSource: PageSource {
     /// The size a picture line is drawn at: a pixel a point, shrunk to the text width and to
     /// two thirds of the page's height; nil when the picture cannot be read (its text is drawn).
     private func pictureSize(_ line: MarkdownText.Line) -> (width: Double, height: Double)? {
-        guard let bytes = line.image,
-              let (width, height) = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).probe(),
-              width > 0, height > 0 else { return nil }
+        guard let bytes = line.image else { return nil }
+        let width: Double, height: Double
+        if Self.isSVG(bytes) {
+            guard let svg = try? SVGSource(bytes: bytes, path: path, limits: limits) else { return nil }
+            (width, height) = (svg.size.width, svg.size.height)
+        } else {
+            guard let (pixelsWide, pixelsHigh) = try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).probe()
+            else { return nil }
+            (width, height) = (Double(pixelsWide), Double(pixelsHigh))
+        }
+        guard width > 0, height > 0 else { return nil }
         let scale = min(1, Self.width / Double(width), (TextSource.page.height - 2 * TextSource.margin) * 2 / 3 / Double(height))
         return (Double(width) * scale, Double(height) * scale)
     }
 
     func text(page index: Int) throws(DocumentError) -> String? {
+        try paginate(through: index)
         guard pages.indices.contains(index) else { return nil }
         return pages[index].map { markdown.lines[$0.line].text }.joined(separator: "\n")
     }
 }
 
 extension RenderEngine {
+    /// Lines made at first for pages (page 1 takes a few dozen; more are made when asked for).
+    static let markdownFirstLines = 400
+
     /// Markdown: rendered pages; viewers get the styled lines (the terminal draws them in colour).
     static let markdown = RenderEngine(name: "markdown", families: [.markdown]) { (input) throws(DocumentError) in
         // A thumbnail is page 1: the first 64 KiB are read and one page laid out, whatever the size.
         let thumbnail = input.preferEmbeddedPreview
-        let markdown = try MarkdownText.read(input.file, limit: thumbnail ? 64 << 10 : MarkdownText.maximumBytes)
-        var opened = Opened(source: try MarkdownSource(path: input.file.path, markdown: markdown,
-                                                       maximumPages: thumbnail ? 1 : input.limits.maximumPages))
-        opened.title = markdown.title
-        opened.details = MarkdownText.details(markdown)
-        opened.viewText = markdown.lines.map(\.text)
-        opened.markdown = markdown
+        let limit = thumbnail ? 64 << 10 : MarkdownText.maximumBytes
+        let bytes: [UInt8]
+        do throws(InputError) { bytes = try input.file.read(upTo: limit) } catch { throw DocumentError(error) }
+        let path = input.file.path
+        // Pages, not a viewer's text (`preview`, print): the whole file is parsed, but lines are
+        // made only for the first pages; the rest, and the facts that need every line (title,
+        // words, the text form), when asked for (``Renderer``).
+        let firstLinesOnly = !thumbnail && !input.firstPageFirst
+        let (markdown, isComplete) = try MarkdownText.parse(bytes, path: path, lineBudget: firstLinesOnly ? Self.markdownFirstLines : nil)
+        let source = try MarkdownSource(path: path, markdown: markdown, maximumPages: thumbnail ? 1 : input.limits.maximumPages,
+                                        rest: isComplete ? nil : { () throws(DocumentError) in try MarkdownText.parse(bytes, path: path) })
+        var opened = Opened(source: source)
+        if isComplete {
+            opened.title = markdown.title
+            opened.details = MarkdownText.details(markdown)
+            opened.viewText = markdown.lines.map(\.text)
+            opened.markdown = markdown
+        }
         return opened
     }
 }

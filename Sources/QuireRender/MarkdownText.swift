@@ -37,12 +37,21 @@ public struct MarkdownText: Sendable, Hashable {
         public var start: Int
         public var length: Int
         public var style: Style
+        /// A terminal colour the text was written in (a notebook's ANSI-coloured output): 1–8
+        /// the standard colours (black, red, green, yellow, blue, magenta, cyan, white), 9–16
+        /// their bright forms; 0 none.
+        public var colour: UInt8
 
-        public init(start: Int, length: Int, style: Style) {
+        public init(start: Int, length: Int, style: Style, colour: UInt8 = 0) {
             self.start = start
             self.length = length
             self.style = style
+            self.colour = colour
         }
+
+        /// The colours' RGB on paper (a white page): darker than a terminal's for the light ground.
+        public static let paperColours = ["#000000", "#C01C28", "#26A269", "#A2734C", "#12488B", "#A347BA", "#2AA1B3", "#777777",
+                                          "#5E5C64", "#F66151", "#33D17A", "#C88800", "#2A7BDE", "#C061CB", "#33C7DE", "#999999"]
     }
 
     public struct Style: OptionSet, Sendable, Hashable {
@@ -92,6 +101,14 @@ public struct MarkdownText: Sendable, Hashable {
     }()
 
     public static func parse(_ bytes: [UInt8], path: DocumentPath? = nil) throws(DocumentError) -> MarkdownText {
+        try parse(bytes, path: path, lineBudget: nil).text
+    }
+
+    /// Parses `bytes` whole (cmark-gfm: links and footnotes resolve as in the whole file), but
+    /// makes lines only of the top-level blocks that start before `lineBudget` lines are made
+    /// (page 1 needs a few dozen); `isComplete` says whether that was every block. The lines
+    /// made are the first lines of the whole text, in the same order.
+    static func parse(_ bytes: [UInt8], path: DocumentPath?, lineBudget: Int?) throws(DocumentError) -> (text: MarkdownText, isComplete: Bool) {
         guard let api else {
             throw DocumentError(kind: .unsupported, path: path,
                                 reason: "Markdown needs cmark-gfm (libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6), which is not installed")
@@ -114,10 +131,12 @@ public struct MarkdownText: Sendable, Hashable {
         }
         defer { api.cmark_node_free(document) }
         var builder = MarkdownLineBuilder(api: api)
+        builder.lineBudget = lineBudget ?? Int.max
         builder.blocks(of: document, prefix: [])
         var text = builder.text
+        guard !builder.stoppedEarly else { return (text, false) }
         if text.lines.last?.kind == .blank { text.lines.removeLast() }
-        return text
+        return (text, true)
     }
 }
 
@@ -134,6 +153,9 @@ struct MarkdownLineBuilder {
     private var footnotes = 0
     /// Whether nesting deeper than ``MarkdownText/maximumDepth`` was met (said once).
     private var nestingCut = false
+    /// Top-level blocks after this many lines are not walked (``stoppedEarly``).
+    var lineBudget = Int.max
+    private(set) var stoppedEarly = false
 
     init(api: quire_cmark_api) { self.api = api }
 
@@ -249,9 +271,15 @@ struct MarkdownLineBuilder {
 
     /// The block children of `node`, each line after `prefix` (quote bars, list indents).
     mutating func blocks(of node: OpaquePointer, prefix: [String], depth: Int = 0) {
-        for child in children(node) {
-            block(child, prefix: prefix, depth: depth)
+        var child = api.cmark_node_first_child(node)
+        while let current = child {
+            block(current, prefix: prefix, depth: depth)
             if text.lines.count >= MarkdownText.maximumLines { return }
+            child = api.cmark_node_next(current)
+            if depth == 0, child != nil, text.lines.count >= lineBudget {
+                stoppedEarly = true
+                return
+            }
         }
     }
 

@@ -103,6 +103,11 @@ public struct NotebookText: Sendable {
         func addLines(_ block: String, _ kind: MarkdownText.Line.Kind, _ style: MarkdownText.Style = []) {
             var block = block
             if block.hasSuffix("\n") { block.removeLast() }
+            // Output written with ANSI colours (a traceback, a coloured log): kept as runs.
+            if block.unicodeScalars.contains("\u{1B}") {
+                text.lines += Self.colouredLines(block, kind: kind, style: style)
+                return
+            }
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) { add(String(line), kind, style) }
         }
         for cell in notebook.cells {
@@ -125,7 +130,7 @@ public struct NotebookText: Sendable {
                         addLines(output.text?.value ?? "", .code, output.name == "stderr" ? [.code, .dim] : [])
                     case "error":
                         add("\(output.ename ?? "Error"): \(output.evalue ?? "")", .code, .bold)
-                        for line in output.traceback ?? [] { addLines(Self.withoutANSI(line), .code) }
+                        for line in output.traceback ?? [] { addLines(line, .code) }
                     default:
                         let data = output.data ?? [:]
                         if let png = data["image/png"] ?? data["image/jpeg"] {
@@ -134,6 +139,15 @@ public struct NotebookText: Sendable {
                                 ? Data(base64Encoded: png.value, options: .ignoreUnknownCharacters).map { [UInt8]($0) } : nil
                             images += 1
                             var line = MarkdownText.Line(text: "[\(kind) output" + (bytes == nil ? ", not shown]" : "]"), kind: .image)
+                            line.runs = [MarkdownText.Run(start: 0, length: line.text.unicodeScalars.count, style: .dim)]
+                            line.image = bytes
+                            text.lines.append(line)
+                        } else if let svg = data["image/svg+xml"] {
+                            // Drawn by librsvg (``SVGSource``) from the document alone: nothing it
+                            // refers to is fetched or read.
+                            let bytes = images < maximumImages ? Array(svg.value.utf8) : nil
+                            images += 1
+                            var line = MarkdownText.Line(text: "[image/svg+xml output" + (bytes == nil ? ", not shown]" : "]"), kind: .image)
                             line.runs = [MarkdownText.Run(start: 0, length: line.text.unicodeScalars.count, style: .dim)]
                             line.image = bytes
                             text.lines.append(line)
@@ -156,6 +170,74 @@ public struct NotebookText: Sendable {
                               language: notebook.metadata?.language_info?.name ?? kernel?.language,
                               cells: counts, images: images)
         return NotebookText(text: text, summary: summary)
+    }
+
+    /// `block`'s lines with their ANSI colours and bold (SGR: 30–37, 90–97, 38;5;0–15, 1, 22,
+    /// 39, 0) as runs over the text without its escapes; other escape sequences (cursor moves,
+    /// backgrounds, OSC titles) are dropped. A colour set on one line goes on to the next.
+    static func colouredLines(_ block: String, kind: MarkdownText.Line.Kind, style: MarkdownText.Style = []) -> [MarkdownText.Line] {
+        var lines: [MarkdownText.Line] = []
+        var bold = false, colour: UInt8 = 0
+        for raw in block.split(separator: "\n", omittingEmptySubsequences: false) {
+            var text = "", count = 0
+            var runs: [MarkdownText.Run] = []
+            var segment = ""
+            func flush() {
+                let safe = MarkdownLineBuilder.safe(segment)
+                segment = ""
+                let length = safe.unicodeScalars.count
+                guard length > 0 else { return }
+                let segmentStyle = bold ? style.union(.bold) : style
+                if !segmentStyle.isEmpty || colour != 0 {
+                    runs.append(MarkdownText.Run(start: count, length: length, style: segmentStyle, colour: colour))
+                }
+                text += safe
+                count += length
+            }
+            var scalars = Array(raw.unicodeScalars)[...]
+            while let scalar = scalars.popFirst() {
+                guard scalar == "\u{1B}" else {
+                    segment.unicodeScalars.append(scalar)
+                    continue
+                }
+                guard let kind = scalars.popFirst() else { break }
+                if kind == "]" {
+                    // OSC: to BEL or ST.
+                    while let next = scalars.popFirst(), next != "\u{07}", next != "\u{1B}" {}
+                    if scalars.first == "\\" { scalars.removeFirst() }
+                    continue
+                }
+                guard kind == "[" else { continue }
+                var parameters = ""
+                var final: Unicode.Scalar?
+                while let next = scalars.popFirst() {
+                    if (0x40...0x7E).contains(next.value) { final = next; break }
+                    parameters.unicodeScalars.append(next)
+                }
+                guard final == "m" else { continue }
+                flush()
+                var codes = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }[...]
+                while let code = codes.popFirst() {
+                    switch code {
+                    case 0: bold = false; colour = 0
+                    case 1: bold = true
+                    case 22: bold = false
+                    case 30...37: colour = UInt8(code - 29)
+                    case 90...97: colour = UInt8(code - 81)
+                    case 39: colour = 0
+                    case 38, 48:
+                        // 38;5;n (n < 16: a standard colour) or 38;2;r;g;b; backgrounds ignored.
+                        let mode = codes.popFirst()
+                        if mode == 5, let n = codes.popFirst(), code == 38 { colour = (0..<16).contains(n) ? UInt8(n + 1) : 0 }
+                        if mode == 2 { codes = codes.dropFirst(3) }
+                    default: break
+                    }
+                }
+            }
+            flush()
+            lines.append(MarkdownText.Line(text: text, kind: kind, runs: runs))
+        }
+        return lines
     }
 
     /// `text` without ANSI escape sequences (tracebacks are coloured with them).

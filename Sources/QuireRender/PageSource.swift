@@ -7,6 +7,9 @@ protocol PageSource: AnyObject {
     /// The file the pages come from (for messages).
     var path: DocumentPath { get }
     var pageCount: Int { get }
+    /// Whether page `index` exists, laying out no further than it where pages are laid out as
+    /// they are asked for (Markdown): page 1 never waits for the page count.
+    func hasPage(_ index: Int) -> Bool
     /// Page size in points (1/72 inch); for raster images one point per pixel.
     func pageSize(at index: Int) -> PageSize
     /// Whether pages are paper (opaque white under the content) or keep their transparency.
@@ -34,6 +37,8 @@ protocol PageSource: AnyObject {
 
 extension PageSource {
     var isRaster: Bool { false }
+
+    func hasPage(_ index: Int) -> Bool { index >= 0 && index < pageCount }
 
     func text(page index: Int) throws(DocumentError) -> String? { nil }
 

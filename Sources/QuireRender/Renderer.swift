@@ -29,18 +29,35 @@ public final class Renderer {
     /// For containers: the entry the preview image came from.
     public let embeddedPreviewName: String?
     /// What the engine knows beyond the pages, for the card (``DocumentDetail``).
-    public let details: [DocumentDetail]
+    public var details: [DocumentDetail] {
+        if let text = firstLinesOnly?.completeText { return MarkdownText.details(text) }
+        return openedDetails
+    }
+    private let openedDetails: [DocumentDetail]
     /// The title and author the engine read (tags of a song); PDFs give theirs in ``pdfInfo``.
-    public let title: String?
+    public var title: String? {
+        // A Markdown file's first heading: among the first lines, or else further on.
+        if let partial = firstLinesOnly { return partial.markdown.title ?? partial.completeText.title }
+        return openedTitle
+    }
+    private let openedTitle: String?
     public let author: String?
     /// An archive's file entries that can be opened (``ArchiveListing/contents(of:in:limit:)``).
     public let entries: [ArchiveEntryFact]
     /// The document as lines of text, for viewers that show text as text (``RenderEngine/Opened/viewText``).
-    public let viewText: [String]?
+    public var viewText: [String]? { firstLinesOnly.map { $0.completeText.lines.map(\.text) } ?? openedViewText }
+    private let openedViewText: [String]?
     /// For JSON: the outline of ``viewText`` (its lines' depths, path labels and folds).
     public let outline: JSONOutline?
     /// For Markdown: the styled lines of ``viewText``.
-    public let markdown: MarkdownText?
+    public var markdown: MarkdownText? { firstLinesOnly?.completeText ?? openedMarkdown }
+    private let openedMarkdown: MarkdownText?
+    /// A Markdown file opened for its pages, whose lines were made only for the first of them:
+    /// the facts that need every line make the rest when asked for.
+    private var firstLinesOnly: MarkdownSource? {
+        guard openedMarkdown == nil, let markdown = source as? MarkdownSource else { return nil }
+        return markdown
+    }
     private(set) var source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits
@@ -84,13 +101,13 @@ public final class Renderer {
         let previewName = opened.embeddedPreviewName
         let truncated = opened.isTruncated
         embeddedPreviewName = previewName
-        details = opened.details
-        title = opened.title
+        openedDetails = opened.details
+        openedTitle = opened.title
         author = opened.author
         entries = opened.entries
-        viewText = opened.viewText
+        openedViewText = opened.viewText
         outline = opened.outline
-        markdown = opened.markdown
+        openedMarkdown = opened.markdown
         textTruncated = truncated
         self.limits = limits
     }
@@ -109,8 +126,12 @@ public final class Renderer {
         source = try provisional.complete().source
     }
 
-    /// Number of pages (1 for images, SVG and embedded previews).
+    /// Number of pages (1 for images, SVG and embedded previews). A Markdown file is laid out
+    /// whole the first time this is asked; ``hasPage(_:)`` lays out no further than the page.
     public var pageCount: Int { source.pageCount }
+
+    /// Whether page `index` (0-based) exists, without laying out the pages after it.
+    public func hasPage(_ index: Int) -> Bool { source.hasPage(index) }
 
     /// Size of page `index` in points (for raster images: pixels, upright).
     public func pageSize(at index: Int) -> PageSize { source.pageSize(at: index) }
@@ -208,7 +229,7 @@ public final class Renderer {
     }
 
     func checkPage(_ index: Int) throws(DocumentError) {
-        guard index >= 0, index < pageCount else {
+        guard source.hasPage(index) else {
             throw DocumentError(kind: .limitExceeded, path: path,
                                 reason: "there is no page \(index + 1) (the document has \(pageCount) page\(pageCount == 1 ? "" : "s"))")
         }

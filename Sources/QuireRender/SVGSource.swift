@@ -15,16 +15,25 @@ final class SVGSource: PageSource {
     var pageCount: Int { 1 }
     var isPaper: Bool { false }
 
-    init(file: InputFile, limits: RenderLimits) throws(DocumentError) {
-        path = file.path
-        let rsvg = try LazyLibraries.rsvg(file.path)
-        self.rsvg = rsvg
+    convenience init(file: InputFile, limits: RenderLimits) throws(DocumentError) {
         guard file.size <= Int64(limits.maximumSVGBytes) else {
-            throw DocumentError(kind: .limitExceeded, path: path,
+            throw DocumentError(kind: .limitExceeded, path: file.path,
                                 reason: "SVG is \(file.size) bytes, more than the limit of \(limits.maximumSVGBytes) bytes")
         }
         let bytes: [UInt8]
         do { bytes = try file.read(upTo: Int(file.size)) } catch { throw DocumentError(error) }
+        try self.init(bytes: bytes, path: file.path, limits: limits)
+    }
+
+    /// An SVG document held in memory (a notebook's `image/svg+xml` output), for `path`'s messages.
+    init(bytes: [UInt8], path: DocumentPath, limits: RenderLimits) throws(DocumentError) {
+        self.path = path
+        let rsvg = try LazyLibraries.rsvg(path)
+        self.rsvg = rsvg
+        guard bytes.count <= limits.maximumSVGBytes else {
+            throw DocumentError(kind: .limitExceeded, path: path,
+                                reason: "SVG is \(bytes.count) bytes, more than the limit of \(limits.maximumSVGBytes) bytes")
+        }
         var gerror: UnsafeMutablePointer<GError>?
         let created = bytes.withUnsafeBufferPointer { rsvg.rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), &gerror) }
         guard let created else {

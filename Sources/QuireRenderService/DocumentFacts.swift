@@ -131,7 +131,8 @@ public struct DocumentFacts: Sendable, Hashable {
                 for run in line.runs {
                     writer.integer(Int64(run.start))
                     writer.integer(Int64(run.length))
-                    writer.integer(Int64(run.style.rawValue))
+                    // The colour (a notebook's ANSI output) above the style's bits.
+                    writer.integer(Int64(run.style.rawValue) | Int64(run.colour) << 8)
                 }
             }
         } else {
@@ -216,7 +217,9 @@ public struct DocumentFacts: Sendable, Hashable {
                 for _ in 0..<runCount {
                     let start = try reader.integer(), length = try reader.integer(), style = try reader.integer()
                     guard start >= 0, length >= 0, start < 1 << 31, length < 1 << 31 else { throw WireReader.Malformed() }
-                    runs.append(MarkdownText.Run(start: Int(start), length: Int(length), style: MarkdownText.Style(rawValue: UInt8(truncatingIfNeeded: style))))
+                    let colour = UInt8(truncatingIfNeeded: style >> 8)
+                    runs.append(MarkdownText.Run(start: Int(start), length: Int(length), style: MarkdownText.Style(rawValue: UInt8(truncatingIfNeeded: style)),
+                                                 colour: colour <= 16 ? colour : 0))
                 }
                 markdown.lines.append(MarkdownText.Line(text: "", kind: kind, level: Int(clamping: level), runs: runs))
             }

@@ -201,6 +201,7 @@ final class DocumentSession {
     /// the run ends, the time budget is spent or enough matches were found (at least one page
     /// is always scanned, so every request moves the search on).
     func search(_ request: SearchRequest) throws(RenderProblem) -> SearchChunk {
+        if request.tableRows { return try searchTableRows(request) }
         let facts = try facts(request.document)
         let started = Deadline.now()
         let budget = Double(request.budgetMilliseconds) / 1000
@@ -241,6 +242,50 @@ final class DocumentSession {
             if matches.count >= request.maximumMatches || Deadline.now() - started >= budget { break }
         }
         return SearchChunk(matches: Array(matches.prefix(request.maximumMatches)), next: min(page, end), textlessPages: textless)
+    }
+
+    /// A table's rows `from..<to` (in the request's sort order) searched for the query, cell by
+    /// cell: a row whose cells hold it is a match (its row number, no characters). Past the
+    /// window a viewer shows, so that find goes on through the whole file.
+    private func searchTableRows(_ request: SearchRequest) throws(RenderProblem) -> SearchChunk {
+        if !(table.map { $0.path == request.document.path } ?? false)
+            || (request.document.tableSort.map { sort in tableOrder.map { $0.column != sort.column || $0.descending != sort.descending } ?? true } ?? false) {
+            _ = try facts(request.document)  // opens the table (and sorts it) as the viewer shows it
+        }
+        guard let table = table?.table else { throw RenderProblem(.unsupported, "only a table's rows can be searched past its window") }
+        let order = request.document.tableSort == nil ? nil : tableOrder
+        let search = TableRowSearch(table: table, order: order, query: request.query)
+        let end = min(request.to, order?.count ?? Int(Int32.max))
+        let deadline = DelimitedTable.now() + Double(request.budgetMilliseconds) / 1000
+        // A sorted order: the rows that hold the word are found in file order first (in slices,
+        // kept for this find's next requests), then matched by where they start.
+        if order != nil, !(tableFindStarts.map { $0.query == request.query && $0.path == request.document.path } ?? false) {
+            tableFindStarts = TableFindStarts(path: request.document.path, query: request.query, origin: request.from)
+        }
+        if order != nil, var found = tableFindStarts, let scanning = found.scanned {
+            let (next, overflow) = search.matchingRecords(from: scanning, into: &found.starts, limit: 1_000_000, deadline: deadline)
+            found.scanned = next
+            found.overflow = overflow
+            tableFindStarts = found
+            table.releasePages()
+            // Not done: nothing yet (the viewer asks again); done: from where this find began.
+            if next != nil { return SearchChunk(matches: [], next: request.from + 1, textlessPages: []) }
+        }
+        // The positions passed while the file was read are matched once, with the first request after.
+        let lower = min(request.from, order == nil ? request.from : tableFindStarts?.origin ?? request.from)
+        tableFindStarts?.origin = nil
+        let range = lower..<max(request.from, end)
+        let (rows, next) = if order != nil, let found = tableFindStarts, !found.overflow {
+            search.rows(in: range, among: found.starts, limit: request.maximumMatches)
+        } else {
+            search.rows(in: range, limit: request.maximumMatches, deadline: deadline)
+        }
+        // The pages read are given back (a sorted order reads rows all over the file).
+        table.releasePages()
+        let matches = rows.map { FindMatch(page: $0) }
+        // Past the table's last row: the whole run is done.
+        let row = next >= end ? request.to : next
+        return SearchChunk(matches: matches, next: max(row, request.from + 1), textlessPages: [])
     }
 
     /// A page's text with a box per character; whether the document lets it be copied.
@@ -300,7 +345,8 @@ final class DocumentSession {
     func facts(_ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
         if let open, open.request.opensSameDocument(as: request) {
             // Page 1 was ready first: asked again without firstPageFirst, the rest is done now.
-            if open.renderer == nil && open.facts.isProvisional && !request.firstPageFirst {
+            if open.renderer == nil && open.facts.isProvisional
+                && (!request.firstPageFirst || open.facts.text?.table?.sortProgress != nil) {
                 // A table's first rows came first: the whole window now (below).
             } else {
                 guard !request.firstPageFirst, let renderer = open.renderer, renderer.isProvisional else { return open.facts }
@@ -309,7 +355,12 @@ final class DocumentSession {
         }
         self.open = nil
         // Another file: a table kept open for its windows is closed (its count stops).
-        if let table, table.path != request.path { self.table = nil }
+        if let table, table.path != request.path {
+            self.table = nil
+            tableOrder = nil
+            tableFindStarts = nil
+            tableSorting = nil
+        }
         let (file, type) = try input(request)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
@@ -317,7 +368,8 @@ final class DocumentSession {
                 : try Self.text(of: file, type: type, limit: limits.maximumTextBytes)
             var facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false, text: text)
             // A viewer's first screen of a large table: the first rows only, the window follows.
-            facts.isProvisional = text.table != nil && request.firstPageFirst && text.isTruncated
+            // Or a sort of the whole file still going on: no rows yet, how far it is.
+            facts.isProvisional = text.table != nil && (request.firstPageFirst && text.isTruncated || text.table?.sortProgress != nil)
             // JSON Lines (typed as plain text): the records pretty-printed, foldable.
             if JSONSummary.isJSONLines(name: request.path.lastComponentBytes),
                let (_, outline) = try? JSONSummary.read(file, lines: true), let outline {
@@ -356,8 +408,11 @@ final class DocumentSession {
     }
 
     private func facts(of renderer: Renderer, type: ContentType, _ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
+        // Shown as text (Markdown, a notebook, JSON, a database): the pages are not counted
+        // (a Markdown file is laid out only as far as its pages are asked for).
+        let asText = request.layout == .view && renderer.viewText != nil
         var facts = DocumentFacts(mimeType: type.mimeType,
-                                  pageSizes: (0..<renderer.pageCount).map { renderer.pageSize(at: $0) },
+                                  pageSizes: asText ? [] : (0..<renderer.pageCount).map { renderer.pageSize(at: $0) },
                                   isRaster: renderer.isRaster, embeddedPreviewName: renderer.embeddedPreviewName)
         if let info = renderer.pdfInfo {
             facts.title = info.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
@@ -446,6 +501,23 @@ final class DocumentSession {
     /// The delimited table open now (kept across requests for its windows: its row index and
     /// count go on), and the file it was read from.
     private var table: (path: DocumentPath, size: Int64, modified: FileTime, table: DelimitedTable)?
+    /// That table's rows sorted by a column (``DocumentRequest/tableSort``), kept for its windows.
+    private var tableOrder: TableSortOrder?
+    /// A find past a table's window in a sorted order: where the rows that hold the word start.
+    private var tableFindStarts: TableFindStarts?
+    private struct TableFindStarts {
+        let path: DocumentPath
+        let query: String
+        /// The position the find began at (rows are matched from there once the file is read).
+        var origin: Int?
+        var starts = Set<Int>()
+        /// The file row the reading goes on from; nil when it is done.
+        var scanned: Int? = 0
+        /// More rows hold the word than are kept: they are read in the order instead.
+        var overflow = false
+    }
+    /// A sort of that table going on (its order becomes ``tableOrder``).
+    private var tableSorting: TableSorting?
 
     /// Bytes of rows in a table's first window for a viewer's first screen (about 600 rows of 100 bytes).
     static let firstTableBytes = 64 << 10
@@ -466,13 +538,43 @@ final class DocumentSession {
                 throw RenderProblem(error, passwordGiven: false)
             }
             self.table = (file.path, file.size, file.modificationTime, table)
+            tableOrder = nil
+            tableFindStarts = nil
+            tableSorting = nil
             table.startCounting()
+        }
+        // Sorted: the whole file, in this worker (kept for the next windows of the same order).
+        var order: TableSortOrder?
+        if let sort = request.tableSort {
+            if let kept = tableOrder, kept.column == sort.column, kept.descending == sort.descending {
+                order = kept
+            } else {
+                // Sorted on a thread of its own: a viewer is answered within a quarter of a
+                // second with how far it is, and asks again.
+                if !(tableSorting.map { $0.column == sort.column && $0.descending == sort.descending } ?? false) {
+                    tableSorting = nil
+                    tableOrder = nil
+            tableFindStarts = nil
+                    tableSorting = TableSorting(table: table, column: sort.column, descending: sort.descending)
+                }
+                guard let sorting = tableSorting else { return TextContent(lines: []) }
+                guard let done = sorting.wait(seconds: request.firstPageFirst ? 0.25 : 3600) else {
+                    var layout = TableLayout(header: TableText.header(table.columns), columnStarts: TableText.columnStarts(table.columns),
+                                             columnNames: table.columns.map(\.name), sort: sort, fileRows: table.rowCount.description)
+                    layout.sortProgress = min(99, Int(sorting.progress * 100))
+                    return TextContent(lines: [], isTruncated: true, table: layout)
+                }
+                order = done
+                tableOrder = done
+                tableSorting = nil
+            }
         }
         // A viewer's first screen (page 1 first) needs a few hundred rows, not the whole window.
         let limit = request.firstPageFirst ? min(limits.maximumTextBytes, Self.firstTableBytes) : limits.maximumTextBytes
         // The window that ends with the last row: the earliest start whose window still reaches
         // it (galloping back from the end).
         func lastWindowStart() -> Int {
+            if let order { return order.lastWindowStart(byteLimit: limit) }
             let total = table.countAllRows().rows
             var first = max(0, total - 1)
             var step = 1024
@@ -490,11 +592,13 @@ final class DocumentSession {
             return first
         }
         let first = request.tableWindow == DocumentRequest.lastWindow ? lastWindowStart() : request.tableWindow
-        var range = table.rowRange(from: first, byteLimit: limit)
-        if range.isEmpty && first > 0 { range = table.rowRange(from: lastWindowStart(), byteLimit: limit) }  // past the end
-        var rows = table.rows(range)
-        if let sort = request.tableSort { rows = TableText.sorted(rows, by: sort.column, in: table, descending: sort.descending) }
-        let count = table.rowCount
+        func window(from first: Int) -> Range<Int> {
+            order?.rowRange(from: first, byteLimit: limit) ?? table.rowRange(from: first, byteLimit: limit)
+        }
+        var range = window(from: first)
+        if range.isEmpty && first > 0 { range = window(from: lastWindowStart()) }  // past the end
+        let rows = order?.rows(range) ?? table.rows(range)
+        let count = order.map { TableRowCount(rows: $0.count, isExact: true) } ?? table.rowCount
         let columns = TableText.widened(table.columns, for: rows)
         let layout = TableLayout(header: TableText.header(columns), columnStarts: TableText.columnStarts(columns),
                                  columnNames: table.columns.map(\.name), sort: request.tableSort, fileRows: count.description,

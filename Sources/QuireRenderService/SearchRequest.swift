@@ -10,6 +10,10 @@ public struct SearchRequest: Sendable, Hashable {
     public var to: Int
     public var budgetMilliseconds: Int
     public var maximumMatches: Int
+    /// A table shown a window at a time: `from..<to` are the table's rows (in the document's
+    /// sort order), not the window's lines, and each match is a row (``FindMatch/page``)
+    /// without characters — the search that goes on past the window in view.
+    public var tableRows = false
 
     /// Longest query accepted (characters are bytes of UTF-8 here).
     public static let maximumQueryBytes = 1024
@@ -33,6 +37,7 @@ public struct SearchRequest: Sendable, Hashable {
         writer.integer(Int64(to))
         writer.integer(Int64(budgetMilliseconds))
         writer.integer(Int64(maximumMatches))
+        writer.integer(tableRows ? 1 : 0)
         return writer.frame
     }
 
@@ -50,5 +55,6 @@ public struct SearchRequest: Sendable, Hashable {
         self.to = Int(to)
         budgetMilliseconds = Int(budget)
         maximumMatches = Int(maximum)
+        tableRows = try reader.integer() == 1
     }
 }

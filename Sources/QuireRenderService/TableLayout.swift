@@ -16,6 +16,9 @@ public struct TableLayout: Sendable, Hashable {
     public let firstRow: Int
     /// The file's rows, when they are counted (else the lines may be only the first of them).
     public let totalRows: Int?
+    /// The whole file is being sorted (``sort``) in the worker: the percentage done. No rows
+    /// come with it; the viewer asks again until they do.
+    public var sortProgress: Int? = nil
 
     public init(header: [String], columnStarts: [Int], columnNames: [String], sort: TableSort?, fileRows: String,
                 firstRow: Int = 0, totalRows: Int? = nil) {
@@ -43,6 +46,7 @@ public struct TableLayout: Sendable, Hashable {
         writer.string(fileRows)
         writer.integer(Int64(firstRow))
         writer.integer(Int64(totalRows ?? -1))
+        writer.integer(Int64(sortProgress ?? -1))
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -67,6 +71,9 @@ public struct TableLayout: Sendable, Hashable {
         guard first >= 0, total >= -1 else { throw WireReader.Malformed() }
         firstRow = Int(first)
         totalRows = total >= 0 ? Int(total) : nil
+        let progress = try reader.integer()
+        guard progress >= -1, progress <= 100 else { throw WireReader.Malformed() }
+        sortProgress = progress >= 0 ? Int(progress) : nil
     }
 }
 

@@ -95,8 +95,11 @@ enum TerminalText {
     static func styled(_ piece: String, from offset: Int, line: MarkdownText.Line) -> String {
         var base = ""
         if line.kind == .heading { base = ["", "1;4;35", "1;36", "1;32", "1", "1", "1"][min(6, max(1, line.level))] }
-        func sgr(_ style: MarkdownText.Style) -> String {
+        func sgr(_ style: MarkdownText.Style, _ colour: UInt8 = 0) -> String {
             var codes = base.isEmpty ? [] : [base]
+            // A notebook's output in the colour it was written in (ANSI: 30–37, bright 90–97).
+            if (1...8).contains(colour) { codes.append("3\(colour - 1)") }
+            if (9...16).contains(colour) { codes.append("9\(colour - 9)") }
             if style.contains(.bold) { codes.append("1") }
             if style.contains(.italic) { codes.append("3") }
             if style.contains(.code) { codes.append("33") }
@@ -106,14 +109,18 @@ enum TerminalText {
             return "\u{1B}[0" + codes.map { ";" + $0 }.joined() + "m"
         }
         var out = base.isEmpty ? "" : sgr([])
-        var current: MarkdownText.Style = []
+        var current: (MarkdownText.Style, UInt8) = ([], 0)
         for (index, scalar) in piece.unicodeScalars.enumerated() {
             let position = offset + index
             var style: MarkdownText.Style = []
-            for run in line.runs where run.start <= position && position < run.start + run.length { style.formUnion(run.style) }
-            if style != current {
-                out += sgr(style)
-                current = style
+            var colour: UInt8 = 0
+            for run in line.runs where run.start <= position && position < run.start + run.length {
+                style.formUnion(run.style)
+                if run.colour != 0 { colour = run.colour }
+            }
+            if style != current.0 || colour != current.1 {
+                out += sgr(style, colour)
+                current = (style, colour)
             }
             if TerminalEscaping.needsEscaping(scalar) {
                 out += TerminalEscaping.escaped(scalar, backslashes: false)

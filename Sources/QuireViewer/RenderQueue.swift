@@ -203,10 +203,11 @@ public final class RenderQueue: Sendable {
                 } else if let search = state.search, state.searchRun < search.runs.count {
                     // Between the pages in view: one short request of the search.
                     let run = search.runs[state.searchRun]
-                    next = .search(search, run: state.searchRun,
-                                   request: SearchRequest(document: search.document, query: search.query, from: state.searchNext,
-                                                          to: run.upperBound, budgetMilliseconds: Self.searchSliceMilliseconds,
-                                                          maximumMatches: max(1, search.maximumMatches - state.searchFound)))
+                    var request = SearchRequest(document: search.document, query: search.query, from: state.searchNext,
+                                                to: run.upperBound, budgetMilliseconds: Self.searchSliceMilliseconds,
+                                                maximumMatches: max(1, search.maximumMatches - state.searchFound))
+                    request.tableRows = search.tableRows
+                    next = .search(search, run: state.searchRun, request: request)
                 } else if !pagesHeld, let lane = state.pages.firstIndex(where: { !$0.isEmpty }) {
                     next = .page(state.pages[lane][0])
                 } else if pagesHeld {

@@ -16,6 +16,8 @@ public struct SearchJob: Sendable, Hashable {
     public let runs: [Range<Int>]
     /// Matches wanted at most (the rest are not looked for).
     public let maximumMatches: Int
+    /// The runs are a table's rows past the window in view, not lines (``SearchRequest/tableRows``).
+    public var tableRows = false
 
     public init(generation: Int, file: Int, document: DocumentRequest, query: String, runs: [Range<Int>], maximumMatches: Int) {
         self.generation = generation

@@ -169,6 +169,11 @@ public final class ViewerModel {
     /// The search of the current file (``find(_:)``).
     public private(set) var find = FindResults()
     private var searchGeneration = 0
+    /// A table's find going on past the window in view: the word, and — once the worker found
+    /// the next row that holds it — that row, whose window is on its way (``findNext()``).
+    private var tableFind: (query: String, file: Int, row: Int?)?
+    /// What the table's find says when no row past the window holds the word.
+    private var tableFindNote: String?
     /// Pages' text with boxes, as the worker gave them (the few most recent; for selection).
     private var texts: [(job: TextJob, result: Result<PageText, ViewerProblem>)] = []
     private static let textsKept = 8
@@ -296,15 +301,49 @@ public final class ViewerModel {
         for delivery in queue.take() {
             if let update = apply(delivery) { updates.append(update) }
         }
+        // A table's find went on to another window: searched again once the window is here.
+        if let pending = tableFind, pending.row != nil, pending.file == fileIndex, let facts = current.facts,
+           !facts.isProvisional, current.pending == nil, facts.text?.table != nil {
+            tableFind = nil
+            find(pending.query)
+            updates.append(.found(moved: true))
+        }
         return updates
     }
 
     private func apply(_ delivery: RenderDelivery) -> Update? {
         switch delivery {
+        case .found(let job, _, let result, let finished) where job.tableRows:
+            guard let pending = tableFind, pending.file == job.file, pending.query == job.query, pending.row == nil,
+                  job.generation == searchGeneration else { return nil }
+            switch result {
+            case .success(let chunk) where !chunk.matches.isEmpty:
+                // The next row that holds the word: its window is asked for, the find follows.
+                let row = chunk.matches[0].page
+                queue.wantSearch(nil)
+                _ = moveTable(current, toRow: row)
+                tableFind = (pending.query, pending.file, row)
+                return .found(moved: true)
+            case .success:
+                if finished {
+                    tableFind = nil
+                    tableFindNote = "no row past this window holds it"
+                }
+                return .found(moved: false)
+            case .failure(let problem):
+                tableFind = nil
+                tableFindNote = problem.message
+                return .found(moved: false)
+            }
         case .found(let job, let run, let result, let finished):
             guard job.generation == find.generation, find.isActive else { return nil }  // an older search
             let first = find.receive(run: run, result, finished: finished)
             if first { showCurrentMatch() }
+            // A table's window without the word: the find goes on in the rows past it.
+            if finished, find.matches.isEmpty, find.problem == nil, job.file == fileIndex, let table = tableLayout(of: current),
+               let text = current.facts?.text, !(table.firstRow == 0 && tableWindowReachesEnd(current)) {
+                return .found(moved: findPastWindow(table: table, lines: text.lineCount))
+            }
             return .found(moved: first)
         case .pageText(let job, let result):
             texts.removeAll { $0.job == job }
@@ -324,6 +363,15 @@ public final class ViewerModel {
             guard case .opening(let waiting) = file.state, waiting == job else { return nil }  // stale
             file.pending = nil
             switch result {
+            case .success(let facts) where facts.text?.table?.sortProgress != nil:
+                // The whole file is being sorted in the worker: how far it is, then ask again
+                // (the worker answers within a quarter of a second).
+                let table = facts.text!.table!
+                let name = table.sort.flatMap { table.columnNames.indices.contains($0.column) ? table.columnNames[$0.column] : nil } ?? "a column"
+                file.pending = "sorting by \(name)… \(table.sortProgress ?? 0) %"
+                file.state = .unrequested
+                if job.file == fileIndex { requestCurrent() }
+                return .finished(file: job.file)
             case .success(let facts):
                 file.state = .opened(facts)
                 file.contentType = ContentType(mimeType: facts.mimeType)
@@ -469,7 +517,10 @@ public final class ViewerModel {
         file.tableSort = TableSort(column: column, descending: descending)
         file.pending = "sorting by \(table.columnNames[column])…"
         file.state = .unrequested
+        // The whole file is sorted: it comes back from its first row in the new order.
+        file.tableWindow = 0
         file.position = 0
+        stopFind()
         requestCurrent()
         return nil
     }
@@ -763,6 +814,7 @@ public final class ViewerModel {
         let total = facts.text?.lineCount ?? facts.pageCount
         if query == find.query, find.file == fileIndex, find.total == total { return nil }  // already on it
         searchGeneration += 1
+        tableFindNote = nil
         let start = min(max(0, file.position), max(0, total - 1))
         var document = DocumentRequest(path: file.path, password: file.password,
                                        maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
@@ -779,6 +831,15 @@ public final class ViewerModel {
 
     /// Goes to the next match (round the document); false when there is none yet.
     @discardableResult public func findNext() -> Bool {
+        // A table shown a window at a time: past the window's last match, the find goes on
+        // in the rows after the window (then from the first row), in the worker.
+        if find.isActive, find.file == fileIndex, let table = tableLayout(of: current), let text = current.facts?.text,
+           !find.isSearching, !(table.firstRow == 0 && tableWindowReachesEnd(current)) {
+            let last = find.matches.map(\.page).max()
+            if find.currentMatch == nil || find.currentMatch?.page == last && find.matches.last(where: { $0.page == last }) == find.currentMatch {
+                return findPastWindow(table: table, lines: text.lineCount)
+            }
+        }
         guard find.step(1) else { return false }
         showCurrentMatch()
         return true
@@ -791,8 +852,29 @@ public final class ViewerModel {
         return true
     }
 
+    /// Looks for the find's word in a table's rows after the window in view, then in those
+    /// before it; the window of the first row that holds it comes next (``update()``).
+    private func findPastWindow(table: TableLayout, lines: Int) -> Bool {
+        let query = find.query
+        let end = table.firstRow + lines
+        searchGeneration += 1
+        var document = DocumentRequest(path: current.path, password: current.password,
+                                       maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+        document.tableSort = current.tableSort
+        document.tableWindow = current.tableWindow
+        var job = SearchJob(generation: searchGeneration, file: fileIndex, document: document, query: query,
+                            runs: [end..<(Int(Int32.max) - 1), 0..<table.firstRow], maximumMatches: 1)
+        job.tableRows = true
+        tableFind = (query, fileIndex, nil)
+        tableFindNote = "looking past row \(TableRowCount.grouped(end))…"
+        queue.wantSearch(job)
+        return true
+    }
+
     /// Ends the search (its highlights go; a request in progress is not waited for).
     public func stopFind() {
+        tableFind = nil
+        tableFindNote = nil
         queue.wantSearch(nil)
         searchGeneration += 1
         find = FindResults()
@@ -804,6 +886,7 @@ public final class ViewerModel {
     public var findText: String {
         guard find.isActive else { return "" }
         var text = find.statusText
+        if let tableFindNote, find.file == fileIndex { text += " — " + tableFindNote }
         if find.file == fileIndex, !find.isText, find.isTextless(page: page) {
             text += " — no text on this page — it is an image"
         }

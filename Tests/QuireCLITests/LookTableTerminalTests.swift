@@ -150,6 +150,79 @@ final class LookTableTerminalTests {
         session.send("q")
     }
 
+    /// 100,000 rows of about 80 bytes (8 MB, four windows): `score` is a different number on
+    /// every row, its smallest (0) on the file's last row and its largest somewhere else; one
+    /// word is on one row only, far past the first window.
+    func largeScores() throws -> (path: String, largest: Int) {
+        var text = "score,name,note\n"
+        var largest = 0
+        for n in 1...100_000 {
+            let score = n * 7919 % 100_000
+            if score == 99_999 { largest = n }
+            let note = n == 90_000 ? "a zebrafish swims here" : n == 10 ? "a goldfish swims here" : "padding padding padding padding padding pad"
+            text += "\(score),Person \(n),\(note)\n"
+        }
+        let path = directory.file("scores.csv")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return (path, largest)
+    }
+
+    /// `s` sorts the whole file in the worker, not the window in view: the smallest score (on
+    /// the file's last row) comes first, G shows the largest; `s` again reverses the order.
+    @Test func sSortsTheWholeFileAndGShowsItsLargest() throws {
+        let (path, largest) = try largeScores()
+        let session = try look(path, until: "row 1 of ")
+        session.send("s")
+        var screen = session.wait(for: "sorted by score ↑", timeout: 60)
+        #expect(Self.firstRow(screen).contains("0 │ Person 100000 "), "the smallest score is the file's last row: \(screen)")
+        session.send("G")
+        screen = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("row 100,000 of 100,000 rows") }
+        #expect(screen.contains("99999 │ Person \(largest) "), "the largest score of the whole file is last: \(screen)")
+        session.send("g")
+        _ = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("row 1 of 100,000 rows") }
+        session.send("s")
+        screen = session.wait(for: "sorted by score ↓", timeout: 60)
+        #expect(Self.firstRow(screen).contains("99999 │ Person \(largest) "), "reversed: \(screen)")
+        session.send("G")
+        screen = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("row 100,000 of 100,000 rows") }
+        #expect(screen.contains("    0 │ Person 100000 "), "\(screen)")
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
+    /// A word on one row past the first window: the window in view does not hold it, so the
+    /// find goes on in the worker through the rows after it and shows the row's window; a word
+    /// on a row of the first window and that one: `n` on the window's last match goes on.
+    @Test func findGoesOnPastTheWindow() throws {
+        let (path, _) = try largeScores()
+        let session = try look(path, until: "row 1 of ")
+        session.send("/")
+        _ = session.wait(for: "Find: ")
+        session.type("zebrafish")
+        session.send("Enter")
+        let screen = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("/zebrafish: 1 of 1") }
+        let row = screen.components(separatedBy: "\n").first { $0.contains("a zebrafish swims here") } ?? ""
+        #expect(row.contains(" 10000 │ Person 90000 "), "the row past the first window is in view: \(screen)")
+        session.send("Escape")
+        _ = session.wait { !TmuxSession.lastLine($0).contains("zebrafish") }
+        // A word in the first window and past it: n on the window's last match goes on.
+        session.send("g")
+        _ = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("row 1 of ") }
+        session.send("/")
+        _ = session.wait(for: "Find: ")
+        session.type("swims")
+        session.send("Enter")
+        var found = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("/swims: 1 of 1") }
+        #expect(found.contains("Person 10 ") && found.contains("a goldfish swims here"), "\(found)")
+        session.send("n")
+        found = session.wait(timeout: 60) { $0.contains("a zebrafish swims here") && TmuxSession.lastLine($0).contains("/swims: 1 of 1") }
+        #expect(found.contains("Person 90000 "), "n went on past the window: \(found)")
+        session.send("Escape")
+        _ = session.wait { !TmuxSession.lastLine($0).contains("swims") }
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func digitsAndEnterJumpToARow() throws {
         let session = try look()
         session.type("250")

@@ -134,7 +134,20 @@ extension MarkdownCommandTests {
         let screen = session.wait(for: "[image/png output]")
         #expect(screen.contains("In [1]:") && screen.contains("ZeroDivisionError: division by zero"), "\(screen)")
         #expect(!screen.contains("▀"), "text, not a picture of a page")
+        // The traceback in the colours it was written in (red, green); none with NO_COLOR.
+        let coloured = session.capture(escapes: true)
+        #expect(coloured.contains("\u{1B}[31mZeroDivisionError") || coloured.contains("\u{1B}[0;31mZeroDivisionError"),
+                "\(coloured.debugDescription)")
+        #expect(coloured.contains("\u{1B}[32m----> 1") || coloured.contains("\u{1B}[0;32m----> 1"))
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+        var env = LookEnvironment.plain(directory)
+        env["NO_COLOR"] = "1"
+        let plain = try TmuxSession([QuireBinary.path, "look", Samples.path("data/analysis.ipynb")], environment: env)
+        _ = plain.wait(for: "ZeroDivisionError Traceback")
+        let captured = plain.capture(escapes: true)
+        #expect(!captured.contains("31m") && !captured.contains("32m"), "NO_COLOR: no colours")
+        plain.send("q")
+        plain.wait(for: "EXIT=")
     }
 }

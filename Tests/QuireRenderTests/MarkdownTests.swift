@@ -69,4 +69,55 @@ import QuireTypes
         let text = try #require(try renderer.text(page: 0))
         #expect(text.contains("Quire Notes") && text.contains("│ Ada   │ Zürich   │ 12     │"))
     }
+
+    /// A 1 MB file: page 1 is laid out alone (nothing past it), drawn as a short file with the
+    /// same start draws it; the page count, asked, lays out the rest and is exact (every copy's
+    /// heading on some page, the last line and the footnotes on the last pages, no page after).
+    @Test func pageOneOfALargeFileIsLaidOutAlone() throws {
+        let directory = try SampleFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = try Data(contentsOf: URL(fileURLWithPath: SampleFiles.path("data/readme.md")))
+        let copies = (1 << 20) / copy.count + 1
+        let large = directory.appendingPathComponent("large.md"), small = directory.appendingPathComponent("small.md")
+        var text = Data()
+        for _ in 0..<copies { text.append(copy); text.append(Data("\n".utf8)) }
+        text.append(Data("\nThe very last line.\n".utf8))  // a paragraph of its own (the copy ends in a footnote)
+        try text.write(to: large)
+        var start = Data()
+        for _ in 0..<4 { start.append(copy); start.append(Data("\n".utf8)) }
+        try start.write(to: small)
+        func open(_ url: URL) throws -> Renderer {
+            let file = try InputFile(path: DocumentPath(url.path))
+            return try Renderer(file: file, contentType: try ContentType.detect(file), limits: RenderLimits(maximumPages: 100_000))
+        }
+        let renderer = try open(large), reference = try open(small)
+        let source = try #require(renderer.source as? MarkdownSource)
+        let page = try renderer.render(page: 0, size: .fit(width: 595, height: 842))
+        #expect(source.laidOut.pages == 1 && !source.laidOut.isAll, "page 1 alone is laid out: \(source.laidOut)")
+        let firstLines = source.markdown.lines.count
+        #expect(firstLines < 2 * RenderEngine.markdownFirstLines, "lines are made for the first pages only: \(firstLines)")
+        #expect(renderer.hasPage(1) && source.laidOut.pages == 2, "page 2 is laid out when asked for")
+        let expected = try reference.render(page: 0, size: .fit(width: 595, height: 842))
+        #expect(page.width == expected.width && page.height == expected.height)
+        var differing = 0
+        for y in 0..<page.height { for x in 0..<page.width where page.pixel(x: x, y: y) != expected.pixel(x: x, y: y) { differing += 1 } }
+        #expect(differing == 0, "page 1 of the large file is page 1 of its start")
+        #expect(try renderer.text(page: 0) == (try reference.text(page: 0)))
+        // The count: every page laid out, each copy's title on one.
+        let count = renderer.pageCount
+        #expect(source.laidOut.isAll && count > 100, "\(count) pages")
+        #expect(source.markdown.lines.count > 20 * firstLines, "every line made for the count")
+        #expect(renderer.title == "Quire Notes" && renderer.viewText?.count == source.markdown.lines.count)
+        #expect(renderer.details.first { $0.label == "Headings" }?.value == "\(3 * copies)")
+        var titles = 0
+        for index in 0..<count {
+            titles += try #require(try renderer.text(page: index)).components(separatedBy: "Quire Notes").count - 1
+        }
+        #expect(titles == copies, "every copy's heading is on a page")
+        // The end: the last line, then the footnotes (here one), which may begin a page of their own.
+        let end = (try renderer.text(page: count - 2) ?? "") + "\n" + (try renderer.text(page: count - 1) ?? "")
+        #expect(end.contains("The very last line.") && end.hasSuffix("[1]: The footnote's text."), "\(end.suffix(400))")
+        #expect(!renderer.hasPage(count))
+        #expect(throws: DocumentError.self) { try renderer.render(page: count, size: .longestSide(100)) }
+    }
 }

@@ -55,4 +55,48 @@ import QuireTypes
         let broken = try NotebookText.read(try SampleFiles.open("data/broken.ipynb"))
         #expect(broken.summary.cells == ["code": 1])
     }
+
+    /// A traceback's ANSI colours are runs over the text without its escapes (red 31 is colour
+    /// 2, green 32 colour 3); 256-colour codes below 16, bold and resets are read; OSC titles
+    /// and cursor moves are dropped.
+    @Test func ansiColoursBecomeRuns() throws {
+        let notebook = try NotebookText.read(try SampleFiles.open("data/analysis.ipynb"))
+        let error = try #require(notebook.text.lines.first { $0.text == "ZeroDivisionError Traceback" })
+        #expect(error.runs.contains { $0.start == 0 && $0.length == 17 && $0.colour == 2 }, "\(error.runs)")
+        let arrow = try #require(notebook.text.lines.first { $0.text == "----> 1 1 / 0" })
+        #expect(arrow.runs.contains { $0.start == 0 && $0.length == 7 && $0.colour == 3 }, "\(arrow.runs)")
+        let lines = NotebookText.colouredLines("\u{1B}]0;title\u{07}\u{1B}[1;38;5;9mbright\u{1B}[22m plain red\u{1B}[2K\n\u{1B}[0mreset", kind: .code)
+        #expect(lines.map(\.text) == ["bright plain red", "reset"])
+        #expect(lines[0].runs == [MarkdownText.Run(start: 0, length: 6, style: .bold, colour: 10),
+                                  MarkdownText.Run(start: 6, length: 10, style: [], colour: 10)], "\(lines[0].runs)")
+        #expect(lines[1].runs.isEmpty)
+    }
+
+    /// An `image/svg+xml` output is drawn by librsvg on the page (a green rectangle), and is the
+    /// thumbnail; the address it refers to is never fetched (librsvg has no base to load from).
+    @Test func anSVGOutputIsDrawn() throws {
+        let folder = try SampleFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let svg = ##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#00c000"/>"##
+            + ##"<image href="http://127.0.0.1:9/x.png" width="10" height="10"/></svg>"##
+        let notebook: [String: Any] = [
+            "nbformat": 4, "nbformat_minor": 5, "metadata": [:],
+            "cells": [["cell_type": "code", "execution_count": 1, "metadata": [:], "source": "plot()",
+                       "outputs": [["output_type": "display_data", "metadata": [:],
+                                    "data": ["image/svg+xml": svg, "text/plain": "<Figure>"]]]]]]
+        let path = folder.appendingPathComponent("svg.ipynb").path
+        try JSONSerialization.data(withJSONObject: notebook).write(to: URL(fileURLWithPath: path))
+        let file = try InputFile(path: DocumentPath(path))
+        let text = try NotebookText.read(file)
+        #expect(text.text.lines.contains { $0.kind == .image && $0.text == "[image/svg+xml output]" && $0.image != nil })
+        #expect(text.summary.images == 1)
+        let renderer = try Renderer(file: file, contentType: try ContentType.detect(file))
+        let page = try renderer.render(page: 0, size: .fit(width: 595, height: 842))
+        var green = 0
+        for y in 0..<400 { for x in 0..<595 where page.pixel(x: x, y: y).isClose(to: 0, 192, 0, tolerance: 20) { green += 1 } }
+        #expect(green > 15_000, "the 200×100 rectangle is drawn: \(green) green pixels")
+        let thumbnail = try renderer.renderThumbnail(longestSide: 128)
+        #expect(thumbnail.width == 128 && thumbnail.height == 64, "\(thumbnail.width)×\(thumbnail.height)")
+        #expect(thumbnail.pixel(x: 64, y: 32).isClose(to: 0, 192, 0, tolerance: 20))
+    }
 }

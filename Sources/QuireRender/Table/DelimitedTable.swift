@@ -118,14 +118,37 @@ public final class DelimitedTable: Sendable {
     /// Rows `range` (0 is the first row under the header), each with one cell per column
     /// (missing cells empty, extra cells dropped). Fewer rows at the end of the table.
     public func rows(_ range: Range<Int>) -> [[String]] {
+        let scanner = self.scanner
+        return records(range).map { fitted(scanner.cells($0)) }
+    }
+
+    /// The byte ranges of rows `range`'s records (fewer at the end of the table).
+    func records(_ range: Range<Int>) -> [Range<Int>] {
         let first = hasHeader ? 1 : 0
-        let scanner = TableScanner(bytes: index.file.bytes, encoding: encoding, delimiter: UInt16(delimiter.value))
-        return index.records((range.lowerBound + first)..<(range.upperBound + first)).map { record in
-            var cells = scanner.cells(record)
-            if cells.count > columns.count { cells.removeLast(cells.count - columns.count) }
-            while cells.count < columns.count { cells.append("") }
-            return cells
-        }
+        return index.records((range.lowerBound + first)..<(range.upperBound + first))
+    }
+
+    /// Gives the file's pages in `range` back to the kernel (never the first chunk, which is
+    /// what a viewer shows first): a pass over a gigabyte does not keep it resident.
+    /// Pass the range read since the last call: the kernel walks every page of the range given.
+    func releasePages(_ range: Range<Int>) {
+        let kept = max(range.lowerBound, TableRowIndex.chunkBytes)
+        guard range.upperBound > kept else { return }
+        index.file.release(kept..<range.upperBound)
+    }
+
+    /// Gives every page of the file past the first chunk back to the kernel.
+    public func releasePages() { releasePages(0..<index.file.count) }
+
+    /// A reader of this file's records and cells.
+    var scanner: TableScanner { TableScanner(bytes: index.file.bytes, encoding: encoding, delimiter: UInt16(delimiter.value)) }
+
+    /// A row's cells, one per column: missing cells empty, extra cells dropped.
+    func fitted(_ row: [String]) -> [String] {
+        var cells = row
+        if cells.count > columns.count { cells.removeLast(cells.count - columns.count) }
+        while cells.count < columns.count { cells.append("") }
+        return cells
     }
 
     /// How many rows (under the header) start within the first `bytes` of the file, and
@@ -198,7 +221,8 @@ public final class DelimitedTable: Sendable {
         }
     }
 
-    static func now() -> Double {
+    /// A monotonic clock in seconds.
+    public static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -145,6 +145,34 @@ struct TableScanner {
         return next
     }
 
+    /// The bytes of cell `column` of the record in `range`, straight from the mapping, when
+    /// the file is UTF-8 and the record holds no quote (every cell is its bytes between
+    /// separators): what a sort reads for its keys without decoding the row. Nil otherwise
+    /// (read ``cells(_:)``); an empty buffer when the row has fewer cells.
+    func plainCell(_ range: Range<Int>, column: Int) -> UnsafeRawBufferPointer? {
+        guard encoding == .utf8 || encoding == .utf8WithBOM, let base = bytes.baseAddress,
+              memchr(base + range.lowerBound, 0x22, range.count) == nil else { return nil }
+        let separator = Int32(truncatingIfNeeded: delimiter)
+        var start = range.lowerBound
+        for _ in 0..<column {
+            guard let found = memchr(base + start, separator, range.upperBound - start) else {
+                return UnsafeRawBufferPointer(start: base, count: 0)
+            }
+            start = UnsafeRawPointer(found) - base + 1
+        }
+        let end = memchr(base + start, separator, range.upperBound - start).map { UnsafeRawPointer($0) - base } ?? range.upperBound
+        return UnsafeRawBufferPointer(start: base + start, count: end - start)
+    }
+
+    /// The record's bytes when the file is UTF-8 and they are ASCII without a quote (each cell
+    /// is its bytes between separators, no decoding needed); nil otherwise.
+    func plainASCII(_ range: Range<Int>) -> UnsafeRawBufferPointer? {
+        guard encoding == .utf8 || encoding == .utf8WithBOM, let base = bytes.baseAddress else { return nil }
+        let record = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+        guard memchr(base + range.lowerBound, 0x22, range.count) == nil, !record.contains(where: { $0 >= 0x80 }) else { return nil }
+        return record
+    }
+
     /// The cells of the record in `range`, unquoted and decoded (at most ``maximumCells``).
     func cells(_ range: Range<Int>) -> [String] {
         guard let base = bytes.baseAddress else { return [] }
