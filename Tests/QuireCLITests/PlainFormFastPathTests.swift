@@ -85,7 +85,7 @@ import Testing
         // A selection, as Nemo's condition passes it: yes only when every file can print.
         try bed.admin("cupsaccept", "quire-office")
         #expect(QuireBinary.run(["can-print", "--", pdf, pdf], environment: env).status == 0)
-        #expect(QuireBinary.run(["can-print", "--", pdf, Samples.path("book.epub")], environment: env).status == 1)
-        #expect(QuireBinary.run(["can-print", "--max-file-size", "1G", "--", pdf, Samples.path("book.epub")], environment: env).status == 1)
+        #expect(QuireBinary.run(["can-print", "--", pdf, Samples.path("archives/project.zip")], environment: env).status == 1)
+        #expect(QuireBinary.run(["can-print", "--max-file-size", "1G", "--", pdf, Samples.path("archives/project.zip")], environment: env).status == 1)
     }
 }

@@ -162,7 +162,7 @@ final class PrintFastPathAgreementTests {
             (["print", "-d", "quire-rejecting", sixPages], 69, "quire-rejecting: the printer is not accepting jobs (closed for maintenance)"),
             (["print", "--sides", "sideways", sixPages], 64, "--sides sideways: expected one-sided"),
             (["print", "-n", "1000000", sixPages], 64, "quire-office: cannot print 1000000 copies"),
-            (["print", Samples.path("book.epub")], 65, "book.epub"),
+            (["print", Samples.path("archives/project.zip")], 65, "project.zip"),
         ]
         for (arguments, status, message) in cases {
             let (fast, parsed) = both(arguments)

@@ -222,10 +222,10 @@ final class PreviewerIntegrationTests {
         #expect(ProcessRunner.run(nemo, environment: environment, timeout: 30).status == 1, "Nemo hides the action")
 
         // A type Quire cannot print: EX_DATAERR with the content's reason.
-        let book = Samples.path("book.epub")
+        let book = Samples.path("archives/project.zip")
         let unprintable = ProcessRunner.run([QuireBinary.path, "look", "--print", "--", book], environment: environment, timeout: 30)
         #expect(unprintable.status == 65)
-        #expect(unprintable.standardError.hasPrefix("quire: \(book): cannot print: Quire cannot print electronic book"), "\(unprintable.standardError)")
+        #expect(unprintable.standardError.hasPrefix("quire: \(book): cannot print: Quire does not print archives"), "\(unprintable.standardError)")
         // One of a selection cannot print: nothing opens, and Nemo's condition fails for the selection.
         let both = ProcessRunner.run([QuireBinary.path, "can-print", "--", document, book], environment: environment, timeout: 30)
         #expect(both.status == 1)
