@@ -143,6 +143,27 @@ final class LookWindow {
         for update in model.update() { handle(update) }
     }
 
+    /// What a frame of the page view takes before it draws: the view's own pages are handled at
+    /// once (painted in that frame); everything else (a page's problem, which changes the status
+    /// line, too) waits for the main loop's next turn. GTK
+    /// loses a redraw asked for during a frame's drawing by another widget (the sidebar, the
+    /// index sheet, the print sheet's preview): its request is marked but no frame is scheduled,
+    /// and every later request of that widget is then ignored until something else draws the
+    /// window.
+    private func takeUpdatesInFrame() {
+        guard !isClosed else { return }
+        for update in model.update() {
+            if case .page(let job, .success) = update, job.purpose == .view {
+                handle(update)
+            } else {
+                Signal.idle { [weak self] in
+                    guard let self, !self.isClosed else { return }
+                    self.handle(update)
+                }
+            }
+        }
+    }
+
     /// File `file` opened in the worker (or failed to): shown, if it is still the current one.
     private func opened(file: Int) {
         if isIndexShown { indexSheet.refresh() }
@@ -377,7 +398,7 @@ final class LookWindow {
                 self.status("\(text.count) character\(text.count == 1 ? "" : "s") selected · Ctrl+C copies")
             }
         }
-        pages.takeUpdates = { [unowned self] in self.takeUpdates() }
+        pages.takeUpdates = { [unowned self] in self.takeUpdatesInFrame() }
         // A page the worker could not draw (it crashed, hung, was killed): said in the status
         // line as well as on the page.
         pages.onPageProblem = { [unowned self] page, message in self.status("Page \(page + 1) cannot be shown: \(message)") }

@@ -197,6 +197,9 @@ final class PageSidebar {
             }
         }
         visibleJobs = shown
+        if LookTrace.isOn {
+            LookTrace.mark("sidebar drawn: pages \(visible.lowerBound + 1)-\(visible.upperBound) of \(slots.count), \(shown.count) jobs, \(wanted.count) wanted")
+        }
         model.want(wanted, for: .sidebar)
     }
 
@@ -213,8 +216,12 @@ final class PageSidebar {
 
     /// A thumbnail from the render thread.
     func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
-        guard job.file == model.fileIndex, painted[job] == nil else { return }
+        guard job.file == model.fileIndex, painted[job] == nil else {
+            LookTrace.mark("sidebar page \(job.page + 1) ignored (file \(job.file), now \(model.fileIndex))")
+            return
+        }
         guard case .success(let pixels) = result else {
+            if case .failure(let problem) = result { LookTrace.mark("sidebar page \(job.page + 1) failed: \(problem.message)") }
             failures[job, default: 0] += 1
             gtk_widget_queue_draw(area)
             return
@@ -222,6 +229,7 @@ final class PageSidebar {
         let surface = cairo_image_surface_create_for_data(pixels.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                           Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
         painted[job] = (surface, pixels)
+        LookTrace.mark("sidebar page \(job.page + 1) received")
         order.append(job)
         bytes += pixels.byteCount
         while bytes > byteLimit, let oldest = order.first(where: { !visibleJobs.contains($0) }) {

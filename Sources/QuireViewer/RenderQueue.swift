@@ -109,7 +109,13 @@ public final class RenderQueue: Sendable {
     /// The view's pages go before a print preview's; files to open go first of all.
     public func want(_ jobs: [PageRenderJob], for purpose: PageRenderJob.Purpose = .view) {
         let changed = shared.state.withLock { state -> Bool in
-            let waiting = jobs.map { $0.purpose == purpose ? $0 : $0.with(purpose: purpose) }
+            var waiting = jobs.map { $0.purpose == purpose ? $0 : $0.with(purpose: purpose) }
+            // A page already rendered and waiting in the inbox is not rendered again: the
+            // front-end drew its frame before taking it.
+            let delivered = state.inbox.compactMap { delivery -> PageRenderJob? in
+                if case .page(let job, _) = delivery { job } else { nil }
+            }
+            if !delivered.isEmpty { waiting.removeAll { delivered.contains($0) } }
             guard state.pages[purpose.rawValue] != waiting else { return false }
             state.pages[purpose.rawValue] = waiting
             return true
