@@ -61,6 +61,9 @@ let package = Package(
             name: "CLibRaw", path: "Sources/CLibRaw",
             providers: [.apt(["libraw-dev"])]),
         .systemLibrary(
+            name: "CGMime", path: "Sources/CGMime",
+            providers: [.apt(["libgmime-3.0-dev"])]),
+        .systemLibrary(
             name: "CCmarkGFM", path: "Sources/CCmarkGFM",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(
@@ -131,7 +134,7 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer",
-                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw"]),
+                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CGMime"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

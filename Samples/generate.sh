@@ -54,6 +54,9 @@ python3 "$here/archives.py" "$out"
 # DjVu (djvu/): a bundled 3-page book with a text layer, the same book indirect, one missing a
 # page file, a truncated one (DjVuLibre's c44, cjb2, djvused, djvm, djvmcvt).
 "$here/djvu.sh" "$out"
+# E-mail (mail/): messages with alternatives and attachments, HTML only, an mbox, a deeply
+# nested one, a 20 MB attachment, bytes that are no message (Python's email package).
+python3 "$here/mail.py" "$out"
 # Issue 41: PostScript that reads, deletes and creates files in TMPDIR, a page-less PostScript, a
 # colour pattern, the deep-q and 24000² image PDFs, an archive that unpacks outside, flat ODF.
 python3 "$here/isolation.py" "$out"

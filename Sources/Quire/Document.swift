@@ -103,6 +103,7 @@ public final class Document: Sendable {
         var notebook: NotebookText.Summary?
         var comicBook: ComicBookSummary?
         var djvu: DjVuSummary?
+        var mail: MailSummary?
         var photo: PhotoDetails?
         var problem: DocumentError?
         switch contentType.family {
@@ -178,6 +179,8 @@ public final class Document: Sendable {
             comicBook = try ComicBookSummary.read(file, limits: limits)
         case .djvu:
             djvu = try DjVuSummary.read(file, limits: limits)
+        case .mail:
+            mail = try MailSummary.read(file, mimeType: contentType.mimeType, limits: limits)
         case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
             json = try JSONSummary.read(file, lines: true).0
         default:
@@ -201,6 +204,7 @@ public final class Document: Sendable {
         info.notebook = notebook
         info.comicBook = comicBook
         info.djvu = djvu
+        info.mail = mail
         info.photo = photo
         return info
     }

@@ -138,6 +138,16 @@ enum InfoCardFormatter {
                              + (size.paperName.map { " (\($0))" } ?? "") + (djvu.resolution.map { ", \($0) dpi" } ?? "")))
             }
         }
+        if let mail = info.mail {
+            for (label, value) in [("Subject", mail.subject), ("From", mail.from), ("To", mail.to), ("Cc", mail.cc), ("Date", mail.date)] {
+                if let value, !value.isEmpty { rows.append((label, value)) }
+            }
+            rows.append(("Attachments", mail.attachments.isEmpty ? "none" : "\(mail.attachments.count)"))
+            for attachment in mail.attachments.prefix(64) {
+                rows.append(("", attachment.name + " (" + (attachment.size.map { DocumentInfo.formatSize($0) + ", " } ?? "") + attachment.mimeType + ")"))
+            }
+            if mail.attachments.count > 64 { rows.append(("", "… and \(mail.attachments.count - 64) more")) }
+        }
         if let book = info.comicBook {
             if let title = book.title { rows.append(("Title", title)) }
             rows += book.details.map { ($0.label, $0.value) }

@@ -105,6 +105,10 @@ struct InfoRecord: Encodable {
     /// A DjVu document: `pages`, the first page's `pageWidth` and `pageHeight` (points) and
     /// `resolution` (dots an inch).
     var djvu: DjVuSummary?
+    /// An e-mail message: `subject`, `from`, `to`, `cc`, `date` (as written by the sender's
+    /// clock) when present, and `attachments` [{`name`, `mimeType`, `size` (decoded bytes; absent
+    /// for an attached message)}].
+    var mail: MailSummary?
     /// A photo's shot: `camera`, `lens`, `exposureTime` (seconds), `aperture` (f-number), `iso`,
     /// `focalLength` (mm), `taken` (seconds since 1970, the camera's clock), `width`, `height`,
     /// `hasLocation` (the place itself is never given).
@@ -155,6 +159,7 @@ struct InfoRecord: Encodable {
         notebook = info.notebook.map(NotebookRecord.init)
         comicBook = info.comicBook
         djvu = info.djvu
+        mail = info.mail
         photo = info.photo
         if let pdf = info.pdf {
             self.pdf = PDFRecord(

@@ -17,7 +17,7 @@ struct PreviewCommand: AsyncParsableCommand {
             Works for PDF, PostScript/EPS, SVG, images (PNG, JPEG, GIF, WebP, TIFF, BMP, ICO; camera RAW: the embedded preview), \
             text and source code (paginated on A4), office documents (every page through \
             LibreOffice when it is installed, else the preview image OpenDocument, Office Open \
-            XML and iWork files carry), EPUB books (the cover, then the chapters), comic books (CBZ, CBR, CB7, CBT: every image a page), DjVu (every page; its text layer for find), fonts (a specimen per face), \
+            XML and iWork files carry), EPUB books (the cover, then the chapters), comic books (CBZ, CBR, CB7, CBT: every image a page), DjVu (every page; its text layer for find), e-mail messages (.eml, mbox: the headers, the text and the attachment list), fonts (a specimen per face), \
             video (a poster frame, then frames across the duration), audio (its cover, else a \
             card of its tags and a waveform) and archives (their listing).
 

@@ -12,6 +12,9 @@ public enum EngineAvailability {
         case .djvu:
             do throws(DocumentError) { _ = try LazyLibraries.djvu(DocumentPath("")) } catch { return error.reason }
             return nil
+        case .mail:
+            do throws(DocumentError) { _ = try LazyLibraries.gmime(DocumentPath("")) } catch { return error.reason }
+            return nil
         case .image where RawPhoto.applies(to: type):
             do throws(DocumentError) { _ = try LazyLibraries.raw(DocumentPath("")) } catch { return error.reason }
             return nil

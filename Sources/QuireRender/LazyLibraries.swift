@@ -9,6 +9,7 @@ internal import CFontconfig
 internal import CGStreamer
 internal import CDjVuLibre
 internal import CLibRaw
+internal import CGMime
 import QuireTypes
 
 /// Libraries loaded with `dlopen` the first time they are needed: cairo when Quire first draws,
@@ -87,6 +88,13 @@ enum LazyLibraries {
 
     static func raw(_ path: DocumentPath) throws(DocumentError) -> quire_raw_api {
         guard let api = rawAPI else { throw missing("LibRaw (libraw20)", "camera RAW", path) }
+        return api
+    }
+
+    private static let gmimeAPI: quire_gmime_api? = quire_gmime_api_load()?.pointee
+
+    static func gmime(_ path: DocumentPath) throws(DocumentError) -> quire_gmime_api {
+        guard let api = gmimeAPI else { throw missing("GMime (libgmime-3.0-0)", "e-mail", path) }
         return api
     }
 

@@ -59,7 +59,7 @@ struct RenderEngine: Sendable {
 
     /// Every engine, in one table.
     static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview,
-                                        .delimited, .database, .json, .markdown, .notebook, .comicBook, .djvu, .cameraRaw, .ebook]
+                                        .delimited, .database, .json, .markdown, .notebook, .comicBook, .djvu, .cameraRaw, .ebook, .mail]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {

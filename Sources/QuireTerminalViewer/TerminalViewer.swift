@@ -1012,6 +1012,7 @@ public final class TerminalViewer {
         case .svg: return "◇"
         case .officeDocument: return "▦"
         case .ebook: return "▥"
+        case .mail: return "✉"
         case .comicBook: return "▧"
         case .font: return "Ꭺ"
         case .archive: return "▩"

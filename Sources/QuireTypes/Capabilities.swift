@@ -79,7 +79,7 @@ public struct Capabilities: Sendable, Hashable {
         case .djvu:
             // Scanned pages, printed as images are.
             return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
-        case .comicBook, .ebook:
+        case .comicBook, .ebook, .mail:
             // A comic's pages are images; a book's are laid out as notes are: printed as shown.
             return Capabilities(preview: .supported, thumbnail: .supported, print: .byConversion(to: "application/pdf"))
         case .video, .audio:

@@ -13,6 +13,8 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
     case ebook
     /// DjVu documents (scanned books and papers): every page, the hidden text layer.
     case djvu
+    /// E-mail messages (`.eml`, a single-message mbox): headers, text, the attachment list.
+    case mail
     /// Comic-book archives (CBZ, CBR, CB7, CBT): the images as pages in natural name order.
     case comicBook = "comic-book"
     /// Fonts: TrueType, OpenType, WOFF, collections, PostScript Type 1 (a specimen per face).
@@ -45,6 +47,7 @@ public enum DocumentFamily: String, Sendable, Hashable, Codable, CaseIterable {
         (.postscript, ["application/postscript", "image/x-eps"]),
         (.svg, ["image/svg+xml", "image/svg+xml-compressed"]),
         (.ebook, ["application/epub+zip"]),
+        (.mail, ["message/rfc822", "application/mbox"]),
         (.database, ["application/vnd.sqlite3"]),
         (.notebook, ["application/x-ipynb+json"]),
         (.json, ["application/json"]),

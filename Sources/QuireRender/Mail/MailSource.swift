@@ -1,0 +1,25 @@
+import QuireTypes
+
+extension RenderEngine {
+    /// E-mail messages (`.eml`, an mbox's first message): headers, text and the attachment list
+    /// laid out as Markdown pages are (``MailMessage``); printable as shown.
+    static let mail = RenderEngine(name: "mail", families: [.mail]) { (input) throws(DocumentError) in
+        let message = try MailMessage(file: input.file, isMailbox: input.contentType.mimeType == "application/mbox", limits: input.limits)
+        var opened = Opened(source: try MarkdownSource(path: input.file.path, markdown: message.text,
+                                                       maximumPages: input.limits.maximumPages, limits: input.limits))
+        opened.title = message.text.title
+        opened.author = message.from
+        var details: [DocumentDetail] = []
+        if let from = message.from { details.append(DocumentDetail("From", from)) }
+        if let to = message.to { details.append(DocumentDetail("To", to)) }
+        if let cc = message.cc { details.append(DocumentDetail("Cc", cc)) }
+        if let date = message.date { details.append(DocumentDetail("Date", date)) }
+        for attachment in message.attachments {
+            details.append(DocumentDetail("Attachment", attachment.name + (attachment.size.map { " (\(ArchiveListingText.bytes($0)))" } ?? "")))
+        }
+        opened.details = details
+        opened.viewText = message.text.lines.map(\.text)
+        opened.markdown = message.text
+        return opened
+    }
+}
