@@ -10,6 +10,7 @@
   nested.eml      multipart nested 200 deep (bounded walk)
   big-attachment.eml  a 20 MB attachment (measured by streaming, never decoded into memory)
   not-mail.eml    random bytes with an .eml name
+  same-names.eml  attachments named alike ("a/b.txt" twice, "README" twice)
 """
 import email.policy, mailbox, os, random, sys
 from email.message import EmailMessage
@@ -74,3 +75,11 @@ b.add_attachment(random.Random(5).randbytes(20 << 20), maintype="application", s
 write("big-attachment.eml", b.as_bytes(policy=email.policy.SMTP))
 
 write("not-mail.eml", random.Random(9).randbytes(4096))
+
+same = EmailMessage()
+same["Subject"] = "Same names"
+same["From"] = "twins@example.org"
+same.set_content("Four attachments, two names.\n")
+for name, body in [("a/b.txt", b"first"), ("a/b.txt", b"second"), ("README", b"third"), ("README", b"fourth")]:
+    same.add_attachment(body, maintype="application", subtype="octet-stream", filename=name)
+write("same-names.eml", same.as_bytes(policy=email.policy.SMTP))

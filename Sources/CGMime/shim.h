@@ -52,7 +52,7 @@ typedef enum {
 /// Entry points, resolved with dlsym when the first message is opened.
 typedef struct {
     void (*_Nonnull g_mime_init)(void);
-    GMimeStream *_Nullable (*_Nonnull g_mime_stream_fs_new)(int fd);
+    GMimeStream *_Nullable (*_Nonnull g_mime_stream_fs_new_with_bounds)(int fd, gint64 start, gint64 end);
     ssize_t (*_Nonnull g_mime_stream_read)(GMimeStream *_Nonnull stream, char *_Nonnull buffer, size_t length);
     int (*_Nonnull g_mime_stream_reset)(GMimeStream *_Nonnull stream);
     GMimeParser *_Nullable (*_Nonnull g_mime_parser_new_with_stream)(GMimeStream *_Nonnull stream);
@@ -80,6 +80,10 @@ typedef struct {
     char *_Nullable (*_Nonnull g_mime_text_part_get_text)(GMimeObject *_Nonnull part);
     GMimeStream *_Nullable (*_Nonnull g_mime_data_wrapper_get_stream)(GMimeDataWrapper *_Nonnull wrapper);
     GMimeContentEncoding (*_Nonnull g_mime_data_wrapper_get_encoding)(GMimeDataWrapper *_Nonnull wrapper);
+    ssize_t (*_Nonnull g_mime_data_wrapper_write_to_stream)(GMimeDataWrapper *_Nonnull wrapper, GMimeStream *_Nonnull stream);
+    ssize_t (*_Nonnull g_mime_object_write_to_stream)(GMimeObject *_Nonnull object, GMimeFormatOptions *_Nullable options, GMimeStream *_Nonnull stream);
+    GMimeStream *_Nullable (*_Nonnull g_mime_stream_mem_new)(void);
+    GByteArray *_Nullable (*_Nonnull g_mime_stream_mem_get_byte_array)(GMimeStream *_Nonnull stream);
 } quire_gmime_api;
 
 #define QUIRE_GMIME_SYMBOL(name) \
@@ -94,7 +98,7 @@ static inline const quire_gmime_api *_Nullable quire_gmime_api_load(void) {
     if (!library) return NULL;
     void *symbol;
     QUIRE_GMIME_SYMBOL(g_mime_init);
-    QUIRE_GMIME_SYMBOL(g_mime_stream_fs_new);
+    QUIRE_GMIME_SYMBOL(g_mime_stream_fs_new_with_bounds);
     QUIRE_GMIME_SYMBOL(g_mime_stream_read);
     QUIRE_GMIME_SYMBOL(g_mime_stream_reset);
     QUIRE_GMIME_SYMBOL(g_mime_parser_new_with_stream);
@@ -122,6 +126,10 @@ static inline const quire_gmime_api *_Nullable quire_gmime_api_load(void) {
     QUIRE_GMIME_SYMBOL(g_mime_text_part_get_text);
     QUIRE_GMIME_SYMBOL(g_mime_data_wrapper_get_stream);
     QUIRE_GMIME_SYMBOL(g_mime_data_wrapper_get_encoding);
+    QUIRE_GMIME_SYMBOL(g_mime_data_wrapper_write_to_stream);
+    QUIRE_GMIME_SYMBOL(g_mime_object_write_to_stream);
+    QUIRE_GMIME_SYMBOL(g_mime_stream_mem_new);
+    QUIRE_GMIME_SYMBOL(g_mime_stream_mem_get_byte_array);
     api.g_mime_init();
     return &api;
 }

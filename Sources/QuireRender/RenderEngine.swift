@@ -37,7 +37,7 @@ struct RenderEngine: Sendable {
         /// The document's own title and author (a song's title and artist), when it names them.
         var title: String? = nil
         var author: String? = nil
-        /// An archive's file entries that can be opened, by path, sorted.
+        /// Files inside that a viewer can open, by path: an archive's (sorted), a message's attachments.
         var entries: [ArchiveEntryFact] = []
         /// The document as lines of text for a viewer that shows text as text (a database's
         /// overview), when the engine has such a form; nil: the pages are what is shown.

@@ -55,6 +55,8 @@ final class DocumentSession {
                     if type.family == .database {
                         // A table opened from a database's list: its first rows as text.
                         reply = .entry(try DatabaseText.tableText(named: entry, in: file))
+                    } else if type.family == .mail {
+                        reply = .entry(try MailAttachment.contents(of: entry, in: file, mimeType: type.mimeType, limits: limits))
                     } else {
                         reply = .entry(try ArchiveListing.contents(of: entry, in: file, limit: limits.maximumInflatedBytes))
                     }

@@ -60,6 +60,26 @@ final class MailCommandTests {
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }
 
+    /// `o` lists the attachments as an archive's files; Enter opens one as a file of its own.
+    @Test func anAttachmentOpensFromTheList() throws {
+        let session = try TmuxSession([QuireBinary.path, "look", Samples.path("mail/message.eml")],
+                                      environment: LookEnvironment.plain(directory))
+        _ = session.wait(for: "the figures are attached.")
+        session.send("o")
+        var screen = session.wait(for: "sorted by name")
+        #expect(screen.contains("notes.txt") && screen.contains("report.pdf"), "\(screen)")
+        session.send("End")
+        session.send("Enter")
+        screen = session.wait { $0.contains("file 2 of 2") && $0.contains("page 1 of") }
+        #expect(TmuxSession.lastLine(screen).contains("report.pdf"), "the PDF attachment opened: \(TmuxSession.lastLine(screen))")
+        session.send("Escape")
+        _ = session.wait(for: "sorted by name")
+        session.send("Escape")
+        _ = session.wait { !$0.contains("sorted by name") }
+        session.send("q")
+        #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
+    }
+
     @Test func theMessagePrints() throws {
         let bed = try CUPSTestBed(.full)
         let result = QuireBinary.run(["print", "-d", "quire-office", Samples.path("mail/message.eml")], environment: bed.environment())

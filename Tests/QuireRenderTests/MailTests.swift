@@ -91,3 +91,34 @@ import QuireTypes
         #expect(EngineAvailability.missingLibrary(for: type) == nil, "GMime is installed on the test machine")
     }
 }
+
+/// Attachments opened as an archive's files are: decoded bytes by the listed name, names made
+/// unique, the inflated-size limit checked before decoding.
+@Suite struct MailAttachmentTests {
+    @Test func anAttachmentIsItsDecodedBytes() throws {
+        let file = try SampleFiles.open("mail/message.eml")
+        let pdf = try MailAttachment.contents(of: "report.pdf", in: file, mimeType: "message/rfc822", limits: .standard)
+        #expect(pdf == Array(try Data(contentsOf: URL(fileURLWithPath: SampleFiles.path("document.pdf")))), "base64 decoded byte for byte")
+        let notes = try MailAttachment.contents(of: "notes.txt", in: file, mimeType: "message/rfc822", limits: .standard)
+        let text = String(decoding: notes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(text.hasPrefix("Café = 3.50 €\nCafé = 3.50 €\n"), "quoted-printable decoded: \(text.prefix(40))")
+        #expect {
+            _ = try MailAttachment.contents(of: "missing.pdf", in: file, mimeType: "message/rfc822", limits: .standard)
+        } throws: { ($0 as? DocumentError)?.reason == "the message has no attachment missing.pdf" }
+        var small = RenderLimits.standard
+        small.maximumInflatedBytes = 1000
+        #expect {
+            _ = try MailAttachment.contents(of: "report.pdf", in: file, mimeType: "message/rfc822", limits: small)
+        } throws: { ($0 as? DocumentError)?.kind == .limitExceeded }
+    }
+
+    @Test func namesAreMadeUnique() throws {
+        let renderer = try SampleFiles.renderer("mail/same-names.eml")
+        #expect(renderer.entries.map(\.path) == ["a_b.txt", "a_b (2).txt", "README", "README (2)"], "\(renderer.entries.map(\.path))")
+        let file = try SampleFiles.open("mail/same-names.eml")
+        let second = try MailAttachment.contents(of: "a_b (2).txt", in: file, mimeType: "message/rfc822", limits: .standard)
+        #expect(String(decoding: second, as: UTF8.self) == "second")
+        let fourth = try MailAttachment.contents(of: "README (2)", in: file, mimeType: "message/rfc822", limits: .standard)
+        #expect(String(decoding: fourth, as: UTF8.self) == "fourth")
+    }
+}

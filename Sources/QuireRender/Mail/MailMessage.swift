@@ -16,6 +16,8 @@ import QuireTypes
 /// attachment is measured by streaming its encoded bytes, never decoded into memory.
 struct MailMessage {
     struct Attachment: Sendable, Hashable {
+        /// The name, made unique in the message ("notes (2).txt" for a second "notes.txt"):
+        /// what a viewer lists and opens it by.
         var name: String
         var mimeType: String
         /// Decoded bytes; nil for an attached message.
@@ -40,10 +42,14 @@ struct MailMessage {
 
     private var body: [MarkdownText.Line] = []
     private var parts = 0
+    /// The parsed message, kept while this value lives, and each attachment's part in it.
+    private let objects: MailObjects
+    private var attachmentParts: [OpaquePointer] = []
 
     init(file: InputFile, isMailbox: Bool, limits: RenderLimits) throws(DocumentError) {
         let api = try LazyLibraries.gmime(file.path)
         let message = try MailObjects(file: file, isMailbox: isMailbox, api: api)
+        objects = message
         subject = message.subject
         from = message.addresses(GMIME_ADDRESS_TYPE_FROM)
         to = message.addresses(GMIME_ADDRESS_TYPE_TO)
@@ -91,7 +97,7 @@ struct MailMessage {
         if quire_gmime_is_a(UnsafeMutableRawPointer(object), api.g_mime_message_part_get_type()) != 0 {
             let attached = api.g_mime_message_part_get_message(object)
             let title = attached.flatMap { api.g_mime_message_get_subject($0) }.map { String(cString: $0) }
-            attachments.append(Attachment(name: (title?.isEmpty == false ? title! : "message") + ".eml", mimeType: "message/rfc822", size: nil))
+            add(Attachment(name: (title?.isEmpty == false ? title! : "message") + ".eml", mimeType: "message/rfc822", size: nil), object)
             return
         }
         guard quire_gmime_is_a(UnsafeMutableRawPointer(object), api.g_mime_part_get_type()) != 0 else { return }
@@ -117,7 +123,57 @@ struct MailMessage {
             return
         }
         let size = api.g_mime_part_get_content(object).map { Self.decodedSize(of: $0, api: api) }
-        attachments.append(Attachment(name: filename ?? "untitled.\(subtype)", mimeType: "\(media)/\(subtype)", size: size))
+        add(Attachment(name: filename ?? "untitled.\(subtype)", mimeType: "\(media)/\(subtype)", size: size), object)
+    }
+
+    /// Lists an attachment under a name no other has (a name is what a viewer opens it by; a
+    /// "/" in a sender's file name would read as a folder and is replaced).
+    private mutating func add(_ attachment: Attachment, _ part: OpaquePointer) {
+        var attachment = attachment
+        let base = attachment.name.replacing("/", with: "_")
+        attachment.name = base.isEmpty ? "untitled" : base
+        var number = 2
+        while attachments.contains(where: { $0.name == attachment.name }) {
+            let dot = base.lastIndex(of: ".").flatMap { $0 == base.startIndex ? nil : $0 }
+            attachment.name = dot.map { "\(base[..<$0]) (\(number))\(base[$0...])" } ?? "\(base) (\(number))"
+            number += 1
+        }
+        attachments.append(attachment)
+        attachmentParts.append(part)
+    }
+
+    /// The decoded bytes of the attachment named `name` (as listed), at most `limit` bytes.
+    func contents(of name: String, limit: Int) throws(DocumentError) -> [UInt8] {
+        guard let index = attachments.firstIndex(where: { $0.name == name }) else {
+            throw DocumentError(kind: .damaged, path: objects.path, reason: "the message has no attachment \(name)")
+        }
+        if let size = attachments[index].size, size > limit {
+            throw DocumentError(kind: .limitExceeded, path: objects.path,
+                                reason: "\(name) is \(ArchiveListingText.bytes(size)), more than the maximum of \(ArchiveListingText.bytes(Int64(limit)))")
+        }
+        let api = objects.api
+        let part = attachmentParts[index]
+        guard let stream = api.g_mime_stream_mem_new() else { throw DocumentError(kind: .damaged, path: objects.path, reason: "cannot decode \(name)") }
+        defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
+        if attachments[index].size == nil {
+            guard quire_gmime_is_a(UnsafeMutableRawPointer(part), api.g_mime_message_part_get_type()) != 0,
+                  let message = api.g_mime_message_part_get_message(part),
+                  api.g_mime_object_write_to_stream(message, nil, stream) >= 0 else {
+                throw DocumentError(kind: .damaged, path: objects.path, reason: "cannot decode \(name)")
+            }
+        } else {
+            guard let content = api.g_mime_part_get_content(part), api.g_mime_data_wrapper_write_to_stream(content, stream) >= 0 else {
+                throw DocumentError(kind: .damaged, path: objects.path, reason: "cannot decode \(name)")
+            }
+        }
+        guard let array = api.g_mime_stream_mem_get_byte_array(stream) else { return [] }
+        let count = Int(array.pointee.len)
+        guard count <= limit else {
+            throw DocumentError(kind: .limitExceeded, path: objects.path,
+                                reason: "\(name) is \(ArchiveListingText.bytes(Int64(count))), more than the maximum of \(ArchiveListingText.bytes(Int64(limit)))")
+        }
+        guard count > 0, let data = array.pointee.data else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: count))
     }
 
     private static func type(of object: OpaquePointer, api: quire_gmime_api) -> (String, String) {
@@ -256,15 +312,19 @@ struct MailMessage {
 
 /// The GMime objects of one parsed message, released together.
 private final class MailObjects {
-    private let api: quire_gmime_api
+    let api: quire_gmime_api
+    let path: DocumentPath
     private let message: OpaquePointer
 
     init(file: InputFile, isMailbox: Bool, api: quire_gmime_api) throws(DocumentError) {
         self.api = api
+        path = file.path
         let descriptor: FileDescriptor
         do { descriptor = try file.duplicateDescriptor() } catch { throw DocumentError(error) }
-        // The stream owns the duplicate and closes it when the last object using it goes.
-        guard let stream = api.g_mime_stream_fs_new(descriptor.rawValue) else {
+        // The stream owns the duplicate and closes it when the last object using it goes. Its
+        // bounds are the whole file: the duplicate shares the descriptor's offset, wherever a
+        // reader left it.
+        guard let stream = api.g_mime_stream_fs_new_with_bounds(descriptor.rawValue, 0, -1) else {
             close(descriptor.rawValue)
             throw DocumentError(kind: .input, path: file.path, reason: "cannot read the message")
         }

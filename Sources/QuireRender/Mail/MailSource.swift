@@ -18,6 +18,8 @@ extension RenderEngine {
             details.append(DocumentDetail("Attachment", attachment.name + (attachment.size.map { " (\(ArchiveListingText.bytes($0)))" } ?? "")))
         }
         opened.details = details
+        // Opened from the viewer's list as an archive's files are (``MailAttachment``).
+        opened.entries = message.attachments.map { ArchiveEntryFact(path: $0.name, size: $0.size, modified: nil) }
         opened.viewText = message.text.lines.map(\.text)
         opened.markdown = message.text
         return opened
