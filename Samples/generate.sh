@@ -78,6 +78,9 @@ python3 -I "$here/table-samples.py" "$out"
 python3 -I "$here/data-samples.py" "$out"
 # Office files from other producers (python-docx over Word's template, XlsxWriter).
 /usr/bin/python3 -I "$here/office-others.py" "$out"
+# Issue 44: a spreadsheet of ~890 printed pages, workbooks encrypted with Excel's default
+# password and with a real one (msoffcrypto-tool from .build-pydeps/, installed by make deps).
+/usr/bin/python3 -I "$here/office-sheets.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

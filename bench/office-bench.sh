@@ -14,6 +14,13 @@
 #    `quire thumbnail --batch -r --jobs 2` (cold cache) vs one `soffice --headless --convert-to
 #    png` process over the same files; files done by each, wall time, ratio.
 # 4. Peak RSS: the batch's largest worker (sampled), one soffice, one cold `quire preview`.
+# 5. Cold one-file thumbnail of the 20-page .docx (issue 44): `quire thumbnail FILE OUT` (page 1
+#    painted from LibreOffice's layout in a sandboxed worker) vs `soffice --headless --convert-to
+#    png` of the same file (best of RUNS each).
+# 6. Batch, 2 jobs, the tree of 3 plus the hard files of the sample scripts (a ~890-page
+#    spreadsheet, Excel's default-password and a password workbook, a fuzzed .xls LibreOffice
+#    takes for text, a truncated .docx, a garbage .doc, a zip bomb; Samples/office-sheets.py)
+#    vs one soffice process over the same files.
 # A benchmark, not a test: it prints figures and ratios and never fails on a number.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +36,7 @@ command -v soffice >/dev/null || { echo "office-bench: soffice is not installed 
 rm -rf "$work"
 mkdir -p "$work/samples" "$work/tree" "$work/out"
 python3 -I "$root/Samples/office.py" "$work/samples" >/dev/null
+/usr/bin/python3 -I "$root/Samples/office-sheets.py" "$work/samples"
 docx=$work/samples/office-report.docx
 
 now() { date +%s.%N; }
@@ -111,3 +119,33 @@ rm -f "$work/sampling"; wait "$sampler" || true
 /usr/bin/time -f "%M" -o "$work/preview-rss-in-process" env QUIRE_BWRAP=/nonexistent/bwrap "$QUIRE" preview "$docx" --page 1 -o "$work/out/p.png" 2>/dev/null
 echo "quire preview of the .docx: the command $(( $(cat "$work/preview-rss") / 1024 )) MB + its sandboxed worker $(( $(cat "$work/worker-rss" 2>/dev/null || echo 0) / 1024 )) MB; without bubblewrap, one process: $(( $(cat "$work/preview-rss-in-process") / 1024 )) MB"
 echo "(workers recycle past QUIRE_OFFICE_RSS_CEILING_MB, default 1024, or after QUIRE_OFFICE_RECYCLE_DOCUMENTS, default 50)"
+
+echo "== 5. cold one-file thumbnail, 20-page .docx (best of $RUNS)"
+quire_thumb=(); soffice_png=()
+for _ in $(seq "$RUNS"); do
+  t0=$(now); "$QUIRE" thumbnail -s 256 "$docx" "$work/out/thumb.png" 2>/dev/null; t1=$(now)
+  quire_thumb+=("$(elapsed "$t0" "$t1")")
+  t0=$(now); soffice -env:UserInstallation=file://$profile --headless --convert-to png --outdir "$work/out" "$docx" >/dev/null 2>&1; t1=$(now)
+  soffice_png+=("$(elapsed "$t0" "$t1")")
+done
+qt=$(printf '%s\n' "${quire_thumb[@]}" | best); sp=$(printf '%s\n' "${soffice_png[@]}" | best)
+echo "quire thumbnail -s 256 (cold process): ${qt} s   soffice --convert-to png (cold process): ${sp} s   ratio soffice/quire: $(ratio "$sp" "$qt") (bar: >= 1.00)"
+
+echo "== 6. batch, 2 jobs, the tree of 3 plus the sample scripts' hard office files"
+mkdir -p "$work/hard"
+cp "$work"/tree/* "$work/hard/"
+for f in office-long-sheet.xlsx office-velvet.xlsx office-encrypted.xlsx office-fuzzed.xls office-truncated.docx office-garbage.doc office-bomb.docx; do
+  cp "$work/samples/$f" "$work/hard/hard-$f"
+done
+files=$(find "$work/hard" -type f | wc -l)
+rm -rf "$work/cache-hard" "$work/png-hard"; mkdir -p "$work/png-hard"
+t0=$(now)
+XDG_CACHE_HOME=$work/cache-hard "$QUIRE" thumbnail --batch -r --jobs 2 -s 256 "$work/hard" >/dev/null 2>&1 || true
+t1=$(now); qh=$(elapsed "$t0" "$t1")
+qhdone=$(find "$work/cache-hard" -name '*.png' -path '*/large/*' | wc -l)
+t0=$(now)
+timeout 600 soffice -env:UserInstallation=file://$profile --headless --convert-to png --outdir "$work/png-hard" "$work"/hard/* >/dev/null 2>&1 || true
+t1=$(now); sh_=$(elapsed "$t0" "$t1")
+shdone=$(find "$work/png-hard" -name '*.png' | wc -l)
+echo "files: $files   quire: $qhdone thumbnails in ${qh} s   soffice --convert-to png: $shdone in ${sh_} s"
+echo "quire made $(awk -v q="$qhdone" -v s="$shdone" 'BEGIN { printf "%.1f", (s > 0 ? 100 * q / s : 0) }') % of soffice's count; wall quire/soffice: $(ratio "$qh" "$sh_") (bar: <= 0.50)"

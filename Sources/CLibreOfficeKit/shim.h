@@ -13,6 +13,7 @@
 enum {
     QUIRE_LOK_CALLBACK_DOCUMENT_PASSWORD = 20,            /* LOK_CALLBACK_DOCUMENT_PASSWORD */
     QUIRE_LOK_CALLBACK_DOCUMENT_PASSWORD_TO_MODIFY = 21,  /* LOK_CALLBACK_DOCUMENT_PASSWORD_TO_MODIFY */
+    QUIRE_LOK_CALLBACK_JSDIALOG = 46,                     /* LOK_CALLBACK_JSDIALOG */
 };
 #define QUIRE_LOK_FEATURE_DOCUMENT_PASSWORD (1ULL << 0)
 #define QUIRE_LOK_FEATURE_DOCUMENT_PASSWORD_TO_MODIFY (1ULL << 1)
@@ -25,17 +26,22 @@ static inline LibreOfficeKit *_Nullable quire_lok_init(const char *_Nonnull inst
     return lok_init_2(install_path, profile_url);
 }
 
-/// What the password callback knows: the password to give (or NULL), how often LibreOffice asked.
+/// What the load's callback knows: the password to give (or NULL), how often LibreOffice asked
+/// for it, and how many dialogs LibreOffice opened (with "Batch=true" each is cancelled at once:
+/// an import question, such as Calc's Text Import for a file it takes for plain text).
 typedef struct {
     LibreOfficeKit *_Nullable kit;
     const char *_Nullable password;
     int asked;
+    int dialogs;
 } quire_lok_password_state;
 
 static void quire_lok_password_callback(int type, const char *_Nullable payload, void *_Nullable data) {
     quire_lok_password_state *state = (quire_lok_password_state *)data;
     if (!state || !state->kit || !payload) return;
-    if (type == QUIRE_LOK_CALLBACK_DOCUMENT_PASSWORD) {
+    if (type == QUIRE_LOK_CALLBACK_JSDIALOG) {
+        state->dialogs += 1;
+    } else if (type == QUIRE_LOK_CALLBACK_DOCUMENT_PASSWORD) {
         state->asked += 1;
         // The password once; asked again means it was wrong: give none, and the load fails.
         const char *password = state->asked == 1 ? state->password : NULL;

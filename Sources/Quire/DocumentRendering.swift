@@ -6,9 +6,11 @@ extension Document {
     /// A renderer for this document's family (PDF, PostScript, SVG, image, text, container).
     /// - Throws: ``DocumentError`` (`unsupported`, `damaged`, `passwordRequired`, `limitExceeded`).
     /// `limits` defaults to the document's ``Document/limits``.
-    public func renderer(password: String? = nil, limits: RenderLimits? = nil) throws(DocumentError) -> Renderer {
+    /// `firstPageOnly`: only page 1 will be drawn (an office document's page 1 from LibreOffice's
+    /// layout, not an export of every page; ``Renderer/pageCountIsKnown`` may then be false).
+    public func renderer(password: String? = nil, limits: RenderLimits? = nil, firstPageOnly: Bool = false) throws(DocumentError) -> Renderer {
         try Renderer(file: file, contentType: contentType, password: password, limits: limits ?? self.limits,
-                     csvAsSpreadsheet: csvAsSpreadsheet)
+                     firstPageOnly: firstPageOnly, csvAsSpreadsheet: csvAsSpreadsheet)
     }
 
     /// Renders page `page` (0-based) of the document — the Quick Look preview.

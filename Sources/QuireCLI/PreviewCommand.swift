@@ -151,7 +151,10 @@ struct PreviewCommand: AsyncParsableCommand {
                 try previewCells.showText(of: document)
                 return
             }
-            let renderer = try document.renderer(password: password)
+            // Page 1 alone as a picture: an office document's page 1 is painted from LibreOffice's
+            // layout, without exporting every page (the PDF and the sheet need them all).
+            let pageOneOnly = format == .png && !sheet && pages == nil && (page == nil || page == 1)
+            let renderer = try document.renderer(password: password, firstPageOnly: pageOneOnly)
             // Data and notes with a text form (a database, JSON, Markdown, a notebook): text.
             if let previewCells, let lines = renderer.viewText, !sheet {
                 try previewCells.showLines(lines)

@@ -8,6 +8,13 @@ import QuireTypes
 enum CompoundFileCheck {
     static let signature: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
 
+    /// Whether the file starts with the compound-file signature (an encrypted OOXML file does:
+    /// Office's encryption wraps the zip package in a compound file).
+    static func hasSignature(_ file: InputFile) -> Bool {
+        guard let header = try? file.read(upTo: 8) else { return false }
+        return header == signature
+    }
+
     static func check(_ file: InputFile) throws(DocumentError) {
         let header: [UInt8]
         do { header = try file.read(upTo: 512) } catch { throw DocumentError(error) }

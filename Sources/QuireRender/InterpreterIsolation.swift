@@ -21,6 +21,8 @@ public enum InterpreterIsolation {
         public var details: [DocumentDetail] = []
         public var title: String?
         public var author: String?
+        /// False when only page 1 was made and the document's page count is not known.
+        public var pageCountIsKnown = true
         /// Page `index` (0-based) drawn to fit `width`×`height` pixels (straight RGBA).
         public var render: @Sendable (_ index: Int, _ width: Int, _ height: Int) throws(DocumentError) -> RenderedImage
 
@@ -34,8 +36,9 @@ public enum InterpreterIsolation {
     /// Opens `file` (a PostScript document, a video or audio file) outside this process with
     /// `tool` (for messages: "Ghostscript", "GStreamer"), or returns nil when there is nowhere to
     /// do that (the engine then runs here).
-    /// `firstPageFirst`: an office document laid out, not exported (a thumbnail's page 1).
-    public typealias Opener = @Sendable (_ file: InputFile, _ tool: String, _ firstPageFirst: Bool) throws(DocumentError) -> Pages?
+    /// `firstPageOnly`: only page 1 is wanted (a thumbnail, `preview` of page 1): an office
+    /// document laid out and page 1 painted, never exported whole.
+    public typealias Opener = @Sendable (_ file: InputFile, _ tool: String, _ firstPageOnly: Bool) throws(DocumentError) -> Pages?
 
     private static let opener = Mutex<Opener?>(nil)
     private static let privateTMPDIR = Atomic<Bool>(false)
@@ -57,9 +60,9 @@ public enum InterpreterIsolation {
     }
 
     /// The document's pages from the installed opener, nil when there is none or it declined.
-    static func pages(_ file: InputFile, tool: String, firstPageFirst: Bool = false) throws(DocumentError) -> Pages? {
+    static func pages(_ file: InputFile, tool: String, firstPageOnly: Bool = false) throws(DocumentError) -> Pages? {
         guard let opener = opener.withLock({ $0 }) else { return nil }
-        return try opener(file, tool, firstPageFirst)
+        return try opener(file, tool, firstPageOnly)
     }
 
     /// The engine's result for pages opened elsewhere.
@@ -68,6 +71,7 @@ public enum InterpreterIsolation {
         opened.details = pages.details
         opened.title = pages.title
         opened.author = pages.author
+        opened.pageCountIsKnown = pages.pageCountIsKnown
         return opened
     }
 }

@@ -37,31 +37,38 @@ enum OfficeEngine {
             }
         }
         // A zip that is no zip, a zip bomb or a broken compound file never reaches the office.
-        if zipBased {
+        // An encrypted OOXML file is a compound file holding the encrypted package (Excel's own
+        // default password "VelvetSweatshop", for a workbook only structure-protected, opens
+        // without asking; any other password is asked for by LibreOffice's password callback).
+        if zipBased && !CompoundFileCheck.hasSignature(input.file) {
             try ZipDirectoryCheck.check(input.file, limits: input.limits)
         } else {
             try CompoundFileCheck.check(input.file)
         }
         do {
-            // A viewer (its render worker) shows page 1 from LibreOffice's own layout while the
-            // rest is exported, and a thumbnail is page 1 from the layout with no export at all
-            // (a document whose export fails still has one); everything else gets the PDF at
-            // once (from a sandboxed worker, for the one-shot commands: OfficeConversion).
-            // A thumbnail in a one-shot command: page 1 laid out and drawn in the sandboxed worker.
-            if input.firstPageFirst, input.password == nil,
-               let pages = try InterpreterIsolation.pages(input.file, tool: "LibreOffice", firstPageFirst: true) {
-                try checkPageLimit(pages.sizes.count, input)
+            // Page 1 alone (a thumbnail, `preview` of page 1) is painted from LibreOffice's
+            // layout, never exported with the rest (so a document whose export fails or takes
+            // long still has one), and the page limit does not apply: it bounds what is drawn.
+            // In a one-shot command: laid out and drawn in the sandboxed worker (which takes no
+            // password: with one, the conversion that asks for it, sandboxed too).
+            let pageOneOnly = input.firstPageOnly && input.password == nil
+            if pageOneOnly,
+               let pages = try InterpreterIsolation.pages(input.file, tool: "LibreOffice", firstPageOnly: true) {
                 return InterpreterIsolation.opened(pages, path: input.file.path)
             }
-            if input.firstPageFirst {
+            // A viewer (its render worker) shows page 1 from the layout while the rest is
+            // exported; everything else gets the PDF at once (from a sandboxed worker, for the
+            // one-shot commands: OfficeConversion).
+            if input.firstPageFirst || pageOneOnly {
                 let document = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
                     try office.load(input.file, password: input.password)
                 }
                 let sizes = try OfficeKit.withOffice(input.file.path) { (_) throws(DocumentError) in document.laidOutPageSizes() }
                 if let sizes {
-                    try checkPageLimit(sizes.count, input)
+                    if !pageOneOnly { try checkPageLimit(sizes.count, input) }
                     return RenderEngine.Opened(source: OfficeFirstPageSource(document: document, pageSizes: sizes, input: input))
                 }
+                if pageOneOnly { return try firstPageExported(document, input) }
                 return try exported(document, input)
             }
             return try pages(of: try OfficeConversion.pdf(input.file, password: input.password), input)
@@ -99,6 +106,18 @@ enum OfficeEngine {
             return try office.exportPDF(document)
         }
         return try pages(of: pdf, input)
+    }
+
+    /// Page 1 alone as it prints, exported by LibreOffice (then closed): a spreadsheet, whose
+    /// printed pages no layout shows. How many pages follow it is not known.
+    static func firstPageExported(_ document: OfficeDocument, _ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
+        let pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
+            defer { document.close() }
+            return try office.exportFirstPage(document)
+        }
+        var opened = try pages(of: pdf, input)
+        opened.pageCountIsKnown = false
+        return opened
     }
 
     /// LibreOffice's PDF of the document, read by poppler: every page as it prints.

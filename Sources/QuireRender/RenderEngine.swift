@@ -21,6 +21,11 @@ struct RenderEngine: Sendable {
         /// A viewer opens it: an engine that can show page 1 before the rest is laid out (an
         /// office document) gives a ``ProvisionalPageSource``.
         var firstPageFirst = false
+        /// Only page 1 will ever be drawn (a thumbnail, `preview` of page 1): an office document
+        /// is laid out and page 1 painted from the layout, or — a spreadsheet, whose printed
+        /// pages only the export makes — page 1 alone exported; never every page. The page
+        /// limit does not apply (it bounds what is rendered, and this renders one page).
+        var firstPageOnly = false
         /// Delimited text (CSV, TSV) laid out by LibreOffice Calc (``SpreadsheetText``).
         var csvAsSpreadsheet = false
     }
@@ -46,6 +51,9 @@ struct RenderEngine: Sendable {
         var outline: JSONOutline? = nil
         /// For Markdown: the styled lines of ``viewText`` (kinds and runs).
         var markdown: MarkdownText? = nil
+        /// False when ``source`` holds fewer pages than the document has and the count is
+        /// unknown (a spreadsheet's page 1 exported alone).
+        var pageCountIsKnown = true
     }
 
     /// A short name for messages and notes ("pdf", "image").

@@ -73,11 +73,14 @@ public final class Renderer {
     ///     carries one, instead of its first page laid out by LibreOffice.
     ///   - firstPageFirst: for viewers: where the engine can (office documents), open with page 1
     ///     ready and the rest to follow (``isProvisional``, ``complete()``).
+    ///   - firstPageOnly: only page 1 will be drawn (thumbnails, a preview of page 1): an office
+    ///     document's page 1 comes from LibreOffice's layout (a spreadsheet's from an export of
+    ///     page 1 alone), never from an export of every page; ``pageCountIsKnown`` may be false.
     ///   - csvAsSpreadsheet: a CSV or TSV file (``SpreadsheetText``) is laid out by LibreOffice
     ///     Calc (its printed pages) instead of as text.
     public init(file: InputFile, contentType: ContentType, password: String? = nil,
                 limits: RenderLimits = .standard, textByteLimit: Int? = nil,
-                preferEmbeddedPreview: Bool = false, firstPageFirst: Bool = false,
+                preferEmbeddedPreview: Bool = false, firstPageFirst: Bool = false, firstPageOnly: Bool = false,
                 csvAsSpreadsheet: Bool = false) throws(DocumentError) {
         try LazyLibraries.requireCairo(file.path)
         self.contentType = contentType
@@ -95,7 +98,7 @@ public final class Renderer {
         let input = RenderEngine.Input(file: file, contentType: contentType, password: password, limits: limits,
                                        textByteLimit: min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes),
                                        preferEmbeddedPreview: preferEmbeddedPreview, firstPageFirst: firstPageFirst,
-                                       csvAsSpreadsheet: asSpreadsheet)
+                                       firstPageOnly: firstPageOnly, csvAsSpreadsheet: asSpreadsheet)
         let opened = try engine.open(input)
         source = opened.source
         let previewName = opened.embeddedPreviewName
@@ -109,8 +112,14 @@ public final class Renderer {
         outline = opened.outline
         openedMarkdown = opened.markdown
         textTruncated = truncated
+        pageCountIsKnown = opened.pageCountIsKnown
         self.limits = limits
     }
+
+    /// False when only page 1 was made and the document's page count is not known (opened with
+    /// `firstPageOnly`: a spreadsheet's page 1 exported alone); ``pageCount`` then counts the
+    /// pages that can be drawn.
+    public let pageCountIsKnown: Bool
 
     /// A PDF's metadata, read from the document this renderer has open; nil for other families.
     public var pdfInfo: PDFInfo? { (source as? PDFPageSource)?.document.info }
@@ -151,7 +160,7 @@ public final class Renderer {
         case .pdf, .postscript:
             return (nil, nil, pageCount)
         case .officeDocument where !isRaster:
-            return (nil, nil, pageCount)
+            return (nil, nil, pageCountIsKnown ? pageCount : nil)
         default:
             return (nil, nil, nil)
         }

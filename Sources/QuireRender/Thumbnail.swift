@@ -46,7 +46,7 @@ public struct Thumbnail: Sendable {
         // An office document's page 1 from LibreOffice's layout: the whole document is not
         // exported for one page (with a password, the conversion that asks for it).
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
-                                    textByteLimit: textBytes, preferEmbeddedPreview: true, firstPageFirst: password == nil)
+                                    textByteLimit: textBytes, preferEmbeddedPreview: true, firstPageOnly: true)
         let image = try renderer.renderThumbnail(longestSide: size)
         (text.imageWidth, text.imageHeight, text.pageCount) = renderer.thumbnailFacts(family: contentType.family)
         return Thumbnail(image: image, metadata: text)

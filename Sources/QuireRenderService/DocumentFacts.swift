@@ -28,6 +28,9 @@ public struct DocumentFacts: Sendable, Hashable {
     /// and sizes are the layout's; the request again without `firstPageFirst` gives the facts
     /// of the finished document.
     public var isProvisional = false
+    /// False when only page 1 was made (``DocumentRequest/firstPageOnly``, a spreadsheet) and
+    /// the document's page count is not known: ``pageSizes`` has the pages that can be drawn.
+    public var pageCountIsKnown = true
     /// A JSON document shown as text: what each of ``text``'s lines is in the tree (its
     /// ``JSONOutline/text`` is left empty: the lines are ``text``).
     public var outline: JSONOutline?
@@ -97,7 +100,7 @@ public struct DocumentFacts: Sendable, Hashable {
             writer.integer(entry.modified ?? Int64.min)
             writer.optionalString(entry.summary)
         }
-        writer.integer(isProvisional ? 1 : 0)
+        writer.integer((isProvisional ? 1 : 0) | (pageCountIsKnown ? 0 : 2))
         if let table = text?.table {
             writer.integer(1)
             table.write(to: &writer)
@@ -180,7 +183,10 @@ public struct DocumentFacts: Sendable, Hashable {
             entry.summary = try reader.optionalString()
             entries.append(entry)
         }
-        isProvisional = try reader.integer() == 1
+        let provisional = try reader.integer()
+        guard (0...3).contains(provisional) else { throw WireReader.Malformed() }
+        isProvisional = provisional & 1 != 0
+        pageCountIsKnown = provisional & 2 == 0
         if try reader.integer() == 1 {
             let table = try TableLayout(reading: &reader)
             text?.table = table

@@ -22,6 +22,10 @@ public struct DocumentRequest: Sendable, Hashable {
     /// as soon as page 1 can be drawn (``DocumentFacts/isProvisional``), and the same request
     /// with this false then finishes the document in the worker.
     public var firstPageFirst: Bool
+    /// Only page 1 will be asked for (a one-shot command's thumbnail or preview of page 1):
+    /// an office document's page 1 is drawn from the layout (a spreadsheet's exported alone)
+    /// and the document is never exported whole; the page limit does not apply.
+    public var firstPageOnly = false
     /// A CSV or TSV file is laid out by LibreOffice Calc (its printed pages) instead of as text
     /// (`--csv-as-spreadsheet`); other types ignore it.
     public var csvAsSpreadsheet: Bool
@@ -45,7 +49,7 @@ public struct DocumentRequest: Sendable, Hashable {
     /// Whether both name the same document the same way (whether page 1 comes first aside).
     public func opensSameDocument(as other: DocumentRequest) -> Bool {
         path == other.path && password == other.password && maximumFileSize == other.maximumFileSize && layout == other.layout
-            && csvAsSpreadsheet == other.csvAsSpreadsheet && tableSort == other.tableSort && tableWindow == other.tableWindow
+            && csvAsSpreadsheet == other.csvAsSpreadsheet && firstPageOnly == other.firstPageOnly && tableSort == other.tableSort && tableWindow == other.tableWindow
     }
 
     func write(to writer: inout WireWriter) {
@@ -53,7 +57,8 @@ public struct DocumentRequest: Sendable, Hashable {
         writer.optionalString(password)
         writer.integer(maximumFileSize)
         writer.integer(layout.rawValue)
-        writer.integer(firstPageFirst ? 1 : 0)
+        // 0, 1 (page 1 first), 2 (page 1 first, and only page 1).
+        writer.integer(firstPageFirst ? (firstPageOnly ? 2 : 1) : 0)
         writer.integer(csvAsSpreadsheet ? 1 : 0)
         writer.integer(Int64(tableSort?.column ?? -1))
         writer.integer(tableSort?.descending == true ? 1 : 0)
@@ -66,7 +71,10 @@ public struct DocumentRequest: Sendable, Hashable {
         maximumFileSize = try reader.integer()
         guard let layout = Layout(rawValue: try reader.integer()) else { throw WireReader.Malformed() }
         self.layout = layout
-        firstPageFirst = try reader.integer() == 1
+        let first = try reader.integer()
+        guard (0...2).contains(first) else { throw WireReader.Malformed() }
+        firstPageFirst = first >= 1
+        firstPageOnly = first == 2
         csvAsSpreadsheet = try reader.integer() == 1
         let sortColumn = try reader.integer(), descending = try reader.integer() == 1
         guard sortColumn >= -1, sortColumn < Int64(DelimitedTable.maximumColumns) else { throw WireReader.Malformed() }

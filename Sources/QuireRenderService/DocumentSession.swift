@@ -386,7 +386,8 @@ final class DocumentSession {
         let renderer: Renderer
         do {
             renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
-                                    firstPageFirst: request.firstPageFirst, csvAsSpreadsheet: request.csvAsSpreadsheet)
+                                    firstPageFirst: request.firstPageFirst, firstPageOnly: request.firstPageOnly,
+                                    csvAsSpreadsheet: request.csvAsSpreadsheet)
         } catch {
             var problem = RenderProblem(error, passwordGiven: request.password != nil)
             problem.mimeType = type.mimeType
@@ -445,6 +446,7 @@ final class DocumentSession {
             facts.imageHeight = Int(first.height.rounded())
         }
         facts.isProvisional = renderer.isProvisional
+        facts.pageCountIsKnown = renderer.pageCountIsKnown
         open = (request, renderer, facts)
         return facts
     }

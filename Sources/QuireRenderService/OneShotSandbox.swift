@@ -28,8 +28,8 @@ public enum OneShotSandbox {
         MediaFacts.readInIsolation { (file) throws(DocumentError) -> MediaInfo? in
             try converter.mediaInfo(file)
         }
-        InterpreterIsolation.openInIsolation { (file, tool, firstPageFirst) throws(DocumentError) -> InterpreterIsolation.Pages? in
-            try converter.pages(file, tool: tool, firstPageFirst: firstPageFirst)
+        InterpreterIsolation.openInIsolation { (file, tool, firstPageOnly) throws(DocumentError) -> InterpreterIsolation.Pages? in
+            try converter.pages(file, tool: tool, firstPageOnly: firstPageOnly)
         }
     }
 
@@ -72,8 +72,10 @@ public enum OneShotSandbox {
 
         /// A document opened by the worker's interpreter (`tool`: Ghostscript, GStreamer); its
         /// pages are drawn there too.
-        func pages(_ file: InputFile, tool: String, firstPageFirst: Bool = false) throws(DocumentError) -> InterpreterIsolation.Pages? {
-            let document = DocumentRequest(path: file.path, maximumFileSize: max(file.size, 1), firstPageFirst: firstPageFirst)
+        func pages(_ file: InputFile, tool: String, firstPageOnly: Bool = false) throws(DocumentError) -> InterpreterIsolation.Pages? {
+            var request = DocumentRequest(path: file.path, maximumFileSize: max(file.size, 1), firstPageFirst: firstPageOnly)
+            request.firstPageOnly = firstPageOnly
+            let document = request
             guard let facts = try withWorker(file.path, tool: tool, password: nil, { (client) throws(RenderProblem) in
                 try client.open(document)
             }) else { return nil }
@@ -94,6 +96,7 @@ public enum OneShotSandbox {
             pages.details = facts.details
             pages.title = facts.title
             pages.author = facts.author
+            pages.pageCountIsKnown = facts.pageCountIsKnown
             return pages
         }
 
