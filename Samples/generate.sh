@@ -75,6 +75,9 @@ python3 -I "$here/table-samples.py" "$out"
 python3 -I "$here/data-samples.py" "$out"
 # Office files from other producers (python-docx over Word's template, XlsxWriter).
 /usr/bin/python3 -I "$here/office-others.py" "$out"
+# PDF forms (forms/): ReportLab's AcroForms (every field kind; 20 text fields for the bench), an
+# XFA-only form and an encrypted form whose permissions forbid filling in (qpdf).
+/usr/bin/python3 -I "$here/forms.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"
