@@ -19,7 +19,8 @@ DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-uti
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 gir1.2-gtk-4.0 xclip evince \
 	fonts-urw-base35 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good libgtk-4-media-gstreamer \
 	libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw python3-docx python3-xlsxwriter \
-	libheif-examples djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf
+	libheif-examples djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf \
+	python3-reportlab libnss3-tools python3-pypdf pdftk-java
 # The desktop end-to-end test only (make desktop-test): the real file manager, a large install
 # (tracker, gvfs, libadwaita), kept out of `make test`. GNOME Sushi may be on the machine (make
 # bench installs it as the window's baseline): the test's private bus sees only its own services.
