@@ -26,7 +26,8 @@ struct FormCommand: AsyncParsableCommand {
             Examples:
               quire form form.pdf
               quire form form.pdf --json
-              quire form form.pdf --set name='Ada Lovelace' --set agree=on -o filled.pdf
+              quire form form.pdf --set name=Ada --set agree=on -o filled.pdf
+              quire form form.pdf --set colour=Blue --in-place
             """)
 
     @Argument(help: ArgumentHelp("The PDF form.", valueName: "file"))
