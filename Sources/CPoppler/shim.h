@@ -79,6 +79,30 @@ typedef enum {
     POPPLER_FORM_CHOICE_LIST
 } PopplerFormChoiceType;
 
+/// An annotation (poppler-glib's PopplerAnnot and its subclasses, all GObjects).
+typedef struct _PopplerAnnot PopplerAnnot;
+
+/// A point on a page in PDF user space (poppler-glib 22.12's public layout).
+typedef struct {
+    double x;
+    double y;
+} PopplerPoint;
+
+/// Four corners of a marked run of text: p1 top left, p2 top right, p3 bottom left, p4 bottom right.
+typedef struct {
+    PopplerPoint p1;
+    PopplerPoint p2;
+    PopplerPoint p3;
+    PopplerPoint p4;
+} PopplerQuadrilateral;
+
+/// An annotation's colour, 16 bits a channel.
+typedef struct {
+    guint16 red;
+    guint16 green;
+    guint16 blue;
+} PopplerColor;
+
 /// Where a field's widget is on its page (poppler-glib 22.12's public layout).
 typedef struct {
     PopplerRectangle area;
@@ -128,6 +152,16 @@ typedef struct {
     void (*_Nonnull poppler_form_field_choice_set_text)(PopplerFormField *_Nonnull field, const gchar *_Nonnull text);
     gchar *_Nullable (*_Nonnull poppler_form_field_choice_get_text)(PopplerFormField *_Nonnull field);
     gboolean (*_Nonnull poppler_document_save)(PopplerDocument *_Nonnull document, const char *_Nonnull uri, GError *_Nullable *_Nullable error);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_text_markup_new_highlight)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect, GArray *_Nonnull quadrilaterals);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_text_markup_new_underline)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect, GArray *_Nonnull quadrilaterals);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_text_markup_new_strikeout)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect, GArray *_Nonnull quadrilaterals);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_text_new)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_square_new)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_circle_new)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_line_new)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect, PopplerPoint *_Nonnull start, PopplerPoint *_Nonnull end);
+    void (*_Nonnull poppler_annot_set_color)(PopplerAnnot *_Nonnull annot, PopplerColor *_Nullable color);
+    void (*_Nonnull poppler_annot_set_contents)(PopplerAnnot *_Nonnull annot, const gchar *_Nullable contents);
+    void (*_Nonnull poppler_page_add_annot)(PopplerPage *_Nonnull page, PopplerAnnot *_Nonnull annot);
 } quire_poppler_api;
 
 /// Loads libpoppler-glib.so.8 (RTLD_LOCAL) and resolves every entry point once; NULL when the
@@ -182,6 +216,16 @@ static inline const quire_poppler_api *_Nullable quire_poppler_api_load(void) {
     QUIRE_POPPLER_LOAD(poppler_form_field_choice_set_text)
     QUIRE_POPPLER_LOAD(poppler_form_field_choice_get_text)
     QUIRE_POPPLER_LOAD(poppler_document_save)
+    QUIRE_POPPLER_LOAD(poppler_annot_text_markup_new_highlight)
+    QUIRE_POPPLER_LOAD(poppler_annot_text_markup_new_underline)
+    QUIRE_POPPLER_LOAD(poppler_annot_text_markup_new_strikeout)
+    QUIRE_POPPLER_LOAD(poppler_annot_text_new)
+    QUIRE_POPPLER_LOAD(poppler_annot_square_new)
+    QUIRE_POPPLER_LOAD(poppler_annot_circle_new)
+    QUIRE_POPPLER_LOAD(poppler_annot_line_new)
+    QUIRE_POPPLER_LOAD(poppler_annot_set_color)
+    QUIRE_POPPLER_LOAD(poppler_annot_set_contents)
+    QUIRE_POPPLER_LOAD(poppler_page_add_annot)
 #undef QUIRE_POPPLER_LOAD
     return &api;
 }

@@ -1,7 +1,7 @@
 import QuireRender
 
 /// What a person asked to change in a document, sent to the worker that writes it
-/// (``RenderRequestKind/saveChanges``): form values for now. The worker applies them all or
+/// (``RenderRequestKind/saveChanges``): form values and annotations added to pages. The worker applies them all or
 /// none, and answers with the saved update (``PDFUpdate``), never writing the file itself.
 public struct DocumentChanges: Sendable, Hashable {
     /// One form field's new value, in the form's words (``FormField``).
@@ -15,9 +15,11 @@ public struct DocumentChanges: Sendable, Hashable {
     }
 
     public var formValues: [FormValue]
+    public var annotations: [PageAnnotation]
 
-    public init(formValues: [FormValue] = []) {
+    public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = []) {
         self.formValues = formValues
+        self.annotations = annotations
     }
 
     /// Most values one request carries.
@@ -29,6 +31,17 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.string(value.name)
             writer.string(value.value)
         }
+        writer.integer(Int64(annotations.count))
+        for annotation in annotations {
+            writer.string(annotation.kind.rawValue)
+            writer.integer(Int64(annotation.page))
+            writer.integer(Int64(annotation.boxes.count))
+            for box in annotation.boxes {
+                for value in [box.x, box.y, box.width, box.height] { writer.double(value) }
+            }
+            for value in [annotation.colour.red, annotation.colour.green, annotation.colour.blue] { writer.double(value) }
+            writer.optionalString(annotation.text)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -36,6 +49,21 @@ public struct DocumentChanges: Sendable, Hashable {
         formValues = []
         for _ in 0..<count {
             formValues.append(FormValue(name: try reader.string(), value: try reader.string()))
+        }
+        let annotationCount = try reader.count(atMost: Self.maximumValues)
+        annotations = []
+        for _ in 0..<annotationCount {
+            guard let kind = PageAnnotation.Kind(rawValue: try reader.string()) else { throw WireReader.Malformed() }
+            let page = try reader.integer()
+            guard page >= 0, page <= Int64(Int32.max) else { throw WireReader.Malformed() }
+            let boxCount = try reader.count(atMost: Self.maximumValues)
+            var boxes: [PageAnnotation.Box] = []
+            for _ in 0..<boxCount {
+                boxes.append(PageAnnotation.Box(x: try reader.double(), y: try reader.double(), width: try reader.double(),
+                                                height: try reader.double()))
+            }
+            let colour = PageAnnotation.Colour(red: try reader.double(), green: try reader.double(), blue: try reader.double())
+            annotations.append(PageAnnotation(kind: kind, page: Int(page), boxes: boxes, colour: colour, text: try reader.optionalString()))
         }
     }
 

@@ -1,7 +1,8 @@
 import QuireRender
 import QuireTypes
 
-/// The worker's side of changing a document (issue 36): a PDF's form read and filled. The
+/// The worker's side of changing a document (issue 36): a PDF's form read and filled,
+/// annotations added to its pages. The
 /// document is opened afresh for each request (never the one a viewer's pages come from), changed
 /// in memory, saved by poppler as an incremental update and handed back as bytes; the worker
 /// writes no file of the person's.
@@ -14,8 +15,9 @@ extension DocumentSession {
 
     /// The PDF `request` names with `changes` made, as poppler saves it.
     func save(_ request: DocumentRequest, _ changes: DocumentChanges) throws(RenderProblem) -> PDFUpdate {
-        let (file, form) = try openForm(request)
+        let (file, document) = try openDocument(request)
         if !changes.formValues.isEmpty {
+            let form = PDFForm(document)
             let facts = Self.facts(form, file: file)
             if facts.isXFAOnly { throw Self.xfaOnly }
             if let reason = facts.fillingForbidden { throw RenderProblem(.unsupported, reason) }
@@ -25,7 +27,15 @@ extension DocumentSession {
                 }
             }
         }
-        do { return try form.document.savedUpdate(original: file) } catch {
+        if !changes.annotations.isEmpty {
+            if !document.allowsAnnotating {
+                throw RenderProblem(.unsupported, "the PDF's permissions do not allow adding annotations")
+            }
+            for annotation in changes.annotations {
+                do { try document.add(annotation) } catch { throw RenderProblem(.unsupported, error.message) }
+            }
+        }
+        do { return try document.savedUpdate(original: file) } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }
     }
@@ -39,13 +49,17 @@ extension DocumentSession {
     }
 
     private func openForm(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, PDFForm) {
+        let (file, document) = try openDocument(request)
+        return (file, PDFForm(document))
+    }
+
+    private func openDocument(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, PDFDocument) {
         let (file, type) = try input(request)
         guard type.family == .pdf else {
             throw RenderProblem(.unsupported, "not a PDF (\(type.description)): only PDF forms can be filled", mimeType: type.mimeType)
         }
         do {
-            let document = try PDFDocument(file: file, password: request.password)
-            return (file, PDFForm(document))
+            return (file, try PDFDocument(file: file, password: request.password))
         } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }

@@ -47,6 +47,37 @@ public enum DocumentUpdateWriter {
         try file.commit(durable: true)
     }
 
+    /// Reverts a PDF saved in place with incremental updates to the bytes it had before them:
+    /// its first `originalSize` bytes (the size ``PDFUpdate/incremental(originalSize:appended:)``
+    /// named), put in place atomically with the file's mode. Refused, with nothing written, when
+    /// the file is now shorter or those bytes do not end a PDF (`%%EOF` within their last 32
+    /// bytes): the file is no longer the one that was updated.
+    public static func revert(_ path: DocumentPath, toOriginalSize size: Int64) throws(OutputError) {
+        let current: InputFile
+        do { current = try InputFile(path: path, maximumSize: Int64.max) } catch {
+            throw OutputError(path: path, reason: "cannot revert: \(error.reason)")
+        }
+        guard size > 0, current.size >= size else {
+            throw OutputError(path: path, reason: "cannot revert: the file is shorter than it was before the changes")
+        }
+        let tail: [UInt8]
+        do { tail = try current.read(upTo: Int(min(32, size)), at: size - min(32, size)) } catch {
+            throw OutputError(path: path, reason: "cannot revert: \(error.reason)")
+        }
+        let marker = Array("%%EOF".utf8)
+        guard tail.count >= marker.count,
+              (0...(tail.count - marker.count)).contains(where: { tail[$0..<$0 + marker.count].elementsEqual(marker) }) else {
+            throw OutputError(path: path, reason: "cannot revert: the file no longer begins with the PDF it was before the changes")
+        }
+        var status = stat()
+        guard fstat(current.descriptor.rawValue, &status) == 0 else {
+            throw OutputError(path: path, reason: "cannot revert: \(Errno.current)", errno: .current)
+        }
+        let file = try OutputFile(replacingInPlace: path, permissions: FilePermissions(rawValue: status.st_mode & 0o7777))
+        try copy(current, bytes: size, to: file)
+        try file.commit(durable: true)
+    }
+
     private static func open(_ target: DocumentPath, inPlace: Bool, mode: FilePermissions?, original: InputFile) throws(OutputError) -> OutputFile {
         if inPlace { return try OutputFile(replacingInPlace: target, permissions: mode) }
         return try OutputFile(path: target, inputs: [original.path])
