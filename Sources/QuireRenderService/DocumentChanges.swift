@@ -16,10 +16,13 @@ public struct DocumentChanges: Sendable, Hashable {
 
     public var formValues: [FormValue]
     public var annotations: [PageAnnotation]
+    /// Pages turned: 0-based page → quarter turns clockwise (negative: anticlockwise).
+    public var turns: [Int: Int]
 
-    public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = []) {
+    public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:]) {
         self.formValues = formValues
         self.annotations = annotations
+        self.turns = turns
     }
 
     /// Most values one request carries.
@@ -41,6 +44,11 @@ public struct DocumentChanges: Sendable, Hashable {
             }
             for value in [annotation.colour.red, annotation.colour.green, annotation.colour.blue] { writer.double(value) }
             writer.optionalString(annotation.text)
+        }
+        writer.integer(Int64(turns.count))
+        for (page, quarterTurns) in turns.sorted(by: { $0.key < $1.key }) {
+            writer.integer(Int64(page))
+            writer.integer(Int64(quarterTurns))
         }
     }
 
@@ -64,6 +72,13 @@ public struct DocumentChanges: Sendable, Hashable {
             }
             let colour = PageAnnotation.Colour(red: try reader.double(), green: try reader.double(), blue: try reader.double())
             annotations.append(PageAnnotation(kind: kind, page: Int(page), boxes: boxes, colour: colour, text: try reader.optionalString()))
+        }
+        let turnCount = try reader.count(atMost: Self.maximumValues)
+        turns = [:]
+        for _ in 0..<turnCount {
+            let page = try reader.integer(), quarterTurns = try reader.integer()
+            guard page >= 0, page <= Int64(Int32.max), abs(quarterTurns) <= 1000 else { throw WireReader.Malformed() }
+            turns[Int(page)] = Int(quarterTurns)
         }
     }
 

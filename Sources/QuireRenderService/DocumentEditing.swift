@@ -35,7 +35,10 @@ extension DocumentSession {
                 do { try document.add(annotation) } catch { throw RenderProblem(.unsupported, error.message) }
             }
         }
-        do { return try document.savedUpdate(original: file) } catch {
+        if !changes.turns.isEmpty, !document.allowsAssembling {
+            throw RenderProblem(.unsupported, "the PDF's permissions do not allow turning its pages")
+        }
+        do { return try document.savedUpdate(original: file, turns: changes.turns) } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }
     }

@@ -173,4 +173,57 @@ final class MarkupSaveTests {
             (error as? RenderProblem)?.message.contains("page 41 does not exist") == true
         }
     }
+
+    /// Page rotations (0, 90…) and sizes as pypdf reads them, and whether `qpdf --check` passes.
+    func rotations(_ path: String) -> (turns: [Int], checked: Bool) {
+        let script = "import sys, pypdf; print(' '.join(str(p.rotation) for p in pypdf.PdfReader(sys.argv[1]).pages))"
+        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path], timeout: 60)
+        let check = ProcessRunner.run(["/usr/bin/qpdf", "--check", path], timeout: 60)
+        return (result.standardOutputText.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
+                check.status == 0)
+    }
+
+    /// The size pdftoppm draws page `page` (1-based) at 72 dpi.
+    func renderedSize(_ path: String, page: Int) throws -> (Int, Int) {
+        let prefix = directory.file("size-\(UUID().uuidString)")
+        _ = ProcessRunner.run(["/usr/bin/pdftoppm", "-r", "10", "-f", "\(page)", "-l", "\(page)", "-singlefile", path, prefix], timeout: 60)
+        let header = String(decoding: try bytes(prefix + ".ppm").prefix(20), as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        return (Int(header[1]) ?? 0, Int(header[2]) ?? 0)
+    }
+
+    @Test func pagesTurnLeftAndRightAsAnUpdateAfterTheAnnotations() throws {
+        let path = try copy("document.pdf", to: "turned.pdf")
+        let original = try bytes(path)
+        try save(path, DocumentChanges(annotations: [PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words])], turns: [0: 1, 1: -1]))
+        #expect(Array(try bytes(path).prefix(original.count)) == original, "the original bytes stay first")
+        let (turns, checked) = rotations(path)
+        #expect(turns == [90, 270, 0] && checked, "\(turns), qpdf --check \(checked)")
+        let (width, height) = try renderedSize(path, page: 1)
+        #expect(width > height, "page 1 is drawn landscape: \(width)×\(height)")
+        #expect(annotations(path).contains { $0["subtype"] as? String == "/Highlight" }, "the highlight is still there")
+        // Turned again: from where it is now.
+        try save(path, DocumentChanges(turns: [0: 1]))
+        #expect(rotations(path).turns == [180, 270, 0])
+    }
+
+    @Test func aFileWithACrossReferenceStreamGetsOneForItsTurn() throws {
+        let path = directory.file("streams.pdf")
+        let made = ProcessRunner.run(["/usr/bin/qpdf", "--object-streams=generate", Samples.path("document.pdf"), path], timeout: 60)
+        #expect(made.status == 0, "\(made.standardError)")
+        let original = try bytes(path)
+        try save(path, DocumentChanges(turns: [2: 1]))
+        let saved = try bytes(path)
+        #expect(Array(saved.prefix(original.count)) == original)
+        #expect(String(decoding: saved.suffix(saved.count - original.count), as: UTF8.self).contains("/Type /XRef"))
+        let (turns, checked) = rotations(path)
+        #expect(turns == [0, 0, 90] && checked, "\(turns), qpdf --check \(checked)")
+    }
+
+    @Test func aSignatureStaysValidAfterAPageIsTurned() throws {
+        let signed = try SignedPDF.make(from: Samples.path("document.pdf"), in: directory)
+        try save(signed, DocumentChanges(turns: [0: -1]))
+        let check = ProcessRunner.run(["/usr/bin/pdfsig", signed], timeout: 60)
+        #expect(check.standardOutputText.contains("Signature Validation: Signature is Valid."), "\(check.standardOutputText)")
+        #expect(rotations(signed).turns.first == 270)
+    }
 }

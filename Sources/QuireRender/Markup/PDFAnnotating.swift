@@ -8,6 +8,12 @@ extension PDFDocument {
         return permissions & POPPLER_PERMISSIONS_OK_TO_ADD_NOTES.rawValue != 0
     }
 
+    /// Whether the document's permissions let its pages be turned (assembled).
+    public var allowsAssembling: Bool {
+        let permissions = libpoppler.poppler_document_get_permissions(document).rawValue
+        return permissions & POPPLER_PERMISSIONS_OK_TO_ASSEMBLE.rawValue != 0
+    }
+
     /// Adds `annotation` to its page in memory (poppler-glib makes the dictionary and its
     /// appearance stream); ``savedUpdate(original:)`` writes it.
     /// - Throws: ``FormValueError`` for a page that does not exist or geometry that is not a

@@ -20,8 +20,14 @@ extension PDFDocument {
     /// Saves the document with its changes (poppler's standard mode: an incremental update when
     /// objects changed) and compares the result with `original`, the file it was opened from.
     /// The bytes go through an unnamed temporary file in `$TMPDIR` (the worker's private `/tmp`).
-    public func savedUpdate(original: InputFile) throws(DocumentError) -> PDFUpdate {
-        let saved = try savedBytes()
+    ///
+    /// `turns`: pages to turn (0-based page → quarter turns clockwise), appended as an update
+    /// of their own after poppler's (``PDFRotationUpdate``).
+    public func savedUpdate(original: InputFile, turns: [Int: Int] = [:]) throws(DocumentError) -> PDFUpdate {
+        var saved = try savedBytes()
+        if turns.contains(where: { $0.value % 4 != 0 }) {
+            saved = try PDFRotationUpdate.append(turns.filter { $0.value % 4 != 0 }, to: saved, path: path)
+        }
         let size = original.size
         if Int64(saved.count) >= size {
             var same = true
