@@ -51,6 +51,7 @@ typedef struct {
     __typeof__(qpdf_oh_unparse_resolved) *_Nonnull qpdf_oh_unparse_resolved;
     __typeof__(qpdf_oh_get_object_id) *_Nonnull qpdf_oh_get_object_id;
     __typeof__(qpdf_oh_get_generation) *_Nonnull qpdf_oh_get_generation;
+    __typeof__(qpdf_oh_get_utf8_value) *_Nonnull qpdf_oh_get_utf8_value;
 } quire_qpdf_api;
 
 /// Loads libqpdf (RTLD_LOCAL) and resolves every entry point once; NULL when the library or a
@@ -143,6 +144,8 @@ static inline const quire_qpdf_api *_Nullable quire_qpdf_api_load(void) {
     *(void **)&api.qpdf_oh_get_object_id = symbol;
     if (!(symbol = dlsym(library, "qpdf_oh_get_generation"))) return NULL;
     *(void **)&api.qpdf_oh_get_generation = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_get_utf8_value"))) return NULL;
+    *(void **)&api.qpdf_oh_get_utf8_value = symbol;
     return &api;
 }
 #endif

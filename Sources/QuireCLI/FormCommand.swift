@@ -13,7 +13,8 @@ struct FormCommand: AsyncParsableCommand {
             read-only; --json prints them as JSON. With --set NAME=VALUE (repeatable) or \
             --set-from FILE (a JSON object of names and values), fills the fields and saves the PDF \
             to -o OUT or over itself with --in-place. A check box takes on or off; a radio group \
-            takes the position of its button (1, 2, …) or off; a combo or list box takes one of its \
+            takes the export name of one of its buttons (their position, 1, 2, …, where they have \
+            none) or off; a combo or list box takes one of its \
             items. Values get appearance streams, so every reader shows them. The PDF is saved as \
             an incremental update: its original bytes stay first and unchanged, so an existing \
             digital signature stays valid. The file is read and written by a sandboxed render \

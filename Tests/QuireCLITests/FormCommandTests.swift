@@ -91,7 +91,8 @@ final class FormCommandTests {
             #expect(byName[name]?["value"] as? String == pdftk[name], "\(name): \(pdftk)")
         }
         #expect(pdftk["agree"] == "Off" && byName["agree"]?["value"] as? String == "off")
-        #expect(pdftk["size"] == "medium" && byName["size"]?["value"] as? String == "2", "medium is the second button")
+        #expect(pdftk["size"] == "medium" && byName["size"]?["value"] as? String == "medium", "radio buttons by export name")
+        #expect(byName["size"]?["choices"] as? [String] == ["small", "medium", "large"])
 
         let table = QuireBinary.run(["form", Samples.path(Self.form)], timeout: 60)
         #expect(table.status == 0)
@@ -106,7 +107,7 @@ final class FormCommandTests {
         let original = try bytes(path)
         // The name field's inside (x 160…460, y 755…779 in PDF space: 63…87 from the top).
         let before = try darkPixels(path, x: 166, y: 67, width: 280, height: 16)
-        let result = QuireBinary.run(["form", path, "--set", "name=Ada Lovelace", "--set", "agree=on", "--set", "size=3",
+        let result = QuireBinary.run(["form", path, "--set", "name=Ada Lovelace", "--set", "agree=on", "--set", "size=large",
                                       "--set", "colour=Blue", "--set", "fruit=Pear", "--in-place"], timeout: 60)
         #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
         let filled = try bytes(path)
@@ -128,7 +129,7 @@ final class FormCommandTests {
 
     @Test func valuesFromAJSONFileGoToACopy() throws {
         let values = directory.file("values.json")
-        try Data(#"{"email": "ada@example.org", "agree": true, "size": 1}"#.utf8).write(to: URL(fileURLWithPath: values))
+        try Data(#"{"email": "ada@example.org", "agree": true, "size": "small"}"#.utf8).write(to: URL(fileURLWithPath: values))
         let output = directory.file("copy.pdf")
         let result = QuireBinary.run(["form", Samples.path(Self.form), "--set-from", values, "-o", output], timeout: 60)
         #expect(result.status == 0, "\(result.standardError)")
@@ -144,6 +145,7 @@ final class FormCommandTests {
         for (arguments, word) in [(["--set", "name=Ada", "--set", "nickname=Ada"], "nickname"),
                                   (["--set", "colour=Purple"], "Purple"),
                                   (["--set", "agree=maybe"], "maybe"),
+                                  (["--set", "size=huge"], "huge"),
                                   (["--set", "reference=Q-18"], "read-only")] {
             for target in [["-o", output], ["--in-place"]] {
                 let result = QuireBinary.run(["form", path] + arguments + target, timeout: 60)

@@ -2,8 +2,8 @@
 /// of control it is, its value, the values it offers and whether it may be changed.
 ///
 /// Values are text: a text field's text, a choice's selected item, a check box's `on` or `off`,
-/// a radio group's chosen button (its position, `1`, `2`…, where poppler does not name it) or
-/// `off`.
+/// a radio group's chosen button (its export name; its position, `1`, `2`…, where the buttons
+/// have none) or `off`.
 public struct FormField: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case text

@@ -19,9 +19,14 @@ public final class PDFForm {
 
     public let document: PDFDocument
     private let groups: [Group]
+    /// Radio groups' export names by field name (``RadioExportNames``), when the file was given.
+    private let radioExports: [String: [String]]
 
-    public init(_ document: PDFDocument) {
+    /// The form of `document`; with the `file` it was opened from, radio buttons are named by
+    /// their export names (as other readers name them) rather than by position.
+    public init(_ document: PDFDocument, file: InputFile? = nil) {
         self.document = document
+        radioExports = file.map(RadioExportNames.read) ?? [:]
         var groups: [Group] = []
         var index: [String: Int] = [:]
         for pageIndex in 0..<document.pageCount {
@@ -166,9 +171,14 @@ public final class PDFForm {
         }
     }
 
-    /// A radio group's buttons by position (poppler-glib does not give their export names).
+    /// A radio group's buttons: their export names where libqpdf found one for each button and
+    /// no two alike, else their positions (`1`, `2`…).
     private func radioNames(_ group: Group) -> [String] {
-        group.widgets.indices.map { String($0 + 1) }
+        if let names = radioExports[group.name], names.count == group.widgets.count, !names.contains(""),
+           Set(names).count == names.count, !names.contains(where: { $0.lowercased() == "off" }) {
+            return names
+        }
+        return group.widgets.indices.map { String($0 + 1) }
     }
 
     private func choiceItems(_ widget: OpaquePointer) -> [String] {
