@@ -188,7 +188,8 @@ clean:
 ## window: cold against soffice, warm after another document and through the previewer), then CSV
 ## (1 GB: first screen, last row and RSS against VisiData; the whole-file sort and find), then notes
 ## and data (1 MB Markdown page 1; a 5 MB notebook against jupyter nbconvert; info on a 1 GB SQLite
-## database), then `quire form --set` on a 20-field form against pdftk fill_form. Benchmarks,
+## database), then `quire form --set` on a 20-field form against pdftk fill_form and one highlight saved into the
+## 1000-page PDF against copying it. Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
@@ -210,3 +211,4 @@ bench: deps samples
 	bench/csv-sort-bench.sh $(QUIRE_RELEASE)
 	bench/data-bench.sh $(QUIRE_RELEASE) 5
 	bench/form-bench.sh $(QUIRE_RELEASE) 10
+	python3 bench/markup-bench.py $(QUIRE_RELEASE) 10

@@ -37,7 +37,10 @@ extension PDFDocument {
                 let want = Int(min(Int64(chunk), size - offset))
                 let part: [UInt8]
                 do { part = try original.read(upTo: want, at: offset) } catch { throw DocumentError(error) }
-                if part.count != want || !saved[Int(offset)..<Int(offset) + want].elementsEqual(part) {
+                let equal = part.count == want && saved.withUnsafeBytes { whole in
+                    part.withUnsafeBytes { memcmp(whole.baseAddress! + Int(offset), $0.baseAddress!, want) == 0 }
+                }
+                if !equal {
                     same = false
                     break
                 }
