@@ -118,7 +118,11 @@ struct FormCommand: AsyncParsableCommand {
 
     /// One line for the worker's problem; the exit status.
     static func fail(_ problem: RenderProblem, path: DocumentPath) -> ExitCode {
-        Terminal.error("\(path): \(problem.message)")
+        switch problem.kind {
+        case .passwordRequired: Terminal.error("\(path): the PDF is password-protected (give the password with --password)")
+        case .wrongPassword: Terminal.error("\(path): the password is not correct for this PDF")
+        default: Terminal.error("\(path): \(problem.message)")
+        }
         switch problem.kind {
         case .unreadable: return ExitStatus.noInput.exitCode
         case .workerFailed, .cancelled: return ExitStatus.software.exitCode

@@ -17,7 +17,7 @@ extension DocumentSession {
     func save(_ request: DocumentRequest, _ changes: DocumentChanges) throws(RenderProblem) -> PDFUpdate {
         let (file, document) = try openDocument(request)
         if !changes.formValues.isEmpty {
-            let form = PDFForm(document, file: file)
+            let form = PDFForm(document, file: file, password: request.password)
             let facts = Self.facts(form, file: file)
             if facts.isXFAOnly { throw Self.xfaOnly }
             if let reason = facts.fillingForbidden { throw RenderProblem(.unsupported, reason) }
@@ -53,7 +53,7 @@ extension DocumentSession {
 
     private func openForm(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, PDFForm) {
         let (file, document) = try openDocument(request)
-        return (file, PDFForm(document, file: file))
+        return (file, PDFForm(document, file: file, password: request.password))
     }
 
     private func openDocument(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, PDFDocument) {

@@ -191,6 +191,27 @@ final class FormCommandTests {
         #expect(sign.status == 65 && sign.standardError.contains("signature field"), "\(sign.standardError)")
     }
 
+    @Test func anEncryptedFormIsFilledWithItsPassword() throws {
+        let encrypted = directory.file("encrypted-form.pdf")
+        let made = ProcessRunner.run(["/usr/bin/qpdf", "--encrypt", "secret", "owner", "256", "--", Samples.path(Self.form), encrypted],
+                                     timeout: 60)
+        #expect(made.status == 0, "\(made.standardError)")
+        let output = directory.file("encrypted-filled.pdf")
+        let without = QuireBinary.run(["form", encrypted, "--set", "name=Ada", "-o", output], timeout: 60)
+        #expect(without.status == 65 && without.standardError.contains("--password"), "\(without.standardError)")
+        let wrong = QuireBinary.run(["form", encrypted, "--password", "nope", "--set", "name=Ada", "-o", output], timeout: 60)
+        #expect(wrong.status == 65 && wrong.standardError.contains("not correct"), "\(wrong.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let result = QuireBinary.run(["form", encrypted, "--password", "secret", "--set", "name=Ada", "--set", "size=small", "-o", output],
+                                     timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let original = try bytes(encrypted)
+        #expect(Array(try bytes(output).prefix(original.count)) == original)
+        let script = "import sys, pypdf; r = pypdf.PdfReader(sys.argv[1]); r.decrypt('secret'); f = r.get_fields(); print(f['name'].get('/V'), f['size'].get('/V'))"
+        let read = ProcessRunner.run(["/usr/bin/python3", "-c", script, output], timeout: 60)
+        #expect(read.standardOutputText == "Ada /small\n", "\(read.standardOutputText) \(read.standardError)")
+    }
+
     @Test func argumentsThatCannotWorkAreUsageErrors() {
         for arguments in [["--set", "a=b"], ["--set", "a=b", "-o", "x.pdf", "--in-place"], ["-o", "x.pdf"], ["--set", "novalue", "--in-place"]] {
             let result = QuireBinary.run(["form", Samples.path(Self.form)] + arguments, timeout: 60)

@@ -147,6 +147,20 @@ final class MarkupSaveTests {
         #expect(try bytes(path) == original)
     }
 
+    @Test func aFileChangedSinceItWasReadIsNotOverwritten() throws {
+        let path = try copy("document.pdf", to: "changed.pdf")
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        let original = try InputFile(path: DocumentPath(path))
+        let update = try client.saveChanges(DocumentRequest(path: DocumentPath(path)),
+                                            DocumentChanges(annotations: [PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words])]))
+        // Another program writes the file meanwhile.
+        let other = Array("%PDF-1.4 written by someone else\n".utf8)
+        try Data(other).write(to: URL(fileURLWithPath: path))
+        #expect(throws: OutputError.self) { try DocumentUpdateWriter.write(update, original: original, to: nil) }
+        #expect(try bytes(path) == other, "their bytes are kept")
+    }
+
     @Test func aSignatureStaysValidAfterAHighlight() throws {
         let signed = try SignedPDF.make(from: Samples.path("document.pdf"), in: directory)
         let original = try bytes(signed)

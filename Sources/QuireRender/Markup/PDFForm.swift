@@ -24,9 +24,9 @@ public final class PDFForm {
 
     /// The form of `document`; with the `file` it was opened from, radio buttons are named by
     /// their export names (as other readers name them) rather than by position.
-    public init(_ document: PDFDocument, file: InputFile? = nil) {
+    public init(_ document: PDFDocument, file: InputFile? = nil, password: String? = nil) {
         self.document = document
-        radioExports = file.map(RadioExportNames.read) ?? [:]
+        radioExports = file.map { RadioExportNames.read($0, password: password) } ?? [:]
         var groups: [Group] = []
         var index: [String: Int] = [:]
         for pageIndex in 0..<document.pageCount {

@@ -9,13 +9,13 @@ enum RadioExportNames {
 
     /// Fully qualified name → the export name of each button; empty when libqpdf is missing or
     /// cannot read the file.
-    static func read(_ file: InputFile) -> [String: [String]] {
+    static func read(_ file: InputFile, password: String?) -> [String: [String]] {
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return [:] }
         var handle: qpdf_data? = qpdf
         defer { api.qpdf_cleanup(&handle) }
         api.qpdf_silence_errors(qpdf)
         api.qpdf_set_suppress_warnings(qpdf, 1)
-        guard api.qpdf_read(qpdf, file.procPath, nil) & QPDF_ERRORS == 0 else {
+        guard api.qpdf_read(qpdf, file.procPath, password) & QPDF_ERRORS == 0 else {
             while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
             return [:]
         }
