@@ -38,7 +38,9 @@ extension DocumentSession {
         if !changes.turns.isEmpty, !document.allowsAssembling {
             throw RenderProblem(.unsupported, "the PDF's permissions do not allow turning its pages")
         }
-        do { return try document.savedUpdate(original: file, turns: changes.turns) } catch {
+        var annotated: [Int: Int] = [:]
+        for annotation in changes.annotations { annotated[annotation.page, default: 0] += 1 }
+        do { return try document.savedUpdate(original: file, turns: changes.turns, annotated: annotated) } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }
     }

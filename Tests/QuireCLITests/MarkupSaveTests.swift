@@ -6,8 +6,8 @@ import Testing
 
 /// Annotations saved through the render worker (issue 36): the worker adds them with poppler and
 /// answers with the incremental update, ``DocumentUpdateWriter`` puts it in place; an
-/// independent reader (pypdf) finds the annotation dictionaries with their QuadPoints, colours
-/// and text, pdftoppm draws them, a signature stays valid, and a revert gives back the
+/// independent reader (pypdf) finds the annotation dictionaries with their appearance streams,
+/// QuadPoints, colours and text, pdftoppm draws them, a signature stays valid, and a revert gives back the
 /// original bytes.
 @Suite("Markup saved through the worker")
 final class MarkupSaveTests {
@@ -115,8 +115,7 @@ final class MarkupSaveTests {
         #expect(found.map { $0["subtype"] as? String } == ["/Highlight", "/Underline", "/StrikeOut", "/Text", "/Square", "/Circle", "/Line"],
                 "\(found)")
         try #require(found.count == 7)
-        // poppler-glib 22.12 writes these dictionaries without appearance streams (it draws them
-        // from the dictionary, as Evince, Okular, pdf.js and Acrobat do): see docs/notes/markup.md.
+        #expect(found.allSatisfy { $0["appearance"] as? Bool == true }, "each has an appearance stream: \(found)")
         #expect(found.prefix(3).allSatisfy { $0["quads"] as? Int == 8 }, "one quadrilateral each (8 numbers)")
         #expect(found[3]["contents"] as? String == "Check this page")
         #expect(found[4]["colour"] as? [Double] == [0, 0, 0.9] || (found[4]["colour"] as? [Double]).map { abs($0[2] - 0.9) < 0.01 } == true)

@@ -23,10 +23,14 @@ extension PDFDocument {
     ///
     /// `turns`: pages to turn (0-based page → quarter turns clockwise), appended as an update
     /// of their own after poppler's (``PDFRotationUpdate``).
-    public func savedUpdate(original: InputFile, turns: [Int: Int] = [:]) throws(DocumentError) -> PDFUpdate {
+    ///
+    /// `annotated`: how many annotations ``add(_:)`` put on each page (0-based page → count):
+    /// their appearance streams are written in that update too.
+    public func savedUpdate(original: InputFile, turns: [Int: Int] = [:], annotated: [Int: Int] = [:]) throws(DocumentError) -> PDFUpdate {
         var saved = try savedBytes()
-        if turns.contains(where: { $0.value % 4 != 0 }) {
-            saved = try PDFRotationUpdate.append(turns.filter { $0.value % 4 != 0 }, to: saved, path: path)
+        let turned = turns.filter { $0.value % 4 != 0 }
+        if !turned.isEmpty || !annotated.isEmpty {
+            saved = try PDFAppendedUpdate.append(turned, appearances: annotated, to: saved, path: path)
         }
         let size = original.size
         if Int64(saved.count) >= size {

@@ -1,19 +1,25 @@
 internal import CQPDF
 import QuireTypes
 
-/// Pages turned by a quarter turn or more, written as an incremental update of their own after
-/// whatever poppler saved: poppler-glib cannot set a page's `/Rotate`, so libqpdf reads the file
-/// as saved so far, gives each turned page its new `/Rotate` (the inherited value, turned) and
-/// writes the page dictionary back as text; this appends those objects, a cross-reference
+/// What poppler-glib cannot write, as an incremental update of its own after whatever poppler
+/// saved: pages turned (poppler-glib cannot set a page's `/Rotate`) and the appearance streams
+/// of the annotations it added (it writes their dictionaries without `/AP`). libqpdf reads the
+/// file as saved so far; each turned page gets its new `/Rotate` (the inherited value, turned)
+/// and each new annotation (the last ones of its page's `/Annots`, where poppler appends them) a
+/// form XObject drawn from its own dictionary (``AnnotationAppearance``) and `/AP << /N … >>`;
+/// the changed dictionaries are written back as text. Appended: those objects, a cross-reference
 /// section of the same kind as the file's last one (a table, or a stream) whose `/Prev` is the
 /// last one, and the trailer (`/Root`, `/Info`, `/ID` carried over). The bytes before stay as
-/// they are. Encrypted files are refused: their new objects would have to be encrypted.
-enum PDFRotationUpdate {
+/// they are. Encrypted files: turning is refused (new objects would have to be encrypted) and
+/// appearances are left out.
+enum PDFAppendedUpdate {
     private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
 
-    /// `bytes` with `turns` (0-based page → quarter turns clockwise, negative anticlockwise)
-    /// appended as an update.
-    static func append(_ turns: [Int: Int], to bytes: [UInt8], path: DocumentPath) throws(DocumentError) -> [UInt8] {
+    /// `bytes` with `turns` (0-based page → quarter turns clockwise, negative anticlockwise) and
+    /// appearance streams for the last `annotated[page]` annotations of each page appended as an
+    /// update; `bytes` unchanged when there is nothing to write.
+    static func append(_ turns: [Int: Int], appearances annotated: [Int: Int], to bytes: [UInt8],
+                       path: DocumentPath) throws(DocumentError) -> [UInt8] {
         func failure(_ reason: String) -> DocumentError { DocumentError(kind: .unsupported, path: path, reason: reason) }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { throw failure("turning pages needs libqpdf, which is not installed") }
         var handle: qpdf_data? = qpdf
@@ -25,13 +31,15 @@ enum PDFRotationUpdate {
         }
         guard read & QPDF_ERRORS == 0 else {
             while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
-            throw DocumentError(kind: .damaged, path: path, reason: "qpdf cannot read it to turn its pages")
+            throw DocumentError(kind: .damaged, path: path, reason: "qpdf cannot read what poppler saved")
         }
         func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
         let trailer = api.qpdf_get_trailer(qpdf)
-        if api.qpdf_oh_has_key(qpdf, trailer, "/Encrypt") != 0 {
+        let encrypted = api.qpdf_oh_has_key(qpdf, trailer, "/Encrypt") != 0
+        if encrypted, !turns.isEmpty {
             throw failure("turning the pages of an encrypted PDF is not supported")
         }
+        if encrypted, turns.isEmpty { return bytes }
         let sizeHandle = api.qpdf_oh_get_key(qpdf, trailer, "/Size")
         guard api.qpdf_oh_is_integer(qpdf, sizeHandle) != 0, api.qpdf_oh_has_key(qpdf, trailer, "/Root") != 0 else {
             throw DocumentError(kind: .damaged, path: path, reason: "its trailer has no /Size or /Root")
@@ -65,7 +73,29 @@ enum PDFRotationUpdate {
             objects.append((number, Int(api.qpdf_oh_get_generation(qpdf, page)), text(api.qpdf_oh_unparse_resolved(qpdf, page))))
             size = max(size, number + 1)
         }
+        // Appearance streams: new objects numbered from the trailer's /Size on.
+        var streams: [(number: Int, body: [UInt8])] = []
+        for (index, count) in annotated.sorted(by: { $0.key < $1.key }) where count > 0 && index >= 0 && index < pageCount {
+            let annots = api.qpdf_oh_get_key(qpdf, api.qpdf_get_page_n(qpdf, index), "/Annots")
+            guard api.qpdf_oh_is_array(qpdf, annots) != 0 else { continue }
+            let total = Int(api.qpdf_oh_get_array_n_items(qpdf, annots))
+            for item in max(0, total - count)..<total {
+                let annot = api.qpdf_oh_get_array_item(qpdf, annots, Int32(item))
+                let number = Int(api.qpdf_oh_get_object_id(qpdf, annot))
+                guard number > 0, api.qpdf_oh_has_key(qpdf, annot, "/AP") == 0,
+                      let form = AnnotationAppearance.form(annot, api: api, qpdf: qpdf) else { continue }
+                let streamNumber = size + streams.count
+                streams.append((streamNumber, form))
+                var dictionary = text(api.qpdf_oh_unparse_resolved(qpdf, annot))
+                guard dictionary.hasSuffix(">>") else { continue }
+                dictionary.removeLast(2)
+                dictionary += " /AP << /N \(streamNumber) 0 R >> >>"
+                objects.append((number, Int(api.qpdf_oh_get_generation(qpdf, annot)), dictionary))
+            }
+        }
+        size += streams.count
         while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
+        if objects.isEmpty && streams.isEmpty { return bytes }
         guard let previous = lastCrossReference(bytes) else {
             throw DocumentError(kind: .damaged, path: path, reason: "no startxref at its end")
         }
@@ -75,6 +105,10 @@ enum PDFRotationUpdate {
         for object in objects {
             offsets.append((object.number, object.generation, out.count))
             out += Array("\(object.number) \(object.generation) obj\n\(object.body)\nendobj\n".utf8)
+        }
+        for stream in streams {
+            offsets.append((stream.number, 0, out.count))
+            out += Array("\(stream.number) 0 obj\n".utf8) + stream.body + Array("\nendobj\n".utf8)
         }
         let isTable = previous < bytes.count && bytes[previous...].starts(with: Array("xref".utf8))
         let start = out.count
