@@ -49,11 +49,39 @@ enum PDFAppendedUpdate {
         for key in ["/Info", "/ID"] where api.qpdf_oh_has_key(qpdf, trailer, key) != 0 {
             entries += " \(key) " + text(api.qpdf_oh_unparse(qpdf, api.qpdf_oh_get_key(qpdf, trailer, key)))
         }
-        let pageCount = Int(api.qpdf_get_num_pages(qpdf))
+        // Pages found by descending the page tree (qpdf's all-pages cache would load every page
+        // object of a long document: 150 ms for 1000 pages).
+        let tree = api.qpdf_oh_get_key(qpdf, api.qpdf_get_root(qpdf), "/Pages")
+        let countHandle = api.qpdf_oh_get_key(qpdf, tree, "/Count")
+        let pageCount = api.qpdf_oh_is_integer(qpdf, countHandle) != 0 ? Int(api.qpdf_oh_get_int_value_as_int(qpdf, countHandle)) : 0
+        func page(_ index: Int) -> qpdf_oh? {
+            var node = tree, remaining = index
+            for _ in 0..<64 {
+                let kids = api.qpdf_oh_get_key(qpdf, node, "/Kids")
+                guard api.qpdf_oh_is_array(qpdf, kids) != 0 else { return remaining == 0 ? node : nil }
+                var next: qpdf_oh?
+                for item in 0..<Int(api.qpdf_oh_get_array_n_items(qpdf, kids)) {
+                    let kid = api.qpdf_oh_get_array_item(qpdf, kids, Int32(item))
+                    let count = api.qpdf_oh_get_key(qpdf, kid, "/Count")
+                    let pages = api.qpdf_oh_has_key(qpdf, kid, "/Kids") != 0 && api.qpdf_oh_is_integer(qpdf, count) != 0
+                        ? Int(api.qpdf_oh_get_int_value_as_int(qpdf, count)) : 1
+                    if remaining < pages {
+                        next = kid
+                        break
+                    }
+                    remaining -= pages
+                }
+                guard let next else { return nil }
+                if api.qpdf_oh_has_key(qpdf, next, "/Kids") == 0 { return remaining == 0 ? next : nil }
+                node = next
+            }
+            return nil
+        }
         var objects: [(number: Int, generation: Int, body: String)] = []
         for (index, quarterTurns) in turns.sorted(by: { $0.key < $1.key }) {
-            guard index >= 0, index < pageCount else { throw failure("page \(index + 1) does not exist (the PDF has \(pageCount) pages)") }
-            let page = api.qpdf_get_page_n(qpdf, index)
+            guard index >= 0, index < pageCount, let page = page(index) else {
+                throw failure("page \(index + 1) does not exist (the PDF has \(pageCount) pages)")
+            }
             // /Rotate is inherited through the page tree.
             var current = 0
             var node = page
@@ -76,7 +104,8 @@ enum PDFAppendedUpdate {
         // Appearance streams: new objects numbered from the trailer's /Size on.
         var streams: [(number: Int, body: [UInt8])] = []
         for (index, count) in annotated.sorted(by: { $0.key < $1.key }) where count > 0 && index >= 0 && index < pageCount {
-            let annots = api.qpdf_oh_get_key(qpdf, api.qpdf_get_page_n(qpdf, index), "/Annots")
+            guard let annotatedPage = page(index) else { continue }
+            let annots = api.qpdf_oh_get_key(qpdf, annotatedPage, "/Annots")
             guard api.qpdf_oh_is_array(qpdf, annots) != 0 else { continue }
             let total = Int(api.qpdf_oh_get_array_n_items(qpdf, annots))
             for item in max(0, total - count)..<total {
