@@ -19,7 +19,8 @@ DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-uti
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 gir1.2-gtk-4.0 xclip evince \
 	fonts-urw-base35 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good libgtk-4-media-gstreamer \
 	libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw python3-docx python3-xlsxwriter \
-	libheif-examples djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf python3-pip python3-cryptography python3-olefile
+	libheif-examples djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf python3-pip python3-cryptography python3-olefile \
+	python3-reportlab libnss3-tools python3-pypdf pdftk-java
 # Python test tools not in Debian at a usable version, from PyPI into .build-pydeps/ (no
 # dependencies: those above are Debian's): msoffcrypto-tool writes Office encryption for the
 # encrypted-workbook samples (Debian's 5.0 only decrypts).
@@ -192,7 +193,8 @@ clean:
 ## window: cold against soffice, warm after another document and through the previewer), then CSV
 ## (1 GB: first screen, last row and RSS against VisiData; the whole-file sort and find), then notes
 ## and data (1 MB Markdown page 1; a 5 MB notebook against jupyter nbconvert; info on a 1 GB SQLite
-## database). Benchmarks,
+## database), then `quire form --set` on a 20-field form against pdftk fill_form and one highlight saved into the
+## 1000-page PDF against copying it. Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
@@ -213,3 +215,5 @@ bench: deps samples
 	bench/csv-bench.sh $(QUIRE_RELEASE)
 	bench/csv-sort-bench.sh $(QUIRE_RELEASE)
 	bench/data-bench.sh $(QUIRE_RELEASE) 5
+	bench/form-bench.sh $(QUIRE_RELEASE) 10
+	python3 bench/markup-bench.py $(QUIRE_RELEASE) 10

@@ -81,6 +81,9 @@ python3 -I "$here/data-samples.py" "$out"
 # Issue 44: a spreadsheet of ~890 printed pages, workbooks encrypted with Excel's default
 # password and with a real one (msoffcrypto-tool from .build-pydeps/, installed by make deps).
 /usr/bin/python3 -I "$here/office-sheets.py" "$out"
+# PDF forms (forms/): ReportLab's AcroForms (every field kind; 20 text fields for the bench), an
+# XFA-only form and an encrypted form whose permissions forbid filling in (qpdf).
+/usr/bin/python3 -I "$here/forms.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"

@@ -57,6 +57,58 @@ typedef enum {
     POPPLER_FIND_MULTILINE = 1 << 4
 } PopplerFindFlags;
 
+/// A form field (one widget of it: poppler-glib gives each widget of a field its own object).
+typedef struct _PopplerFormField PopplerFormField;
+
+typedef enum {
+    POPPLER_FORM_FIELD_UNKNOWN,
+    POPPLER_FORM_FIELD_BUTTON,
+    POPPLER_FORM_FIELD_TEXT,
+    POPPLER_FORM_FIELD_CHOICE,
+    POPPLER_FORM_FIELD_SIGNATURE
+} PopplerFormFieldType;
+
+typedef enum {
+    POPPLER_FORM_BUTTON_PUSH,
+    POPPLER_FORM_BUTTON_CHECK,
+    POPPLER_FORM_BUTTON_RADIO
+} PopplerFormButtonType;
+
+typedef enum {
+    POPPLER_FORM_CHOICE_COMBO,
+    POPPLER_FORM_CHOICE_LIST
+} PopplerFormChoiceType;
+
+/// An annotation (poppler-glib's PopplerAnnot and its subclasses, all GObjects).
+typedef struct _PopplerAnnot PopplerAnnot;
+
+/// A point on a page in PDF user space (poppler-glib 22.12's public layout).
+typedef struct {
+    double x;
+    double y;
+} PopplerPoint;
+
+/// Four corners of a marked run of text: p1 top left, p2 top right, p3 bottom left, p4 bottom right.
+typedef struct {
+    PopplerPoint p1;
+    PopplerPoint p2;
+    PopplerPoint p3;
+    PopplerPoint p4;
+} PopplerQuadrilateral;
+
+/// An annotation's colour, 16 bits a channel.
+typedef struct {
+    guint16 red;
+    guint16 green;
+    guint16 blue;
+} PopplerColor;
+
+/// Where a field's widget is on its page (poppler-glib 22.12's public layout).
+typedef struct {
+    PopplerRectangle area;
+    PopplerFormField *_Nullable field;
+} PopplerFormFieldMapping;
+
 typedef struct {
     PopplerDocument *_Nullable (*_Nonnull poppler_document_new_from_fd)(int fd, const char *_Nullable password, GError *_Nullable *_Nullable error);
     int (*_Nonnull poppler_document_get_n_pages)(PopplerDocument *_Nonnull document);
@@ -79,6 +131,37 @@ typedef struct {
     gboolean (*_Nonnull poppler_page_get_text_layout)(PopplerPage *_Nonnull page, PopplerRectangle *_Nullable *_Nullable rectangles, guint *_Nonnull n_rectangles);
     void (*_Nonnull poppler_rectangle_free)(PopplerRectangle *_Nullable rectangle);
     gboolean (*_Nonnull poppler_rectangle_find_get_match_continued)(const PopplerRectangle *_Nonnull rectangle);
+    GList *_Nullable (*_Nonnull poppler_page_get_form_field_mapping)(PopplerPage *_Nonnull page);
+    void (*_Nonnull poppler_page_free_form_field_mapping)(GList *_Nullable list);
+    PopplerFormFieldType (*_Nonnull poppler_form_field_get_field_type)(PopplerFormField *_Nonnull field);
+    gchar *_Nullable (*_Nonnull poppler_form_field_get_name)(PopplerFormField *_Nonnull field);
+    gchar *_Nullable (*_Nonnull poppler_form_field_get_alternate_ui_name)(PopplerFormField *_Nonnull field);
+    gboolean (*_Nonnull poppler_form_field_is_read_only)(PopplerFormField *_Nonnull field);
+    PopplerFormButtonType (*_Nonnull poppler_form_field_button_get_button_type)(PopplerFormField *_Nonnull field);
+    gboolean (*_Nonnull poppler_form_field_button_get_state)(PopplerFormField *_Nonnull field);
+    void (*_Nonnull poppler_form_field_button_set_state)(PopplerFormField *_Nonnull field, gboolean state);
+    gchar *_Nullable (*_Nonnull poppler_form_field_text_get_text)(PopplerFormField *_Nonnull field);
+    void (*_Nonnull poppler_form_field_text_set_text)(PopplerFormField *_Nonnull field, const gchar *_Nonnull text);
+    PopplerFormChoiceType (*_Nonnull poppler_form_field_choice_get_choice_type)(PopplerFormField *_Nonnull field);
+    gboolean (*_Nonnull poppler_form_field_choice_is_editable)(PopplerFormField *_Nonnull field);
+    gint (*_Nonnull poppler_form_field_choice_get_n_items)(PopplerFormField *_Nonnull field);
+    gchar *_Nullable (*_Nonnull poppler_form_field_choice_get_item)(PopplerFormField *_Nonnull field, gint index);
+    gboolean (*_Nonnull poppler_form_field_choice_is_item_selected)(PopplerFormField *_Nonnull field, gint index);
+    void (*_Nonnull poppler_form_field_choice_select_item)(PopplerFormField *_Nonnull field, gint index);
+    void (*_Nonnull poppler_form_field_choice_unselect_all)(PopplerFormField *_Nonnull field);
+    void (*_Nonnull poppler_form_field_choice_set_text)(PopplerFormField *_Nonnull field, const gchar *_Nonnull text);
+    gchar *_Nullable (*_Nonnull poppler_form_field_choice_get_text)(PopplerFormField *_Nonnull field);
+    gboolean (*_Nonnull poppler_document_save)(PopplerDocument *_Nonnull document, const char *_Nonnull uri, GError *_Nullable *_Nullable error);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_text_markup_new_highlight)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect, GArray *_Nonnull quadrilaterals);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_text_markup_new_underline)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect, GArray *_Nonnull quadrilaterals);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_text_markup_new_strikeout)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect, GArray *_Nonnull quadrilaterals);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_text_new)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_square_new)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_circle_new)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect);
+    PopplerAnnot *_Nullable (*_Nonnull poppler_annot_line_new)(PopplerDocument *_Nonnull document, PopplerRectangle *_Nonnull rect, PopplerPoint *_Nonnull start, PopplerPoint *_Nonnull end);
+    void (*_Nonnull poppler_annot_set_color)(PopplerAnnot *_Nonnull annot, PopplerColor *_Nullable color);
+    void (*_Nonnull poppler_annot_set_contents)(PopplerAnnot *_Nonnull annot, const gchar *_Nullable contents);
+    void (*_Nonnull poppler_page_add_annot)(PopplerPage *_Nonnull page, PopplerAnnot *_Nonnull annot);
 } quire_poppler_api;
 
 /// Loads libpoppler-glib.so.8 (RTLD_LOCAL) and resolves every entry point once; NULL when the
@@ -112,6 +195,37 @@ static inline const quire_poppler_api *_Nullable quire_poppler_api_load(void) {
     QUIRE_POPPLER_LOAD(poppler_page_get_text_layout)
     QUIRE_POPPLER_LOAD(poppler_rectangle_free)
     QUIRE_POPPLER_LOAD(poppler_rectangle_find_get_match_continued)
+    QUIRE_POPPLER_LOAD(poppler_page_get_form_field_mapping)
+    QUIRE_POPPLER_LOAD(poppler_page_free_form_field_mapping)
+    QUIRE_POPPLER_LOAD(poppler_form_field_get_field_type)
+    QUIRE_POPPLER_LOAD(poppler_form_field_get_name)
+    QUIRE_POPPLER_LOAD(poppler_form_field_get_alternate_ui_name)
+    QUIRE_POPPLER_LOAD(poppler_form_field_is_read_only)
+    QUIRE_POPPLER_LOAD(poppler_form_field_button_get_button_type)
+    QUIRE_POPPLER_LOAD(poppler_form_field_button_get_state)
+    QUIRE_POPPLER_LOAD(poppler_form_field_button_set_state)
+    QUIRE_POPPLER_LOAD(poppler_form_field_text_get_text)
+    QUIRE_POPPLER_LOAD(poppler_form_field_text_set_text)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_get_choice_type)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_is_editable)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_get_n_items)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_get_item)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_is_item_selected)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_select_item)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_unselect_all)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_set_text)
+    QUIRE_POPPLER_LOAD(poppler_form_field_choice_get_text)
+    QUIRE_POPPLER_LOAD(poppler_document_save)
+    QUIRE_POPPLER_LOAD(poppler_annot_text_markup_new_highlight)
+    QUIRE_POPPLER_LOAD(poppler_annot_text_markup_new_underline)
+    QUIRE_POPPLER_LOAD(poppler_annot_text_markup_new_strikeout)
+    QUIRE_POPPLER_LOAD(poppler_annot_text_new)
+    QUIRE_POPPLER_LOAD(poppler_annot_square_new)
+    QUIRE_POPPLER_LOAD(poppler_annot_circle_new)
+    QUIRE_POPPLER_LOAD(poppler_annot_line_new)
+    QUIRE_POPPLER_LOAD(poppler_annot_set_color)
+    QUIRE_POPPLER_LOAD(poppler_annot_set_contents)
+    QUIRE_POPPLER_LOAD(poppler_page_add_annot)
 #undef QUIRE_POPPLER_LOAD
     return &api;
 }

@@ -21,7 +21,6 @@ typedef struct {
     __typeof__(qpdf_get_root) *_Nonnull qpdf_get_root;
     __typeof__(qpdf_oh_is_integer) *_Nonnull qpdf_oh_is_integer;
     __typeof__(qpdf_oh_get_int_value_as_int) *_Nonnull qpdf_oh_get_int_value_as_int;
-    __typeof__(qpdf_get_page_n) *_Nonnull qpdf_get_page_n;
     __typeof__(qpdf_oh_has_key) *_Nonnull qpdf_oh_has_key;
     __typeof__(qpdf_oh_get_key) *_Nonnull qpdf_oh_get_key;
     __typeof__(qpdf_oh_is_dictionary) *_Nonnull qpdf_oh_is_dictionary;
@@ -43,6 +42,16 @@ typedef struct {
     __typeof__(qpdf_oh_dict_next_key) *_Nonnull qpdf_oh_dict_next_key;
     __typeof__(qpdf_oh_is_null) *_Nonnull qpdf_oh_is_null;
     __typeof__(qpdf_more_warnings) *_Nonnull qpdf_more_warnings;
+    __typeof__(qpdf_read_memory) *_Nonnull qpdf_read_memory;
+    __typeof__(qpdf_get_trailer) *_Nonnull qpdf_get_trailer;
+    __typeof__(qpdf_get_page_n) *_Nonnull qpdf_get_page_n;
+    __typeof__(qpdf_oh_replace_key) *_Nonnull qpdf_oh_replace_key;
+    __typeof__(qpdf_oh_new_integer) *_Nonnull qpdf_oh_new_integer;
+    __typeof__(qpdf_oh_unparse) *_Nonnull qpdf_oh_unparse;
+    __typeof__(qpdf_oh_unparse_resolved) *_Nonnull qpdf_oh_unparse_resolved;
+    __typeof__(qpdf_oh_get_object_id) *_Nonnull qpdf_oh_get_object_id;
+    __typeof__(qpdf_oh_get_generation) *_Nonnull qpdf_oh_get_generation;
+    __typeof__(qpdf_oh_get_utf8_value) *_Nonnull qpdf_oh_get_utf8_value;
 } quire_qpdf_api;
 
 /// Loads libqpdf (RTLD_LOCAL) and resolves every entry point once; NULL when the library or a
@@ -75,8 +84,6 @@ static inline const quire_qpdf_api *_Nullable quire_qpdf_api_load(void) {
     *(void **)&api.qpdf_oh_is_integer = symbol;
     if (!(symbol = dlsym(library, "qpdf_oh_get_int_value_as_int"))) return NULL;
     *(void **)&api.qpdf_oh_get_int_value_as_int = symbol;
-    if (!(symbol = dlsym(library, "qpdf_get_page_n"))) return NULL;
-    *(void **)&api.qpdf_get_page_n = symbol;
     if (!(symbol = dlsym(library, "qpdf_oh_has_key"))) return NULL;
     *(void **)&api.qpdf_oh_has_key = symbol;
     if (!(symbol = dlsym(library, "qpdf_oh_get_key"))) return NULL;
@@ -119,6 +126,26 @@ static inline const quire_qpdf_api *_Nullable quire_qpdf_api_load(void) {
     *(void **)&api.qpdf_oh_is_null = symbol;
     if (!(symbol = dlsym(library, "qpdf_more_warnings"))) return NULL;
     *(void **)&api.qpdf_more_warnings = symbol;
+    if (!(symbol = dlsym(library, "qpdf_read_memory"))) return NULL;
+    *(void **)&api.qpdf_read_memory = symbol;
+    if (!(symbol = dlsym(library, "qpdf_get_trailer"))) return NULL;
+    *(void **)&api.qpdf_get_trailer = symbol;
+    if (!(symbol = dlsym(library, "qpdf_get_page_n"))) return NULL;
+    *(void **)&api.qpdf_get_page_n = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_replace_key"))) return NULL;
+    *(void **)&api.qpdf_oh_replace_key = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_new_integer"))) return NULL;
+    *(void **)&api.qpdf_oh_new_integer = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_unparse"))) return NULL;
+    *(void **)&api.qpdf_oh_unparse = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_unparse_resolved"))) return NULL;
+    *(void **)&api.qpdf_oh_unparse_resolved = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_get_object_id"))) return NULL;
+    *(void **)&api.qpdf_oh_get_object_id = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_get_generation"))) return NULL;
+    *(void **)&api.qpdf_oh_get_generation = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_get_utf8_value"))) return NULL;
+    *(void **)&api.qpdf_oh_get_utf8_value = symbol;
     return &api;
 }
 #endif

@@ -18,7 +18,7 @@ struct QuireCommand: AsyncParsableCommand {
             """,
         version: QuireVersion.string,
         subcommands: [InfoCommand.self, PreviewCommand.self, ThumbnailCommand.self, LookCommand.self, ActionsCommand.self,
-                      CanPrintCommand.self, PrintCommand.self, ShareCommand.self, PrintersCommand.self, JobsCommand.self,
+                      CanPrintCommand.self, PrintCommand.self, ShareCommand.self, FormCommand.self, PrintersCommand.self, JobsCommand.self,
                       JobCommand.self, CancelCommand.self, ReleaseCommand.self, IntegrateCommand.self,
                       ThumbnailerServiceCommand.self])
 }

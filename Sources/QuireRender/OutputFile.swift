@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import QuireSystem
 import QuireTypes
 
@@ -40,6 +43,23 @@ public final class OutputFile {
             do { sink = .replacement(try AtomicReplacement(replacing: file, permissions: permissions)) } catch {
                 throw OutputError(path: path, error)
             }
+        }
+    }
+
+    /// Opens a replacement of the existing file `path` itself — a document saved in place, which
+    /// ``init(path:permissions:inputs:)`` refuses as an input — with `permissions` (the file's
+    /// own, kept). A symbolic link is followed: what it points to is replaced, the link kept.
+    public init(replacingInPlace path: DocumentPath, permissions: FilePermissions?) throws(OutputError) {
+        self.path = path
+        let resolved: [UInt8]
+        if let real = path.withCString({ realpath($0, nil) }) {
+            resolved = Array(UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real)))
+            free(real)
+        } else {
+            throw OutputError(path: path, reason: "cannot save in place: \(Errno.current)", errno: .current)
+        }
+        do { sink = .replacement(try AtomicReplacement(replacing: resolved, permissions: permissions)) } catch {
+            throw OutputError(path: path, error)
         }
     }
 
@@ -94,12 +114,12 @@ public final class OutputFile {
 
     /// Puts the file in place (closes the temporary file and renames it over the target), or
     /// closes the device or FIFO.
-    public func commit() throws(OutputError) {
+    public func commit(durable: Bool = false) throws(OutputError) {
         guard !committed else { return }
         committed = true
         switch sink {
         case .replacement(let replacement):
-            do { try replacement.commit() } catch { throw OutputError(path: path, error) }
+            do { try replacement.commit(durable: durable) } catch { throw OutputError(path: path, error) }
         case .direct(let descriptor, let owned):
             guard owned else { return }
             do { try descriptor.close() } catch {

@@ -17,8 +17,12 @@ package enum DocumentReply: Sendable {
     case entry([UInt8])
     /// A video or audio file's facts.
     case media(MediaInfo)
+    /// A PDF's form.
+    case form(FormFacts)
+    /// A changed document as saved (the update's bytes).
+    case saved(PDFUpdate)
 
-    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18 }
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18, form = 19, saved = 20 }
 
     package var frame: [UInt8] {
         var writer = WireWriter()
@@ -51,6 +55,12 @@ package enum DocumentReply: Sendable {
         case .media(let info):
             writer.integer(Tag.media.rawValue)
             info.write(to: &writer)
+        case .form(let facts):
+            writer.integer(Tag.form.rawValue)
+            facts.write(to: &writer)
+        case .saved(let update):
+            writer.integer(Tag.saved.rawValue)
+            update.write(to: &writer)
         }
         return writer.frame
     }
@@ -70,6 +80,8 @@ package enum DocumentReply: Sendable {
         case .pageText: self = .pageText(try PageText(reading: &reader))
         case .entry: self = .entry(try reader.data())
         case .media: self = .media(try MediaInfo(reading: &reader))
+        case .form: self = .form(try FormFacts(reading: &reader))
+        case .saved: self = .saved(try PDFUpdate(reading: &reader))
         case nil: throw WireReader.Malformed()
         }
     }

@@ -126,6 +126,17 @@ final class DocumentSession {
             let reply: DocumentReply
             do { reply = .pageText(try pageText(request)) } catch { reply = .failed(error) }
             return WireIO.writeAll(output, reply.frame)
+        case .formFields:
+            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do { reply = .form(try formFacts(request)) } catch { reply = .failed(error) }
+            return WireIO.writeAll(output, reply.frame)
+        case .saveChanges:
+            guard let request = try? DocumentRequest(reading: &reader), let changes = try? DocumentChanges(reading: &reader),
+                  reader.isAtEnd else { return nil }
+            let reply: DocumentReply
+            do { reply = .saved(try save(request, changes)) } catch { reply = .failed(error) }
+            return WireIO.writeAll(output, reply.frame)
         case .thumbnail:
             return nil
         }
@@ -492,7 +503,7 @@ final class DocumentSession {
     }
 
     /// The file `request` names, opened (read-only, checked) and typed by its content.
-    private func input(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, ContentType) {
+    func input(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, ContentType) {
         hooks.beforeHandling(request.path)
         do {
             let file = try InputFile(path: request.path, maximumSize: request.maximumFileSize)

@@ -151,6 +151,29 @@ public final class RenderClient {
         }
     }
 
+    /// A PDF's form: its fields and whether it can be filled.
+    public func formFields(_ request: DocumentRequest) throws(RenderProblem) -> FormFacts {
+        let request = Self.absolute(request)
+        switch try exchange(request.frame(.formFields), for: request.path, context: "reading its form", interrupt: nil,
+                            abandon: { false }) {
+        case .form(let facts): return facts
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// The document with `changes` made, as the worker saved it (an incremental update, or a
+    /// rewritten file); nothing is written here — ``DocumentUpdateWriter`` puts it in place.
+    public func saveChanges(_ request: DocumentRequest, _ changes: DocumentChanges) throws(RenderProblem) -> PDFUpdate {
+        let request = Self.absolute(request)
+        switch try exchange(changes.frame(for: request), for: request.path, context: "saving the changes", interrupt: nil,
+                            abandon: { false }) {
+        case .saved(let update): return update
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
     /// The bytes of archive entry `path` (read in the worker; nothing is unpacked to disk there).
     public func extractEntry(_ request: DocumentRequest, path: String, interrupt: FileDescriptor? = nil,
                              abandon: () -> Bool = { false }) throws(RenderProblem) -> [UInt8] {

@@ -36,4 +36,11 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// `quire info` (``OneShotSandbox``): the discoverer decodes, and a decoder bomb or exploit
     /// then meets the worker's limits, not the command.
     case mediaInfo = 12
+    /// A PDF's form: its fields, their values and choices, whether it is XFA only and whether
+    /// its permissions let it be filled (``FormFacts``), for `quire form`.
+    case formFields = 13
+    /// A document changed as a person asked (``DocumentChanges``: form values), saved by the
+    /// worker as an incremental update and answered as its bytes (``PDFUpdate``); the client
+    /// puts them in place atomically. The worker never writes the person's files.
+    case saveChanges = 14
 }

@@ -129,6 +129,8 @@ final class DocumentationExamplesTests {
         "s-$SLURM_ARRAY_TASK_ID.json": .output("s-0.json"), // SLURM_ARRAY_TASK_ID=0 in the environment
         "s-*.json": .output("s-0.json"),
         "office": .word("quire-office"),
+        "form.pdf": .copy(sample: "forms/form.pdf", name: "form.pdf"),
+        "filled.pdf": .output("filled.pdf"),
         "office-12": .heldJob,
     ]
 

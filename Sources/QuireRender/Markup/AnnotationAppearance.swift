@@ -1,0 +1,88 @@
+internal import CQPDF
+
+/// The normal appearance of an annotation Quire added (poppler-glib writes none), drawn from
+/// the annotation's own dictionary as a form XObject whose bounding box is its `/Rect` (so it
+/// draws in page space): a highlight fills each quadrilateral of `/QuadPoints` with `/C` in the
+/// Multiply blend mode, an underline or strike-out strokes a line under or through each, a
+/// square or circle strokes its `/Rect` inset by half its width, a line strokes `/L`, and a
+/// note is a small coloured sheet with three lines.
+enum AnnotationAppearance {
+    /// The stream object's body (`<< … >> stream … endstream`), nil for a kind it does not draw.
+    static func form(_ annot: qpdf_oh, api: quire_qpdf_api, qpdf: qpdf_data) -> [UInt8]? {
+        func numbers(_ key: String) -> [Double] {
+            let array = api.qpdf_oh_get_key(qpdf, annot, key)
+            guard api.qpdf_oh_is_array(qpdf, array) != 0 else { return [] }
+            return (0..<min(Int(api.qpdf_oh_get_array_n_items(qpdf, array)), 4096)).compactMap { index in
+                let item = api.qpdf_oh_get_array_item(qpdf, array, Int32(index))
+                guard api.qpdf_oh_is_number(qpdf, item) != 0 else { return nil }
+                let value = api.qpdf_oh_get_numeric_value(qpdf, item)
+                return value.isFinite ? value : nil
+            }
+        }
+        let subtype = api.qpdf_oh_get_key(qpdf, annot, "/Subtype")
+        func isSubtype(_ name: String) -> Bool { api.qpdf_oh_is_name_and_equals(qpdf, subtype, name) != 0 }
+        let rect = numbers("/Rect")
+        guard rect.count == 4 else { return nil }
+        let (x1, y1, x2, y2) = (min(rect[0], rect[2]), min(rect[1], rect[3]), max(rect[0], rect[2]), max(rect[1], rect[3]))
+        let colour = numbers("/C")
+        let rgb = colour.count == 3 ? colour.map(n).joined(separator: " ") : "0 0 0"
+        let quads = numbers("/QuadPoints")
+        var content = ""
+        var resources = ""
+        if isSubtype("/Highlight") {
+            resources = "/ExtGState << /GS0 << /BM /Multiply >> >>"
+            content = "/GS0 gs \(rgb) rg\n"
+            for q in stride(from: 0, to: quads.count - 7, by: 8) {
+                content += "\(n(quads[q])) \(n(quads[q + 1])) m \(n(quads[q + 2])) \(n(quads[q + 3])) l "
+                    + "\(n(quads[q + 6])) \(n(quads[q + 7])) l \(n(quads[q + 4])) \(n(quads[q + 5])) l h f\n"
+            }
+        } else if isSubtype("/Underline") || isSubtype("/StrikeOut") {
+            content = "\(rgb) RG\n"
+            let under = isSubtype("/Underline")
+            for q in stride(from: 0, to: quads.count - 7, by: 8) {
+                let top = quads[q + 1], bottom = quads[q + 5]
+                let width = max(0.5, abs(top - bottom) / 14)
+                let y = under ? bottom + width : (top + bottom) / 2
+                content += "\(n(width)) w \(n(quads[q + 4])) \(n(y)) m \(n(quads[q + 6])) \(n(y)) l S\n"
+            }
+        } else if isSubtype("/Square") {
+            content = "\(rgb) RG 1 w \(n(x1 + 0.5)) \(n(y1 + 0.5)) \(n(x2 - x1 - 1)) \(n(y2 - y1 - 1)) re S\n"
+        } else if isSubtype("/Circle") {
+            let cx = (x1 + x2) / 2, cy = (y1 + y2) / 2, rx = (x2 - x1 - 1) / 2, ry = (y2 - y1 - 1) / 2
+            let k = 0.5523
+            content = "\(rgb) RG 1 w \(n(cx + rx)) \(n(cy)) m "
+                + "\(n(cx + rx)) \(n(cy + k * ry)) \(n(cx + k * rx)) \(n(cy + ry)) \(n(cx)) \(n(cy + ry)) c "
+                + "\(n(cx - k * rx)) \(n(cy + ry)) \(n(cx - rx)) \(n(cy + k * ry)) \(n(cx - rx)) \(n(cy)) c "
+                + "\(n(cx - rx)) \(n(cy - k * ry)) \(n(cx - k * rx)) \(n(cy - ry)) \(n(cx)) \(n(cy - ry)) c "
+                + "\(n(cx + k * rx)) \(n(cy - ry)) \(n(cx + rx)) \(n(cy - k * ry)) \(n(cx + rx)) \(n(cy)) c S\n"
+        } else if isSubtype("/Line") {
+            let line = numbers("/L")
+            guard line.count == 4 else { return nil }
+            content = "\(rgb) RG 1 w \(n(line[0])) \(n(line[1])) m \(n(line[2])) \(n(line[3])) l S\n"
+        } else if isSubtype("/Text") {
+            let w = x2 - x1, h = y2 - y1
+            content = "\(rgb) rg 0 0 0 RG 0.5 w \(n(x1 + 0.5)) \(n(y1 + 0.5)) \(n(w - 1)) \(n(h - 1)) re B\n"
+            for (fraction, length) in [(0.7, 0.7), (0.5, 0.7), (0.3, 0.45)] {
+                content += "\(n(x1 + w * 0.15)) \(n(y1 + h * fraction)) m \(n(x1 + w * (0.15 + length))) \(n(y1 + h * fraction)) l S\n"
+            }
+        } else {
+            return nil
+        }
+        let data = Array(content.utf8)
+        let header = "<< /Type /XObject /Subtype /Form /BBox [\(n(x1)) \(n(y1)) \(n(x2)) \(n(y2))] "
+            + "/Resources << \(resources) >> /Length \(data.count) >>\nstream\n"
+        return Array(header.utf8) + data + Array("\nendstream".utf8)
+    }
+
+    /// A number as PDF writes it: at most three decimals, no exponent.
+    static func n(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        if rounded == rounded.rounded(), abs(rounded) < 1e12 { return String(Int64(rounded)) }
+        let whole = Int64(rounded.magnitude)
+        let fraction = Int64(((rounded.magnitude - Double(whole)) * 1000).rounded())
+        var digits = String(fraction)
+        while digits.count < 3 { digits = "0" + digits }
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return (rounded < 0 ? "-" : "") + "\(whole).\(digits)"
+    }
+}

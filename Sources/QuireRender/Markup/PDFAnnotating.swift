@@ -1,0 +1,79 @@
+internal import CPoppler
+import QuireTypes
+
+extension PDFDocument {
+    /// Whether the document's permissions let annotations be added.
+    public var allowsAnnotating: Bool {
+        let permissions = libpoppler.poppler_document_get_permissions(document).rawValue
+        return permissions & POPPLER_PERMISSIONS_OK_TO_ADD_NOTES.rawValue != 0
+    }
+
+    /// Whether the document's permissions let its pages be turned (assembled).
+    public var allowsAssembling: Bool {
+        let permissions = libpoppler.poppler_document_get_permissions(document).rawValue
+        return permissions & POPPLER_PERMISSIONS_OK_TO_ASSEMBLE.rawValue != 0
+    }
+
+    /// Adds `annotation` to its page in memory (poppler-glib makes the dictionary and its
+    /// appearance stream); ``savedUpdate(original:)`` writes it.
+    /// - Throws: ``FormValueError`` for a page that does not exist or geometry that is not a
+    ///   place on the page.
+    public func add(_ annotation: PageAnnotation) throws(FormValueError) {
+        guard annotation.page >= 0, annotation.page < pageCount,
+              let page = libpoppler.poppler_document_get_page(document, Int32(annotation.page)) else {
+            throw FormValueError("page \(annotation.page + 1) does not exist (the PDF has \(pageCount) pages)")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let first = annotation.boxes.first, annotation.boxes.allSatisfy(\.isFinite) else {
+            throw FormValueError("a \(annotation.kind.rawValue) needs a place on the page")
+        }
+        var width = 0.0, height = 0.0
+        libpoppler.poppler_page_get_size(page, &width, &height)
+        // From the top left, y down, to PDF space (y up), as poppler-glib takes it before it
+        // adds the crop box and undoes the page's rotation.
+        func rectangle(_ box: PageAnnotation.Box) -> PopplerRectangle {
+            PopplerRectangle(x1: min(box.x, box.x + box.width), y1: height - max(box.y, box.y + box.height),
+                             x2: max(box.x, box.x + box.width), y2: height - min(box.y, box.y + box.height))
+        }
+        var bounds = rectangle(first)
+        for box in annotation.boxes.dropFirst() {
+            let r = rectangle(box)
+            bounds = PopplerRectangle(x1: min(bounds.x1, r.x1), y1: min(bounds.y1, r.y1), x2: max(bounds.x2, r.x2), y2: max(bounds.y2, r.y2))
+        }
+        let created: OpaquePointer?
+        switch annotation.kind {
+        case .highlight, .underline, .strikeOut:
+            let quads = g_array_new(0, 0, guint(MemoryLayout<PopplerQuadrilateral>.stride))!
+            defer { g_array_free(quads, 1) }
+            for box in annotation.boxes {
+                let r = rectangle(box)
+                var quad = PopplerQuadrilateral(p1: PopplerPoint(x: r.x1, y: r.y2), p2: PopplerPoint(x: r.x2, y: r.y2),
+                                                p3: PopplerPoint(x: r.x1, y: r.y1), p4: PopplerPoint(x: r.x2, y: r.y1))
+                g_array_append_vals(quads, &quad, 1)
+            }
+            switch annotation.kind {
+            case .highlight: created = libpoppler.poppler_annot_text_markup_new_highlight(document, &bounds, quads)
+            case .underline: created = libpoppler.poppler_annot_text_markup_new_underline(document, &bounds, quads)
+            default: created = libpoppler.poppler_annot_text_markup_new_strikeout(document, &bounds, quads)
+            }
+        case .note:
+            // The note's icon: 24 points square at the box's top left.
+            var icon = PopplerRectangle(x1: bounds.x1, y1: bounds.y2 - 24, x2: bounds.x1 + 24, y2: bounds.y2)
+            created = libpoppler.poppler_annot_text_new(document, &icon)
+        case .square: created = libpoppler.poppler_annot_square_new(document, &bounds)
+        case .circle: created = libpoppler.poppler_annot_circle_new(document, &bounds)
+        case .line:
+            var start = PopplerPoint(x: first.x, y: height - first.y)
+            var end = PopplerPoint(x: first.x + first.width, y: height - (first.y + first.height))
+            created = libpoppler.poppler_annot_line_new(document, &bounds, &start, &end)
+        }
+        guard let annot = created else { throw FormValueError("poppler could not make the \(annotation.kind.rawValue)") }
+        defer { g_object_unref(UnsafeMutableRawPointer(annot)) }
+        func channel(_ value: Double) -> guint16 { guint16(max(0, min(1, value)) * 65535) }
+        var colour = PopplerColor(red: channel(annotation.colour.red), green: channel(annotation.colour.green),
+                                  blue: channel(annotation.colour.blue))
+        libpoppler.poppler_annot_set_color(annot, &colour)
+        if let text = annotation.text { libpoppler.poppler_annot_set_contents(annot, text) }
+        libpoppler.poppler_page_add_annot(page, annot)
+    }
+}

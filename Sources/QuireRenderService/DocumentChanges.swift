@@ -1,0 +1,93 @@
+import QuireRender
+
+/// What a person asked to change in a document, sent to the worker that writes it
+/// (``RenderRequestKind/saveChanges``): form values and annotations added to pages. The worker applies them all or
+/// none, and answers with the saved update (``PDFUpdate``), never writing the file itself.
+public struct DocumentChanges: Sendable, Hashable {
+    /// One form field's new value, in the form's words (``FormField``).
+    public struct FormValue: Sendable, Hashable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public var formValues: [FormValue]
+    public var annotations: [PageAnnotation]
+    /// Pages turned: 0-based page → quarter turns clockwise (negative: anticlockwise).
+    public var turns: [Int: Int]
+
+    public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:]) {
+        self.formValues = formValues
+        self.annotations = annotations
+        self.turns = turns
+    }
+
+    /// Most values one request carries.
+    static let maximumValues = 100_000
+
+    func write(to writer: inout WireWriter) {
+        writer.integer(Int64(formValues.count))
+        for value in formValues {
+            writer.string(value.name)
+            writer.string(value.value)
+        }
+        writer.integer(Int64(annotations.count))
+        for annotation in annotations {
+            writer.string(annotation.kind.rawValue)
+            writer.integer(Int64(annotation.page))
+            writer.integer(Int64(annotation.boxes.count))
+            for box in annotation.boxes {
+                for value in [box.x, box.y, box.width, box.height] { writer.double(value) }
+            }
+            for value in [annotation.colour.red, annotation.colour.green, annotation.colour.blue] { writer.double(value) }
+            writer.optionalString(annotation.text)
+        }
+        writer.integer(Int64(turns.count))
+        for (page, quarterTurns) in turns.sorted(by: { $0.key < $1.key }) {
+            writer.integer(Int64(page))
+            writer.integer(Int64(quarterTurns))
+        }
+    }
+
+    init(reading reader: inout WireReader) throws(WireReader.Malformed) {
+        let count = try reader.count(atMost: Self.maximumValues)
+        formValues = []
+        for _ in 0..<count {
+            formValues.append(FormValue(name: try reader.string(), value: try reader.string()))
+        }
+        let annotationCount = try reader.count(atMost: Self.maximumValues)
+        annotations = []
+        for _ in 0..<annotationCount {
+            guard let kind = PageAnnotation.Kind(rawValue: try reader.string()) else { throw WireReader.Malformed() }
+            let page = try reader.integer()
+            guard page >= 0, page <= Int64(Int32.max) else { throw WireReader.Malformed() }
+            let boxCount = try reader.count(atMost: Self.maximumValues)
+            var boxes: [PageAnnotation.Box] = []
+            for _ in 0..<boxCount {
+                boxes.append(PageAnnotation.Box(x: try reader.double(), y: try reader.double(), width: try reader.double(),
+                                                height: try reader.double()))
+            }
+            let colour = PageAnnotation.Colour(red: try reader.double(), green: try reader.double(), blue: try reader.double())
+            annotations.append(PageAnnotation(kind: kind, page: Int(page), boxes: boxes, colour: colour, text: try reader.optionalString()))
+        }
+        let turnCount = try reader.count(atMost: Self.maximumValues)
+        turns = [:]
+        for _ in 0..<turnCount {
+            let page = try reader.integer(), quarterTurns = try reader.integer()
+            guard page >= 0, page <= Int64(Int32.max), abs(quarterTurns) <= 1000 else { throw WireReader.Malformed() }
+            turns[Int(page)] = Int(quarterTurns)
+        }
+    }
+
+    /// The request frame: `document` changed as this says.
+    package func frame(for document: DocumentRequest) -> [UInt8] {
+        var writer = WireWriter()
+        writer.integer(RenderRequestKind.saveChanges.rawValue)
+        document.write(to: &writer)
+        write(to: &writer)
+        return writer.frame
+    }
+}

@@ -1,0 +1,72 @@
+import QuireRender
+import QuireTypes
+
+/// The worker's side of changing a document (issue 36): a PDF's form read and filled,
+/// annotations added to its pages. The
+/// document is opened afresh for each request (never the one a viewer's pages come from), changed
+/// in memory, saved by poppler as an incremental update and handed back as bytes; the worker
+/// writes no file of the person's.
+extension DocumentSession {
+    /// The form of the PDF `request` names.
+    func formFacts(_ request: DocumentRequest) throws(RenderProblem) -> FormFacts {
+        let (file, form) = try openForm(request)
+        return Self.facts(form, file: file)
+    }
+
+    /// The PDF `request` names with `changes` made, as poppler saves it.
+    func save(_ request: DocumentRequest, _ changes: DocumentChanges) throws(RenderProblem) -> PDFUpdate {
+        let (file, document) = try openDocument(request)
+        if !changes.formValues.isEmpty {
+            let form = PDFForm(document, file: file, password: request.password)
+            let facts = Self.facts(form, file: file)
+            if facts.isXFAOnly { throw Self.xfaOnly }
+            if let reason = facts.fillingForbidden { throw RenderProblem(.unsupported, reason) }
+            for value in changes.formValues {
+                do { try form.set(value.name, to: value.value) } catch {
+                    throw RenderProblem(.unsupported, error.message)
+                }
+            }
+        }
+        if !changes.annotations.isEmpty {
+            if !document.allowsAnnotating {
+                throw RenderProblem(.unsupported, "the PDF's permissions do not allow adding annotations")
+            }
+            for annotation in changes.annotations {
+                do { try document.add(annotation) } catch { throw RenderProblem(.unsupported, error.message) }
+            }
+        }
+        if !changes.turns.isEmpty, !document.allowsAssembling {
+            throw RenderProblem(.unsupported, "the PDF's permissions do not allow turning its pages")
+        }
+        var annotated: [Int: Int] = [:]
+        for annotation in changes.annotations { annotated[annotation.page, default: 0] += 1 }
+        do { return try document.savedUpdate(original: file, turns: changes.turns, annotated: annotated) } catch {
+            throw RenderProblem(error, passwordGiven: request.password != nil)
+        }
+    }
+
+    static let xfaOnly = RenderProblem(.unsupported, "XFA forms are not supported (this PDF's form is XFA only)")
+
+    private static func facts(_ form: PDFForm, file: InputFile) -> FormFacts {
+        let fields = form.fields
+        return FormFacts(fields: fields, isXFAOnly: fields.isEmpty && PDFForm.hasXFA(file),
+                         fillingForbidden: form.allowsFilling ? nil : "the PDF's permissions do not allow filling in its form")
+    }
+
+    private func openForm(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, PDFForm) {
+        let (file, document) = try openDocument(request)
+        return (file, PDFForm(document, file: file, password: request.password))
+    }
+
+    private func openDocument(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, PDFDocument) {
+        let (file, type) = try input(request)
+        guard type.family == .pdf else {
+            throw RenderProblem(.unsupported, "not a PDF (\(type.description)): only PDF forms can be filled", mimeType: type.mimeType)
+        }
+        do {
+            return (file, try PDFDocument(file: file, password: request.password))
+        } catch {
+            throw RenderProblem(error, passwordGiven: request.password != nil)
+        }
+    }
+}

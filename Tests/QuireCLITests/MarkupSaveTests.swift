@@ -1,0 +1,242 @@
+import Foundation
+import Quire
+import QuireRenderService
+import QuireTestSupport
+import Testing
+
+/// Annotations saved through the render worker (issue 36): the worker adds them with poppler and
+/// answers with the incremental update, ``DocumentUpdateWriter`` puts it in place; an
+/// independent reader (pypdf) finds the annotation dictionaries with their appearance streams,
+/// QuadPoints, colours and text, pdftoppm draws them, a signature stays valid, and a revert gives back the
+/// original bytes.
+@Suite("Markup saved through the worker")
+final class MarkupSaveTests {
+    let directory = TemporaryDirectory("quire-markup")
+
+    /// "Quire sample, page" on page 1 of document.pdf, in points from the top left (pdftotext -bbox).
+    static let words = PageAnnotation.Box(x: 72, y: 217.7, width: 263.4, height: 27.9)
+
+    func copy(_ sample: String, to name: String, mode: Int = 0o644) throws -> String {
+        let path = directory.file(name)
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: Samples.path(sample), toPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return path
+    }
+
+    func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// Saves `changes` to `path` in place through a worker; the update the worker made.
+    @discardableResult
+    func save(_ path: String, _ changes: DocumentChanges) throws -> PDFUpdate {
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        let original = try InputFile(path: DocumentPath(path))
+        let update = try client.saveChanges(DocumentRequest(path: DocumentPath(path)), changes)
+        try DocumentUpdateWriter.write(update, original: original, to: nil)
+        return update
+    }
+
+    /// Page 1's annotations as pypdf reads them: subtype, whether it has a normal appearance
+    /// stream, its QuadPoints count, its colour and contents.
+    func annotations(_ path: String) -> [[String: Any]] {
+        let script = """
+            import json, sys, pypdf
+            page = pypdf.PdfReader(sys.argv[1]).pages[0]
+            out = []
+            annots = page.get('/Annots')
+            for ref in (annots.get_object() if annots is not None else []):
+                a = ref.get_object()
+                ap = a.get('/AP')
+                out.append({'subtype': str(a['/Subtype']), 'appearance': bool(ap and '/N' in ap.get_object()),
+                            'quads': len(a.get('/QuadPoints') or []), 'colour': [float(c) for c in (a.get('/C') or [])],
+                            'contents': str(a.get('/Contents') or ''), 'rect': [float(v) for v in a['/Rect']]})
+            print(json.dumps(out))
+            """
+        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path], timeout: 60)
+        #expect(result.status == 0, "pypdf: \(result.standardError)")
+        return (try? JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]]) ?? []
+    }
+
+    /// Pixels of page 1 (72 dpi RGB, pdftoppm) inside a box (points from the top left) that
+    /// `test` accepts.
+    func pixels(_ path: String, in box: PageAnnotation.Box, where test: (UInt8, UInt8, UInt8) -> Bool) throws -> Int {
+        let prefix = directory.file("render-\(UUID().uuidString)")
+        let result = ProcessRunner.run(["/usr/bin/pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-singlefile", path, prefix], timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let ppm = try bytes(prefix + ".ppm")
+        var fields: [String] = [], offset = 0, current = ""
+        while fields.count < 4 {
+            let byte = ppm[offset]
+            offset += 1
+            if byte == 0x20 || byte == 0x0A {
+                if !current.isEmpty { fields.append(current); current = "" }
+            } else {
+                current.append(Character(UnicodeScalar(byte)))
+            }
+        }
+        let columns = Int(fields[1])!
+        var count = 0
+        for row in Int(box.y)..<Int(box.y + box.height) {
+            for column in Int(box.x)..<Int(box.x + box.width) {
+                let at = offset + (row * columns + column) * 3
+                if test(ppm[at], ppm[at + 1], ppm[at + 2]) { count += 1 }
+            }
+        }
+        return count
+    }
+
+    static func yellow(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 200 && g > 180 && b < 120 }
+
+    @Test func everyKindIsSavedAsAStandardAnnotationThatOtherReadersReadAndPixelsShow() throws {
+        let path = try copy("document.pdf", to: "marked.pdf", mode: 0o604)
+        let original = try bytes(path)
+        let before = try pixels(path, in: Self.words, where: Self.yellow)
+        let blue = PageAnnotation.Colour(red: 0, green: 0, blue: 0.9)
+        let changes = DocumentChanges(annotations: [
+            PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words]),
+            PageAnnotation(kind: .underline, page: 0, boxes: [Self.words], colour: blue),
+            PageAnnotation(kind: .strikeOut, page: 0, boxes: [Self.words], colour: .red),
+            PageAnnotation(kind: .note, page: 0, boxes: [.init(x: 500, y: 40, width: 24, height: 24)], text: "Check this page"),
+            PageAnnotation(kind: .square, page: 0, boxes: [.init(x: 60, y: 400, width: 120, height: 60)], colour: blue),
+            PageAnnotation(kind: .circle, page: 0, boxes: [.init(x: 220, y: 400, width: 120, height: 60)], colour: blue),
+            PageAnnotation(kind: .line, page: 0, boxes: [.init(x: 60, y: 500, width: 300, height: 40)], colour: .red),
+        ])
+        let update = try save(path, changes)
+        guard case .incremental(let size, let appended) = update else {
+            Issue.record("not an incremental update")
+            return
+        }
+        #expect(size == Int64(original.count) && appended.count < 16 << 10, "\(appended.count) bytes appended")
+        let saved = try bytes(path)
+        #expect(Array(saved.prefix(original.count)) == original, "the original bytes stay first and unchanged")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o604)
+        let found = annotations(path)
+        #expect(found.map { $0["subtype"] as? String } == ["/Highlight", "/Underline", "/StrikeOut", "/Text", "/Square", "/Circle", "/Line"],
+                "\(found)")
+        try #require(found.count == 7)
+        #expect(found.allSatisfy { $0["appearance"] as? Bool == true }, "each has an appearance stream: \(found)")
+        #expect(found.prefix(3).allSatisfy { $0["quads"] as? Int == 8 }, "one quadrilateral each (8 numbers)")
+        #expect(found[3]["contents"] as? String == "Check this page")
+        #expect(found[4]["colour"] as? [Double] == [0, 0, 0.9] || (found[4]["colour"] as? [Double]).map { abs($0[2] - 0.9) < 0.01 } == true)
+        // The highlight's rectangle covers the words, in PDF space (the A4 page is 841.89 high).
+        let rect = try #require(found[0]["rect"] as? [Double])
+        #expect(abs(rect[0] - 72) < 1 && abs(rect[3] - (841.89 - 217.7)) < 1 && abs(rect[1] - (841.89 - 245.6)) < 1, "\(rect)")
+        let after = try pixels(path, in: Self.words, where: Self.yellow)
+        #expect(before == 0 && after > 1000, "the highlight is drawn: \(before) → \(after) yellow pixels")
+        let square = try pixels(path, in: .init(x: 58, y: 398, width: 124, height: 64)) { r, g, b in b > 150 && r < 100 && g < 100 }
+        #expect(square > 100, "the square's blue border is drawn: \(square)")
+    }
+
+    @Test func aRevertGivesBackTheOriginalBytes() throws {
+        let path = try copy("document.pdf", to: "revert.pdf", mode: 0o640)
+        let original = try bytes(path)
+        let first = try save(path, DocumentChanges(annotations: [PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words])]))
+        try save(path, DocumentChanges(annotations: [PageAnnotation(kind: .square, page: 1, boxes: [.init(x: 10, y: 10, width: 50, height: 50)])]))
+        #expect(try bytes(path).count > original.count)
+        guard case .incremental(let size, _) = first else {
+            Issue.record("not an incremental update")
+            return
+        }
+        try DocumentUpdateWriter.revert(DocumentPath(path), toOriginalSize: size)
+        #expect(try bytes(path) == original, "byte for byte")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
+        // A size that does not end a PDF is refused, and nothing is written.
+        #expect(throws: OutputError.self) { try DocumentUpdateWriter.revert(DocumentPath(path), toOriginalSize: 100) }
+        #expect(try bytes(path) == original)
+    }
+
+    @Test func aFileChangedSinceItWasReadIsNotOverwritten() throws {
+        let path = try copy("document.pdf", to: "changed.pdf")
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        let original = try InputFile(path: DocumentPath(path))
+        let update = try client.saveChanges(DocumentRequest(path: DocumentPath(path)),
+                                            DocumentChanges(annotations: [PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words])]))
+        // Another program writes the file meanwhile.
+        let other = Array("%PDF-1.4 written by someone else\n".utf8)
+        try Data(other).write(to: URL(fileURLWithPath: path))
+        #expect(throws: OutputError.self) { try DocumentUpdateWriter.write(update, original: original, to: nil) }
+        #expect(try bytes(path) == other, "their bytes are kept")
+    }
+
+    @Test func aSignatureStaysValidAfterAHighlight() throws {
+        let signed = try SignedPDF.make(from: Samples.path("document.pdf"), in: directory)
+        let original = try bytes(signed)
+        try save(signed, DocumentChanges(annotations: [PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words])]))
+        #expect(Array(try bytes(signed).prefix(original.count)) == original)
+        let check = ProcessRunner.run(["/usr/bin/pdfsig", signed], timeout: 60)
+        #expect(check.standardOutputText.contains("Signature Validation: Signature is Valid."), "\(check.standardOutputText)")
+        #expect(annotations(signed).contains { $0["subtype"] as? String == "/Highlight" })
+    }
+
+    @Test func aPDFThatForbidsAnnotatingOrAPageThatIsNotThereIsRefused() throws {
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        let locked = DocumentRequest(path: DocumentPath(Samples.path("forms/form-locked.pdf")))
+        #expect {
+            try client.saveChanges(locked, DocumentChanges(annotations: [PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words])]))
+        } throws: { error in
+            (error as? RenderProblem)?.message.contains("do not allow adding annotations") == true
+        }
+        let document = DocumentRequest(path: DocumentPath(Samples.path("document.pdf")))
+        #expect {
+            try client.saveChanges(document, DocumentChanges(annotations: [PageAnnotation(kind: .note, page: 40, boxes: [Self.words])]))
+        } throws: { error in
+            (error as? RenderProblem)?.message.contains("page 41 does not exist") == true
+        }
+    }
+
+    /// Page rotations (0, 90…) and sizes as pypdf reads them, and whether `qpdf --check` passes.
+    func rotations(_ path: String) -> (turns: [Int], checked: Bool) {
+        let script = "import sys, pypdf; print(' '.join(str(p.rotation) for p in pypdf.PdfReader(sys.argv[1]).pages))"
+        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path], timeout: 60)
+        let check = ProcessRunner.run(["/usr/bin/qpdf", "--check", path], timeout: 60)
+        return (result.standardOutputText.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
+                check.status == 0)
+    }
+
+    /// The size pdftoppm draws page `page` (1-based) at 72 dpi.
+    func renderedSize(_ path: String, page: Int) throws -> (Int, Int) {
+        let prefix = directory.file("size-\(UUID().uuidString)")
+        _ = ProcessRunner.run(["/usr/bin/pdftoppm", "-r", "10", "-f", "\(page)", "-l", "\(page)", "-singlefile", path, prefix], timeout: 60)
+        let header = String(decoding: try bytes(prefix + ".ppm").prefix(20), as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        return (Int(header[1]) ?? 0, Int(header[2]) ?? 0)
+    }
+
+    @Test func pagesTurnLeftAndRightAsAnUpdateAfterTheAnnotations() throws {
+        let path = try copy("document.pdf", to: "turned.pdf")
+        let original = try bytes(path)
+        try save(path, DocumentChanges(annotations: [PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words])], turns: [0: 1, 1: -1]))
+        #expect(Array(try bytes(path).prefix(original.count)) == original, "the original bytes stay first")
+        let (turns, checked) = rotations(path)
+        #expect(turns == [90, 270, 0] && checked, "\(turns), qpdf --check \(checked)")
+        let (width, height) = try renderedSize(path, page: 1)
+        #expect(width > height, "page 1 is drawn landscape: \(width)×\(height)")
+        #expect(annotations(path).contains { $0["subtype"] as? String == "/Highlight" }, "the highlight is still there")
+        // Turned again: from where it is now.
+        try save(path, DocumentChanges(turns: [0: 1]))
+        #expect(rotations(path).turns == [180, 270, 0])
+    }
+
+    @Test func aFileWithACrossReferenceStreamGetsOneForItsTurn() throws {
+        let path = directory.file("streams.pdf")
+        let made = ProcessRunner.run(["/usr/bin/qpdf", "--object-streams=generate", Samples.path("document.pdf"), path], timeout: 60)
+        #expect(made.status == 0, "\(made.standardError)")
+        let original = try bytes(path)
+        try save(path, DocumentChanges(turns: [2: 1]))
+        let saved = try bytes(path)
+        #expect(Array(saved.prefix(original.count)) == original)
+        #expect(String(decoding: saved.suffix(saved.count - original.count), as: UTF8.self).contains("/Type /XRef"))
+        let (turns, checked) = rotations(path)
+        #expect(turns == [0, 0, 90] && checked, "\(turns), qpdf --check \(checked)")
+    }
+
+    @Test func aSignatureStaysValidAfterAPageIsTurned() throws {
+        let signed = try SignedPDF.make(from: Samples.path("document.pdf"), in: directory)
+        try save(signed, DocumentChanges(turns: [0: -1]))
+        let check = ProcessRunner.run(["/usr/bin/pdfsig", signed], timeout: 60)
+        #expect(check.standardOutputText.contains("Signature Validation: Signature is Valid."), "\(check.standardOutputText)")
+        #expect(rotations(signed).turns.first == 270)
+    }
+}
