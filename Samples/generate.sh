@@ -42,6 +42,8 @@ fi
 python3 -c 'import struct,sys; info=struct.pack(">HHBBHBB", 80, 60, 26, 0, 100, 22, 1); chunk=b"INFO"+struct.pack(">I", len(info))+info; sys.stdout.buffer.write(b"AT&TFORM"+struct.pack(">I", 4+len(chunk))+b"DJVU"+chunk)' > "$out/page.djvu"
 # Containers, GIF, EXIF-rotated JPEG, PostScript and hostile samples (built in-process in Python).
 python3 "$here/derive.py" "$out"
+# Animated GIF, APNG and WebP (animations/), written by Pillow.
+/usr/bin/python3 -I "$here/animations.py" "$out"
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).
 python3 "$here/shadings.py" "$out"
 # Fonts (fonts/): a collection and a WOFF made from DejaVu, a truncated font, a broken table.

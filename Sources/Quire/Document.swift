@@ -105,6 +105,7 @@ public final class Document: Sendable {
         var djvu: DjVuSummary?
         var mail: MailSummary?
         var photo: PhotoDetails?
+        var animation: AnimationInfo?
         var problem: DocumentError?
         switch contentType.family {
         case .pdf:
@@ -161,6 +162,7 @@ public final class Document: Sendable {
                 image = probed
             }
             photo = PhotoDetails.ofPhoto(file)
+            animation = AnimationInfo.read(file)
         case .font:
             fontFaces = try FontFace.faces(in: file, limits: limits)
         case .archive:
@@ -206,6 +208,7 @@ public final class Document: Sendable {
         info.djvu = djvu
         info.mail = mail
         info.photo = photo
+        info.animation = animation
         return info
     }
 }

@@ -33,6 +33,7 @@ public struct DocumentInfo: Sendable {
     /// A DjVu document's pages, first page size and resolution.
     public var djvu: DjVuSummary? = nil
     public var mail: MailSummary? = nil
+    public var animation: AnimationInfo? = nil
     /// A photo's shot details (camera, lens, exposure…; a camera RAW file's, from LibRaw).
     public var photo: PhotoDetails? = nil
     /// A problem that left the card incomplete (e.g. a password is needed), if any.

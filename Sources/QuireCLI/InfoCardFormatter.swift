@@ -130,6 +130,9 @@ enum InfoCardFormatter {
         if let photo = info.photo {
             rows += photo.cardDetails.map { ($0.label, $0.value) }
         }
+        if let animation = info.animation {
+            rows += animation.cardDetails.map { ($0.label, $0.value) }
+        }
         if let djvu = info.djvu {
             rows.append(("Pages", grouped(Int64(djvu.pages))))
             if let width = djvu.pageWidth, let height = djvu.pageHeight {

@@ -113,6 +113,9 @@ struct InfoRecord: Encodable {
     /// `focalLength` (mm), `taken` (seconds since 1970, the camera's clock), `width`, `height`,
     /// `hasLocation` (the place itself is never given).
     var photo: PhotoDetails?
+    /// An animated GIF, PNG or WebP: `frames`, `duration` (seconds, one play), `loops` (plays
+    /// after the first: 0 forever; absent: once), `isCut` (counted in the first 64 MiB only).
+    var animation: AnimationInfo?
     var capabilities: [String: CapabilityRecord]?
     var error: ErrorRecord?
 
@@ -161,6 +164,7 @@ struct InfoRecord: Encodable {
         djvu = info.djvu
         mail = info.mail
         photo = info.photo
+        animation = info.animation
         if let pdf = info.pdf {
             self.pdf = PDFRecord(
                 pages: pdf.pageCount, pageWidth: pdf.firstPageSize?.width, pageHeight: pdf.firstPageSize?.height,

@@ -63,7 +63,7 @@ extension RenderEngine {
         let decoder = ImageDecoder(source: .file(input.file), path: input.file.path, limits: input.limits)
         do throws(DocumentError) {
             return Opened(source: try ImageSource(decoder: decoder, header: header),
-                          details: PhotoDetails.exif(header)?.cardDetails ?? [])
+                          details: (PhotoDetails.exif(header)?.cardDetails ?? []) + (AnimationInfo.read(input.file)?.cardDetails ?? []))
         } catch where error.kind == .damaged {
             // A HEIC or DjVu file gdk-pixbuf has no loader for is not damaged: say what `info`
             // says, and what to install. (Asked only on failure: a loader may read a type it

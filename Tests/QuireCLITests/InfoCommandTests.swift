@@ -179,6 +179,21 @@ struct InfoCommandTests {
         #expect(refused.status == 65 && refused.errorLines.count == 1 && refused.standardError.contains("not a readable camera RAW file"))
     }
 
+    /// Issue 39: an animation's frames, length and loops on the card and in JSON.
+    @Test func anAnimationsFramesAreOnTheCard() throws {
+        let result = QuireBinary.run(["info", Samples.path("animations/animated.gif")])
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = result.standardOutputText.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(rows.contains("Frames: 3") && rows.contains("Animation: 0.30 s, loops forever"), "\(result.standardOutputText)")
+        let json = QuireBinary.run(["info", "--json", Samples.path("animations/animated.png")])
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])
+        let animation = try #require(records.first?["animation"] as? [String: Any])
+        #expect(animation["frames"] as? Int == 4 && animation["loops"] as? Int == 1 && animation["isCut"] as? Bool == false, "\(animation)")
+        let still = QuireBinary.run(["info", "--json", Samples.path("format.gif")])
+        let stillRecords = try #require(try JSONSerialization.jsonObject(with: Data(still.standardOutput)) as? [[String: Any]])
+        #expect(stillRecords.first?["animation"] == nil)
+    }
+
     /// Files that report size 0 but are not empty (/proc) are typed by name and never read:
     /// reading /proc/self/mem at offset 0 fails with EIO.
     @Test func sizeZeroProcFilesAreNotRead() throws {
