@@ -31,6 +31,8 @@ typedef struct {
     __typeof__(&cmark_node_get_title) _Nonnull cmark_node_get_title;
     __typeof__(&cmark_gfm_core_extensions_ensure_registered) _Nonnull cmark_gfm_core_extensions_ensure_registered;
     __typeof__(&cmark_gfm_extensions_get_table_row_is_header) _Nonnull cmark_gfm_extensions_get_table_row_is_header;
+    __typeof__(&cmark_gfm_extensions_get_table_columns) _Nonnull cmark_gfm_extensions_get_table_columns;
+    __typeof__(&cmark_gfm_extensions_get_table_alignments) _Nonnull cmark_gfm_extensions_get_table_alignments;
     __typeof__(&cmark_gfm_extensions_get_tasklist_item_checked) _Nonnull cmark_gfm_extensions_get_tasklist_item_checked;
 } quire_cmark_api;
 
@@ -82,6 +84,10 @@ static inline const quire_cmark_api *_Nullable quire_cmark_api_load(void) {
     *(void **)&api.cmark_gfm_core_extensions_ensure_registered = symbol;
     if (!(symbol = dlsym(extensions, "cmark_gfm_extensions_get_table_row_is_header"))) return NULL;
     *(void **)&api.cmark_gfm_extensions_get_table_row_is_header = symbol;
+    if (!(symbol = dlsym(extensions, "cmark_gfm_extensions_get_table_columns"))) return NULL;
+    *(void **)&api.cmark_gfm_extensions_get_table_columns = symbol;
+    if (!(symbol = dlsym(extensions, "cmark_gfm_extensions_get_table_alignments"))) return NULL;
+    *(void **)&api.cmark_gfm_extensions_get_table_alignments = symbol;
     if (!(symbol = dlsym(extensions, "cmark_gfm_extensions_get_tasklist_item_checked"))) return NULL;
     *(void **)&api.cmark_gfm_extensions_get_tasklist_item_checked = symbol;
     return &api;

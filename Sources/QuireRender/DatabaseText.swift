@@ -50,7 +50,16 @@ public enum DatabaseText {
     }
 
     /// A table with box rules: a header row, a rule, the rows; numbers right-aligned.
+    /// How a column's cells stand in their width.
+    enum CellAlignment { case left, right, centre }
+
     static func box(header: [String], rows: [[String]], rightAligned: [Bool]) -> [String] {
+        box(header: header, rows: rows, alignments: rightAligned.map { $0 ? .right : .left }, alignHeader: false)
+    }
+
+    /// A boxed table whose columns stand as `alignments` says (missing ones: left), the header
+    /// too when `alignHeader` (Markdown's delimiter row aligns a whole column).
+    static func box(header: [String], rows: [[String]], alignments: [CellAlignment], alignHeader: Bool) -> [String] {
         let header = header.map { clipped(visible($0), maximumCellWidth) }
         let rows = rows.map { $0.map { clipped($0, maximumCellWidth) } }
         var widths = header.map(\.count)
@@ -60,19 +69,22 @@ public enum DatabaseText {
         func rule(_ left: String, _ middle: String, _ right: String) -> String {
             left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right
         }
-        func line(_ cells: [String], alignRight: Bool) -> String {
+        func line(_ cells: [String], aligned: Bool) -> String {
             var out = "│"
             for (index, width) in widths.enumerated() {
                 let cell = index < cells.count ? cells[index] : ""
-                let pad = String(repeating: " ", count: width - cell.count)
-                let right = alignRight && index < rightAligned.count && rightAligned[index]
-                out += " " + (right ? pad + cell : cell + pad) + " │"
+                let space = width - cell.count
+                switch aligned && index < alignments.count ? alignments[index] : .left {
+                case .left: out += " " + cell + String(repeating: " ", count: space) + " │"
+                case .right: out += " " + String(repeating: " ", count: space) + cell + " │"
+                case .centre: out += " " + String(repeating: " ", count: space / 2) + cell + String(repeating: " ", count: space - space / 2) + " │"
+                }
             }
             return out
         }
         guard !widths.isEmpty else { return [] }
-        var lines = [rule("┌", "┬", "┐"), line(header, alignRight: false), rule("├", "┼", "┤")]
-        for row in rows { lines.append(line(row, alignRight: true)) }
+        var lines = [rule("┌", "┬", "┐"), line(header, aligned: alignHeader), rule("├", "┼", "┤")]
+        for row in rows { lines.append(line(row, aligned: true)) }
         lines.append(rule("└", "┴", "┘"))
         return lines
     }

@@ -405,7 +405,12 @@ struct MarkdownLineBuilder {
             }
             if api.cmark_gfm_extensions_get_table_row_is_header(row) != 0 && header.isEmpty { header = cells } else { rows.append(cells) }
         }
-        for (index, line) in DatabaseText.box(header: header, rows: rows, rightAligned: []).enumerated() {
+        // The delimiter row's colons: "---:" right, ":---:" centre, else left.
+        let columns = Int(api.cmark_gfm_extensions_get_table_columns(node))
+        let alignments: [DatabaseText.CellAlignment] = api.cmark_gfm_extensions_get_table_alignments(node).map { marks in
+            (0..<columns).map { marks[$0] == UInt8(ascii: "r") ? .right : marks[$0] == UInt8(ascii: "c") ? .centre : .left }
+        } ?? []
+        for (index, line) in DatabaseText.box(header: header, rows: rows, alignments: alignments, alignHeader: true).enumerated() {
             start(prefix)
             // The header row (the box's second line) bold, the rules dim.
             write(line, index == 1 ? .bold : line.hasPrefix("│") ? [] : .dim)

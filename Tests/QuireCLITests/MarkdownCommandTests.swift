@@ -98,7 +98,7 @@ final class MarkdownCommandTests {
                                       environment: LookEnvironment.plain(directory))
         var screen = session.wait(for: "Quire Notes")
         #expect(screen.contains("• second item with a local link <other.md>"), "\(screen)")
-        #expect(screen.contains("│ Linus │ Helsinki │ 7      │"))
+        #expect(screen.contains("│ Linus │ Helsinki │      7 │"))
         let coloured = session.capture(escapes: true)
         #expect(coloured.contains("\u{1B}[1;4m\u{1B}[35mQuire Notes") || coloured.contains("\u{1B}[0;1;4;35m"),
                 "the first heading bold, underlined, magenta: \(coloured.prefix(300).debugDescription)")

@@ -32,7 +32,10 @@ import QuireTypes
         #expect(texts.contains("• first item") && texts.contains("  1. nested one") && texts.contains("☐ a task to do") && texts.contains("☑ a task done"))
         #expect(texts.contains("│ A quoted line that goes on."))
         #expect(markdown.lines.contains { $0.kind == .code && $0.text == "let answer = 42" })
-        #expect(texts.contains("│ Name  │ City     │ Amount │") && texts.contains("│ Linus │ Helsinki │ 7      │"))
+        #expect(texts.contains("│ Name  │ City     │ Amount │") && texts.contains("│ Linus │ Helsinki │      7 │"), "---: right-aligns")
+        // The delimiter row's colons align each column, the header too.
+        let aligned = try MarkdownText.parse(Array("| left | centre | right |\n|:--|:-:|--:|\n| a | bb | c |\n".utf8)).lines.map(\.text)
+        #expect(aligned.contains("│ left │ centre │ right │") && aligned.contains("│ a    │   bb   │     c │"), "\(aligned)")
         #expect(markdown.lines.contains { $0.kind == .rule })
         #expect(texts.contains { $0.contains("[image: remote picture — http://127.0.0.1:PORT/picture.png (not fetched)]") })
         #expect(texts.contains { $0.contains("[image: local picture — quadrants.png]") })
@@ -67,7 +70,7 @@ import QuireTypes
         for y in 300..<600 where image.pixel(x: 530, y: y).isClose(to: 242, 242, 242, tolerance: 4) { grey += 1 }
         #expect(grey > 20, "the code block's ground")
         let text = try #require(try renderer.text(page: 0))
-        #expect(text.contains("Quire Notes") && text.contains("│ Ada   │ Zürich   │ 12     │"))
+        #expect(text.contains("Quire Notes") && text.contains("│ Ada   │ Zürich   │     12 │"))
     }
 
     /// A 1 MB file: page 1 is laid out alone (nothing past it), drawn as a short file with the
