@@ -20,6 +20,20 @@ tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1) \
 payload = b"Exif\x00\x00" + tiff
 write("photo-rotated.jpg", jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:])
 
+# --- A photo that records where it was taken: photo-gps.jpg (GPS IFD: 48° 51' 30.12" N,
+# 2° 17' 40.2" W; Make "QuireCam") — shown only with `info --show-location` -----------------------
+def entry(tag, kind, count, value): return struct.pack("<HHI", tag, kind, count) + value
+make = b"QuireCam\x00"
+ifd0 = struct.pack("<H", 2) + entry(0x010F, 2, len(make), struct.pack("<I", 38)) \
+     + entry(0x8825, 4, 1, struct.pack("<I", 48)) + struct.pack("<I", 0)
+gps = struct.pack("<H", 4) + entry(1, 2, 2, b"N\x00\x00\x00") + entry(2, 5, 3, struct.pack("<I", 102)) \
+    + entry(3, 2, 2, b"W\x00\x00\x00") + entry(4, 5, 3, struct.pack("<I", 126)) + struct.pack("<I", 0)
+rationals = struct.pack("<6I", 48, 1, 51, 1, 3012, 100) + struct.pack("<6I", 2, 1, 17, 1, 4020, 100)
+tiff = b"II*\x00" + struct.pack("<I", 8) + ifd0 + make + b"\x00" + gps + rationals
+assert len(b"II*\x00" + struct.pack("<I", 8) + ifd0) == 38 and len(tiff) == 150
+payload = b"Exif\x00\x00" + tiff
+write("photo-gps.jpg", jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:])
+
 # --- A photo's details: photo.jpg with an EXIF block naming the camera, the shot and a GPS IFD ----
 def ifd(entries, start, extra):
     """Little-endian IFD at `start` (TIFF offsets); values over 4 bytes go after it into `extra`."""

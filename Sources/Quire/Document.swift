@@ -90,7 +90,9 @@ public final class Document: Sendable {
     ///   with the same password), if the caller has it: a PDF's metadata is then read from the
     ///   open document instead of opening the file a second time (and loading poppler's Splash
     ///   front-end beside the cairo one).
-    public func info(password: String? = nil, renderer: Renderer? = nil) throws(DocumentError) -> DocumentInfo {
+    /// - Parameter showLocation: a photo's GPS position is read and given (`info
+    ///   --show-location`); without it only that the photo records one.
+    public func info(password: String? = nil, renderer: Renderer? = nil, showLocation: Bool = false) throws(DocumentError) -> DocumentInfo {
         var pdf: PDFInfo?
         var image: ImageInfo?
         var fontFaces: [FontFace]?
@@ -161,7 +163,7 @@ public final class Document: Sendable {
                 }
                 image = probed
             }
-            photo = PhotoDetails.ofPhoto(file)
+            photo = PhotoDetails.ofPhoto(file, includingLocation: showLocation)
             animation = AnimationInfo.read(file)
         case .font:
             fontFaces = try FontFace.faces(in: file, limits: limits)

@@ -20,6 +20,7 @@ struct InfoCommand: AsyncParsableCommand {
               quire info report.pdf                   # the info card
               quire info --json report.pdf notes.txt  # a JSON array, one object per file
               quire info --password secret locked.pdf
+              quire info --show-location photo.jpg    # where it was taken, if it says
               quire info -- -strange-name.pdf         # names starting with '-' after --
             """)
 
@@ -28,6 +29,9 @@ struct InfoCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Password for encrypted PDFs.", valueName: "password"))
     var password: String?
+
+    @Flag(name: .long, help: "Give a photo's GPS position (latitude, longitude); without it only that the photo records one.")
+    var showLocation = false
 
     @OptionGroup var spreadsheet: SpreadsheetTextOption
 
@@ -57,7 +61,7 @@ struct InfoCommand: AsyncParsableCommand {
         try limits.applyMemoryLimit()
         let status = try Self.describe(files.map(RawArguments.path), json: json, password: password, seconds: seconds,
                                        maximumFileSize: maximumFileSize, renderLimits: renderLimits,
-                                       csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet)
+                                       csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet, showLocation: showLocation)
         if let status { throw status.exitCode }
     }
 
@@ -65,7 +69,8 @@ struct InfoCommand: AsyncParsableCommand {
     /// failure, nil when every file was described. Shared by the parsed command and the plain
     /// form `quire info FILE...` (``FastPathTable``).
     static func describe(_ paths: [DocumentPath], json: Bool, password: String?, seconds: Int,
-                         maximumFileSize: Int64, renderLimits: RenderLimits, csvAsSpreadsheet: Bool = false) throws -> ExitStatus? {
+                         maximumFileSize: Int64, renderLimits: RenderLimits, csvAsSpreadsheet: Bool = false,
+                         showLocation: Bool = false) throws -> ExitStatus? {
         var firstFailure: ExitStatus?
         var records: [InfoRecord] = []
         let styled = Terminal.stylesStandardOutput
@@ -77,7 +82,7 @@ struct InfoCommand: AsyncParsableCommand {
                     let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits,
                                                 allowEmpty: true, csvAsSpreadsheet: csvAsSpreadsheet)
                     opened = document
-                    let info = try document.info(password: password)
+                    let info = try document.info(password: password, showLocation: showLocation)
                     if let problem = info.problem {
                         Terminal.error(problem.hinted)
                         firstFailure = firstFailure ?? ExitStatus.of(problem)

@@ -111,7 +111,8 @@ struct InfoRecord: Encodable {
     var mail: MailSummary?
     /// A photo's shot: `camera`, `lens`, `exposureTime` (seconds), `aperture` (f-number), `iso`,
     /// `focalLength` (mm), `taken` (seconds since 1970, the camera's clock), `width`, `height`,
-    /// `hasLocation` (the place itself is never given).
+    /// `hasLocation`; `latitude` and `longitude` (degrees, north and east positive) only with
+    /// `--show-location`.
     var photo: PhotoDetails?
     /// An animated GIF, PNG or WebP: `frames`, `duration` (seconds, one play), `loops` (plays
     /// after the first: 0 forever; absent: once), `isCut` (counted in the first 64 MiB only).

@@ -92,6 +92,18 @@ struct ExifTIFF {
         return Double(numerator) / Double(denominator)
     }
 
+    /// Every RATIONAL of an entry (GPS's degrees, minutes, seconds), nil when one has a zero
+    /// denominator or the entry holds more than 16.
+    func rationals(_ entry: Entry) -> [Double]? {
+        guard entry.type == 5 || entry.type == 10, entry.count <= 16, let o = valueOffset(entry, size: 8) else { return nil }
+        var values: [Double] = []
+        for index in 0..<entry.count {
+            guard let numerator = u32(o + index * 8), let denominator = u32(o + index * 8 + 4), denominator != 0 else { return nil }
+            values.append(Double(numerator) / Double(denominator))
+        }
+        return values
+    }
+
     /// An ASCII value (NUL-terminated; trailing spaces dropped), nil when empty.
     func text(_ entry: Entry) -> String? {
         guard entry.type == 2, entry.count > 0, entry.count <= 4096, let o = valueOffset(entry, size: 1),

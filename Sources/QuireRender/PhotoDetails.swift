@@ -21,6 +21,10 @@ public struct PhotoDetails: Sendable, Hashable, Codable {
     public var width: Int?
     public var height: Int?
     public var hasLocation: Bool
+    /// Where it was taken, in degrees (north and east positive): read only when asked
+    /// (``PhotoDetails/ofPhoto(_:includingLocation:)``, `info --show-location`), never otherwise.
+    public var latitude: Double? = nil
+    public var longitude: Double? = nil
 
     /// "Canon EOS 350D": the model, with the make in front unless the model already names it.
     static func camera(make: String?, model: String?) -> String? {
@@ -49,6 +53,16 @@ public struct PhotoDetails: Sendable, Hashable, Codable {
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
     }
 
+    /// "48.858370° N, 2.294481° E".
+    static func locationText(latitude: Double, longitude: Double) -> String {
+        func degrees(_ value: Double) -> String {
+            let millionths = Int((abs(value) * 1_000_000).rounded())
+            let fraction = String(millionths % 1_000_000)
+            return "\(millionths / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count) + fraction)°"
+        }
+        return "\(degrees(latitude)) \(latitude < 0 ? "S" : "N"), \(degrees(longitude)) \(longitude < 0 ? "W" : "E")"
+    }
+
     /// The card's lines.
     public var cardDetails: [DocumentDetail] {
         var lines: [DocumentDetail] = []
@@ -62,7 +76,11 @@ public struct PhotoDetails: Sendable, Hashable, Codable {
         if !exposure.isEmpty { lines.append(DocumentDetail("Exposure", exposure.joined(separator: " · "))) }
         if let taken { lines.append(DocumentDetail("Taken", Self.dateText(taken))) }
         if let width, let height, width > 0, height > 0 { lines.append(DocumentDetail("Sensor", "\(width) × \(height) pixels")) }
-        if hasLocation { lines.append(DocumentDetail("Location", "recorded (not shown)")) }
+        if let latitude, let longitude {
+            lines.append(DocumentDetail("Location", Self.locationText(latitude: latitude, longitude: longitude)))
+        } else if hasLocation {
+            lines.append(DocumentDetail("Location", "recorded (not shown)"))
+        }
         return lines
     }
 }

@@ -3,26 +3,30 @@ import QuireTypes
 extension PhotoDetails {
     /// A JPEG's or TIFF's details from its first 256 KiB (where its EXIF block is); nil when
     /// it has none.
-    public static func ofPhoto(_ file: InputFile) -> PhotoDetails? {
-        (try? file.read(upTo: 256 * 1024)).flatMap(exif)
+    public static func ofPhoto(_ file: InputFile, includingLocation: Bool = false) -> PhotoDetails? {
+        (try? file.read(upTo: 256 * 1024)).flatMap { exif($0, includingLocation: includingLocation) }
     }
 
     /// A photo's details from the EXIF block at the start of a JPEG or TIFF file: camera (Make,
     /// Model), lens (LensModel), exposure time, f-number, ISO, focal length, date taken
     /// (DateTimeOriginal, else DateTime), pixel size, and whether a GPS IFD is there. Nil when
     /// the file has no EXIF block or it names none of these.
-    static func exif(_ fileStart: [UInt8]) -> PhotoDetails? {
+    /// With `includingLocation`, the GPS position is read too (else only that there is one).
+    static func exif(_ fileStart: [UInt8], includingLocation: Bool = false) -> PhotoDetails? {
         guard let exif = ExifTIFF(fileStart: fileStart), let first = exif.firstIFD else { return nil }
         var make: String?, model: String?, dateTime: String?
         var details = PhotoDetails(hasLocation: false)
         var subIFD: Int?
+        var gpsIFD: Int?
         for entry in exif.entries(at: first) {
             switch entry.tag {
             case 0x010F: make = exif.text(entry)
             case 0x0110: model = exif.text(entry)
             case 0x0132: dateTime = exif.text(entry)
             case 0x8769: subIFD = exif.integer(entry)
-            case 0x8825: details.hasLocation = exif.integer(entry).map { $0 > 0 } ?? false
+            case 0x8825:
+                gpsIFD = exif.integer(entry)
+                details.hasLocation = gpsIFD.map { $0 > 0 } ?? false
             default: break
             }
         }
@@ -39,6 +43,26 @@ extension PhotoDetails {
                 case 0xA003: details.height = exif.integer(entry)
                 default: break
                 }
+            }
+        }
+        if includingLocation, let gpsIFD, gpsIFD > 0, gpsIFD != first {
+            var latitude: Double?, longitude: Double?, south = false, west = false
+            func degrees(_ parts: [Double]?) -> Double? {
+                guard let parts, parts.count == 3 else { return nil }
+                return parts[0] + parts[1] / 60 + parts[2] / 3600
+            }
+            for entry in exif.entries(at: gpsIFD) {
+                switch entry.tag {
+                case 1: south = exif.text(entry) == "S"
+                case 2: latitude = degrees(exif.rationals(entry))
+                case 3: west = exif.text(entry) == "W"
+                case 4: longitude = degrees(exif.rationals(entry))
+                default: break
+                }
+            }
+            if let latitude, let longitude, latitude <= 90, longitude <= 180 {
+                details.latitude = south ? -latitude : latitude
+                details.longitude = west ? -longitude : longitude
             }
         }
         details.camera = camera(make: make, model: model)

@@ -179,6 +179,25 @@ struct InfoCommandTests {
         #expect(refused.status == 65 && refused.errorLines.count == 1 && refused.standardError.contains("not a readable camera RAW file"))
     }
 
+    /// Issue 39: a photo's GPS position is given only when asked (privacy by default).
+    @Test func aPhotosLocationIsShownOnlyWhenAsked() throws {
+        let plain = QuireBinary.run(["info", Samples.path("photo-gps.jpg")])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        let rows = plain.standardOutputText.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(rows.contains("Location: recorded (not shown)") && rows.contains("Camera: QuireCam"), "\(plain.standardOutputText)")
+        #expect(!plain.standardOutputText.contains("48.85"))
+        let shown = QuireBinary.run(["info", "--show-location", Samples.path("photo-gps.jpg")])
+        #expect(shown.standardOutputText.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+                    .contains("Location: 48.858367° N, 2.294500° W"), "\(shown.standardOutputText)")
+        let hidden = QuireBinary.run(["info", "--json", Samples.path("photo-gps.jpg")])
+        let hiddenPhoto = try #require((try JSONSerialization.jsonObject(with: Data(hidden.standardOutput)) as? [[String: Any]])?.first?["photo"] as? [String: Any])
+        #expect(hiddenPhoto["hasLocation"] as? Bool == true && hiddenPhoto["latitude"] == nil && hiddenPhoto["longitude"] == nil)
+        let json = QuireBinary.run(["info", "--json", "--show-location", Samples.path("photo-gps.jpg")])
+        let photo = try #require((try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])?.first?["photo"] as? [String: Any])
+        let latitude = try #require(photo["latitude"] as? Double), longitude = try #require(photo["longitude"] as? Double)
+        #expect(abs(latitude - (48 + 51.0 / 60 + 30.12 / 3600)) < 1e-9 && abs(longitude + (2 + 17.0 / 60 + 40.2 / 3600)) < 1e-9, "\(photo)")
+    }
+
     /// Issue 39: an animation's frames, length and loops on the card and in JSON.
     @Test func anAnimationsFramesAreOnTheCard() throws {
         let result = QuireBinary.run(["info", Samples.path("animations/animated.gif")])
