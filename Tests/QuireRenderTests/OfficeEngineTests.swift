@@ -6,7 +6,7 @@ import QuireTypes
 /// The office engine with the real LibreOffice (installed by `make test`): samples made by
 /// LibreOffice itself (Samples/office.py), compared with LibreOffice's own PDF export of the
 /// same sources (`office-*.reference.pdf`).
-@Suite struct OfficeEngineTests {
+@Suite(.inProcessOffice) struct OfficeEngineTests {
     @Test func libreOfficeIsInstalled() {
         #expect(OfficeInstallation.isInstalled, "make test installs LibreOffice (\(OfficeInstallation.packageHint))")
     }

@@ -10,7 +10,7 @@ import QuireTypes
         "document.odt", "document.docx", "document.pages", "book.epub", "comic.cbz",
     ] + (ImageProbe.canLoad(mimeType: "image/webp") ? ["format.webp"] : [])
 
-    @Test(arguments: everyFamily)
+    @Test(.inProcessOffice, arguments: everyFamily)
     func longestSideEqualsSize(name: String) throws {
         let file = try SampleFiles.open(name)
         let thumbnail = try Thumbnail.make(file: file, contentType: try ContentType.detect(file), size: 100)
