@@ -47,29 +47,10 @@ final class FormCommandTests {
     }
 
     /// Dark pixels (grey < 96) inside a rectangle given in PDF points from the page's top left,
-    /// in pdftoppm's 72 dpi greyscale rendering of page 1.
+    /// in pdftoppm's 72 dpi rendering of page 1.
     func darkPixels(_ path: String, x: Int, y: Int, width: Int, height: Int) throws -> Int {
-        let prefix = directory.file("render-\(UUID().uuidString)")
-        let result = ProcessRunner.run(["/usr/bin/pdftoppm", "-r", "72", "-gray", "-f", "1", "-l", "1", "-singlefile", path, prefix], timeout: 60)
-        #expect(result.status == 0, "\(result.standardError)")
-        let pgm = try bytes(prefix + ".pgm")
-        // P5 header: "P5\nW H\n255\n".
-        var fields: [String] = [], offset = 0, current = ""
-        while fields.count < 4 {
-            let byte = pgm[offset]
-            offset += 1
-            if byte == 0x20 || byte == 0x0A {
-                if !current.isEmpty { fields.append(current); current = "" }
-            } else {
-                current.append(Character(UnicodeScalar(byte)))
-            }
-        }
-        let columns = Int(fields[1])!
-        var count = 0
-        for row in y..<(y + height) {
-            for column in x..<(x + width) where pgm[offset + row * columns + column] < 96 { count += 1 }
-        }
-        return count
+        let page = try #require(PDFPageRaster(path, in: directory.path), "pdftoppm drew \(path)")
+        return page.count(x: x, y: y, width: width, height: height) { r, g, b in (Int(r) + Int(g) + Int(b)) / 3 < 96 }
     }
 
     @Test func listsEveryKindOfFieldWithTheValuesPdftkReads() throws {

@@ -61,29 +61,8 @@ final class MarkupSaveTests {
     /// Pixels of page 1 (72 dpi RGB, pdftoppm) inside a box (points from the top left) that
     /// `test` accepts.
     func pixels(_ path: String, in box: PageAnnotation.Box, where test: (UInt8, UInt8, UInt8) -> Bool) throws -> Int {
-        let prefix = directory.file("render-\(UUID().uuidString)")
-        let result = ProcessRunner.run(["/usr/bin/pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-singlefile", path, prefix], timeout: 60)
-        #expect(result.status == 0, "\(result.standardError)")
-        let ppm = try bytes(prefix + ".ppm")
-        var fields: [String] = [], offset = 0, current = ""
-        while fields.count < 4 {
-            let byte = ppm[offset]
-            offset += 1
-            if byte == 0x20 || byte == 0x0A {
-                if !current.isEmpty { fields.append(current); current = "" }
-            } else {
-                current.append(Character(UnicodeScalar(byte)))
-            }
-        }
-        let columns = Int(fields[1])!
-        var count = 0
-        for row in Int(box.y)..<Int(box.y + box.height) {
-            for column in Int(box.x)..<Int(box.x + box.width) {
-                let at = offset + (row * columns + column) * 3
-                if test(ppm[at], ppm[at + 1], ppm[at + 2]) { count += 1 }
-            }
-        }
-        return count
+        let page = try #require(PDFPageRaster(path, in: directory.path), "pdftoppm drew \(path)")
+        return page.count(x: Int(box.x), y: Int(box.y), width: Int(box.width), height: Int(box.height), where: test)
     }
 
     static func yellow(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 200 && g > 180 && b < 120 }

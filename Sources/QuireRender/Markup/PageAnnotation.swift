@@ -16,23 +16,9 @@ public struct PageAnnotation: Sendable, Hashable {
         case line
     }
 
-    /// A rectangle in page points from the top left. A line runs from (x, y) to
-    /// (x + width, y + height): its width and height may be negative.
-    public struct Box: Sendable, Hashable {
-        public var x: Double
-        public var y: Double
-        public var width: Double
-        public var height: Double
-
-        public init(x: Double, y: Double, width: Double, height: Double) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-
-        var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
-    }
+    /// A rectangle in page points from the top left (the page's one rectangle type). A line
+    /// runs from (x, y) to (x + width, y + height): its width and height may be negative.
+    public typealias Box = TextBox
 
     /// A colour, each channel 0…1.
     public struct Colour: Sendable, Hashable {
