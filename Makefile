@@ -31,6 +31,11 @@ PY_TEST := msoffcrypto-tool==6.1.0
 DEB_DESKTOP := nautilus dbus-bin
 # The suites only `make desktop-test` runs (`make test` skips them; CI runs both targets).
 DESKTOP_SUITES := NautilusEndToEndTests
+# The tests that load LibreOfficeKit into the test process itself (the `.inProcessOffice` trait):
+# `make test` runs them in a test process of their own, after the shared one, which never loads
+# LibreOffice (its crash handlers would take over every crash in the process; see
+# Tests/QuireRenderTests/InProcessOffice.swift).
+IN_PROCESS_OFFICE_SUITES := QuireRenderTests.OfficeEngineTests|QuireRenderTests.ThumbnailTests/officeLongestSideEqualsSize
 # Benchmark only: the baselines and the tree generators (gnome-sushi and evince: the window's
 # baselines, bench/look-window-bench.sh; ffmpegthumbnailer and totem's video thumbnailer:
 # bench/media-bench.sh; visidata: bench/csv-bench.sh; jupyter-nbconvert: bench/data-bench.sh).
@@ -97,7 +102,8 @@ demo: release samples
 ## then build the Debian package and check it installed (deb-check).
 test: deps samples release
 	$(SWIFT) build --build-tests
-	scripts/run-tests.sh $(SWIFT) --skip '$(DESKTOP_SUITES)'
+	QUIRE_TEST_SHARED_PROCESS=1 scripts/run-tests.sh $(SWIFT) --skip '$(DESKTOP_SUITES)|$(IN_PROCESS_OFFICE_SUITES)'
+	scripts/run-tests.sh $(SWIFT) --filter '$(IN_PROCESS_OFFICE_SUITES)'
 	scripts/generate-man.sh --check
 	@scripts/install-deps.sh $(DEB_PACKAGE)
 	scripts/build-deb.sh $(RELEASE_DIR)/release dist
@@ -108,7 +114,7 @@ test: deps samples release
 N ?= 5
 test-repeat: deps samples
 	$(SWIFT) build --build-tests
-	scripts/test-repeat.sh $(SWIFT) $(N) $(FILTER)
+	IN_PROCESS_OFFICE_SUITES='$(IN_PROCESS_OFFICE_SUITES)' scripts/test-repeat.sh $(SWIFT) $(N) $(FILTER)
 
 ## desktop-test: the real file manager end to end — Nautilus 43 under Xvfb, Space on a selected
 ## file opens Quire's window through the previewer's D-Bus activation (installs nautilus).

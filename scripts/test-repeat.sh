@@ -12,6 +12,7 @@ swift=${1:?usage: scripts/test-repeat.sh SWIFT N [FILTER]}
 runs=${2:?usage: scripts/test-repeat.sh SWIFT N [FILTER]}
 filter=${3:-OfficeEngine|OfficeSandbox|OfficeCommand|OfficeFirstPage|LookOffice|CSVSpreadsheet|ThumbnailBatch|ShardedBatch|ThumbnailCommand|Look|TerminalViewer|RenderQueue|Print}
 load=${LOAD:-$(nproc)}
+office=${IN_PROCESS_OFFICE_SUITES:-}
 here=$(cd "$(dirname "$0")" && pwd)
 logs=$(mktemp -d /tmp/quire-test-repeat.XXXXXX)
 
@@ -27,7 +28,11 @@ passed=0
 failed=0
 for run in $(seq 1 "$runs"); do
     start=$(date +%s)
-    if "$here/run-tests.sh" "$swift" --skip-build --filter "$filter" >"$logs/run-$run.log" 2>&1; then
+    # As make test runs them: the shared test process never loads LibreOffice; the tests that do
+    # (IN_PROCESS_OFFICE_SUITES, from the Makefile) run in a process of their own after it.
+    if QUIRE_TEST_SHARED_PROCESS=1 "$here/run-tests.sh" "$swift" --skip-build --filter "$filter" \
+            ${office:+--skip "$office"} >"$logs/run-$run.log" 2>&1 \
+        && { [ -z "$office" ] || "$here/run-tests.sh" "$swift" --skip-build --filter "$office" >>"$logs/run-$run.log" 2>&1; }; then
         passed=$((passed + 1))
         echo "run $run of $runs: passed in $(( $(date +%s) - start )) s"
     else

@@ -5,7 +5,7 @@ import Testing
 /// Which of LibreOffice's `lu<pid><ticks>.tmp` directories belong to a dead office. The tick
 /// count is base 36 and begins with a digit on a machine up between about 28 minutes and 4.7
 /// hours: the process id is not simply the digits after `lu`.
-@Suite(.inProcessOffice) struct OfficeKitCleanupTests {
+@Suite struct OfficeKitCleanupTests {
     @Test func aTickCountThatBeginsWithADigitStillNamesTheDeadOffice() {
         let dead: Set<Int32> = [31136]
         let nobodyElse = { (_: Int32) in false }

@@ -7,14 +7,22 @@ import QuireTypes
     static let everyFamily = [
         "document.pdf", "document.ps", "drawing.eps", "drawing.svg", "format.png", "format.jpg", "format.gif",
         "format.tiff", "format.bmp", "format.ico", "notes.txt", "hello.c", "readme.md",
-        "document.odt", "document.docx", "document.pages", "book.epub", "comic.cbz",
+        "book.epub", "comic.cbz",
     ] + (ImageProbe.canLoad(mimeType: "image/webp") ? ["format.webp"] : [])
 
-    @Test(.inProcessOffice, arguments: everyFamily)
+    /// Office files' thumbnails, laid out by LibreOffice in the test process: in the office pass.
+    static let officeFamily = ["document.odt", "document.docx", "document.pages"]
+
+    @Test(arguments: everyFamily)
     func longestSideEqualsSize(name: String) throws {
         let file = try SampleFiles.open(name)
         let thumbnail = try Thumbnail.make(file: file, contentType: try ContentType.detect(file), size: 100)
         #expect(thumbnail.image.longestSide == 100, "\(name): \(thumbnail.image.width)×\(thumbnail.image.height)")
+    }
+
+    @Test(.inProcessOffice, arguments: officeFamily)
+    func officeLongestSideEqualsSize(name: String) throws {
+        try longestSideEqualsSize(name: name)
     }
 
     @Test func smallImagesAreNotEnlarged() throws {
