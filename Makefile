@@ -14,13 +14,14 @@ DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libc
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core libgtk-4-dev libgtksourceview-5-dev libadwaita-1-dev \
 	libfontconfig-dev libreofficekit-dev \
 	libsqlite3-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libdjvulibre-dev libraw-dev libgmime-3.0-dev
+# python3-pycryptodome: pypdf's AES, to read back the encrypted PDFs the form tests fill.
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 gir1.2-gtk-4.0 xclip evince \
 	fonts-urw-base35 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good libgtk-4-media-gstreamer \
 	libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw python3-docx python3-xlsxwriter \
 	libheif-examples djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf python3-pip python3-cryptography python3-olefile \
-	python3-reportlab libnss3-tools python3-pypdf pdftk-java python3-pil
+	python3-reportlab libnss3-tools python3-pypdf python3-pycryptodome pdftk-java python3-pil
 # Python test tools not in Debian at a usable version, from PyPI into .build-pydeps/ (no
 # dependencies: those above are Debian's): msoffcrypto-tool writes Office encryption for the
 # encrypted-workbook samples (Debian's 5.0 only decrypts).
@@ -38,8 +39,9 @@ DESKTOP_SUITES := NautilusEndToEndTests
 IN_PROCESS_OFFICE_SUITES := QuireRenderTests.OfficeEngineTests|QuireRenderTests.ThumbnailTests/officeLongestSideEqualsSize
 # Benchmark only: the baselines and the tree generators (gnome-sushi and evince: the window's
 # baselines, bench/look-window-bench.sh; ffmpegthumbnailer and totem's video thumbnailer:
-# bench/media-bench.sh; visidata: bench/csv-bench.sh; jupyter-nbconvert: bench/data-bench.sh).
-DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem visidata jupyter-nbconvert
+# bench/media-bench.sh; visidata: bench/csv-bench.sh; jupyter-nbconvert: bench/data-bench.sh; dcraw:
+# bench/photo-bench.sh).
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem visidata jupyter-nbconvert dcraw
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 # `make deb` and its check (scripts/deb-check.sh, which `make test` runs): Debian's packaging tools
 # (dpkg-shlibdeps, dpkg-gencontrol), lintian, and appstreamcli for the AppStream metainfo.
@@ -200,7 +202,8 @@ clean:
 ## (1 GB: first screen, last row and RSS against VisiData; the whole-file sort and find), then notes
 ## and data (1 MB Markdown page 1; a 5 MB notebook against jupyter nbconvert; info on a 1 GB SQLite
 ## database), then `quire form --set` on a 20-field form against pdftk fill_form and one highlight saved into the
-## 1000-page PDF against copying it. Benchmarks,
+## 1000-page PDF against copying it, then HEIC photos against heif-thumbnailer, camera RAW against dcraw -e and
+## a DjVu page 1 against ddjvu, then can-print and actions against a print server that never answers. Benchmarks,
 ## not tests: they print ratios and never fail on a number. The binary links the Swift runtime
 ## statically, as a shipped build would.
 bench: deps samples
@@ -223,3 +226,5 @@ bench: deps samples
 	bench/data-bench.sh $(QUIRE_RELEASE) 5
 	bench/form-bench.sh $(QUIRE_RELEASE) 10
 	python3 bench/markup-bench.py $(QUIRE_RELEASE) 10
+	bench/photo-bench.sh $(QUIRE_RELEASE) 5
+	bench/silent-server-bench.sh $(QUIRE_RELEASE) 5

@@ -46,7 +46,10 @@ struct InfoCommandTests {
             var folder: ObjCBool = false
             return FileManager.default.fileExists(atPath: Samples.path(name), isDirectory: &folder) && !folder.boolValue
         }
-        let result = QuireBinary.run(["info", "--json"] + names.map(Samples.path))
+        // Every sample, office layouts included, in one process: the time limit only guards
+        // against a hang (on a loaded machine this takes well over the default 30 s).
+        let result = QuireBinary.run(["info", "--json"] + names.map(Samples.path), timeout: 300)
+        try #require(!result.timedOut, "info --json over \(names.count) samples did not end in 300 s")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]])
         #expect(records.count == names.count)
         // Exactly the deliberately bad samples whose header `info` reads fail (the other

@@ -2,14 +2,16 @@
 import Glibc
 #endif
 import Foundation
+import QuirePrint
 import Testing
 import QuireTestSupport
 
 /// A print server that accepts connections but never answers (issue 41, item 6): every CUPS
-/// call is bounded. `can-print` and `actions` answer within 2 s, saying "the print system does
-/// not answer" (not "no printers"); `printers` says the same with exit status 69; `print
-/// --timeout N` returns within N s plus a second. The elapsed-time bounds are the specification
-/// here, so they are asserted.
+/// call is bounded. `can-print` and `actions` give up after the interactive limit, saying "the
+/// print system does not answer" (not "no printers"); `printers` says the same with exit status
+/// 69; `print --timeout N` gives up after N s. Each command is checked to have ended by the limit
+/// it should use (``expectBounded(_:by:_:)``), not by a wall-clock figure: the figure itself (an
+/// answer within 2 s on a quiet machine) is measured by bench/silent-server-bench.sh.
 @Suite("a print server that accepts and never answers", .serialized)
 struct SilentPrintServerTests {
     /// A loopback port that listens and never accepts: the kernel completes each connection
@@ -50,6 +52,22 @@ struct SilentPrintServerTests {
 
     static let notAnswering = "the print system does not answer"
 
+    /// What starting and ending a `quire` process may add to its own limit on a loaded machine
+    /// (a debug build, the rest of the suite running beside it).
+    static let processSlack = 4.0
+
+    /// `result` ended by the time limit `limit`: it waited at least that long (the silent server,
+    /// not something else, ended it) and not much longer — less than the limit plus
+    /// ``processSlack``, which stays below the next longer limit (``PrintSystem/defaultTimeout``,
+    /// used when none is given), so the limit that applied is the one named.
+    static func expectBounded(_ result: ProcessRunner.Result, by limit: Double, _ what: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(limit + processSlack < PrintSystem.defaultTimeout, "\(limit) s cannot be told from the default limit", sourceLocation: sourceLocation)
+        #expect(!result.timedOut, "\(what) did not end", sourceLocation: sourceLocation)
+        #expect(result.elapsed >= limit * 0.95 && result.elapsed < limit + processSlack,
+                "\(what) took \(result.elapsed) s, not its \(limit)-s limit", sourceLocation: sourceLocation)
+    }
+
     @Test func canPrintAndActionsAnswerWithinTwoSeconds() throws {
         let listener = try SilentListener()
         let dir = TemporaryDirectory()
@@ -60,13 +78,13 @@ struct SilentPrintServerTests {
         for arguments in [["can-print", pdf], ["can-print", "--max-file-size", "100M", pdf, pdf]] {
             let result = QuireBinary.run(arguments, timeout: 30, environment: env)
             #expect(result.status == 1, "\(arguments)")
-            #expect(result.elapsed < 2, "\(arguments) took \(result.elapsed) s")
+            Self.expectBounded(result, by: PrintSystem.interactiveTimeout, "\(arguments)")
         }
         let actions = QuireBinary.run(["actions", pdf], timeout: 30, environment: env)
         #expect(actions.status == 0, "\(actions.standardError)")
         #expect(actions.standardOutputText.contains("Print      no: \(Self.notAnswering)\n"), "\(actions.standardOutputText)")
         #expect(!actions.standardOutputText.contains("no printers"))
-        #expect(actions.elapsed < 2, "actions took \(actions.elapsed) s")
+        Self.expectBounded(actions, by: PrintSystem.interactiveTimeout, "actions")
     }
 
     @Test func printersSaysTheServerDoesNotAnswerWithStatus69() throws {
@@ -77,7 +95,7 @@ struct SilentPrintServerTests {
         #expect(result.errorLines.count == 1, "\(result.standardError)")
         #expect(result.standardError.hasPrefix("quire: \(Self.notAnswering)"), "\(result.standardError)")
         #expect(!result.standardOutputText.contains("No printers"))
-        #expect(result.elapsed < 2, "printers --timeout 1 took \(result.elapsed) s")
+        Self.expectBounded(result, by: 1, "printers --timeout 1")
         let json = QuireBinary.run(["printers", "--json", "--timeout", "1"], timeout: 60, environment: env)
         #expect(json.status == 69)
         #expect(json.standardOutputText.isEmpty)
@@ -96,7 +114,7 @@ struct SilentPrintServerTests {
             #expect(result.errorLines.count == 1, "\(arguments): \(result.standardError)")
             #expect(result.standardError.contains(Self.notAnswering), "\(arguments): \(result.standardError)")
             #expect(!result.standardError.contains("no printers"), "\(arguments)")
-            #expect(result.elapsed < 4, "\(arguments) took \(result.elapsed) s")
+            Self.expectBounded(result, by: 3, "\(arguments)")
         }
     }
 
@@ -111,18 +129,18 @@ struct SilentPrintServerTests {
         defer { try? bed.resumeScheduler() }
         let canPrint = QuireBinary.run(["can-print", pdf], timeout: 30, environment: env)
         #expect(canPrint.status == 1)
-        #expect(canPrint.elapsed < 2, "can-print took \(canPrint.elapsed) s")
+        Self.expectBounded(canPrint, by: PrintSystem.interactiveTimeout, "can-print")
         let actions = QuireBinary.run(["actions", pdf], timeout: 30, environment: env)
         #expect(actions.standardOutputText.contains("Print      no: \(Self.notAnswering)\n"), "\(actions.standardOutputText)")
-        #expect(actions.elapsed < 2, "actions took \(actions.elapsed) s")
+        Self.expectBounded(actions, by: PrintSystem.interactiveTimeout, "actions")
         let printed = QuireBinary.run(["print", "--timeout", "5", pdf], timeout: 60, environment: env)
         #expect(printed.status == 69, "\(printed.standardError)")
         #expect(printed.standardError.contains(Self.notAnswering), "\(printed.standardError)")
-        #expect(printed.elapsed < 6, "print --timeout 5 took \(printed.elapsed) s")
+        Self.expectBounded(printed, by: 5, "print --timeout 5")
         let printers = QuireBinary.run(["printers", "--timeout", "2"], timeout: 60, environment: env)
         #expect(printers.status == 69)
         #expect(printers.standardError.contains(Self.notAnswering), "\(printers.standardError)")
-        #expect(printers.elapsed < 3, "printers --timeout 2 took \(printers.elapsed) s")
+        Self.expectBounded(printers, by: 2, "printers --timeout 2")
         // Resumed, it answers again.
         try bed.resumeScheduler()
         #expect(QuireBinary.run(["can-print", pdf], environment: env).status == 0)

@@ -1,0 +1,100 @@
+#!/bin/bash
+# Photos and books (issue 39), each beside the tool a desktop would otherwise run, same run:
+#  - HEIC: a tree of 12-megapixel iPhone-sized HEIC photos, `quire thumbnail --batch --jobs 2`
+#    into a throw-away cache against GNOME's heif-thumbnailer (libheif-examples) started once per
+#    file, two at a time, as a file manager runs thumbnailers; and one file each way.
+#  - Camera RAW: one-file `quire thumbnail -s 256` of the real DNG and RW2 samples (the embedded
+#    preview) against `dcraw -e` (extracts the embedded preview, no scaling, no PNG).
+#  - DjVu: page 1 at 256 px, `quire thumbnail -s 256` against `ddjvu -page=1 -size=256x256`.
+# Wall times, median (min–max) of RUNS alternating runs; ratios quire ÷ baseline (issue 39: HEIC
+# and RAW faster than the baseline, DjVu no slower). Every output is checked to exist and be
+# non-empty, so a failure is not timed as a fast run.
+#
+#   bench/photo-bench.sh QUIRE [RUNS] [PHOTOS]
+#
+# A benchmark, not a test: it prints figures and never fails on a number.
+set -uo pipefail
+QUIRE=${1:?usage: $0 QUIRE [RUNS] [PHOTOS]}
+RUNS=${2:-5}
+PHOTOS=${3:-24}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SAMPLES=$ROOT/Samples/generated
+for tool in heif-enc heif-thumbnailer dcraw ddjvu convert; do
+    command -v "$tool" >/dev/null || { echo "photo-bench: $tool is not installed (make bench installs it)" >&2; exit 69; }
+done
+[ -f "$SAMPLES/djvu/book.djvu" ] && [ -f "$SAMPLES/camera.dng" ] || { echo "photo-bench: run make samples first" >&2; exit 69; }
+WORK=$(mktemp -d /tmp/quire-photo-bench.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+now() { date +%s%N; }
+stats() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f ms (%.1f–%.1f)", v[int((NR + 1) / 2)] / 1000, v[1] / 1000, v[NR] / 1000 }'; }
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+ratio() { awk -v q="$(median $1)" -v b="$(median $2)" -v bound="$3" 'BEGIN { printf "  ratio quire / baseline: %.2f (%s)\n", q / b, bound }'; }
+nonempty() { [ -s "$1" ] || { echo "photo-bench: $2 wrote no output ($1)" >&2; exit 70; }; }
+
+# A 4032×3024 photo-like picture (a swirled gradient with noise, so the encoder has real work),
+# as a phone's HEIC at quality 60; the tree holds PHOTOS copies under distinct names.
+convert -size 4032x3024 gradient:'#203050'-'#e0c090' -swirl 120 -attenuate 0.4 +noise Gaussian "$WORK/source.png" 2>/dev/null || { echo "photo-bench: ImageMagick's convert is needed" >&2; exit 69; }
+heif-enc -q 60 -o "$WORK/photo.heic" "$WORK/source.png" >/dev/null || exit 70
+mkdir -p "$WORK/photos"
+for i in $(seq 1 "$PHOTOS"); do cp "$WORK/photo.heic" "$WORK/photos/IMG_$(printf %04d "$i").heic"; done
+echo "HEIC: $PHOTOS photos of 4032×3024, $(( $(stat -c %s "$WORK/photo.heic") / 1024 )) KiB each; $RUNS runs"
+
+quire_times=() base_times=()
+for run in $(seq 1 "$RUNS"); do
+    rm -rf "$WORK/cache" "$WORK/heif-out"; mkdir -p "$WORK/heif-out"
+    start=$(now)
+    XDG_CACHE_HOME=$WORK/cache "$QUIRE" thumbnail --batch --jobs 2 "$WORK/photos" >/dev/null 2>&1 || { echo "photo-bench: quire's batch failed" >&2; exit 70; }
+    end=$(now); quire_times+=($(( (end - start) / 1000 )))
+    written=$(find "$WORK/cache/thumbnails/large" -name '*.png' | wc -l)
+    [ "$written" = "$PHOTOS" ] || { echo "photo-bench: quire wrote $written of $PHOTOS thumbnails" >&2; exit 70; }
+    start=$(now)
+    find "$WORK/photos" -name '*.heic' -print0 | xargs -0 -P 2 -I{} sh -c 'heif-thumbnailer -s 256 "$1" "$2/$(basename "$1").png"' _ {} "$WORK/heif-out"
+    end=$(now); base_times+=($(( (end - start) / 1000 )))
+    written=$(find "$WORK/heif-out" -name '*.png' -size +0 | wc -l)
+    [ "$written" = "$PHOTOS" ] || { echo "photo-bench: heif-thumbnailer wrote $written of $PHOTOS" >&2; exit 70; }
+done
+echo "  quire thumbnail --batch --jobs 2      $(stats "${quire_times[@]}")"
+echo "  heif-thumbnailer -s 256, 2 at a time  $(stats "${base_times[@]}")"
+ratio "${quire_times[*]}" "${base_times[*]}" "issue 39: below 1"
+
+quire_times=() base_times=()
+for run in $(seq 1 "$RUNS"); do
+    rm -f "$WORK/q.png" "$WORK/h.png"
+    start=$(now); "$QUIRE" thumbnail -s 256 "$WORK/photo.heic" "$WORK/q.png" || exit 70; end=$(now)
+    quire_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/q.png" quire
+    start=$(now); heif-thumbnailer -s 256 "$WORK/photo.heic" "$WORK/h.png" || exit 70; end=$(now)
+    base_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/h.png" heif-thumbnailer
+done
+echo "HEIC, one file:"
+echo "  quire thumbnail -s 256     $(stats "${quire_times[@]}")"
+echo "  heif-thumbnailer -s 256    $(stats "${base_times[@]}")"
+ratio "${quire_times[*]}" "${base_times[*]}" "issue 39: below 1"
+
+for raw in "$SAMPLES/camera.dng" "$SAMPLES/camera.rw2"; do
+    quire_times=() base_times=()
+    for run in $(seq 1 "$RUNS"); do
+        rm -f "$WORK/q.png" "$WORK/d.jpg"
+        start=$(now); "$QUIRE" thumbnail -s 256 "$raw" "$WORK/q.png" || exit 70; end=$(now)
+        quire_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/q.png" quire
+        start=$(now); dcraw -e -c "$raw" > "$WORK/d.jpg" || exit 70; end=$(now)
+        base_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/d.jpg" "dcraw -e"
+    done
+    echo "Camera RAW $(basename "$raw") ($(stat -c %s "$raw") B), one file:"
+    echo "  quire thumbnail -s 256     $(stats "${quire_times[@]}")"
+    echo "  dcraw -e                   $(stats "${base_times[@]}")"
+    ratio "${quire_times[*]}" "${base_times[*]}" "issue 39: below 1"
+done
+
+quire_times=() base_times=()
+for run in $(seq 1 "$RUNS"); do
+    rm -f "$WORK/q.png" "$WORK/d.ppm"
+    start=$(now); "$QUIRE" thumbnail -s 256 "$SAMPLES/djvu/book.djvu" "$WORK/q.png" || exit 70; end=$(now)
+    quire_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/q.png" quire
+    start=$(now); ddjvu -page=1 -size=256x256 -format=ppm "$SAMPLES/djvu/book.djvu" "$WORK/d.ppm" || exit 70; end=$(now)
+    base_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/d.ppm" ddjvu
+done
+echo "DjVu book.djvu page 1 at 256 px:"
+echo "  quire thumbnail -s 256                 $(stats "${quire_times[@]}")"
+echo "  ddjvu -page=1 -size=256x256 -format=ppm $(stats "${base_times[@]}")"
+ratio "${quire_times[*]}" "${base_times[*]}" "issue 39: at most 1"
