@@ -23,7 +23,7 @@ final class MarkupBar {
     private let highlightButton = gtk_button_new_with_label("Highlight")!
     private let underlineButton = Accessibility.iconButton("format-text-underline-symbolic", "Underline")
     private let strikeButton = Accessibility.iconButton("format-text-strikethrough-symbolic", "Strike Through")
-    private let noteButton = MarkupBar.toolButton("insert-text-symbolic", "Note", tip: "Note: click on the page")
+    private let noteButton = MarkupBar.toolButton(nil, "Note", tip: "Note: click on the page")
     private let rectangleButton = MarkupBar.toolButton("checkbox-symbolic", "Rectangle", tip: "Rectangle: drag on the page")
     private let ovalButton = MarkupBar.toolButton("radio-symbolic", "Oval", tip: "Oval: drag on the page")
     private let lineButton = MarkupBar.toolButton(nil, "Line", tip: "Line: drag on the page")

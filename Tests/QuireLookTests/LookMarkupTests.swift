@@ -41,6 +41,16 @@ final class LookMarkupTests {
         return (try? JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]]) ?? []
     }
 
+    /// Keeps a screenshot in `$QUIRE_MARKUP_SCREENSHOTS` when set (to look at them).
+    func keep(_ shot: Screenshot) -> Screenshot {
+        if let folder = ProcessInfo.processInfo.environment["QUIRE_MARKUP_SCREENSHOTS"], !folder.isEmpty {
+            let target = folder + "/" + URL(fileURLWithPath: shot.path).lastPathComponent
+            try? FileManager.default.removeItem(atPath: target)
+            try? FileManager.default.copyItem(atPath: shot.path, toPath: target)
+        }
+        return shot
+    }
+
     static func label(_ prefix: String) -> ([WindowTestBed.Accessible]) -> Bool {
         { tree in tree.contains { $0.role == "label" && $0.name.hasPrefix(prefix) } }
     }
@@ -55,15 +65,16 @@ final class LookMarkupTests {
         let viewer = try harness.look([path])
         let window = try #require(bed.waitForWindow(named: title), "\(viewer.errorOutput)")
         _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } }
-        // The toggle is there once the worker said the PDF may be annotated.
-        let ready = bed.waitForAccessible { $0.contains { $0.role == "toggle button" && $0.name == "Markup" && $0.states.contains("sensitive") } }
-        #expect(ready.contains { $0.role == "toggle button" && $0.name == "Markup" && $0.states.contains("sensitive") })
+        // The toggle (a push button to AT-SPI in GTK 4.8) is there once the worker said the PDF may be annotated.
+        let ready = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("sensitive") } }
+        #expect(ready.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("sensitive") },
+                "\(ready.filter { $0.name == "Markup" || $0.name == "Highlight" })")
         #expect(bed.press("Markup"))
-        let tree = bed.waitForAccessible { $0.contains { $0.name == "Highlight" && $0.states.contains("showing") } }
-        #expect(tree.contains { $0.name == "Highlight" && $0.states.contains("showing") }, "the tool bar shows")
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Highlight" && $0.states.contains("visible") } }
+        #expect(tree.contains { $0.role == "push button" && $0.name == "Highlight" && $0.states.contains("visible") }, "the tool bar shows: \(tree.filter { $0.name == "Markup" || $0.name == "Highlight" })")
         // The bar takes room from the pages: the page is laid out again, smaller; found once it has settled.
         usleep(500_000)
-        let shot = try harness.screenshot("markup-page", window: window) { $0.count { r, g, b in r < 60 && g < 60 && b < 60 } > 100 }
+        let shot = keep(try harness.screenshot("markup-page", window: window) { $0.count { r, g, b in r < 60 && g < 60 && b < 60 } > 100 })
         let page = try #require(LookSelectionTests.pageRectangle(shot), "the page in \(shot.path)")
         return (viewer, window, page)
     }
@@ -83,7 +94,7 @@ final class LookMarkupTests {
         var tree = bed.waitForAccessible(Self.label("Highlighted on page 1"))
         #expect(Self.label("Highlighted on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         // Drawn over the page at once, before Done: yellow where the word is.
-        let pending = try harness.screenshot("markup-pending", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 }
+        let pending = keep(try harness.screenshot("markup-pending", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 })
         #expect(pending.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100, "the pending highlight is drawn: \(pending.path)")
         #expect(try bytes(path) == original, "nothing is written before Done")
 
@@ -106,7 +117,7 @@ final class LookMarkupTests {
         let yellow = raster.count(x: 98, y: 76, width: 38, height: 14) { r, g, b in r > 200 && g > 180 && b < 120 }
         #expect(yellow > 100, "pdftoppm draws the highlight: \(yellow) yellow pixels")
         // Shown as saved: the page drawn by the worker from the file carries it (no pending change is left).
-        let shown = try harness.screenshot("markup-saved", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 }
+        let shown = keep(try harness.screenshot("markup-saved", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 })
         #expect(shown.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100, "\(shown.path)")
         tree = bed.accessibilityTree()
         #expect(!Self.isSensitive(tree, "Done"), "nothing left to save")
@@ -116,7 +127,7 @@ final class LookMarkupTests {
         #expect(Self.label("Reverted marked.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(try bytes(path) == original, "Revert: byte for byte the original")
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
-        let reverted = try harness.screenshot("markup-reverted", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20 }
+        let reverted = keep(try harness.screenshot("markup-reverted", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20 })
         #expect(reverted.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20, "the highlight has gone from the page: \(reverted.path)")
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
@@ -141,7 +152,7 @@ final class LookMarkupTests {
         #expect(Self.label("Rectangle on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(Self.isSensitive(tree, "Done"))
         // Its outline is drawn at once: yellow (the first colour) around the dragged box.
-        let drawn = try harness.screenshot("markup-rectangle", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 }
+        let drawn = keep(try harness.screenshot("markup-rectangle", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 })
         #expect(drawn.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100, "\(drawn.path)")
 
         // Ctrl+Z: gone before Done; nothing to save.
@@ -149,7 +160,7 @@ final class LookMarkupTests {
         tree = bed.waitForAccessible(Self.label("Undone"))
         #expect(Self.label("Undone · no changes left to save")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(!Self.isSensitive(tree, "Done"), "nothing to save after the undo")
-        let undone = try harness.screenshot("markup-undone", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20 }
+        let undone = keep(try harness.screenshot("markup-undone", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20 })
         #expect(undone.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20, "the rectangle is no longer drawn: \(undone.path)")
         // Ctrl+Shift+Z brings it back; Done saves it.
         bed.key("ctrl+shift+z")
@@ -177,8 +188,8 @@ final class LookMarkupTests {
         let viewer = try harness.look([locked])
         defer { viewer.stop() }
         #expect(bed.waitForWindow(named: "^locked\\.pdf$") != nil, "\(viewer.errorOutput)")
-        var tree = bed.waitForAccessible { $0.contains { $0.role == "toggle button" && $0.name == "Markup" && $0.states.contains("visible") } }
-        let toggle = tree.first { $0.role == "toggle button" && $0.name == "Markup" }
+        var tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("visible") } }
+        let toggle = tree.first { $0.role == "push button" && $0.name == "Markup" }
         #expect(toggle != nil && toggle?.states.contains("sensitive") == false, "insensitive: \(String(describing: toggle))")
         #expect(toggle?.detail == "the PDF's permissions do not allow adding annotations", "\(String(describing: toggle))")
         bed.key("ctrl+shift+a")
