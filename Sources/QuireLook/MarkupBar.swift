@@ -15,8 +15,12 @@ import QuireViewer
 /// never reads the PDF itself.
 @MainActor
 final class MarkupBar {
-    /// The bar under the header (hidden until Markup is on).
+    /// The bar under the header (hidden until Markup is on): the tools scroll across rather
+    /// than widen the window (its size stays the same from file to file); Undo, Redo, Revert
+    /// and Done stay in view at its end.
     let root = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+    private let scroller = gtk_scrolled_window_new()!
+    private let tools = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
     /// The header's toggle.
     let toggle = gtk_toggle_button_new()!
 
@@ -92,6 +96,11 @@ final class MarkupBar {
         gtk_widget_set_visible(toggle, 0)
         gtk_widget_add_css_class(root, "toolbar")
         Accessibility.setLabel(root, "Markup Tools")
+        gtk_scrolled_window_set_policy(cast(scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_height(cast(scroller), 1)
+        gtk_scrolled_window_set_propagate_natural_width(cast(scroller), 1)
+        gtk_widget_set_hexpand(scroller, 1)
+        gtk_scrolled_window_set_child(cast(scroller), tools)
         gtk_widget_set_tooltip_text(highlightButton, "Highlight the selected text")
         gtk_widget_set_tooltip_text(underlineButton, "Underline the selected text")
         gtk_widget_set_tooltip_text(strikeButton, "Strike through the selected text")
@@ -100,7 +109,7 @@ final class MarkupBar {
         Accessibility.nameDropDownButton(colourChoice, "Colour")
         Accessibility.setLabel(colourChoice, "Colour")
         gtk_widget_set_tooltip_text(colourChoice, "Colour of what is marked next")
-        gtk_editable_set_width_chars(OpaquePointer(noteText), 12)
+        gtk_editable_set_width_chars(OpaquePointer(noteText), 10)
         gtk_entry_set_placeholder_text(cast(noteText), "Note text")
         Accessibility.setLabel(noteText, "Note Text")
         gtk_widget_set_tooltip_text(rotateLeftButton, "Turn the page in view left")
@@ -109,12 +118,13 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(redoButton, "Redo (Ctrl+Shift+Z)")
         gtk_widget_add_css_class(doneButton, "suggested-action")
         gtk_widget_set_tooltip_text(revertButton, "Put the file back as it was when the window opened it")
-        let spacer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-        gtk_widget_set_hexpand(spacer, 1)
-        for widget in [highlightButton, underlineButton, strikeButton, noteButton, rectangleButton, ovalButton, lineButton,
-                       colourChoice, noteText, rotateLeftButton, rotateRightButton, undoButton, redoButton, spacer, revertButton, doneButton] {
-            gtk_box_append(cast(root), widget)
+        // The note's text field shows while the Note tool is chosen.
+        gtk_widget_set_visible(noteText, 0)
+        for widget in [highlightButton, underlineButton, strikeButton, noteButton, noteText, rectangleButton, ovalButton, lineButton,
+                       colourChoice, rotateLeftButton, rotateRightButton] {
+            gtk_box_append(cast(tools), widget)
         }
+        for widget in [scroller, undoButton, redoButton, revertButton, doneButton] { gtk_box_append(cast(root), widget) }
         gtk_widget_set_visible(root, 0)
     }
 
@@ -181,6 +191,7 @@ final class MarkupBar {
     private func choose(_ tool: Tool) {
         self.tool = tool
         draft = nil
+        gtk_widget_set_visible(noteText, tool == .note ? 1 : 0)
         switch tool {
         case .none:
             pages.shapeDrag = nil
@@ -194,7 +205,7 @@ final class MarkupBar {
         }
         switch tool {
         case .none: break
-        case .note: status("Note: click on the page where it goes (its text: the Note Text field)")
+        case .note: status("Note: click on the page where it goes (type its text in the field first)")
         case .rectangle: status("Rectangle: drag on the page")
         case .oval: status("Oval: drag on the page")
         case .line: status("Line: drag on the page")

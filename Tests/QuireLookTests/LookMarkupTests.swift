@@ -33,7 +33,8 @@ final class LookMarkupTests {
             for ref in (annots.get_object() if annots is not None else []):
                 a = ref.get_object()
                 out.append({'subtype': str(a['/Subtype']), 'quads': len(a.get('/QuadPoints') or []),
-                            'rect': [float(v) for v in a['/Rect']], 'appearance': '/AP' in a})
+                            'rect': [float(v) for v in a['/Rect']], 'appearance': '/AP' in a,
+                            'contents': str(a.get('/Contents') or ''), 'rotate': int(page.get('/Rotate') or 0)})
             print(json.dumps(out))
             """
         let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path], timeout: 60)
@@ -69,6 +70,7 @@ final class LookMarkupTests {
         let ready = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("sensitive") } }
         #expect(ready.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("sensitive") },
                 "\(ready.filter { $0.name == "Markup" || $0.name == "Highlight" })")
+        let before = try bed.geometry(of: window)
         #expect(bed.press("Markup"))
         let tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Highlight" && $0.states.contains("visible") } }
         #expect(tree.contains { $0.role == "push button" && $0.name == "Highlight" && $0.states.contains("visible") }, "the tool bar shows: \(tree.filter { $0.name == "Markup" || $0.name == "Highlight" })")
@@ -76,6 +78,8 @@ final class LookMarkupTests {
         usleep(500_000)
         let shot = keep(try harness.screenshot("markup-page", window: window) { $0.count { r, g, b in r < 60 && g < 60 && b < 60 } > 100 })
         let page = try #require(LookSelectionTests.pageRectangle(shot), "the page in \(shot.path)")
+        let after = try bed.geometry(of: window)
+        #expect(after.width == before.width && after.height == before.height, "the bar does not change the window's size: \(before) → \(after)")
         return (viewer, window, page)
     }
 
@@ -180,6 +184,70 @@ final class LookMarkupTests {
         }
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func aFileChangedOnDiskIsNotOverwrittenAndANoteAndATurnAreSaved() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "changed.pdf")
+        let original = try bytes(path)
+        let (viewer, window, page) = try openWithMarkup(path, title: "^changed\\.pdf$")
+        defer { viewer.stop() }
+        // The Note tool, its text typed into the field it shows, then a click on the page.
+        #expect(bed.press("Note"))
+        var tree = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("visible") } }
+        let field = try #require(tree.first { $0.name == "Note Text" && $0.extents != nil }?.extents, "\(tree.filter { $0.name.hasPrefix("Note") })")
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(field.x + field.width / 2)", "\(field.y + field.height / 2)", "click", "1"])
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("focused") } }
+        bed.type("Check this")
+        let spot = LookSelectionTests.windowPoint(page, x: 400, y: 300)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(spot.0)", "\(spot.1)", "click", "1"])
+        tree = bed.waitForAccessible(Self.label("Note on page 1"))
+        #expect(Self.label("Note on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(bed.press("Rotate Right"))
+        tree = bed.waitForAccessible(Self.label("Page 1 turns right when saved"))
+        #expect(Self.label("Page 1 turns right when saved · 2 changes not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let pending = keep(try harness.screenshot("markup-note-turn", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 200 })
+        #expect(pending.count { r, g, b in r > 200 && g > 180 && b < 120 } > 200, "the note's yellow square is drawn: \(pending.path)")
+
+        // Another program writes the file meanwhile: Done refuses, and says so.
+        let later = Date().addingTimeInterval(5)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path)
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Not saved:"))
+        #expect(Self.label("Not saved: the file changed on disk since it was read; nothing was written")(tree),
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(try bytes(path) == original, "the file is as the other program left it")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+
+        // Opened again: the same changes are saved — a /Text annotation with its text, page 1 turned.
+        let (again, window2, page2) = try openWithMarkup(path, title: "^changed\\.pdf$")
+        defer { again.stop() }
+        #expect(bed.press("Note"))
+        tree = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("visible") } }
+        let field2 = try #require(tree.first { $0.name == "Note Text" && $0.extents != nil }?.extents)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window2, "\(field2.x + field2.width / 2)", "\(field2.y + field2.height / 2)", "click", "1"])
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("focused") } }
+        bed.type("Check this")
+        let spot2 = LookSelectionTests.windowPoint(page2, x: 400, y: 300)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window2, "\(spot2.0)", "\(spot2.1)", "click", "1"])
+        _ = bed.waitForAccessible(Self.label("Note on page 1"))
+        #expect(bed.press("Rotate Right"))
+        _ = bed.waitForAccessible(Self.label("Page 1 turns right when saved"))
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 2 changes into changed.pdf"))
+        #expect(Self.label("Saved 2 changes into changed.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let found = annotations(path)
+        #expect(found.map { $0["subtype"] as? String } == ["/Text"], "\(found)")
+        #expect(found.first?["contents"] as? String == "Check this" && found.first?["rotate"] as? Int == 90, "\(found)")
+        #expect(Array(try bytes(path).prefix(original.count)) == original)
+        // Shown as saved: the page is landscape now (wider than tall).
+        let turned = keep(try harness.screenshot("markup-turned", window: window2) { shot in
+            LookSelectionTests.pageRectangle(shot).map { $0.width > 600 } ?? false
+        })
+        #expect(LookSelectionTests.pageRectangle(turned).map { $0.width > 600 } == true, "\(turned.path)")
+        bed.key("Escape")
+        #expect(again.waitForExit(timeout: 20))
     }
 
     @Test func aPDFThatForbidsNotesAndAReadOnlyFileSayWhy() throws {
