@@ -443,6 +443,8 @@ final class LookWindow {
         Signal.connect(nextMatchButton, "clicked") { [unowned self] in self.findStep(1) }
         Signal.connectIgnoringArgument(UnsafeMutableRawPointer(stack), "notify::visible-child") { [weak self] in self?.updateFooter() }
         Signal.connectReturning(window, "close-request") { [unowned self] in
+            // Markup's changes not saved: the first close only says so.
+            guard self.markupBar.mayClose() else { return true }
             self.close()
             return false
         }
@@ -1221,7 +1223,9 @@ final class LookWindow {
         // Commands that work from anywhere: an entry with the focus included (Ctrl+P has no use
         // there), the index sheet too.
         switch command {
-        case .close? where key == GDK_KEY_Escape && !isIndexShown: close(); return true
+        case .close? where key == GDK_KEY_Escape && !isIndexShown:
+            if markupBar.mayClose() { close() }
+            return true
         case .find?: openFind(); return true
         case .print?: showPrintSheet(); return true
         case .markup?: markupBar.toggleShown(); return true
@@ -1272,7 +1276,7 @@ final class LookWindow {
         let paged: Bool
         if case .pages = model.content { paged = true } else { paged = false }
         switch command {
-        case .close: close()
+        case .close: if markupBar.mayClose() { close() }
         case .zoomIn: pages.zoom { model.zoomIn() }
         case .zoomOut: pages.zoom { model.zoomOut() }
         case .zoomToFit: pages.zoom { model.zoomToFit() }

@@ -254,6 +254,19 @@ final class MarkupBar {
         gtk_widget_queue_draw(pages.area)
     }
 
+    /// Closing was asked for once with changes not saved (the next request closes).
+    private var warnedAtClose = false
+
+    /// Whether the window may close now. With changes not saved, the first Esc, Space or
+    /// close button only says so; the next closes and drops them.
+    func mayClose() -> Bool {
+        let count = markups.values.reduce(0) { $0 + $1.pending.count }
+        guard count > 0, !warnedAtClose else { return true }
+        warnedAtClose = true
+        status("\(count == 1 ? "1 change" : "\(count) changes") not saved: Done saves them; close again to drop them")
+        return false
+    }
+
     /// The window shows another model's files (the previewer service's next file): the
     /// changes and saves kept by file index were the old model's.
     func forgetFiles() {
@@ -272,6 +285,7 @@ final class MarkupBar {
 
     private func add(_ change: DocumentMarkup.Change, _ said: String) {
         markup.add(change)
+        warnedAtClose = false
         updateButtons()
         status("\(said) · \(pendingText) · Done saves, Ctrl+Z undoes")
     }

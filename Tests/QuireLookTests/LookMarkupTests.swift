@@ -217,6 +217,12 @@ final class LookMarkupTests {
         #expect(Self.label("Not saved: the file changed on disk since it was read; nothing was written")(tree),
                 "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(try bytes(path) == original, "the file is as the other program left it")
+        // Closing with the changes not saved: the first Esc says so, the second closes.
+        bed.key("Escape")
+        tree = bed.waitForAccessible(Self.label("2 changes not saved: Done saves them"))
+        #expect(Self.label("2 changes not saved: Done saves them; close again to drop them")(tree),
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(bed.hasWindow(named: "^changed\\.pdf$"), "the window stays")
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
 
@@ -272,13 +278,20 @@ final class LookMarkupTests {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: readOnly) }
         let (second, _, _) = try openWithMarkup(readOnly, title: "^read-only\\.pdf$")
         defer { second.stop() }
-        bed.key("ctrl+a")
-        _ = bed.waitForAccessible(Self.label("characters selected"))
+        // Nothing selected: Highlight marks the current find match ("fox", on page 3).
         #expect(bed.press("Highlight"))
-        tree = bed.waitForAccessible(Self.label("Highlighted on page 1"))
+        tree = bed.waitForAccessible(Self.label("Select some text first"))
+        #expect(Self.label("Select some text first (drag, double click or Ctrl+A), or find a word")(tree))
+        bed.key("ctrl+f")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
+        bed.type("fox")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "1 of 2" } && $0.contains { $0.role == "label" && $0.name == "page 3 of 3" } }
+        #expect(bed.press("Highlight"))
+        tree = bed.waitForAccessible(Self.label("Highlighted on page 3"))
+        #expect(Self.label("Highlighted on page 3 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         let done = tree.first { $0.role == "push button" && $0.name == "Done" }
         #expect(done?.states.contains("sensitive") == false && done?.detail == "Cannot save: the file is read-only", "\(String(describing: done))")
-        bed.key("Escape")
+        bed.key("Escape", "Escape", "Escape")
         #expect(second.waitForExit(timeout: 20))
     }
 }
