@@ -125,7 +125,7 @@ final class LookWindow {
         pages = PageView(model: model)
         sidebar = PageSidebar(model: model)
         indexSheet = IndexSheetView(model: model)
-        markupBar = MarkupBar(pages: pages, model: { [unowned self] in self.model }, status: { [unowned self] text in self.status(text) },
+        markupBar = MarkupBar(window: window, pages: pages, model: { [unowned self] in self.model }, status: { [unowned self] text in self.status(text) },
                               reopen: { [unowned self] in self.reopenFile() })
         buildHeader()
         buildBody()

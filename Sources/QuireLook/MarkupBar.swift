@@ -38,6 +38,8 @@ final class MarkupBar {
     private let undoButton = Accessibility.iconButton("edit-undo-symbolic", "Undo")
     private let redoButton = Accessibility.iconButton("edit-redo-symbolic", "Redo")
     private let doneButton = gtk_button_new_with_label("Done")!
+    /// For a file that cannot be saved in place (read-only): the changes into a new file.
+    private let saveCopyButton = gtk_button_new_with_label("Save a Copy…")!
     private let revertButton = gtk_button_new_with_label("Revert")!
 
     /// The colours offered, in the choice's order.
@@ -63,13 +65,17 @@ final class MarkupBar {
     private var announcement: String?
 
     private let pages: PageView
+    /// The window (Save a Copy's dialog is its child).
+    private let window: UnsafeMutablePointer<GtkWidget>
     /// The window's model now (the previewer service gives the window another one per file).
     private let model: () -> ViewerModel
     private let status: (String) -> Void
     /// Reads the current file again and shows it (after Done or Revert).
     private let reopen: () -> Void
 
-    init(pages: PageView, model: @escaping () -> ViewerModel, status: @escaping (String) -> Void, reopen: @escaping () -> Void) {
+    init(window: UnsafeMutablePointer<GtkWidget>, pages: PageView, model: @escaping () -> ViewerModel, status: @escaping (String) -> Void,
+         reopen: @escaping () -> Void) {
+        self.window = window
         self.pages = pages
         self.model = model
         self.status = status
@@ -124,7 +130,9 @@ final class MarkupBar {
                        colourChoice, rotateLeftButton, rotateRightButton] {
             gtk_box_append(cast(tools), widget)
         }
-        for widget in [scroller, undoButton, redoButton, revertButton, doneButton] { gtk_box_append(cast(root), widget) }
+        gtk_widget_set_tooltip_text(saveCopyButton, "Save the changes into a new file (this one cannot be written)")
+        gtk_widget_set_visible(saveCopyButton, 0)
+        for widget in [scroller, undoButton, redoButton, revertButton, saveCopyButton, doneButton] { gtk_box_append(cast(root), widget) }
         gtk_widget_set_visible(root, 0)
     }
 
@@ -148,6 +156,7 @@ final class MarkupBar {
         Signal.connect(redoButton, "clicked") { [unowned self] in self.redo() }
         Signal.connect(doneButton, "clicked") { [unowned self] in self.done() }
         Signal.connect(revertButton, "clicked") { [unowned self] in self.revert() }
+        Signal.connect(saveCopyButton, "clicked") { [unowned self] in self.saveCopy() }
         pages.drawOverlay = { [unowned self] page, cairo, x, y, sx, sy in self.draw(page: page, cairo, x: x, y: y, sx: sx, sy: sy) }
     }
 
@@ -251,6 +260,8 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(doneButton, doneTip)
         Accessibility.setDescription(doneButton, doneTip)
         gtk_widget_set_sensitive(revertButton, (markup.hasPending || saved[file] != nil) && !saving ? 1 : 0)
+        gtk_widget_set_visible(saveCopyButton, refusal != nil ? 1 : 0)
+        gtk_widget_set_sensitive(saveCopyButton, markup.hasPending && !saving ? 1 : 0)
         gtk_widget_queue_draw(pages.area)
     }
 
@@ -376,6 +387,12 @@ final class MarkupBar {
             status("Not saved: \(refusal)")
             return
         }
+        save()
+    }
+
+    /// Writes the changes (into the file, or into `copy`) off the main loop.
+    private func save(to copy: DocumentPath? = nil) {
+        let model = model()
         guard let original = model.openedFile else {
             status("Not saved: the file is not open")
             return
@@ -387,15 +404,51 @@ final class MarkupBar {
         let worker = model.configuration.worker, sandbox = model.configuration.sandbox
         let timeout = max(60, model.configuration.renderTimeout)
         JoinableThread.detach(stackSize: 1 << 20) {
-            let result = MarkupSaving.save(changes, request: request, original: original, worker: worker, sandbox: sandbox, timeout: timeout)
-            Signal.post { [weak self] in self?.saved(result, file: file, count: count) }
+            let result = MarkupSaving.save(changes, request: request, original: original, to: copy, worker: worker, sandbox: sandbox,
+                                           timeout: timeout)
+            Signal.post { [weak self] in self?.saved(result, file: file, count: count, copy: copy) }
         }
     }
 
-    private func saved(_ result: Result<MarkupSaving.Saved, ViewerProblem>, file: Int, count: Int) {
+    /// Save a Copy…: where the new file goes (GTK's file chooser, in the file's folder when it
+    /// may be written, else the home folder), then the changes saved into it; the file shown
+    /// stays as it is.
+    private func saveCopy() {
+        let model = model()
+        guard markup.hasPending, !saving else { return }
+        guard let dialog = gtk_file_chooser_native_new("Save a Copy", cast(window), GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel") else { return }
+        let name = model.fileName
+        let stem = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
+        gtk_file_chooser_set_current_name(dialog, "\(stem) (marked).pdf")
+        let bytes = model.path.bytes
+        let folder = bytes.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: bytes[..<$0], as: UTF8.self) } ?? "."
+        let start = access(folder, W_OK) == 0 ? folder : String(cString: g_get_home_dir())
+        let location = g_file_new_for_path(start)
+        gtk_file_chooser_set_current_folder(dialog, location, nil)
+        g_object_unref(UnsafeMutableRawPointer(location))
+        gtk_native_dialog_set_modal(UnsafeMutablePointer<GtkNativeDialog>(dialog), 1)
+        Signal.connectInt(UnsafeMutableRawPointer(dialog), "response") { [weak self] response in
+            defer { g_object_unref(UnsafeMutableRawPointer(dialog)) }
+            guard let self, response == GTK_RESPONSE_ACCEPT.rawValue,
+                  let chosen = gtk_file_chooser_get_file(dialog) else { return }
+            defer { g_object_unref(UnsafeMutableRawPointer(chosen)) }
+            guard let raw = g_file_get_path(chosen) else { return }
+            defer { g_free(raw) }
+            self.save(to: DocumentPath(String(cString: raw)))
+        }
+        gtk_native_dialog_show(UnsafeMutablePointer<GtkNativeDialog>(dialog))
+    }
+
+    private func saved(_ result: Result<MarkupSaving.Saved, ViewerProblem>, file: Int, count: Int, copy: DocumentPath?) {
         saving = false
         let model = model()
         switch result {
+        case .success where copy != nil:
+            markups[file]?.clear()
+            updateButtons()
+            if file == model.fileIndex, let copy {
+                status("Saved \(count == 1 ? "1 change" : "\(count) changes") into a copy: \(copy)")
+            }
         case .success(let written):
             // Revert goes back to the bytes before the first save of this window.
             saved[file] = written.after(saved[file])

@@ -43,23 +43,25 @@ public enum MarkupSaving {
         return writable ? nil : "its folder is read-only (the saved file is written beside it, then renamed)"
     }
 
-    /// Saves `changes` into the file `original` was opened from, through a worker started for
-    /// it (`worker`, `sandbox`); the file stays as it was on any refusal or failure.
-    public static func save(_ changes: DocumentChanges, request: DocumentRequest, original: InputFile, worker: WorkerCommand,
-                            sandbox: RenderClient.SandboxPolicy, timeout: Double) -> Result<Saved, ViewerProblem> {
+    /// Saves `changes` into the file `original` was opened from — or, with `copy`, into a new
+    /// file there, the original left as it is — through a worker started for it (`worker`,
+    /// `sandbox`); nothing is written on any refusal or failure.
+    public static func save(_ changes: DocumentChanges, request: DocumentRequest, original: InputFile, to copy: DocumentPath? = nil,
+                            worker: WorkerCommand, sandbox: RenderClient.SandboxPolicy, timeout: Double) -> Result<Saved, ViewerProblem> {
         let client = RenderClient(command: worker, timeout: timeout, sandbox: sandbox)
         defer { client.stop() }
         let update: PDFUpdate
         do { update = try client.saveChanges(request, changes) } catch {
             return .failure(ViewerProblem(kind: .unsupported, message: error.message))
         }
-        guard case .incremental(let size, _) = update else {
-            return .failure(ViewerProblem(kind: .unsupported, message: "poppler had to rebuild this PDF, so its original bytes cannot be kept"))
+        var size: Int64 = 0
+        if case .incremental(let originalSize, _) = update { size = originalSize } else if copy == nil {
+            return .failure(ViewerProblem(kind: .unsupported, message: "poppler had to rebuild this PDF, so its original bytes cannot be kept; save a copy instead"))
         }
-        do { try DocumentUpdateWriter.write(update, original: original, to: nil) } catch {
+        do { try DocumentUpdateWriter.write(update, original: original, to: copy) } catch {
             return .failure(ViewerProblem(kind: .unreadable, message: error.reason))
         }
-        guard let written = try? InputFile(path: original.path, maximumSize: Int64.max) else {
+        guard let written = try? InputFile(path: copy ?? original.path, maximumSize: Int64.max) else {
             return .failure(ViewerProblem(kind: .unreadable, message: "the saved file cannot be read back"))
         }
         return .success(Saved(originalSize: size, writtenSize: written.size, writtenTime: written.modificationTime))

@@ -23,11 +23,11 @@ final class LookMarkupTests {
 
     func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    /// Page 1's annotations as pypdf reads them: subtype, QuadPoints count, rectangle.
-    func annotations(_ path: String) -> [[String: Any]] {
+    /// A page's annotations as pypdf reads them: subtype, QuadPoints count, rectangle, text, the page's turn.
+    func annotations(_ path: String, page: Int = 0) -> [[String: Any]] {
         let script = """
             import json, sys, pypdf
-            page = pypdf.PdfReader(sys.argv[1]).pages[0]
+            page = pypdf.PdfReader(sys.argv[1]).pages[int(sys.argv[2])]
             out = []
             annots = page.get('/Annots')
             for ref in (annots.get_object() if annots is not None else []):
@@ -37,7 +37,7 @@ final class LookMarkupTests {
                             'contents': str(a.get('/Contents') or ''), 'rotate': int(page.get('/Rotate') or 0)})
             print(json.dumps(out))
             """
-        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path], timeout: 60)
+        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path, "\(page)"], timeout: 60)
         #expect(result.status == 0, "pypdf: \(result.standardError)")
         return (try? JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]]) ?? []
     }
@@ -291,7 +291,20 @@ final class LookMarkupTests {
         #expect(Self.label("Highlighted on page 3 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         let done = tree.first { $0.role == "push button" && $0.name == "Done" }
         #expect(done?.states.contains("sensitive") == false && done?.detail == "Cannot save: the file is read-only", "\(String(describing: done))")
-        bed.key("Escape", "Escape", "Escape")
+        // Save a Copy…: GTK's file chooser, in the file's folder with a name of its own; the copy
+        // has the highlight, the read-only file stays as it was.
+        let before = try bytes(readOnly)
+        #expect(bed.press("Save a Copy…"))
+        // (GTK 4.8 names the chooser's button "_Save Save" to AT-SPI: Enter in its Name field, as a person does.)
+        tree = bed.waitForAccessible(timeout: 30) { $0.contains { $0.role == "text" && $0.name == "Name:" && $0.states.contains("focused") } }
+        #expect(tree.contains { $0.role == "text" && $0.name == "Name:" && $0.states.contains("focused") }, "the chooser is open")
+        bed.key("Return")
+        let copy = harness.directory.file("read-only (marked).pdf")
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into a copy"))
+        #expect(Self.label("Saved 1 change into a copy: \(copy)")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(annotations(copy, page: 2).map { $0["subtype"] as? String } == ["/Highlight"])
+        #expect(try bytes(readOnly) == before && annotations(readOnly, page: 2).isEmpty, "the read-only file is untouched")
+        bed.key("Escape", "Escape")
         #expect(second.waitForExit(timeout: 20))
     }
 }
