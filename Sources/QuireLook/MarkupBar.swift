@@ -274,7 +274,11 @@ final class MarkupBar {
         let count = markups.values.reduce(0) { $0 + $1.pending.count }
         guard count > 0, !warnedAtClose else { return true }
         warnedAtClose = true
-        status("\(count == 1 ? "1 change" : "\(count) changes") not saved: Done saves them; close again to drop them")
+        if saving {
+            status("Still saving the changes: close again to leave before they are written")
+        } else {
+            status("\(count == 1 ? "1 change" : "\(count) changes") not saved: Done saves them; close again to drop them")
+        }
         return false
     }
 
