@@ -402,6 +402,7 @@ final class MarkupBar {
             return
         }
         saving = true
+        LookTrace.mark("markup save asked (\(markup.pending.count) changes)")
         updateButtons()
         status(markup.pending.count == 1 ? "Saving 1 change…" : "Saving \(markup.pending.count) changes…")
         let changes = markup.changes, request = model.saveRequest, file = model.fileIndex, count = markup.pending.count
@@ -445,6 +446,7 @@ final class MarkupBar {
 
     private func saved(_ result: Result<MarkupSaving.Saved, ViewerProblem>, file: Int, count: Int, copy: DocumentPath?) {
         saving = false
+        LookTrace.mark("markup saved (written, or refused)")
         let model = model()
         switch result {
         case .success where copy != nil:
