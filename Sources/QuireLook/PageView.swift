@@ -208,9 +208,6 @@ final class PageView {
     /// in the view, view pixels per page point across and down).
     var drawOverlay: ((Int, OpaquePointer, Double, Double, Double, Double) -> Void)?
 
-    /// The page under view point (x, y) and the point on it, in page points.
-    func point(x: Double, y: Double) -> (page: Int, x: Double, y: Double)? { pagePoint(x: x, y: y) }
-
     private func clicked(_ presses: Int, x: Double, y: Double) {
         gtk_widget_grab_focus(area)
         if let pageClick {
