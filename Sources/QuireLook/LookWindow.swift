@@ -25,6 +25,8 @@ final class LookWindow {
     private let sidebar: PageSidebar
     private let indexSheet: IndexSheetView
     private var printSheet: PrintSheetView?
+    /// Markup: the header's toggle and the tool bar over a PDF's pages.
+    private var markupBar: MarkupBar!
     /// Set when the window closes; the main loop ends.
     private(set) var isClosed = false
     /// Called once when the window closes (the previewer service keeps running).
@@ -123,6 +125,8 @@ final class LookWindow {
         pages = PageView(model: model)
         sidebar = PageSidebar(model: model)
         indexSheet = IndexSheetView(model: model)
+        markupBar = MarkupBar(window: window, pages: pages, model: { [unowned self] in self.model }, status: { [unowned self] text in self.status(text) },
+                              reopen: { [unowned self] in self.reopenFile() })
         buildHeader()
         buildBody()
         connect()
@@ -302,6 +306,7 @@ final class LookWindow {
         gtk_widget_set_tooltip_text(indexButton, "Index Sheet (Ctrl+Up)")
         Accessibility.setLabel(indexButton, "Index Sheet")
         gtk_header_bar_pack_start(cast(header), indexButton)
+        gtk_header_bar_pack_start(cast(header), markupBar.toggle)
         gtk_header_bar_pack_start(cast(header), previousFileButton)
         Accessibility.setLabel(fileLabel, "File position")
         gtk_header_bar_pack_start(cast(header), fileLabel)
@@ -337,6 +342,7 @@ final class LookWindow {
         gtk_search_bar_set_show_close_button(cast(searchBar), 1)
         Accessibility.setLabel(searchBar, "Find")
         gtk_box_append(cast(body), searchBar)
+        gtk_box_append(cast(body), markupBar.root)
 
         gtk_stack_add_named(cast(stack), problemPage.root, "problem")
         gtk_widget_set_vexpand(stack, 1)
@@ -437,6 +443,8 @@ final class LookWindow {
         Signal.connect(nextMatchButton, "clicked") { [unowned self] in self.findStep(1) }
         Signal.connectIgnoringArgument(UnsafeMutableRawPointer(stack), "notify::visible-child") { [weak self] in self?.updateFooter() }
         Signal.connectReturning(window, "close-request") { [unowned self] in
+            // Markup's changes not saved: the first close only says so.
+            guard self.markupBar.mayClose() else { return true }
             self.close()
             return false
         }
@@ -537,6 +545,14 @@ final class LookWindow {
         gtk_widget_set_visible(sidebarButton, paged ? 1 : 0)
         sidebar.setShown(paged && gtk_toggle_button_get_active(cast(sidebarButton)) != 0)
         sidebar.reset()
+        markupBar.refresh()
+    }
+
+    /// The current file was written (Markup's Done or Revert): read again by the worker and
+    /// shown as it is now.
+    private func reopenFile() {
+        model.reopen()
+        reload()
     }
 
     // MARK: Data: tables, databases, JSON, Markdown
@@ -1207,9 +1223,12 @@ final class LookWindow {
         // Commands that work from anywhere: an entry with the focus included (Ctrl+P has no use
         // there), the index sheet too.
         switch command {
-        case .close? where key == GDK_KEY_Escape && !isIndexShown: close(); return true
+        case .close? where key == GDK_KEY_Escape && !isIndexShown:
+            if markupBar.mayClose() { close() }
+            return true
         case .find?: openFind(); return true
         case .print?: showPrintSheet(); return true
+        case .markup?: markupBar.toggleShown(); return true
         case .nextMatch?: findStep(1); return true
         case .previousMatch?: findStep(-1); return true
         case .indexSheet? where model.fileCount > 1:
@@ -1257,7 +1276,7 @@ final class LookWindow {
         let paged: Bool
         if case .pages = model.content { paged = true } else { paged = false }
         switch command {
-        case .close: close()
+        case .close: if markupBar.mayClose() { close() }
         case .zoomIn: pages.zoom { model.zoomIn() }
         case .zoomOut: pages.zoom { model.zoomOut() }
         case .zoomToFit: pages.zoom { model.zoomToFit() }
@@ -1283,6 +1302,8 @@ final class LookWindow {
         case .lastPage where paged: pages.show(page: max(0, model.pageCount - 1))
         case .lineDown where paged: pages.scrollBy(x: 0, y: 40)
         case .lineUp where paged: pages.scrollBy(x: 0, y: -40)
+        case .undo where paged: markupBar.undo()
+        case .redo where paged: markupBar.redo()
         default: return false
         }
         return true
@@ -1348,6 +1369,7 @@ final class LookWindow {
         sidebar.model = model
         indexSheet.model = model
         gtk_toggle_button_set_active(cast(indexButton), 0)
+        markupBar.forgetFiles()
         Self.active = self
         if deferActions { actionsPending = true }
         reload()

@@ -131,6 +131,9 @@ final class PageView {
         Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-update") { [unowned self] dx, dy in
             if !altHeld(drag) { self.dragMoved(dx: dx, dy: dy) }
         }
+        Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-end") { [unowned self] dx, dy in
+            if !altHeld(drag) { self.dragEnded(dx: dx, dy: dy) }
+        }
         gtk_widget_add_controller(area, drag)
         // Alt+drag on a page drags the file out, as the header's file icon does.
         let out = gtk_drag_source_new()!
@@ -171,18 +174,48 @@ final class PageView {
     private func dragBegan(x: Double, y: Double) {
         anchor = pagePoint(x: x, y: y)
         dragPoint = nil
-        if let anchor { model.wantText(pages: [anchor.page]) }
+        if let anchor, shapeDrag == nil { model.wantText(pages: [anchor.page]) }
     }
 
     private func dragMoved(dx: Double, dy: Double) {
         guard let anchor, abs(dx) + abs(dy) > 3 else { return }
         dragPoint = (anchor.x + dx / pageScale(anchor.page).x, anchor.y + dy / pageScale(anchor.page).y)
+        if let shapeDrag, let point = dragPoint {
+            shapeDrag(anchor.page, (anchor.x, anchor.y), point, false)
+            gtk_widget_queue_draw(area)
+            return
+        }
         selectionUnit = 1
         updateSelection()
     }
 
+    private func dragEnded(dx: Double, dy: Double) {
+        guard let shapeDrag, let anchor, abs(dx) + abs(dy) > 3 else { return }
+        shapeDrag(anchor.page, (anchor.x, anchor.y), (anchor.x + dx / pageScale(anchor.page).x, anchor.y + dy / pageScale(anchor.page).y), true)
+        self.anchor = nil
+        gtk_widget_queue_draw(area)
+    }
+
+    // MARK: Markup
+
+    /// While set (a Markup shape tool is chosen), a drag on a page draws a shape instead of
+    /// selecting text: (page, where the drag began, where it is now — page points from the top
+    /// left —, whether the button was released).
+    var shapeDrag: ((Int, (x: Double, y: Double), (x: Double, y: Double), Bool) -> Void)?
+    /// While set (the Note tool), a click on a page places something there: (page, x, y).
+    var pageClick: ((Int, Double, Double) -> Void)?
+    /// Draws over a page once it is painted (pending markup): (page, cairo, page's left and top
+    /// in the view, view pixels per page point across and down).
+    var drawOverlay: ((Int, OpaquePointer, Double, Double, Double, Double) -> Void)?
+
     private func clicked(_ presses: Int, x: Double, y: Double) {
         gtk_widget_grab_focus(area)
+        if let pageClick {
+            if presses == 1, let point = pagePoint(x: x, y: y) { pageClick(point.page, point.x, point.y) }
+            gtk_widget_queue_draw(area)
+            return
+        }
+        if shapeDrag != nil { return }
         anchor = pagePoint(x: x, y: y)
         dragPoint = nil
         selectionUnit = min(3, presses)
@@ -430,6 +463,11 @@ final class PageView {
                 paint(page.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 drawMatches(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 drawSelection(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
+                if let drawOverlay, let size = model.pageSize(index) {
+                    cairo_save(cairo)
+                    drawOverlay(index, cairo, x, y, slot.width / size.width, slot.height / size.height)
+                    cairo_restore(cairo)
+                }
                 paintedAPage = true
                 continue
             }

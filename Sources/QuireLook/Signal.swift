@@ -42,6 +42,15 @@ enum Signal {
         connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
     }
 
+    /// A signal whose handler takes the instance and an int (a GtkNativeDialog's "response").
+    static func connectInt(_ instance: UnsafeMutableRawPointer, _ name: String, _ action: @escaping @MainActor (Int32) -> Void) {
+        let handler: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, value, data in
+            let box = Unmanaged<Box<@MainActor (Int32) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.function(value) }
+        }
+        connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
     /// A signal whose handler takes only the instance and returns a boolean ("close-request").
     static func connectReturning(_ instance: UnsafeMutableRawPointer, _ name: String, _ action: @escaping @MainActor () -> Bool) {
         let handler: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in

@@ -124,6 +124,10 @@ public final class Renderer {
     /// A PDF's metadata, read from the document this renderer has open; nil for other families.
     public var pdfInfo: PDFInfo? { (source as? PDFPageSource)?.document.info }
 
+    /// For a PDF: whether its permissions let annotations be added (a viewer's Markup); nil for
+    /// other families.
+    public var pdfAllowsAnnotating: Bool? { (source as? PDFPageSource)?.document.allowsAnnotating }
+
     /// Whether only page 1 can be drawn yet (opened with `firstPageFirst`): the page count and
     /// sizes are the engine's layout, and ``complete()`` does the rest.
     public var isProvisional: Bool { source is any ProvisionalPageSource }

@@ -37,6 +37,15 @@ public struct DocumentFacts: Sendable, Hashable {
     /// A Markdown file shown as text: each of ``text``'s lines' kind and style runs (their
     /// ``MarkdownText/Line/text`` left empty: the lines are ``text``).
     public var markdown: MarkdownText?
+    /// A PDF shown as pages: whether a viewer may add annotations to it (Markup), and if not,
+    /// why (its permissions), in one line. nil for anything else.
+    public var markup: MarkupPermission?
+
+    /// Whether a PDF lets a viewer mark it up (``markup``).
+    public enum MarkupPermission: Sendable, Hashable {
+        case allowed
+        case forbidden(String)
+    }
 
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
@@ -141,6 +150,13 @@ public struct DocumentFacts: Sendable, Hashable {
         } else {
             writer.integer(0)
         }
+        switch markup {
+        case nil: writer.integer(0)
+        case .allowed?: writer.integer(1)
+        case .forbidden(let reason)?:
+            writer.integer(2)
+            writer.string(reason)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -230,6 +246,12 @@ public struct DocumentFacts: Sendable, Hashable {
                 markdown.lines.append(MarkdownText.Line(text: "", kind: kind, level: Int(clamping: level), runs: runs))
             }
             self.markdown = markdown
+        }
+        switch try reader.integer() {
+        case 0: markup = nil
+        case 1: markup = .allowed
+        case 2: markup = .forbidden(try reader.string())
+        default: throw WireReader.Malformed()
         }
     }
 }

@@ -16,6 +16,34 @@ final class DocumentSession {
     private let hooks: WorkerTestHooks
     /// The document open now, and the request that opened it.
     private var open: (request: DocumentRequest, renderer: Renderer?, facts: DocumentFacts)?
+    /// The file ``open`` was read from, as it was then.
+    private var openedFile: FileIdentity?
+
+    /// A file's device, inode, size and modification time: another file at the path, or the
+    /// file written since, differs.
+    private struct FileIdentity: Equatable {
+        let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+
+        init?(path: DocumentPath) {
+            var status = stat()
+            guard path.withCString({ stat($0, &status) }) == 0 else { return nil }
+            self.init(status)
+        }
+
+        init?(descriptor: FileDescriptor) {
+            var status = stat()
+            guard fstat(descriptor.rawValue, &status) == 0 else { return nil }
+            self.init(status)
+        }
+
+        private init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            seconds = Int(status.st_mtim.tv_sec)
+            nanoseconds = Int(status.st_mtim.tv_nsec)
+        }
+    }
 
     init(limits: RenderLimits, hooks: WorkerTestHooks) {
         self.limits = limits
@@ -356,7 +384,9 @@ final class DocumentSession {
 
     /// The facts of the document `request` names, opening it unless it is the one open.
     func facts(_ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
-        if let open, open.request.opensSameDocument(as: request) {
+        // A file replaced or changed on disk since it was opened (a viewer saved its markup)
+        // is read again; its pages are asked for after this open.
+        if let open, open.request.opensSameDocument(as: request), openedFile == FileIdentity(path: request.path) {
             // Page 1 was ready first: asked again without firstPageFirst, the rest is done now.
             if open.renderer == nil && open.facts.isProvisional
                 && (!request.firstPageFirst || open.facts.text?.table?.sortProgress != nil) {
@@ -375,6 +405,7 @@ final class DocumentSession {
             tableSorting = nil
         }
         let (file, type) = try input(request)
+        openedFile = FileIdentity(descriptor: file.descriptor)
         // Text shown as text: its lines (decoded, made safe to show, CSV aligned), no layout.
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
             let text = DelimitedTable.applies(to: type, path: file.path) ? try tableText(file, type: type, request)
@@ -458,6 +489,10 @@ final class DocumentSession {
         }
         facts.isProvisional = renderer.isProvisional
         facts.pageCountIsKnown = renderer.pageCountIsKnown
+        // A PDF shown as pages: whether a viewer's Markup may add annotations to it.
+        if type.family == .pdf, !asText, let allows = renderer.pdfAllowsAnnotating {
+            facts.markup = allows ? .allowed : .forbidden("the PDF's permissions do not allow adding annotations")
+        }
         open = (request, renderer, facts)
         return facts
     }

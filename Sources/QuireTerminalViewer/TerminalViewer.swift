@@ -401,7 +401,7 @@ public final class TerminalViewer {
             } else {
                 message = ("only one file", false)
             }
-        case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath:
+        case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath, .markup, .undo, .redo:
             break
         }
         // Enter on a file that needs its password asks for it.

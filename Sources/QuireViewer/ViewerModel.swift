@@ -698,6 +698,42 @@ public final class ViewerModel {
         requestCurrent()
     }
 
+    // MARK: Markup
+
+    /// Whether the current file is a PDF shown as pages that may be marked up, or why not (the
+    /// worker read its permissions); nil for anything else, or while it opens.
+    public var markupPermission: DocumentFacts.MarkupPermission? {
+        guard case .opened(let facts) = current.state, !facts.pageSizes.isEmpty else { return nil }
+        return facts.markup
+    }
+
+    /// The current file as the viewer opened it (read-only, once the worker had read it): what
+    /// a save in place checks the file on disk against (``DocumentUpdateWriter``).
+    public var openedFile: InputFile? { current.file }
+
+    /// The request that names the current file to a worker that saves changes to it (its path,
+    /// and the password it was opened with).
+    public var saveRequest: DocumentRequest {
+        DocumentRequest(path: current.path, password: current.password, maximumFileSize: configuration.maximumFileSize)
+    }
+
+    /// Reads the current file again (it was saved or reverted in place): the worker opens it
+    /// afresh and its pages, text and card come again through ``update()`` as
+    /// ``Update/opened(file:)``; the page and zoom stay.
+    public func reopen() {
+        let file = files[fileIndex]
+        file.state = .unrequested
+        file.file = nil
+        file.card = nil
+        file.printAction = nil
+        cache.removeAll(file: fileIndex)
+        texts.removeAll { $0.job.file == fileIndex }
+        selection = nil
+        stopFind()
+        queue.want([], for: .view)
+        requestCurrent()
+    }
+
     // MARK: Pages
 
     /// Page `index` (0-based) of the current file at `box` times the zoom, for a front-end to

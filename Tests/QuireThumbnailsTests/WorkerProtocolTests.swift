@@ -70,6 +70,16 @@ import QuireRender
             return
         }
         #expect(back == facts)
+        // Whether a PDF may be marked up, and why not, travel with its facts (issue 36).
+        for markup in [DocumentFacts.MarkupPermission.allowed, .forbidden("the PDF's permissions do not allow adding annotations")] {
+            var marked = facts
+            marked.markup = markup
+            guard case .opened(let again) = try DocumentReply(payload: Self.payload(DocumentReply.opened(marked).frame)) else {
+                Issue.record("not opened")
+                return
+            }
+            #expect(again.markup == markup && again == marked)
+        }
         guard case .failed(let problem) = try DocumentReply(payload: Self.payload(
             DocumentReply.failed(RenderProblem(.wrongPassword, "wrong password", mimeType: "application/pdf")).frame)) else {
             Issue.record("not failed")

@@ -12,8 +12,9 @@ import Testing
         // shows a table as text, without sorting (yet). The JSON tree is the terminal's (the
         // window shows a JSON document's text).
         .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath, .sortColumn, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath],
-        // The terminal: no picture clipboard, no text selection, no page thumbnails.
-        .terminal: [.copyPageImage, .selectAll, .sidebar],
+        // The terminal: no picture clipboard, no text selection, no page thumbnails, no Markup
+        // (marking a PDF up is the window's).
+        .terminal: [.copyPageImage, .selectAll, .sidebar, .markup, .undo, .redo],
     ]
 
     @Test(arguments: ViewerCommand.FrontEnd.allCases)
@@ -75,6 +76,30 @@ import Testing
         #expect(offered.contains(.zoomIn) && offered.contains(.close) && offered.contains(.help))
         let lines = ViewerCommand.helpLines(for: .terminal, in: video).map(\.help)
         #expect(!lines.contains(ViewerCommand.find.help) && lines.contains(ViewerCommand.zoomIn.help))
+    }
+
+    /// Markup (issue 36) is the window's: Ctrl+Shift+A shows its tool bar, Ctrl+Z and
+    /// Ctrl+Shift+Z undo and redo its changes; offered only for a PDF whose permissions let it
+    /// be annotated, never in the terminal.
+    @Test func markupIsTheWindowsForAnnotatablePDFs() {
+        func window(_ key: ViewerKey) -> ViewerCommand? { ViewerCommand.command(for: key, in: .window, findActive: false) }
+        #expect(window(.character("A", control: true)) == .markup)
+        #expect(window(.character("a", control: true)) == .selectAll, "Ctrl+A still selects the page's text")
+        #expect(window(.character("z", control: true)) == .undo)
+        #expect(window(.character("Z", control: true)) == .redo)
+        #expect(ViewerCommand.markup.keys(in: .window).map(\.label) == ["Ctrl+Shift+A"])
+        #expect(ViewerCommand.redo.keys(in: .window).map(\.label) == ["Ctrl+Shift+Z"])
+        for command in [ViewerCommand.markup, .undo, .redo] { #expect(command.keys(in: .terminal).isEmpty) }
+        let pdf = ViewerContext(showing: .pages, hasText: true, isFindActive: false, fileCount: 1, hasArchiveEntries: false,
+                                canPrint: true, canMarkup: true)
+        var locked = pdf
+        locked.canMarkup = false
+        let text = ViewerContext(showing: .text, hasText: true, isFindActive: false, fileCount: 1, hasArchiveEntries: false, canPrint: true)
+        #expect(ViewerCommand.markup.applies(in: pdf) && ViewerCommand.undo.applies(in: pdf))
+        #expect(!ViewerCommand.markup.applies(in: locked) && !ViewerCommand.markup.applies(in: text))
+        #expect(ViewerCommand.helpLines(for: .window, in: pdf).contains { $0.keys == "Ctrl+Shift+A" && $0.help == ViewerCommand.markup.help })
+        #expect(!ViewerCommand.helpLines(for: .window, in: locked).contains { $0.keys == "Ctrl+Shift+A" })
+        #expect(ViewerCommand.helpParagraph(for: .window).contains("Ctrl+Z: undo the last markup change not yet saved"))
     }
 
     /// `quire look --help` and the man page are written from the table: every keyed command's

@@ -26,6 +26,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     case sidebar
     /// A JSON document as a foldable tree (the terminal; the window shows the text).
     case tree, foldNode, foldAll, unfoldAll, copyNodePath
+    /// Marking a PDF up (the window): the Markup tool bar, and undoing its changes before Done.
+    case markup, undo, redo
 
     /// The two front-ends.
     public enum FrontEnd: Sendable, CaseIterable { case window, terminal }
@@ -68,6 +70,9 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .foldAll: "fold every JSON node below the top level"
         case .unfoldAll: "unfold every JSON node"
         case .copyNodePath: "copy the path of the JSON node under the cursor (.items[3].name), through OSC 52"
+        case .markup: "show or hide the Markup tool bar (a PDF: highlight, underline or strike through the selection, notes, shapes, turn pages; Done saves into the file)"
+        case .undo: "undo the last markup change not yet saved"
+        case .redo: "redo the markup change last undone"
         }
     }
 
@@ -108,6 +113,9 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .indexSheet: [ViewerKey(.up, control: true)]
         case .sidebar: [ViewerKey(.function(9))]
         case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: []
+        case .markup: [.character("A", control: true)]
+        case .undo: [.character("z", control: true)]
+        case .redo: [.character("Z", control: true)]
         }
     }
 
@@ -146,6 +154,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .foldAll: [.character("z")]
         case .unfoldAll: [.character("Z")]
         case .copyNodePath: [.character("c")]
+        case .markup, .undo, .redo: []
         }
     }
 
@@ -166,6 +175,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .copy, .selectAll: context.hasText
         case .openEntry: context.hasArchiveEntries
         case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: context.hasTree
+        case .markup, .undo, .redo: context.canMarkup
         }
     }
 

@@ -1,0 +1,560 @@
+import CGtk
+import Quire
+import QuireRenderService
+import QuireViewer
+
+/// The window's Markup (issue 36): the header's Markup toggle (Ctrl+Shift+A) and the tool bar
+/// it shows over a PDF's pages — Highlight, Underline and Strike Through for the selected text
+/// (else the current find match), Note (a click), Rectangle, Oval and Line (a drag), a colour,
+/// Rotate Left/Right for the page in view, Undo/Redo (Ctrl+Z, Ctrl+Shift+Z), Done and Revert.
+///
+/// Changes wait in a ``DocumentMarkup`` per file and are drawn over the pages at once; Done
+/// has the worker make the incremental update and writes it into the file in place
+/// (``MarkupSaving``, off the main loop), then the file is read again, so what is shown is what
+/// was saved. Revert puts the original bytes back, as long as the window is open. The window
+/// never reads the PDF itself.
+@MainActor
+final class MarkupBar {
+    /// The bar under the header (hidden until Markup is on): the tools scroll across rather
+    /// than widen the window (its size stays the same from file to file); Undo, Redo, Revert
+    /// and Done stay in view at its end.
+    let root = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+    private let scroller = gtk_scrolled_window_new()!
+    private let tools = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+    /// The header's toggle.
+    let toggle = gtk_toggle_button_new()!
+
+    private let highlightButton = gtk_button_new_with_label("Highlight")!
+    private let underlineButton = Accessibility.iconButton("format-text-underline-symbolic", "Underline")
+    private let strikeButton = Accessibility.iconButton("format-text-strikethrough-symbolic", "Strike Through")
+    private let noteButton = MarkupBar.toolButton(nil, "Note", tip: "Note: click on the page")
+    private let rectangleButton = MarkupBar.toolButton("checkbox-symbolic", "Rectangle", tip: "Rectangle: drag on the page")
+    private let ovalButton = MarkupBar.toolButton("radio-symbolic", "Oval", tip: "Oval: drag on the page")
+    private let lineButton = MarkupBar.toolButton(nil, "Line", tip: "Line: drag on the page")
+    private let colourChoice: UnsafeMutablePointer<GtkWidget>
+    private let noteText = gtk_entry_new()!
+    private let rotateLeftButton = Accessibility.iconButton("object-rotate-left-symbolic", "Rotate Left")
+    private let rotateRightButton = Accessibility.iconButton("object-rotate-right-symbolic", "Rotate Right")
+    private let undoButton = Accessibility.iconButton("edit-undo-symbolic", "Undo")
+    private let redoButton = Accessibility.iconButton("edit-redo-symbolic", "Redo")
+    private let doneButton = gtk_button_new_with_label("Done")!
+    /// For a file that cannot be saved in place (read-only): the changes into a new file.
+    private let saveCopyButton = gtk_button_new_with_label("Save a Copy…")!
+    private let revertButton = gtk_button_new_with_label("Revert")!
+
+    /// The colours offered, in the choice's order.
+    static let colours: [(name: String, colour: PageAnnotation.Colour)] = [
+        ("Yellow", .highlightYellow), ("Green", PageAnnotation.Colour(red: 0.2, green: 0.8, blue: 0.2)),
+        ("Blue", PageAnnotation.Colour(red: 0.1, green: 0.4, blue: 0.95)), ("Red", .red),
+        ("Black", PageAnnotation.Colour(red: 0, green: 0, blue: 0)),
+    ]
+
+    /// What a drag or click on a page makes while the bar is shown.
+    enum Tool { case none, note, rectangle, oval, line }
+    private(set) var tool = Tool.none
+
+    /// Each file's changes not yet saved (by the model's file index).
+    private var markups: [Int: DocumentMarkup] = [:]
+    /// Each file saved from this window: how to revert it.
+    private var saved: [Int: MarkupSaving.Saved] = [:]
+    /// A save is on its way (Done is off until it ends).
+    private var saving = false
+    /// The shape being dragged, drawn until the button is released.
+    private var draft: PageAnnotation?
+    /// Said in the status line once the file is shown again (after Done or Revert).
+    private var announcement: String?
+
+    private let pages: PageView
+    /// The window (Save a Copy's dialog is its child).
+    private let window: UnsafeMutablePointer<GtkWidget>
+    /// The window's model now (the previewer service gives the window another one per file).
+    private let model: () -> ViewerModel
+    private let status: (String) -> Void
+    /// Reads the current file again and shows it (after Done or Revert).
+    private let reopen: () -> Void
+
+    init(window: UnsafeMutablePointer<GtkWidget>, pages: PageView, model: @escaping () -> ViewerModel, status: @escaping (String) -> Void,
+         reopen: @escaping () -> Void) {
+        self.window = window
+        self.pages = pages
+        self.model = model
+        self.status = status
+        self.reopen = reopen
+        let names = Self.colours.map { UnsafePointer(strdup($0.name)) } + [nil]
+        colourChoice = names.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }!
+        for name in names { free(UnsafeMutableRawPointer(mutating: name)) }
+        build()
+        connect()
+    }
+
+    private static func toolButton(_ icon: String?, _ name: String, tip: String) -> UnsafeMutablePointer<GtkWidget> {
+        let button = gtk_toggle_button_new()!
+        if let icon { gtk_button_set_icon_name(cast(button), icon) } else { gtk_button_set_label(cast(button), name) }
+        gtk_widget_set_tooltip_text(button, tip)
+        Accessibility.setLabel(button, name)
+        return button
+    }
+
+    private func build() {
+        gtk_button_set_icon_name(cast(toggle), "document-edit-symbolic")
+        gtk_widget_set_tooltip_text(toggle, "Markup (Ctrl+Shift+A)")
+        Accessibility.setLabel(toggle, "Markup")
+        gtk_widget_set_visible(toggle, 0)
+        gtk_widget_add_css_class(root, "toolbar")
+        Accessibility.setLabel(root, "Markup Tools")
+        gtk_scrolled_window_set_policy(cast(scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_height(cast(scroller), 1)
+        gtk_scrolled_window_set_propagate_natural_width(cast(scroller), 1)
+        gtk_widget_set_hexpand(scroller, 1)
+        gtk_scrolled_window_set_child(cast(scroller), tools)
+        gtk_widget_set_tooltip_text(highlightButton, "Highlight the selected text")
+        gtk_widget_set_tooltip_text(underlineButton, "Underline the selected text")
+        gtk_widget_set_tooltip_text(strikeButton, "Strike through the selected text")
+        // One shape tool at a time (or none).
+        for button in [rectangleButton, ovalButton, lineButton] { gtk_toggle_button_set_group(cast(button), cast(noteButton)) }
+        Accessibility.nameDropDownButton(colourChoice, "Colour")
+        Accessibility.setLabel(colourChoice, "Colour")
+        gtk_widget_set_tooltip_text(colourChoice, "Colour of what is marked next")
+        gtk_editable_set_width_chars(OpaquePointer(noteText), 10)
+        gtk_entry_set_placeholder_text(cast(noteText), "Note text")
+        Accessibility.setLabel(noteText, "Note Text")
+        gtk_widget_set_tooltip_text(rotateLeftButton, "Turn the page in view left")
+        gtk_widget_set_tooltip_text(rotateRightButton, "Turn the page in view right")
+        gtk_widget_set_tooltip_text(undoButton, "Undo (Ctrl+Z)")
+        gtk_widget_set_tooltip_text(redoButton, "Redo (Ctrl+Shift+Z)")
+        gtk_widget_add_css_class(doneButton, "suggested-action")
+        gtk_widget_set_tooltip_text(revertButton, "Put the file back as it was when the window opened it")
+        // The note's text field shows while the Note tool is chosen.
+        gtk_widget_set_visible(noteText, 0)
+        for widget in [highlightButton, underlineButton, strikeButton, noteButton, noteText, rectangleButton, ovalButton, lineButton,
+                       colourChoice, rotateLeftButton, rotateRightButton] {
+            gtk_box_append(cast(tools), widget)
+        }
+        gtk_widget_set_tooltip_text(saveCopyButton, "Save the changes into a new file (this one cannot be written)")
+        gtk_widget_set_visible(saveCopyButton, 0)
+        for widget in [scroller, undoButton, redoButton, revertButton, saveCopyButton, doneButton] { gtk_box_append(cast(root), widget) }
+        gtk_widget_set_visible(root, 0)
+    }
+
+    private func connect() {
+        Signal.connect(toggle, "toggled") { [unowned self] in self.shown(gtk_toggle_button_get_active(cast(self.toggle)) != 0) }
+        Signal.connect(highlightButton, "clicked") { [unowned self] in self.markText(.highlight) }
+        Signal.connect(underlineButton, "clicked") { [unowned self] in self.markText(.underline) }
+        Signal.connect(strikeButton, "clicked") { [unowned self] in self.markText(.strikeOut) }
+        for (button, tool) in [(noteButton, Tool.note), (rectangleButton, .rectangle), (ovalButton, .oval), (lineButton, .line)] {
+            Signal.connect(button, "toggled") { [unowned self] in
+                if gtk_toggle_button_get_active(cast(button)) != 0 {
+                    self.choose(tool)
+                } else if self.tool == tool {
+                    self.choose(.none)
+                }
+            }
+        }
+        Signal.connect(rotateLeftButton, "clicked") { [unowned self] in self.turn(-1) }
+        Signal.connect(rotateRightButton, "clicked") { [unowned self] in self.turn(1) }
+        Signal.connect(undoButton, "clicked") { [unowned self] in self.undo() }
+        Signal.connect(redoButton, "clicked") { [unowned self] in self.redo() }
+        Signal.connect(doneButton, "clicked") { [unowned self] in self.done() }
+        Signal.connect(revertButton, "clicked") { [unowned self] in self.revert() }
+        Signal.connect(saveCopyButton, "clicked") { [unowned self] in self.saveCopy() }
+        pages.drawOverlay = { [unowned self] page, cairo, x, y, sx, sy in self.draw(page: page, cairo, x: x, y: y, sx: sx, sy: sy) }
+    }
+
+    // MARK: State
+
+    private var file: Int { model().fileIndex }
+    private var markup: DocumentMarkup {
+        get { markups[file] ?? DocumentMarkup() }
+        set { markups[file] = newValue }
+    }
+    var isShown: Bool { gtk_toggle_button_get_active(cast(toggle)) != 0 }
+
+    /// Ctrl+Shift+A: the bar shown or hidden (said why not when the file cannot be marked up).
+    func toggleShown() {
+        guard model().commandContext.canMarkup else {
+            status("Markup: \(unavailableReason)")
+            return
+        }
+        gtk_toggle_button_set_active(cast(toggle), isShown ? 0 : 1)
+    }
+
+    private var unavailableReason: String {
+        switch model().markupPermission {
+        case .forbidden(let reason)?: return reason
+        case .allowed?: return "not available now"
+        case nil: return "only PDFs can be marked up"
+        }
+    }
+
+    private func shown(_ on: Bool) {
+        gtk_widget_set_visible(root, on ? 1 : 0)
+        if !on { untoggleTools() }
+        if on { status("Markup: select text and press Highlight, or choose a shape and drag on the page · Done saves into the file") }
+    }
+
+    private func untoggleTools() {
+        for button in [noteButton, rectangleButton, ovalButton, lineButton] { gtk_toggle_button_set_active(cast(button), 0) }
+        choose(.none)
+    }
+
+    private func choose(_ tool: Tool) {
+        self.tool = tool
+        draft = nil
+        gtk_widget_set_visible(noteText, tool == .note ? 1 : 0)
+        switch tool {
+        case .none:
+            pages.shapeDrag = nil
+            pages.pageClick = nil
+        case .note:
+            pages.shapeDrag = nil
+            pages.pageClick = { [unowned self] page, x, y in self.placeNote(page: page, x: x, y: y) }
+        case .rectangle, .oval, .line:
+            pages.pageClick = nil
+            pages.shapeDrag = { [unowned self] page, from, to, finished in self.dragged(page: page, from: from, to: to, finished: finished) }
+        }
+        switch tool {
+        case .none: break
+        case .note: status("Note: click on the page where it goes (type its text in the field first)")
+        case .rectangle: status("Rectangle: drag on the page")
+        case .oval: status("Oval: drag on the page")
+        case .line: status("Line: drag on the page")
+        }
+    }
+
+    /// The current file changed, or was shown again: the toggle says whether it can be marked
+    /// up (insensitive, with the reason as its tooltip, when its permissions forbid it; hidden
+    /// for anything but a PDF), and the bar's buttons follow its changes.
+    func refresh() {
+        let model = model()
+        if case .opening = model.content { return }
+        switch model.markupPermission {
+        case nil:
+            gtk_widget_set_visible(toggle, 0)
+            gtk_toggle_button_set_active(cast(toggle), 0)
+        case .forbidden(let reason)?:
+            gtk_widget_set_visible(toggle, 1)
+            gtk_toggle_button_set_active(cast(toggle), 0)
+            gtk_widget_set_sensitive(toggle, 0)
+            gtk_widget_set_tooltip_text(toggle, "Markup: \(reason)")
+            Accessibility.setDescription(toggle, reason)
+        case .allowed?:
+            gtk_widget_set_visible(toggle, 1)
+            gtk_widget_set_sensitive(toggle, 1)
+            gtk_widget_set_tooltip_text(toggle, "Markup (Ctrl+Shift+A)")
+            Accessibility.setDescription(toggle, "Mark the PDF up: highlight, notes, shapes, turn pages")
+        }
+        updateButtons()
+        if let announcement, case .pages = model.content {
+            self.announcement = nil
+            status(announcement)
+        }
+    }
+
+    private func updateButtons() {
+        let markup = markup
+        gtk_widget_set_sensitive(undoButton, markup.canUndo && !saving ? 1 : 0)
+        gtk_widget_set_sensitive(redoButton, markup.canRedo && !saving ? 1 : 0)
+        let refusal = MarkupSaving.refusal(model().path)
+        gtk_widget_set_sensitive(doneButton, markup.hasPending && !saving && refusal == nil ? 1 : 0)
+        let doneTip = refusal.map { "Cannot save: \($0)" } ?? (markup.hasPending ? "Save the changes into the file" : "Nothing to save yet")
+        gtk_widget_set_tooltip_text(doneButton, doneTip)
+        Accessibility.setDescription(doneButton, doneTip)
+        gtk_widget_set_sensitive(revertButton, (markup.hasPending || saved[file] != nil) && !saving ? 1 : 0)
+        gtk_widget_set_visible(saveCopyButton, refusal != nil ? 1 : 0)
+        gtk_widget_set_sensitive(saveCopyButton, markup.hasPending && !saving ? 1 : 0)
+        gtk_widget_queue_draw(pages.area)
+    }
+
+    /// Closing was asked for once with changes not saved (the next request closes).
+    private var warnedAtClose = false
+
+    /// Whether the window may close now. With changes not saved, the first Esc, Space or
+    /// close button only says so; the next closes and drops them.
+    func mayClose() -> Bool {
+        let count = markups.values.reduce(0) { $0 + $1.pending.count }
+        guard count > 0, !warnedAtClose else { return true }
+        warnedAtClose = true
+        if saving {
+            status("Still saving the changes: close again to leave before they are written")
+        } else {
+            status("\(count == 1 ? "1 change" : "\(count) changes") not saved: Done saves them; close again to drop them")
+        }
+        return false
+    }
+
+    /// The window shows another model's files (the previewer service's next file): the
+    /// changes and saves kept by file index were the old model's.
+    func forgetFiles() {
+        markups = [:]
+        saved = [:]
+        announcement = nil
+        gtk_toggle_button_set_active(cast(toggle), 0)
+    }
+
+    // MARK: Making changes
+
+    private var colour: PageAnnotation.Colour {
+        let index = Int(gtk_drop_down_get_selected(OpaquePointer(colourChoice)))
+        return Self.colours.indices.contains(index) ? Self.colours[index].colour : .highlightYellow
+    }
+
+    private func add(_ change: DocumentMarkup.Change, _ said: String) {
+        markup.add(change)
+        warnedAtClose = false
+        updateButtons()
+        status("\(said) · \(pendingText) · Done saves, Ctrl+Z undoes")
+    }
+
+    private var pendingText: String {
+        let count = markup.pending.count
+        return count == 1 ? "1 change not saved" : "\(count) changes not saved"
+    }
+
+    /// Highlight, Underline, Strike Through: the selected text, else the current find match.
+    private func markText(_ kind: PageAnnotation.Kind) {
+        let model = model()
+        let verb = kind == .highlight ? "Highlighted" : kind == .underline ? "Underlined" : "Struck through"
+        var target: (page: Int, boxes: [TextBox])?
+        if let selection = model.selection, selection.file == model.fileIndex, case .success(let text)? = model.pageText(selection.page) {
+            target = (selection.page, DocumentMarkup.lineBoxes(selection.boxes(in: text.layout)))
+        } else if model.find.isActive, !model.find.isText, model.find.file == model.fileIndex, let match = model.find.currentMatch {
+            target = (match.page, DocumentMarkup.lineBoxes(match.boxes))
+        }
+        guard let target, !target.boxes.isEmpty else {
+            status("Select some text first (drag, double click or Ctrl+A), or find a word")
+            return
+        }
+        model.clearSelection()
+        add(.annotation(PageAnnotation(kind: kind, page: target.page, boxes: target.boxes, colour: colour)), "\(verb) on page \(target.page + 1)")
+    }
+
+    private func placeNote(page: Int, x: Double, y: Double) {
+        let typed = String(cString: gtk_editable_get_text(OpaquePointer(noteText)))
+        let text = typed.isEmpty ? "Note" : typed
+        add(.annotation(PageAnnotation(kind: .note, page: page, boxes: [TextBox(x: x - 12, y: y - 12, width: 24, height: 24)],
+                                       colour: colour, text: text)), "Note on page \(page + 1)")
+    }
+
+    private func dragged(page: Int, from: (x: Double, y: Double), to: (x: Double, y: Double), finished: Bool) {
+        let kind: PageAnnotation.Kind
+        let box: TextBox
+        switch tool {
+        case .none, .note: return
+        case .line:
+            kind = .line
+            box = TextBox(x: from.x, y: from.y, width: to.x - from.x, height: to.y - from.y)
+        case .rectangle, .oval:
+            kind = tool == .rectangle ? .square : .circle
+            box = TextBox(x: min(from.x, to.x), y: min(from.y, to.y), width: abs(to.x - from.x), height: abs(to.y - from.y))
+        }
+        let annotation = PageAnnotation(kind: kind, page: page, boxes: [box], colour: colour)
+        if finished {
+            draft = nil
+            let name = kind == .square ? "Rectangle" : kind == .circle ? "Oval" : "Line"
+            add(.annotation(annotation), "\(name) on page \(page + 1)")
+        } else {
+            draft = annotation
+        }
+    }
+
+    private func turn(_ quarterTurns: Int) {
+        let page = model().page
+        add(.turn(page: page, quarterTurns: quarterTurns), "Page \(page + 1) turns \(quarterTurns > 0 ? "right" : "left") when saved")
+    }
+
+    func undo() {
+        guard markup.undo() != nil else {
+            status("Nothing to undo")
+            return
+        }
+        updateButtons()
+        status(markup.hasPending ? "Undone · \(pendingText)" : "Undone · no changes left to save")
+    }
+
+    func redo() {
+        guard markup.redo() != nil else {
+            status("Nothing to redo")
+            return
+        }
+        updateButtons()
+        status("Redone · \(pendingText)")
+    }
+
+    // MARK: Done and Revert
+
+    /// Done: the worker makes the update, written into the file in place off the main loop;
+    /// then the file is read again.
+    func done() {
+        let model = model()
+        guard markup.hasPending, !saving else { return }
+        if let refusal = MarkupSaving.refusal(model.path) {
+            status("Not saved: \(refusal)")
+            return
+        }
+        save()
+    }
+
+    /// Writes the changes (into the file, or into `copy`) off the main loop.
+    private func save(to copy: DocumentPath? = nil) {
+        let model = model()
+        guard let original = model.openedFile else {
+            status("Not saved: the file is not open")
+            return
+        }
+        saving = true
+        LookTrace.mark("markup save asked (\(markup.pending.count) changes)")
+        updateButtons()
+        status(markup.pending.count == 1 ? "Saving 1 change…" : "Saving \(markup.pending.count) changes…")
+        let changes = markup.changes, request = model.saveRequest, file = model.fileIndex, count = markup.pending.count
+        let worker = model.configuration.worker, sandbox = model.configuration.sandbox
+        let timeout = max(60, model.configuration.renderTimeout)
+        JoinableThread.detach(stackSize: 1 << 20) {
+            let result = MarkupSaving.save(changes, request: request, original: original, to: copy, worker: worker, sandbox: sandbox,
+                                           timeout: timeout)
+            Signal.post { [weak self] in self?.saved(result, file: file, count: count, copy: copy) }
+        }
+    }
+
+    /// Save a Copy…: where the new file goes (GTK's file chooser, in the file's folder when it
+    /// may be written, else the home folder), then the changes saved into it; the file shown
+    /// stays as it is.
+    private func saveCopy() {
+        let model = model()
+        guard markup.hasPending, !saving else { return }
+        guard let dialog = gtk_file_chooser_native_new("Save a Copy", cast(window), GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel") else { return }
+        let name = model.fileName
+        let stem = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
+        gtk_file_chooser_set_current_name(dialog, "\(stem) (marked).pdf")
+        let bytes = model.path.bytes
+        let folder = bytes.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: bytes[..<$0], as: UTF8.self) } ?? "."
+        let start = access(folder, W_OK) == 0 ? folder : String(cString: g_get_home_dir())
+        let location = g_file_new_for_path(start)
+        gtk_file_chooser_set_current_folder(dialog, location, nil)
+        g_object_unref(UnsafeMutableRawPointer(location))
+        gtk_native_dialog_set_modal(UnsafeMutablePointer<GtkNativeDialog>(dialog), 1)
+        Signal.connectInt(UnsafeMutableRawPointer(dialog), "response") { [weak self] response in
+            defer { g_object_unref(UnsafeMutableRawPointer(dialog)) }
+            guard let self, response == GTK_RESPONSE_ACCEPT.rawValue,
+                  let chosen = gtk_file_chooser_get_file(dialog) else { return }
+            defer { g_object_unref(UnsafeMutableRawPointer(chosen)) }
+            guard let raw = g_file_get_path(chosen) else { return }
+            defer { g_free(raw) }
+            self.save(to: DocumentPath(String(cString: raw)))
+        }
+        gtk_native_dialog_show(UnsafeMutablePointer<GtkNativeDialog>(dialog))
+    }
+
+    private func saved(_ result: Result<MarkupSaving.Saved, ViewerProblem>, file: Int, count: Int, copy: DocumentPath?) {
+        saving = false
+        LookTrace.mark("markup saved (written, or refused)")
+        let model = model()
+        switch result {
+        case .success where copy != nil:
+            markups[file]?.clear()
+            updateButtons()
+            if file == model.fileIndex, let copy {
+                status("Saved \(count == 1 ? "1 change" : "\(count) changes") into a copy: \(copy)")
+            }
+        case .success(let written):
+            // Revert goes back to the bytes before the first save of this window.
+            saved[file] = written.after(saved[file])
+            markups[file]?.clear()
+            guard file == model.fileIndex else { return }
+            announcement = "Saved \(count == 1 ? "1 change" : "\(count) changes") into \(model.fileName) · Revert puts the original back"
+            reopen()
+        case .failure(let problem):
+            updateButtons()
+            if file == model.fileIndex { status("Not saved: \(problem.message)") }
+        }
+    }
+
+    /// Revert: the changes not saved are dropped, and a file saved from this window gets its
+    /// original bytes back.
+    func revert() {
+        let model = model()
+        guard !saving else { return }
+        let dropped = markup.pending.count
+        markups[file] = nil
+        guard let written = saved[file] else {
+            updateButtons()
+            status(dropped == 0 ? "Nothing to revert" : "Dropped \(dropped == 1 ? "1 change" : "\(dropped) changes") not saved")
+            return
+        }
+        if let problem = MarkupSaving.revert(model.path, to: written) {
+            updateButtons()
+            status("Not reverted: \(problem.message)")
+            return
+        }
+        saved[file] = nil
+        announcement = "Reverted \(model.fileName) to its original bytes"
+        reopen()
+    }
+
+    // MARK: Drawing
+
+    /// The changes waiting for page `page`, over it: highlights multiplied into the page, lines
+    /// under or through the text, notes, shapes, and a pending turn's label.
+    private func draw(page: Int, _ cairo: OpaquePointer, x: Double, y: Double, sx: Double, sy: Double) {
+        let markup = markup
+        var annotations = markup.annotations(onPage: page)
+        if let draft, draft.page == page { annotations.append(draft) }
+        for annotation in annotations {
+            let colour = annotation.colour
+            cairo_set_source_rgb(cairo, colour.red, colour.green, colour.blue)
+            cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
+            cairo_set_line_width(cairo, max(1.5, 1.5 * sx))
+            func rectangle(_ box: TextBox) { cairo_rectangle(cairo, x + box.x * sx, y + box.y * sy, box.width * sx, box.height * sy) }
+            switch annotation.kind {
+            case .highlight:
+                cairo_set_operator(cairo, CAIRO_OPERATOR_MULTIPLY)
+                for box in annotation.boxes { rectangle(box) }
+                cairo_fill(cairo)
+            case .underline, .strikeOut:
+                for box in annotation.boxes {
+                    let lineY = annotation.kind == .underline ? box.maxY - box.height * 0.08 : box.y + box.height * 0.55
+                    cairo_set_line_width(cairo, max(1, box.height * 0.07 * sy))
+                    cairo_move_to(cairo, x + box.x * sx, y + lineY * sy)
+                    cairo_line_to(cairo, x + box.maxX * sx, y + lineY * sy)
+                    cairo_stroke(cairo)
+                }
+            case .note:
+                guard let box = annotation.boxes.first else { continue }
+                rectangle(box)
+                cairo_fill_preserve(cairo)
+                cairo_set_source_rgb(cairo, 0.2, 0.2, 0.2)
+                cairo_set_line_width(cairo, 1)
+                cairo_stroke(cairo)
+            case .square:
+                guard let box = annotation.boxes.first else { continue }
+                rectangle(box)
+                cairo_stroke(cairo)
+            case .circle:
+                guard let box = annotation.boxes.first, box.width > 0, box.height > 0 else { continue }
+                cairo_save(cairo)
+                cairo_translate(cairo, x + (box.x + box.width / 2) * sx, y + (box.y + box.height / 2) * sy)
+                cairo_scale(cairo, box.width / 2 * sx, box.height / 2 * sy)
+                cairo_arc(cairo, 0, 0, 1, 0, 2 * Double.pi)
+                cairo_restore(cairo)
+                cairo_stroke(cairo)
+            case .line:
+                guard let box = annotation.boxes.first else { continue }
+                cairo_move_to(cairo, x + box.x * sx, y + box.y * sy)
+                cairo_line_to(cairo, x + box.maxX * sx, y + box.maxY * sy)
+                cairo_stroke(cairo)
+            }
+        }
+        let turn = markup.turn(ofPage: page)
+        if turn != 0 {
+            let text = turn == 1 ? "Turns right when saved" : turn == 3 ? "Turns left when saved" : "Turns upside down when saved"
+            cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
+            cairo_set_source_rgba(cairo, 0.1, 0.1, 0.1, 0.75)
+            cairo_rectangle(cairo, x + 8, y + 8, 190, 24)
+            cairo_fill(cairo)
+            cairo_set_source_rgb(cairo, 1, 1, 1)
+            cairo_select_font_face(cairo, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+            cairo_set_font_size(cairo, 13)
+            cairo_move_to(cairo, x + 16, y + 25)
+            cairo_show_text(cairo, text)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Quire
+import QuireRenderService
+
+/// What a person has marked on a PDF in a viewer's Markup and not yet saved (Done): annotations
+/// and page turns, in the order they were made, with undo and redo. Nothing here touches the
+/// file: Done hands ``changes`` to the worker (``MarkupSaving``). Geometry is in page points
+/// from the top left as the page is shown, as the worker's text layout gives it.
+public struct DocumentMarkup: Sendable, Hashable {
+    /// One change, as the person made it.
+    public enum Change: Sendable, Hashable {
+        case annotation(PageAnnotation)
+        /// Page `page` (0-based) turned a quarter clockwise (1) or anticlockwise (-1).
+        case turn(page: Int, quarterTurns: Int)
+    }
+
+    /// The changes not yet saved, oldest first.
+    public private(set) var pending: [Change] = []
+    /// Changes undone, the most recently undone last (redo takes it back).
+    private var undone: [Change] = []
+
+    public init() {}
+
+    public var hasPending: Bool { !pending.isEmpty }
+    public var canUndo: Bool { !pending.isEmpty }
+    public var canRedo: Bool { !undone.isEmpty }
+
+    /// Adds a change; what was undone before it can no longer be redone.
+    public mutating func add(_ change: Change) {
+        pending.append(change)
+        undone = []
+    }
+
+    /// Takes the last change back; the change, nil when there was none.
+    @discardableResult public mutating func undo() -> Change? {
+        guard let change = pending.popLast() else { return nil }
+        undone.append(change)
+        return change
+    }
+
+    /// Makes the change last undone again; the change, nil when there was none.
+    @discardableResult public mutating func redo() -> Change? {
+        guard let change = undone.popLast() else { return nil }
+        pending.append(change)
+        return change
+    }
+
+    /// Forgets every change (they were saved, or dropped by Revert).
+    public mutating func clear() {
+        pending = []
+        undone = []
+    }
+
+    /// The annotations waiting for page `page`, oldest first (drawn over the page).
+    public func annotations(onPage page: Int) -> [PageAnnotation] {
+        pending.compactMap { change in
+            if case .annotation(let annotation) = change, annotation.page == page { return annotation }
+            return nil
+        }
+    }
+
+    /// Quarter turns clockwise waiting for page `page` (0…3).
+    public func turn(ofPage page: Int) -> Int {
+        let total = pending.reduce(0) { sum, change in
+            if case .turn(page, let quarterTurns) = change { return sum + quarterTurns }
+            return sum
+        }
+        return ((total % 4) + 4) % 4
+    }
+
+    /// What the worker is asked to save: the annotations in order, each page's turns summed
+    /// (a page turned right and back left is not turned at all).
+    public var changes: DocumentChanges {
+        var annotations: [PageAnnotation] = []
+        var turns: [Int: Int] = [:]
+        for change in pending {
+            switch change {
+            case .annotation(let annotation): annotations.append(annotation)
+            case .turn(let page, let quarterTurns): turns[page, default: 0] += quarterTurns
+            }
+        }
+        // Three turns right are one left.
+        turns = turns.mapValues { total -> Int in
+            let quarters = ((total % 4) + 4) % 4
+            return quarters == 3 ? -1 : quarters
+        }.filter { $0.value != 0 }
+        return DocumentChanges(annotations: annotations, turns: turns)
+    }
+
+    /// One box per line of marked text from the boxes of its characters (a highlight's
+    /// QuadPoints: one quadrilateral a line, not one a letter). Characters follow each other on
+    /// a line while they overlap its height by half; a box without width (a line end) is left out.
+    public static func lineBoxes(_ boxes: [TextBox]) -> [TextBox] {
+        var lines: [TextBox] = []
+        for box in boxes where box.width > 0 && box.height > 0 {
+            if let last = lines.last {
+                let overlap = min(last.maxY, box.maxY) - max(last.y, box.y)
+                if overlap >= min(last.height, box.height) / 2 {
+                    let x = min(last.x, box.x), y = min(last.y, box.y)
+                    lines[lines.count - 1] = TextBox(x: x, y: y, width: max(last.maxX, box.maxX) - x, height: max(last.maxY, box.maxY) - y)
+                    continue
+                }
+            }
+            lines.append(box)
+        }
+        return lines
+    }
+}

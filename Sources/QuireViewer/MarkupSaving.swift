@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Quire
+import QuireSystem
+import QuireRenderService
+
+/// Saving a viewer's markup into the PDF it marks (Done) and taking it back (Revert). The
+/// worker makes the update (``RenderClient/saveChanges(_:_:)``: the viewer never parses the
+/// PDF); ``DocumentUpdateWriter`` puts it in place atomically, the original bytes first and the
+/// file's mode kept, and refuses a file changed on disk since the viewer opened it. Blocking:
+/// a front-end calls these off its main loop.
+public enum MarkupSaving {
+    /// What a save in place left behind: the original's size (a revert cuts the file back to
+    /// it) and the file as written (a revert refuses a file changed since).
+    public struct Saved: Sendable, Hashable {
+        public let originalSize: Int64
+        public let writtenSize: Int64
+        public let writtenTime: FileTime
+
+        /// This save, reverting to the bytes before `earlier` (the window's first save).
+        public func after(_ earlier: Saved?) -> Saved {
+            guard let earlier else { return self }
+            return Saved(originalSize: earlier.originalSize, writtenSize: writtenSize, writtenTime: writtenTime)
+        }
+    }
+
+    /// Why `path` cannot be saved in place (a read-only file — one nobody may write is refused
+    /// even to root —, or a folder where no file can be made beside it), nil when it can.
+    public static func refusal(_ path: DocumentPath) -> String? {
+        // Marked read-only (no write permission for anyone): kept so even for root, who could write it.
+        var status = stat()
+        if path.withCString({ stat($0, &status) }) == 0, status.st_mode & 0o222 == 0 { return "the file is read-only" }
+        if path.withCString({ access($0, W_OK) }) != 0 {
+            let error = Errno.current
+            return error == .permissionDenied || error.rawValue == EROFS ? "the file is read-only" : "the file cannot be written: \(error)"
+        }
+        let bytes = path.bytes
+        let folder = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<$0]) } ?? [UInt8(ascii: ".")]
+        let writable = (folder + [0]).withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { access($0, W_OK) == 0 }
+        }
+        return writable ? nil : "its folder is read-only (the saved file is written beside it, then renamed)"
+    }
+
+    /// Saves `changes` into the file `original` was opened from — or, with `copy`, into a new
+    /// file there, the original left as it is — through a worker started for it (`worker`,
+    /// `sandbox`); nothing is written on any refusal or failure.
+    public static func save(_ changes: DocumentChanges, request: DocumentRequest, original: InputFile, to copy: DocumentPath? = nil,
+                            worker: WorkerCommand, sandbox: RenderClient.SandboxPolicy, timeout: Double) -> Result<Saved, ViewerProblem> {
+        let client = RenderClient(command: worker, timeout: timeout, sandbox: sandbox)
+        defer { client.stop() }
+        let update: PDFUpdate
+        do { update = try client.saveChanges(request, changes) } catch {
+            return .failure(ViewerProblem(kind: .unsupported, message: error.message))
+        }
+        var size: Int64 = 0
+        if case .incremental(let originalSize, _) = update { size = originalSize } else if copy == nil {
+            return .failure(ViewerProblem(kind: .unsupported, message: "poppler had to rebuild this PDF, so its original bytes cannot be kept; save a copy instead"))
+        }
+        do { try DocumentUpdateWriter.write(update, original: original, to: copy) } catch {
+            return .failure(ViewerProblem(kind: .unreadable, message: error.reason))
+        }
+        guard let written = try? InputFile(path: copy ?? original.path, maximumSize: Int64.max) else {
+            return .failure(ViewerProblem(kind: .unreadable, message: "the saved file cannot be read back"))
+        }
+        return .success(Saved(originalSize: size, writtenSize: written.size, writtenTime: written.modificationTime))
+    }
+
+    /// Puts back the bytes `path` had before the first save (`saved`), unless the file changed
+    /// on disk since the last save.
+    public static func revert(_ path: DocumentPath, to saved: Saved) -> ViewerProblem? {
+        guard let now = try? InputFile(path: path, maximumSize: Int64.max) else {
+            return ViewerProblem(kind: .unreadable, message: "the file cannot be read")
+        }
+        guard now.size == saved.writtenSize, now.modificationTime == saved.writtenTime else {
+            return ViewerProblem(kind: .unreadable, message: "the file changed on disk since it was saved; nothing was written")
+        }
+        do { try DocumentUpdateWriter.revert(path, toOriginalSize: saved.originalSize) } catch {
+            return ViewerProblem(kind: .unreadable, message: error.reason)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,310 @@
+import Foundation
+import QuireTestSupport
+import Testing
+
+/// Markup in the window (issue 36), as a person uses it under Xvfb: a word double-clicked,
+/// Markup and Highlight pressed (AT-SPI), Done — an independent reader (pypdf) finds the
+/// highlight in the file, the original bytes first, and pdftoppm draws it; Revert gives the
+/// original bytes back; a Rectangle dragged with the pointer becomes a /Square; Ctrl+Z takes a
+/// change back before Done. Each test marks a copy of a sample in its own folder.
+@Suite("quire look markup (Xvfb)")
+final class LookMarkupTests {
+    let harness: LookHarness
+
+    init() throws {
+        harness = try LookHarness("quire-look-markup")
+    }
+
+    func copy(_ sample: String, to name: String) throws -> String {
+        let path = harness.directory.file(name)
+        try FileManager.default.copyItem(atPath: Samples.path(sample), toPath: path)
+        return path
+    }
+
+    func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// A page's annotations as pypdf reads them: subtype, QuadPoints count, rectangle, text, the page's turn.
+    func annotations(_ path: String, page: Int = 0) -> [[String: Any]] {
+        let script = """
+            import json, sys, pypdf
+            page = pypdf.PdfReader(sys.argv[1]).pages[int(sys.argv[2])]
+            out = []
+            annots = page.get('/Annots')
+            for ref in (annots.get_object() if annots is not None else []):
+                a = ref.get_object()
+                out.append({'subtype': str(a['/Subtype']), 'quads': len(a.get('/QuadPoints') or []),
+                            'rect': [float(v) for v in a['/Rect']], 'appearance': '/AP' in a,
+                            'contents': str(a.get('/Contents') or ''), 'rotate': int(page.get('/Rotate') or 0)})
+            print(json.dumps(out))
+            """
+        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path, "\(page)"], timeout: 60)
+        #expect(result.status == 0, "pypdf: \(result.standardError)")
+        return (try? JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]]) ?? []
+    }
+
+    /// Keeps a screenshot in `$QUIRE_MARKUP_SCREENSHOTS` when set (to look at them).
+    func keep(_ shot: Screenshot) -> Screenshot {
+        if let folder = ProcessInfo.processInfo.environment["QUIRE_MARKUP_SCREENSHOTS"], !folder.isEmpty {
+            let target = folder + "/" + URL(fileURLWithPath: shot.path).lastPathComponent
+            try? FileManager.default.removeItem(atPath: target)
+            try? FileManager.default.copyItem(atPath: shot.path, toPath: target)
+        }
+        return shot
+    }
+
+    static func label(_ prefix: String) -> ([WindowTestBed.Accessible]) -> Bool {
+        { tree in tree.contains { $0.role == "label" && $0.name.hasPrefix(prefix) } }
+    }
+
+    static func isSensitive(_ tree: [WindowTestBed.Accessible], _ name: String) -> Bool {
+        tree.contains { $0.role == "push button" && $0.name == name && $0.states.contains("sensitive") }
+    }
+
+    /// Opens `path`, waits for page 1 and turns Markup on; the window's id and where the page is.
+    func openWithMarkup(_ path: String, title: String) throws -> (BackgroundProcess, String, (left: Int, top: Int, width: Int)) {
+        let bed = harness.bed
+        let viewer = try harness.look([path])
+        let window = try #require(bed.waitForWindow(named: title), "\(viewer.errorOutput)")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } }
+        // The toggle (a push button to AT-SPI in GTK 4.8) is there once the worker said the PDF may be annotated.
+        let ready = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("sensitive") } }
+        #expect(ready.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("sensitive") },
+                "\(ready.filter { $0.name == "Markup" || $0.name == "Highlight" })")
+        let before = try bed.geometry(of: window)
+        #expect(bed.press("Markup"))
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Highlight" && $0.states.contains("visible") } }
+        #expect(tree.contains { $0.role == "push button" && $0.name == "Highlight" && $0.states.contains("visible") }, "the tool bar shows: \(tree.filter { $0.name == "Markup" || $0.name == "Highlight" })")
+        // The bar takes room from the pages: the page is laid out again, smaller; found once it has settled.
+        usleep(500_000)
+        let shot = keep(try harness.screenshot("markup-page", window: window) { $0.count { r, g, b in r < 60 && g < 60 && b < 60 } > 100 })
+        let page = try #require(LookSelectionTests.pageRectangle(shot), "the page in \(shot.path)")
+        let after = try bed.geometry(of: window)
+        #expect(after.width == before.width && after.height == before.height, "the bar does not change the window's size: \(before) → \(after)")
+        return (viewer, window, page)
+    }
+
+    @Test func aDoubleClickedWordHighlightedAndSavedIsInTheFileAndRevertGivesTheOriginalBack() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "marked.pdf")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+        let original = try bytes(path)
+        let (viewer, window, page) = try openWithMarkup(path, title: "^marked\\.pdf$")
+        defer { viewer.stop() }
+        // Double click in "résumé" (first line: 78–88 pt down; the word from 98 to 135 pt).
+        let word = LookSelectionTests.windowPoint(page, x: 116, y: 83)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(word.0)", "\(word.1)", "click", "--repeat", "2", "--delay", "80", "1"])
+        _ = bed.waitForAccessible(Self.label("6 characters selected"))
+        #expect(bed.press("Highlight"))
+        var tree = bed.waitForAccessible(Self.label("Highlighted on page 1"))
+        #expect(Self.label("Highlighted on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        // Drawn over the page at once, before Done: yellow where the word is.
+        let pending = keep(try harness.screenshot("markup-pending", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 })
+        #expect(pending.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100, "the pending highlight is drawn: \(pending.path)")
+        #expect(try bytes(path) == original, "nothing is written before Done")
+
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into marked.pdf"))
+        #expect(Self.label("Saved 1 change into marked.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let saved = try bytes(path)
+        #expect(saved.count > original.count && Array(saved.prefix(original.count)) == original, "the original bytes stay first")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640, "the mode is kept")
+        let found = annotations(path)
+        #expect(found.map { $0["subtype"] as? String } == ["/Highlight"], "\(found)")
+        #expect(found.first?["quads"] as? Int == 8, "one quadrilateral (one line of text): \(found)")
+        #expect(found.first?["appearance"] as? Bool == true, "with an appearance stream")
+        // Its rectangle is the word's, in PDF space (A4: 841.89 pt high).
+        if let rect = found.first?["rect"] as? [Double], rect.count == 4 {
+            #expect(rect[0] > 90 && rect[0] < 102 && rect[2] > 130 && rect[2] < 142, "\(rect)")
+            #expect(rect[3] > 841.89 - 82 && rect[1] < 841.89 - 84, "\(rect)")
+        }
+        let raster = try #require(PDFPageRaster(path, in: harness.directory.path), "pdftoppm drew \(path)")
+        let yellow = raster.count(x: 98, y: 76, width: 38, height: 14) { r, g, b in r > 200 && g > 180 && b < 120 }
+        #expect(yellow > 100, "pdftoppm draws the highlight: \(yellow) yellow pixels")
+        // Shown as saved: the page drawn by the worker from the file carries it (no pending change is left).
+        let shown = keep(try harness.screenshot("markup-saved", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 })
+        #expect(shown.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100, "\(shown.path)")
+        tree = bed.accessibilityTree()
+        #expect(!Self.isSensitive(tree, "Done"), "nothing left to save")
+
+        #expect(bed.press("Revert"))
+        tree = bed.waitForAccessible(Self.label("Reverted marked.pdf to its original bytes"))
+        #expect(Self.label("Reverted marked.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(try bytes(path) == original, "Revert: byte for byte the original")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
+        let reverted = keep(try harness.screenshot("markup-reverted", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20 })
+        #expect(reverted.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20, "the highlight has gone from the page: \(reverted.path)")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func aDraggedRectangleIsSavedAsASquareAndCtrlZTakesAChangeBackBeforeDone() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "shapes.pdf")
+        let original = try bytes(path)
+        let (viewer, window, page) = try openWithMarkup(path, title: "^shapes\\.pdf$")
+        defer { viewer.stop() }
+        #expect(bed.press("Rectangle"))
+        _ = bed.waitForAccessible(Self.label("Rectangle: drag on the page"))
+        let from = LookSelectionTests.windowPoint(page, x: 300, y: 400), to = LookSelectionTests.windowPoint(page, x: 450, y: 500)
+        func drag() {
+            bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(from.0)", "\(from.1)", "mousedown", "1",
+                     "mousemove", "--window", window, "\(from.0 + 10)", "\(from.1 + 10)", "sleep", "0.1",
+                     "mousemove", "--window", window, "\(to.0)", "\(to.1)", "sleep", "0.1", "mouseup", "1"])
+        }
+        drag()
+        var tree = bed.waitForAccessible(Self.label("Rectangle on page 1"))
+        #expect(Self.label("Rectangle on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(Self.isSensitive(tree, "Done"))
+        // Its outline is drawn at once: yellow (the first colour) around the dragged box.
+        let drawn = keep(try harness.screenshot("markup-rectangle", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 })
+        #expect(drawn.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100, "\(drawn.path)")
+
+        // Ctrl+Z: gone before Done; nothing to save.
+        bed.key("ctrl+z")
+        tree = bed.waitForAccessible(Self.label("Undone"))
+        #expect(Self.label("Undone · no changes left to save")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(!Self.isSensitive(tree, "Done"), "nothing to save after the undo")
+        let undone = keep(try harness.screenshot("markup-undone", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20 })
+        #expect(undone.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20, "the rectangle is no longer drawn: \(undone.path)")
+        // Ctrl+Shift+Z brings it back; Done saves it.
+        bed.key("ctrl+shift+z")
+        tree = bed.waitForAccessible(Self.label("Redone"))
+        #expect(Self.label("Redone · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into shapes.pdf"))
+        #expect(Self.label("Saved 1 change into shapes.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let saved = try bytes(path)
+        #expect(Array(saved.prefix(original.count)) == original)
+        let found = annotations(path)
+        #expect(found.map { $0["subtype"] as? String } == ["/Square"], "one square, the undone change not saved twice: \(found)")
+        if let rect = found.first?["rect"] as? [Double], rect.count == 4 {
+            // 300…450 × 400…500 pt from the top (± the pointer's pixel and the border).
+            #expect(abs(rect[0] - 300) < 6 && abs(rect[2] - 450) < 6, "\(rect)")
+            #expect(abs(rect[3] - (841.89 - 400)) < 6 && abs(rect[1] - (841.89 - 500)) < 6, "\(rect)")
+        }
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    @Test func aFileChangedOnDiskIsNotOverwrittenAndANoteAndATurnAreSaved() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "changed.pdf")
+        let original = try bytes(path)
+        let (viewer, window, page) = try openWithMarkup(path, title: "^changed\\.pdf$")
+        defer { viewer.stop() }
+        // The Note tool, its text typed into the field it shows, then a click on the page.
+        #expect(bed.press("Note"))
+        var tree = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("visible") } }
+        let field = try #require(tree.first { $0.name == "Note Text" && $0.extents != nil }?.extents, "\(tree.filter { $0.name.hasPrefix("Note") })")
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(field.x + field.width / 2)", "\(field.y + field.height / 2)", "click", "1"])
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("focused") } }
+        bed.type("Check this")
+        let spot = LookSelectionTests.windowPoint(page, x: 400, y: 300)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(spot.0)", "\(spot.1)", "click", "1"])
+        tree = bed.waitForAccessible(Self.label("Note on page 1"))
+        #expect(Self.label("Note on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(bed.press("Rotate Right"))
+        tree = bed.waitForAccessible(Self.label("Page 1 turns right when saved"))
+        #expect(Self.label("Page 1 turns right when saved · 2 changes not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let pending = keep(try harness.screenshot("markup-note-turn", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 200 })
+        #expect(pending.count { r, g, b in r > 200 && g > 180 && b < 120 } > 200, "the note's yellow square is drawn: \(pending.path)")
+
+        // Another program writes the file meanwhile: Done refuses, and says so.
+        let later = Date().addingTimeInterval(5)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path)
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Not saved:"))
+        #expect(Self.label("Not saved: the file changed on disk since it was read; nothing was written")(tree),
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(try bytes(path) == original, "the file is as the other program left it")
+        // Closing with the changes not saved: the first Esc says so, the second closes.
+        bed.key("Escape")
+        tree = bed.waitForAccessible(Self.label("2 changes not saved: Done saves them"))
+        #expect(Self.label("2 changes not saved: Done saves them; close again to drop them")(tree),
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(bed.hasWindow(named: "^changed\\.pdf$"), "the window stays")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+
+        // Opened again: the same changes are saved — a /Text annotation with its text, page 1 turned.
+        let (again, window2, page2) = try openWithMarkup(path, title: "^changed\\.pdf$")
+        defer { again.stop() }
+        #expect(bed.press("Note"))
+        tree = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("visible") } }
+        let field2 = try #require(tree.first { $0.name == "Note Text" && $0.extents != nil }?.extents)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window2, "\(field2.x + field2.width / 2)", "\(field2.y + field2.height / 2)", "click", "1"])
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("focused") } }
+        bed.type("Check this")
+        let spot2 = LookSelectionTests.windowPoint(page2, x: 400, y: 300)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window2, "\(spot2.0)", "\(spot2.1)", "click", "1"])
+        _ = bed.waitForAccessible(Self.label("Note on page 1"))
+        #expect(bed.press("Rotate Right"))
+        _ = bed.waitForAccessible(Self.label("Page 1 turns right when saved"))
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 2 changes into changed.pdf"))
+        #expect(Self.label("Saved 2 changes into changed.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let found = annotations(path)
+        #expect(found.map { $0["subtype"] as? String } == ["/Text"], "\(found)")
+        #expect(found.first?["contents"] as? String == "Check this" && found.first?["rotate"] as? Int == 90, "\(found)")
+        #expect(Array(try bytes(path).prefix(original.count)) == original)
+        // Shown as saved: the page is landscape now (wider than tall).
+        let turned = keep(try harness.screenshot("markup-turned", window: window2) { shot in
+            LookSelectionTests.pageRectangle(shot).map { $0.width > 600 } ?? false
+        })
+        #expect(LookSelectionTests.pageRectangle(turned).map { $0.width > 600 } == true, "\(turned.path)")
+        bed.key("Escape")
+        #expect(again.waitForExit(timeout: 20))
+    }
+
+    @Test func aPDFThatForbidsNotesAndAReadOnlyFileSayWhy() throws {
+        let bed = harness.bed
+        let locked = try copy("forms/form-locked.pdf", to: "locked.pdf")
+        let viewer = try harness.look([locked])
+        defer { viewer.stop() }
+        #expect(bed.waitForWindow(named: "^locked\\.pdf$") != nil, "\(viewer.errorOutput)")
+        var tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("visible") } }
+        let toggle = tree.first { $0.role == "push button" && $0.name == "Markup" }
+        #expect(toggle != nil && toggle?.states.contains("sensitive") == false, "insensitive: \(String(describing: toggle))")
+        #expect(toggle?.detail == "the PDF's permissions do not allow adding annotations", "\(String(describing: toggle))")
+        bed.key("ctrl+shift+a")
+        tree = bed.waitForAccessible(Self.label("Markup: the PDF's permissions"))
+        #expect(Self.label("Markup: the PDF's permissions do not allow adding annotations")(tree))
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+
+        // A read-only file: Markup works, Done is off and says why.
+        let readOnly = try copy("find-cases.pdf", to: "read-only.pdf")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: readOnly)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: readOnly) }
+        let (second, _, _) = try openWithMarkup(readOnly, title: "^read-only\\.pdf$")
+        defer { second.stop() }
+        // Nothing selected: Highlight marks the current find match ("fox", on page 3).
+        #expect(bed.press("Highlight"))
+        tree = bed.waitForAccessible(Self.label("Select some text first"))
+        #expect(Self.label("Select some text first (drag, double click or Ctrl+A), or find a word")(tree))
+        bed.key("ctrl+f")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
+        bed.type("fox")
+        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "1 of 2" } && $0.contains { $0.role == "label" && $0.name == "page 3 of 3" } }
+        #expect(bed.press("Highlight"))
+        tree = bed.waitForAccessible(Self.label("Highlighted on page 3"))
+        #expect(Self.label("Highlighted on page 3 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let done = tree.first { $0.role == "push button" && $0.name == "Done" }
+        #expect(done?.states.contains("sensitive") == false && done?.detail == "Cannot save: the file is read-only", "\(String(describing: done))")
+        // Save a Copy…: GTK's file chooser, in the file's folder with a name of its own; the copy
+        // has the highlight, the read-only file stays as it was.
+        let before = try bytes(readOnly)
+        #expect(bed.press("Save a Copy…"))
+        // (GTK 4.8 names the chooser's button "_Save Save" to AT-SPI: Enter in its Name field, as a person does.)
+        tree = bed.waitForAccessible(timeout: 30) { $0.contains { $0.role == "text" && $0.name == "Name:" && $0.states.contains("focused") } }
+        #expect(tree.contains { $0.role == "text" && $0.name == "Name:" && $0.states.contains("focused") }, "the chooser is open")
+        bed.key("Return")
+        let copy = harness.directory.file("read-only (marked).pdf")
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into a copy"))
+        #expect(Self.label("Saved 1 change into a copy: \(copy)")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(annotations(copy, page: 2).map { $0["subtype"] as? String } == ["/Highlight"])
+        #expect(try bytes(readOnly) == before && annotations(readOnly, page: 2).isEmpty, "the read-only file is untouched")
+        bed.key("Escape", "Escape")
+        #expect(second.waitForExit(timeout: 20))
+    }
+}
