@@ -39,9 +39,9 @@ DESKTOP_SUITES := NautilusEndToEndTests
 IN_PROCESS_OFFICE_SUITES := QuireRenderTests.OfficeEngineTests|QuireRenderTests.ThumbnailTests/officeLongestSideEqualsSize
 # Benchmark only: the baselines and the tree generators (gnome-sushi and evince: the window's
 # baselines, bench/look-window-bench.sh; ffmpegthumbnailer and totem's video thumbnailer:
-# bench/media-bench.sh; visidata: bench/csv-bench.sh; jupyter-nbconvert: bench/data-bench.sh; dcraw:
-# bench/photo-bench.sh).
-DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem visidata jupyter-nbconvert dcraw
+# bench/media-bench.sh; visidata: bench/csv-bench.sh; jupyter-nbconvert: bench/data-bench.sh; dcraw and
+# heif-thumbnailer: bench/photo-bench.sh).
+DEB_BENCH := mupdf-tools groff ghostscript time libgdk-pixbuf2.0-bin hyperfine gnome-sushi evince ffmpegthumbnailer totem visidata jupyter-nbconvert dcraw heif-thumbnailer
 DEB_PACKAGES := $(DEB_BUILD) $(DEB_TEST)
 # `make deb` and its check (scripts/deb-check.sh, which `make test` runs): Debian's packaging tools
 # (dpkg-shlibdeps, dpkg-gencontrol), lintian, and appstreamcli for the AppStream metainfo.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Photos and books (issue 39), each beside the tool a desktop would otherwise run, same run:
 #  - HEIC: a tree of 12-megapixel iPhone-sized HEIC photos, `quire thumbnail --batch --jobs 2`
-#    into a throw-away cache against GNOME's heif-thumbnailer (libheif-examples) started once per
+#    into a throw-away cache against GNOME's heif-thumbnailer (Debian's heif-thumbnailer) started once per
 #    file, two at a time, as a file manager runs thumbnailers; and one file each way.
 #  - Camera RAW: one-file `quire thumbnail -s 256` of the real DNG and RW2 samples (the embedded
 #    preview) against `dcraw -e` (extracts the embedded preview, no scaling, no PNG).
