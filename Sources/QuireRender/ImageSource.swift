@@ -62,8 +62,11 @@ extension RenderEngine {
         do throws(InputError) { header = try input.file.read(upTo: 256 * 1024) } catch { throw DocumentError(error) }
         let decoder = ImageDecoder(source: .file(input.file), path: input.file.path, limits: input.limits)
         do throws(DocumentError) {
-            return Opened(source: try ImageSource(decoder: decoder, header: header),
-                          details: (PhotoDetails.exif(header)?.cardDetails ?? []) + (AnimationInfo.read(input.file)?.cardDetails ?? []))
+            let animation = AnimationInfo.read(input.file)
+            var opened = Opened(source: try ImageSource(decoder: decoder, header: header),
+                                details: (PhotoDetails.exif(header)?.cardDetails ?? []) + (animation?.cardDetails ?? []))
+            opened.animation = animation
+            return opened
         } catch where error.kind == .damaged {
             // A HEIC or DjVu file gdk-pixbuf has no loader for is not damaged: say what `info`
             // says, and what to install. (Asked only on failure: a loader may read a type it

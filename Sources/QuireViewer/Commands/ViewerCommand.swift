@@ -24,6 +24,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     case openEntry
     case indexSheet
     case sidebar
+    /// An animated GIF or WebP in the window: pause and play, one frame on or back (paused).
+    case playPause, nextFrame, previousFrame
     /// A JSON document as a foldable tree (the terminal; the window shows the text).
     case tree, foldNode, foldAll, unfoldAll, copyNodePath
 
@@ -63,6 +65,9 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .openEntry: "list an archive's files (a database's tables) to open one"
         case .indexSheet: "show every file as a tile (the index sheet)"
         case .sidebar: "show or hide the page thumbnails"
+        case .playPause: "pause or play an animated image"
+        case .nextFrame: "an animated image's next frame (paused)"
+        case .previousFrame: "an animated image's previous frame (paused)"
         case .tree: "show a JSON document as a foldable tree (Esc: its text)"
         case .foldNode: "fold or unfold the JSON node under the cursor"
         case .foldAll: "fold every JSON node below the top level"
@@ -107,6 +112,10 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .selectAll: [.character("a", control: true)]
         case .indexSheet: [ViewerKey(.up, control: true)]
         case .sidebar: [ViewerKey(.function(9))]
+        // Space is Quick Look's close: k pauses, as in video players; . and , step.
+        case .playPause: [.character("k")]
+        case .nextFrame: [.character(".")]
+        case .previousFrame: [.character(",")]
         case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: []
         }
     }
@@ -139,6 +148,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .copy: [.character("y")]
         case .copyPath: [.character("Y")]
         case .copyPageImage, .selectAll, .sidebar: []
+        case .playPause, .nextFrame, .previousFrame: []
         case .openEntry: [.character("o")]
         case .indexSheet: [.character("t")]
         case .tree: [.character("T")]
@@ -166,6 +176,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .copy, .selectAll: context.hasText
         case .openEntry: context.hasArchiveEntries
         case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: context.hasTree
+        case .playPause, .nextFrame, .previousFrame: context.isAnimated
         }
     }
 

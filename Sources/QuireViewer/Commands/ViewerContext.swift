@@ -22,9 +22,11 @@ public struct ViewerContext: Sendable, Hashable {
     public var isTable: Bool
     /// Whether the text is a JSON document with its outline (foldable as a tree).
     public var hasTree: Bool
+    /// Whether the file is an animated image that plays (GIF, WebP).
+    public var isAnimated: Bool
 
     public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool,
-                isTable: Bool = false, hasTree: Bool = false) {
+                isTable: Bool = false, hasTree: Bool = false, isAnimated: Bool = false) {
         self.showing = showing
         self.hasText = hasText
         self.isFindActive = isFindActive
@@ -33,6 +35,7 @@ public struct ViewerContext: Sendable, Hashable {
         self.canPrint = canPrint
         self.isTable = isTable
         self.hasTree = hasTree
+        self.isAnimated = isAnimated
     }
 
     var isBrowsable: Bool { showing == .pages || showing == .text }
@@ -56,6 +59,7 @@ extension ViewerModel {
         let hasText = showing == .text || (showing == .pages && !pictureFamilies.contains(family))
         return ViewerContext(showing: showing, hasText: hasText, isFindActive: find.isActive, fileCount: fileCount,
                              hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable, isTable: isTable,
-                             hasTree: showing == .text && jsonOutline != nil)
+                             hasTree: showing == .text && jsonOutline != nil,
+                             isAnimated: showing == .pages && playableAnimation != nil)
     }
 }
