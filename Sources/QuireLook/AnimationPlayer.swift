@@ -162,11 +162,11 @@ final class AnimationPlayer {
         onChange()
     }
 
-    /// "frame 3 of 48, paused" for the status line; nil when nothing plays.
+    /// "playing", "frame 3 of 48, paused" for the status line; nil when nothing plays.
     var status: String? {
         guard let playing else { return nil }
         if let problem { return "frame \(current + 1) of \(playing.frames): \(problem)" }
-        return "frame \(current + 1) of \(playing.frames)" + (isPlaying ? "" : ", paused")
+        return isPlaying ? "playing" : "frame \(current + 1) of \(playing.frames), " + (ended ? "ended" : "paused")
     }
 
     /// A frame from the render thread.

@@ -800,9 +800,9 @@ final class LookWindow {
     private func showAnimationStatus() {
         guard !isClosed, let summary = model.animationSummary else { return }
         if let refusal = model.animationRefusal {
-            status("\(summary) · \(refusal)")
+            status(refusal)  // the card says how many frames and how long
         } else if let state = pages.player.status {
-            status("\(summary) · \(state) · k pauses, . and , step")
+            status("\(summary) · \(state) · k pause/play, . and , step")
         }
     }
 

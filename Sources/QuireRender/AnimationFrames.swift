@@ -42,11 +42,12 @@ package final class AnimationFrames {
         }
         let (pixels, overflow) = max(1, width).multipliedReportingOverflow(by: max(1, height))
         let (all, overflowAll) = pixels.multipliedReportingOverflow(by: info.frames)
-        if info.frames > maximumFrames || overflow || overflowAll || all > limits.maximumImagePixels || info.isCut {
-            let count = "\(info.frames)\(info.isCut ? "+" : "") frames of \(width)×\(height)"
-            let limit = info.frames > maximumFrames ? "more than \(maximumFrames) frames"
-                : "more than the limit of \(limits.maximumImagePixels / 1_000_000) megapixels in all"
-            return "too many frames to play (\(count), \(limit)); the first frame is shown"
+        if info.frames > maximumFrames {
+            return "too many frames to play (\(info.frames)\(info.isCut ? "+" : ""), more than \(maximumFrames))"
+        }
+        if overflow || overflowAll || all > limits.maximumImagePixels || info.isCut {
+            return "too many frames to play (\(info.frames)\(info.isCut ? "+" : "") of \(width)×\(height) px, over the "
+                + "\(limits.maximumImagePixels / 1_000_000)-megapixel limit)"
         }
         return nil
     }
