@@ -7,6 +7,7 @@
   truncated.gif  animated.gif cut in its second frame
   moving.gif     640x480, 48 frames of 40 ms (a bar crossing, the frame number in bits), loops
                  forever: what the window's playback is measured with (bench/animation-bench.sh)
+  blank-first.gif  a blank (white) first frame, then red and green: thumbnails show the red
   many-frames.gif  hostile: a 1000x1000 canvas and 10,000 full-size frames, the first red all
                  over, the others of almost no data (240 KB): too many frames to play (10
                  gigapixels), its first frame is shown
@@ -102,3 +103,8 @@ for i in range(count):
     data += lzw([0] * (width * height)) if i == 0 else b"\x02\x02\x44\x01\x00"
 data += b"\x3B"
 open(os.path.join(out, "many-frames.gif"), "wb").write(data)
+
+# A fade in from nothing: the first frame blank (white all over), then red, then green (100 ms
+# each): a thumbnail shows the red frame, the window plays all three.
+fade = [Image.new("RGB", (60, 40), colour) for colour in [(255, 255, 255), (255, 0, 0), (0, 255, 0)]]
+fade[0].save(os.path.join(out, "blank-first.gif"), save_all=True, append_images=fade[1:], duration=100, loop=0)

@@ -117,4 +117,22 @@ struct AnimationFrameTests {
         #expect(facts.animation?.frames == 4)
         #expect(facts.animationRefusal?.contains("animated PNG is shown still") == true, "\(facts.animationRefusal ?? "nil")")
     }
+
+    /// A thumbnail of an animation is its first frame that is not blank: the fade-in's red
+    /// second frame (its first is white all over); a still first frame stays the thumbnail.
+    @Test func aThumbnailIsTheFirstFrameThatIsNotBlank() async throws {
+        let fade = try await Document(path: DocumentPath(Samples.path("animations/blank-first.gif"))).thumbnail(size: 64)
+        let centre = fade.image.pixel(x: fade.image.width / 2, y: fade.image.height / 2)
+        #expect(centre.red == 255 && centre.green == 0 && centre.blue == 0, "the red frame, not the white one: \(centre)")
+        let gif = try await Document(path: DocumentPath(Samples.path("animations/animated.gif"))).thumbnail(size: 64)
+        #expect(gif.image.pixel(x: 30, y: 20).red == 255 && gif.image.pixel(x: 30, y: 20).green == 0, "the first frame: red")
+        // The thumbnailer contract (`quire thumbnail`, through the worker) too.
+        let directory = TemporaryDirectory("quire-animation-thumbnail")
+        let output = directory.file("fade.png")
+        let result = QuireBinary.run(["thumbnail", "-s", "64", Samples.path("animations/blank-first.gif"), output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let written = try Document(path: DocumentPath(output)).renderer().render(page: 0, size: .natural)
+        let pixel = written.pixel(x: written.width / 2, y: written.height / 2)
+        #expect(pixel.red == 255 && pixel.green == 0, "\(pixel)")
+    }
 }
