@@ -125,7 +125,7 @@ final class AnimationPlayer {
 
     /// Pauses, or plays on from the frame shown (from the start after the last play ended).
     func playPause() {
-        guard let playing else { return }
+        guard playing != nil else { return }
         if isPlaying {
             isPlaying = false
             generation += 1
