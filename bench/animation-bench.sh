@@ -56,7 +56,8 @@ for run in $(seq 1 "$RUNS"); do
     first=$(sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out")
     for _ in $(seq 1 500); do grep -q "animation started" "$WORK/trace" 2>/dev/null && break; sleep 0.02; done
     sleep $((PLAY + 2))
-    RSS+="$(awk -v k="$(rss_kb "${LOOK_PID:-0}")" 'BEGIN { printf "%.1f", k / 1024 }') "
+    rss=$(awk -v k="$(rss_kb "${LOOK_PID:-0}")" 'BEGIN { printf "%.1f", k / 1024 }')
+    RSS+="$rss "
     # From 1 s after playing started, PLAY seconds: frames shown, frames due, frames late.
     read -r painted shown due late < <(awk -v s="$START_MS" -v play="$PLAY" -v delay="$DELAY" '
         / first page painted$/ && !p { p = $1 - s }
@@ -67,7 +68,7 @@ for run in $(seq 1 "$RUNS"); do
         }
         END { printf "%d %d %d %d\n", p, shown, play * 1000 / delay, late }' "$WORK/trace")
     rate=$(awk -v a="$shown" -v b="$due" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
-    echo "  run $run: first frame on screen ${first} ms (trace: first page painted +${painted} ms); $shown of $due frames shown in $PLAY s ($rate), $late late; RSS $(awk -v k="$(rss_kb "${LOOK_PID:-0}")" 'BEGIN { printf "%.1f", k / 1024 }') MB"
+    echo "  run $run: first frame on screen ${first} ms (trace: first page painted +${painted} ms); $shown of $due frames shown in $PLAY s ($rate), $late late; RSS $rss MB"
     FIRST+="$first "; PAINTED+="$painted "; RATES+="$rate "; LATE+="$late "
     kill "$LOOK_PID" 2>/dev/null; wait "$LOOK_PID" 2>/dev/null; LOOK_PID=
 done

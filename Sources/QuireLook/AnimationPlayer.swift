@@ -61,8 +61,13 @@ final class AnimationPlayer {
     private var bytes = 0
     /// Converted frames kept at most (bytes).
     let byteLimit = 32 << 20
-    /// Frames asked for ahead of the one shown.
-    let ahead = 4
+    /// Frames asked for ahead of the one shown: at least 4, and enough for half a second of
+    /// playing (a loaded machine can keep the worker from answering for that long); the byte
+    /// limit decides in the end.
+    private var ahead: Int {
+        guard let playing, let delay = frames[current]?.delay, delay > 0 else { return 4 }
+        return min(playing.frames - 1, max(4, 500 / delay))
+    }
     /// Frames shown since the player started (the benchmark compares it with the time played).
     private(set) var framesShown = 0
 
@@ -255,7 +260,7 @@ final class AnimationPlayer {
         var wanted: [PageRenderJob] = []
         let frameBytes = playing.width * playing.height * 4
         var budget = byteLimit - frameBytes  // the frame shown stays
-        for offset in 0...ahead {
+        for offset in 0...max(1, ahead) {
             let number = (current + offset) % playing.frames
             if offset == 0 && !(including || waitingFor == number || frames[number] == nil) { continue }
             if offset > 0 {

@@ -13,8 +13,9 @@ struct LookAnimationTerminalTests {
         let screen = session.wait(for: "animated, 48 frames, 1.9 s")
         #expect(screen.contains("moving.gif │ page 1 of 1 │ animated, 48 frames, 1.9 s"), "\(screen)")
         // The first frame is drawn (half-block cells here): the bar's red is on screen.
-        let coloured = session.wait(escapes: true) { $0.contains("▀") || $0.contains("▄") }
-        #expect(coloured.contains("38;2;255;40;40") || coloured.contains("48;2;255;40;40"), "the bar's red in the cells")
+        let red = { (screen: String) in screen.contains("38;2;255;40;40") || screen.contains("48;2;255;40;40") }
+        let coloured = session.wait(escapes: true) { red($0) }
+        #expect(red(coloured) && (coloured.contains("▀") || coloured.contains("▄")), "the bar's red in the cells")
         // A still image says nothing of the kind.
         session.send("q")
         session.wait(for: "EXIT=")
