@@ -196,7 +196,7 @@ clean:
 ## batch thumbnails against xargs pdftocairo / mutool / gdk-pixbuf-thumbnailer, then the Quick Look
 ## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb), then video
 ## thumbnails against ffmpegthumbnailer and totem, a video's poster and a font's specimen in the window
-## after the next-file key (warm), then office
+## after the next-file key (warm), an animated GIF's first frame and its frame rate in the window, then office
 ## documents against LibreOffice's command line (cold and warm first page, batch, RSS; and in the
 ## window: cold against soffice, warm after another document and through the previewer), then CSV
 ## (1 GB: first screen, last row and RSS against VisiData; the whole-file sort and find), then notes
@@ -215,6 +215,7 @@ bench: deps samples
 	bench/look-window-bench.sh $(QUIRE_RELEASE) 5
 	bench/media-bench.sh $(QUIRE_RELEASE) 5
 	bench/media-window-bench.sh $(QUIRE_RELEASE) 5
+	bench/animation-bench.sh $(QUIRE_RELEASE) 3
 	$(SWIFT) build $(RELEASE_FLAGS) --product compose-bench
 	bench/compose-bench.sh $(QUIRE_RELEASE) 5
 	bench/find-bench.sh $(QUIRE_RELEASE) 5

@@ -56,7 +56,10 @@ struct LookCommand: ParsableCommand {
             select text, double click a word, triple click a line; the sidebar shows page \
             thumbnails, a click going to the page; with several files Ctrl+Up (or the header's \
             grid button) shows the index sheet, a grid of them all, where Enter opens one; video \
-            and audio play with the header's Play button; an archive's list button shows its \
+            and audio play with the header's Play button; an animated GIF or WebP plays at its own \
+            pace and loop count (k pauses, . and , step a frame; one with more frames than the \
+            pixel limit allows shows its first frame and says so; the terminal shows the first \
+            frame and says "animated, N frames, S s"); an archive's list button shows its \
             files, sortable, Enter opening one. Without a display the terminal viewer needs a terminal on standard input \
             and output.
 

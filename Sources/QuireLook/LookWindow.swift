@@ -193,6 +193,8 @@ final class LookWindow {
             indexSheet.received(job, result)
         case .page(let job, let result):
             pages.received(job, result)
+        case .frame(let job, let result):
+            pages.player.received(job, result)
         case .found(let moved):
             findUpdated(moved: moved)
         case .pageText(let file, let page):
@@ -408,6 +410,11 @@ final class LookWindow {
         // A page the worker could not draw (it crashed, hung, was killed): said in the status
         // line as well as on the page.
         pages.onPageProblem = { [unowned self] page, message in self.status("Page \(page + 1) cannot be shown: \(message)") }
+        // An animation's state in the status line (on the loop's next turn: it changes while
+        // the page view draws).
+        pages.player.onChange = { [unowned self] in
+            Signal.idle { [weak self] in self?.showAnimationStatus() }
+        }
         Signal.connect(previousPageButton, "clicked") { [unowned self] in self.movePage(by: -1) }
         Signal.connect(nextPageButton, "clicked") { [unowned self] in self.movePage(by: 1) }
         Signal.connect(previousFileButton, "clicked") { [unowned self] in self.moveFile(by: -1) }
@@ -522,6 +529,7 @@ final class LookWindow {
         case .pages:
             gtk_stack_set_visible_child_name(cast(stack), "pages")
             pages.reset()
+            showAnimationStatus()
         case .text(let content):
             if let focus = showData(content) {
                 pages.reset()
@@ -801,6 +809,16 @@ final class LookWindow {
         if paged {
             gtk_widget_set_sensitive(previousPageButton, model.page > 0 ? 1 : 0)
             gtk_widget_set_sensitive(nextPageButton, model.page + 1 < model.pageCount ? 1 : 0)
+        }
+    }
+
+    /// "animated, 48 frames, 3.2 s · frame 3 of 48, paused", or why it does not play.
+    private func showAnimationStatus() {
+        guard !isClosed, let summary = model.animationSummary else { return }
+        if let refusal = model.animationRefusal {
+            status(refusal)  // the card says how many frames and how long
+        } else if let state = pages.player.status {
+            status("\(summary) · \(state) · k pause/play, . and , step")
         }
     }
 
@@ -1304,6 +1322,9 @@ final class LookWindow {
         case .lineUp where paged: pages.scrollBy(x: 0, y: -40)
         case .undo where paged: markupBar.undo()
         case .redo where paged: markupBar.redo()
+        case .playPause where pages.player.isActive: pages.player.playPause()
+        case .nextFrame where pages.player.isActive: pages.player.step(1)
+        case .previousFrame where pages.player.isActive: pages.player.step(-1)
         default: return false
         }
         return true

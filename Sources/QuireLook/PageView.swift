@@ -64,8 +64,13 @@ final class PageView {
     /// Bytes of converted pages held now (for tests and the trace).
     var heldBytes: Int { paintedBytes }
 
+    /// Plays the current file when it is an animated image: its frame shown is painted in place
+    /// of page 1.
+    let player: AnimationPlayer
+
     init(model: ViewerModel) {
         self.model = model
+        player = AnimationPlayer(model: model)
         vertical = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         horizontal = OpaquePointer(gtk_adjustment_new(0, 0, 1, 40, 400, 1))
         area = gtk_drawing_area_new()
@@ -85,6 +90,7 @@ final class PageView {
         gtk_grid_attach(cast(grid), horizontalBar, 0, 1, 1, 1)
         gtk_widget_add_css_class(grid, "view")
         root = grid
+        player.redraw = { [unowned self] in gtk_widget_queue_draw(self.area) }
 
         Signal.setDrawFunction(area) { [unowned self] cairo, width, height in
             self.draw(cairo, width: Double(width), height: Double(height))
@@ -446,6 +452,8 @@ final class PageView {
         let totalWidth = max(contentWidth + 2 * margin, width)
         let box = fitBox
         let visible = pages(from: top, height: height)
+        // An animated image plays at the size page 1 is shown (a new file or size is followed).
+        player.follow(fitting: box)
         var wanted: [PageRenderJob] = []
         var paintedAPage = false, settledAPage = false
         var shown: Set<PageRenderJob> = []
@@ -458,6 +466,11 @@ final class PageView {
             cairo_fill(cairo)
             guard let job = model.pageJob(index, fitting: box) else { continue }
             shown.insert(job)
+            if index == 0, let frame = player.surface(for: job) {
+                paint(frame, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
+                paintedAPage = true
+                continue
+            }
             if let page = painted[job] {
                 touch(job)
                 paint(page.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
@@ -628,6 +641,7 @@ final class PageView {
 
     /// Forgets converted pages and shows the model's current file from its position.
     func reset() {
+        player.stop()
         anchor = nil
         selectAllWaiting = false
         for job in paintOrder { drop(job) }
@@ -639,6 +653,7 @@ final class PageView {
 
     /// Stops asking for pages (the window is closing; the model stops the render thread).
     func stop() {
+        player.stop()
         model.want([])
         model.want([], for: .printPreview)
     }

@@ -14,6 +14,13 @@ public struct AnimationInfo: Sendable, Hashable, Codable {
     /// Whether the count stopped at ``maximumBytes`` read (the file goes on).
     public var isCut: Bool
 
+    public init(frames: Int, duration: Double, loops: Int?, isCut: Bool) {
+        self.frames = frames
+        self.duration = duration
+        self.loops = loops
+        self.isCut = isCut
+    }
+
     /// Most bytes of a file scanned.
     public static let maximumBytes = 64 << 20
 

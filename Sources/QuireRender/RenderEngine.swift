@@ -54,6 +54,8 @@ struct RenderEngine: Sendable {
         /// False when ``source`` holds fewer pages than the document has and the count is
         /// unknown (a spreadsheet's page 1 exported alone).
         var pageCountIsKnown = true
+        /// An animated image's frames, length and loops (read from its blocks, no frame decoded).
+        var animation: AnimationInfo? = nil
     }
 
     /// A short name for messages and notes ("pdf", "image").

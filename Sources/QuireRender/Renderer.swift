@@ -113,6 +113,7 @@ public final class Renderer {
         openedMarkdown = opened.markdown
         textTruncated = truncated
         pageCountIsKnown = opened.pageCountIsKnown
+        animation = opened.animation
         self.limits = limits
     }
 
@@ -120,6 +121,9 @@ public final class Renderer {
     /// `firstPageOnly`: a spreadsheet's page 1 exported alone); ``pageCount`` then counts the
     /// pages that can be drawn.
     public let pageCountIsKnown: Bool
+
+    /// An animated image's frames, length and loops (GIF, APNG, WebP); nil for anything else.
+    public let animation: AnimationInfo?
 
     /// A PDF's metadata, read from the document this renderer has open; nil for other families.
     public var pdfInfo: PDFInfo? { (source as? PDFPageSource)?.document.info }

@@ -47,6 +47,13 @@ public struct DocumentFacts: Sendable, Hashable {
         case forbidden(String)
     }
 
+    /// An animated image (GIF, APNG, WebP): its frames, one play's length and loops, as its
+    /// blocks say; its frames come one by one (``RenderRequestKind/frame``).
+    public var animation: AnimationInfo?
+    /// Why that animation is not played (too many frames, a format whose frames gdk-pixbuf
+    /// does not decode): one line; nil when it plays.
+    public var animationRefusal: String?
+
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
         self.mimeType = mimeType
@@ -157,6 +164,16 @@ public struct DocumentFacts: Sendable, Hashable {
             writer.integer(2)
             writer.string(reason)
         }
+        if let animation {
+            writer.integer(1)
+            writer.integer(Int64(animation.frames))
+            writer.double(animation.duration)
+            writer.integer(Int64(animation.loops ?? -1))
+            writer.integer(animation.isCut ? 1 : 0)
+            writer.optionalString(animationRefusal)
+        } else {
+            writer.integer(0)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -252,6 +269,14 @@ public struct DocumentFacts: Sendable, Hashable {
         case 1: markup = .allowed
         case 2: markup = .forbidden(try reader.string())
         default: throw WireReader.Malformed()
+        }
+        if try reader.integer() == 1 {
+            let frames = try reader.integer(), duration = try reader.double(), loops = try reader.integer(), cut = try reader.integer()
+            guard frames > 1, frames < 1 << 31, duration.isFinite, duration >= 0, loops >= -1, loops < 1 << 31 else {
+                throw WireReader.Malformed()
+            }
+            animation = AnimationInfo(frames: Int(frames), duration: duration, loops: loops < 0 ? nil : Int(loops), isCut: cut == 1)
+            animationRefusal = try reader.optionalString()
         }
     }
 }

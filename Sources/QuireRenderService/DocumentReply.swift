@@ -6,6 +6,9 @@ import QuireRender
 package enum DocumentReply: Sendable {
     case opened(DocumentFacts)
     case page(width: Int, height: Int)
+    /// An animation's frame: its size (the RGBA pixels follow, as a page's) and how long it
+    /// shows, in milliseconds.
+    case frame(width: Int, height: Int, delay: Int)
     case text(String)
     case printable(PrintableDocument)
     case failed(RenderProblem)
@@ -22,7 +25,7 @@ package enum DocumentReply: Sendable {
     /// A changed document as saved (the update's bytes).
     case saved(PDFUpdate)
 
-    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18, form = 19, saved = 20 }
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18, form = 19, saved = 20, frame = 21 }
 
     package var frame: [UInt8] {
         var writer = WireWriter()
@@ -34,6 +37,11 @@ package enum DocumentReply: Sendable {
             writer.integer(Tag.page.rawValue)
             writer.integer(Int64(width))
             writer.integer(Int64(height))
+        case .frame(let width, let height, let delay):
+            writer.integer(Tag.frame.rawValue)
+            writer.integer(Int64(width))
+            writer.integer(Int64(height))
+            writer.integer(Int64(delay))
         case .text(let text):
             writer.integer(Tag.text.rawValue)
             writer.string(text)
@@ -73,6 +81,10 @@ package enum DocumentReply: Sendable {
             let width = try reader.integer(), height = try reader.integer()
             guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { throw WireReader.Malformed() }
             self = .page(width: Int(width), height: Int(height))
+        case .frame:
+            let width = try reader.integer(), height = try reader.integer(), delay = try reader.integer()
+            guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, delay >= 0, delay < 1 << 31 else { throw WireReader.Malformed() }
+            self = .frame(width: Int(width), height: Int(height), delay: Int(delay))
         case .text: self = .text(try reader.string())
         case .failed: self = .failed(try RenderProblem(reading: &reader))
         case .printable: self = .printable(try PrintableDocument(reading: &reader))

@@ -69,6 +69,15 @@ final class DocumentSession {
             } catch {
                 return WireIO.writeAll(output, DocumentReply.failed(error).frame)
             }
+        case .frame:
+            guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
+            do {
+                let (image, delay) = try frame(request)
+                return WireIO.writeAll(output, DocumentReply.frame(width: image.width, height: image.height, delay: delay).frame)
+                    && WireIO.writeAll(output, image.pixels)
+            } catch {
+                return WireIO.writeAll(output, DocumentReply.failed(error).frame)
+            }
         case .text:
             guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
             let reply: DocumentReply
@@ -487,6 +496,11 @@ final class DocumentSession {
             facts.imageWidth = Int(first.width.rounded())
             facts.imageHeight = Int(first.height.rounded())
         }
+        if let animation = renderer.animation, let size = facts.pageSizes.first {
+            facts.animation = animation
+            facts.animationRefusal = AnimationFrames.refusal(animation, width: Int(size.width.rounded()), height: Int(size.height.rounded()),
+                                                             mimeType: type.mimeType, limits: limits)
+        }
         facts.isProvisional = renderer.isProvisional
         facts.pageCountIsKnown = renderer.pageCountIsKnown
         // A PDF shown as pages: whether a viewer's Markup may add annotations to it.
@@ -525,6 +539,35 @@ final class DocumentSession {
                                        allowUpscaling: true)
         } catch {
             throw RenderProblem(error, passwordGiven: request.document.password != nil)
+        }
+    }
+
+    /// The animation whose frames were last asked for, kept while its document is (a player
+    /// asks for frame after frame).
+    private var animation: (document: DocumentRequest, frames: AnimationFrames)?
+
+    /// Frame `request.page` of the animated image the request names, fitted to its size, and
+    /// its delay in milliseconds.
+    func frame(_ request: PageRequest) throws(RenderProblem) -> (image: RenderedImage, delay: Int) {
+        let renderer = try renderer(for: request.document)
+        if !(animation.map { $0.document.opensSameDocument(as: request.document) } ?? false) {
+            animation = nil
+            guard let info = renderer.animation, let facts = open?.facts, let size = facts.pageSizes.first else {
+                throw RenderProblem(.unsupported, "this file is not an animation")
+            }
+            let (file, type) = try input(request.document)
+            do {
+                animation = (request.document, try AnimationFrames(file: file, info: info, width: Int(size.width.rounded()),
+                                                                   height: Int(size.height.rounded()), mimeType: type.mimeType,
+                                                                   limits: limits))
+            } catch {
+                throw RenderProblem(error, passwordGiven: false)
+            }
+        }
+        do {
+            return try animation!.frames.frame(request.page, width: request.width, height: request.height)
+        } catch {
+            throw RenderProblem(error, passwordGiven: false)
         }
     }
 

@@ -17,7 +17,8 @@ public struct PageRequest: Sendable, Hashable {
         self.sheet = sheet
     }
 
-    /// The `page` request frame (or `text`, for the page's text).
+    /// The `page` request frame (or `text`, for the page's text; `frame`, for frame `page` of
+    /// an animation).
     /// A page request with a ``sheet`` is a composed side's (`composedSide`).
     package func frame(_ kind: RenderRequestKind = .page) -> [UInt8] {
         var writer = WireWriter()

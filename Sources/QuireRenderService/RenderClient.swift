@@ -71,26 +71,54 @@ public final class RenderClient {
     /// gives (`width × height × 4` bytes of straight-alpha RGBA), which is returned.
     public func renderPage<Pixels>(_ request: PageRequest, interrupt: FileDescriptor? = nil, abandon: () -> Bool = { false },
                                    allocate: (Int, Int) -> (Pixels, UnsafeMutableRawPointer)?) throws(RenderProblem) -> Pixels {
+        try pixels(.page, request, what: "page", interrupt: interrupt, abandon: abandon, allocate: allocate).pixels
+    }
+
+    /// Renders frame `request.page` (0-based) of an animated image fitted to the request's
+    /// size; its pixels are read into `allocate`'s memory as a page's are. Returns them with
+    /// how long the frame shows (milliseconds).
+    public func renderFrame<Pixels>(_ request: PageRequest, interrupt: FileDescriptor? = nil, abandon: () -> Bool = { false },
+                                    allocate: (Int, Int) -> (Pixels, UnsafeMutableRawPointer)?) throws(RenderProblem) -> (pixels: Pixels, delay: Int) {
+        let answer = try pixels(.frame, request, what: "frame", interrupt: interrupt, abandon: abandon, allocate: allocate)
+        return (answer.pixels, answer.delay ?? 0)
+    }
+
+    /// A frame as a ``RenderedImage`` (straight-alpha RGBA) and its delay in milliseconds.
+    public func renderFrame(_ request: PageRequest) throws(RenderProblem) -> (image: RenderedImage, delay: Int) {
+        let answer = try renderFrame(request) { width, height -> (RGBABuffer, UnsafeMutableRawPointer)? in
+            let buffer = RGBABuffer(width: width, height: height)
+            return (buffer, buffer.base)
+        }
+        return (answer.pixels.image, answer.delay)
+    }
+
+    /// A page or frame request whose answer is pixels following the reply frame.
+    private func pixels<Pixels>(_ kind: RenderRequestKind, _ request: PageRequest, what: String, interrupt: FileDescriptor?,
+                                abandon: () -> Bool,
+                                allocate: (Int, Int) -> (Pixels, UnsafeMutableRawPointer)?) throws(RenderProblem) -> (pixels: Pixels, delay: Int?) {
         var request = request
         request.document = Self.absolute(request.document)
         let deadline = Deadline(seconds: timeout)
-        switch try exchange(request.frame(.page), for: request.document.path, context: "on page \(request.page + 1)", deadline: deadline,
+        let name = "\(what) \(request.page + 1)"
+        let size: (width: Int, height: Int), delay: Int?
+        switch try exchange(request.frame(kind), for: request.document.path, context: "on \(name)", deadline: deadline,
                             interrupt: interrupt, abandon: abandon) {
-        case .page(let width, let height):
-            guard let worker else { throw died("the renderer stopped") }
-            guard let (pixels, base) = allocate(width, height) else {
-                kill()
-                throw RenderProblem(.limitExceeded, "no memory for page \(request.page + 1) at \(width)×\(height)")
-            }
-            guard worker.readRaw(into: base, count: width * height * 4, deadline: deadline) else {
-                discard(worker)
-                throw died(deadline.hasPassed ? "the renderer took longer than \(Self.seconds(timeout)) on page \(request.page + 1)"
-                                              : "the renderer stopped while sending page \(request.page + 1)")
-            }
-            return pixels
+        case .page(let width, let height) where kind == .page: (size, delay) = ((width, height), nil)
+        case .frame(let width, let height, let milliseconds) where kind == .frame: (size, delay) = ((width, height), milliseconds)
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
         }
+        guard let worker else { throw died("the renderer stopped") }
+        guard let (pixels, base) = allocate(size.width, size.height) else {
+            kill()
+            throw RenderProblem(.limitExceeded, "no memory for \(name) at \(size.width)×\(size.height)")
+        }
+        guard worker.readRaw(into: base, count: size.width * size.height * 4, deadline: deadline) else {
+            discard(worker)
+            throw died(deadline.hasPassed ? "the renderer took longer than \(Self.seconds(timeout)) on \(name)"
+                                          : "the renderer stopped while sending \(name)")
+        }
+        return (pixels, delay)
     }
 
     /// A page as a ``RenderedImage`` (straight-alpha RGBA).

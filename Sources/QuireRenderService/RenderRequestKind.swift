@@ -43,4 +43,8 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// worker as an incremental update and answered as its bytes (``PDFUpdate``); the client
     /// puts them in place atomically. The worker never writes the person's files.
     case saveChanges = 14
+    /// One frame of an animated image (GIF, WebP) at an exact pixel size (a ``PageRequest``
+    /// whose page is the 0-based frame), answered with its size and delay, the RGBA pixels
+    /// following the frame as a page's do: a window plays the animation frame by frame.
+    case frame = 15
 }

@@ -62,7 +62,7 @@ public struct RenderWorker: Sendable {
             case .thumbnail:
                 guard let thumbnails, let reply = thumbnails.replyFrame(to: Array(payload.dropFirst(8)), hooks: hooks) else { return 2 }
                 guard WireIO.writeAll(output, reply) else { return 1 }
-            case .open, .page, .text, .printable, .composedSide, .composedJob, .search, .textLayout, .extractEntry, .officePDF, .mediaInfo, .formFields, .saveChanges:
+            case .open, .page, .frame, .text, .printable, .composedSide, .composedJob, .search, .textLayout, .extractEntry, .officePDF, .mediaInfo, .formFields, .saveChanges:
                 guard let written = session.answer(kind, &reader, output: output) else { return 2 }
                 guard written else { return 1 }
             }

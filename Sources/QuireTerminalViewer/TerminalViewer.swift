@@ -169,6 +169,8 @@ public final class TerminalViewer {
                 }
                 tilesFailed.insert(job.file)
                 changed = true
+            case .frame:
+                continue  // the terminal shows an animation's first frame (it asks for no other)
             case .page(let job, let result):
                 guard job.purpose == .view else { continue }
                 let key = Self.key(job)
@@ -401,7 +403,8 @@ public final class TerminalViewer {
             } else {
                 message = ("only one file", false)
             }
-        case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath, .markup, .undo, .redo:
+        case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath, .markup, .undo, .redo,
+             .playPause, .nextFrame, .previousFrame:
             break
         }
         // Enter on a file that needs its password asks for it.
@@ -1066,6 +1069,8 @@ public final class TerminalViewer {
         var left = TerminalText.clip(model.fileName, width: 32)
         let position = model.positionText
         if !position.isEmpty { left += " │ " + position }
+        // An animated image shows its first frame here: the status line says it is animated.
+        if case .pages = model.content, let animated = model.animationSummary { left += " │ " + animated }
         if case .pages = model.content { left += " │ " + model.zoomText }
         if model.fileCount > 1 { left += " │ file " + model.fileText }
         var right: String

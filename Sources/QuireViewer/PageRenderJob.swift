@@ -18,6 +18,9 @@ public struct PageRenderJob: Sendable, Hashable {
     public let layout: DocumentRequest.Layout
     /// When set, ``page`` is a side (0-based) of this composed print job (a print sheet's preview).
     public let sheet: SheetRequest?
+    /// When set, this is frame `frame` (0-based) of an animated image (page 0), not the page:
+    /// answered as an ``AnimationFrame``.
+    public let frame: Int?
     let maximumFileSize: Int64
     /// A CSV or TSV file laid out by LibreOffice Calc (``DocumentRequest/csvAsSpreadsheet``).
     let csvAsSpreadsheet: Bool
@@ -32,10 +35,12 @@ public struct PageRenderJob: Sendable, Hashable {
         case sidebar
         /// An index sheet's tiles: the first page of each file.
         case indexSheet
+        /// An animation's frames, asked a little ahead of the one shown (after the view's pages).
+        case animation
     }
 
     init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int, purpose: Purpose = .view,
-         layout: DocumentRequest.Layout = .view, sheet: SheetRequest? = nil, maximumFileSize: Int64,
+         layout: DocumentRequest.Layout = .view, sheet: SheetRequest? = nil, frame: Int? = nil, maximumFileSize: Int64,
          csvAsSpreadsheet: Bool = false) {
         self.file = file
         self.path = path
@@ -46,6 +51,7 @@ public struct PageRenderJob: Sendable, Hashable {
         self.purpose = purpose
         self.layout = layout
         self.sheet = sheet
+        self.frame = frame
         self.maximumFileSize = maximumFileSize
         self.csvAsSpreadsheet = csvAsSpreadsheet
     }
@@ -53,13 +59,13 @@ public struct PageRenderJob: Sendable, Hashable {
     /// The same page for another purpose.
     func with(purpose: Purpose) -> PageRenderJob {
         PageRenderJob(file: file, path: path, password: password, page: page, width: width, height: height, purpose: purpose,
-                      layout: layout, sheet: sheet, maximumFileSize: maximumFileSize, csvAsSpreadsheet: csvAsSpreadsheet)
+                      layout: layout, sheet: sheet, frame: frame, maximumFileSize: maximumFileSize, csvAsSpreadsheet: csvAsSpreadsheet)
     }
 
     /// The render service's request for this page.
     var request: PageRequest {
         PageRequest(document: DocumentRequest(path: path, password: password, maximumFileSize: maximumFileSize, layout: layout,
                                               csvAsSpreadsheet: csvAsSpreadsheet),
-                    page: page, width: width, height: height, sheet: sheet)
+                    page: frame ?? page, width: width, height: height, sheet: sheet)
     }
 }

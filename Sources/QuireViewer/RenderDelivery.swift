@@ -8,6 +8,8 @@ public enum RenderDelivery: Sendable {
     case printable(OpenJob, Result<PrintableDocument, RenderProblem>)
     /// A page, or its problem.
     case page(PageRenderJob, Result<PagePixels, ViewerProblem>)
+    /// An animation's frame (a job with ``PageRenderJob/frame``), or its problem.
+    case frame(PageRenderJob, Result<AnimationFrame, ViewerProblem>)
     /// What one request of a search found (`run`: which of the job's runs it scanned), and
     /// whether the search is over (every run scanned, the match limit reached, or a problem).
     case found(SearchJob, run: Int, Result<SearchChunk, ViewerProblem>, finished: Bool)

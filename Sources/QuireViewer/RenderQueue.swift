@@ -113,7 +113,10 @@ public final class RenderQueue: Sendable {
             // A page already rendered and waiting in the inbox is not rendered again: the
             // front-end drew its frame before taking it.
             let delivered = state.inbox.compactMap { delivery -> PageRenderJob? in
-                if case .page(let job, _) = delivery { job } else { nil }
+                switch delivery {
+                case .page(let job, _), .frame(let job, _): job
+                default: nil
+                }
             }
             if !delivered.isEmpty { waiting.removeAll { delivered.contains($0) } }
             guard state.pages[purpose.rawValue] != waiting else { return false }
@@ -197,7 +200,7 @@ public final class RenderQueue: Sendable {
                 // The wish lists stay as the front-end gave them while a job runs (so that it can
                 // tell whether the job is still wanted); a job done is taken off them.
                 var next: Running?
-                let pagesHeld = limit.map { limit in state.inbox.count { if case .page = $0 { true } else { false } } >= limit } == true
+                let pagesHeld = limit.map { limit in state.inbox.count { switch $0 { case .page, .frame: true; default: false } } >= limit } == true
                 if let open = state.opens.first {
                     next = .open(open)
                 } else if !pagesHeld, !state.pages[PageRenderJob.Purpose.view.rawValue].isEmpty {
@@ -278,6 +281,22 @@ public final class RenderQueue: Sendable {
                 shared.state.withLock { state in
                     state.opens.removeAll { $0 == job }
                     state.completions.removeAll { $0 == job }
+                }
+            case .page(let job) where job.frame != nil:
+                let result = Result { () throws(RenderProblem) -> (pixels: PagePixels, delay: Int) in
+                    try client.renderFrame(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon) { width, height in
+                        PagePixels(width: width, height: height).map { ($0, $0.base) }
+                    }
+                }
+                shared.state.withLock { state in state.pages[job.purpose.rawValue].removeAll { $0 == job } }
+                switch result {
+                case .success(let frame):
+                    PagePixels.premultiplyInPlace(frame.pixels.base, count: frame.pixels.width * frame.pixels.height)
+                    delivery = .frame(job, .success(AnimationFrame(pixels: frame.pixels, delay: frame.delay)))
+                case .failure(let problem) where problem.kind == .cancelled:
+                    delivery = nil
+                case .failure(let problem):
+                    delivery = .frame(job, .failure(ViewerProblem(problem)))
                 }
             case .page(let job):
                 let result = Result { () throws(RenderProblem) -> PagePixels in

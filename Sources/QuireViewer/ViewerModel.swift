@@ -100,6 +100,8 @@ public final class ViewerModel {
         case opened(file: Int)
         /// A page came back (or its problem).
         case page(PageRenderJob, Result<PagePixels, ViewerProblem>)
+        /// An animation's frame came back (or its problem): ``frameJob(_:fitting:)``.
+        case frame(PageRenderJob, Result<AnimationFrame, ViewerProblem>)
         /// The search moved on (``find``): more scanned, matches found, or it ended. `moved`:
         /// the current match changed (the view goes to it).
         case found(moved: Bool)
@@ -353,6 +355,8 @@ public final class ViewerModel {
         case .page(let job, let result):
             completeIfProvisional(job.file)
             return .page(job, result)
+        case .frame(let job, let result):
+            return .frame(job, result)
         case .printable, .entry:
             return nil  // asked for and waited on by makePrintSheet() and openArchiveEntry(_:)
         case .opened(let job, let result):
@@ -743,6 +747,40 @@ public final class ViewerModel {
         guard let pixels = pagePixelSize(index, fitting: box) else { return nil }
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
                              width: pixels.width, height: pixels.height, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+    }
+
+    /// Frame `number` (0-based) of the current file, an animated image, at the size its page
+    /// has fitting `box` times the zoom (``pageJob(_:fitting:)`` of page 1), for a front-end that
+    /// plays it (``want(_:for:)`` with `.animation`); nil when the file is no animation that plays.
+    public func frameJob(_ number: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
+        let file = current
+        guard let animation = playableAnimation, number >= 0, number < animation.frames,
+              let pixels = pagePixelSize(0, fitting: box) else { return nil }
+        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: 0, width: pixels.width,
+                             height: pixels.height, purpose: .animation, frame: number, maximumFileSize: configuration.maximumFileSize)
+    }
+
+    /// The current file's animation (frames, one play's length, loops), when it is an animated
+    /// image; shown whether or not it plays.
+    public var animation: AnimationInfo? { pagedFacts(current)?.animation }
+
+    /// The current file's animation when the window can play it (nil for a still image, or
+    /// one refused: ``animationRefusal``).
+    public var playableAnimation: AnimationInfo? {
+        guard let facts = pagedFacts(current), facts.animationRefusal == nil else { return nil }
+        return facts.animation
+    }
+
+    /// Why the current file's animation is not played ("too many frames to play …"), nil when
+    /// it plays or is no animation.
+    public var animationRefusal: String? { pagedFacts(current)?.animationRefusal }
+
+    /// "animated, 48 frames, 3.2 s" for an animated image (what the viewers say of it), nil
+    /// for anything else.
+    public var animationSummary: String? {
+        guard let animation else { return nil }
+        let seconds = DecimalText.fixed(animation.duration, 1)
+        return "animated, \(animation.frames)\(animation.isCut ? "+" : "") frames, \(seconds) s"
     }
 
     /// The pixel size page `index` of the current file has when rendered to fit `box` times the

@@ -99,6 +99,33 @@ import QuireRender
         #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: pages.bytes) }
     }
 
+    /// An animation's facts, the frame request and its reply go over the wire and back; a
+    /// frame of size 0 or a negative delay is refused.
+    @Test func animationFactsAndFramesRoundTrip() throws {
+        var facts = DocumentFacts(mimeType: "image/gif", pageSizes: [PageSize(width: 60, height: 40)], isRaster: true)
+        facts.animation = AnimationInfo(frames: 48, duration: 1.92, loops: nil, isCut: true)
+        facts.animationRefusal = "too many frames to play (x)"
+        guard case .opened(let back) = try DocumentReply(payload: Self.payload(DocumentReply.opened(facts).frame)) else {
+            Issue.record("not opened")
+            return
+        }
+        #expect(back == facts && back.animation?.loops == nil && back.animation?.isCut == true)
+        let request = PageRequest(document: DocumentRequest(path: DocumentPath("/a.gif")), page: 7, width: 64, height: 32)
+        #expect(Self.payload(request.frame(.frame)).prefix(8) == [15, 0, 0, 0, 0, 0, 0, 0], "kind 15: frame")
+        guard case .frame(let width, let height, let delay) = try DocumentReply(payload: Self.payload(
+            DocumentReply.frame(width: 64, height: 32, delay: 40).frame)) else {
+            Issue.record("not a frame")
+            return
+        }
+        #expect(width == 64 && height == 32 && delay == 40)
+        var writer = WireWriter()
+        writer.integer(21)
+        writer.integer(64)
+        writer.integer(32)
+        writer.integer(-1)
+        #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: writer.bytes) }
+    }
+
     @Test func theWorkerCommandLineIsReadBackAsWritten() {
         var limits = WorkerLimits(memoryBytes: 1 << 30, cpuSecondsPerRequest: 7)
         limits.memoryBytes = 123_456

@@ -13,8 +13,9 @@ import Testing
         // window shows a JSON document's text).
         .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath, .sortColumn, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath],
         // The terminal: no picture clipboard, no text selection, no page thumbnails, no Markup
-        // (marking a PDF up is the window's).
-        .terminal: [.copyPageImage, .selectAll, .sidebar, .markup, .undo, .redo],
+        // (marking a PDF up is the window's); an animated image shows its first frame there and
+        // says it is animated (it does not play).
+        .terminal: [.copyPageImage, .selectAll, .sidebar, .markup, .undo, .redo, .playPause, .nextFrame, .previousFrame],
     ]
 
     @Test(arguments: ViewerCommand.FrontEnd.allCases)
@@ -64,6 +65,22 @@ import Testing
         #expect(ViewerCommand.command(for: ViewerKey(.space), in: .window, findActive: false) == .close)
         #expect(ViewerCommand.command(for: .character("C", control: true), in: .window, findActive: false) == .copyPageImage)
         #expect(ViewerCommand.command(for: ViewerKey(.function(3), shift: true), in: .window, findActive: true) == .previousMatch)
+        // An animation: k pauses and plays (Space stays Quick Look's close), . and , step.
+        #expect(ViewerCommand.command(for: .character("k"), in: .window, findActive: false) == .playPause)
+        #expect(ViewerCommand.command(for: .character("."), in: .window, findActive: false) == .nextFrame)
+        #expect(ViewerCommand.command(for: .character(","), in: .window, findActive: false) == .previousFrame)
+    }
+
+    /// Playing applies to an animated image only; its keys are in the window's help.
+    @Test func playingAppliesToAnimationsOnly() {
+        let still = ViewerContext(showing: .pages, hasText: false, isFindActive: false, fileCount: 1, hasArchiveEntries: false, canPrint: false)
+        var animated = still
+        animated.isAnimated = true
+        for command in [ViewerCommand.playPause, .nextFrame, .previousFrame] {
+            #expect(!command.applies(in: still) && command.applies(in: animated))
+        }
+        #expect(ViewerCommand.helpParagraph(for: .window).contains("k: pause or play an animated image"))
+        #expect(!ViewerCommand.helpLines(for: .window, in: still).map(\.help).contains(ViewerCommand.playPause.help))
     }
 
     /// What applies to a video's frames: no find and no copy (they have no text), zoom yes.

@@ -24,6 +24,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     case openEntry
     case indexSheet
     case sidebar
+    /// An animated GIF or WebP in the window: pause and play, one frame on or back (paused).
+    case playPause, nextFrame, previousFrame
     /// A JSON document as a foldable tree (the terminal; the window shows the text).
     case tree, foldNode, foldAll, unfoldAll, copyNodePath
     /// Marking a PDF up (the window): the Markup tool bar, and undoing its changes before Done.
@@ -65,6 +67,9 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .openEntry: "list an archive's files (a database's tables) to open one"
         case .indexSheet: "show every file as a tile (the index sheet)"
         case .sidebar: "show or hide the page thumbnails"
+        case .playPause: "pause or play an animated image"
+        case .nextFrame: "an animated image's next frame (paused)"
+        case .previousFrame: "an animated image's previous frame (paused)"
         case .tree: "show a JSON document as a foldable tree (Esc: its text)"
         case .foldNode: "fold or unfold the JSON node under the cursor"
         case .foldAll: "fold every JSON node below the top level"
@@ -112,6 +117,10 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .selectAll: [.character("a", control: true)]
         case .indexSheet: [ViewerKey(.up, control: true)]
         case .sidebar: [ViewerKey(.function(9))]
+        // Space is Quick Look's close: k pauses, as in video players; . and , step.
+        case .playPause: [.character("k")]
+        case .nextFrame: [.character(".")]
+        case .previousFrame: [.character(",")]
         case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: []
         case .markup: [.character("A", control: true)]
         case .undo: [.character("z", control: true)]
@@ -147,6 +156,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .copy: [.character("y")]
         case .copyPath: [.character("Y")]
         case .copyPageImage, .selectAll, .sidebar: []
+        case .playPause, .nextFrame, .previousFrame: []
         case .openEntry: [.character("o")]
         case .indexSheet: [.character("t")]
         case .tree: [.character("T")]
@@ -176,6 +186,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .openEntry: context.hasArchiveEntries
         case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: context.hasTree
         case .markup, .undo, .redo: context.canMarkup
+        case .playPause, .nextFrame, .previousFrame: context.isAnimated
         }
     }
 

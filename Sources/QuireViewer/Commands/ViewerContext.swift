@@ -24,9 +24,11 @@ public struct ViewerContext: Sendable, Hashable {
     public var hasTree: Bool
     /// A PDF is shown whose permissions let annotations be added (the window's Markup).
     public var canMarkup: Bool
+    /// Whether the file is an animated image that plays (GIF, WebP).
+    public var isAnimated: Bool
 
     public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool,
-                isTable: Bool = false, hasTree: Bool = false, canMarkup: Bool = false) {
+                isTable: Bool = false, hasTree: Bool = false, canMarkup: Bool = false, isAnimated: Bool = false) {
         self.showing = showing
         self.hasText = hasText
         self.isFindActive = isFindActive
@@ -36,6 +38,7 @@ public struct ViewerContext: Sendable, Hashable {
         self.isTable = isTable
         self.hasTree = hasTree
         self.canMarkup = canMarkup
+        self.isAnimated = isAnimated
     }
 
     var isBrowsable: Bool { showing == .pages || showing == .text }
@@ -59,6 +62,7 @@ extension ViewerModel {
         let hasText = showing == .text || (showing == .pages && !pictureFamilies.contains(family))
         return ViewerContext(showing: showing, hasText: hasText, isFindActive: find.isActive, fileCount: fileCount,
                              hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable, isTable: isTable,
-                             hasTree: showing == .text && jsonOutline != nil, canMarkup: showing == .pages && markupPermission == .allowed)
+                             hasTree: showing == .text && jsonOutline != nil, canMarkup: showing == .pages && markupPermission == .allowed,
+                             isAnimated: showing == .pages && playableAnimation != nil)
     }
 }

@@ -32,6 +32,7 @@ public enum Samples {
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("tables/mixed-encoding.csv").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("data/shop.sqlite").path)
                 || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("forms/form-locked.pdf").path)
+                || !FileManager.default.fileExists(atPath: dir.appendingPathComponent("animations/blank-first.gif").path)
                 || (FileManager.default.isExecutableFile(atPath: "/usr/bin/soffice")
                     && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("office-report.docx").path)) {
                 let script = repositoryRoot.appendingPathComponent("Samples/generate.sh").path

@@ -1,0 +1,138 @@
+import Foundation
+import Quire
+import QuireRenderService
+import QuireTestSupport
+import QuireViewer
+import Testing
+
+/// An animation's frames from the render service (the `frame` request, answered by a real
+/// worker process): each frame's pixels and its delay as the file says (Pillow wrote them,
+/// Samples/animations.py), through the client and through the viewers' render queue; an
+/// animation with too many frames refused in one line, quickly, its first frame still shown.
+@Suite("Animation frames")
+struct AnimationFrameTests {
+    static func client() -> RenderClient { RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 30) }
+
+    /// The colour at the middle of an image.
+    static func middle(_ image: RenderedImage) -> RenderedImage.Pixel { image.pixel(x: image.width / 2, y: image.height / 2) }
+
+    /// Frames 0…N of the GIF (3 of 100 ms: red, green, blue, looping) and the WebP (5 of 200 ms:
+    /// red, green, blue, yellow, cyan): each frame's colour, each unlike the one before, each
+    /// delay the file's; asked again from the start (the worker's iterator goes back).
+    @Test(arguments: [("animations/animated.gif", 100, [(255, 0, 0), (0, 255, 0), (0, 0, 255)]),
+                      ("animations/animated.webp", 200, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (0, 255, 255)])])
+    func everyFrameComesWithItsDelay(sample: String, delay: Int, colours: [(Int, Int, Int)]) throws {
+        let client = Self.client()
+        defer { client.stop() }
+        let document = DocumentRequest(path: DocumentPath(Samples.path(sample)))
+        let facts = try client.open(document)
+        let animation = try #require(facts.animation, "the facts say it is animated")
+        #expect(animation.frames == colours.count && facts.animationRefusal == nil)
+        var previous: RenderedImage?
+        for (number, colour) in colours.enumerated() {
+            let (image, frameDelay) = try client.renderFrame(PageRequest(document: document, page: number, width: 120, height: 80))
+            #expect(image.width == 120 && image.height == 80, "60×40 fitted into 120×80")
+            let pixel = Self.middle(image)
+            #expect((Int(pixel.red), Int(pixel.green), Int(pixel.blue)) == colour, "frame \(number + 1) of \(sample): \(pixel)")
+            #expect(frameDelay == delay, "frame \(number + 1)'s delay is the file's")
+            if let previous { #expect(previous.pixels != image.pixels, "frame \(number + 1) differs from the one before") }
+            previous = image
+        }
+        // Back to the first frame, then the last again: the same pixels as before.
+        let first = try client.renderFrame(PageRequest(document: document, page: 0, width: 60, height: 40)).image
+        #expect(Self.middle(first).red == 255 && Self.middle(first).green == 0)
+        let last = try client.renderFrame(PageRequest(document: document, page: colours.count - 1, width: 60, height: 40)).image
+        let colour = colours[colours.count - 1]
+        #expect((Int(Self.middle(last).red), Int(Self.middle(last).green), Int(Self.middle(last).blue)) == colour)
+        // Past the last frame: one line, not a crash.
+        #expect(throws: RenderProblem.self) {
+            try client.renderFrame(PageRequest(document: document, page: colours.count, width: 60, height: 40))
+        }
+    }
+
+    /// The 640×480 bar crossing (48 frames of 40 ms): consecutive frames differ in pixels, and
+    /// the frames come through the viewers' render queue as the window asks for them.
+    @Test func framesComeThroughTheRenderQueue() throws {
+        let model = ViewerModel(paths: [DocumentPath(Samples.path("animations/moving.gif"))], configuration: RealWorkerConfiguration.make())
+        defer { model.close() }
+        model.waitUntilOpened()
+        let animation = try #require(model.playableAnimation)
+        #expect(animation.frames == 48 && abs(animation.duration - 1.92) < 0.001 && animation.loops == 0)
+        #expect(model.animationSummary == "animated, 48 frames, 1.9 s")
+        let jobs = try (0..<6).map { try #require(model.frameJob($0, fitting: (width: 320, height: 240))) }
+        #expect(jobs.allSatisfy { $0.width == 320 && $0.height == 240 && $0.purpose == .animation })
+        model.want(jobs, for: .animation)
+        var frames: [Int: AnimationFrame] = [:]
+        let deadline = Date().addingTimeInterval(30)
+        while frames.count < jobs.count && Date() < deadline {
+            for update in model.update() {
+                if case .frame(let job, let result) = update, let number = job.frame { frames[number] = try result.get() }
+            }
+            usleep(2_000)
+        }
+        #expect(frames.count == jobs.count)
+        for number in 1..<jobs.count {
+            let before = try #require(frames[number - 1]), now = try #require(frames[number])
+            #expect(now.delay == 40)
+            let a = UnsafeRawBufferPointer(start: before.pixels.base, count: before.pixels.byteCount)
+            let b = UnsafeRawBufferPointer(start: now.pixels.base, count: now.pixels.byteCount)
+            #expect(!a.elementsEqual(b), "frame \(number + 1) differs from frame \(number)")
+        }
+    }
+
+    /// 10,000 full-size frames of a 1000×1000 canvas: refused to play in one line when opened
+    /// (no frame decoded), the frame request refused at once, the first frame still drawn.
+    @Test func tooManyFramesIsOneLineAndTheFirstFrameIsShown() throws {
+        let client = Self.client()
+        defer { client.stop() }
+        let document = DocumentRequest(path: DocumentPath(Samples.path("animations/many-frames.gif")))
+        let started = Date()
+        let facts = try client.open(document)
+        #expect(facts.animation?.frames == 10_000)
+        let refusal = try #require(facts.animationRefusal)
+        #expect(refusal == "too many frames to play (10000 of 1000×1000 px, over the 100-megapixel limit)" && !refusal.contains("\n"), "\(refusal)")
+        do {
+            _ = try client.renderFrame(PageRequest(document: document, page: 5000, width: 200, height: 200))
+            Issue.record("a refused animation's frame was drawn")
+        } catch {
+            #expect(error.message.contains("too many frames to play"), "\(error.message)")
+        }
+        let first = try client.renderPage(PageRequest(document: document, page: 0, width: 200, height: 200))
+        #expect(first.width == 200 && Self.middle(first).red == 255 && Self.middle(first).blue == 0, "the first frame: red")
+        #expect(Date().timeIntervalSince(started) < 20, "bounded: \(Date().timeIntervalSince(started)) s")
+        // The viewers say why it does not play, and offer no play keys for it.
+        let model = ViewerModel(paths: [document.path], configuration: RealWorkerConfiguration.make())
+        defer { model.close() }
+        model.waitUntilOpened()
+        #expect(model.animationRefusal == refusal && model.playableAnimation == nil)
+        #expect(model.frameJob(1, fitting: (width: 100, height: 100)) == nil && !model.commandContext.isAnimated)
+    }
+
+    /// An animated PNG: its facts are read, but gdk-pixbuf decodes only its first frame, so it
+    /// is not offered for playing (and says so).
+    @Test func anAnimatedPNGIsShownStill() throws {
+        let client = Self.client()
+        defer { client.stop() }
+        let facts = try client.open(DocumentRequest(path: DocumentPath(Samples.path("animations/animated.png"))))
+        #expect(facts.animation?.frames == 4)
+        #expect(facts.animationRefusal?.contains("animated PNG is shown still") == true, "\(facts.animationRefusal ?? "nil")")
+    }
+
+    /// A thumbnail of an animation is its first frame that is not blank: the fade-in's red
+    /// second frame (its first is white all over); a still first frame stays the thumbnail.
+    @Test func aThumbnailIsTheFirstFrameThatIsNotBlank() async throws {
+        let fade = try await Document(path: DocumentPath(Samples.path("animations/blank-first.gif"))).thumbnail(size: 64)
+        let centre = fade.image.pixel(x: fade.image.width / 2, y: fade.image.height / 2)
+        #expect(centre.red == 255 && centre.green == 0 && centre.blue == 0, "the red frame, not the white one: \(centre)")
+        let gif = try await Document(path: DocumentPath(Samples.path("animations/animated.gif"))).thumbnail(size: 64)
+        #expect(gif.image.pixel(x: 30, y: 20).red == 255 && gif.image.pixel(x: 30, y: 20).green == 0, "the first frame: red")
+        // The thumbnailer contract (`quire thumbnail`, through the worker) too.
+        let directory = TemporaryDirectory("quire-animation-thumbnail")
+        let output = directory.file("fade.png")
+        let result = QuireBinary.run(["thumbnail", "-s", "64", Samples.path("animations/blank-first.gif"), output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let written = try Document(path: DocumentPath(output)).renderer().render(page: 0, size: .natural)
+        let pixel = written.pixel(x: written.width / 2, y: written.height / 2)
+        #expect(pixel.red == 255 && pixel.green == 0, "\(pixel)")
+    }
+}
