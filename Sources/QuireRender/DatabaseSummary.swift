@@ -45,8 +45,9 @@ public struct DatabaseSummary: Sendable, Hashable {
     public static let maximumTables = 1000
     /// Most columns read of one table (SQLite's own default limit is 2000).
     public static let maximumColumns = 2000
-    /// Seconds spent counting rows exactly, over all tables; each table gets at most
-    /// ``countSlice`` of it, then its count is estimated.
+    /// Seconds of work (processor time, ``SQLiteDatabase/ProgressClock``) spent counting rows
+    /// exactly, over all tables; each table gets at most ``countSlice`` of it, then its count is
+    /// estimated.
     static let countBudget = 0.08
     static let countSlice = 0.03
     /// Most rows counted one by one; a larger table's count is estimated.

@@ -77,10 +77,18 @@ final class ImageDecoder {
         }
     }
 
-    /// `gdk_pixbuf_get_file_info` on a file (once). True when it gave a size.
+    /// The stored size from the header (once): a HEIF file's (HEIC, AVIF) from its boxes
+    /// (``HEIFImageSize``: gdk-pixbuf's loaders for them decode the whole image to tell it), else
+    /// `gdk_pixbuf_get_file_info` on a file. True when it gave a size.
     private func probeFileHeader() throws(DocumentError) -> Bool {
         guard !headerProbed else { return storedWidth > 0 }
         headerProbed = true
+        if let size = try heifSize() {
+            try checkPixels(size.width, size.height)
+            storedWidth = size.width
+            storedHeight = size.height
+            return true
+        }
         if case .file(let file) = source, let pixbuf = LazyLibraries.installedPixbuf {
             var width: Int32 = 0, height: Int32 = 0
             if pixbuf.gdk_pixbuf_get_file_info(file.procPath, &width, &height) != nil, width > 0, height > 0 {
@@ -91,6 +99,21 @@ final class ImageDecoder {
             }
         }
         return false
+    }
+
+    /// A HEIF file's primary image size from its boxes, or nil when it is not one (or they do
+    /// not say).
+    private func heifSize() throws(DocumentError) -> HEIFImageSize? {
+        switch source {
+        case .bytes(let bytes, _):
+            guard HEIFImageSize.mayBeHEIF(bytes.prefix(12)) else { return nil }
+            return HEIFImageSize(head: Array(bytes.prefix(HEIFImageSize.headLimit)))
+        case .file(let file):
+            do {
+                guard HEIFImageSize.mayBeHEIF(try file.read(upTo: 12)) else { return nil }
+                return HEIFImageSize(head: try file.read(upTo: HEIFImageSize.headLimit))
+            } catch { throw DocumentError(error) }
+        }
     }
 
     private func checkPixels(_ width: Int, _ height: Int) throws(DocumentError) {
