@@ -22,15 +22,8 @@ for tool in Xvfb xdotool cc; do
     command -v "$tool" >/dev/null || { echo "animation-bench: $tool is not installed" >&2; exit 69; }
 done
 [ -f "$FILE" ] || { echo "animation-bench: no $FILE (make samples)" >&2; exit 66; }
-WORK=$(mktemp -d /tmp/quire-animation-bench.XXXXXX)
-BED=$WORK/bed
-cleanup() {
-    [ -n "${LOOK_PID:-}" ] && kill "$LOOK_PID" 2>/dev/null
-    "$ROOT/Tests/Support/x11-testbed.sh" stop "$BED" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-cc -O2 "$ROOT/bench/window-probe.c" -o "$WORK/window-probe" -lX11 -lXext || exit 70
+. "$ROOT/bench/lib/window-bench.sh"
+window_bench_start animation-bench
 tree() { local pid=$1 child; echo "$pid"; for child in $(cat /proc/"$pid"/task/*/children 2>/dev/null); do tree "$child"; done; }
 rss_kb() { local total=0 pid kb; for pid in $(tree "$1"); do kb=$(awk '/^VmRSS/ {print $2}' /proc/"$pid"/status 2>/dev/null); total=$((total + ${kb:-0})); done; echo "$total"; }
 summary() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) { print "n/a"; exit } m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s (%s–%s)", m, v[1], v[NR] }'; }
@@ -46,17 +39,16 @@ FIRST=""; PAINTED=""; RATES=""; LATE=""; RSS=""
 for run in $(seq 1 "$RUNS"); do
     "$ROOT/Tests/Support/x11-testbed.sh" stop "$BED" 2>/dev/null
     rm -rf "$BED" "$WORK/trace"
-    "$ROOT/Tests/Support/x11-testbed.sh" start "$BED" >/dev/null || { echo "animation-bench: no X test bed" >&2; exit 70; }
-    set -a; . "$BED/env"; set +a
-    export XDG_STATE_HOME=$WORK/state XDG_CACHE_HOME=$WORK/cache CUPS_SERVER=127.0.0.1:1 NO_AT_BRIDGE=1 GTK_A11Y=none
+    window_bench_display animation-bench
+    export CUPS_SERVER=127.0.0.1:1
     # The bar is (255, 40, 40): counted within 40 of that.
     out=$(QUIRE_LOOK_TRACE=$WORK/trace "$WORK/window-probe" -c FF2828 -d 40 -r 2000 -t 60 -- "$QUIRE" look --no-resume "$FILE")
-    LOOK_PID=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$out")
+    VIEWER_PID=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$out")
     START_MS=$(sed -n 's/.*start_ms=\([0-9.]*\).*/\1/p' <<<"$out")
     first=$(sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out")
     for _ in $(seq 1 500); do grep -q "animation started" "$WORK/trace" 2>/dev/null && break; sleep 0.02; done
     sleep $((PLAY + 2))
-    rss=$(awk -v k="$(rss_kb "${LOOK_PID:-0}")" 'BEGIN { printf "%.1f", k / 1024 }')
+    rss=$(awk -v k="$(rss_kb "${VIEWER_PID:-0}")" 'BEGIN { printf "%.1f", k / 1024 }')
     RSS+="$rss "
     # From 1 s after playing started, PLAY seconds: frames shown, frames due, frames late.
     read -r painted shown due late < <(awk -v s="$START_MS" -v play="$PLAY" -v delay="$DELAY" '
@@ -70,7 +62,7 @@ for run in $(seq 1 "$RUNS"); do
     rate=$(awk -v a="$shown" -v b="$due" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
     echo "  run $run: first frame on screen ${first} ms (trace: first page painted +${painted} ms); $shown of $due frames shown in $PLAY s ($rate), $late late; RSS $rss MB"
     FIRST+="$first "; PAINTED+="$painted "; RATES+="$rate "; LATE+="$late "
-    kill "$LOOK_PID" 2>/dev/null; wait "$LOOK_PID" 2>/dev/null; LOOK_PID=
+    kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; VIEWER_PID=
 done
 echo "first frame on screen: $(tr ' ' '\n' <<<"$FIRST" | grep . | summary) ms; painted (trace) $(tr ' ' '\n' <<<"$PAINTED" | grep . | summary) ms"
 echo "frames shown / due:    $(tr ' ' '\n' <<<"$RATES" | grep . | summary); late frames $(tr ' ' '\n' <<<"$LATE" | grep . | summary)"

@@ -690,8 +690,14 @@ public final class ViewerModel {
     /// Tries `password` on the current (encrypted) file: it is opened again with it; the answer
     /// comes as an ``Update/opened(file:)``.
     public func unlock(password: String) {
+        files[fileIndex].password = password
+        openCurrentAgain()
+    }
+
+    /// Forgets what the worker said of the current file (its state, card, print answer, pages
+    /// and text, the selection and a search) and asks it to open the file again.
+    private func openCurrentAgain() {
         let file = files[fileIndex]
-        file.password = password
         file.state = .unrequested
         file.card = nil
         file.printAction = nil
@@ -725,17 +731,9 @@ public final class ViewerModel {
     /// afresh and its pages, text and card come again through ``update()`` as
     /// ``Update/opened(file:)``; the page and zoom stay.
     public func reopen() {
-        let file = files[fileIndex]
-        file.state = .unrequested
-        file.file = nil
-        file.card = nil
-        file.printAction = nil
-        cache.removeAll(file: fileIndex)
-        texts.removeAll { $0.job.file == fileIndex }
-        selection = nil
-        stopFind()
+        files[fileIndex].file = nil
         queue.want([], for: .view)
-        requestCurrent()
+        openCurrentAgain()
     }
 
     // MARK: Pages

@@ -1,5 +1,5 @@
 # Shared by the window benchmarks that time a file on screen with bench/window-probe.c under
-# Xvfb (bench/media-window-bench.sh, bench/office-window-bench.sh). Source it after setting
+# Xvfb (bench/media-window-bench.sh, bench/office-window-bench.sh, bench/animation-bench.sh). Source it after setting
 # ROOT (the repository) and QUIRE (the binary); call window_bench_start NAME first.
 
 # A work directory ($WORK), an X test bed ($BED, its environment exported) and the probe
