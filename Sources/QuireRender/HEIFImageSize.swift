@@ -51,6 +51,10 @@ struct HEIFImageSize {
                     (width, height) = (w, h)
                 case "irot":
                     quarterTurns = Int(body.u8() ?? 0) & 3
+                case "clap":
+                    // A clean aperture: libheif crops to it, so the image shown is smaller than
+                    // its extent; the loader is asked instead.
+                    return nil
                 default: break
                 }
             }

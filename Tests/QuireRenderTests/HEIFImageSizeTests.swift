@@ -77,6 +77,11 @@ import QuireTypes
         #expect(turned.width == 3024 && turned.height == 4032)
         let upright = try #require(HEIFImageSize(head: ftyp + box("meta", [0, 0, 0, 0] + pitm + box("iprp", box("ipco", ispe) + box("ipma", [0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0x81])))))
         #expect(upright.width == 4032 && upright.height == 3024)
+        // A clean aperture (`clap`) crops what libheif shows: no size from the boxes, the
+        // loader is asked.
+        let clap = box("clap", [UInt8](repeating: 0, count: 32))
+        let cropped = ftyp + box("meta", [0, 0, 0, 0] + pitm + box("iprp", box("ipco", ispe + clap) + box("ipma", [0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 2, 0x81, 0x82])))
+        #expect(HEIFImageSize(head: cropped) == nil)
     }
 
     /// Issue 39's decoder bomb: a 65,535 × 65,535 HEIC is refused from its boxes, with the pixel
