@@ -106,6 +106,7 @@ package struct ChildProcess {
                 if descriptor == 2 { preconditionFailure("standard error goes to /dev/null or is inherited") }
             }
         }
+        InheritedDescriptors.closeAboveStandard(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

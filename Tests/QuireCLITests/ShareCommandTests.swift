@@ -104,8 +104,7 @@ final class ShareCommandTests {
         let argvRecord = directory.file("xdg-email.argv")
         // A recorder in xdg-email's place: its arguments, NUL-separated.
         let recorder = "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > '\(argvRecord)'\n"
-        try recorder.write(toFile: tools + "/xdg-email", atomically: true, encoding: .utf8)
-        chmod(tools + "/xdg-email", 0o755)
+        try ExecutableScript.write(recorder, to: tools + "/xdg-email")
         let file = try write("-n\nodd name.txt", Array("text\n".utf8))
         let result = share(["--email", "--to", "someone@example.org", file], bus: bus, path: "\(tools):/usr/bin:/bin")
         #expect(result.status == 0, "\(result.standardError)")
@@ -117,9 +116,8 @@ final class ShareCommandTests {
         // xdg-email that finds no mail program (its exit 3): said in one line, 69.
         let failing = directory.file("failing")
         try FileManager.default.createDirectory(atPath: failing, withIntermediateDirectories: true)
-        try "#!/bin/sh\necho 'xdg-email: no method available for opening mailto:' >&2\nexit 3\n"
-            .write(toFile: failing + "/xdg-email", atomically: true, encoding: .utf8)
-        chmod(failing + "/xdg-email", 0o755)
+        try ExecutableScript.write("#!/bin/sh\necho 'xdg-email: no method available for opening mailto:' >&2\nexit 3\n",
+                                   to: failing + "/xdg-email")
         let refused = share(["--email", file], bus: bus, path: "\(failing):/usr/bin:/bin")
         #expect(refused.status == 69, "\(refused.standardError)")
         #expect(refused.errorLines == ["quire: xdg-email failed: no mail program was found (exit 3)"], "\(refused.errorLines)")

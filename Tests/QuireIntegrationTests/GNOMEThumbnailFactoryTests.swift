@@ -31,8 +31,7 @@ struct GNOMEThumbnailFactoryTests {
         let data = work.file("data")
         try FileManager.default.createDirectory(atPath: data + "/thumbnailers", withIntermediateDirectories: true)
         let probe = work.file("probe-thumbnailer")
-        try "#!/bin/sh\nexec /bin/cp \(Samples.path("quadrants.png")) \"$1\"\n".write(toFile: probe, atomically: true, encoding: .utf8)
-        #expect(chmod(probe, 0o755) == 0)
+        try ExecutableScript.write("#!/bin/sh\nexec /bin/cp \(Samples.path("quadrants.png")) \"$1\"\n", to: probe)
         try "[Thumbnailer Entry]\nExec=\(probe) %o\nMimeType=application/x-quire-sandbox-probe;\n"
             .write(toFile: data + "/thumbnailers/probe.thumbnailer", atomically: true, encoding: .utf8)
         return data

@@ -271,9 +271,7 @@ struct PreviewOpenTests {
         let received = home.file("viewer-got")
         // A viewer registered as the default for PNG: it records the file it was given.
         let viewer = home.file("viewer.sh")
-        try "#!/bin/sh\ncp \"$1\" '\(received).part' && mv '\(received).part' '\(received)'\n"
-            .write(toFile: viewer, atomically: true, encoding: .utf8)
-        #expect(chmod(viewer, 0o755) == 0)
+        try ExecutableScript.write("#!/bin/sh\ncp \"$1\" '\(received).part' && mv '\(received).part' '\(received)'\n", to: viewer)
         try FileManager.default.createDirectory(atPath: home.file("data/applications"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: home.file("config"), withIntermediateDirectories: true)
         try """

@@ -2,6 +2,7 @@ import Foundation
 import QuireSystem
 import Synchronization
 import Testing
+import QuireTestSupport
 
 /// The system layer: typed errors, descriptors with EINTR and short counts handled once, the
 /// one atomic writer, and blocking work kept off the cooperative pool.
@@ -76,6 +77,18 @@ import Testing
         let environment = ChildProcess.run(["/usr/bin/env"], environment: ["ONLY=this"], captureOutput: true)
         #expect(environment.map { String(decoding: $0.output, as: UTF8.self) } == "ONLY=this\n")
         #expect(ChildProcess.run(["/nonexistent/program"]) == nil)
+    }
+
+    @Test func aChildInheritsOnlyStandardInputOutputAndError() throws {
+        // A descriptor without close-on-exec, as C libraries and mkstemp open them: a child
+        // holding it would keep a written script from running ("Text file busy").
+        let directory = TemporaryDirectory("quire-inherit")
+        let descriptor = open(directory.file("held"), O_WRONLY | O_CREAT, 0o600)
+        try #require(descriptor > 2)
+        defer { close(descriptor) }
+        // /usr/bin/test looks at its own descriptor table: 0 when the descriptor is open there.
+        #expect(ChildProcess.run(["/usr/bin/test", "-e", "/proc/self/fd/\(descriptor)"])?.termination == .exited(1))
+        #expect(ChildProcess.run(["/usr/bin/test", "-e", "/proc/self/fd/0"])?.termination == .exited(0))
     }
 
     @Test func theOwnExecutableIsTheRunningTestBinary() throws {

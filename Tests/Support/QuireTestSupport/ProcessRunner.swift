@@ -78,6 +78,7 @@ public enum ProcessRunner {
             envp.forEach { $0?.deallocate() }
         }
 
+        ChildDescriptors.closeAboveStandard(&actions)
         let spawnAttributes = CleanSpawnAttributes()
 
         let start = Date()
