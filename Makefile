@@ -99,13 +99,15 @@ demo: release samples
 	@XDG_CACHE_HOME=$(CURDIR)/.build/demo/cache $(QUIRE_RELEASE) thumbnail --batch -r --timeout 3 $(SAMPLES) || \
 		echo "(the failures above are the deliberately broken samples)"
 
-## test: install what is missing, build the release binary (the GNOME thumbnail-factory test
-## installs it under a temporary prefix in /usr/local), run the whole suite, check man pages,
-## then build the Debian package and check it installed (deb-check).
+## test: install what is missing, build the release binary, run the whole suite, check man pages,
+## then build the Debian package and check it installed (deb-check). The tests that run `quire`
+## run the release binary, the one that ships (QUIRE_BINARY; the GNOME thumbnail-factory test
+## installs it under a temporary prefix in /usr/local); the suites themselves are a debug build.
+TEST_QUIRE := QUIRE_BINARY=$(CURDIR)/$(QUIRE_RELEASE)
 test: deps samples release
 	$(SWIFT) build --build-tests
-	QUIRE_TEST_SHARED_PROCESS=1 scripts/run-tests.sh $(SWIFT) --skip '$(DESKTOP_SUITES)|$(IN_PROCESS_OFFICE_SUITES)'
-	scripts/run-tests.sh $(SWIFT) --filter '$(IN_PROCESS_OFFICE_SUITES)'
+	$(TEST_QUIRE) QUIRE_TEST_SHARED_PROCESS=1 scripts/run-tests.sh $(SWIFT) --skip '$(DESKTOP_SUITES)|$(IN_PROCESS_OFFICE_SUITES)'
+	$(TEST_QUIRE) scripts/run-tests.sh $(SWIFT) --filter '$(IN_PROCESS_OFFICE_SUITES)'
 	scripts/generate-man.sh --check
 	@scripts/install-deps.sh $(DEB_PACKAGE)
 	scripts/build-deb.sh $(RELEASE_DIR)/release dist
@@ -114,9 +116,9 @@ test: deps samples release
 ## test-repeat: the suites most exposed to timing (office, batch, viewers, printing) N times under
 ## CPU load (one busy process per core; LOAD=K to change), counting the runs that passed.
 N ?= 5
-test-repeat: deps samples
+test-repeat: deps samples release
 	$(SWIFT) build --build-tests
-	IN_PROCESS_OFFICE_SUITES='$(IN_PROCESS_OFFICE_SUITES)' scripts/test-repeat.sh $(SWIFT) $(N) $(FILTER)
+	$(TEST_QUIRE) IN_PROCESS_OFFICE_SUITES='$(IN_PROCESS_OFFICE_SUITES)' scripts/test-repeat.sh $(SWIFT) $(N) $(FILTER)
 
 ## desktop-test: the real file manager end to end — Nautilus 43 under Xvfb, Space on a selected
 ## file opens Quire's window through the previewer's D-Bus activation (installs nautilus).
@@ -174,8 +176,9 @@ FUZZ_SECONDS ?= 60
 fuzz: deps samples
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## fuzz-smoke: CI's short run (.ci/run): every target builds and runs FUZZ_SMOKE_SECONDS (10)
-## over its seeds and corpus without a crash.
+## fuzz-smoke: CI's short run (.ci/run): every target builds (unoptimised, in .build-fuzz/debug:
+## under half the time of the -O build `make fuzz` uses) and runs FUZZ_SMOKE_SECONDS (10) over its
+## seeds and corpus without a crash.
 FUZZ_SMOKE_SECONDS ?= 10
 fuzz-smoke: deps samples
 	scripts/fuzz.sh smoke $(FUZZ_SMOKE_SECONDS)

@@ -8,6 +8,19 @@ root="$(dirname "$here")"
 out="${1:-$here/generated}"
 build="$root/.build/samples"
 mkdir -p "$out" "$build"
+# Nothing to do when the inputs are those of the last complete run into $out: every file under
+# Samples/ (scripts, generator, committed samples) and which of the optional tools are here.
+# make test, desktop-test and fuzz-smoke each ask for the samples; only the first makes them.
+inputs=$( { cd "$here" && find . \( -path ./generated -o -name __pycache__ \) -prune -o -type f -print0 |
+              sort -z | xargs -0 sha256sum
+            for tool in heif-enc soffice gst-launch-1.0 c44 cjb2 djvm qpdf; do command -v "$tool" || echo "no $tool"; done
+          } | sha256sum | cut -d' ' -f1)
+stamp="$build/inputs-$(printf '%s' "$(cd "$out" && pwd)" | sha256sum | cut -c1-16)"
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$inputs" && -f "$out/document.pdf" ]]; then
+    echo "samples in $out are up to date"
+    exit 0
+fi
+rm -f "$stamp"
 
 flags=()
 for f in $(pkg-config --cflags cairo gdk-pixbuf-2.0 2>/dev/null); do
@@ -89,4 +102,5 @@ python3 -I "$here/data-samples.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"
+echo "$inputs" > "$stamp"
 echo "samples written to $out"

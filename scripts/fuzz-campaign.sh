@@ -2,7 +2,8 @@
 # One long libFuzzer run of a built target, at a low CPU priority, logged for the notes.
 #   [FUZZ_NICE=N] scripts/fuzz-campaign.sh TARGET SECONDS [extra libFuzzer flags…]
 # FUZZ_NICE is the niceness (default 19, the lowest priority); it is part of the logged command.
-# Uses the binary scripts/fuzz.sh built (.build-fuzz/release/fuzz-TARGET), the settings of
+# Uses the binary scripts/fuzz.sh built (.build-fuzz/$FUZZ_CONFIG/fuzz-TARGET, release unless
+# FUZZ_CONFIG=debug, as the smoke builds it), the settings of
 # Fuzz/settings/TARGET.options, the dictionaries Fuzz/settings/TARGET.dicts names, and the
 # corpus .build-fuzz/corpus/TARGET (grown in place) seeded by Fuzz/corpus/TARGET and Samples.
 # Appends "date target seconds executions exec/s cov ft corpus rss exit command elapsed load" to
@@ -11,7 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 target="$1"; seconds="$2"; shift 2
-binary=".build-fuzz/release/fuzz-$target"
+binary=".build-fuzz/${FUZZ_CONFIG:-release}/fuzz-$target"
 [[ -x "$binary" ]] || { echo "fuzz-campaign: $binary not built (scripts/fuzz.sh --build-only $target)" >&2; exit 69; }
 mkdir -p .build-fuzz/runs .build-fuzz/crashes ".build-fuzz/corpus/$target" "Fuzz/corpus/$target"
 options=()

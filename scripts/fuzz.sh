@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh [SECONDS]           build every target, run each for SECONDS (default 60)
 #   scripts/fuzz.sh build [TARGET…]     build only
 #   scripts/fuzz.sh smoke [SECONDS]     CI smoke: each target over its seeds for SECONDS
-#                                       (default 20); fails when a target does not build or crashes
+#                                       (default 20), built -Onone; fails when a target does not
+#                                       build or crashes
 #   scripts/fuzz.sh --dictionary TARGET print the path of TARGET's combined dictionary
 # FUZZ_TARGETS="sniff open" picks targets. Runs are logged by scripts/fuzz-campaign.sh in
 # .build-fuzz/runs (summary.tsv); crashes go to .build-fuzz/crashes/TARGET-*.
@@ -19,7 +20,15 @@ targets=(${FUZZ_TARGETS:-${all_targets[@]}})
 # on overflow and out-of-bounds by itself, release builds included). The compare interceptors
 # are kept out of the C libraries' reach (Fuzz/link/uninstrumented-compares.map: why).
 # -parse-as-library: the targets' entry point is libFuzzer's main, not a top-level script.
-flags=(-c release --scratch-path .build-fuzz
+# The smoke builds unoptimised (-Onone, in .build-fuzz/debug: under half the build time of -O,
+# and it only has to build and survive its seeds for a few seconds); runs and campaigns build
+# optimised (.build-fuzz/release). FUZZ_CONFIG=release|debug chooses.
+if [[ -z "${FUZZ_CONFIG:-}" ]]; then
+    if [[ "${1:-}" == smoke ]]; then FUZZ_CONFIG=debug; else FUZZ_CONFIG=release; fi
+fi
+[[ "$FUZZ_CONFIG" == release || "$FUZZ_CONFIG" == debug ]] || { echo "fuzz: FUZZ_CONFIG is release or debug" >&2; exit 64; }
+export FUZZ_CONFIG
+flags=(-c "$FUZZ_CONFIG" --scratch-path .build-fuzz
        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library
        -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined -Xcc -fno-sanitize=vptr
        -Xcxx -fsanitize=undefined -Xcxx -fno-sanitize-recover=undefined -Xcxx -fno-sanitize=vptr
@@ -49,7 +58,7 @@ build() {
     for product in "${products[@]}"; do
         [[ "$product" == --product ]] && continue
         swift build "${flags[@]}" --product "$product" 2>&1 | grep -E "error:|warning: unre|Compiling fuzz" >&2 || true
-        [[ -x ".build-fuzz/release/$product" || -f ".build-fuzz/release/lib$product.so" ]] ||
+        [[ -x ".build-fuzz/$FUZZ_CONFIG/$product" || -f ".build-fuzz/$FUZZ_CONFIG/lib$product.so" ]] ||
             { echo "fuzz: $product did not build" >&2; return 1; }
     done
 }
@@ -78,7 +87,7 @@ done
 # slow-unit-* files are not failures (libFuzzer notes any input over 10 s; on a shared machine
 # that is usually CPU starvation): crash-, leak-, timeout- and oom- are.
 if ls .build-fuzz/crashes | grep -qE -- '-(crash|leak|timeout|oom)-'; then
-    echo "crashes found (minimise with: .build-fuzz/release/fuzz-TARGET -minimize_crash=1 -runs=100000 FILE):" >&2
+    echo "crashes found (minimise with: .build-fuzz/$FUZZ_CONFIG/fuzz-TARGET -minimize_crash=1 -runs=100000 FILE):" >&2
     ls .build-fuzz/crashes | grep -E -- '-(crash|leak|timeout|oom)-' >&2
     status=1
 fi

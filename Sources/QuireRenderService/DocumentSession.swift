@@ -647,11 +647,11 @@ final class DocumentSession {
                 if !(tableSorting.map { $0.column == sort.column && $0.descending == sort.descending } ?? false) {
                     tableSorting = nil
                     tableOrder = nil
-            tableFindStarts = nil
+                    tableFindStarts = nil
                     tableSorting = TableSorting(table: table, column: sort.column, descending: sort.descending)
                 }
                 guard let sorting = tableSorting else { return TextContent(lines: []) }
-                guard let done = sorting.wait(seconds: request.firstPageFirst ? 0.25 : 3600) else {
+                guard let done = sorting.wait(seconds: request.firstPageFirst ? hooks.sortAnswerSeconds : 3600) else {
                     var layout = TableLayout(header: TableText.header(table.columns), columnStarts: TableText.columnStarts(table.columns),
                                              columnNames: table.columns.map(\.name), sort: sort, fileRows: table.rowCount.description)
                     layout.sortProgress = min(99, Int(sorting.progress * 100))

@@ -102,7 +102,10 @@ public struct WorkerSandbox: Sendable, Hashable {
                  "--ro-bind-try", "/var/cache/fontconfig", "/var/cache/fontconfig",
                  "--ro-bind-try", "/opt", "/opt",
                  "--tmpfs", "/tmp"]      // before the inputs: mounts made later sit on top of it
-        let programDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
+        // The program is started by its resolved path: a link to it, or a path through a linked
+        // directory (`.build/release` → `x86_64-unknown-linux-gnu/release`), is not inside.
+        let program = URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+        let programDirectory = URL(fileURLWithPath: program).deletingLastPathComponent().path
         for path in [programDirectory] + Self.minimalRoots(readable)
         where !(path == "/" || ["/usr", "/etc", "/opt"].contains { path == $0 || path.hasPrefix($0 + "/") }) {
             argv += ["--ro-bind-try", path, path]
@@ -117,7 +120,7 @@ public struct WorkerSandbox: Sendable, Hashable {
                  // The private /tmp is the worker's temporary directory: a TMPDIR of the user's
                  // (a folder under /run/user, a test run's own) is not inside the sandbox.
                  "--setenv", "TMPDIR", "/tmp",
-                 "--", executable]
+                 "--", program]
         return argv + arguments
     }
 

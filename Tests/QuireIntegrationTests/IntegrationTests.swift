@@ -359,7 +359,10 @@ struct IntegrationCommandErrorTests {
         #expect(ThumbnailerSandbox.problem(installedPath: "/usr/bin/python3", file: "/usr/bin/python3") == nil)
         let outside = ThumbnailerSandbox.problem(installedPath: "/opt/quire/bin/quire", file: "/usr/bin/python3")
         #expect(outside?.hasPrefix("/opt/quire/bin/quire is outside /usr") == true, "\(outside ?? "nil")")
-        let library = ThumbnailerSandbox.problem(installedPath: "/usr/bin/quire", file: QuireBinary.path)
+        // The test runner links the Swift runtime from the toolchain, outside /usr (quire itself
+        // may be the static release build, which needs nothing outside /usr).
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let library = ThumbnailerSandbox.problem(installedPath: "/usr/bin/quire", file: runner)
         #expect(library?.contains("/libswift") == true && library?.contains("outside /usr") == true, "\(library ?? "nil")")
     }
 

@@ -1,6 +1,8 @@
+import Foundation
 import QuireThumbnails
 import Testing
 import QuireRenderService
+import QuireTestSupport
 
 /// Detection of bubblewrap: `QUIRE_BWRAP` overrides the `PATH` search; anything missing or
 /// broken degrades (no sandbox, with a notice) instead of failing.
@@ -40,5 +42,22 @@ import QuireRenderService
         let sandbox = WorkerSandbox.disabled("--no-sandbox")
         #expect(!sandbox.isDegraded)
         #expect(sandbox.degradedNotice == nil)
+    }
+}
+
+/// The sandboxed program runs when it is named through a linked directory, as the release build
+/// is (`.build-static/release` links to `x86_64-unknown-linux-gnu/release`): bubblewrap binds the
+/// real directory, so the program is started by its real path.
+@Suite struct WorkerSandboxProgramPathTests {
+    @Test func aProgramNamedThroughALinkedDirectoryStarts() throws {
+        let sandbox = WorkerSandbox.detect(environment: ["PATH": "/usr/bin:/bin"])
+        try #require(sandbox.isActive, "bubblewrap: make test installs it")
+        let work = TemporaryDirectory("quire-sandbox-link")
+        let real = work.file("real")
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try ExecutableScript.write("#!/bin/sh\nexit 7\n", to: real + "/program")
+        try FileManager.default.createSymbolicLink(atPath: work.file("linked"), withDestinationPath: "real")
+        let argv = sandbox.command(executable: work.file("linked") + "/program", arguments: [])
+        #expect(ProcessRunner.run(argv, timeout: 30).status == 7, "\(argv)")
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 public enum QuireBinary {
     /// `$QUIRE_BINARY`, else `quire` beside the test runner, else `.build/debug/quire`.
     public static let path: String = {
+        // Resolved: a sandbox binds the program's real directory (`.build-static/release` is a link).
         if let override = ProcessInfo.processInfo.environment["QUIRE_BINARY"], !override.isEmpty {
-            return override
+            return URL(fileURLWithPath: override).resolvingSymlinksInPath().path
         }
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = runner.deletingLastPathComponent()
