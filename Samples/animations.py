@@ -3,6 +3,12 @@
 
   animated.gif   3 frames (red, green, blue) of 100 ms, loops forever (NETSCAPE2.0 loop 0)
   animated.png   an APNG of 4 frames of 50 ms, played twice (num_plays 2)
+  partial.png    an APNG whose later frames cover part of the canvas (Pillow writes each frame as
+                 the box that changed, at its offset): red 60x40, then a green 10x10 square at
+                 (10,10), then a blue one at (40,20) with the green kept; 100 ms each, loops
+  disposal.png   an APNG of red 60x40, then a half-transparent green square drawn over it at
+                 (10,10) (blend over) and disposed of as "previous", then a blue square at (40,20):
+                 the third frame has no green left
   animated.webp  5 frames of 200 ms, loops forever
   truncated.gif  animated.gif cut in its second frame
   moving.gif     640x480, 48 frames of 40 ms (a bar crossing, the frame number in bits), loops
@@ -25,6 +31,16 @@ gif = frames(3)
 gif[0].save(os.path.join(out, "animated.gif"), save_all=True, append_images=gif[1:], duration=100, loop=0)
 png = frames(4)
 png[0].save(os.path.join(out, "animated.png"), save_all=True, append_images=png[1:], duration=50, loop=2)
+base = Image.new("RGBA", (60, 40), (255, 0, 0, 255))
+second = base.copy(); second.paste((0, 255, 0, 255), (10, 10, 20, 20))
+third = second.copy(); third.paste((0, 0, 255, 255), (40, 20, 50, 30))
+base.save(os.path.join(out, "partial.png"), save_all=True, append_images=[second, third], duration=100, loop=0)
+# disposal.png: the second frame, a half-transparent green square, is drawn over the red (blend
+# over) and then restored away (dispose previous); the third draws a blue square elsewhere.
+half = base.copy(); half.paste((0, 255, 0, 128), (10, 10, 20, 20))
+blue = base.copy(); blue.paste((0, 0, 255, 255), (40, 20, 50, 30))
+base.save(os.path.join(out, "disposal.png"), save_all=True, append_images=[half, blue], duration=100, loop=0,
+          disposal=[0, 2, 0], blend=[0, 1, 0])
 webp = frames(5)
 webp[0].save(os.path.join(out, "animated.webp"), save_all=True, append_images=webp[1:], duration=200, loop=0, lossless=True)
 data = open(os.path.join(out, "animated.gif"), "rb").read()

@@ -3,7 +3,8 @@ import QuireGIO
 import QuireTypes
 
 /// An animated GIF's or WebP's frames, decoded one at a time with gdk-pixbuf's animation API
-/// (`gdk_pixbuf_animation_*`; WebP through webp-pixbuf-loader), for a viewer that plays it.
+/// (`gdk_pixbuf_animation_*`; WebP through webp-pixbuf-loader), and an animated PNG's, composed by
+/// ``APNGFrames`` (gdk-pixbuf decodes only its default image), for a viewer that plays it.
 /// Runs in the render worker only.
 ///
 /// Bounded before anything is decoded: the frames times the canvas's pixels (both read from the
@@ -20,7 +21,8 @@ package final class AnimationFrames {
     package let info: AnimationInfo
     let path: DocumentPath
     private let api: quire_gdkpixbuf_api
-    private let animation: OpaquePointer  // GdkPixbufAnimation, owned
+    private let animation: OpaquePointer?  // GdkPixbufAnimation, owned (GIF, WebP)
+    private let apng: APNGFrames?
     private var iterator: OpaquePointer?  // GdkPixbufAnimationIter, owned
     /// The frame the iterator is on, the time (ms) it began, and its delay (ms).
     private var index = 0
@@ -37,9 +39,6 @@ package final class AnimationFrames {
     /// is: one line for the viewer.
     package static func refusal(_ info: AnimationInfo, width: Int, height: Int, mimeType: String,
                                 limits: RenderLimits) -> String? {
-        if mimeType.hasSuffix("png") {
-            return "animated PNG is shown still (gdk-pixbuf decodes only its first frame)"
-        }
         let (pixels, overflow) = max(1, width).multipliedReportingOverflow(by: max(1, height))
         let (all, overflowAll) = pixels.multipliedReportingOverflow(by: info.frames)
         if info.frames > maximumFrames {
@@ -63,6 +62,12 @@ package final class AnimationFrames {
         }
         let api = try LazyLibraries.pixbuf(file.path)
         self.api = api
+        if mimeType.hasSuffix("png") {
+            apng = try APNGFrames(file: file, api: api)
+            animation = nil
+            return
+        }
+        apng = nil
         guard let loader = api.gdk_pixbuf_loader_new() else {
             throw DocumentError(kind: .unsupported, path: file.path, reason: "cannot create an image loader")
         }
@@ -99,7 +104,7 @@ package final class AnimationFrames {
 
     deinit {
         if let iterator { g_object_unref(UnsafeMutableRawPointer(iterator)) }
-        g_object_unref(UnsafeMutableRawPointer(animation))
+        if let animation { g_object_unref(UnsafeMutableRawPointer(animation)) }
     }
 
     /// Frame `number` (0-based, below ``AnimationInfo/frames``) fitted into `width` × `height`
@@ -109,6 +114,7 @@ package final class AnimationFrames {
         guard number >= 0, number < info.frames else {
             throw DocumentError(kind: .unsupported, path: path, reason: "the animation has no frame \(number + 1) (it has \(info.frames))")
         }
+        if let apng { return try apng.frame(number, width: width, height: height) }
         if iterator == nil || number < index { try restart() }
         while index < number {
             guard let iterator else { break }
@@ -131,7 +137,7 @@ package final class AnimationFrames {
     private func restart() throws(DocumentError) {
         if let iterator { g_object_unref(UnsafeMutableRawPointer(iterator)) }
         var zero = quire_pixbuf_time(tv_sec: 0, tv_usec: 0)
-        guard let fresh = api.gdk_pixbuf_animation_get_iter(animation, &zero) else {
+        guard let animation, let fresh = api.gdk_pixbuf_animation_get_iter(animation, &zero) else {
             throw DocumentError(kind: .damaged, path: path, reason: "the animation cannot be decoded")
         }
         iterator = fresh

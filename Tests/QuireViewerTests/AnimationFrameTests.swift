@@ -16,11 +16,12 @@ struct AnimationFrameTests {
     /// The colour at the middle of an image.
     static func middle(_ image: RenderedImage) -> RenderedImage.Pixel { image.pixel(x: image.width / 2, y: image.height / 2) }
 
-    /// Frames 0…N of the GIF (3 of 100 ms: red, green, blue, looping) and the WebP (5 of 200 ms:
-    /// red, green, blue, yellow, cyan): each frame's colour, each unlike the one before, each
-    /// delay the file's; asked again from the start (the worker's iterator goes back).
+    /// Frames 0…N of the GIF (3 of 100 ms: red, green, blue, looping), the WebP (5 of 200 ms:
+    /// red, green, blue, yellow, cyan) and the APNG (4 of 50 ms): each frame's colour, each unlike
+    /// the one before, each delay the file's; asked again from the start (the worker goes back).
     @Test(arguments: [("animations/animated.gif", 100, [(255, 0, 0), (0, 255, 0), (0, 0, 255)]),
-                      ("animations/animated.webp", 200, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (0, 255, 255)])])
+                      ("animations/animated.webp", 200, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (0, 255, 255)]),
+                      ("animations/animated.png", 50, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)])])
     func everyFrameComesWithItsDelay(sample: String, delay: Int, colours: [(Int, Int, Int)]) throws {
         let client = Self.client()
         defer { client.stop() }
@@ -108,14 +109,40 @@ struct AnimationFrameTests {
         #expect(model.frameJob(1, fitting: (width: 100, height: 100)) == nil && !model.commandContext.isAnimated)
     }
 
-    /// An animated PNG: its facts are read, but gdk-pixbuf decodes only its first frame, so it
-    /// is not offered for playing (and says so).
-    @Test func anAnimatedPNGIsShownStill() throws {
+    /// An animated PNG's later frames cover part of the canvas at an offset (partial.png): each
+    /// is drawn where its frame control puts it, over what the frames before left; a frame drawn
+    /// over with its alpha and disposed of as "previous" (disposal.png) mixes with the red below
+    /// and is gone from the frame after it.
+    @Test func anAnimatedPNGsFramesAreComposedOnItsCanvas() throws {
         let client = Self.client()
         defer { client.stop() }
-        let facts = try client.open(DocumentRequest(path: DocumentPath(Samples.path("animations/animated.png"))))
-        #expect(facts.animation?.frames == 4)
-        #expect(facts.animationRefusal?.contains("animated PNG is shown still") == true, "\(facts.animationRefusal ?? "nil")")
+        func frames(_ sample: String) throws -> [RenderedImage] {
+            let document = DocumentRequest(path: DocumentPath(Samples.path(sample)))
+            let facts = try client.open(document)
+            #expect(facts.animation?.frames == 3 && facts.animationRefusal == nil, "\(sample): \(facts.animationRefusal ?? "")")
+            return try (0..<3).map { try client.renderFrame(PageRequest(document: document, page: $0, width: 60, height: 40)).image }
+        }
+        func rgb(_ image: RenderedImage, _ x: Int, _ y: Int) -> [Int] {
+            let pixel = image.pixel(x: x, y: y)
+            return [Int(pixel.red), Int(pixel.green), Int(pixel.blue)]
+        }
+        let partial = try frames("animations/partial.png")
+        #expect(partial.allSatisfy { $0.width == 60 && $0.height == 40 })
+        #expect(rgb(partial[0], 15, 15) == [255, 0, 0] && rgb(partial[0], 45, 25) == [255, 0, 0])
+        #expect(rgb(partial[1], 15, 15) == [0, 255, 0] && rgb(partial[1], 45, 25) == [255, 0, 0] && rgb(partial[1], 5, 5) == [255, 0, 0])
+        #expect(rgb(partial[2], 15, 15) == [0, 255, 0], "the green square stays (dispose none)")
+        #expect(rgb(partial[2], 45, 25) == [0, 0, 255] && rgb(partial[2], 55, 35) == [255, 0, 0])
+
+        let disposal = try frames("animations/disposal.png")
+        let mixed = rgb(disposal[1], 15, 15)
+        #expect(abs(mixed[0] - 127) <= 2 && abs(mixed[1] - 128) <= 2 && mixed[2] == 0, "half green over red: \(mixed)")
+        #expect(disposal[1].pixel(x: 15, y: 15).alpha == 255)
+        #expect(rgb(disposal[2], 15, 15) == [255, 0, 0], "disposed of as previous: red again")
+        #expect(rgb(disposal[2], 45, 25) == [0, 0, 255])
+        // Back to the second frame: composed again from the first.
+        let again = try client.renderFrame(PageRequest(document: DocumentRequest(path: DocumentPath(Samples.path("animations/disposal.png"))),
+                                                       page: 1, width: 60, height: 40)).image
+        #expect(again.pixels == disposal[1].pixels)
     }
 
     /// A thumbnail of an animation is its first frame that is not blank: the fade-in's red
