@@ -55,6 +55,12 @@ fi
 python3 -c 'import struct,sys; info=struct.pack(">HHBBHBB", 80, 60, 26, 0, 100, 22, 1); chunk=b"INFO"+struct.pack(">I", len(info))+info; sys.stdout.buffer.write(b"AT&TFORM"+struct.pack(">I", 4+len(chunk))+b"DJVU"+chunk)' > "$out/page.djvu"
 # Containers, GIF, EXIF-rotated JPEG, PostScript and hostile samples (built in-process in Python).
 python3 "$here/derive.py" "$out"
+# A HEIC and an AVIF with a camera's EXIF block (heif-enc copies a JPEG's into an Exif item),
+# from derive.py's photo-exif.jpg and photo-gps.jpg.
+if command -v heif-enc >/dev/null 2>&1; then
+    heif-enc -q 60 -o "$out/photo-exif.heic" "$out/photo-exif.jpg" >/dev/null
+    heif-enc -A -q 60 -o "$out/photo-gps.avif" "$out/photo-gps.jpg" >/dev/null
+fi
 # Animated GIF, APNG and WebP (animations/), written by Pillow.
 /usr/bin/python3 -I "$here/animations.py" "$out"
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).

@@ -105,7 +105,7 @@ extension RenderEngine {
                 source.thumbnailAnimation = (animation, input.contentType.mimeType, input.file, input.limits)
             }
             var opened = Opened(source: source,
-                                details: (PhotoDetails.exif(header)?.cardDetails ?? []) + (animation?.cardDetails ?? []))
+                                details: (PhotoDetails.ofPhoto(head: header, file: input.file)?.cardDetails ?? []) + (animation?.cardDetails ?? []))
             opened.animation = animation
             return opened
         } catch where error.kind == .damaged {

@@ -1,10 +1,18 @@
 import QuireTypes
 
 extension PhotoDetails {
-    /// A JPEG's or TIFF's details from its first 256 KiB (where its EXIF block is); nil when
-    /// it has none.
+    /// A photo's details: a JPEG's or TIFF's from its first 256 KiB (where its EXIF block is), a
+    /// HEIC's or AVIF's from its EXIF item; nil when it has none.
     public static func ofPhoto(_ file: InputFile, includingLocation: Bool = false) -> PhotoDetails? {
-        (try? file.read(upTo: 256 * 1024)).flatMap { exif($0, includingLocation: includingLocation) }
+        (try? file.read(upTo: 256 * 1024)).flatMap { ofPhoto(head: $0, file: file, includingLocation: includingLocation) }
+    }
+
+    /// ``ofPhoto(_:includingLocation:)`` with the file's first 256 KiB already read (`head`).
+    static func ofPhoto(head: [UInt8], file: InputFile, includingLocation: Bool = false) -> PhotoDetails? {
+        if HEIFImageSize.mayBeHEIF(head.prefix(12)) {
+            return HEIFExif.tiff(head: head, file: file).flatMap { exif($0, includingLocation: includingLocation) }
+        }
+        return exif(head, includingLocation: includingLocation)
     }
 
     /// A photo's details from the EXIF block at the start of a JPEG or TIFF file: camera (Make,

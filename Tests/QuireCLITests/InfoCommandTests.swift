@@ -201,6 +201,21 @@ struct InfoCommandTests {
         #expect(abs(latitude - (48 + 51.0 / 60 + 30.12 / 3600)) < 1e-9 && abs(longitude + (2 + 17.0 / 60 + 40.2 / 3600)) < 1e-9, "\(photo)")
     }
 
+    /// Issue 39: a HEIC's EXIF item gives `info` the camera and the shot, an AVIF's its
+    /// location only when asked, as a JPEG's block does.
+    @Test func aHEIFPhotosDetailsAreRead() throws {
+        let heic = QuireBinary.run(["info", Samples.path("photo-exif.heic")])
+        #expect(heic.status == 0, "\(heic.standardError)")
+        let rows = heic.standardOutputText.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(rows.contains("Camera: FUJIFILM X-T30") && rows.contains("Lens: XF35mmF2 R WR")
+                    && rows.contains("Exposure: 1/125 s · f/2.8 · ISO 200 · 35 mm"), "\(heic.standardOutputText)")
+        let avif = QuireBinary.run(["info", Samples.path("photo-gps.avif")])
+        #expect(avif.standardOutputText.contains("recorded (not shown)") && !avif.standardOutputText.contains("48.85"), "\(avif.standardOutputText)")
+        let shown = QuireBinary.run(["info", "--show-location", Samples.path("photo-gps.avif")])
+        #expect(shown.standardOutputText.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+                    .contains("Location: 48.858367° N, 2.294500° W"), "\(shown.standardOutputText)")
+    }
+
     /// Issue 39: an animation's frames, length and loops on the card and in JSON.
     @Test func anAnimationsFramesAreOnTheCard() throws {
         let result = QuireBinary.run(["info", Samples.path("animations/animated.gif")])

@@ -80,6 +80,24 @@ import QuireTypes
         #expect(try SampleFiles.renderer("photo-rotated.jpg").details.isEmpty)
     }
 
+    /// Issue 39: a HEIC's and an AVIF's EXIF item (heif-enc copied the JPEGs' blocks into them),
+    /// found through the item boxes (`iinf`, `iloc`), gives the same card; a HEIC without one
+    /// names nothing.
+    @Test(arguments: [("photo-exif.heic", "FUJIFILM X-T30"), ("photo-gps.avif", "QuireCam")])
+    func aHEIFPhotosShotIsOnTheCard(sample: String, camera: String) throws {
+        let details = Dictionary(uniqueKeysWithValues: try SampleFiles.renderer(sample).details.map { ($0.label, $0.value) })
+        #expect(details["Camera"] == camera, "\(details)")
+        if sample.hasSuffix(".heic") {
+            #expect(details["Exposure"] == "1/125 s · f/2.8 · ISO 200 · 35 mm" && details["Taken"] == "2024-05-01 13:45", "\(details)")
+        } else {
+            #expect(details["Location"] == "recorded (not shown)", "\(details)")
+            let file = try SampleFiles.open(sample)
+            let located = try #require(PhotoDetails.ofPhoto(file, includingLocation: true))
+            #expect(abs((located.latitude ?? 0) - (48 + 51.0 / 60 + 30.12 / 3600)) < 1e-9, "\(located)")
+        }
+        #expect(try SampleFiles.renderer("photo.heic").details.isEmpty)
+    }
+
     @Test func exifDatesAreReadAsTheClockSaid() {
         #expect(PhotoDetails.exifDate("1970:01:01 00:00:00") == 0)
         #expect(PhotoDetails.exifDate("2024:05:01 13:45:09") == 1_714_571_109)
