@@ -176,9 +176,8 @@ FUZZ_SECONDS ?= 60
 fuzz: deps samples
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## fuzz-smoke: CI's short run (.ci/run): every target builds (unoptimised, in .build-fuzz/debug:
-## under half the time of the -O build `make fuzz` uses) and runs FUZZ_SMOKE_SECONDS (10) over its
-## seeds and corpus without a crash.
+## fuzz-smoke: CI's short run (.ci/run): every target builds and runs FUZZ_SMOKE_SECONDS (10)
+## over its seeds and corpus without a crash.
 FUZZ_SMOKE_SECONDS ?= 10
 fuzz-smoke: deps samples
 	scripts/fuzz.sh smoke $(FUZZ_SMOKE_SECONDS)

@@ -3,7 +3,7 @@
 #   [FUZZ_NICE=N] scripts/fuzz-campaign.sh TARGET SECONDS [extra libFuzzer flags…]
 # FUZZ_NICE is the niceness (default 19, the lowest priority); it is part of the logged command.
 # Uses the binary scripts/fuzz.sh built (.build-fuzz/$FUZZ_CONFIG/fuzz-TARGET, release unless
-# FUZZ_CONFIG=debug, as the smoke builds it), the settings of
+# FUZZ_CONFIG=debug), the settings of
 # Fuzz/settings/TARGET.options, the dictionaries Fuzz/settings/TARGET.dicts names, and the
 # corpus .build-fuzz/corpus/TARGET (grown in place) seeded by Fuzz/corpus/TARGET and Samples.
 # Appends "date target seconds executions exec/s cov ft corpus rss exit command elapsed load" to
