@@ -1,5 +1,6 @@
 internal import CCmarkGFM
 import QuireTypes
+import Synchronization
 
 /// A Markdown file (CommonMark with GitHub's tables, task lists, strikethrough, autolinks and
 /// footnotes, read by cmark-gfm) as styled lines: one line a paragraph, heading, list item,
@@ -100,6 +101,13 @@ public struct MarkdownText: Sendable, Hashable {
         return api
     }()
 
+    /// Held from a parser's creation to its end. cmark-gfm keeps the inline parser's special
+    /// characters in one table for the whole process: attaching the strikethrough extension adds
+    /// `~` to it, and freeing a parser that had it takes `~` out again, under any other parser
+    /// still reading. Two files read at once (the test process, a batch) then lost their
+    /// strikethrough now and then.
+    private static let parsing = Mutex(())
+
     public static func parse(_ bytes: [UInt8], path: DocumentPath? = nil) throws(DocumentError) -> MarkdownText {
         try parse(bytes, path: path, lineBudget: nil).text
     }
@@ -114,19 +122,24 @@ public struct MarkdownText: Sendable, Hashable {
                                 reason: "Markdown needs cmark-gfm (libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6), which is not installed")
         }
         let options = CMARK_OPT_FOOTNOTES | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
-        guard let parser = api.cmark_parser_new(options) else {
+        // The tree outlives its parser: it is walked after the lock is given back.
+        let parsed: OpaquePointer?? = parsing.withLock { _ in
+            guard let parser = api.cmark_parser_new(options) else { return .none }
+            defer { api.cmark_parser_free(parser) }
+            for name in ["table", "strikethrough", "autolink", "tasklist"] {
+                if let extensionPointer = api.cmark_find_syntax_extension(name) {
+                    _ = api.cmark_parser_attach_syntax_extension(parser, extensionPointer)
+                }
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { api.cmark_parser_feed(parser, $0.baseAddress, buffer.count) }
+            }
+            return .some(api.cmark_parser_finish(parser))
+        }
+        guard let finished = parsed else {
             throw DocumentError(kind: .unsupported, path: path, reason: "cmark-gfm could not start")
         }
-        defer { api.cmark_parser_free(parser) }
-        for name in ["table", "strikethrough", "autolink", "tasklist"] {
-            if let extensionPointer = api.cmark_find_syntax_extension(name) {
-                _ = api.cmark_parser_attach_syntax_extension(parser, extensionPointer)
-            }
-        }
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { api.cmark_parser_feed(parser, $0.baseAddress, buffer.count) }
-        }
-        guard let document = api.cmark_parser_finish(parser) else {
+        guard let document = finished else {
             throw DocumentError(kind: .damaged, path: path, reason: "cmark-gfm could not read the Markdown")
         }
         defer { api.cmark_node_free(document) }
