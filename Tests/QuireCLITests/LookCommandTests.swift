@@ -393,10 +393,15 @@ final class LookCommandTests {
 
     @Test func zoomEnlargesThePageAndPans() throws {
         let session = try look([threePages])
-        session.wait(for: "page 1 of 3 │ fit")
+        // Each page area once the worker has drawn it: the status line changes first (under
+        // load the blank area of a page being drawn was once read as both).
+        func drawn(_ status: String) -> String {
+            session.wait { $0.contains(status) && $0.contains("▀") && !$0.contains("rendering page") }
+        }
+        _ = drawn("page 1 of 3 │ fit")
         let fit = pageArea(session)
         session.send("+")
-        #expect(session.wait(for: "125%").contains("page 1 of 3 │ 125%"))
+        #expect(drawn("125%").contains("page 1 of 3 │ 125%"))
         let zoomed = pageArea(session)
         #expect(zoomed != fit)
         session.send("Down")
