@@ -176,7 +176,7 @@ FUZZ_SECONDS ?= 60
 fuzz: deps samples
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## fuzz-smoke: CI's short run (.ci/run): every target builds and runs FUZZ_SMOKE_SECONDS (10)
+## fuzz-smoke: CI's short run (.ci/run): every target builds and runs FUZZ_SMOKE_SECONDS (10), one target per core at a time,
 ## over its seeds and corpus without a crash.
 FUZZ_SMOKE_SECONDS ?= 10
 fuzz-smoke: deps samples

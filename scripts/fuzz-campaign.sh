@@ -48,9 +48,11 @@ cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last"); ft=$(sed -n 's/.* ft: \([
 corpus=$(sed -n 's/.* corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p' <<<"$last")
 elapsed=$(( $(date -u +%s) - started ))
 load="$load_start → $(cut -d' ' -f1 /proc/loadavg)"
-printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\texit %s\t%s\t%s\t%s\n' "$stamp" "$target" "$seconds" "${executions:-0}" "${rate:-0}" \
-    "${cov:-?}" "${ft:-?}" "${corpus:-?}" "${rss:-?}" "$status" "${command[*]}" "$elapsed" "$load" >> .build-fuzz/runs/summary.tsv
-tail -1 .build-fuzz/runs/summary.tsv
+# One line, appended in one write: smoke runs several targets at once.
+line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\texit %s\t%s\t%s\t%s' "$stamp" "$target" "$seconds" "${executions:-0}" "${rate:-0}" \
+    "${cov:-?}" "${ft:-?}" "${corpus:-?}" "${rss:-?}" "$status" "${command[*]}" "$elapsed" "$load")
+echo "$line" >> .build-fuzz/runs/summary.tsv
+echo "$line"
 if [[ "$status" != 0 ]]; then
     # What CI shows is the tail of its output: the report and the input, so a finding on a fresh
     # machine can be replayed here (base64 -d > FILE; .build-fuzz/release/fuzz-TARGET FILE).

@@ -3,7 +3,7 @@
 # the settings written down in Fuzz/settings and docs/notes/fuzz.md.
 #   scripts/fuzz.sh [SECONDS]           build every target, run each for SECONDS (default 60)
 #   scripts/fuzz.sh build [TARGET…]     build only
-#   scripts/fuzz.sh smoke [SECONDS]     CI smoke: each target over its seeds for SECONDS
+#   scripts/fuzz.sh smoke [SECONDS]     CI smoke: each target over its seeds for SECONDS, one per core
 #                                       (default 20); fails when a target does not build or crashes
 #   scripts/fuzz.sh --dictionary TARGET print the path of TARGET's combined dictionary
 # FUZZ_TARGETS="sniff open" picks targets. Runs are logged by scripts/fuzz-campaign.sh in
@@ -67,10 +67,20 @@ case "${1:-}" in
     smoke)
         seconds="${2:-20}"
         seeds; build "${targets[@]}"
-        status=0
+        # One target per core at a time (each libFuzzer run is one process on one core), each
+        # target's output held back and shown in the targets' order.
+        cores=$(nproc); outputs=$(mktemp -d); trap 'rm -rf "$outputs"' EXIT
+        pids=(); status=0
         for target in "${targets[@]}"; do
-            echo "== fuzz-$target smoke, ${seconds}s"
-            scripts/fuzz-campaign.sh "$target" "$seconds" || status=1
+            while (( $(jobs -rp | wc -l) >= cores )); do wait -n || true; done
+            { echo "== fuzz-$target smoke, ${seconds}s"
+              if scripts/fuzz-campaign.sh "$target" "$seconds"; then echo ok; else echo failed; fi
+            } > "$outputs/$target" 2>&1 &
+        done
+        wait
+        for target in "${targets[@]}"; do
+            sed '$d' "$outputs/$target"
+            [[ "$(tail -1 "$outputs/$target")" == ok ]] || status=1
         done
         exit "$status" ;;
 esac
