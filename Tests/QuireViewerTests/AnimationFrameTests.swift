@@ -145,6 +145,55 @@ struct AnimationFrameTests {
         #expect(again.pixels == disposal[1].pixels)
     }
 
+    /// Damaged animated PNGs through the worker: a file cut inside its last frame's data is
+    /// refused in one line (truncated, as a still PNG is); a frame control that puts its frame
+    /// outside the canvas is refused in one line, naming the frame. Never a crash: the same
+    /// worker answers the next request.
+    @Test func aDamagedAnimatedPNGIsRefusedInOneLine() throws {
+        let client = Self.client()
+        defer { client.stop() }
+        let directory = TemporaryDirectory("quire-apng")
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Samples.path("animations/partial.png"))))
+        // The chunks' offsets, to cut and to alter the file where its structure is.
+        var chunks: [(type: String, offset: Int, length: Int)] = []
+        var offset = 8
+        while offset + 12 <= original.count {
+            let length = original[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            chunks.append((String(decoding: original[(offset + 4)..<(offset + 8)], as: UTF8.self), offset, length))
+            offset += length + 12
+        }
+        let frameData = chunks.filter { $0.type == "fdAT" }
+        let controls = chunks.filter { $0.type == "fcTL" }
+        try #require(frameData.count == 2 && controls.count == 3, "partial.png: \(chunks.map(\.type))")
+
+        // Cut in the middle of the last frame's data.
+        let last = try #require(frameData.last)
+        let cut = directory.url.appendingPathComponent("cut.png")
+        try Data(original[..<(last.offset + 8 + last.length / 2)]).write(to: cut)
+        let cutDocument = DocumentRequest(path: DocumentPath(cut.path))
+        let cutProblem = try #require(throws: RenderProblem.self, "the cut file is refused") { try client.open(cutDocument) }
+        #expect(cutProblem.kind == .damaged && !cutProblem.message.contains("\n"), "\(cutProblem)")
+        #expect(cutProblem.message.contains("truncated"), "\(cutProblem.message)")
+
+        // The second frame control's x offset (at 12 in its data) beyond the 60-pixel canvas.
+        var outside = original
+        let control = controls[1]
+        outside.replaceSubrange((control.offset + 8 + 12)..<(control.offset + 8 + 16), with: [0, 0, 0x0F, 0xFF])
+        let outsideURL = directory.url.appendingPathComponent("outside.png")
+        try Data(outside).write(to: outsideURL)
+        let outsideDocument = DocumentRequest(path: DocumentPath(outsideURL.path))
+        let outsideProblem = try #require(throws: RenderProblem.self, "a frame outside the canvas is refused") {
+            try client.renderFrame(PageRequest(document: outsideDocument, page: 1, width: 60, height: 40))
+        }
+        #expect(outsideProblem.kind == .damaged && !outsideProblem.message.contains("\n"), "\(outsideProblem)")
+        #expect(outsideProblem.message.contains("frame 2 lies outside the canvas"), "\(outsideProblem.message)")
+
+        // The same worker goes on: the intact file plays.
+        let intact = try client.renderFrame(PageRequest(document: DocumentRequest(path: DocumentPath(Samples.path("animations/partial.png"))),
+                                                        page: 1, width: 60, height: 40)).image
+        #expect(intact.pixel(x: 15, y: 15).green == 255)
+    }
+
     /// A thumbnail of an animation is its first frame that is not blank: the fade-in's red
     /// second frame (its first is white all over); a still first frame stays the thumbnail.
     @Test func aThumbnailIsTheFirstFrameThatIsNotBlank() async throws {
