@@ -52,6 +52,8 @@ typedef struct {
     __typeof__(qpdf_oh_get_object_id) *_Nonnull qpdf_oh_get_object_id;
     __typeof__(qpdf_oh_get_generation) *_Nonnull qpdf_oh_get_generation;
     __typeof__(qpdf_oh_get_utf8_value) *_Nonnull qpdf_oh_get_utf8_value;
+    __typeof__(qpdf_oh_parse) *_Nonnull qpdf_oh_parse;
+    __typeof__(qpdf_oh_remove_key) *_Nonnull qpdf_oh_remove_key;
 } quire_qpdf_api;
 
 /// Loads libqpdf (RTLD_LOCAL) and resolves every entry point once; NULL when the library or a
@@ -146,6 +148,10 @@ static inline const quire_qpdf_api *_Nullable quire_qpdf_api_load(void) {
     *(void **)&api.qpdf_oh_get_generation = symbol;
     if (!(symbol = dlsym(library, "qpdf_oh_get_utf8_value"))) return NULL;
     *(void **)&api.qpdf_oh_get_utf8_value = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_parse"))) return NULL;
+    *(void **)&api.qpdf_oh_parse = symbol;
+    if (!(symbol = dlsym(library, "qpdf_oh_remove_key"))) return NULL;
+    *(void **)&api.qpdf_oh_remove_key = symbol;
     return &api;
 }
 #endif

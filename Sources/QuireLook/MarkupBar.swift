@@ -5,8 +5,9 @@ import QuireViewer
 
 /// The window's Markup (issue 36): the header's Markup toggle (Ctrl+Shift+A) and the tool bar
 /// it shows over a PDF's pages — Highlight, Underline and Strike Through for the selected text
-/// (else the current find match), Note (a click), Rectangle, Oval and Line (a drag), a colour,
-/// Rotate Left/Right for the page in view, Undo/Redo (Ctrl+Z, Ctrl+Shift+Z), Done and Revert.
+/// (else the current find match), Note (a click), Draw (freehand ink), Rectangle, Oval, Line and
+/// Arrow (a drag), a colour and a line width, Rotate Left/Right for the page in view, Undo/Redo
+/// (Ctrl+Z, Ctrl+Shift+Z), Done and Revert.
 ///
 /// Changes wait in a ``DocumentMarkup`` per file and are drawn over the pages at once; Done
 /// has the worker make the incremental update and writes it into the file in place
@@ -31,6 +32,9 @@ final class MarkupBar {
     private let rectangleButton = MarkupBar.toolButton("checkbox-symbolic", "Rectangle", tip: "Rectangle: drag on the page")
     private let ovalButton = MarkupBar.toolButton("radio-symbolic", "Oval", tip: "Oval: drag on the page")
     private let lineButton = MarkupBar.toolButton(nil, "Line", tip: "Line: drag on the page")
+    private let arrowButton = MarkupBar.toolButton(nil, "Arrow", tip: "Arrow: drag on the page from its tail to its tip")
+    private let drawButton = MarkupBar.toolButton("document-edit-symbolic", "Draw", tip: "Draw: drag on the page to draw freehand")
+    private let widthChoice: UnsafeMutablePointer<GtkWidget>
     private let colourChoice: UnsafeMutablePointer<GtkWidget>
     private let noteText = gtk_entry_new()!
     private let rotateLeftButton = Accessibility.iconButton("object-rotate-left-symbolic", "Rotate Left")
@@ -49,8 +53,11 @@ final class MarkupBar {
         ("Black", PageAnnotation.Colour(red: 0, green: 0, blue: 0)),
     ]
 
+    /// The line widths offered (points), in the choice's order; the second is the first chosen.
+    static let widths: [(name: String, points: Double)] = [("Thin", 1), ("Medium", 2), ("Thick", 4)]
+
     /// What a drag or click on a page makes while the bar is shown.
-    enum Tool { case none, note, rectangle, oval, line }
+    enum Tool { case none, note, draw, rectangle, oval, line, arrow }
     private(set) var tool = Tool.none
 
     /// Each file's changes not yet saved (by the model's file index).
@@ -83,6 +90,9 @@ final class MarkupBar {
         let names = Self.colours.map { UnsafePointer(strdup($0.name)) } + [nil]
         colourChoice = names.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }!
         for name in names { free(UnsafeMutableRawPointer(mutating: name)) }
+        let widthNames = Self.widths.map { UnsafePointer(strdup($0.name)) } + [nil]
+        widthChoice = widthNames.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }!
+        for name in widthNames { free(UnsafeMutableRawPointer(mutating: name)) }
         build()
         connect()
     }
@@ -111,10 +121,14 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(underlineButton, "Underline the selected text")
         gtk_widget_set_tooltip_text(strikeButton, "Strike through the selected text")
         // One shape tool at a time (or none).
-        for button in [rectangleButton, ovalButton, lineButton] { gtk_toggle_button_set_group(cast(button), cast(noteButton)) }
+        for button in [drawButton, rectangleButton, ovalButton, lineButton, arrowButton] { gtk_toggle_button_set_group(cast(button), cast(noteButton)) }
         Accessibility.nameDropDownButton(colourChoice, "Colour")
         Accessibility.setLabel(colourChoice, "Colour")
         gtk_widget_set_tooltip_text(colourChoice, "Colour of what is marked next")
+        gtk_drop_down_set_selected(OpaquePointer(widthChoice), 1)
+        Accessibility.nameDropDownButton(widthChoice, "Line Width")
+        Accessibility.setLabel(widthChoice, "Line Width")
+        gtk_widget_set_tooltip_text(widthChoice, "Width of the lines drawn next (Draw, shapes, lines and arrows)")
         gtk_editable_set_width_chars(OpaquePointer(noteText), 10)
         gtk_entry_set_placeholder_text(cast(noteText), "Note text")
         Accessibility.setLabel(noteText, "Note Text")
@@ -126,8 +140,8 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(revertButton, "Put the file back as it was when the window opened it")
         // The note's text field shows while the Note tool is chosen.
         gtk_widget_set_visible(noteText, 0)
-        for widget in [highlightButton, underlineButton, strikeButton, noteButton, noteText, rectangleButton, ovalButton, lineButton,
-                       colourChoice, rotateLeftButton, rotateRightButton] {
+        for widget in [highlightButton, underlineButton, strikeButton, noteButton, noteText, drawButton, rectangleButton, ovalButton,
+                       lineButton, arrowButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton] {
             gtk_box_append(cast(tools), widget)
         }
         gtk_widget_set_tooltip_text(saveCopyButton, "Save the changes into a new file (this one cannot be written)")
@@ -141,7 +155,8 @@ final class MarkupBar {
         Signal.connect(highlightButton, "clicked") { [unowned self] in self.markText(.highlight) }
         Signal.connect(underlineButton, "clicked") { [unowned self] in self.markText(.underline) }
         Signal.connect(strikeButton, "clicked") { [unowned self] in self.markText(.strikeOut) }
-        for (button, tool) in [(noteButton, Tool.note), (rectangleButton, .rectangle), (ovalButton, .oval), (lineButton, .line)] {
+        for (button, tool) in [(noteButton, Tool.note), (drawButton, .draw), (rectangleButton, .rectangle), (ovalButton, .oval),
+                               (lineButton, .line), (arrowButton, .arrow)] {
             Signal.connect(button, "toggled") { [unowned self] in
                 if gtk_toggle_button_get_active(cast(button)) != 0 {
                     self.choose(tool)
@@ -193,7 +208,7 @@ final class MarkupBar {
     }
 
     private func untoggleTools() {
-        for button in [noteButton, rectangleButton, ovalButton, lineButton] { gtk_toggle_button_set_active(cast(button), 0) }
+        for button in [noteButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton] { gtk_toggle_button_set_active(cast(button), 0) }
         choose(.none)
     }
 
@@ -208,7 +223,7 @@ final class MarkupBar {
         case .note:
             pages.shapeDrag = nil
             pages.pageClick = { [unowned self] page, x, y in self.placeNote(page: page, x: x, y: y) }
-        case .rectangle, .oval, .line:
+        case .draw, .rectangle, .oval, .line, .arrow:
             pages.pageClick = nil
             pages.shapeDrag = { [unowned self] page, from, to, finished in self.dragged(page: page, from: from, to: to, finished: finished) }
         }
@@ -218,6 +233,8 @@ final class MarkupBar {
         case .rectangle: status("Rectangle: drag on the page")
         case .oval: status("Oval: drag on the page")
         case .line: status("Line: drag on the page")
+        case .arrow: status("Arrow: drag from its tail to its tip")
+        case .draw: status("Draw: drag on the page; each stroke can be undone (Ctrl+Z)")
         }
     }
 
@@ -298,6 +315,11 @@ final class MarkupBar {
         return Self.colours.indices.contains(index) ? Self.colours[index].colour : .highlightYellow
     }
 
+    private var lineWidth: Double {
+        let index = Int(gtk_drop_down_get_selected(OpaquePointer(widthChoice)))
+        return Self.widths.indices.contains(index) ? Self.widths[index].points : 2
+    }
+
     private func add(_ change: DocumentMarkup.Change, _ said: String) {
         markup.add(change)
         warnedAtClose = false
@@ -340,18 +362,37 @@ final class MarkupBar {
         let box: TextBox
         switch tool {
         case .none, .note: return
-        case .line:
-            kind = .line
+        case .draw:
+            drew(page: page, from: from, to: to, finished: finished)
+            return
+        case .line, .arrow:
+            kind = tool == .line ? .line : .arrow
             box = TextBox(x: from.x, y: from.y, width: to.x - from.x, height: to.y - from.y)
         case .rectangle, .oval:
             kind = tool == .rectangle ? .square : .circle
             box = TextBox(x: min(from.x, to.x), y: min(from.y, to.y), width: abs(to.x - from.x), height: abs(to.y - from.y))
         }
-        let annotation = PageAnnotation(kind: kind, page: page, boxes: [box], colour: colour)
+        let annotation = PageAnnotation(kind: kind, page: page, boxes: [box], colour: colour, lineWidth: lineWidth)
         if finished {
             draft = nil
-            let name = kind == .square ? "Rectangle" : kind == .circle ? "Oval" : "Line"
+            let name = kind == .square ? "Rectangle" : kind == .circle ? "Oval" : kind == .arrow ? "Arrow" : "Line"
             add(.annotation(annotation), "\(name) on page \(page + 1)")
+        } else {
+            draft = annotation
+        }
+    }
+
+    /// A freehand stroke: the drag's points as it goes (a point closer than half a point to
+    /// the last one kept adds nothing), one ink annotation when the button is released.
+    private func drew(page: Int, from: (x: Double, y: Double), to: (x: Double, y: Double), finished: Bool) {
+        var stroke = draft.flatMap { $0.kind == .ink && $0.page == page ? $0.strokes.first : nil } ?? [PageAnnotation.Point(x: from.x, y: from.y)]
+        if let last = stroke.last, abs(last.x - to.x) + abs(last.y - to.y) >= 0.5, stroke.count < PageAnnotation.maximumInkPoints {
+            stroke.append(PageAnnotation.Point(x: to.x, y: to.y))
+        }
+        let annotation = PageAnnotation(kind: .ink, page: page, boxes: [], colour: colour, strokes: [stroke], lineWidth: lineWidth)
+        if finished {
+            draft = nil
+            add(.annotation(annotation), "Drawing on page \(page + 1)")
         } else {
             draft = annotation
         }
@@ -502,7 +543,7 @@ final class MarkupBar {
             let colour = annotation.colour
             cairo_set_source_rgb(cairo, colour.red, colour.green, colour.blue)
             cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
-            cairo_set_line_width(cairo, max(1.5, 1.5 * sx))
+            cairo_set_line_width(cairo, max(1, annotation.lineWidth * sx))
             func rectangle(_ box: TextBox) { cairo_rectangle(cairo, x + box.x * sx, y + box.y * sy, box.width * sx, box.height * sy) }
             switch annotation.kind {
             case .highlight:
@@ -536,11 +577,35 @@ final class MarkupBar {
                 cairo_arc(cairo, 0, 0, 1, 0, 2 * Double.pi)
                 cairo_restore(cairo)
                 cairo_stroke(cairo)
-            case .line:
+            case .line, .arrow:
                 guard let box = annotation.boxes.first else { continue }
+                cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
                 cairo_move_to(cairo, x + box.x * sx, y + box.y * sy)
                 cairo_line_to(cairo, x + box.maxX * sx, y + box.maxY * sy)
+                let length = (box.width * box.width + box.height * box.height).squareRoot()
+                if annotation.kind == .arrow, length > 0 {
+                    // The open arrowhead the saved appearance draws: ±28° back from the tip.
+                    let head = min(length, 6 + 3 * annotation.lineWidth)
+                    let (ux, uy) = (box.width / length, box.height / length)
+                    let (c, s) = (0.882948, 0.469472)
+                    cairo_move_to(cairo, x + (box.maxX - head * (ux * c - uy * s)) * sx, y + (box.maxY - head * (uy * c + ux * s)) * sy)
+                    cairo_line_to(cairo, x + box.maxX * sx, y + box.maxY * sy)
+                    cairo_line_to(cairo, x + (box.maxX - head * (ux * c + uy * s)) * sx, y + (box.maxY - head * (uy * c - ux * s)) * sy)
+                }
                 cairo_stroke(cairo)
+                cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
+            case .ink:
+                cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+                cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
+                for stroke in annotation.strokes {
+                    guard let first = stroke.first else { continue }
+                    cairo_move_to(cairo, x + first.x * sx, y + first.y * sy)
+                    for point in stroke.dropFirst() { cairo_line_to(cairo, x + point.x * sx, y + point.y * sy) }
+                    if stroke.count == 1 { cairo_line_to(cairo, x + first.x * sx, y + first.y * sy) }
+                    cairo_stroke(cairo)
+                }
+                cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
+                cairo_set_line_join(cairo, CAIRO_LINE_JOIN_MITER)
             }
         }
         let turn = markup.turn(ofPage: page)

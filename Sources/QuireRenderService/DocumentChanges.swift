@@ -44,6 +44,15 @@ public struct DocumentChanges: Sendable, Hashable {
             }
             for value in [annotation.colour.red, annotation.colour.green, annotation.colour.blue] { writer.double(value) }
             writer.optionalString(annotation.text)
+            writer.integer(Int64(annotation.strokes.count))
+            for stroke in annotation.strokes {
+                writer.integer(Int64(stroke.count))
+                for point in stroke {
+                    writer.double(point.x)
+                    writer.double(point.y)
+                }
+            }
+            writer.double(annotation.lineWidth)
         }
         writer.integer(Int64(turns.count))
         for (page, quarterTurns) in turns.sorted(by: { $0.key < $1.key }) {
@@ -71,7 +80,21 @@ public struct DocumentChanges: Sendable, Hashable {
                                                 height: try reader.double()))
             }
             let colour = PageAnnotation.Colour(red: try reader.double(), green: try reader.double(), blue: try reader.double())
-            annotations.append(PageAnnotation(kind: kind, page: Int(page), boxes: boxes, colour: colour, text: try reader.optionalString()))
+            let text = try reader.optionalString()
+            let strokeCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
+            var strokes: [[PageAnnotation.Point]] = []
+            var points = 0
+            for _ in 0..<strokeCount {
+                let pointCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
+                points += pointCount
+                guard points <= PageAnnotation.maximumInkPoints else { throw WireReader.Malformed() }
+                var stroke: [PageAnnotation.Point] = []
+                for _ in 0..<pointCount { stroke.append(PageAnnotation.Point(x: try reader.double(), y: try reader.double())) }
+                strokes.append(stroke)
+            }
+            let lineWidth = try reader.double()
+            annotations.append(PageAnnotation(kind: kind, page: Int(page), boxes: boxes, colour: colour, text: text,
+                                              strokes: strokes, lineWidth: lineWidth))
         }
         let turnCount = try reader.count(atMost: Self.maximumValues)
         turns = [:]

@@ -38,9 +38,7 @@ extension DocumentSession {
         if !changes.turns.isEmpty, !document.allowsAssembling {
             throw RenderProblem(.unsupported, "the PDF's permissions do not allow turning its pages")
         }
-        var annotated: [Int: Int] = [:]
-        for annotation in changes.annotations { annotated[annotation.page, default: 0] += 1 }
-        do { return try document.savedUpdate(original: file, turns: changes.turns, annotated: annotated) } catch {
+        do { return try document.savedUpdate(original: file, turns: changes.turns, annotations: changes.annotations) } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }
     }

@@ -107,6 +107,66 @@ final class MarkupSaveTests {
         #expect(square > 100, "the square's blue border is drawn: \(square)")
     }
 
+    /// Draw (ink) and Arrow, saved: pypdf finds an `/Ink` whose `/InkList` holds the stroke's
+    /// points and an arrow's `/Line` with `/LE [/None /OpenArrow]`, each with its `/BS` width and
+    /// an appearance; pdftoppm draws the stroke where it was drawn and nowhere else — on a page
+    /// as it is and on a page shown turned (`/Rotate 90`: the stroke's place is the page as
+    /// shown, as the window gives it).
+    @Test(arguments: ["document.pdf", "find-rotated.pdf"])
+    func inkAndArrowsAreSavedWhereTheyWereDrawn(sample: String) throws {
+        let path = try copy(sample, to: "drawn-\(sample)")
+        let original = try bytes(path)
+        func isBlue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { b > 150 && r < 100 && g < 100 }
+        func isRed(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 150 && g < 100 && b < 100 }
+        let before = try #require(PDFPageRaster(path, in: directory.path), "pdftoppm drew \(path)")
+        let blue = PageAnnotation.Colour(red: 0, green: 0, blue: 0.9)
+        // A wave across the page as shown (both pages are at least 595 points wide when shown),
+        // a point every 5 points as a pointer gives them, 3 points wide; an arrow below it.
+        let zigzag = stride(from: 100.0, through: 400, by: 5).map { x in
+            PageAnnotation.Point(x: x, y: 165 + 15 * sin(x / 30))
+        }
+        try save(path, DocumentChanges(annotations: [
+            PageAnnotation(kind: .ink, page: 0, boxes: [], colour: blue, strokes: [zigzag], lineWidth: 3),
+            PageAnnotation(kind: .arrow, page: 0, boxes: [.init(x: 100, y: 300, width: 300, height: 0)], colour: .red, lineWidth: 2),
+        ]))
+        #expect(Array(try bytes(path).prefix(original.count)) == original, "the original bytes stay first and unchanged")
+
+        let script = """
+            import json, sys, pypdf
+            page = pypdf.PdfReader(sys.argv[1]).pages[0]
+            out = []
+            for ref in page['/Annots']:
+                a = ref.get_object()
+                out.append({'subtype': str(a['/Subtype']), 'appearance': bool(a.get('/AP') and '/N' in a['/AP']),
+                            'ink': [len(p) for p in a.get('/InkList', [])], 'ending': [str(e) for e in a.get('/LE', [])],
+                            'width': float(a['/BS']['/W']) if '/BS' in a else None})
+            print(json.dumps(out))
+            """
+        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path], timeout: 60)
+        let found = (try? JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [[String: Any]]) ?? []
+        try #require(found.count == 2, "pypdf: \(result.standardError) \(found)")
+        #expect(found[0]["subtype"] as? String == "/Ink" && found[0]["ink"] as? [Int] == [2 * zigzag.count], "\(found[0])")
+        #expect(found[0]["width"] as? Double == 3 && found[0]["appearance"] as? Bool == true, "\(found[0])")
+        #expect(found[1]["subtype"] as? String == "/Line" && found[1]["ending"] as? [String] == ["/None", "/OpenArrow"], "\(found[1])")
+        #expect(found[1]["width"] as? Double == 2 && found[1]["appearance"] as? Bool == true, "\(found[1])")
+
+        // The page as pdftoppm shows it (turned as its /Rotate says), against the page before.
+        let page = try #require(PDFPageRaster(path, in: directory.path), "pdftoppm drew \(path)")
+        #expect(page.width > 500 && page.height > 500 && page.width == before.width, "\(page.width)×\(page.height)")
+        let onStroke = page.count(x: 95, y: 145, width: 310, height: 40, where: isBlue) - before.count(x: 95, y: 145, width: 310, height: 40, where: isBlue)
+        let all = page.count(x: 0, y: 0, width: page.width, height: page.height, where: isBlue)
+            - before.count(x: 0, y: 0, width: before.width, height: before.height, where: isBlue)
+        #expect(onStroke > 700 && all == onStroke, "the wave's blue: \(onStroke) where it was drawn, \(all - onStroke) elsewhere")
+        // The stroke passes through the points drawn (within its width; smoothing cuts no corner of a wave).
+        for point in zigzag where Int(point.x) % 20 == 0 {
+            #expect(page.count(x: Int(point.x) - 3, y: Int(point.y) - 3, width: 7, height: 7, where: isBlue) > 0, "near \(point)")
+        }
+        let arrow = page.count(x: 95, y: 285, width: 310, height: 30, where: isRed)
+        let arrowhead = page.count(x: 385, y: 290, width: 14, height: 20, where: isRed)
+        #expect(arrow > 300 && arrowhead > page.count(x: 300, y: 290, width: 14, height: 20, where: isRed),
+                "the arrow's red: \(arrow), its head wider than its shaft: \(arrowhead)")
+    }
+
     @Test func aRevertGivesBackTheOriginalBytes() throws {
         let path = try copy("document.pdf", to: "revert.pdf", mode: 0o640)
         let original = try bytes(path)

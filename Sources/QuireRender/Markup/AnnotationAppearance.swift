@@ -4,8 +4,10 @@ internal import CQPDF
 /// the annotation's own dictionary as a form XObject whose bounding box is its `/Rect` (so it
 /// draws in page space): a highlight fills each quadrilateral of `/QuadPoints` with `/C` in the
 /// Multiply blend mode, an underline or strike-out strokes a line under or through each, a
-/// square or circle strokes its `/Rect` inset by half its width, a line strokes `/L`, and a
-/// note is a small coloured sheet with three lines.
+/// square or circle strokes its `/Rect` inset by half its width, a line strokes `/L` (with an
+/// open arrowhead where `/LE` asks for one), ink strokes each path of `/InkList` as a smooth
+/// curve through its points (round caps and joins), and a note is a small coloured sheet with
+/// three lines. Widths are `/BS /W`'s (1 without it).
 enum AnnotationAppearance {
     /// The stream object's body (`<< … >> stream … endstream`), nil for a kind it does not draw.
     static func form(_ annot: qpdf_oh, api: quire_qpdf_api, qpdf: qpdf_data) -> [UInt8]? {
@@ -27,6 +29,16 @@ enum AnnotationAppearance {
         let colour = numbers("/C")
         let rgb = colour.count == 3 ? colour.map(n).joined(separator: " ") : "0 0 0"
         let quads = numbers("/QuadPoints")
+        var width = 1.0
+        let border = api.qpdf_oh_get_key(qpdf, annot, "/BS")
+        if api.qpdf_oh_is_dictionary(qpdf, border) != 0 {
+            let w = api.qpdf_oh_get_key(qpdf, border, "/W")
+            if api.qpdf_oh_is_number(qpdf, w) != 0 {
+                let value = api.qpdf_oh_get_numeric_value(qpdf, w)
+                if value.isFinite, value > 0, value <= 100 { width = value }
+            }
+        }
+        let w = n(width)
         var content = ""
         var resources = ""
         if isSubtype("/Highlight") {
@@ -46,11 +58,12 @@ enum AnnotationAppearance {
                 content += "\(n(width)) w \(n(quads[q + 4])) \(n(y)) m \(n(quads[q + 6])) \(n(y)) l S\n"
             }
         } else if isSubtype("/Square") {
-            content = "\(rgb) RG 1 w \(n(x1 + 0.5)) \(n(y1 + 0.5)) \(n(x2 - x1 - 1)) \(n(y2 - y1 - 1)) re S\n"
+            let inset = width / 2
+            content = "\(rgb) RG \(w) w \(n(x1 + inset)) \(n(y1 + inset)) \(n(x2 - x1 - width)) \(n(y2 - y1 - width)) re S\n"
         } else if isSubtype("/Circle") {
-            let cx = (x1 + x2) / 2, cy = (y1 + y2) / 2, rx = (x2 - x1 - 1) / 2, ry = (y2 - y1 - 1) / 2
+            let cx = (x1 + x2) / 2, cy = (y1 + y2) / 2, rx = (x2 - x1 - width) / 2, ry = (y2 - y1 - width) / 2
             let k = 0.5523
-            content = "\(rgb) RG 1 w \(n(cx + rx)) \(n(cy)) m "
+            content = "\(rgb) RG \(w) w \(n(cx + rx)) \(n(cy)) m "
                 + "\(n(cx + rx)) \(n(cy + k * ry)) \(n(cx + k * rx)) \(n(cy + ry)) \(n(cx)) \(n(cy + ry)) c "
                 + "\(n(cx - k * rx)) \(n(cy + ry)) \(n(cx - rx)) \(n(cy + k * ry)) \(n(cx - rx)) \(n(cy)) c "
                 + "\(n(cx - rx)) \(n(cy - k * ry)) \(n(cx - k * rx)) \(n(cy - ry)) \(n(cx)) \(n(cy - ry)) c "
@@ -58,7 +71,36 @@ enum AnnotationAppearance {
         } else if isSubtype("/Line") {
             let line = numbers("/L")
             guard line.count == 4 else { return nil }
-            content = "\(rgb) RG 1 w \(n(line[0])) \(n(line[1])) m \(n(line[2])) \(n(line[3])) l S\n"
+            content = "\(rgb) RG \(w) w 1 J 1 j \(n(line[0])) \(n(line[1])) m \(n(line[2])) \(n(line[3])) l S\n"
+            // An open arrowhead at the end: two strokes back from the tip at ±28°.
+            let ending = api.qpdf_oh_get_key(qpdf, annot, "/LE")
+            if api.qpdf_oh_is_array(qpdf, ending) != 0, api.qpdf_oh_get_array_n_items(qpdf, ending) == 2,
+               api.qpdf_oh_is_name_and_equals(qpdf, api.qpdf_oh_get_array_item(qpdf, ending, 1), "/OpenArrow") != 0 {
+                let (dx, dy) = (line[2] - line[0], line[3] - line[1])
+                let length = (dx * dx + dy * dy).squareRoot()
+                if length > 0 {
+                    let head = min(length, 6 + 3 * width)
+                    let (ux, uy) = (dx / length, dy / length)
+                    let (c, s) = (0.882948, 0.469472)   // cos and sin of 28°
+                    let left = (line[2] - head * (ux * c - uy * s), line[3] - head * (uy * c + ux * s))
+                    let right = (line[2] - head * (ux * c + uy * s), line[3] - head * (uy * c - ux * s))
+                    content += "\(n(left.0)) \(n(left.1)) m \(n(line[2])) \(n(line[3])) l \(n(right.0)) \(n(right.1)) l S\n"
+                }
+            }
+        } else if isSubtype("/Ink") {
+            content = "\(rgb) RG \(w) w 1 J 1 j\n"
+            let list = api.qpdf_oh_get_key(qpdf, annot, "/InkList")
+            guard api.qpdf_oh_is_array(qpdf, list) != 0 else { return nil }
+            for index in 0..<min(Int(api.qpdf_oh_get_array_n_items(qpdf, list)), 4096) {
+                let path = api.qpdf_oh_get_array_item(qpdf, list, Int32(index))
+                guard api.qpdf_oh_is_array(qpdf, path) != 0 else { continue }
+                var values: [Double] = []
+                for item in 0..<min(Int(api.qpdf_oh_get_array_n_items(qpdf, path)), 2 * PageAnnotation.maximumInkPoints) {
+                    let value = api.qpdf_oh_get_numeric_value(qpdf, api.qpdf_oh_get_array_item(qpdf, path, Int32(item)))
+                    values.append(value.isFinite ? value : 0)
+                }
+                content += smoothPath(stride(from: 0, to: values.count - 1, by: 2).map { (values[$0], values[$0 + 1]) })
+            }
         } else if isSubtype("/Text") {
             let w = x2 - x1, h = y2 - y1
             content = "\(rgb) rg 0 0 0 RG 0.5 w \(n(x1 + 0.5)) \(n(y1 + 0.5)) \(n(w - 1)) \(n(h - 1)) re B\n"
@@ -72,6 +114,27 @@ enum AnnotationAppearance {
         let header = "<< /Type /XObject /Subtype /Form /BBox [\(n(x1)) \(n(y1)) \(n(x2)) \(n(y2))] "
             + "/Resources << \(resources) >> /Length \(data.count) >>\nstream\n"
         return Array(header.utf8) + data + Array("\nendstream".utf8)
+    }
+
+    /// A stroked path through `points`, smoothed: straight to the first midpoint, then from
+    /// each midpoint to the next a curve whose control is the point between them (a quadratic
+    /// Bézier written as the cubic PDF draws), straight to the last point. One point: a dot.
+    static func smoothPath(_ points: [(Double, Double)]) -> String {
+        guard let first = points.first else { return "" }
+        guard points.count > 1 else { return "\(n(first.0)) \(n(first.1)) m \(n(first.0)) \(n(first.1)) l S\n" }
+        func mid(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) { ((a.0 + b.0) / 2, (a.1 + b.1) / 2) }
+        var path = "\(n(first.0)) \(n(first.1)) m"
+        var from = mid(points[0], points[1])
+        path += " \(n(from.0)) \(n(from.1)) l"
+        for index in 1..<(points.count - 1) {
+            let control = points[index], to = mid(points[index], points[index + 1])
+            let c1 = (from.0 + 2 * (control.0 - from.0) / 3, from.1 + 2 * (control.1 - from.1) / 3)
+            let c2 = (to.0 + 2 * (control.0 - to.0) / 3, to.1 + 2 * (control.1 - to.1) / 3)
+            path += " \(n(c1.0)) \(n(c1.1)) \(n(c2.0)) \(n(c2.1)) \(n(to.0)) \(n(to.1)) c"
+            from = to
+        }
+        let last = points[points.count - 1]
+        return path + " \(n(last.0)) \(n(last.1)) l S\n"
     }
 
     /// A number as PDF writes it: at most three decimals, no exponent.

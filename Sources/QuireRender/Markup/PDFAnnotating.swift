@@ -14,8 +14,9 @@ extension PDFDocument {
         return permissions & POPPLER_PERMISSIONS_OK_TO_ASSEMBLE.rawValue != 0
     }
 
-    /// Adds `annotation` to its page in memory (poppler-glib makes the dictionary and its
-    /// appearance stream); ``savedUpdate(original:)`` writes it.
+    /// Adds `annotation` to its page in memory (poppler-glib makes the dictionary; what it
+    /// cannot make — ink, arrowheads, line widths, appearance streams — the update after
+    /// poppler's adds); ``savedUpdate(original:turns:annotations:)`` writes it.
     /// - Throws: ``FormValueError`` for a page that does not exist or geometry that is not a
     ///   place on the page.
     public func add(_ annotation: PageAnnotation) throws(FormValueError) {
@@ -24,9 +25,18 @@ extension PDFDocument {
             throw FormValueError("page \(annotation.page + 1) does not exist (the PDF has \(pageCount) pages)")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
-        guard let first = annotation.boxes.first, annotation.boxes.allSatisfy(\.isFinite) else {
+        let place = annotation.kind == .ink ? annotation.strokeBounds : annotation.boxes.first
+        guard let place, annotation.boxes.allSatisfy(\.isFinite), annotation.strokes.joined().allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
             throw FormValueError("a \(annotation.kind.rawValue) needs a place on the page")
         }
+        guard annotation.lineWidth.isFinite, annotation.lineWidth >= 0.25, annotation.lineWidth <= 50 else {
+            throw FormValueError("a line width of \(annotation.lineWidth) points is not between 0.25 and 50")
+        }
+        // Ink's rectangle holds its strokes' whole width.
+        let first = annotation.kind == .ink
+            ? PageAnnotation.Box(x: place.x - annotation.lineWidth, y: place.y - annotation.lineWidth,
+                                 width: place.width + 2 * annotation.lineWidth, height: place.height + 2 * annotation.lineWidth)
+            : place
         var width = 0.0, height = 0.0
         libpoppler.poppler_page_get_size(page, &width, &height)
         // From the top left, y down, to PDF space (y up), as poppler-glib takes it before it
@@ -62,7 +72,13 @@ extension PDFDocument {
             created = libpoppler.poppler_annot_text_new(document, &icon)
         case .square: created = libpoppler.poppler_annot_square_new(document, &bounds)
         case .circle: created = libpoppler.poppler_annot_circle_new(document, &bounds)
-        case .line:
+        case .ink:
+            // poppler-glib 22 cannot make an ink annotation: a square of the strokes' bounds
+            // stands in (poppler puts it on the page, with the crop box and rotation applied to
+            // its rectangle) and the update after poppler's makes it /Ink with its /InkList
+            // (``PDFAppendedUpdate``).
+            created = libpoppler.poppler_annot_square_new(document, &bounds)
+        case .line, .arrow:
             var start = PopplerPoint(x: first.x, y: height - first.y)
             var end = PopplerPoint(x: first.x + first.width, y: height - (first.y + first.height))
             created = libpoppler.poppler_annot_line_new(document, &bounds, &start, &end)

@@ -2,11 +2,15 @@ internal import CQPDF
 import QuireTypes
 
 /// What poppler-glib cannot write, as an incremental update of its own after whatever poppler
-/// saved: pages turned (poppler-glib cannot set a page's `/Rotate`) and the appearance streams
-/// of the annotations it added (it writes their dictionaries without `/AP`). libqpdf reads the
-/// file as saved so far; each turned page gets its new `/Rotate` (the inherited value, turned)
-/// and each new annotation (the last ones of its page's `/Annots`, where poppler appends them) a
-/// form XObject drawn from its own dictionary (``AnnotationAppearance``) and `/AP << /N … >>`;
+/// saved: pages turned (poppler-glib cannot set a page's `/Rotate`), ink and arrowheads and line
+/// widths (poppler-glib 22 has no ink annotation and no setter for line endings or border
+/// widths) and the appearance streams of the annotations it added (it writes their
+/// dictionaries without `/AP`). libqpdf reads the file as saved so far; each turned page gets
+/// its new `/Rotate` (the inherited value, turned); each new annotation (the last ones of its
+/// page's `/Annots`, where poppler appends them) gets what poppler left out — an ink's stand-in
+/// square becomes `/Ink` with its `/InkList` (placed as poppler placed the square: the page's
+/// rotation and crop box), an arrow gets `/LE [/None /OpenArrow]`, a shape its `/BS` width —
+/// then a form XObject drawn from its own dictionary (``AnnotationAppearance``) and `/AP << /N … >>`;
 /// the changed dictionaries are written back as text. Appended: those objects, a cross-reference
 /// section of the same kind as the file's last one (a table, or a stream) whose `/Prev` is the
 /// last one, and the trailer (`/Root`, `/Info`, `/ID` carried over). The bytes before stay as
@@ -16,9 +20,10 @@ enum PDFAppendedUpdate {
     private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
 
     /// `bytes` with `turns` (0-based page → quarter turns clockwise, negative anticlockwise) and
-    /// appearance streams for the last `annotated[page]` annotations of each page appended as an
-    /// update; `bytes` unchanged when there is nothing to write.
-    static func append(_ turns: [Int: Int], appearances annotated: [Int: Int], to bytes: [UInt8],
+    /// the `annotations` poppler added (the last ones of each page, in order) completed, with
+    /// their appearance streams, appended as an update; `bytes` unchanged when there is nothing
+    /// to write.
+    static func append(_ turns: [Int: Int], annotations: [PageAnnotation], to bytes: [UInt8],
                        path: DocumentPath) throws(DocumentError) -> [UInt8] {
         func failure(_ reason: String) -> DocumentError { DocumentError(kind: .unsupported, path: path, reason: reason) }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { throw failure("turning pages needs libqpdf, which is not installed") }
@@ -77,23 +82,31 @@ enum PDFAppendedUpdate {
             }
             return nil
         }
+        // /Rotate is inherited through the page tree.
+        func rotation(_ page: qpdf_oh) -> Int {
+            var node = page
+            for _ in 0..<64 {
+                if api.qpdf_oh_has_key(qpdf, node, "/Rotate") != 0 {
+                    let value = api.qpdf_oh_get_key(qpdf, node, "/Rotate")
+                    return api.qpdf_oh_is_integer(qpdf, value) != 0 ? Int(api.qpdf_oh_get_int_value_as_int(qpdf, value)) : 0
+                }
+                guard api.qpdf_oh_has_key(qpdf, node, "/Parent") != 0 else { break }
+                node = api.qpdf_oh_get_key(qpdf, node, "/Parent")
+            }
+            return 0
+        }
+        // The annotations were placed on the pages as poppler saw them: before these turns.
+        let added = Dictionary(grouping: annotations, by: \.page)
+        var placedRotation: [Int: Int] = [:]
+        for index in added.keys where index >= 0 && index < pageCount {
+            if let annotatedPage = page(index) { placedRotation[index] = ((rotation(annotatedPage) % 360) + 360) % 360 }
+        }
         var objects: [(number: Int, generation: Int, body: String)] = []
         for (index, quarterTurns) in turns.sorted(by: { $0.key < $1.key }) {
             guard index >= 0, index < pageCount, let page = page(index) else {
                 throw failure("page \(index + 1) does not exist (the PDF has \(pageCount) pages)")
             }
-            // /Rotate is inherited through the page tree.
-            var current = 0
-            var node = page
-            for _ in 0..<64 {
-                if api.qpdf_oh_has_key(qpdf, node, "/Rotate") != 0 {
-                    let value = api.qpdf_oh_get_key(qpdf, node, "/Rotate")
-                    if api.qpdf_oh_is_integer(qpdf, value) != 0 { current = Int(api.qpdf_oh_get_int_value_as_int(qpdf, value)) }
-                    break
-                }
-                guard api.qpdf_oh_has_key(qpdf, node, "/Parent") != 0 else { break }
-                node = api.qpdf_oh_get_key(qpdf, node, "/Parent")
-            }
+            let current = rotation(page)
             let rotate = ((current + 90 * quarterTurns) % 360 + 360) % 360
             api.qpdf_oh_replace_key(qpdf, page, "/Rotate", api.qpdf_oh_new_integer(qpdf, Int64(rotate)))
             let number = Int(api.qpdf_oh_get_object_id(qpdf, page))
@@ -103,15 +116,21 @@ enum PDFAppendedUpdate {
         }
         // Appearance streams: new objects numbered from the trailer's /Size on.
         var streams: [(number: Int, body: [UInt8])] = []
-        for (index, count) in annotated.sorted(by: { $0.key < $1.key }) where count > 0 && index >= 0 && index < pageCount {
+        for (index, onPage) in added.sorted(by: { $0.key < $1.key }) where index >= 0 && index < pageCount {
             guard let annotatedPage = page(index) else { continue }
             let annots = api.qpdf_oh_get_key(qpdf, annotatedPage, "/Annots")
             guard api.qpdf_oh_is_array(qpdf, annots) != 0 else { continue }
             let total = Int(api.qpdf_oh_get_array_n_items(qpdf, annots))
-            for item in max(0, total - count)..<total {
+            let first = max(0, total - onPage.count)
+            for (item, annotation) in zip(first..<total, onPage.suffix(total - first)) {
                 let annot = api.qpdf_oh_get_array_item(qpdf, annots, Int32(item))
                 let number = Int(api.qpdf_oh_get_object_id(qpdf, annot))
-                guard number > 0, api.qpdf_oh_has_key(qpdf, annot, "/AP") == 0,
+                guard number > 0 else { continue }
+                // What poppler could not write; its appearance, if it wrote one, is then not this one.
+                if complete(annot, as: annotation, rotation: placedRotation[index] ?? 0, api: api, qpdf: qpdf) {
+                    api.qpdf_oh_remove_key(qpdf, annot, "/AP")
+                }
+                guard api.qpdf_oh_has_key(qpdf, annot, "/AP") == 0,
                       let form = AnnotationAppearance.form(annot, api: api, qpdf: qpdf) else { continue }
                 let streamNumber = size + streams.count
                 streams.append((streamNumber, form))
@@ -165,6 +184,83 @@ enum PDFAppendedUpdate {
             out += Array("\nendstream\nendobj\nstartxref\n\(start)\n%%EOF\n".utf8)
         }
         return out
+    }
+
+    /// Writes into `annot` (a dictionary poppler made for `annotation`) what poppler could not:
+    /// an ink's subtype and strokes, an arrow's line ending, a line width other than 1. Whether
+    /// anything was written.
+    private static func complete(_ annot: qpdf_oh, as annotation: PageAnnotation, rotation: Int,
+                                 api: quire_qpdf_api, qpdf: qpdf_data) -> Bool {
+        var changed = false
+        if [.square, .circle, .line, .arrow, .ink].contains(annotation.kind), annotation.lineWidth != 1 {
+            api.qpdf_oh_replace_key(qpdf, annot, "/BS", api.qpdf_oh_parse(qpdf, "<< /W \(AnnotationAppearance.n(annotation.lineWidth)) /S /S >>"))
+            changed = true
+        }
+        func numbers(_ values: [Double]) -> String { values.map(AnnotationAppearance.n).joined(separator: " ") }
+        switch annotation.kind {
+        case .line, .arrow:
+            // poppler-glib places a line's rectangle on the page (crop box, rotation) but not
+            // its ends (/L): they are placed here the same way. The rectangle then holds the
+            // line's width and arrowhead (a level line's rectangle had no height: nothing drawn).
+            guard let box = annotation.boxes.first, let placed = rectangle(annot, api: api, qpdf: qpdf) else { return changed }
+            let shown = PageAnnotation.Box(x: min(box.x, box.maxX), y: min(box.y, box.maxY), width: abs(box.width), height: abs(box.height))
+            let place = placement(of: shown, at: placed, rotation: rotation)
+            let (start, end) = (place(box.x, box.y), place(box.maxX, box.maxY))
+            let margin = annotation.lineWidth / 2 + 1 + (annotation.kind == .arrow ? 6 + 3 * annotation.lineWidth : 0)
+            api.qpdf_oh_replace_key(qpdf, annot, "/L", api.qpdf_oh_parse(qpdf, "[\(numbers([start.0, start.1, end.0, end.1]))]"))
+            let bounds = [min(start.0, end.0) - margin, min(start.1, end.1) - margin, max(start.0, end.0) + margin, max(start.1, end.1) + margin]
+            api.qpdf_oh_replace_key(qpdf, annot, "/Rect", api.qpdf_oh_parse(qpdf, "[\(numbers(bounds))]"))
+            if annotation.kind == .arrow {
+                api.qpdf_oh_replace_key(qpdf, annot, "/LE", api.qpdf_oh_parse(qpdf, "[/None /OpenArrow]"))
+            }
+            return true
+        case .ink:
+            guard let bounds = annotation.strokeBounds, let placed = rectangle(annot, api: api, qpdf: qpdf) else { return changed }
+            let width = annotation.lineWidth
+            // The box PDFAnnotating gave poppler for the stand-in square.
+            let shown = PageAnnotation.Box(x: bounds.x - width, y: bounds.y - width, width: bounds.width + 2 * width, height: bounds.height + 2 * width)
+            let place = placement(of: shown, at: placed, rotation: rotation)
+            let list = annotation.strokes.filter { !$0.isEmpty }.map { stroke in
+                "[" + numbers(stroke.flatMap { point in
+                    let (x, y) = place(point.x, point.y)
+                    return [x, y]
+                }) + "]"
+            }.joined(separator: " ")
+            api.qpdf_oh_replace_key(qpdf, annot, "/Subtype", api.qpdf_oh_parse(qpdf, "/Ink"))
+            api.qpdf_oh_replace_key(qpdf, annot, "/InkList", api.qpdf_oh_parse(qpdf, "[\(list)]"))
+            return true
+        default:
+            return changed
+        }
+    }
+
+    /// From the page as shown (top left, y down, turned `rotation` degrees clockwise) to PDF
+    /// space, as poppler placed `shown` at `placed`: a quarter turn or a flip, then the offset
+    /// that puts the box where poppler put it (the crop box included).
+    private static func placement(of shown: PageAnnotation.Box, at placed: (x1: Double, y1: Double, x2: Double, y2: Double),
+                                  rotation: Int) -> (Double, Double) -> (Double, Double) {
+        let turn: (Double, Double) -> (Double, Double) = switch rotation {
+        case 90: { x, y in (y, x) }
+        case 180: { x, y in (-x, y) }
+        case 270: { x, y in (-y, -x) }
+        default: { x, y in (x, -y) }
+        }
+        let corners = [turn(shown.x, shown.y), turn(shown.maxX, shown.maxY)]
+        let offsetX = placed.x1 - min(corners[0].0, corners[1].0)
+        let offsetY = placed.y1 - min(corners[0].1, corners[1].1)
+        return { x, y in
+            let (px, py) = turn(x, y)
+            return (px + offsetX, py + offsetY)
+        }
+    }
+
+    /// An annotation's `/Rect`, its corners ordered.
+    private static func rectangle(_ annot: qpdf_oh, api: quire_qpdf_api, qpdf: qpdf_data) -> (x1: Double, y1: Double, x2: Double, y2: Double)? {
+        let array = api.qpdf_oh_get_key(qpdf, annot, "/Rect")
+        guard api.qpdf_oh_is_array(qpdf, array) != 0, api.qpdf_oh_get_array_n_items(qpdf, array) == 4 else { return nil }
+        let values = (0..<4).map { api.qpdf_oh_get_numeric_value(qpdf, api.qpdf_oh_get_array_item(qpdf, array, Int32($0))) }
+        guard values.allSatisfy(\.isFinite) else { return nil }
+        return (min(values[0], values[2]), min(values[1], values[3]), max(values[0], values[2]), max(values[1], values[3]))
     }
 
     /// The offset after the last `startxref` keyword.

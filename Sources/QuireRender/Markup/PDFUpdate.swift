@@ -24,13 +24,14 @@ extension PDFDocument {
     /// `turns`: pages to turn (0-based page → quarter turns clockwise), appended as an update
     /// of their own after poppler's (``PDFRotationUpdate``).
     ///
-    /// `annotated`: how many annotations ``add(_:)`` put on each page (0-based page → count):
-    /// their appearance streams are written in that update too.
-    public func savedUpdate(original: InputFile, turns: [Int: Int] = [:], annotated: [Int: Int] = [:]) throws(DocumentError) -> PDFUpdate {
+    /// `annotations`: those ``add(_:)`` put on the pages, in the order added: their appearance
+    /// streams (and what poppler could not write of them: ink, arrowheads, line widths) are
+    /// written in that update too.
+    public func savedUpdate(original: InputFile, turns: [Int: Int] = [:], annotations: [PageAnnotation] = []) throws(DocumentError) -> PDFUpdate {
         var saved = try savedBytes()
         let turned = turns.filter { $0.value % 4 != 0 }
-        if !turned.isEmpty || !annotated.isEmpty {
-            saved = try PDFAppendedUpdate.append(turned, appearances: annotated, to: saved, path: path)
+        if !turned.isEmpty || !annotations.isEmpty {
+            saved = try PDFAppendedUpdate.append(turned, annotations: annotations, to: saved, path: path)
         }
         let size = original.size
         if Int64(saved.count) >= size {

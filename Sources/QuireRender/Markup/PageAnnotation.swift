@@ -1,6 +1,7 @@
 /// An annotation a person adds to a page: text marked up (highlight, underline, strike-out over
-/// runs of text), a sticky note, a rectangle, an oval or a line. Saved as a standard PDF
-/// annotation dictionary with its appearance stream, which every reader shows and edits.
+/// runs of text), a sticky note, a rectangle, an oval, a line, an arrow or a freehand drawing
+/// (ink). Saved as a standard PDF annotation dictionary with its appearance stream, which every
+/// reader shows and edits.
 ///
 /// Geometry is in page points as the page is shown: origin at the top left, y down, the page's
 /// rotation applied — the coordinates of a page's text boxes (``PageTextLayout``), so a
@@ -14,6 +15,21 @@ public struct PageAnnotation: Sendable, Hashable {
         case square
         case circle
         case line
+        /// A line with an open arrowhead at its end (a `/Line` with `/LE [/None /OpenArrow]`).
+        case arrow
+        /// Freehand strokes (an `/Ink` annotation's `/InkList`): ``strokes``.
+        case ink
+    }
+
+    /// A point on the page, in the same space as ``Box``.
+    public struct Point: Sendable, Hashable {
+        public var x: Double
+        public var y: Double
+
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
     }
 
     /// A rectangle in page points from the top left (the page's one rectangle type). A line
@@ -40,17 +56,42 @@ public struct PageAnnotation: Sendable, Hashable {
     /// The 0-based page.
     public var page: Int
     /// Text markup: one box per run of marked text (its QuadPoints). Others: the first box is
-    /// the annotation's rectangle (a note's icon, the shape's bounds, the line's ends).
+    /// the annotation's rectangle (a note's icon, the shape's bounds, the line's or arrow's
+    /// ends). Ink: none (its place is its strokes).
     public var boxes: [Box]
+    /// Ink: each stroke's points in the order drawn.
+    public var strokes: [[Point]]
+    /// Width of a shape's, line's or stroke's line, in points.
+    public var lineWidth: Double
     public var colour: Colour
     /// A note's text (or any annotation's comment).
     public var text: String?
 
-    public init(kind: Kind, page: Int, boxes: [Box], colour: Colour = .highlightYellow, text: String? = nil) {
+    public init(kind: Kind, page: Int, boxes: [Box], colour: Colour = .highlightYellow, text: String? = nil,
+                strokes: [[Point]] = [], lineWidth: Double = 1) {
         self.kind = kind
         self.page = page
         self.boxes = boxes
         self.colour = colour
         self.text = text
+        self.strokes = strokes
+        self.lineWidth = lineWidth
+    }
+
+    /// Most points an ink annotation keeps (a stroke's points are thinned before this).
+    public static let maximumInkPoints = 20_000
+
+    /// The smallest box holding every point of the strokes; nil without a point.
+    public var strokeBounds: Box? {
+        let points = strokes.joined()
+        guard let first = points.first else { return nil }
+        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+        for point in points {
+            minX = min(minX, point.x)
+            minY = min(minY, point.y)
+            maxX = max(maxX, point.x)
+            maxY = max(maxY, point.y)
+        }
+        return Box(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }
