@@ -33,7 +33,7 @@ final class MarkupBar {
     private let ovalButton = MarkupBar.toolButton("radio-symbolic", "Oval", tip: "Oval: drag on the page")
     private let lineButton = MarkupBar.toolButton(nil, "Line", tip: "Line: drag on the page")
     private let arrowButton = MarkupBar.toolButton(nil, "Arrow", tip: "Arrow: drag on the page from its tail to its tip")
-    private let drawButton = MarkupBar.toolButton("document-edit-symbolic", "Draw", tip: "Draw: drag on the page to draw freehand")
+    private let drawButton = MarkupBar.toolButton(nil, "Draw", tip: "Draw: drag on the page to draw freehand")
     private let widthChoice: UnsafeMutablePointer<GtkWidget>
     private let colourChoice: UnsafeMutablePointer<GtkWidget>
     private let noteText = gtk_entry_new()!

@@ -34,7 +34,8 @@ final class LookMarkupTests {
                 a = ref.get_object()
                 out.append({'subtype': str(a['/Subtype']), 'quads': len(a.get('/QuadPoints') or []),
                             'rect': [float(v) for v in a['/Rect']], 'appearance': '/AP' in a,
-                            'contents': str(a.get('/Contents') or ''), 'rotate': int(page.get('/Rotate') or 0)})
+                            'contents': str(a.get('/Contents') or ''), 'rotate': int(page.get('/Rotate') or 0),
+                            'ink': [len(p) // 2 for p in a.get('/InkList', [])], 'ending': [str(e) for e in a.get('/LE', [])]})
             print(json.dumps(out))
             """
         let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path, "\(page)"], timeout: 60)
@@ -182,6 +183,62 @@ final class LookMarkupTests {
             #expect(abs(rect[0] - 300) < 6 && abs(rect[2] - 450) < 6, "\(rect)")
             #expect(abs(rect[3] - (841.89 - 400)) < 6 && abs(rect[1] - (841.89 - 500)) < 6, "\(rect)")
         }
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    /// Draw: a stroke dragged with the pointer through several points is drawn at once and
+    /// saved as one /Ink whose /InkList holds the pointer's points; Arrow: a /Line with an open
+    /// arrowhead. pdftoppm draws both where they were dragged.
+    @Test func aDrawnStrokeAndAnArrowAreSavedAsInkAndALineWithItsHead() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "drawn.pdf")
+        let original = try bytes(path)
+        let (viewer, window, page) = try openWithMarkup(path, title: "^drawn\\.pdf$")
+        defer { viewer.stop() }
+        #expect(bed.press("Draw"))
+        _ = bed.waitForAccessible(Self.label("Draw: drag on the page"))
+        // A stroke from (100, 400) over (200, 450) and (300, 350) to (400, 400) pt, in steps.
+        var command = ["/usr/bin/xdotool"]
+        let points = [(100, 400), (150, 425), (200, 450), (250, 400), (300, 350), (350, 375), (400, 400)]
+        for (index, point) in points.enumerated() {
+            let at = LookSelectionTests.windowPoint(page, x: Double(point.0), y: Double(point.1))
+            command += ["mousemove", "--window", window, "\(at.0)", "\(at.1)"] + (index == 0 ? ["mousedown", "1"] : ["sleep", "0.05"])
+        }
+        bed.run(command + ["mouseup", "1"])
+        var tree = bed.waitForAccessible(Self.label("Drawing on page 1"))
+        #expect(Self.label("Drawing on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let drawn = keep(try harness.screenshot("markup-drawn", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100 })
+        #expect(drawn.count { r, g, b in r > 200 && g > 180 && b < 120 } > 100, "the stroke is drawn at once: \(drawn.path)")
+
+        #expect(bed.press("Arrow"))
+        _ = bed.waitForAccessible(Self.label("Arrow: drag from its tail to its tip"))
+        let tail = LookSelectionTests.windowPoint(page, x: 100, y: 600), tip = LookSelectionTests.windowPoint(page, x: 400, y: 600)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(tail.0)", "\(tail.1)", "mousedown", "1",
+                 "mousemove", "--window", window, "\(tail.0 + 10)", "\(tail.1)", "sleep", "0.1",
+                 "mousemove", "--window", window, "\(tip.0)", "\(tip.1)", "sleep", "0.1", "mouseup", "1"])
+        tree = bed.waitForAccessible(Self.label("Arrow on page 1"))
+        #expect(Self.label("Arrow on page 1 · 2 changes not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(try bytes(path) == original, "nothing is written before Done")
+
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 2 changes into drawn.pdf"))
+        #expect(Self.label("Saved 2 changes into drawn.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(Array(try bytes(path).prefix(original.count)) == original, "the original bytes stay first")
+        let found = annotations(path)
+        try #require(found.map { $0["subtype"] as? String } == ["/Ink", "/Line"], "\(found)")
+        let strokes = found[0]["ink"] as? [Int] ?? []
+        #expect(strokes.count == 1 && strokes[0] >= points.count, "one stroke with the pointer's points: \(found[0])")
+        if let rect = found[0]["rect"] as? [Double], rect.count == 4 {
+            // 100…400 × 350…450 pt from the top, with the line's width and the pointer's pixel.
+            #expect(abs(rect[0] - 100) < 8 && abs(rect[2] - 400) < 8, "\(rect)")
+            #expect(abs(rect[3] - (841.89 - 350)) < 8 && abs(rect[1] - (841.89 - 450)) < 8, "\(rect)")
+        }
+        #expect(found[1]["ending"] as? [String] == ["/None", "/OpenArrow"], "\(found[1])")
+        let raster = try #require(PDFPageRaster(path, in: harness.directory.path), "pdftoppm drew \(path)")
+        let onStroke = raster.count(x: 95, y: 345, width: 310, height: 110) { r, g, b in r > 200 && g > 180 && b < 120 }
+        let onArrow = raster.count(x: 95, y: 590, width: 310, height: 20) { r, g, b in r > 200 && g > 180 && b < 120 }
+        #expect(onStroke > 300 && onArrow > 200, "pdftoppm draws the stroke (\(onStroke)) and the arrow (\(onArrow))")
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
