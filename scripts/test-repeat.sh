@@ -38,7 +38,8 @@ for run in $(seq 1 "$runs"); do
     else
         failed=$((failed + 1))
         echo "run $run of $runs: FAILED in $(( $(date +%s) - start )) s — $logs/run-$run.log:"
-        grep -E '✘|recorded an issue|cut short' "$logs/run-$run.log" | head -20
+        # run-tests.sh's verdict: the failed tests with their messages (Swift Testing's report).
+        sed -n '/^run-tests:/,$p' "$logs/run-$run.log" | head -40
     fi
 done
 echo "test-repeat: $runs runs of '$filter' under a load of $load busy processes"
