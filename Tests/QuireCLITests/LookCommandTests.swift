@@ -301,9 +301,11 @@ final class LookCommandTests {
         session = try TmuxSession([QuireBinary.path, "look", document], environment: environment)
         session.wait(for: "page 1 of 3")
         session.send("p")
-        screen = session.wait(for: "Will print:")
+        // The remembered choice and the printer's paper come with its capabilities, after the
+        // form's first drawing ("Will print: 2 sheets, 2 sides" without the paper): wait for both.
+        screen = session.wait { Self.row($0, "Per side").contains("[2]") && $0.contains("Will print: 2 sheets of Letter, 2 sides") }
         #expect(Self.row(screen, "Per side").contains("[2]"), "\(Self.row(screen, "Per side"))")
-        #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides"))
+        #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides"), "\(screen)")
         // Send to, the last field (Shift+Tab from the first goes round to it): Save as PDF (→),
         // Enter writes the composed job to $HOME/NAME-print.pdf.
         session.send("BTab")
