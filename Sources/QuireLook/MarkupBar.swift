@@ -582,15 +582,13 @@ final class MarkupBar {
                 cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
                 cairo_move_to(cairo, x + box.x * sx, y + box.y * sy)
                 cairo_line_to(cairo, x + box.maxX * sx, y + box.maxY * sy)
-                let length = (box.width * box.width + box.height * box.height).squareRoot()
-                if annotation.kind == .arrow, length > 0 {
-                    // The open arrowhead the saved appearance draws: ±28° back from the tip.
-                    let head = min(length, 6 + 3 * annotation.lineWidth)
-                    let (ux, uy) = (box.width / length, box.height / length)
-                    let (c, s) = (0.882948, 0.469472)
-                    cairo_move_to(cairo, x + (box.maxX - head * (ux * c - uy * s)) * sx, y + (box.maxY - head * (uy * c + ux * s)) * sy)
+                // The open arrowhead the saved appearance draws.
+                if annotation.kind == .arrow,
+                   let (left, right) = PageAnnotation.arrowhead(tail: .init(x: box.x, y: box.y), tip: .init(x: box.maxX, y: box.maxY),
+                                                                width: annotation.lineWidth) {
+                    cairo_move_to(cairo, x + left.x * sx, y + left.y * sy)
                     cairo_line_to(cairo, x + box.maxX * sx, y + box.maxY * sy)
-                    cairo_line_to(cairo, x + (box.maxX - head * (ux * c + uy * s)) * sx, y + (box.maxY - head * (uy * c - ux * s)) * sy)
+                    cairo_line_to(cairo, x + right.x * sx, y + right.y * sy)
                 }
                 cairo_stroke(cairo)
                 cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)

@@ -76,15 +76,9 @@ enum AnnotationAppearance {
             let ending = api.qpdf_oh_get_key(qpdf, annot, "/LE")
             if api.qpdf_oh_is_array(qpdf, ending) != 0, api.qpdf_oh_get_array_n_items(qpdf, ending) == 2,
                api.qpdf_oh_is_name_and_equals(qpdf, api.qpdf_oh_get_array_item(qpdf, ending, 1), "/OpenArrow") != 0 {
-                let (dx, dy) = (line[2] - line[0], line[3] - line[1])
-                let length = (dx * dx + dy * dy).squareRoot()
-                if length > 0 {
-                    let head = min(length, 6 + 3 * width)
-                    let (ux, uy) = (dx / length, dy / length)
-                    let (c, s) = (0.882948, 0.469472)   // cos and sin of 28°
-                    let left = (line[2] - head * (ux * c - uy * s), line[3] - head * (uy * c + ux * s))
-                    let right = (line[2] - head * (ux * c + uy * s), line[3] - head * (uy * c - ux * s))
-                    content += "\(n(left.0)) \(n(left.1)) m \(n(line[2])) \(n(line[3])) l \(n(right.0)) \(n(right.1)) l S\n"
+                if let (left, right) = PageAnnotation.arrowhead(tail: .init(x: line[0], y: line[1]), tip: .init(x: line[2], y: line[3]),
+                                                                width: width) {
+                    content += "\(n(left.x)) \(n(left.y)) m \(n(line[2])) \(n(line[3])) l \(n(right.x)) \(n(right.y)) l S\n"
                 }
             }
         } else if isSubtype("/Ink") {

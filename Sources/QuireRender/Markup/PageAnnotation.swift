@@ -81,6 +81,20 @@ public struct PageAnnotation: Sendable, Hashable {
     /// Most points an ink annotation keeps (a stroke's points are thinned before this).
     public static let maximumInkPoints = 20_000
 
+    /// The two free ends of an open arrowhead at `tip` of a line from `tail`: strokes back from
+    /// the tip at ±28°, 6 + 3 × `width` long (never longer than the line); nil for a line of no
+    /// length. The same in page space (y down) and PDF space (y up): the head is symmetric.
+    public static func arrowhead(tail: Point, tip: Point, width: Double) -> (Point, Point)? {
+        let (dx, dy) = (tip.x - tail.x, tip.y - tail.y)
+        let length = (dx * dx + dy * dy).squareRoot()
+        guard length > 0 else { return nil }
+        let head = min(length, 6 + 3 * width)
+        let (ux, uy) = (dx / length, dy / length)
+        let (c, s) = (0.882948, 0.469472)   // cos and sin of 28°
+        return (Point(x: tip.x - head * (ux * c - uy * s), y: tip.y - head * (uy * c + ux * s)),
+                Point(x: tip.x - head * (ux * c + uy * s), y: tip.y - head * (uy * c - ux * s)))
+    }
+
     /// The smallest box holding every point of the strokes; nil without a point.
     public var strokeBounds: Box? {
         let points = strokes.joined()
