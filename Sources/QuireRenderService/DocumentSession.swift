@@ -319,8 +319,9 @@ final class DocumentSession {
             tableFindStarts = found
             table.releasePages()
             // Not done: nothing yet (the viewer asks again); done: from where this find began.
-            if next != nil { return SearchChunk(matches: [], next: request.from + 1, textlessPages: []) }
+            if next != nil { return SearchChunk(matches: [], next: request.backward ? request.to : request.from + 1, textlessPages: []) }
         }
+        if request.backward { return searchTableRowsBackward(request, search: search, order: order, deadline: deadline) }
         // The positions passed while the file was read are matched once, with the first request after.
         let lower = min(request.from, order == nil ? request.from : tableFindStarts?.origin ?? request.from)
         tableFindStarts?.origin = nil
@@ -336,6 +337,33 @@ final class DocumentSession {
         // Past the table's last row: the whole run is done.
         let row = next >= end ? request.to : next
         return SearchChunk(matches: matches, next: max(row, request.from + 1), textlessPages: [])
+    }
+
+    /// `N` past the window: the last row below `request.to` (and from `request.from`) that holds
+    /// the word, read going down in batches of 512 rows (each batch read forward, its last match
+    /// taken) until one holds it or the budget is spent. A run that reaches past the table's end
+    /// starts at its last row (the rows are counted first, as End does).
+    private func searchTableRowsBackward(_ request: SearchRequest, search: TableRowSearch, order: TableSortOrder?,
+                                         deadline: Double) -> SearchChunk {
+        guard let table = table?.table else { return SearchChunk(matches: [], next: request.from, textlessPages: []) }
+        // A forward find's first request matches from where it began: not after this one.
+        tableFindStarts?.origin = nil
+        let starts = order == nil ? nil : tableFindStarts.flatMap { $0.scanned == nil && !$0.overflow ? $0.starts : nil }
+        let total = order?.count ?? table.countAllRows().rows
+        var row = min(request.to, total)
+        defer { table.releasePages() }
+        while row > request.from {
+            let batch = max(request.from, row - 512)..<row
+            let found = if let starts {
+                search.rows(in: batch, among: starts, limit: batch.count).matches
+            } else {
+                search.rows(in: batch, limit: batch.count, deadline: .infinity).matches
+            }
+            if let last = found.last { return SearchChunk(matches: [FindMatch(page: last)], next: last, textlessPages: []) }
+            row = batch.lowerBound
+            if DelimitedTable.now() >= deadline { break }
+        }
+        return SearchChunk(matches: [], next: row, textlessPages: [])
     }
 
     /// A page's text with a box per character; whether the document lets it be copied.

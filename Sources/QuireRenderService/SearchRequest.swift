@@ -14,6 +14,10 @@ public struct SearchRequest: Sendable, Hashable {
     /// sort order), not the window's lines, and each match is a row (``FindMatch/page``)
     /// without characters — the search that goes on past the window in view.
     public var tableRows = false
+    /// A table's rows searched from `to` down towards `from`: the answer is the last row of
+    /// `from..<to` that holds the word (at most one), and `next` is where the search stopped
+    /// going down (`from` when the run is done) — `N` going back past the window in view.
+    public var backward = false
 
     /// Longest query accepted (characters are bytes of UTF-8 here).
     public static let maximumQueryBytes = 1024
@@ -38,6 +42,7 @@ public struct SearchRequest: Sendable, Hashable {
         writer.integer(Int64(budgetMilliseconds))
         writer.integer(Int64(maximumMatches))
         writer.integer(tableRows ? 1 : 0)
+        writer.integer(backward ? 1 : 0)
         return writer.frame
     }
 
@@ -56,5 +61,7 @@ public struct SearchRequest: Sendable, Hashable {
         budgetMilliseconds = Int(budget)
         maximumMatches = Int(maximum)
         tableRows = try reader.integer() == 1
+        backward = try reader.integer() == 1
+        if backward && !tableRows { throw WireReader.Malformed() }
     }
 }

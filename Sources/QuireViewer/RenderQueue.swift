@@ -133,7 +133,7 @@ public final class RenderQueue: Sendable {
             guard state.search != job else { return false }
             state.search = job
             state.searchRun = 0
-            state.searchNext = job?.runs.first?.lowerBound ?? 0
+            state.searchNext = (job?.backward == true ? job?.runs.first?.upperBound : job?.runs.first?.lowerBound) ?? 0
             state.searchFound = 0
             return true
         }
@@ -212,10 +212,15 @@ public final class RenderQueue: Sendable {
                 } else if let search = state.search, state.searchRun < search.runs.count {
                     // Between the pages in view: one short request of the search.
                     let run = search.runs[state.searchRun]
-                    var request = SearchRequest(document: search.document, query: search.query, from: state.searchNext,
-                                                to: run.upperBound, budgetMilliseconds: Self.searchSliceMilliseconds,
+                    // Forward: from where the last request stopped to the run's end; backward: from
+                    // the run's start up to where the last request stopped going down.
+                    var request = SearchRequest(document: search.document, query: search.query,
+                                                from: search.backward ? run.lowerBound : state.searchNext,
+                                                to: search.backward ? state.searchNext : run.upperBound,
+                                                budgetMilliseconds: Self.searchSliceMilliseconds,
                                                 maximumMatches: max(1, search.maximumMatches - state.searchFound))
                     request.tableRows = search.tableRows
+                    request.backward = search.backward
                     next = .search(search, run: state.searchRun, request: request)
                 } else if !pagesHeld, let lane = state.pages.firstIndex(where: { !$0.isEmpty }) {
                     next = .page(state.pages[lane][0])
@@ -323,10 +328,18 @@ public final class RenderQueue: Sendable {
                     switch result {
                     case .success(let chunk):
                         state.searchFound += chunk.matches.count
-                        state.searchNext = max(chunk.next, request.from + 1)
-                        if state.searchNext >= job.runs[run].upperBound {
-                            state.searchRun += 1
-                            if state.searchRun < job.runs.count { state.searchNext = job.runs[state.searchRun].lowerBound }
+                        if job.backward {
+                            state.searchNext = min(chunk.next, request.to)
+                            if state.searchNext <= job.runs[run].lowerBound {
+                                state.searchRun += 1
+                                if state.searchRun < job.runs.count { state.searchNext = job.runs[state.searchRun].upperBound }
+                            }
+                        } else {
+                            state.searchNext = max(chunk.next, request.from + 1)
+                            if state.searchNext >= job.runs[run].upperBound {
+                                state.searchRun += 1
+                                if state.searchRun < job.runs.count { state.searchNext = job.runs[state.searchRun].lowerBound }
+                            }
                         }
                         let finished = state.searchRun >= job.runs.count || state.searchFound >= job.maximumMatches
                         if finished { state.search = nil }

@@ -18,6 +18,8 @@ public struct SearchJob: Sendable, Hashable {
     public let maximumMatches: Int
     /// The runs are a table's rows past the window in view, not lines (``SearchRequest/tableRows``).
     public var tableRows = false
+    /// Each run is searched from its end down (``SearchRequest/backward``; table rows only).
+    public var backward = false
 
     public init(generation: Int, file: Int, document: DocumentRequest, query: String, runs: [Range<Int>], maximumMatches: Int) {
         self.generation = generation

@@ -329,7 +329,7 @@ public final class ViewerModel {
             case .success:
                 if finished {
                     tableFind = nil
-                    tableFindNote = "no row past this window holds it"
+                    tableFindNote = "no row outside this window holds it"
                 }
                 return .found(moved: false)
             case .failure(let problem):
@@ -919,14 +919,24 @@ public final class ViewerModel {
 
     /// Goes to the previous match (round the document); false when there is none yet.
     @discardableResult public func findPrevious() -> Bool {
+        // A table shown a window at a time: before the window's first match, the find goes on
+        // in the rows before the window, going up (then from the last row), in the worker.
+        if find.isActive, find.file == fileIndex, let table = tableLayout(of: current), let text = current.facts?.text,
+           !find.isSearching, !(table.firstRow == 0 && tableWindowReachesEnd(current)) {
+            let first = find.matches.map(\.page).min()
+            if find.currentMatch == nil || find.currentMatch?.page == first && find.matches.first(where: { $0.page == first }) == find.currentMatch {
+                return findPastWindow(table: table, lines: text.lineCount, backward: true)
+            }
+        }
         guard find.step(-1) else { return false }
         showCurrentMatch()
         return true
     }
 
     /// Looks for the find's word in a table's rows after the window in view, then in those
-    /// before it; the window of the first row that holds it comes next (``update()``).
-    private func findPastWindow(table: TableLayout, lines: Int) -> Bool {
+    /// before it (`backward`: in those before it going up, then from the last row up to the
+    /// window); the window of the row found comes next (``update()``).
+    private func findPastWindow(table: TableLayout, lines: Int, backward: Bool = false) -> Bool {
         let query = find.query
         let end = table.firstRow + lines
         searchGeneration += 1
@@ -934,11 +944,13 @@ public final class ViewerModel {
                                        maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
         document.tableSort = current.tableSort
         document.tableWindow = current.tableWindow
+        let after = end..<(Int(Int32.max) - 1), before = 0..<table.firstRow
         var job = SearchJob(generation: searchGeneration, file: fileIndex, document: document, query: query,
-                            runs: [end..<(Int(Int32.max) - 1), 0..<table.firstRow], maximumMatches: 1)
+                            runs: backward ? [before, after] : [after, before], maximumMatches: 1)
         job.tableRows = true
+        job.backward = backward
         tableFind = (query, fileIndex, nil)
-        tableFindNote = "looking past row \(TableRowCount.grouped(end))…"
+        tableFindNote = backward ? "looking before row \(TableRowCount.grouped(table.firstRow + 1))…" : "looking past row \(TableRowCount.grouped(end))…"
         queue.wantSearch(job)
         return true
     }

@@ -192,7 +192,8 @@ final class LookTableTerminalTests {
 
     /// A word on one row past the first window: the window in view does not hold it, so the
     /// find goes on in the worker through the rows after it and shows the row's window; a word
-    /// on a row of the first window and that one: `n` on the window's last match goes on.
+    /// on a row of the first window and that one: `n` on the window's last match goes on, `N`
+    /// on a window's first match goes back up past it (and round from the last row).
     @Test func findGoesOnPastTheWindow() throws {
         let (path, _) = try largeScores()
         let session = try look(path, until: "row 1 of ")
@@ -215,8 +216,22 @@ final class LookTableTerminalTests {
         var found = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("/swims: 1 of 1") }
         #expect(found.contains("Person 10 ") && found.contains("a goldfish swims here"), "\(found)")
         session.send("n")
-        found = session.wait(timeout: 60) { $0.contains("a zebrafish swims here") && TmuxSession.lastLine($0).contains("/swims: 1 of 1") }
+        // Once the window's own search is done ("1 of 1", not "1 of 1 (searching…)"): n and N
+        // go past the window only from its last or first match, which a search still going may change.
+        let settled = { (screen: String, word: String) in
+            screen.contains("a \(word) swims here") && TmuxSession.lastLine(screen).contains("/swims: 1 of 1")
+                && !TmuxSession.lastLine(screen).contains("searching")
+        }
+        found = session.wait(timeout: 60) { settled($0, "zebrafish") }
         #expect(found.contains("Person 90000 "), "n went on past the window: \(found)")
+        // N on that window's only match goes back up past it, to the row before it that holds the word…
+        session.send("N")
+        found = session.wait(timeout: 60) { settled($0, "goldfish") }
+        #expect(found.contains("Person 10 ") && !found.contains("a zebrafish swims here"), "N went back past the window: \(found)")
+        // …and from the first window's only match, round from the last row up.
+        session.send("N")
+        found = session.wait(timeout: 60) { settled($0, "zebrafish") }
+        #expect(found.contains("Person 90000 "), "N went round from the end: \(found)")
         session.send("Escape")
         _ = session.wait { !TmuxSession.lastLine($0).contains("swims") }
         session.send("q")

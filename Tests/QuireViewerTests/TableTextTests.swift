@@ -122,6 +122,47 @@ struct TableTextTests {
                 "a word with the separator is not found across cells")
     }
 
+    /// `N` on the first match of a window goes back past it (the worker reads the rows before
+    /// the window going up) and, from the first window, round from the last row; `n` forward.
+    @Test func previousGoesBackPastTheWindowAndRound() throws {
+        let directory = TemporaryDirectory("quire-csv-back")
+        let path = directory.file("scores.csv")
+        var text = "score,name,note\n"
+        for n in 1...100_000 {
+            let note = n == 90_000 ? "a zebrafish swims here" : n == 10 ? "a goldfish swims here" : "padding padding padding padding padding pad"
+            text += "\(n * 7919 % 100_000),Person \(n),\(note)\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let model = ViewerModel(paths: [DocumentPath(path)], configuration: RealWorkerConfiguration.make())
+        defer { model.close() }
+        model.waitUntilOpened()
+        /// The current match's line as shown, once the model has settled on it.
+        func matchLine(_ step: String, _ wanted: String) -> String {
+            let deadline = Date().addingTimeInterval(60)
+            var line = ""
+            while Date() < deadline {
+                _ = model.update()
+                if case .text(let content) = model.content, !model.find.isSearching, let match = model.find.currentMatch,
+                   content.lines.indices.contains(match.page) {
+                    line = content.lines[match.page]
+                    if line.contains(wanted) { break }
+                }
+                usleep(5_000)
+            }
+            #expect(line.contains(wanted), "\(step): \(model.findText) at \(model.positionText): \(line)")
+            return line
+        }
+        model.find("swims")
+        _ = matchLine("find", "goldfish")
+        model.findNext()
+        _ = matchLine("n past the window", "zebrafish")
+        model.findPrevious()
+        _ = matchLine("N back past the window", "goldfish")
+        #expect(model.positionText.hasPrefix("row 1") || model.positionText.hasPrefix("row "), "\(model.positionText)")
+        model.findPrevious()
+        _ = matchLine("N round from the last row", "zebrafish")
+    }
+
     @Test func cellsArePaddedCutAndMadeSafe() {
         #expect(TableText.cell("ab", width: 4, right: false) == "ab  ")
         #expect(TableText.cell("7", width: 4, right: true) == "   7")
