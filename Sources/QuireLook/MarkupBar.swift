@@ -6,8 +6,9 @@ import QuireViewer
 /// The window's Markup (issue 36): the header's Markup toggle (Ctrl+Shift+A) and the tool bar
 /// it shows over a PDF's pages — Highlight, Underline and Strike Through for the selected text
 /// (else the current find match), Note (a click), Draw (freehand ink), Rectangle, Oval, Line and
-/// Arrow (a drag), a colour and a line width, Rotate Left/Right for the page in view, Undo/Redo
-/// (Ctrl+Z, Ctrl+Shift+Z), Done and Revert.
+/// Arrow (a drag), Sign (a click places the signature drawn once on a pad and kept: ink), a
+/// colour and a line width, Rotate Left/Right for the page in view, Undo/Redo (Ctrl+Z,
+/// Ctrl+Shift+Z), Done and Revert.
 ///
 /// Changes wait in a ``DocumentMarkup`` per file and are drawn over the pages at once; Done
 /// has the worker make the incremental update and writes it into the file in place
@@ -35,6 +36,11 @@ final class MarkupBar {
     private let arrowButton = MarkupBar.toolButton(nil, "Arrow", tip: "Arrow: drag on the page from its tail to its tip")
     private let drawButton = MarkupBar.toolButton(nil, "Draw", tip: "Draw: drag on the page to draw freehand")
     private let widthChoice: UnsafeMutablePointer<GtkWidget>
+    private let signButton = MarkupBar.toolButton(nil, "Sign", tip: "Sign: click where your signature goes (the first time, draw it)")
+    private let newSignatureButton = Accessibility.textButton("New Signature…")
+    /// The signature pad while it is open.
+    private var signatureDialog: SignatureDialog?
+    private let signatures = SignatureStore.standard()
     private let colourChoice: UnsafeMutablePointer<GtkWidget>
     private let noteText = gtk_entry_new()!
     private let rotateLeftButton = Accessibility.iconButton("object-rotate-left-symbolic", "Rotate Left")
@@ -57,7 +63,7 @@ final class MarkupBar {
     static let widths: [(name: String, points: Double)] = [("Thin", 1), ("Medium", 2), ("Thick", 4)]
 
     /// What a drag or click on a page makes while the bar is shown.
-    enum Tool { case none, note, draw, rectangle, oval, line, arrow }
+    enum Tool { case none, note, draw, rectangle, oval, line, arrow, sign }
     private(set) var tool = Tool.none
 
     /// Each file's changes not yet saved (by the model's file index).
@@ -121,7 +127,10 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(underlineButton, "Underline the selected text")
         gtk_widget_set_tooltip_text(strikeButton, "Strike through the selected text")
         // One shape tool at a time (or none).
-        for button in [drawButton, rectangleButton, ovalButton, lineButton, arrowButton] { gtk_toggle_button_set_group(cast(button), cast(noteButton)) }
+        for button in [drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
+            gtk_toggle_button_set_group(cast(button), cast(noteButton))
+        }
+        gtk_widget_set_tooltip_text(newSignatureButton, "Draw a new signature (it replaces the one kept)")
         Accessibility.nameDropDownButton(colourChoice, "Colour")
         Accessibility.setLabel(colourChoice, "Colour")
         gtk_widget_set_tooltip_text(colourChoice, "Colour of what is marked next")
@@ -141,7 +150,7 @@ final class MarkupBar {
         // The note's text field shows while the Note tool is chosen.
         gtk_widget_set_visible(noteText, 0)
         for widget in [highlightButton, underlineButton, strikeButton, noteButton, noteText, drawButton, rectangleButton, ovalButton,
-                       lineButton, arrowButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton] {
+                       lineButton, arrowButton, signButton, newSignatureButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton] {
             gtk_box_append(cast(tools), widget)
         }
         gtk_widget_set_tooltip_text(saveCopyButton, "Save the changes into a new file (this one cannot be written)")
@@ -156,7 +165,7 @@ final class MarkupBar {
         Signal.connect(underlineButton, "clicked") { [unowned self] in self.markText(.underline) }
         Signal.connect(strikeButton, "clicked") { [unowned self] in self.markText(.strikeOut) }
         for (button, tool) in [(noteButton, Tool.note), (drawButton, .draw), (rectangleButton, .rectangle), (ovalButton, .oval),
-                               (lineButton, .line), (arrowButton, .arrow)] {
+                               (lineButton, .line), (arrowButton, .arrow), (signButton, .sign)] {
             Signal.connect(button, "toggled") { [unowned self] in
                 if gtk_toggle_button_get_active(cast(button)) != 0 {
                     self.choose(tool)
@@ -165,6 +174,7 @@ final class MarkupBar {
                 }
             }
         }
+        Signal.connect(newSignatureButton, "clicked") { [unowned self] in self.drawSignature() }
         Signal.connect(rotateLeftButton, "clicked") { [unowned self] in self.turn(-1) }
         Signal.connect(rotateRightButton, "clicked") { [unowned self] in self.turn(1) }
         Signal.connect(undoButton, "clicked") { [unowned self] in self.undo() }
@@ -208,7 +218,9 @@ final class MarkupBar {
     }
 
     private func untoggleTools() {
-        for button in [noteButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton] { gtk_toggle_button_set_active(cast(button), 0) }
+        for button in [noteButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
+            gtk_toggle_button_set_active(cast(button), 0)
+        }
         choose(.none)
     }
 
@@ -223,6 +235,9 @@ final class MarkupBar {
         case .note:
             pages.shapeDrag = nil
             pages.pageClick = { [unowned self] page, x, y in self.placeNote(page: page, x: x, y: y) }
+        case .sign:
+            pages.shapeDrag = nil
+            pages.pageClick = { [unowned self] page, x, y in self.placeSignature(page: page, x: x, y: y) }
         case .draw, .rectangle, .oval, .line, .arrow:
             pages.pageClick = nil
             pages.shapeDrag = { [unowned self] page, from, to, finished in self.dragged(page: page, from: from, to: to, finished: finished) }
@@ -235,6 +250,12 @@ final class MarkupBar {
         case .line: status("Line: drag on the page")
         case .arrow: status("Arrow: drag from its tail to its tip")
         case .draw: status("Draw: drag on the page; each stroke can be undone (Ctrl+Z)")
+        case .sign:
+            if signatures.load() == nil {
+                drawSignature()
+            } else {
+                status("Sign: click where the signature goes · New Signature… draws another")
+            }
         }
     }
 
@@ -361,7 +382,7 @@ final class MarkupBar {
         let kind: PageAnnotation.Kind
         let box: TextBox
         switch tool {
-        case .none, .note: return
+        case .none, .note, .sign: return
         case .draw:
             drew(page: page, from: from, to: to, finished: finished)
             return
@@ -397,6 +418,46 @@ final class MarkupBar {
             draft = annotation
         }
     }
+
+    /// The signature pad; Save keeps the signature and chooses Sign, Cancel leaves Sign off
+    /// when there is no signature to place.
+    private func drawSignature() {
+        guard signatureDialog == nil else { return }
+        let dialog = SignatureDialog(parent: window) { [unowned self] signature in
+            self.signatureDialog = nil
+            if let signature {
+                if let failure = self.signatures.save(signature) {
+                    self.status("The signature cannot be kept: \(failure)")
+                    return
+                }
+                if self.tool == .sign {
+                    self.status("Signature kept · Sign: click where it goes")
+                } else {
+                    gtk_toggle_button_set_active(cast(self.signButton), 1)
+                }
+            } else if self.signatures.load() == nil, self.tool == .sign {
+                gtk_toggle_button_set_active(cast(self.signButton), 0)
+                self.status("No signature: Sign needs one drawn first")
+            }
+        }
+        signatureDialog = dialog
+        dialog.present()
+        status("Draw your signature on the pad, then Save")
+    }
+
+    /// The kept signature, 150 points wide, centred where the page was clicked: one ink annotation.
+    private func placeSignature(page: Int, x: Double, y: Double) {
+        guard let signature = signatures.load() else {
+            drawSignature()
+            return
+        }
+        let strokes = signature.placed(centreX: x, centreY: y, width: 150)
+        add(.annotation(PageAnnotation(kind: .ink, page: page, boxes: [], colour: Self.ink, strokes: strokes, lineWidth: lineWidth)),
+            "Signature on page \(page + 1)")
+    }
+
+    /// A signature's colour: dark blue ink, whatever the colour chosen for marking.
+    static let ink = PageAnnotation.Colour(red: 0.05, green: 0.1, blue: 0.45)
 
     private func turn(_ quarterTurns: Int) {
         let page = model().page

@@ -62,9 +62,10 @@ final class LookMarkupTests {
     }
 
     /// Opens `path`, waits for page 1 and turns Markup on; the window's id and where the page is.
-    func openWithMarkup(_ path: String, title: String) throws -> (BackgroundProcess, String, (left: Int, top: Int, width: Int)) {
+    func openWithMarkup(_ path: String, title: String, environment extra: [String: String] = [:]) throws
+        -> (BackgroundProcess, String, (left: Int, top: Int, width: Int)) {
         let bed = harness.bed
-        let viewer = try harness.look([path])
+        let viewer = try harness.look([path], ProcessInfo.processInfo.environment, extra)
         let window = try #require(bed.waitForWindow(named: title), "\(viewer.errorOutput)")
         _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } }
         // The toggle (a push button to AT-SPI in GTK 4.8) is there once the worker said the PDF may be annotated.
@@ -239,6 +240,60 @@ final class LookMarkupTests {
         let onStroke = raster.count(x: 95, y: 345, width: 310, height: 110) { r, g, b in r > 200 && g > 180 && b < 120 }
         let onArrow = raster.count(x: 95, y: 590, width: 310, height: 20) { r, g, b in r > 200 && g > 180 && b < 120 }
         #expect(onStroke > 300 && onArrow > 200, "pdftoppm draws the stroke (\(onStroke)) and the arrow (\(onArrow))")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
+    /// Sign: the first time, the pad opens; a signature drawn there with the pointer and saved
+    /// is kept (mode 0600, in a folder only its owner may enter, under $XDG_DATA_HOME); a click
+    /// places it on the page, 150 points wide around the click; Done saves it as ink.
+    @Test func aSignatureDrawnOnceIsKeptAndPlacedWhereThePageIsClicked() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "signed.pdf")
+        let dataHome = harness.directory.file("data")
+        let kept = dataHome + "/quire/signatures/signature.json"
+        let (viewer, window, page) = try openWithMarkup(path, title: "^signed\\.pdf$", environment: ["XDG_DATA_HOME": dataHome])
+        defer { viewer.stop() }
+        #expect(bed.press("Sign"))
+        let pad = try #require(bed.waitForWindow(named: "^Draw Your Signature$"), "the signature pad opens the first time")
+        let geometry = try bed.geometry(of: pad)
+        // A loop and a tail across the middle of the pad (the pad fills most of its window).
+        let (cx, cy) = (geometry.width / 2, geometry.height / 2)
+        var command = ["/usr/bin/xdotool"]
+        for (index, (dx, dy)) in [(-120, 10), (-80, -20), (-40, 15), (0, -25), (40, 10), (80, -15), (120, 5)].enumerated() {
+            command += ["mousemove", "--window", pad, "\(cx + dx)", "\(cy + dy)"] + (index == 0 ? ["mousedown", "1"] : ["sleep", "0.05"])
+        }
+        bed.run(command + ["mouseup", "1"])
+        let drawn = keep(try harness.screenshot("markup-signature-pad", window: pad) { $0.count { r, g, b in b > 60 && r < 60 && g < 80 } > 50 })
+        #expect(drawn.count { r, g, b in b > 60 && r < 60 && g < 80 } > 50, "the stroke is drawn on the pad: \(drawn.path)")
+        #expect(bed.press("Save"))
+        var tree = bed.waitForAccessible(Self.label("Signature kept"))
+        #expect(Self.label("Signature kept · Sign: click where it goes")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let attributes = try FileManager.default.attributesOfItem(atPath: kept)
+        #expect(attributes[.posixPermissions] as? Int == 0o600, "the signature file is the owner's alone")
+        #expect(try FileManager.default.attributesOfItem(atPath: dataHome + "/quire/signatures")[.posixPermissions] as? Int == 0o700)
+        let stored = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: kept))) as? [String: Any]
+        let strokes = (stored?["signature"] as? [String: Any])?["strokes"] as? [[[Double]]] ?? []
+        #expect(strokes.count == 1 && strokes[0].count >= 7, "one stroke through the pointer's points: \(strokes.map(\.count))")
+
+        // A click on the page places it there.
+        let at = LookSelectionTests.windowPoint(page, x: 300, y: 600)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(at.0)", "\(at.1)", "click", "1"])
+        tree = bed.waitForAccessible(Self.label("Signature on page 1"))
+        #expect(Self.label("Signature on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let placed = keep(try harness.screenshot("markup-signature-placed", window: window) { $0.count { r, g, b in b > 60 && r < 60 && g < 80 } > 50 })
+        #expect(placed.count { r, g, b in b > 60 && r < 60 && g < 80 } > 50, "the signature is drawn on the page at once: \(placed.path)")
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into signed.pdf"))
+        #expect(Self.label("Saved 1 change into signed.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let found = annotations(path)
+        try #require(found.map { $0["subtype"] as? String } == ["/Ink"], "\(found)")
+        #expect((found[0]["ink"] as? [Int])?.first.map { $0 >= 7 } == true, "\(found[0])")
+        if let rect = found[0]["rect"] as? [Double], rect.count == 4 {
+            // 150 points wide (with the line's width) around x = 300; around y = 600 from the top.
+            #expect(abs(rect[0] - 225) < 6 && abs(rect[2] - 375) < 6, "\(rect)")
+            #expect(rect[1] < 841.89 - 600 && rect[3] > 841.89 - 600, "\(rect)")
+        }
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
