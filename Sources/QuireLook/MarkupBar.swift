@@ -379,6 +379,8 @@ final class MarkupBar {
     }
 
     private func dragged(page: Int, from: (x: Double, y: Double), to: (x: Double, y: Double), finished: Bool) {
+        // Released without having moved (a click): nothing was drawn, nothing is added.
+        if finished, draft == nil { return }
         let kind: PageAnnotation.Kind
         let box: TextBox
         switch tool {

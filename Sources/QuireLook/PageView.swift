@@ -196,7 +196,9 @@ final class PageView {
     }
 
     private func dragEnded(dx: Double, dy: Double) {
-        guard let shapeDrag, let anchor, abs(dx) + abs(dy) > 3 else { return }
+        // Every drag ends, however near its start it ends (a freehand loop comes back to it):
+        // the tool knows whether it drew anything (a click draws nothing).
+        guard let shapeDrag, let anchor else { return }
         shapeDrag(anchor.page, (anchor.x, anchor.y), (anchor.x + dx / pageScale(anchor.page).x, anchor.y + dy / pageScale(anchor.page).y), true)
         self.anchor = nil
         gtk_widget_queue_draw(area)

@@ -221,13 +221,24 @@ final class LookMarkupTests {
         tree = bed.waitForAccessible(Self.label("Arrow on page 1"))
         #expect(Self.label("Arrow on page 1 · 2 changes not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(try bytes(path) == original, "nothing is written before Done")
+        // A closed loop (it ends where it began) is a stroke too.
+        #expect(bed.press("Draw"))
+        _ = bed.waitForAccessible(Self.label("Draw: drag on the page"))
+        command = ["/usr/bin/xdotool"]
+        for (index, point) in [(150, 700), (200, 680), (230, 720), (190, 750), (151, 701)].enumerated() {
+            let at = LookSelectionTests.windowPoint(page, x: Double(point.0), y: Double(point.1))
+            command += ["mousemove", "--window", window, "\(at.0)", "\(at.1)"] + (index == 0 ? ["mousedown", "1"] : ["sleep", "0.05"])
+        }
+        bed.run(command + ["mouseup", "1"])
+        tree = bed.waitForAccessible(Self.label("Drawing on page 1 · 3 changes"))
+        #expect(Self.label("Drawing on page 1 · 3 changes not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
 
         #expect(bed.press("Done"))
-        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 2 changes into drawn.pdf"))
-        #expect(Self.label("Saved 2 changes into drawn.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 3 changes into drawn.pdf"))
+        #expect(Self.label("Saved 3 changes into drawn.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(Array(try bytes(path).prefix(original.count)) == original, "the original bytes stay first")
         let found = annotations(path)
-        try #require(found.map { $0["subtype"] as? String } == ["/Ink", "/Line"], "\(found)")
+        try #require(found.map { $0["subtype"] as? String } == ["/Ink", "/Line", "/Ink"], "\(found)")
         let strokes = found[0]["ink"] as? [Int] ?? []
         #expect(strokes.count == 1 && strokes[0] >= points.count, "one stroke with the pointer's points: \(found[0])")
         if let rect = found[0]["rect"] as? [Double], rect.count == 4 {
