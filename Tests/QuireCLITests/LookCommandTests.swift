@@ -282,7 +282,8 @@ final class LookCommandTests {
         // Printer → Copies → Pages → Sides → Paper → Turn → Scale → Per side; → gives 2.
         for _ in 0..<7 { session.send("Tab") }
         session.send("Right")
-        screen = session.wait { $0.contains("composed by Quire") && Self.row($0, "Per side").contains(" 2 ") }
+        // The printer's paper joins the summary after the choice (with the capabilities): wait for all of it.
+        screen = session.wait { $0.contains("Will print: 2 sheets of Letter, 2 sides (composed by Quire)") && Self.row($0, "Per side").contains(" 2 ") }
         #expect(Self.row(screen, "Per side").contains(" 2 "), "\(Self.row(screen, "Per side"))")
         #expect(screen.contains("Will print: 2 sheets of Letter, 2 sides (composed by Quire)"), "\(screen)")
         session.send("C-r")
