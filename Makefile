@@ -73,8 +73,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
+## release: only what ships (the fuzz targets, examples and benchmarks are built where they are used).
+RELEASE_PRODUCTS := quire quire-look QuirePopplerSplash
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+	@for product in $(RELEASE_PRODUCTS); do \
+		echo "$(SWIFT) build $(RELEASE_FLAGS) --product $$product"; \
+		$(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit $$?; \
+	done
 
 samples: deps
 	Samples/generate.sh $(SAMPLES)
