@@ -5,7 +5,8 @@ import QuireViewer
 
 /// The window's Markup (issue 36): the header's Markup toggle (Ctrl+Shift+A) and the tool bar
 /// it shows over a PDF's pages — Highlight, Underline and Strike Through for the selected text
-/// (else the current find match), Note (a click), Draw (freehand ink), Rectangle, Oval, Line and
+/// (else the current find match), Note and Text (a click: a sticky note, or a text box set
+/// where the page was clicked, its text typed in the bar's field first), Draw (freehand ink), Rectangle, Oval, Line and
 /// Arrow (a drag), Sign (a click places the signature drawn once on a pad and kept: ink), a
 /// colour and a line width, Rotate Left/Right for the page in view, Undo/Redo (Ctrl+Z,
 /// Ctrl+Shift+Z), Done and Revert.
@@ -30,6 +31,7 @@ final class MarkupBar {
     private let underlineButton = Accessibility.iconButton("format-text-underline-symbolic", "Underline")
     private let strikeButton = Accessibility.iconButton("format-text-strikethrough-symbolic", "Strike Through")
     private let noteButton = MarkupBar.toolButton(nil, "Note", tip: "Note: click on the page")
+    private let textButton = MarkupBar.toolButton(nil, "Text", tip: "Text: type it in the field, then click where the box goes")
     private let rectangleButton = MarkupBar.toolButton("checkbox-symbolic", "Rectangle", tip: "Rectangle: drag on the page")
     private let ovalButton = MarkupBar.toolButton("radio-symbolic", "Oval", tip: "Oval: drag on the page")
     private let lineButton = MarkupBar.toolButton(nil, "Line", tip: "Line: drag on the page")
@@ -42,7 +44,10 @@ final class MarkupBar {
     private var signatureDialog: SignatureDialog?
     private let signatures = SignatureStore.standard()
     private let colourChoice: UnsafeMutablePointer<GtkWidget>
+    /// The text of the next note or text box (shown while Note or Text is chosen).
     private let noteText = gtk_entry_new()!
+    /// The next text box's size (shown while Text is chosen).
+    private let textSizeChoice: UnsafeMutablePointer<GtkWidget>
     private let rotateLeftButton = Accessibility.iconButton("object-rotate-left-symbolic", "Rotate Left")
     private let rotateRightButton = Accessibility.iconButton("object-rotate-right-symbolic", "Rotate Right")
     private let undoButton = Accessibility.iconButton("edit-undo-symbolic", "Undo")
@@ -62,8 +67,14 @@ final class MarkupBar {
     /// The line widths offered (points), in the choice's order; the second is the first chosen.
     static let widths: [(name: String, points: Double)] = [("Thin", 1), ("Medium", 2), ("Thick", 4)]
 
+    /// The text sizes offered (points), in the choice's order; the second is the first chosen.
+    static let textSizes: [(name: String, points: Double)] = [("Small Text", 9), ("Medium Text", 12), ("Large Text", 18)]
+
+    /// Widest a text box is set (it is narrower where the page ends sooner), in points.
+    static let textBoxWidth = 240.0
+
     /// What a drag or click on a page makes while the bar is shown.
-    enum Tool { case none, note, draw, rectangle, oval, line, arrow, sign }
+    enum Tool { case none, note, text, draw, rectangle, oval, line, arrow, sign }
     private(set) var tool = Tool.none
 
     /// Each file's changes not yet saved (by the model's file index).
@@ -99,6 +110,9 @@ final class MarkupBar {
         let widthNames = Self.widths.map { UnsafePointer(strdup($0.name)) } + [nil]
         widthChoice = widthNames.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }!
         for name in widthNames { free(UnsafeMutableRawPointer(mutating: name)) }
+        let sizeNames = Self.textSizes.map { UnsafePointer(strdup($0.name)) } + [nil]
+        textSizeChoice = sizeNames.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }!
+        for name in sizeNames { free(UnsafeMutableRawPointer(mutating: name)) }
         build()
         connect()
     }
@@ -127,7 +141,7 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(underlineButton, "Underline the selected text")
         gtk_widget_set_tooltip_text(strikeButton, "Strike through the selected text")
         // One shape tool at a time (or none).
-        for button in [drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
+        for button in [textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
             gtk_toggle_button_set_group(cast(button), cast(noteButton))
         }
         gtk_widget_set_tooltip_text(newSignatureButton, "Draw a new signature (it replaces the one kept)")
@@ -141,6 +155,11 @@ final class MarkupBar {
         gtk_editable_set_width_chars(OpaquePointer(noteText), 10)
         gtk_entry_set_placeholder_text(cast(noteText), "Note text")
         Accessibility.setLabel(noteText, "Note Text")
+        gtk_drop_down_set_selected(OpaquePointer(textSizeChoice), 1)
+        Accessibility.nameDropDownButton(textSizeChoice, "Text Size")
+        Accessibility.setLabel(textSizeChoice, "Text Size")
+        gtk_widget_set_tooltip_text(textSizeChoice, "Size of the next text box's letters")
+        gtk_widget_set_visible(textSizeChoice, 0)
         gtk_widget_set_tooltip_text(rotateLeftButton, "Turn the page in view left")
         gtk_widget_set_tooltip_text(rotateRightButton, "Turn the page in view right")
         gtk_widget_set_tooltip_text(undoButton, "Undo (Ctrl+Z)")
@@ -149,7 +168,7 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(revertButton, "Put the file back as it was when the window opened it")
         // The note's text field shows while the Note tool is chosen.
         gtk_widget_set_visible(noteText, 0)
-        for widget in [highlightButton, underlineButton, strikeButton, noteButton, noteText, drawButton, rectangleButton, ovalButton,
+        for widget in [highlightButton, underlineButton, strikeButton, noteButton, textButton, noteText, textSizeChoice, drawButton, rectangleButton, ovalButton,
                        lineButton, arrowButton, signButton, newSignatureButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton] {
             gtk_box_append(cast(tools), widget)
         }
@@ -164,7 +183,7 @@ final class MarkupBar {
         Signal.connect(highlightButton, "clicked") { [unowned self] in self.markText(.highlight) }
         Signal.connect(underlineButton, "clicked") { [unowned self] in self.markText(.underline) }
         Signal.connect(strikeButton, "clicked") { [unowned self] in self.markText(.strikeOut) }
-        for (button, tool) in [(noteButton, Tool.note), (drawButton, .draw), (rectangleButton, .rectangle), (ovalButton, .oval),
+        for (button, tool) in [(noteButton, Tool.note), (textButton, .text), (drawButton, .draw), (rectangleButton, .rectangle), (ovalButton, .oval),
                                (lineButton, .line), (arrowButton, .arrow), (signButton, .sign)] {
             Signal.connect(button, "toggled") { [unowned self] in
                 if gtk_toggle_button_get_active(cast(button)) != 0 {
@@ -218,7 +237,7 @@ final class MarkupBar {
     }
 
     private func untoggleTools() {
-        for button in [noteButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
+        for button in [noteButton, textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
             gtk_toggle_button_set_active(cast(button), 0)
         }
         choose(.none)
@@ -227,7 +246,13 @@ final class MarkupBar {
     private func choose(_ tool: Tool) {
         self.tool = tool
         draft = nil
-        gtk_widget_set_visible(noteText, tool == .note ? 1 : 0)
+        gtk_widget_set_visible(noteText, tool == .note || tool == .text ? 1 : 0)
+        gtk_widget_set_visible(textSizeChoice, tool == .text ? 1 : 0)
+        if tool == .note || tool == .text {
+            let name = tool == .note ? "Note Text" : "Text Box Text"
+            gtk_entry_set_placeholder_text(cast(noteText), tool == .note ? "Note text" : "Text to place")
+            Accessibility.setLabel(noteText, name)
+        }
         switch tool {
         case .none:
             pages.shapeDrag = nil
@@ -235,6 +260,14 @@ final class MarkupBar {
         case .note:
             pages.shapeDrag = nil
             pages.pageClick = { [unowned self] page, x, y in self.placeNote(page: page, x: x, y: y) }
+        case .text:
+            // Text in the highlighter's yellow can hardly be read: black, where yellow is still chosen.
+            if gtk_drop_down_get_selected(OpaquePointer(colourChoice)) == 0,
+               let black = Self.colours.firstIndex(where: { $0.name == "Black" }) {
+                gtk_drop_down_set_selected(OpaquePointer(colourChoice), guint(black))
+            }
+            pages.shapeDrag = nil
+            pages.pageClick = { [unowned self] page, x, y in self.placeText(page: page, x: x, y: y) }
         case .sign:
             pages.shapeDrag = nil
             pages.pageClick = { [unowned self] page, x, y in self.placeSignature(page: page, x: x, y: y) }
@@ -245,6 +278,7 @@ final class MarkupBar {
         switch tool {
         case .none: break
         case .note: status("Note: click on the page where it goes (type its text in the field first)")
+        case .text: status("Text: type it in the field, then click where the box's top left corner goes")
         case .rectangle: status("Rectangle: drag on the page")
         case .oval: status("Oval: drag on the page")
         case .line: status("Line: drag on the page")
@@ -378,13 +412,36 @@ final class MarkupBar {
                                        colour: colour, text: text)), "Note on page \(page + 1)")
     }
 
+    /// A text box whose top left corner is where the page was clicked: the field's text set
+    /// at the chosen size, wrapped to ``textBoxWidth`` or the page's edge.
+    private func placeText(page: Int, x: Double, y: Double) {
+        let text = String(cString: gtk_editable_get_text(OpaquePointer(noteText)))
+        guard !text.isEmpty else {
+            status("Text: type the text in the field first, then click where it goes")
+            return
+        }
+        if let character = FreeTextLayout.unencodable(text) {
+            status("Text: \(String(character).debugDescription) cannot be set: a text box has Western European letters only (Windows-1252)")
+            return
+        }
+        let index = Int(gtk_drop_down_get_selected(OpaquePointer(textSizeChoice)))
+        let size = Self.textSizes.indices.contains(index) ? Self.textSizes[index].points : 12
+        let room = model().pageSize(page).map { $0.width - x - 6 } ?? Self.textBoxWidth
+        guard let layout = FreeTextLayout(text: text, fontSize: size, maximumWidth: max(4 * size, min(Self.textBoxWidth, room))) else {
+            status("Text: the text is too long for one box (at most \(FreeTextLayout.maximumLength) characters)")
+            return
+        }
+        add(.annotation(PageAnnotation(kind: .freeText, page: page, boxes: [TextBox(x: x, y: y, width: layout.width, height: layout.height)],
+                                       colour: colour, text: text, fontSize: size)), "Text on page \(page + 1)")
+    }
+
     private func dragged(page: Int, from: (x: Double, y: Double), to: (x: Double, y: Double), finished: Bool) {
         // Released without having moved (a click): nothing was drawn, nothing is added.
         if finished, draft == nil { return }
         let kind: PageAnnotation.Kind
         let box: TextBox
         switch tool {
-        case .none, .note, .sign: return
+        case .none, .note, .text, .sign: return
         case .draw:
             drew(page: page, from: from, to: to, finished: finished)
             return
@@ -655,6 +712,17 @@ final class MarkupBar {
                 }
                 cairo_stroke(cairo)
                 cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
+            case .freeText:
+                // The lines the saved appearance sets, in Helvetica's metric twin.
+                guard let box = annotation.boxes.first,
+                      let layout = FreeTextLayout(text: annotation.text ?? "", fontSize: annotation.fontSize, maximumWidth: box.width + 0.01)
+                else { continue }
+                cairo_select_font_face(cairo, "Helvetica", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+                cairo_set_font_size(cairo, layout.fontSize * sy)
+                for (index, line) in layout.lines.enumerated() {
+                    cairo_move_to(cairo, x + (box.x + FreeTextLayout.padding) * sx, y + (box.y + layout.baseline(index)) * sy)
+                    cairo_show_text(cairo, line)
+                }
             case .ink:
                 cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
                 cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)

@@ -53,6 +53,7 @@ public struct DocumentChanges: Sendable, Hashable {
                 }
             }
             writer.double(annotation.lineWidth)
+            writer.double(annotation.fontSize)
         }
         writer.integer(Int64(turns.count))
         for (page, quarterTurns) in turns.sorted(by: { $0.key < $1.key }) {
@@ -92,9 +93,9 @@ public struct DocumentChanges: Sendable, Hashable {
                 for _ in 0..<pointCount { stroke.append(PageAnnotation.Point(x: try reader.double(), y: try reader.double())) }
                 strokes.append(stroke)
             }
-            let lineWidth = try reader.double()
+            let lineWidth = try reader.double(), fontSize = try reader.double()
             annotations.append(PageAnnotation(kind: kind, page: Int(page), boxes: boxes, colour: colour, text: text,
-                                              strokes: strokes, lineWidth: lineWidth))
+                                              strokes: strokes, lineWidth: lineWidth, fontSize: fontSize))
         }
         let turnCount = try reader.count(atMost: Self.maximumValues)
         turns = [:]

@@ -167,6 +167,67 @@ final class MarkupSaveTests {
                 "the arrow's red: \(arrow), its head wider than its shaft: \(arrowhead)")
     }
 
+    /// Text (a text box), saved: pypdf finds a `/FreeText` with its text, its `/DA` (Helvetica at
+    /// the size chosen, the colour) and an appearance, and no `/C` (a reader would fill the box
+    /// with it); pdftoppm draws the text inside the box as the window placed it, reading upright
+    /// on a page shown turned too — nothing of it outside the box.
+    @Test(arguments: ["document.pdf", "find-rotated.pdf"])
+    func aTextBoxIsSavedAsFreeTextAndDrawnUprightInItsBox(sample: String) throws {
+        let path = try copy(sample, to: "text-\(sample)")
+        let original = try bytes(path)
+        func isRed(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 150 && g < 110 && b < 110 }
+        let before = try #require(PDFPageRaster(path, in: directory.path), "pdftoppm drew \(path)")
+        let text = "Quire wrote this box, (with parentheses) and a café"
+        let layout = try #require(FreeTextLayout(text: text, fontSize: 18, maximumWidth: 240))
+        #expect(layout.lines == ["Quire wrote this box, (with", "parentheses) and a café"], "wrapped at 240 points: \(layout.lines)")
+        let box = PageAnnotation.Box(x: 100, y: 420, width: layout.width, height: layout.height)
+        try save(path, DocumentChanges(annotations: [
+            PageAnnotation(kind: .freeText, page: 0, boxes: [box], colour: .red, text: text, fontSize: 18),
+        ]))
+        #expect(Array(try bytes(path).prefix(original.count)) == original, "the original bytes stay first and unchanged")
+        let script = """
+            import json, sys, pypdf
+            a = pypdf.PdfReader(sys.argv[1]).pages[0]['/Annots'][0].get_object()
+            print(json.dumps({'subtype': str(a['/Subtype']), 'contents': str(a.get('/Contents')), 'da': str(a.get('/DA')),
+                              'colour': '/C' in a, 'appearance': bool(a.get('/AP') and '/N' in a['/AP'])}))
+            """
+        let result = ProcessRunner.run(["/usr/bin/python3", "-c", script, path], timeout: 60)
+        let found = (try? JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [String: Any]) ?? [:]
+        #expect(found["subtype"] as? String == "/FreeText" && found["contents"] as? String == text, "pypdf: \(result.standardError) \(found)")
+        #expect(found["da"] as? String == "/Helv 18 Tf 0.85 0.1 0.1 rg" && found["colour"] as? Bool == false, "\(found)")
+        #expect(found["appearance"] as? Bool == true, "\(found)")
+
+        let page = try #require(PDFPageRaster(path, in: directory.path), "pdftoppm drew \(path)")
+        let inside = page.count(x: Int(box.x), y: Int(box.y), width: Int(box.width) + 1, height: Int(box.height) + 1, where: isRed)
+        let all = page.count(x: 0, y: 0, width: page.width, height: page.height, where: isRed)
+            - before.count(x: 0, y: 0, width: before.width, height: before.height, where: isRed)
+        #expect(inside > 500 && all == inside, "the text's red: \(inside) inside its box, \(all - inside) elsewhere")
+        // Two lines, top to bottom: red in each line's band.
+        for index in 0..<2 {
+            let top = Int(box.y + layout.baseline(index) - 13)
+            #expect(page.count(x: Int(box.x), y: top, width: Int(box.width), height: 15, where: isRed) > 100, "line \(index + 1)")
+        }
+    }
+
+    /// What a text box cannot be: a letter outside Windows-1252 (Helvetica, unembedded, has no
+    /// other), no text, a size outside 4…144 points — refused in one line, nothing saved.
+    @Test func aTextBoxThatCannotBeSetIsRefusedInOneLine() throws {
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        let document = DocumentRequest(path: DocumentPath(Samples.path("document.pdf")))
+        let box = PageAnnotation.Box(x: 100, y: 420, width: 200, height: 30)
+        for (text, size, reason) in [("Καλημέρα", 12.0, "cannot show \"Κ\""), ("", 12, "needs its text"), ("Hello", 200, "not between 4 and 144")] {
+            #expect {
+                try client.saveChanges(document, DocumentChanges(annotations: [
+                    PageAnnotation(kind: .freeText, page: 0, boxes: [box], text: text, fontSize: size),
+                ]))
+            } throws: { error in
+                let message = (error as? RenderProblem)?.message ?? "\(error)"
+                return message.contains(reason) && !message.contains("\n")
+            }
+        }
+    }
+
     @Test func aRevertGivesBackTheOriginalBytes() throws {
         let path = try copy("document.pdf", to: "revert.pdf", mode: 0o640)
         let original = try bytes(path)

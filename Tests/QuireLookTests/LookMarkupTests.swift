@@ -309,6 +309,51 @@ final class LookMarkupTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// Text: the text typed in the bar's field, a click on a blank part of the page — the box is
+    /// drawn there at once (in black: yellow, the first colour, is for highlighting), and Done
+    /// saves it as a /FreeText whose rectangle starts where the page was clicked.
+    @Test func aTextBoxTypedInTheFieldIsPlacedWhereThePageIsClickedAndSavedAsFreeText() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "text-box.pdf")
+        let original = try bytes(path)
+        let (viewer, window, page) = try openWithMarkup(path, title: "^text-box\\.pdf$")
+        defer { viewer.stop() }
+        #expect(bed.press("Text"))
+        var tree = bed.waitForAccessible { $0.contains { $0.name == "Text Box Text" && $0.states.contains("visible") } }
+        let field = try #require(tree.first { $0.name == "Text Box Text" && $0.extents != nil }?.extents,
+                                 "\(tree.filter { $0.name.hasPrefix("Text") })")
+        #expect(tree.contains { $0.name == "Text Size" && $0.states.contains("visible") }, "the size choice shows with Text")
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(field.x + field.width / 2)", "\(field.y + field.height / 2)", "click", "1"])
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Text Box Text" && $0.states.contains("focused") } }
+        bed.type("Received with thanks")
+        // The box's place: 100 points from the left, 300 from the top, where page 1 is blank.
+        let corner = LookSelectionTests.windowPoint(page, x: 100, y: 300)
+        let far = LookSelectionTests.windowPoint(page, x: 260, y: 318)
+        let region = WindowTestBed.Accessible.Extents(x: corner.0, y: corner.1, width: far.0 - corner.0, height: far.1 - corner.1)
+        func dark(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r < 90 && g < 90 && b < 90 }
+        let blank = try harness.screenshot("markup-text-before", window: window) { _ in true }
+        #expect(blank.count(in: region, dark) == 0, "the page is blank there before: \(blank.path)")
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(corner.0)", "\(corner.1)", "click", "1"])
+        tree = bed.waitForAccessible(Self.label("Text on page 1"))
+        #expect(Self.label("Text on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let shown = keep(try harness.screenshot("markup-text", window: window) { $0.count(in: region, dark) > 40 })
+        #expect(shown.count(in: region, dark) > 40, "the text is drawn where the page was clicked: \(shown.path)")
+
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into text-box.pdf"))
+        #expect(Self.label("Saved 1 change into text-box.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let found = annotations(path)
+        try #require(found.map { $0["subtype"] as? String } == ["/FreeText"], "\(found)")
+        #expect(found[0]["contents"] as? String == "Received with thanks" && found[0]["appearance"] as? Bool == true, "\(found[0])")
+        if let rect = found[0]["rect"] as? [Double], rect.count == 4 {
+            // The click's point is the box's top left corner (within a pixel of the screen's scale).
+            #expect(abs(rect[0] - 100) < 3 && abs(rect[3] - (842 - 300)) < 3 && rect[2] - rect[0] > 100, "\(rect)")
+        }
+        #expect(Array(try bytes(path).prefix(original.count)) == original)
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     @Test func aFileChangedOnDiskIsNotOverwrittenAndANoteAndATurnAreSaved() throws {
         let bed = harness.bed
         let path = try copy("find-cases.pdf", to: "changed.pdf")

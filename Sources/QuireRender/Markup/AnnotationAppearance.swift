@@ -110,6 +110,26 @@ enum AnnotationAppearance {
         return Array(header.utf8) + data + Array("\nendstream".utf8)
     }
 
+    /// A text box's appearance stream: each line of `layout` in Helvetica (WinAnsi) in
+    /// `colour`, its baseline placed by `place` (from the page as shown to PDF space), so that
+    /// the text reads upright on a turned page; the bounding box is `rect`.
+    static func freeText(_ layout: FreeTextLayout, box: PageAnnotation.Box, rect: (x1: Double, y1: Double, x2: Double, y2: Double),
+                         colour: PageAnnotation.Colour, place: (Double, Double) -> (Double, Double)) -> [UInt8] {
+        let rgb = [colour.red, colour.green, colour.blue].map { n(max(0, min(1, $0))) }.joined(separator: " ")
+        var content = Array("q BT /Helv \(n(layout.fontSize)) Tf \(rgb) rg\n".utf8)
+        for (index, line) in layout.lines.enumerated() where !line.isEmpty {
+            let (x, y) = (box.x + FreeTextLayout.padding, box.y + layout.baseline(index))
+            let origin = place(x, y), right = place(x + 1, y), up = place(x, y - 1)
+            let matrix = [right.0 - origin.0, right.1 - origin.1, up.0 - origin.0, up.1 - origin.1, origin.0, origin.1]
+            content += Array((matrix.map(n).joined(separator: " ") + " Tm ").utf8) + FreeTextLayout.literal(line) + Array(" Tj\n".utf8)
+        }
+        content += Array("ET Q".utf8)
+        let header = "<< /Type /XObject /Subtype /Form /BBox [\(n(rect.x1)) \(n(rect.y1)) \(n(rect.x2)) \(n(rect.y2))] "
+            + "/Resources << /Font << /Helv << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >> >> >> "
+            + "/Length \(content.count) >>\nstream\n"
+        return Array(header.utf8) + content + Array("\nendstream".utf8)
+    }
+
     /// A stroked path through `points`, smoothed: straight to the first midpoint, then from
     /// each midpoint to the next a curve whose control is the point between them (a quadratic
     /// Bézier written as the cubic PDF draws), straight to the last point. One point: a dot.

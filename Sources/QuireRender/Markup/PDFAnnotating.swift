@@ -15,7 +15,7 @@ extension PDFDocument {
     }
 
     /// Adds `annotation` to its page in memory (poppler-glib makes the dictionary; what it
-    /// cannot make — ink, arrowheads, line widths, appearance streams — the update after
+    /// cannot make — ink, text boxes, arrowheads, line widths, appearance streams — the update after
     /// poppler's adds); ``savedUpdate(original:turns:annotations:)`` writes it.
     /// - Throws: ``FormValueError`` for a page that does not exist or geometry that is not a
     ///   place on the page.
@@ -31,6 +31,19 @@ extension PDFDocument {
         }
         guard annotation.lineWidth.isFinite, annotation.lineWidth >= 0.25, annotation.lineWidth <= 50 else {
             throw FormValueError("a line width of \(annotation.lineWidth) points is not between 0.25 and 50")
+        }
+        if annotation.kind == .freeText {
+            let text = annotation.text ?? ""
+            guard !text.isEmpty else { throw FormValueError("a text box needs its text") }
+            if let character = FreeTextLayout.unencodable(text) {
+                throw FormValueError("a text box cannot show \(String(character).debugDescription): only Western European letters (Windows-1252) can be typed")
+            }
+            guard FreeTextLayout.fontSizes.contains(annotation.fontSize) else {
+                throw FormValueError("a font size of \(annotation.fontSize) points is not between 4 and 144")
+            }
+            guard text.count <= FreeTextLayout.maximumLength else {
+                throw FormValueError("a text box holds at most \(FreeTextLayout.maximumLength) characters")
+            }
         }
         // Ink's rectangle holds its strokes' whole width.
         let first = annotation.kind == .ink
@@ -72,11 +85,11 @@ extension PDFDocument {
             created = libpoppler.poppler_annot_text_new(document, &icon)
         case .square: created = libpoppler.poppler_annot_square_new(document, &bounds)
         case .circle: created = libpoppler.poppler_annot_circle_new(document, &bounds)
-        case .ink:
-            // poppler-glib 22 cannot make an ink annotation: a square of the strokes' bounds
-            // stands in (poppler puts it on the page, with the crop box and rotation applied to
-            // its rectangle) and the update after poppler's makes it /Ink with its /InkList
-            // (``PDFAppendedUpdate``).
+        case .ink, .freeText:
+            // poppler-glib 22 can make neither an ink annotation nor a text box: a square of
+            // the strokes' bounds or the box stands in (poppler puts it on the page, with the
+            // crop box and rotation applied to its rectangle) and the update after poppler's
+            // makes it /Ink with its /InkList, or /FreeText (``PDFAppendedUpdate``).
             created = libpoppler.poppler_annot_square_new(document, &bounds)
         case .line, .arrow:
             var start = PopplerPoint(x: first.x, y: height - first.y)

@@ -2,14 +2,14 @@ internal import CQPDF
 import QuireTypes
 
 /// What poppler-glib cannot write, as an incremental update of its own after whatever poppler
-/// saved: pages turned (poppler-glib cannot set a page's `/Rotate`), ink and arrowheads and line
-/// widths (poppler-glib 22 has no ink annotation and no setter for line endings or border
+/// saved: pages turned (poppler-glib cannot set a page's `/Rotate`), ink, text boxes, arrowheads
+/// and line widths (poppler-glib 22 has no ink or free text annotation and no setter for line endings or border
 /// widths) and the appearance streams of the annotations it added (it writes their
 /// dictionaries without `/AP`). libqpdf reads the file as saved so far; each turned page gets
 /// its new `/Rotate` (the inherited value, turned); each new annotation (the last ones of its
 /// page's `/Annots`, where poppler appends them) gets what poppler left out — an ink's stand-in
 /// square becomes `/Ink` with its `/InkList` (placed as poppler placed the square: the page's
-/// rotation and crop box), an arrow gets `/LE [/None /OpenArrow]`, a shape its `/BS` width —
+/// rotation and crop box), a text box's becomes `/FreeText` with its `/DA`, an arrow gets `/LE [/None /OpenArrow]`, a shape its `/BS` width —
 /// then a form XObject drawn from its own dictionary (``AnnotationAppearance``) and `/AP << /N … >>`;
 /// the changed dictionaries are written back as text. Appended: those objects, a cross-reference
 /// section of the same kind as the file's last one (a table, or a stream) whose `/Prev` is the
@@ -131,7 +131,9 @@ enum PDFAppendedUpdate {
                     api.qpdf_oh_remove_key(qpdf, annot, "/AP")
                 }
                 guard api.qpdf_oh_has_key(qpdf, annot, "/AP") == 0,
-                      let form = AnnotationAppearance.form(annot, api: api, qpdf: qpdf) else { continue }
+                      let form = annotation.kind == .freeText
+                        ? freeTextForm(annot, as: annotation, rotation: placedRotation[index] ?? 0, api: api, qpdf: qpdf)
+                        : AnnotationAppearance.form(annot, api: api, qpdf: qpdf) else { continue }
                 let streamNumber = size + streams.count
                 streams.append((streamNumber, form))
                 var dictionary = text(api.qpdf_oh_unparse_resolved(qpdf, annot))
@@ -214,6 +216,15 @@ enum PDFAppendedUpdate {
                 api.qpdf_oh_replace_key(qpdf, annot, "/LE", api.qpdf_oh_parse(qpdf, "[/None /OpenArrow]"))
             }
             return true
+        case .freeText:
+            // The text's colour is in /DA (a text box's /C would be its background); no border.
+            let colour = [annotation.colour.red, annotation.colour.green, annotation.colour.blue].map { max(0, min(1, $0)) }
+            let appearance = "/Helv \(AnnotationAppearance.n(annotation.fontSize)) Tf \(numbers(colour)) rg"
+            api.qpdf_oh_replace_key(qpdf, annot, "/Subtype", api.qpdf_oh_parse(qpdf, "/FreeText"))
+            api.qpdf_oh_replace_key(qpdf, annot, "/DA", api.qpdf_oh_parse(qpdf, "(\(appearance))"))
+            api.qpdf_oh_replace_key(qpdf, annot, "/BS", api.qpdf_oh_parse(qpdf, "<< /W 0 >>"))
+            api.qpdf_oh_remove_key(qpdf, annot, "/C")
+            return true
         case .ink:
             guard let bounds = annotation.strokeBounds, let placed = rectangle(annot, api: api, qpdf: qpdf) else { return changed }
             let width = annotation.lineWidth
@@ -232,6 +243,18 @@ enum PDFAppendedUpdate {
         default:
             return changed
         }
+    }
+
+    /// A text box's appearance: its lines set as ``FreeTextLayout`` sets them, upright as the
+    /// page is shown (turned with it), placed as poppler placed the stand-in square.
+    private static func freeTextForm(_ annot: qpdf_oh, as annotation: PageAnnotation, rotation: Int,
+                                     api: quire_qpdf_api, qpdf: qpdf_data) -> [UInt8]? {
+        guard let box = annotation.boxes.first, let placed = rectangle(annot, api: api, qpdf: qpdf),
+              let layout = FreeTextLayout(text: annotation.text ?? "", fontSize: annotation.fontSize, maximumWidth: box.width + 0.01)
+        else { return nil }
+        let shown = PageAnnotation.Box(x: min(box.x, box.maxX), y: min(box.y, box.maxY), width: abs(box.width), height: abs(box.height))
+        return AnnotationAppearance.freeText(layout, box: shown, rect: placed, colour: annotation.colour,
+                                             place: placement(of: shown, at: placed, rotation: rotation))
     }
 
     /// From the page as shown (top left, y down, turned `rotation` degrees clockwise) to PDF

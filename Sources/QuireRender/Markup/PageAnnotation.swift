@@ -1,6 +1,6 @@
 /// An annotation a person adds to a page: text marked up (highlight, underline, strike-out over
-/// runs of text), a sticky note, a rectangle, an oval, a line, an arrow or a freehand drawing
-/// (ink). Saved as a standard PDF annotation dictionary with its appearance stream, which every
+/// runs of text), a sticky note, a text box, a rectangle, an oval, a line, an arrow or a
+/// freehand drawing (ink). Saved as a standard PDF annotation dictionary with its appearance stream, which every
 /// reader shows and edits.
 ///
 /// Geometry is in page points as the page is shown: origin at the top left, y down, the page's
@@ -19,6 +19,9 @@ public struct PageAnnotation: Sendable, Hashable {
         case arrow
         /// Freehand strokes (an `/Ink` annotation's `/InkList`): ``strokes``.
         case ink
+        /// A text box typed in place (a `/FreeText` annotation): ``text`` set in ``fontSize``
+        /// as ``FreeTextLayout`` sets it, in ``colour``, the first box its place.
+        case freeText = "free-text"
     }
 
     /// A point on the page, in the same space as ``Box``.
@@ -64,11 +67,13 @@ public struct PageAnnotation: Sendable, Hashable {
     /// Width of a shape's, line's or stroke's line, in points.
     public var lineWidth: Double
     public var colour: Colour
-    /// A note's text (or any annotation's comment).
+    /// A note's or text box's text (or any annotation's comment).
     public var text: String?
+    /// A text box's font size, in points.
+    public var fontSize: Double
 
     public init(kind: Kind, page: Int, boxes: [Box], colour: Colour = .highlightYellow, text: String? = nil,
-                strokes: [[Point]] = [], lineWidth: Double = 1) {
+                strokes: [[Point]] = [], lineWidth: Double = 1, fontSize: Double = 12) {
         self.kind = kind
         self.page = page
         self.boxes = boxes
@@ -76,6 +81,7 @@ public struct PageAnnotation: Sendable, Hashable {
         self.text = text
         self.strokes = strokes
         self.lineWidth = lineWidth
+        self.fontSize = fontSize
     }
 
     /// Most points an ink annotation keeps (a stroke's points are thinned before this).

@@ -142,6 +142,12 @@ public final class WindowTestBed: @unchecked Sendable {
         /// A rectangle in its window's coordinates.
         public struct Extents: Sendable, Hashable, CustomStringConvertible {
             public let x: Int, y: Int, width: Int, height: Int
+            public init(x: Int, y: Int, width: Int, height: Int) {
+                self.x = x
+                self.y = y
+                self.width = width
+                self.height = height
+            }
             /// Whether `other` lies wholly inside this rectangle (and is not empty).
             public func contains(_ other: Extents) -> Bool {
                 other.width > 0 && other.height > 0 && other.x >= x && other.y >= y
