@@ -15,7 +15,9 @@ struct FormCommand: AsyncParsableCommand {
             to -o OUT or over itself with --in-place. A check box takes on or off; a radio group \
             takes the export name of one of its buttons (their position, 1, 2, …, where they have \
             none) or off; a combo or list box takes one of its \
-            items. Values get appearance streams, so every reader shows them. The PDF is saved as \
+            items. Values get appearance streams, so every reader shows them. --flatten (with or \
+            without values) then makes the form part of its pages: each field is drawn as it \
+            looks and is no longer a field (a signed PDF is refused). The PDF is saved as \
             an incremental update: its original bytes stay first and unchanged, so an existing \
             digital signature stays valid. The file is read and written by a sandboxed render \
             worker; the result is put in place atomically and keeps the file's mode, and nothing \
@@ -29,6 +31,7 @@ struct FormCommand: AsyncParsableCommand {
               quire form form.pdf --json
               quire form form.pdf --set name=Ada --set agree=on -o filled.pdf
               quire form form.pdf --set colour=Blue --in-place
+              quire form form.pdf --set-from values.json --flatten -o final.pdf
             """)
 
     @Argument(help: ArgumentHelp("The PDF form.", valueName: "file"))
@@ -49,18 +52,21 @@ struct FormCommand: AsyncParsableCommand {
     @Flag(name: .customLong("in-place"), help: "Save the filled PDF over the file itself.")
     var inPlace = false
 
+    @Flag(name: .long, help: "Make the form part of its pages: fields drawn as they look, no longer fields.")
+    var flatten = false
+
     @Option(name: .long, help: ArgumentHelp("The password of an encrypted PDF.", valueName: "password"))
     var password: String?
 
     func validate() throws {
-        let filling = !values.isEmpty || valuesFile != nil
+        let filling = !values.isEmpty || valuesFile != nil || flatten
         if filling && (output == nil) == !inPlace {
-            throw ValidationError("Give one of -o FILE or --in-place to save the filled form.")
+            throw ValidationError("Give one of -o FILE or --in-place to save the \(flatten ? "flattened" : "filled") form.")
         }
         if !filling && (output != nil || inPlace) {
-            throw ValidationError("-o and --in-place go with --set or --set-from.")
+            throw ValidationError("-o and --in-place go with --set, --set-from or --flatten.")
         }
-        if filling && json { throw ValidationError("--json lists the fields; it does not go with --set.") }
+        if filling && json { throw ValidationError("--json lists the fields; it does not go with --set or --flatten.") }
         for value in values where !value.contains("=") {
             throw ValidationError("--set takes NAME=VALUE, not \(value.debugDescription).")
         }
@@ -73,7 +79,7 @@ struct FormCommand: AsyncParsableCommand {
         let request = DocumentRequest(path: path, password: password, maximumFileSize: max(original.size, 1))
         let client = RenderClient(command: WorkerCommand(executable: ThumbnailBatchRun.ownExecutable()), timeout: 120)
         defer { client.stop() }
-        if values.isEmpty && valuesFile == nil {
+        if values.isEmpty && valuesFile == nil && !flatten {
             let facts: FormFacts
             do { facts = try client.formFields(request) } catch { throw Self.fail(error, path: path) }
             if facts.isXFAOnly {
@@ -83,7 +89,7 @@ struct FormCommand: AsyncParsableCommand {
             Terminal.out(FormRecord.table(facts))
             return
         }
-        var changes = DocumentChanges()
+        var changes = DocumentChanges(flatten: flatten)
         if let valuesFile { changes.formValues += try Self.values(from: RawArguments.path(valuesFile)) }
         for value in values {
             let equals = value.firstIndex(of: "=")!

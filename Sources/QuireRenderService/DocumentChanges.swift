@@ -1,7 +1,8 @@
 import QuireRender
 
 /// What a person asked to change in a document, sent to the worker that writes it
-/// (``RenderRequestKind/saveChanges``): form values and annotations added to pages. The worker applies them all or
+/// (``RenderRequestKind/saveChanges``): form values, annotations added to pages, pages turned, the
+/// form flattened. The worker applies them all or
 /// none, and answers with the saved update (``PDFUpdate``), never writing the file itself.
 public struct DocumentChanges: Sendable, Hashable {
     /// One form field's new value, in the form's words (``FormField``).
@@ -18,11 +19,15 @@ public struct DocumentChanges: Sendable, Hashable {
     public var annotations: [PageAnnotation]
     /// Pages turned: 0-based page → quarter turns clockwise (negative: anticlockwise).
     public var turns: [Int: Int]
+    /// The form made part of the pages after the values are set (`quire form --flatten`): its
+    /// fields drawn as they look, no longer fields.
+    public var flatten: Bool
 
-    public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:]) {
+    public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:], flatten: Bool = false) {
         self.formValues = formValues
         self.annotations = annotations
         self.turns = turns
+        self.flatten = flatten
     }
 
     /// Most values one request carries.
@@ -60,6 +65,7 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.integer(Int64(page))
             writer.integer(Int64(quarterTurns))
         }
+        writer.integer(flatten ? 1 : 0)
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -103,6 +109,11 @@ public struct DocumentChanges: Sendable, Hashable {
             let page = try reader.integer(), quarterTurns = try reader.integer()
             guard page >= 0, page <= Int64(Int32.max), abs(quarterTurns) <= 1000 else { throw WireReader.Malformed() }
             turns[Int(page)] = Int(quarterTurns)
+        }
+        switch try reader.integer() {
+        case 0: flatten = false
+        case 1: flatten = true
+        default: throw WireReader.Malformed()
         }
     }
 

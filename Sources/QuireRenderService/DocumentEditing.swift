@@ -35,10 +35,20 @@ extension DocumentSession {
                 do { try document.add(annotation) } catch { throw RenderProblem(.unsupported, error.message) }
             }
         }
+        if changes.flatten, !changes.annotations.isEmpty || !changes.turns.isEmpty {
+            throw RenderProblem(.unsupported, "flattening a form goes with its values only, not with annotations or turned pages")
+        }
+        if changes.flatten {
+            let form = PDFForm(document, file: file, password: request.password)
+            if Self.facts(form, file: file).isXFAOnly { throw Self.xfaOnly }
+            if !form.allowsFilling { throw RenderProblem(.unsupported, "the PDF's permissions do not allow filling in its form") }
+        }
         if !changes.turns.isEmpty, !document.allowsAssembling {
             throw RenderProblem(.unsupported, "the PDF's permissions do not allow turning its pages")
         }
-        do { return try document.savedUpdate(original: file, turns: changes.turns, annotations: changes.annotations) } catch {
+        do {
+            return try document.savedUpdate(original: file, turns: changes.turns, annotations: changes.annotations, flatten: changes.flatten)
+        } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }
     }

@@ -172,6 +172,67 @@ final class FormCommandTests {
         #expect(sign.status == 65 && sign.standardError.contains("signature field"), "\(sign.standardError)")
     }
 
+    /// --flatten: the values drawn into the page, the form gone — pypdf finds no /AcroForm, no
+    /// fields and no widget left; pypdf reads the typed name in the page's text now; the
+    /// page looks as the filled form looked (poppler's rendering of both, pixel for pixel
+    /// within anti-aliasing); the original bytes stay first; qpdf --check passes.
+    @Test func flattenDrawsTheValuesIntoThePageAndLeavesNoForm() throws {
+        let source = Samples.path(Self.form)
+        let original = try bytes(source)
+        let filled = directory.file("filled.pdf"), flat = directory.file("flat.pdf")
+        let values = ["--set", "name=Ada Lovelace", "--set", "agree=on", "--set", "size=large", "--set", "fruit=Pear"]
+        #expect(QuireBinary.run(["form", source] + values + ["-o", filled], timeout: 60).status == 0)
+        let result = QuireBinary.run(["form", source] + values + ["--flatten", "-o", flat], timeout: 60)
+        #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
+        #expect(Array(try bytes(flat).prefix(original.count)) == original, "the original bytes stay first and unchanged")
+        let script = """
+            import json, sys, pypdf
+            reader = pypdf.PdfReader(sys.argv[1])
+            annots = reader.pages[0].get('/Annots')
+            widgets = [a for a in (annots.get_object() if annots is not None else []) if a.get_object().get('/Subtype') == '/Widget']
+            print(json.dumps({'acroform': '/AcroForm' in reader.trailer['/Root'], 'fields': len(reader.get_fields() or {}),
+                              'widgets': len(widgets)}))
+            """
+        let read = ProcessRunner.run(["/usr/bin/python3", "-c", script, flat], timeout: 60)
+        let facts = (try? JSONSerialization.jsonObject(with: Data(read.standardOutput)) as? [String: Any]) ?? [:]
+        #expect(facts["acroform"] as? Bool == false && facts["fields"] as? Int == 0 && facts["widgets"] as? Int == 0,
+                "pypdf: \(read.standardError) \(facts)")
+        // pypdf's text of the page (its content, not its fields'): the value is in it now.
+        func pageText(_ path: String) -> String {
+            let script = "import sys, pypdf; print(pypdf.PdfReader(sys.argv[1]).pages[0].extract_text())"
+            return ProcessRunner.run(["/usr/bin/python3", "-c", script, path], timeout: 60).standardOutputText
+        }
+        #expect(pageText(flat).contains("Ada Lovelace") && !pageText(filled).contains("Ada Lovelace"),
+                "the name is part of the page: \(pageText(flat))")
+        let asFilled = try #require(PDFPageRaster(filled, in: directory.path))
+        let asFlat = try #require(PDFPageRaster(flat, in: directory.path))
+        #expect(asFilled.width == asFlat.width && asFilled.height == asFlat.height)
+        let differing = stride(from: 0, to: min(asFilled.pixels.count, asFlat.pixels.count), by: 3).filter { index in
+            (0..<3).contains { abs(Int(asFilled.pixels[index + $0]) - Int(asFlat.pixels[index + $0])) > 48 }
+        }.count
+        let darkFlat = try darkPixels(flat, x: 166, y: 67, width: 280, height: 16)
+        #expect(darkFlat > 40 && differing < asFlat.width * asFlat.height / 500,
+                "the flattened page looks as the filled form did: \(differing) pixels differ, \(darkFlat) dark in the name")
+        #expect(ProcessRunner.run(["/usr/bin/qpdf", "--check", flat], timeout: 60).status == 0)
+        let listed = QuireBinary.run(["form", flat], timeout: 60)
+        #expect(listed.standardOutputText.contains("no form fields"), "\(listed.standardOutputText)")
+    }
+
+    /// What cannot be flattened says why in one line and writes nothing: a signed PDF (its
+    /// signature would break), a PDF without a form, a form whose permissions forbid filling.
+    @Test func flatteningASignedPDFOrOneWithoutAFormIsRefused() throws {
+        let signed = try SignedPDF.make(from: Samples.path(Self.form), in: directory)
+        let output = directory.file("never.pdf")
+        for (path, reason) in [(signed, "would break the signature"), (Samples.path("document.pdf"), "no form fields to flatten"),
+                               (Samples.path("forms/form-locked.pdf"), "permissions")] {
+            let original = try bytes(path)
+            let result = QuireBinary.run(["form", path, "--flatten", "-o", output], timeout: 60)
+            #expect(result.status == 65 && result.errorLines.count == 1 && result.standardError.contains(reason), "\(path): \(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+            #expect(try bytes(path) == original)
+        }
+    }
+
     @Test func anEncryptedFormIsFilledWithItsPassword() throws {
         let encrypted = directory.file("encrypted-form.pdf")
         let made = ProcessRunner.run(["/usr/bin/qpdf", "--encrypt", "secret", "owner", "256", "--", Samples.path(Self.form), encrypted],
@@ -194,7 +255,8 @@ final class FormCommandTests {
     }
 
     @Test func argumentsThatCannotWorkAreUsageErrors() {
-        for arguments in [["--set", "a=b"], ["--set", "a=b", "-o", "x.pdf", "--in-place"], ["-o", "x.pdf"], ["--set", "novalue", "--in-place"]] {
+        for arguments in [["--set", "a=b"], ["--set", "a=b", "-o", "x.pdf", "--in-place"], ["-o", "x.pdf"], ["--set", "novalue", "--in-place"],
+                          ["--flatten"], ["--flatten", "--json", "-o", "x.pdf"]] {
             let result = QuireBinary.run(["form", Samples.path(Self.form)] + arguments, timeout: 60)
             #expect(result.status == 64, "\(arguments): \(result.status)")
         }

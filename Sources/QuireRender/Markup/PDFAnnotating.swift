@@ -16,7 +16,7 @@ extension PDFDocument {
 
     /// Adds `annotation` to its page in memory (poppler-glib makes the dictionary; what it
     /// cannot make — ink, text boxes, arrowheads, line widths, appearance streams — the update after
-    /// poppler's adds); ``savedUpdate(original:turns:annotations:)`` writes it.
+    /// poppler's adds); ``savedUpdate(original:turns:annotations:flatten:)`` writes it.
     /// - Throws: ``FormValueError`` for a page that does not exist or geometry that is not a
     ///   place on the page.
     public func add(_ annotation: PageAnnotation) throws(FormValueError) {

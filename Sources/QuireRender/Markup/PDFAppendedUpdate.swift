@@ -21,9 +21,10 @@ enum PDFAppendedUpdate {
 
     /// `bytes` with `turns` (0-based page → quarter turns clockwise, negative anticlockwise) and
     /// the `annotations` poppler added (the last ones of each page, in order) completed, with
-    /// their appearance streams, appended as an update; `bytes` unchanged when there is nothing
+    /// their appearance streams, and with `flatten` the form made part of the pages
+    /// (``FormFlattening``), appended as an update; `bytes` unchanged when there is nothing
     /// to write.
-    static func append(_ turns: [Int: Int], annotations: [PageAnnotation], to bytes: [UInt8],
+    static func append(_ turns: [Int: Int], annotations: [PageAnnotation], flatten: Bool = false, to bytes: [UInt8],
                        path: DocumentPath) throws(DocumentError) -> [UInt8] {
         func failure(_ reason: String) -> DocumentError { DocumentError(kind: .unsupported, path: path, reason: reason) }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { throw failure("turning pages needs libqpdf, which is not installed") }
@@ -43,6 +44,9 @@ enum PDFAppendedUpdate {
         let encrypted = api.qpdf_oh_has_key(qpdf, trailer, "/Encrypt") != 0
         if encrypted, !turns.isEmpty {
             throw failure("turning the pages of an encrypted PDF is not supported")
+        }
+        if encrypted, flatten {
+            throw failure("flattening an encrypted PDF's form is not supported")
         }
         if encrypted, turns.isEmpty { return bytes }
         let sizeHandle = api.qpdf_oh_get_key(qpdf, trailer, "/Size")
@@ -141,6 +145,15 @@ enum PDFAppendedUpdate {
                 dictionary.removeLast(2)
                 dictionary += " /AP << /N \(streamNumber) 0 R >> >>"
                 objects.append((number, Int(api.qpdf_oh_get_generation(qpdf, annot)), dictionary))
+            }
+        }
+        if flatten {
+            do {
+                let flat = try FormFlattening.flatten(pageCount: pageCount, page: page, firstNumber: size + streams.count, api: api, qpdf: qpdf)
+                objects += flat.objects
+                streams += flat.streams
+            } catch {
+                throw failure(error.message)
             }
         }
         size += streams.count

@@ -27,11 +27,15 @@ extension PDFDocument {
     /// `annotations`: those ``add(_:)`` put on the pages, in the order added: their appearance
     /// streams (and what poppler could not write of them: ink, arrowheads, line widths) are
     /// written in that update too.
-    public func savedUpdate(original: InputFile, turns: [Int: Int] = [:], annotations: [PageAnnotation] = []) throws(DocumentError) -> PDFUpdate {
+    ///
+    /// `flatten`: the form's widgets drawn into their pages' content and the form removed
+    /// (``FormFlattening``), in that update too.
+    public func savedUpdate(original: InputFile, turns: [Int: Int] = [:], annotations: [PageAnnotation] = [],
+                            flatten: Bool = false) throws(DocumentError) -> PDFUpdate {
         var saved = try savedBytes()
         let turned = turns.filter { $0.value % 4 != 0 }
-        if !turned.isEmpty || !annotations.isEmpty {
-            saved = try PDFAppendedUpdate.append(turned, annotations: annotations, to: saved, path: path)
+        if !turned.isEmpty || !annotations.isEmpty || flatten {
+            saved = try PDFAppendedUpdate.append(turned, annotations: annotations, flatten: flatten, to: saved, path: path)
         }
         let size = original.size
         if Int64(saved.count) >= size {
