@@ -264,15 +264,7 @@ package struct ScannedPageProbe {
             return nil
         }
 
-        func inherited(_ page: qpdf_oh, _ key: String) -> qpdf_oh? {
-            var node = page
-            for _ in 0..<32 {
-                if api.qpdf_oh_has_key(qpdf, node, key) != 0 { return api.qpdf_oh_get_key(qpdf, node, key) }
-                guard api.qpdf_oh_has_key(qpdf, node, "/Parent") != 0 else { return nil }
-                node = api.qpdf_oh_get_key(qpdf, node, "/Parent")
-            }
-            return nil
-        }
+        func inherited(_ page: qpdf_oh, _ key: String) -> qpdf_oh? { api.inherited(key, of: page, in: qpdf) }
 
         func number(_ handle: qpdf_oh) -> Double? {
             api.qpdf_oh_is_number(qpdf, handle) != 0 ? api.qpdf_oh_get_numeric_value(qpdf, handle) : nil

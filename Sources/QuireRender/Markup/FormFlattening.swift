@@ -28,15 +28,7 @@ enum FormFlattening {
             }
         }
         /// A field's key, looked up on the widget and then its parents (fields inherit /FT, /V).
-        func inherited(_ widget: qpdf_oh, _ key: String) -> qpdf_oh? {
-            var node = widget
-            for _ in 0..<32 {
-                if api.qpdf_oh_has_key(qpdf, node, key) != 0 { return api.qpdf_oh_get_key(qpdf, node, key) }
-                guard api.qpdf_oh_has_key(qpdf, node, "/Parent") != 0 else { return nil }
-                node = api.qpdf_oh_get_key(qpdf, node, "/Parent")
-            }
-            return nil
-        }
+        func inherited(_ widget: qpdf_oh, _ key: String) -> qpdf_oh? { api.inherited(key, of: widget, in: qpdf) }
         let n = AnnotationAppearance.n
         var update = Update()
         var widgets = 0

@@ -88,16 +88,8 @@ enum PDFAppendedUpdate {
         }
         // /Rotate is inherited through the page tree.
         func rotation(_ page: qpdf_oh) -> Int {
-            var node = page
-            for _ in 0..<64 {
-                if api.qpdf_oh_has_key(qpdf, node, "/Rotate") != 0 {
-                    let value = api.qpdf_oh_get_key(qpdf, node, "/Rotate")
-                    return api.qpdf_oh_is_integer(qpdf, value) != 0 ? Int(api.qpdf_oh_get_int_value_as_int(qpdf, value)) : 0
-                }
-                guard api.qpdf_oh_has_key(qpdf, node, "/Parent") != 0 else { break }
-                node = api.qpdf_oh_get_key(qpdf, node, "/Parent")
-            }
-            return 0
+            guard let value = api.inherited("/Rotate", of: page, in: qpdf), api.qpdf_oh_is_integer(qpdf, value) != 0 else { return 0 }
+            return Int(api.qpdf_oh_get_int_value_as_int(qpdf, value))
         }
         // The annotations were placed on the pages as poppler saw them: before these turns.
         let added = Dictionary(grouping: annotations, by: \.page)
