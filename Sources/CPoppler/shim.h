@@ -103,6 +103,42 @@ typedef struct {
     guint16 blue;
 } PopplerColor;
 
+/// An annotation's kind (poppler-glib 22.12's PopplerAnnotType, in its order).
+typedef enum {
+    POPPLER_ANNOT_UNKNOWN,
+    POPPLER_ANNOT_TEXT,
+    POPPLER_ANNOT_LINK,
+    POPPLER_ANNOT_FREE_TEXT,
+    POPPLER_ANNOT_LINE,
+    POPPLER_ANNOT_SQUARE,
+    POPPLER_ANNOT_CIRCLE,
+    POPPLER_ANNOT_POLYGON,
+    POPPLER_ANNOT_POLY_LINE,
+    POPPLER_ANNOT_HIGHLIGHT,
+    POPPLER_ANNOT_UNDERLINE,
+    POPPLER_ANNOT_SQUIGGLY,
+    POPPLER_ANNOT_STRIKE_OUT,
+    POPPLER_ANNOT_STAMP,
+    POPPLER_ANNOT_CARET,
+    POPPLER_ANNOT_INK,
+    POPPLER_ANNOT_POPUP,
+    POPPLER_ANNOT_FILE_ATTACHMENT,
+    POPPLER_ANNOT_SOUND,
+    POPPLER_ANNOT_MOVIE,
+    POPPLER_ANNOT_WIDGET,
+    POPPLER_ANNOT_SCREEN,
+    POPPLER_ANNOT_PRINTER_MARK,
+    POPPLER_ANNOT_TRAP_NET,
+    POPPLER_ANNOT_WATERMARK,
+    POPPLER_ANNOT_3D
+} PopplerAnnotType;
+
+/// Where an annotation is on its page (poppler-glib 22.12's public layout).
+typedef struct {
+    PopplerRectangle area;
+    PopplerAnnot *_Nullable annot;
+} PopplerAnnotMapping;
+
 /// Where a field's widget is on its page (poppler-glib 22.12's public layout).
 typedef struct {
     PopplerRectangle area;
@@ -162,6 +198,11 @@ typedef struct {
     void (*_Nonnull poppler_annot_set_color)(PopplerAnnot *_Nonnull annot, PopplerColor *_Nullable color);
     void (*_Nonnull poppler_annot_set_contents)(PopplerAnnot *_Nonnull annot, const gchar *_Nullable contents);
     void (*_Nonnull poppler_page_add_annot)(PopplerPage *_Nonnull page, PopplerAnnot *_Nonnull annot);
+    GList *_Nullable (*_Nonnull poppler_page_get_annot_mapping)(PopplerPage *_Nonnull page);
+    void (*_Nonnull poppler_page_free_annot_mapping)(GList *_Nullable list);
+    void (*_Nonnull poppler_page_remove_annot)(PopplerPage *_Nonnull page, PopplerAnnot *_Nonnull annot);
+    PopplerAnnotType (*_Nonnull poppler_annot_get_annot_type)(PopplerAnnot *_Nonnull annot);
+    gchar *_Nullable (*_Nonnull poppler_annot_get_contents)(PopplerAnnot *_Nonnull annot);
 } quire_poppler_api;
 
 /// Loads libpoppler-glib.so.8 (RTLD_LOCAL) and resolves every entry point once; NULL when the
@@ -226,6 +267,11 @@ static inline const quire_poppler_api *_Nullable quire_poppler_api_load(void) {
     QUIRE_POPPLER_LOAD(poppler_annot_set_color)
     QUIRE_POPPLER_LOAD(poppler_annot_set_contents)
     QUIRE_POPPLER_LOAD(poppler_page_add_annot)
+    QUIRE_POPPLER_LOAD(poppler_page_get_annot_mapping)
+    QUIRE_POPPLER_LOAD(poppler_page_free_annot_mapping)
+    QUIRE_POPPLER_LOAD(poppler_page_remove_annot)
+    QUIRE_POPPLER_LOAD(poppler_annot_get_annot_type)
+    QUIRE_POPPLER_LOAD(poppler_annot_get_contents)
 #undef QUIRE_POPPLER_LOAD
     return &api;
 }

@@ -1322,6 +1322,7 @@ final class LookWindow {
         case .lineUp where paged: pages.scrollBy(x: 0, y: -40)
         case .undo where paged: markupBar.undo()
         case .redo where paged: markupBar.redo()
+        case .deleteAnnotation where paged: markupBar.removeSelected()
         case .playPause where pages.player.isActive: pages.player.playPause()
         case .nextFrame where pages.player.isActive: pages.player.step(1)
         case .previousFrame where pages.player.isActive: pages.player.step(-1)
@@ -1346,6 +1347,7 @@ final class LookWindow {
         case GDK_KEY_Page_Down, GDK_KEY_KP_Page_Down: base = .pageDown
         case GDK_KEY_Home: base = .home
         case GDK_KEY_End: base = .end
+        case GDK_KEY_Delete, GDK_KEY_KP_Delete: base = .delete
         case GDK_KEY_F1...GDK_KEY_F12: base = .function(Int(Int32(bitPattern: keyval) - GDK_KEY_F1) + 1)
         case GDK_KEY_KP_Add: base = .character("+")
         case GDK_KEY_KP_Subtract: base = .character("-")

@@ -9,7 +9,8 @@ import QuireViewer
 /// where the page was clicked, its text typed in the bar's field first), Draw (freehand ink), Rectangle, Oval, Line and
 /// Arrow (a drag), Sign (a click places the signature drawn once on a pad and kept: ink), a
 /// colour and a line width, Rotate Left/Right for the page in view, Undo/Redo (Ctrl+Z,
-/// Ctrl+Shift+Z), Done and Revert.
+/// Ctrl+Shift+Z), Done and Revert. With no tool chosen, a click on an annotation already in the
+/// file selects it and Delete removes it (when Done saves; it is veiled until then).
 ///
 /// Changes wait in a ``DocumentMarkup`` per file and are drawn over the pages at once; Done
 /// has the worker make the incremental update and writes it into the file in place
@@ -30,6 +31,8 @@ final class MarkupBar {
     private let highlightButton = gtk_button_new_with_label("Highlight")!
     private let underlineButton = Accessibility.iconButton("format-text-underline-symbolic", "Underline")
     private let strikeButton = Accessibility.iconButton("format-text-strikethrough-symbolic", "Strike Through")
+    /// No drawing tool: a drag selects text, a click an annotation (the group's first, chosen at first).
+    private let selectButton = MarkupBar.toolButton(nil, "Select", tip: "Select: drag to select text, click an annotation to select it (Delete removes it)")
     private let noteButton = MarkupBar.toolButton(nil, "Note", tip: "Note: click on the page")
     private let textButton = MarkupBar.toolButton(nil, "Text", tip: "Text: type it in the field, then click where the box goes")
     private let rectangleButton = MarkupBar.toolButton("checkbox-symbolic", "Rectangle", tip: "Rectangle: drag on the page")
@@ -85,6 +88,8 @@ final class MarkupBar {
     private var saving = false
     /// The shape being dragged, drawn until the button is released.
     private var draft: PageAnnotation?
+    /// The annotation already in the file that was clicked (Delete removes it).
+    private var selectedAnnotation: (file: Int, page: Int, annotation: ExistingAnnotation)?
     /// Said in the status line once the file is shown again (after Done or Revert).
     private var announcement: String?
 
@@ -141,9 +146,10 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(underlineButton, "Underline the selected text")
         gtk_widget_set_tooltip_text(strikeButton, "Strike through the selected text")
         // One shape tool at a time (or none).
-        for button in [textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
-            gtk_toggle_button_set_group(cast(button), cast(noteButton))
+        for button in [noteButton, textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
+            gtk_toggle_button_set_group(cast(button), cast(selectButton))
         }
+        gtk_toggle_button_set_active(cast(selectButton), 1)
         gtk_widget_set_tooltip_text(newSignatureButton, "Draw a new signature (it replaces the one kept)")
         Accessibility.nameDropDownButton(colourChoice, "Colour")
         Accessibility.setLabel(colourChoice, "Colour")
@@ -168,7 +174,7 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(revertButton, "Put the file back as it was when the window opened it")
         // The note's text field shows while the Note tool is chosen.
         gtk_widget_set_visible(noteText, 0)
-        for widget in [highlightButton, underlineButton, strikeButton, noteButton, textButton, noteText, textSizeChoice, drawButton, rectangleButton, ovalButton,
+        for widget in [highlightButton, underlineButton, strikeButton, selectButton, noteButton, textButton, noteText, textSizeChoice, drawButton, rectangleButton, ovalButton,
                        lineButton, arrowButton, signButton, newSignatureButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton] {
             gtk_box_append(cast(tools), widget)
         }
@@ -183,7 +189,7 @@ final class MarkupBar {
         Signal.connect(highlightButton, "clicked") { [unowned self] in self.markText(.highlight) }
         Signal.connect(underlineButton, "clicked") { [unowned self] in self.markText(.underline) }
         Signal.connect(strikeButton, "clicked") { [unowned self] in self.markText(.strikeOut) }
-        for (button, tool) in [(noteButton, Tool.note), (textButton, .text), (drawButton, .draw), (rectangleButton, .rectangle), (ovalButton, .oval),
+        for (button, tool) in [(selectButton, Tool.none), (noteButton, Tool.note), (textButton, .text), (drawButton, .draw), (rectangleButton, .rectangle), (ovalButton, .oval),
                                (lineButton, .line), (arrowButton, .arrow), (signButton, .sign)] {
             Signal.connect(button, "toggled") { [unowned self] in
                 if gtk_toggle_button_get_active(cast(button)) != 0 {
@@ -233,13 +239,14 @@ final class MarkupBar {
     private func shown(_ on: Bool) {
         gtk_widget_set_visible(root, on ? 1 : 0)
         if !on { untoggleTools() }
+        selectedAnnotation = nil
+        pages.annotationClick = on ? { [unowned self] page, x, y in self.pickAnnotation(page: page, x: x, y: y) } : nil
+        if on { model().wantText(pages: [model().page]) }
         if on { status("Markup: select text and press Highlight, or choose a shape and drag on the page · Done saves into the file") }
     }
 
     private func untoggleTools() {
-        for button in [noteButton, textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
-            gtk_toggle_button_set_active(cast(button), 0)
-        }
+        gtk_toggle_button_set_active(cast(selectButton), 1)
         choose(.none)
     }
 
@@ -276,7 +283,8 @@ final class MarkupBar {
             pages.shapeDrag = { [unowned self] page, from, to, finished in self.dragged(page: page, from: from, to: to, finished: finished) }
         }
         switch tool {
-        case .none: break
+        case .none:
+            if isShown { status("Select: drag to select text, or click an annotation (Delete removes it when Done saves)") }
         case .note: status("Note: click on the page where it goes (type its text in the field first)")
         case .text: status("Text: type it in the field, then click where the box's top left corner goes")
         case .rectangle: status("Rectangle: drag on the page")
@@ -316,6 +324,8 @@ final class MarkupBar {
             Accessibility.setDescription(toggle, "Mark the PDF up: highlight, notes, shapes, turn pages")
         }
         updateButtons()
+        // The page's annotations come with its text: there to be clicked once Markup is on.
+        if isShown, case .pages = model.content, model.pageText(model.page) == nil { model.wantText(pages: [model.page]) }
         if let announcement, case .pages = model.content {
             self.announcement = nil
             status(announcement)
@@ -359,6 +369,7 @@ final class MarkupBar {
     func forgetFiles() {
         markups = [:]
         saved = [:]
+        selectedAnnotation = nil
         announcement = nil
         gtk_toggle_button_set_active(cast(toggle), 0)
     }
@@ -435,6 +446,49 @@ final class MarkupBar {
                                        colour: colour, text: text, fontSize: size)), "Text on page \(page + 1)")
     }
 
+    /// A click with no tool chosen: the topmost annotation of the file under it (not one
+    /// already to be removed) is selected; false when there is none (the click then selects
+    /// text). Links and pop-ups are passed over; a form field says it is not removed here.
+    private func pickAnnotation(page: Int, x: Double, y: Double) -> Bool {
+        let model = model()
+        guard case .success(let text)? = model.pageText(page) else {
+            model.wantText(pages: [page])
+            return false
+        }
+        let removed = markup.removals(onPage: page)
+        let slack = 2.0
+        let hit = text.annotations.last { annotation in
+            !removed.contains(annotation.index) && annotation.kind != "Link" && annotation.kind != "Pop-up"
+                && x >= annotation.box.x - slack && x <= annotation.box.maxX + slack
+                && y >= annotation.box.y - slack && y <= annotation.box.maxY + slack
+        }
+        let had = selectedAnnotation != nil
+        selectedAnnotation = nil
+        guard let hit else {
+            if had { gtk_widget_queue_draw(pages.area) }
+            return false
+        }
+        guard hit.isRemovable else {
+            status("\(hit.kind): Markup does not remove it")
+            return false
+        }
+        selectedAnnotation = (model.fileIndex, page, hit)
+        let words = hit.text.map { ": “\($0.count > 60 ? String($0.prefix(60)) + "…" : $0)”" } ?? ""
+        status("\(hit.kind) selected\(words) · Delete removes it when Done saves")
+        return true
+    }
+
+    /// Delete: the selected annotation is removed when Done saves.
+    func removeSelected() {
+        guard let chosen = selectedAnnotation, chosen.file == model().fileIndex else {
+            status("Click an annotation first (Markup on, no tool chosen): then Delete removes it")
+            return
+        }
+        selectedAnnotation = nil
+        add(.removal(DocumentChanges.Removal(page: chosen.page, index: chosen.annotation.index, kind: chosen.annotation.kind)),
+            "\(chosen.annotation.kind) on page \(chosen.page + 1) removed when saved")
+    }
+
     private func dragged(page: Int, from: (x: Double, y: Double), to: (x: Double, y: Double), finished: Bool) {
         // Released without having moved (a click): nothing was drawn, nothing is added.
         if finished, draft == nil { return }
@@ -495,7 +549,7 @@ final class MarkupBar {
                     gtk_toggle_button_set_active(cast(self.signButton), 1)
                 }
             } else if self.signatures.load() == nil, self.tool == .sign {
-                gtk_toggle_button_set_active(cast(self.signButton), 0)
+                gtk_toggle_button_set_active(cast(self.selectButton), 1)
                 self.status("No signature: Sign needs one drawn first")
             }
         }
@@ -607,6 +661,7 @@ final class MarkupBar {
 
     private func saved(_ result: Result<MarkupSaving.Saved, ViewerProblem>, file: Int, count: Int, copy: DocumentPath?) {
         saving = false
+        selectedAnnotation = nil
         LookTrace.mark("markup saved (written, or refused)")
         let model = model()
         switch result {
@@ -636,6 +691,7 @@ final class MarkupBar {
         guard !saving else { return }
         let dropped = markup.pending.count
         markups[file] = nil
+        selectedAnnotation = nil
         guard let written = saved[file] else {
             updateButtons()
             status(dropped == 0 ? "Nothing to revert" : "Dropped \(dropped == 1 ? "1 change" : "\(dropped) changes") not saved")
@@ -735,6 +791,30 @@ final class MarkupBar {
                 }
                 cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
                 cairo_set_line_join(cairo, CAIRO_LINE_JOIN_MITER)
+            }
+        }
+        // Annotations of the file to be removed: veiled, outlined in red; the one selected: outlined in blue.
+        if case .success(let text)? = model().pageText(page) {
+            let removed = markup.removals(onPage: page)
+            let chosen = selectedAnnotation.flatMap { $0.file == model().fileIndex && $0.page == page ? $0.annotation.index : nil }
+            for existing in text.annotations where removed.contains(existing.index) || existing.index == chosen {
+                let box = existing.box
+                cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
+                cairo_rectangle(cairo, x + (box.x - 2) * sx, y + (box.y - 2) * sy, (box.width + 4) * sx, (box.height + 4) * sy)
+                if removed.contains(existing.index) {
+                    cairo_set_source_rgba(cairo, 1, 1, 1, 0.8)
+                    cairo_fill_preserve(cairo)
+                    cairo_set_source_rgb(cairo, 0.8, 0.1, 0.1)
+                } else {
+                    cairo_set_source_rgba(cairo, 0.21, 0.52, 0.89, 0.15)
+                    cairo_fill_preserve(cairo)
+                    cairo_set_source_rgb(cairo, 0.21, 0.52, 0.89)
+                }
+                var dashes = [4.0, 3.0]
+                cairo_set_dash(cairo, &dashes, 2, 0)
+                cairo_set_line_width(cairo, 1.5)
+                cairo_stroke(cairo)
+                cairo_set_dash(cairo, nil, 0, 0)
             }
         }
         let turn = markup.turn(ofPage: page)

@@ -212,6 +212,9 @@ final class PageView {
     var shapeDrag: ((Int, (x: Double, y: Double), (x: Double, y: Double), Bool) -> Void)?
     /// While set (the Note tool), a click on a page places something there: (page, x, y).
     var pageClick: ((Int, Double, Double) -> Void)?
+    /// While set (Markup is shown), a single click is offered here first: true when it chose
+    /// an annotation (the click then selects no text).
+    var annotationClick: ((Int, Double, Double) -> Bool)?
     /// Draws over a page once it is painted (pending markup): (page, cairo, page's left and top
     /// in the view, view pixels per page point across and down).
     var drawOverlay: ((Int, OpaquePointer, Double, Double, Double, Double) -> Void)?
@@ -224,6 +227,11 @@ final class PageView {
             return
         }
         if shapeDrag != nil { return }
+        if presses == 1, let annotationClick, let point = pagePoint(x: x, y: y), annotationClick(point.page, point.x, point.y) {
+            anchor = nil
+            gtk_widget_queue_draw(area)
+            return
+        }
         anchor = pagePoint(x: x, y: y)
         dragPoint = nil
         selectionUnit = min(3, presses)

@@ -235,6 +235,12 @@ public final class Renderer {
         return try source.textLayout(page: index)
     }
 
+    /// Page `index`'s annotations (a PDF's; none for other families), for Markup to select.
+    public func annotations(page index: Int) throws(DocumentError) -> [ExistingAnnotation] {
+        try checkPage(index)
+        return (source as? PDFPageSource)?.document.existingAnnotations(page: index) ?? []
+    }
+
     /// Whether the document's permissions let its text be copied out (false only for a PDF
     /// that forbids it).
     public var allowsCopyingText: Bool { (source as? PDFPageSource)?.allowsCopying ?? true }

@@ -15,6 +15,19 @@ public struct DocumentChanges: Sendable, Hashable {
         }
     }
 
+    /// An annotation already in the PDF, to be removed: its page, its place in the page's list
+    /// and its kind as listed (``ExistingAnnotation``).
+    public struct Removal: Sendable, Hashable {
+        public var page: Int
+        public var index: Int
+        public var kind: String
+        public init(page: Int, index: Int, kind: String) {
+            self.page = page
+            self.index = index
+            self.kind = kind
+        }
+    }
+
     public var formValues: [FormValue]
     public var annotations: [PageAnnotation]
     /// Pages turned: 0-based page → quarter turns clockwise (negative: anticlockwise).
@@ -22,12 +35,16 @@ public struct DocumentChanges: Sendable, Hashable {
     /// The form made part of the pages after the values are set (`quire form --flatten`): its
     /// fields drawn as they look, no longer fields.
     public var flatten: Bool
+    /// Annotations already in the PDF to remove (made before any is added).
+    public var removals: [Removal]
 
-    public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:], flatten: Bool = false) {
+    public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:], flatten: Bool = false,
+                removals: [Removal] = []) {
         self.formValues = formValues
         self.annotations = annotations
         self.turns = turns
         self.flatten = flatten
+        self.removals = removals
     }
 
     /// Most values one request carries.
@@ -66,6 +83,12 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.integer(Int64(quarterTurns))
         }
         writer.integer(flatten ? 1 : 0)
+        writer.integer(Int64(removals.count))
+        for removal in removals {
+            writer.integer(Int64(removal.page))
+            writer.integer(Int64(removal.index))
+            writer.string(removal.kind)
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -114,6 +137,13 @@ public struct DocumentChanges: Sendable, Hashable {
         case 0: flatten = false
         case 1: flatten = true
         default: throw WireReader.Malformed()
+        }
+        let removalCount = try reader.count(atMost: Self.maximumValues)
+        removals = []
+        for _ in 0..<removalCount {
+            let page = try reader.integer(), index = try reader.integer()
+            guard page >= 0, page <= Int64(Int32.max), index >= 0, index <= Int64(Int32.max) else { throw WireReader.Malformed() }
+            removals.append(Removal(page: Int(page), index: Int(index), kind: try reader.string()))
         }
     }
 

@@ -27,6 +27,15 @@ extension DocumentSession {
                 }
             }
         }
+        // Removed first: their indexes are the page's as it was listed (an added one goes last).
+        if !changes.removals.isEmpty {
+            if !document.allowsAnnotating {
+                throw RenderProblem(.unsupported, "the PDF's permissions do not allow changing its annotations")
+            }
+            do { try document.remove(changes.removals.map { ($0.page, $0.index, $0.kind) }) } catch {
+                throw RenderProblem(.unsupported, error.message)
+            }
+        }
         if !changes.annotations.isEmpty {
             if !document.allowsAnnotating {
                 throw RenderProblem(.unsupported, "the PDF's permissions do not allow adding annotations")
@@ -35,7 +44,7 @@ extension DocumentSession {
                 do { try document.add(annotation) } catch { throw RenderProblem(.unsupported, error.message) }
             }
         }
-        if changes.flatten, !changes.annotations.isEmpty || !changes.turns.isEmpty {
+        if changes.flatten, !changes.annotations.isEmpty || !changes.turns.isEmpty || !changes.removals.isEmpty {
             throw RenderProblem(.unsupported, "flattening a form goes with its values only, not with annotations or turned pages")
         }
         if changes.flatten {

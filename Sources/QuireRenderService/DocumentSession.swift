@@ -376,7 +376,8 @@ final class DocumentSession {
             throw RenderProblem(error, passwordGiven: request.document.password != nil)
         }
         guard let layout else { throw RenderProblem(.unsupported, "this kind of file has no text to select") }
-        return PageText(layout: layout, copyAllowed: renderer.allowsCopyingText)
+        let annotations = (try? renderer.annotations(page: request.page)) ?? []
+        return PageText(layout: layout, copyAllowed: renderer.allowsCopyingText, annotations: annotations)
     }
 
     /// The document as it prints: a PDF or PostScript file as it is (its page count from the

@@ -1,16 +1,22 @@
 import QuireRender
 
 /// One page's text as the worker extracted it, with a box per character (for selecting and
-/// copying), and whether the document's permissions let it be copied.
+/// copying), whether the document's permissions let it be copied, and the page's annotations
+/// (a PDF's, for Markup to select and remove).
 public struct PageText: Sendable, Hashable {
     public var layout: PageTextLayout
     /// False when the document forbids copying its text (a PDF's permissions).
     public var copyAllowed: Bool
+    public var annotations: [ExistingAnnotation]
 
-    public init(layout: PageTextLayout, copyAllowed: Bool) {
+    public init(layout: PageTextLayout, copyAllowed: Bool, annotations: [ExistingAnnotation] = []) {
         self.layout = layout
         self.copyAllowed = copyAllowed
+        self.annotations = annotations
     }
+
+    /// Most annotations one reply carries.
+    static let maximumAnnotations = 100_000
 
     /// Most characters one reply carries.
     static let maximumCharacters = 1 << 22
@@ -21,6 +27,14 @@ public struct PageText: Sendable, Hashable {
         for (character, box) in zip(layout.characters, layout.boxes) {
             writer.integer(Int64(character.value))
             box.write(to: &writer)
+        }
+        writer.integer(Int64(annotations.count))
+        for annotation in annotations {
+            writer.integer(Int64(annotation.index))
+            writer.string(annotation.kind)
+            annotation.box.write(to: &writer)
+            writer.optionalString(annotation.text)
+            writer.integer(annotation.isRemovable ? 1 : 0)
         }
     }
 
@@ -38,5 +52,13 @@ public struct PageText: Sendable, Hashable {
             boxes.append(try TextBox(reading: &reader))
         }
         layout = PageTextLayout(characters: characters, boxes: boxes)
+        let annotationCount = try reader.count(atMost: Self.maximumAnnotations)
+        annotations = []
+        for _ in 0..<annotationCount {
+            let index = try reader.integer()
+            guard index >= 0, index < Self.maximumAnnotations else { throw WireReader.Malformed() }
+            annotations.append(ExistingAnnotation(index: Int(index), kind: try reader.string(), box: try TextBox(reading: &reader),
+                                                  text: try reader.optionalString(), isRemovable: try reader.integer() == 1))
+        }
     }
 }

@@ -403,7 +403,7 @@ public final class TerminalViewer {
             } else {
                 message = ("only one file", false)
             }
-        case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath, .markup, .undo, .redo,
+        case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath, .markup, .undo, .redo, .deleteAnnotation,
              .playPause, .nextFrame, .previousFrame:
             break
         }

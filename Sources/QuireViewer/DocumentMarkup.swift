@@ -2,7 +2,7 @@ import Quire
 import QuireRenderService
 
 /// What a person has marked on a PDF in a viewer's Markup and not yet saved (Done): annotations
-/// and page turns, in the order they were made, with undo and redo. Nothing here touches the
+/// added and removed, and page turns, in the order they were made, with undo and redo. Nothing here touches the
 /// file: Done hands ``changes`` to the worker (``MarkupSaving``). Geometry is in page points
 /// from the top left as the page is shown, as the worker's text layout gives it.
 public struct DocumentMarkup: Sendable, Hashable {
@@ -11,6 +11,8 @@ public struct DocumentMarkup: Sendable, Hashable {
         case annotation(PageAnnotation)
         /// Page `page` (0-based) turned a quarter clockwise (1) or anticlockwise (-1).
         case turn(page: Int, quarterTurns: Int)
+        /// An annotation already in the file removed (``ExistingAnnotation``).
+        case removal(DocumentChanges.Removal)
     }
 
     /// The changes not yet saved, oldest first.
@@ -58,6 +60,14 @@ public struct DocumentMarkup: Sendable, Hashable {
         }
     }
 
+    /// The annotations of page `page` already in the file that are to be removed, by their index.
+    public func removals(onPage page: Int) -> Set<Int> {
+        Set(pending.compactMap { change in
+            if case .removal(let removal) = change, removal.page == page { return removal.index }
+            return nil
+        })
+    }
+
     /// Quarter turns clockwise waiting for page `page` (0…3).
     public func turn(ofPage page: Int) -> Int {
         let total = pending.reduce(0) { sum, change in
@@ -72,10 +82,13 @@ public struct DocumentMarkup: Sendable, Hashable {
     public var changes: DocumentChanges {
         var annotations: [PageAnnotation] = []
         var turns: [Int: Int] = [:]
+        var removals: [DocumentChanges.Removal] = []
         for change in pending {
             switch change {
             case .annotation(let annotation): annotations.append(annotation)
             case .turn(let page, let quarterTurns): turns[page, default: 0] += quarterTurns
+            case .removal(let removal) where !removals.contains(removal): removals.append(removal)
+            case .removal: break
             }
         }
         // Three turns right are one left.
@@ -83,7 +96,7 @@ public struct DocumentMarkup: Sendable, Hashable {
             let quarters = ((total % 4) + 4) % 4
             return quarters == 3 ? -1 : quarters
         }.filter { $0.value != 0 }
-        return DocumentChanges(annotations: annotations, turns: turns)
+        return DocumentChanges(annotations: annotations, turns: turns, removals: removals)
     }
 
     /// One box per line of marked text from the boxes of its characters (a highlight's

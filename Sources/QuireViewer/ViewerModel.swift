@@ -732,6 +732,8 @@ public final class ViewerModel {
     /// ``Update/opened(file:)``; the page and zoom stay.
     public func reopen() {
         files[fileIndex].file = nil
+        // Its text is read again too: what it carries of the page (its annotations) changed.
+        texts.removeAll { $0.job.file == fileIndex }
         queue.want([], for: .view)
         openCurrentAgain()
     }

@@ -228,6 +228,58 @@ final class MarkupSaveTests {
         }
     }
 
+    /// Annotations already in a PDF: listed with the page's text (kind, place on the page as
+    /// shown, text) where they were placed, on a page as it is and one shown turned; removed by
+    /// their place in the list — pypdf then finds the others only, pdftoppm no longer draws it,
+    /// the original bytes stay first; a removal naming another kind, a place that is not there
+    /// or a link is refused in one line.
+    @Test(arguments: ["document.pdf", "find-rotated.pdf"])
+    func existingAnnotationsAreListedWhereTheyAreAndRemoved(sample: String) throws {
+        let path = try copy(sample, to: "listed-\(sample)")
+        let blue = PageAnnotation.Colour(red: 0, green: 0, blue: 0.9)
+        let square = PageAnnotation.Box(x: 60, y: 400, width: 120, height: 60)
+        let note = PageAnnotation.Box(x: 300, y: 100, width: 24, height: 24)
+        try save(path, DocumentChanges(annotations: [
+            PageAnnotation(kind: .square, page: 0, boxes: [square], colour: blue, lineWidth: 2),
+            PageAnnotation(kind: .note, page: 0, boxes: [note], text: "Look here"),
+        ]))
+        let annotated = try bytes(path)
+        func isBlue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { b > 150 && r < 100 && g < 100 }
+        let drawn = try pixels(path, in: .init(x: 56, y: 396, width: 128, height: 68), where: isBlue)
+        #expect(drawn > 100, "the square is drawn before: \(drawn)")
+
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        let document = DocumentRequest(path: DocumentPath(path))
+        let listed = try client.pageText(PageRequest(document: document, page: 0, width: 1, height: 1)).annotations
+        let kinds = listed.map(\.kind), removable = listed.map(\.isRemovable)
+        #expect(kinds.suffix(2) == ["Rectangle", "Note"] && removable.suffix(2) == [true, true], "\(listed)")
+        let rectangle = try #require(listed.first { $0.kind == "Rectangle" })
+        #expect(abs(rectangle.box.x - square.x) < 1.5 && abs(rectangle.box.y - square.y) < 1.5
+                && abs(rectangle.box.width - square.width) < 1.5 && abs(rectangle.box.height - square.height) < 1.5,
+                "listed where it was placed: \(rectangle.box) vs \(square)")
+        #expect(listed.first { $0.kind == "Note" }?.text == "Look here")
+
+        // Wrong kind, no such place: refused, nothing saved.
+        for (removal, reason) in [(DocumentChanges.Removal(page: 0, index: rectangle.index, kind: "Highlight"), "not a Highlight"),
+                                  (DocumentChanges.Removal(page: 0, index: 40, kind: "Rectangle"), "has no annotation 41")] {
+            #expect {
+                try client.saveChanges(document, DocumentChanges(removals: [removal]))
+            } throws: { error in
+                let message = (error as? RenderProblem)?.message ?? "\(error)"
+                return message.contains(reason) && !message.contains("\n")
+            }
+        }
+        #expect(try bytes(path) == annotated)
+
+        try save(path, DocumentChanges(removals: [.init(page: 0, index: rectangle.index, kind: "Rectangle")]))
+        #expect(Array(try bytes(path).prefix(annotated.count)) == annotated, "an update after the last")
+        let left = annotations(path).map { $0["subtype"] as? String }
+        #expect(!left.contains("/Square") && left.contains("/Text"), "\(left)")
+        let after = try pixels(path, in: .init(x: 56, y: 396, width: 128, height: 68), where: isBlue)
+        #expect(after == 0, "the square is no longer drawn: \(after)")
+    }
+
     @Test func aRevertGivesBackTheOriginalBytes() throws {
         let path = try copy("document.pdf", to: "revert.pdf", mode: 0o640)
         let original = try bytes(path)

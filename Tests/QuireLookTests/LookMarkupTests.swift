@@ -184,6 +184,25 @@ final class LookMarkupTests {
             #expect(abs(rect[0] - 300) < 6 && abs(rect[2] - 450) < 6, "\(rect)")
             #expect(abs(rect[3] - (841.89 - 400)) < 6 && abs(rect[1] - (841.89 - 500)) < 6, "\(rect)")
         }
+
+        // The square, now in the file: with Select chosen a click selects it, Delete veils it,
+        // Done removes it from the file.
+        #expect(bed.press("Select"))
+        _ = bed.waitForAccessible(Self.label("Select: drag to select text"))
+        let inside = LookSelectionTests.windowPoint(page, x: 375, y: 450)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(inside.0)", "\(inside.1)", "click", "1"])
+        tree = bed.waitForAccessible(Self.label("Rectangle selected"))
+        #expect(Self.label("Rectangle selected · Delete removes it when Done saves")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        bed.key("Delete")
+        tree = bed.waitForAccessible(Self.label("Rectangle on page 1 removed when saved"))
+        #expect(Self.label("Rectangle on page 1 removed when saved · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let veiled = keep(try harness.screenshot("markup-removed", window: window) { $0.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20 })
+        #expect(veiled.count { r, g, b in r > 200 && g > 180 && b < 120 } < 20, "the square is veiled until Done: \(veiled.path)")
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into shapes.pdf"))
+        #expect(Self.label("Saved 1 change into shapes.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(annotations(path).isEmpty, "no annotation left: \(annotations(path))")
+        #expect(Array(try bytes(path).prefix(saved.count)) == saved, "the removal is an update after the last")
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }

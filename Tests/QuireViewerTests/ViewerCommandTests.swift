@@ -15,7 +15,7 @@ import Testing
         // The terminal: no picture clipboard, no text selection, no page thumbnails, no Markup
         // (marking a PDF up is the window's); an animated image shows its first frame there and
         // says it is animated (it does not play).
-        .terminal: [.copyPageImage, .selectAll, .sidebar, .markup, .undo, .redo, .playPause, .nextFrame, .previousFrame],
+        .terminal: [.copyPageImage, .selectAll, .sidebar, .markup, .undo, .redo, .deleteAnnotation, .playPause, .nextFrame, .previousFrame],
     ]
 
     @Test(arguments: ViewerCommand.FrontEnd.allCases)

@@ -106,3 +106,103 @@ extension PDFDocument {
         libpoppler.poppler_page_add_annot(page, annot)
     }
 }
+
+extension PDFDocument {
+    /// Page `index`'s annotations in the page's order (poppler-glib's mapping keeps it).
+    public func existingAnnotations(page index: Int) -> [ExistingAnnotation] {
+        guard index >= 0, index < pageCount, let page = libpoppler.poppler_document_get_page(document, Int32(index)) else { return [] }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var width = 0.0, height = 0.0
+        libpoppler.poppler_page_get_size(page, &width, &height)
+        let list = libpoppler.poppler_page_get_annot_mapping(page)
+        defer { libpoppler.poppler_page_free_annot_mapping(list) }
+        var found: [ExistingAnnotation] = []
+        for (area, annot) in Self.annotations(in: list) {
+            let type = libpoppler.poppler_annot_get_annot_type(annot)
+            let contents = libpoppler.poppler_annot_get_contents(annot).map { pointer in
+                defer { g_free(pointer) }
+                return String(cString: pointer)
+            }
+            // poppler-glib's areas are in PDF space from the crop box's corner (y up).
+            let box = TextBox(x: min(area.x1, area.x2), y: height - max(area.y1, area.y2),
+                              width: abs(area.x2 - area.x1), height: abs(area.y2 - area.y1))
+            found.append(ExistingAnnotation(index: found.count, kind: Self.kindName(type), box: box,
+                                            text: contents.flatMap { $0.isEmpty ? nil : $0 },
+                                            isRemovable: ![POPPLER_ANNOT_LINK, POPPLER_ANNOT_WIDGET, POPPLER_ANNOT_POPUP].contains(type)))
+        }
+        return found
+    }
+
+    /// Removes annotations from their pages in memory, named by page and ``ExistingAnnotation/index``
+    /// with the kind the viewer showed (a check that the page is as it was listed); each one's
+    /// pop-up goes with it. Saved by ``savedUpdate(original:turns:annotations:flatten:)``.
+    /// - Throws: ``FormValueError`` when one is not there, is another kind, or is not removable.
+    public func remove(_ removals: [(page: Int, index: Int, kind: String)]) throws(FormValueError) {
+        for (pageIndex, onPage) in Dictionary(grouping: removals, by: \.page).sorted(by: { $0.key < $1.key }) {
+            guard pageIndex >= 0, pageIndex < pageCount, let page = libpoppler.poppler_document_get_page(document, Int32(pageIndex)) else {
+                throw FormValueError("page \(pageIndex + 1) does not exist (the PDF has \(pageCount) pages)")
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+            let list = libpoppler.poppler_page_get_annot_mapping(page)
+            defer { libpoppler.poppler_page_free_annot_mapping(list) }
+            let annots = Self.annotations(in: list).map(\.annot)
+            // All found before any is removed: the indexes are the page's as it was listed.
+            var chosen: [OpaquePointer] = []
+            for removal in onPage {
+                guard annots.indices.contains(removal.index) else {
+                    throw FormValueError("page \(pageIndex + 1) has no annotation \(removal.index + 1) (it has \(annots.count)): open the file again")
+                }
+                let type = libpoppler.poppler_annot_get_annot_type(annots[removal.index])
+                guard Self.kindName(type) == removal.kind else {
+                    throw FormValueError("annotation \(removal.index + 1) of page \(pageIndex + 1) is a \(Self.kindName(type)), not a \(removal.kind): open the file again")
+                }
+                guard ![POPPLER_ANNOT_LINK, POPPLER_ANNOT_WIDGET, POPPLER_ANNOT_POPUP].contains(type) else {
+                    throw FormValueError("a \(removal.kind) cannot be removed in Markup")
+                }
+                if !chosen.contains(annots[removal.index]) { chosen.append(annots[removal.index]) }
+            }
+            for annot in chosen { libpoppler.poppler_page_remove_annot(page, annot) }
+        }
+    }
+
+    /// The annotations of a page's annot mapping, in its order (valid while the list is).
+    private static func annotations(in list: UnsafeMutablePointer<GList>?) -> [(area: PopplerRectangle, annot: OpaquePointer)] {
+        var found: [(area: PopplerRectangle, annot: OpaquePointer)] = []
+        var node = list
+        while let current = node {
+            node = current.pointee.next
+            if let mapping = current.pointee.data?.assumingMemoryBound(to: PopplerAnnotMapping.self), let annot = mapping.pointee.annot {
+                found.append((mapping.pointee.area, annot))
+            }
+        }
+        return found
+    }
+
+    static func kindName(_ type: PopplerAnnotType) -> String {
+        switch type {
+        case POPPLER_ANNOT_TEXT: "Note"
+        case POPPLER_ANNOT_LINK: "Link"
+        case POPPLER_ANNOT_FREE_TEXT: "Text Box"
+        case POPPLER_ANNOT_LINE: "Line"
+        case POPPLER_ANNOT_SQUARE: "Rectangle"
+        case POPPLER_ANNOT_CIRCLE: "Oval"
+        case POPPLER_ANNOT_POLYGON: "Polygon"
+        case POPPLER_ANNOT_POLY_LINE: "Polyline"
+        case POPPLER_ANNOT_HIGHLIGHT: "Highlight"
+        case POPPLER_ANNOT_UNDERLINE: "Underline"
+        case POPPLER_ANNOT_SQUIGGLY: "Squiggly Underline"
+        case POPPLER_ANNOT_STRIKE_OUT: "Strike Through"
+        case POPPLER_ANNOT_STAMP: "Stamp"
+        case POPPLER_ANNOT_CARET: "Caret"
+        case POPPLER_ANNOT_INK: "Drawing"
+        case POPPLER_ANNOT_POPUP: "Pop-up"
+        case POPPLER_ANNOT_FILE_ATTACHMENT: "Attachment"
+        case POPPLER_ANNOT_SOUND: "Sound"
+        case POPPLER_ANNOT_MOVIE: "Movie"
+        case POPPLER_ANNOT_WIDGET: "Form Field"
+        case POPPLER_ANNOT_SCREEN: "Screen"
+        case POPPLER_ANNOT_WATERMARK: "Watermark"
+        default: "Annotation"
+        }
+    }
+}

@@ -28,8 +28,9 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     case playPause, nextFrame, previousFrame
     /// A JSON document as a foldable tree (the terminal; the window shows the text).
     case tree, foldNode, foldAll, unfoldAll, copyNodePath
-    /// Marking a PDF up (the window): the Markup tool bar, and undoing its changes before Done.
-    case markup, undo, redo
+    /// Marking a PDF up (the window): the Markup tool bar, undoing its changes before Done, and
+    /// removing the annotation selected (clicked) in it.
+    case markup, undo, redo, deleteAnnotation
 
     /// The two front-ends.
     public enum FrontEnd: Sendable, CaseIterable { case window, terminal }
@@ -78,6 +79,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .markup: "show or hide the Markup tool bar (a PDF: highlight, underline or strike through the selection, notes, shapes, turn pages; Done saves into the file)"
         case .undo: "undo the last markup change not yet saved"
         case .redo: "redo the markup change last undone"
+        case .deleteAnnotation: "remove the annotation clicked in Markup (when Done saves)"
         }
     }
 
@@ -125,6 +127,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .markup: [.character("A", control: true)]
         case .undo: [.character("z", control: true)]
         case .redo: [.character("Z", control: true)]
+        case .deleteAnnotation: [ViewerKey(.delete)]
         }
     }
 
@@ -164,7 +167,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .foldAll: [.character("z")]
         case .unfoldAll: [.character("Z")]
         case .copyNodePath: [.character("c")]
-        case .markup, .undo, .redo: []
+        case .markup, .undo, .redo, .deleteAnnotation: []
         }
     }
 
@@ -185,7 +188,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .copy, .selectAll: context.hasText
         case .openEntry: context.hasArchiveEntries
         case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: context.hasTree
-        case .markup, .undo, .redo: context.canMarkup
+        case .markup, .undo, .redo, .deleteAnnotation: context.canMarkup
         case .playPause, .nextFrame, .previousFrame: context.isAnimated
         }
     }

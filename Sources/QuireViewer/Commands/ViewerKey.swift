@@ -5,7 +5,7 @@ public struct ViewerKey: Hashable, Sendable {
     public enum Base: Hashable, Sendable {
         case character(Character)
         case space, enter, escape, tab
-        case up, down, left, right, pageUp, pageDown, home, end
+        case up, down, left, right, pageUp, pageDown, home, end, delete
         case function(Int)
     }
 
@@ -43,6 +43,7 @@ public struct ViewerKey: Hashable, Sendable {
         case .pageDown: name = "PgDn"
         case .home: name = "Home"
         case .end: name = "End"
+        case .delete: name = "Delete"
         case .function(let number): name = "F\(number)"
         }
         return (control ? "Ctrl+" : "") + (shift ? "Shift+" : "") + name

@@ -1,0 +1,24 @@
+/// An annotation already in a PDF, as a viewer shows it to be selected and removed (Markup):
+/// its place in its page's list (poppler's order, which is the page's `/Annots` order), what
+/// kind it is in a person's words, where it is on the page as shown (points from the top left,
+/// the page's rotation applied, as ``PageTextLayout``'s boxes), and its text.
+public struct ExistingAnnotation: Sendable, Hashable {
+    /// Its place among the page's annotations, from 0.
+    public var index: Int
+    /// "Highlight", "Note", "Text Box", "Drawing", "Form Field"…
+    public var kind: String
+    public var box: TextBox
+    /// Its text (a note's, a text box's, a comment), nil without one.
+    public var text: String?
+    /// False for what Markup does not remove: links, form fields and pop-ups (a pop-up goes
+    /// with the annotation it belongs to).
+    public var isRemovable: Bool
+
+    public init(index: Int, kind: String, box: TextBox, text: String?, isRemovable: Bool) {
+        self.index = index
+        self.kind = kind
+        self.box = box
+        self.text = text
+        self.isRemovable = isRemovable
+    }
+}
