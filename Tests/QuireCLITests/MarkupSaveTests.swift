@@ -337,6 +337,20 @@ final class MarkupSaveTests {
         } throws: { error in
             (error as? RenderProblem)?.message.contains("page 41 does not exist") == true
         }
+        // A line too thin or too thick, a drawing without a point, a box that is no place.
+        for (annotation, reason) in [
+            (PageAnnotation(kind: .square, page: 0, boxes: [Self.words], lineWidth: 0.1), "not between 0.25 and 50"),
+            (PageAnnotation(kind: .line, page: 0, boxes: [Self.words], lineWidth: 80), "not between 0.25 and 50"),
+            (PageAnnotation(kind: .ink, page: 0, boxes: [], strokes: [[]]), "an ink needs a place on the page"),
+            (PageAnnotation(kind: .square, page: 0, boxes: [.init(x: .nan, y: 0, width: 10, height: 10)]), "needs a place on the page"),
+        ] {
+            #expect {
+                try client.saveChanges(document, DocumentChanges(annotations: [annotation]))
+            } throws: { error in
+                let message = (error as? RenderProblem)?.message ?? "\(error)"
+                return message.contains(reason) && !message.contains("\n")
+            }
+        }
     }
 
     /// Page rotations (0, 90…) and sizes as pypdf reads them, and whether `qpdf --check` passes.

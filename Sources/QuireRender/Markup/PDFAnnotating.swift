@@ -27,7 +27,8 @@ extension PDFDocument {
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
         let place = annotation.kind == .ink ? annotation.strokeBounds : annotation.boxes.first
         guard let place, annotation.boxes.allSatisfy(\.isFinite), annotation.strokes.joined().allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
-            throw FormValueError("a \(annotation.kind.rawValue) needs a place on the page")
+            let name = annotation.kind.rawValue
+            throw FormValueError("\("aeiou".contains(name.first!) ? "an" : "a") \(name) needs a place on the page")
         }
         guard annotation.lineWidth.isFinite, annotation.lineWidth >= 0.25, annotation.lineWidth <= 50 else {
             throw FormValueError("a line width of \(annotation.lineWidth) points is not between 0.25 and 50")
