@@ -10,7 +10,8 @@ import QuireViewer
 /// Arrow (a drag), Sign (a click places the signature drawn once on a pad and kept: ink), a
 /// colour and a line width, Rotate Left/Right for the page in view, Undo/Redo (Ctrl+Z,
 /// Ctrl+Shift+Z), Done and Revert. With no tool chosen, a click on an annotation already in the
-/// file selects it and Delete removes it (when Done saves; it is veiled until then).
+/// file selects it and Delete removes it (when Done saves; it is veiled until then); a drag
+/// moves it (not text markup, which belongs to its words).
 ///
 /// Changes wait in a ``DocumentMarkup`` per file and are drawn over the pages at once; Done
 /// has the worker make the incremental update and writes it into the file in place
@@ -90,6 +91,8 @@ final class MarkupBar {
     private var draft: PageAnnotation?
     /// The annotation already in the file that was clicked (Delete removes it).
     private var selectedAnnotation: (file: Int, page: Int, annotation: ExistingAnnotation)?
+    /// The annotation being dragged to a new place, and how far so far (page points).
+    private var moving: (page: Int, annotation: ExistingAnnotation, dx: Double, dy: Double)?
     /// Said in the status line once the file is shown again (after Done or Revert).
     private var announcement: String?
 
@@ -207,7 +210,9 @@ final class MarkupBar {
         Signal.connect(doneButton, "clicked") { [unowned self] in self.done() }
         Signal.connect(revertButton, "clicked") { [unowned self] in self.revert() }
         Signal.connect(saveCopyButton, "clicked") { [unowned self] in self.saveCopy() }
-        pages.drawOverlay = { [unowned self] page, cairo, x, y, sx, sy in self.draw(page: page, cairo, x: x, y: y, sx: sx, sy: sy) }
+        pages.drawOverlay = { [unowned self] page, cairo, x, y, sx, sy, surface in
+            self.draw(page: page, cairo, x: x, y: y, sx: sx, sy: sy, surface: surface)
+        }
     }
 
     // MARK: State
@@ -241,6 +246,9 @@ final class MarkupBar {
         if !on { untoggleTools() }
         selectedAnnotation = nil
         pages.annotationClick = on ? { [unowned self] page, x, y in self.pickAnnotation(page: page, x: x, y: y) } : nil
+        pages.annotationDragStart = on ? { [unowned self] page, x, y in self.startMoving(page: page, x: x, y: y) } : nil
+        pages.annotationDrag = on ? { [unowned self] page, from, to, finished in self.moved(page: page, from: from, to: to, finished: finished) } : nil
+        moving = nil
         if on { model().wantText(pages: [model().page]) }
         if on { status("Markup: select text and press Highlight, or choose a shape and drag on the page · Done saves into the file") }
     }
@@ -450,21 +458,9 @@ final class MarkupBar {
     /// already to be removed) is selected; false when there is none (the click then selects
     /// text). Links and pop-ups are passed over; a form field says it is not removed here.
     private func pickAnnotation(page: Int, x: Double, y: Double) -> Bool {
-        let model = model()
-        guard case .success(let text)? = model.pageText(page) else {
-            model.wantText(pages: [page])
-            return false
-        }
-        let removed = markup.removals(onPage: page)
-        let slack = 2.0
-        let hit = text.annotations.last { annotation in
-            !removed.contains(annotation.index) && annotation.kind != "Link" && annotation.kind != "Pop-up"
-                && x >= annotation.box.x - slack && x <= annotation.box.maxX + slack
-                && y >= annotation.box.y - slack && y <= annotation.box.maxY + slack
-        }
         let had = selectedAnnotation != nil
         selectedAnnotation = nil
-        guard let hit else {
+        guard let hit = annotation(page: page, x: x, y: y) else {
             if had { gtk_widget_queue_draw(pages.area) }
             return false
         }
@@ -472,10 +468,52 @@ final class MarkupBar {
             status("\(hit.kind): Markup does not remove it")
             return false
         }
-        selectedAnnotation = (model.fileIndex, page, hit)
+        selectedAnnotation = (model().fileIndex, page, hit)
         let words = hit.text.map { ": “\($0.count > 60 ? String($0.prefix(60)) + "…" : $0)”" } ?? ""
-        status("\(hit.kind) selected\(words) · Delete removes it when Done saves")
+        let drag = hit.isMovable ? "drag to move it, " : ""
+        status("\(hit.kind) selected\(words) · \(drag)Delete removes it when Done saves")
         return true
+    }
+
+    /// The topmost annotation of the file at (x, y) on page `page` where it is shown now (moved
+    /// ones where they were dragged to), not one to be removed, not a link or a pop-up; nil when
+    /// there is none or the page's list has not come yet (it is asked for).
+    private func annotation(page: Int, x: Double, y: Double) -> ExistingAnnotation? {
+        let model = model()
+        guard case .success(let text)? = model.pageText(page) else {
+            model.wantText(pages: [page])
+            return nil
+        }
+        let removed = markup.removals(onPage: page), moved = markup.moves(onPage: page)
+        let slack = 2.0
+        return text.annotations.last { annotation in
+            let offset = moved[annotation.index] ?? (0, 0)
+            let box = annotation.box
+            return !removed.contains(annotation.index) && annotation.kind != "Link" && annotation.kind != "Pop-up"
+                && x >= box.x + offset.dx - slack && x <= box.maxX + offset.dx + slack
+                && y >= box.y + offset.dy - slack && y <= box.maxY + offset.dy + slack
+        }
+    }
+
+    /// A drag with Select begins: on an annotation that moves, it moves that annotation.
+    private func startMoving(page: Int, x: Double, y: Double) -> Bool {
+        guard tool == .none, let hit = annotation(page: page, x: x, y: y), hit.isMovable else { return false }
+        moving = (page, hit, 0, 0)
+        return true
+    }
+
+    /// The annotation follows the drag; released, the move is a change (a drag of less than a
+    /// point moves nothing), and the annotation stays selected where it was put.
+    private func moved(page: Int, from: (x: Double, y: Double), to: (x: Double, y: Double), finished: Bool) {
+        guard let current = moving, current.page == page else { return }
+        let (dx, dy) = (to.x - from.x, to.y - from.y)
+        moving = (page, current.annotation, dx, dy)
+        guard finished else { return }
+        moving = nil
+        selectedAnnotation = (model().fileIndex, page, current.annotation)
+        guard abs(dx) + abs(dy) >= 1 else { return }
+        add(.move(AnnotationMove(page: page, index: current.annotation.index, kind: current.annotation.kind, dx: dx, dy: dy)),
+            "\(current.annotation.kind) on page \(page + 1) moved")
     }
 
     /// Delete: the selected annotation is removed when Done saves.
@@ -711,7 +749,7 @@ final class MarkupBar {
 
     /// The changes waiting for page `page`, over it: highlights multiplied into the page, lines
     /// under or through the text, notes, shapes, and a pending turn's label.
-    private func draw(page: Int, _ cairo: OpaquePointer, x: Double, y: Double, sx: Double, sy: Double) {
+    private func draw(page: Int, _ cairo: OpaquePointer, x: Double, y: Double, sx: Double, sy: Double, surface: OpaquePointer) {
         let markup = markup
         var annotations = markup.annotations(onPage: page)
         if let draft, draft.page == page { annotations.append(draft) }
@@ -793,12 +831,40 @@ final class MarkupBar {
                 cairo_set_line_join(cairo, CAIRO_LINE_JOIN_MITER)
             }
         }
-        // Annotations of the file to be removed: veiled, outlined in red; the one selected: outlined in blue.
+        // Annotations of the file moved: veiled where they were and their pixels painted where
+        // they go; to be removed: veiled, outlined in red; the one selected: outlined in blue.
         if case .success(let text)? = model().pageText(page) {
             let removed = markup.removals(onPage: page)
+            var moved = markup.moves(onPage: page)
+            if let moving, moving.page == page {
+                let sum = moved[moving.annotation.index] ?? (0, 0)
+                moved[moving.annotation.index] = (sum.dx + moving.dx, sum.dy + moving.dy)
+            }
+            for existing in text.annotations where !removed.contains(existing.index) {
+                guard let offset = moved[existing.index] else { continue }
+                let box = existing.box
+                cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
+                cairo_set_source_rgba(cairo, 1, 1, 1, 0.75)
+                cairo_rectangle(cairo, x + (box.x - 1) * sx, y + (box.y - 1) * sy, (box.width + 2) * sx, (box.height + 2) * sy)
+                cairo_fill(cairo)
+                // The page's own pixels of the annotation, shifted: the page surface is drawn
+                // at the slot's size, clipped to the annotation's new place.
+                cairo_save(cairo)
+                cairo_rectangle(cairo, x + (box.x + offset.dx) * sx, y + (box.y + offset.dy) * sy, box.width * sx, box.height * sy)
+                cairo_clip(cairo)
+                let pixelsWide = Double(cairo_image_surface_get_width(surface)), pixelsHigh = Double(cairo_image_surface_get_height(surface))
+                if let size = model().pageSize(page), pixelsWide > 0, pixelsHigh > 0 {
+                    cairo_translate(cairo, x + offset.dx * sx, y + offset.dy * sy)
+                    cairo_scale(cairo, size.width * sx / pixelsWide, size.height * sy / pixelsHigh)
+                    cairo_set_source_surface(cairo, surface, 0, 0)
+                    cairo_paint(cairo)
+                }
+                cairo_restore(cairo)
+            }
             let chosen = selectedAnnotation.flatMap { $0.file == model().fileIndex && $0.page == page ? $0.annotation.index : nil }
             for existing in text.annotations where removed.contains(existing.index) || existing.index == chosen {
-                let box = existing.box
+                let offset = removed.contains(existing.index) ? (dx: 0.0, dy: 0.0) : moved[existing.index] ?? (0, 0)
+                let box = TextBox(x: existing.box.x + offset.dx, y: existing.box.y + offset.dy, width: existing.box.width, height: existing.box.height)
                 cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
                 cairo_rectangle(cairo, x + (box.x - 2) * sx, y + (box.y - 2) * sy, (box.width + 4) * sx, (box.height + 4) * sy)
                 if removed.contains(existing.index) {

@@ -180,12 +180,22 @@ final class PageView {
     private func dragBegan(x: Double, y: Double) {
         anchor = pagePoint(x: x, y: y)
         dragPoint = nil
+        draggingAnnotation = false
+        if shapeDrag == nil, let anchor, let start = annotationDragStart, start(anchor.page, anchor.x, anchor.y) {
+            draggingAnnotation = true
+            return
+        }
         if let anchor, shapeDrag == nil { model.wantText(pages: [anchor.page]) }
     }
 
     private func dragMoved(dx: Double, dy: Double) {
         guard let anchor, abs(dx) + abs(dy) > 3 else { return }
         dragPoint = (anchor.x + dx / pageScale(anchor.page).x, anchor.y + dy / pageScale(anchor.page).y)
+        if draggingAnnotation, let point = dragPoint {
+            annotationDrag?(anchor.page, (anchor.x, anchor.y), point, false)
+            gtk_widget_queue_draw(area)
+            return
+        }
         if let shapeDrag, let point = dragPoint {
             shapeDrag(anchor.page, (anchor.x, anchor.y), point, false)
             gtk_widget_queue_draw(area)
@@ -198,6 +208,14 @@ final class PageView {
     private func dragEnded(dx: Double, dy: Double) {
         // Every drag ends, however near its start it ends (a freehand loop comes back to it):
         // the tool knows whether it drew anything (a click draws nothing).
+        if draggingAnnotation, let anchor {
+            draggingAnnotation = false
+            let scale = pageScale(anchor.page)
+            annotationDrag?(anchor.page, (anchor.x, anchor.y), (anchor.x + dx / scale.x, anchor.y + dy / scale.y), true)
+            self.anchor = nil
+            gtk_widget_queue_draw(area)
+            return
+        }
         guard let shapeDrag, let anchor else { return }
         shapeDrag(anchor.page, (anchor.x, anchor.y), (anchor.x + dx / pageScale(anchor.page).x, anchor.y + dy / pageScale(anchor.page).y), true)
         self.anchor = nil
@@ -215,9 +233,16 @@ final class PageView {
     /// While set (Markup is shown), a single click is offered here first: true when it chose
     /// an annotation (the click then selects no text).
     var annotationClick: ((Int, Double, Double) -> Bool)?
+    /// While set (Markup's Select tool), asked where a drag begins (page, x, y): true when it
+    /// begins on an annotation that moves, and the drag then goes to ``annotationDrag`` (page,
+    /// where it began, where it is, whether the button was released) instead of selecting text.
+    var annotationDragStart: ((Int, Double, Double) -> Bool)?
+    var annotationDrag: ((Int, (x: Double, y: Double), (x: Double, y: Double), Bool) -> Void)?
+    /// The drag under way moves an annotation.
+    private var draggingAnnotation = false
     /// Draws over a page once it is painted (pending markup): (page, cairo, page's left and top
-    /// in the view, view pixels per page point across and down).
-    var drawOverlay: ((Int, OpaquePointer, Double, Double, Double, Double) -> Void)?
+    /// in the view, view pixels per page point across and down, the page's painted surface).
+    var drawOverlay: ((Int, OpaquePointer, Double, Double, Double, Double, OpaquePointer) -> Void)?
 
     private func clicked(_ presses: Int, x: Double, y: Double) {
         gtk_widget_grab_focus(area)
@@ -488,7 +513,7 @@ final class PageView {
                 drawSelection(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 if let drawOverlay, let size = model.pageSize(index) {
                     cairo_save(cairo)
-                    drawOverlay(index, cairo, x, y, slot.width / size.width, slot.height / size.height)
+                    drawOverlay(index, cairo, x, y, slot.width / size.width, slot.height / size.height, page.surface)
                     cairo_restore(cairo)
                 }
                 paintedAPage = true

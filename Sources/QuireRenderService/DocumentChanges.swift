@@ -37,14 +37,17 @@ public struct DocumentChanges: Sendable, Hashable {
     public var flatten: Bool
     /// Annotations already in the PDF to remove (made before any is added).
     public var removals: [Removal]
+    /// Annotations already in the PDF moved on their pages (named as listed, before removals).
+    public var moves: [AnnotationMove]
 
     public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:], flatten: Bool = false,
-                removals: [Removal] = []) {
+                removals: [Removal] = [], moves: [AnnotationMove] = []) {
         self.formValues = formValues
         self.annotations = annotations
         self.turns = turns
         self.flatten = flatten
         self.removals = removals
+        self.moves = moves
     }
 
     /// Most values one request carries.
@@ -88,6 +91,14 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.integer(Int64(removal.page))
             writer.integer(Int64(removal.index))
             writer.string(removal.kind)
+        }
+        writer.integer(Int64(moves.count))
+        for move in moves {
+            writer.integer(Int64(move.page))
+            writer.integer(Int64(move.index))
+            writer.string(move.kind)
+            writer.double(move.dx)
+            writer.double(move.dy)
         }
     }
 
@@ -144,6 +155,15 @@ public struct DocumentChanges: Sendable, Hashable {
             let page = try reader.integer(), index = try reader.integer()
             guard page >= 0, page <= Int64(Int32.max), index >= 0, index <= Int64(Int32.max) else { throw WireReader.Malformed() }
             removals.append(Removal(page: Int(page), index: Int(index), kind: try reader.string()))
+        }
+        let moveCount = try reader.count(atMost: Self.maximumValues)
+        moves = []
+        for _ in 0..<moveCount {
+            let page = try reader.integer(), index = try reader.integer()
+            guard page >= 0, page <= Int64(Int32.max), index >= 0, index <= Int64(Int32.max) else { throw WireReader.Malformed() }
+            let kind = try reader.string(), dx = try reader.double(), dy = try reader.double()
+            guard dx.isFinite, dy.isFinite else { throw WireReader.Malformed() }
+            moves.append(AnnotationMove(page: Int(page), index: Int(index), kind: kind, dx: dx, dy: dy))
         }
     }
 

@@ -44,7 +44,13 @@ extension DocumentSession {
                 do { try document.add(annotation) } catch { throw RenderProblem(.unsupported, error.message) }
             }
         }
-        if changes.flatten, !changes.annotations.isEmpty || !changes.turns.isEmpty || !changes.removals.isEmpty {
+        if !changes.moves.isEmpty, !document.allowsAnnotating {
+            throw RenderProblem(.unsupported, "the PDF's permissions do not allow changing its annotations")
+        }
+        for move in changes.moves where ExistingAnnotation.textMarkupKinds.contains(move.kind) || ["Link", "Form Field", "Pop-up"].contains(move.kind) {
+            throw RenderProblem(.unsupported, "a \(move.kind) cannot be moved in Markup")
+        }
+        if changes.flatten, !changes.annotations.isEmpty || !changes.turns.isEmpty || !changes.removals.isEmpty || !changes.moves.isEmpty {
             throw RenderProblem(.unsupported, "flattening a form goes with its values only, not with annotations or turned pages")
         }
         if changes.flatten {
@@ -56,7 +62,10 @@ extension DocumentSession {
             throw RenderProblem(.unsupported, "the PDF's permissions do not allow turning its pages")
         }
         do {
-            return try document.savedUpdate(original: file, turns: changes.turns, annotations: changes.annotations, flatten: changes.flatten)
+            let removed = Dictionary(grouping: changes.removals, by: \.page).mapValues { $0.map(\.index) }
+            let moves = changes.moves.filter { move in !(removed[move.page] ?? []).contains(move.index) }
+            return try document.savedUpdate(original: file, turns: changes.turns, annotations: changes.annotations, flatten: changes.flatten,
+                                            moves: moves, removed: removed)
         } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }

@@ -13,6 +13,8 @@ public struct DocumentMarkup: Sendable, Hashable {
         case turn(page: Int, quarterTurns: Int)
         /// An annotation already in the file removed (``ExistingAnnotation``).
         case removal(DocumentChanges.Removal)
+        /// An annotation already in the file moved (dragged with Select).
+        case move(AnnotationMove)
     }
 
     /// The changes not yet saved, oldest first.
@@ -68,6 +70,18 @@ public struct DocumentMarkup: Sendable, Hashable {
         })
     }
 
+    /// How far each annotation of page `page` already in the file has been moved (summed), by its index.
+    public func moves(onPage page: Int) -> [Int: (dx: Double, dy: Double)] {
+        var moved: [Int: (dx: Double, dy: Double)] = [:]
+        for change in pending {
+            if case .move(let move) = change, move.page == page {
+                let sum = moved[move.index] ?? (0, 0)
+                moved[move.index] = (sum.dx + move.dx, sum.dy + move.dy)
+            }
+        }
+        return moved
+    }
+
     /// Quarter turns clockwise waiting for page `page` (0…3).
     public func turn(ofPage page: Int) -> Int {
         let total = pending.reduce(0) { sum, change in
@@ -83,8 +97,16 @@ public struct DocumentMarkup: Sendable, Hashable {
         var annotations: [PageAnnotation] = []
         var turns: [Int: Int] = [:]
         var removals: [DocumentChanges.Removal] = []
+        var moves: [AnnotationMove] = []
         for change in pending {
             switch change {
+            case .move(let move):
+                if let at = moves.firstIndex(where: { $0.page == move.page && $0.index == move.index }) {
+                    moves[at].dx += move.dx
+                    moves[at].dy += move.dy
+                } else {
+                    moves.append(move)
+                }
             case .annotation(let annotation): annotations.append(annotation)
             case .turn(let page, let quarterTurns): turns[page, default: 0] += quarterTurns
             case .removal(let removal) where !removals.contains(removal): removals.append(removal)
@@ -96,7 +118,7 @@ public struct DocumentMarkup: Sendable, Hashable {
             let quarters = ((total % 4) + 4) % 4
             return quarters == 3 ? -1 : quarters
         }.filter { $0.value != 0 }
-        return DocumentChanges(annotations: annotations, turns: turns, removals: removals)
+        return DocumentChanges(annotations: annotations, turns: turns, removals: removals, moves: moves)
     }
 
     /// One box per line of marked text from the boxes of its characters (a highlight's

@@ -280,6 +280,72 @@ final class MarkupSaveTests {
         #expect(after == 0, "the square is no longer drawn: \(after)")
     }
 
+    /// Annotations already in a PDF moved by (dx, dy) on the page as shown: listed again at
+    /// their new places, drawn there by pdftoppm and no longer where they were — a rectangle and
+    /// a drawing (its strokes move with it), on a page as it is and one shown turned; a
+    /// highlight is not moved (it belongs to its words), nor one named as another kind.
+    @Test(arguments: ["document.pdf", "find-rotated.pdf"])
+    func existingAnnotationsMoveWithEverythingThatPlacesThem(sample: String) throws {
+        let path = try copy(sample, to: "moved-\(sample)")
+        let oldStroke = PageAnnotation.Box(x: 95, y: 145, width: 110, height: 40)
+        let redBefore = try pixels(path, in: oldStroke) { r, g, b in r > 150 && g < 100 && b < 100 }
+        let blue = PageAnnotation.Colour(red: 0, green: 0, blue: 0.9)
+        let square = PageAnnotation.Box(x: 60, y: 400, width: 120, height: 60)
+        let wave = stride(from: 100.0, through: 200, by: 5).map { PageAnnotation.Point(x: $0, y: 165 + 10 * sin($0 / 20)) }
+        try save(path, DocumentChanges(annotations: [
+            PageAnnotation(kind: .square, page: 0, boxes: [square], colour: blue, lineWidth: 2),
+            PageAnnotation(kind: .ink, page: 0, boxes: [], colour: .red, strokes: [wave], lineWidth: 3),
+            PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words]),
+        ]))
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        let document = DocumentRequest(path: DocumentPath(path))
+        // A worker of its own each time: one keeps the file it opened.
+        func listed() throws -> [ExistingAnnotation] {
+            let reader = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+            defer { reader.stop() }
+            return try reader.pageText(PageRequest(document: document, page: 0, width: 1, height: 1)).annotations
+        }
+        let before = try listed()
+        let rectangle = try #require(before.first { $0.kind == "Rectangle" })
+        let drawing = try #require(before.first { $0.kind == "Drawing" })
+        let highlight = try #require(before.first { $0.kind == "Highlight" })
+        #expect(rectangle.isMovable && drawing.isMovable && !highlight.isMovable)
+        func isBlue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { b > 150 && r < 100 && g < 100 }
+        func isRed(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 150 && g < 100 && b < 100 }
+        #expect(try pixels(path, in: .init(x: 56, y: 396, width: 128, height: 68), where: isBlue) > 100)
+
+        for (move, reason) in [(AnnotationMove(page: 0, index: highlight.index, kind: "Highlight", dx: 10, dy: 10), "cannot be moved"),
+                               (AnnotationMove(page: 0, index: rectangle.index, kind: "Oval", dx: 10, dy: 10), "not a Oval")] {
+            #expect {
+                try client.saveChanges(document, DocumentChanges(moves: [move]))
+            } throws: { error in
+                let message = (error as? RenderProblem)?.message ?? "\(error)"
+                return message.contains(reason) && !message.contains("\n")
+            }
+        }
+
+        let saved = try bytes(path)
+        try save(path, DocumentChanges(moves: [
+            AnnotationMove(page: 0, index: rectangle.index, kind: "Rectangle", dx: 200, dy: 100),
+            AnnotationMove(page: 0, index: drawing.index, kind: "Drawing", dx: 0, dy: 300),
+        ]))
+        #expect(Array(try bytes(path).prefix(saved.count)) == saved, "an update after the last")
+        let after = try listed()
+        for (was, moved) in [(rectangle, (200.0, 100.0)), (drawing, (0.0, 300.0))] {
+            let now = try #require(after.first { $0.index == was.index && $0.kind == was.kind })
+            #expect(abs(now.box.x - was.box.x - moved.0) < 1 && abs(now.box.y - was.box.y - moved.1) < 1
+                    && abs(now.box.width - was.box.width) < 1, "\(was.kind): \(was.box) → \(now.box)")
+        }
+        #expect(try pixels(path, in: .init(x: 56, y: 396, width: 128, height: 68), where: isBlue) == 0, "not where it was")
+        #expect(try pixels(path, in: .init(x: 256, y: 496, width: 128, height: 68), where: isBlue) > 100, "where it was put")
+        #expect(try pixels(path, in: oldStroke, where: isRed) == redBefore, "the drawing is not where it was (the page's own red: \(redBefore))")
+        // The strokes moved with it (the appearance is drawn from them and its rectangle).
+        for point in wave where Int(point.x) % 25 == 0 {
+            #expect(try pixels(path, in: .init(x: point.x - 3, y: point.y + 300 - 3, width: 7, height: 7), where: isRed) > 0, "near \(point)")
+        }
+    }
+
     @Test func aRevertGivesBackTheOriginalBytes() throws {
         let path = try copy("document.pdf", to: "revert.pdf", mode: 0o640)
         let original = try bytes(path)

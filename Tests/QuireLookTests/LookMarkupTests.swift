@@ -185,14 +185,39 @@ final class LookMarkupTests {
             #expect(abs(rect[3] - (841.89 - 400)) < 6 && abs(rect[1] - (841.89 - 500)) < 6, "\(rect)")
         }
 
-        // The square, now in the file: with Select chosen a click selects it, Delete veils it,
-        // Done removes it from the file.
+        // The square, now in the file: with Select chosen a drag moves it (drawn at once where
+        // it goes, Done saves its new place), a click selects it, Delete veils it, Done removes
+        // it from the file.
         #expect(bed.press("Select"))
         _ = bed.waitForAccessible(Self.label("Select: drag to select text"))
-        let inside = LookSelectionTests.windowPoint(page, x: 375, y: 450)
-        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(inside.0)", "\(inside.1)", "click", "1"])
+        let inside = LookSelectionTests.windowPoint(page, x: 375, y: 450), below = LookSelectionTests.windowPoint(page, x: 375, y: 600)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(inside.0)", "\(inside.1)", "mousedown", "1",
+                 "mousemove", "--window", window, "\(inside.0)", "\(inside.1 + 10)", "sleep", "0.1",
+                 "mousemove", "--window", window, "\(below.0)", "\(below.1)", "sleep", "0.1", "mouseup", "1"])
+        tree = bed.waitForAccessible(Self.label("Rectangle on page 1 moved"))
+        #expect(Self.label("Rectangle on page 1 moved · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        func yellow(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 200 && g > 180 && b < 120 }
+        let oldPlace = LookSelectionTests.windowPoint(page, x: 290, y: 390), oldEnd = LookSelectionTests.windowPoint(page, x: 460, y: 510)
+        let newPlace = LookSelectionTests.windowPoint(page, x: 290, y: 540), newEnd = LookSelectionTests.windowPoint(page, x: 460, y: 660)
+        let was = WindowTestBed.Accessible.Extents(x: oldPlace.0, y: oldPlace.1, width: oldEnd.0 - oldPlace.0, height: oldEnd.1 - oldPlace.1)
+        let goes = WindowTestBed.Accessible.Extents(x: newPlace.0, y: newPlace.1, width: newEnd.0 - newPlace.0, height: newEnd.1 - newPlace.1)
+        let dragged = keep(try harness.screenshot("markup-moved", window: window) { $0.count(in: goes, yellow) > 100 })
+        #expect(dragged.count(in: goes, yellow) > 100 && dragged.count(in: was, yellow) < 20,
+                "drawn where it goes (\(dragged.count(in: goes, yellow))), veiled where it was (\(dragged.count(in: was, yellow))): \(dragged.path)")
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into shapes.pdf"))
+        #expect(Self.label("Saved 1 change into shapes.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let moved = annotations(path)
+        if let rect = moved.first?["rect"] as? [Double], rect.count == 4 {
+            #expect(abs(rect[3] - (841.89 - 550)) < 8 && abs(rect[0] - 300) < 6, "150 points lower: \(rect)")
+        } else {
+            Issue.record("no square after the move: \(moved)")
+        }
+
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(below.0)", "\(below.1)", "click", "1"])
         tree = bed.waitForAccessible(Self.label("Rectangle selected"))
-        #expect(Self.label("Rectangle selected · Delete removes it when Done saves")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(Self.label("Rectangle selected · drag to move it, Delete removes it when Done saves")(tree),
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
         bed.key("Delete")
         tree = bed.waitForAccessible(Self.label("Rectangle on page 1 removed when saved"))
         #expect(Self.label("Rectangle on page 1 removed when saved · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")

@@ -21,4 +21,39 @@ public struct ExistingAnnotation: Sendable, Hashable {
         self.text = text
         self.isRemovable = isRemovable
     }
+
+    /// Whether Markup moves it: a removable annotation that is not text markup (a highlight
+    /// belongs to the words under it).
+    public var isMovable: Bool { isRemovable && !Self.textMarkupKinds.contains(kind) }
+
+    public static let textMarkupKinds: Set<String> = ["Highlight", "Underline", "Squiggly Underline", "Strike Through"]
+
+    /// An annotation's kind in a person's words, from its `/Subtype` (without the slash).
+    public static func kind(subtype: String) -> String {
+        switch subtype {
+        case "Text": "Note"
+        case "Link": "Link"
+        case "FreeText": "Text Box"
+        case "Line": "Line"
+        case "Square": "Rectangle"
+        case "Circle": "Oval"
+        case "Polygon": "Polygon"
+        case "PolyLine": "Polyline"
+        case "Highlight": "Highlight"
+        case "Underline": "Underline"
+        case "Squiggly": "Squiggly Underline"
+        case "StrikeOut": "Strike Through"
+        case "Stamp": "Stamp"
+        case "Caret": "Caret"
+        case "Ink": "Drawing"
+        case "Popup": "Pop-up"
+        case "FileAttachment": "Attachment"
+        case "Sound": "Sound"
+        case "Movie": "Movie"
+        case "Widget": "Form Field"
+        case "Screen": "Screen"
+        case "Watermark": "Watermark"
+        default: "Annotation"
+        }
+    }
 }

@@ -16,7 +16,7 @@ extension PDFDocument {
 
     /// Adds `annotation` to its page in memory (poppler-glib makes the dictionary; what it
     /// cannot make — ink, text boxes, arrowheads, line widths, appearance streams — the update after
-    /// poppler's adds); ``savedUpdate(original:turns:annotations:flatten:)`` writes it.
+    /// poppler's adds); ``savedUpdate(original:turns:annotations:flatten:moves:removed:)`` writes it.
     /// - Throws: ``FormValueError`` for a page that does not exist or geometry that is not a
     ///   place on the page.
     public func add(_ annotation: PageAnnotation) throws(FormValueError) {
@@ -136,7 +136,7 @@ extension PDFDocument {
 
     /// Removes annotations from their pages in memory, named by page and ``ExistingAnnotation/index``
     /// with the kind the viewer showed (a check that the page is as it was listed); each one's
-    /// pop-up goes with it. Saved by ``savedUpdate(original:turns:annotations:flatten:)``.
+    /// pop-up goes with it. Saved by ``savedUpdate(original:turns:annotations:flatten:moves:removed:)``.
     /// - Throws: ``FormValueError`` when one is not there, is another kind, or is not removable.
     public func remove(_ removals: [(page: Int, index: Int, kind: String)]) throws(FormValueError) {
         for (pageIndex, onPage) in Dictionary(grouping: removals, by: \.page).sorted(by: { $0.key < $1.key }) {
@@ -179,31 +179,12 @@ extension PDFDocument {
         return found
     }
 
+    /// The kind in a person's words (``ExistingAnnotation/kind(subtype:)``) of poppler's type.
     static func kindName(_ type: PopplerAnnotType) -> String {
-        switch type {
-        case POPPLER_ANNOT_TEXT: "Note"
-        case POPPLER_ANNOT_LINK: "Link"
-        case POPPLER_ANNOT_FREE_TEXT: "Text Box"
-        case POPPLER_ANNOT_LINE: "Line"
-        case POPPLER_ANNOT_SQUARE: "Rectangle"
-        case POPPLER_ANNOT_CIRCLE: "Oval"
-        case POPPLER_ANNOT_POLYGON: "Polygon"
-        case POPPLER_ANNOT_POLY_LINE: "Polyline"
-        case POPPLER_ANNOT_HIGHLIGHT: "Highlight"
-        case POPPLER_ANNOT_UNDERLINE: "Underline"
-        case POPPLER_ANNOT_SQUIGGLY: "Squiggly Underline"
-        case POPPLER_ANNOT_STRIKE_OUT: "Strike Through"
-        case POPPLER_ANNOT_STAMP: "Stamp"
-        case POPPLER_ANNOT_CARET: "Caret"
-        case POPPLER_ANNOT_INK: "Drawing"
-        case POPPLER_ANNOT_POPUP: "Pop-up"
-        case POPPLER_ANNOT_FILE_ATTACHMENT: "Attachment"
-        case POPPLER_ANNOT_SOUND: "Sound"
-        case POPPLER_ANNOT_MOVIE: "Movie"
-        case POPPLER_ANNOT_WIDGET: "Form Field"
-        case POPPLER_ANNOT_SCREEN: "Screen"
-        case POPPLER_ANNOT_WATERMARK: "Watermark"
-        default: "Annotation"
-        }
+        let subtypes = ["Unknown", "Text", "Link", "FreeText", "Line", "Square", "Circle", "Polygon", "PolyLine", "Highlight",
+                        "Underline", "Squiggly", "StrikeOut", "Stamp", "Caret", "Ink", "Popup", "FileAttachment", "Sound", "Movie",
+                        "Widget", "Screen", "PrinterMark", "TrapNet", "Watermark", "3D"]
+        let raw = Int(type.rawValue)
+        return ExistingAnnotation.kind(subtype: subtypes.indices.contains(raw) ? subtypes[raw] : "Unknown")
     }
 }

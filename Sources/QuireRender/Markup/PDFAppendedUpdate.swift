@@ -24,8 +24,8 @@ enum PDFAppendedUpdate {
     /// their appearance streams, and with `flatten` the form made part of the pages
     /// (``FormFlattening``), appended as an update; `bytes` unchanged when there is nothing
     /// to write.
-    static func append(_ turns: [Int: Int], annotations: [PageAnnotation], flatten: Bool = false, to bytes: [UInt8],
-                       path: DocumentPath) throws(DocumentError) -> [UInt8] {
+    static func append(_ turns: [Int: Int], annotations: [PageAnnotation], flatten: Bool = false, moves: [AnnotationMove] = [],
+                       removed: [Int: [Int]] = [:], to bytes: [UInt8], path: DocumentPath) throws(DocumentError) -> [UInt8] {
         func failure(_ reason: String) -> DocumentError { DocumentError(kind: .unsupported, path: path, reason: reason) }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { throw failure("turning pages needs libqpdf, which is not installed") }
         var handle: qpdf_data? = qpdf
@@ -47,6 +47,9 @@ enum PDFAppendedUpdate {
         }
         if encrypted, flatten {
             throw failure("flattening an encrypted PDF's form is not supported")
+        }
+        if encrypted, !moves.isEmpty {
+            throw failure("moving the annotations of an encrypted PDF is not supported")
         }
         if encrypted, turns.isEmpty { return bytes }
         let sizeHandle = api.qpdf_oh_get_key(qpdf, trailer, "/Size")
@@ -97,6 +100,11 @@ enum PDFAppendedUpdate {
         for index in added.keys where index >= 0 && index < pageCount {
             if let annotatedPage = page(index) { placedRotation[index] = ((rotation(annotatedPage) % 360) + 360) % 360 }
         }
+        // Moves were made on the pages as they were shown: before these turns.
+        var shownRotation: [Int: Int] = [:]
+        for move in moves where shownRotation[move.page] == nil {
+            if let movedPage = page(move.page) { shownRotation[move.page] = rotation(movedPage) }
+        }
         var objects: [(number: Int, generation: Int, body: String)] = []
         for (index, quarterTurns) in turns.sorted(by: { $0.key < $1.key }) {
             guard index >= 0, index < pageCount, let page = page(index) else {
@@ -109,6 +117,11 @@ enum PDFAppendedUpdate {
             guard number > 0 else { throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) is not an object of its own") }
             objects.append((number, Int(api.qpdf_oh_get_generation(qpdf, page)), text(api.qpdf_oh_unparse_resolved(qpdf, page))))
             size = max(size, number + 1)
+        }
+        do {
+            objects += try AnnotationMove.apply(moves, removed: removed, page: page, rotation: { shownRotation[$0] ?? 0 }, api: api, qpdf: qpdf)
+        } catch {
+            throw failure(error.message)
         }
         // Appearance streams: new objects numbered from the trailer's /Size on.
         var streams: [(number: Int, body: [UInt8])] = []

@@ -30,12 +30,17 @@ extension PDFDocument {
     ///
     /// `flatten`: the form's widgets drawn into their pages' content and the form removed
     /// (``FormFlattening``), in that update too.
+    ///
+    /// `moves`: annotations already in the file moved (``AnnotationMove``), named as listed
+    /// before `removed` (page → places as listed) were removed by ``remove(_:)``.
     public func savedUpdate(original: InputFile, turns: [Int: Int] = [:], annotations: [PageAnnotation] = [],
-                            flatten: Bool = false) throws(DocumentError) -> PDFUpdate {
+                            flatten: Bool = false, moves: [AnnotationMove] = [], removed: [Int: [Int]] = [:]) throws(DocumentError) -> PDFUpdate {
         var saved = try savedBytes()
         let turned = turns.filter { $0.value % 4 != 0 }
-        if !turned.isEmpty || !annotations.isEmpty || flatten {
-            saved = try PDFAppendedUpdate.append(turned, annotations: annotations, flatten: flatten, to: saved, path: path)
+        let moved = moves.filter { $0.dx != 0 || $0.dy != 0 }
+        if !turned.isEmpty || !annotations.isEmpty || flatten || !moved.isEmpty {
+            saved = try PDFAppendedUpdate.append(turned, annotations: annotations, flatten: flatten, moves: moved, removed: removed,
+                                                 to: saved, path: path)
         }
         let size = original.size
         if Int64(saved.count) >= size {
