@@ -17,7 +17,8 @@ import Testing
         ],
         turns: [0: 1, 4: -1],
         flatten: true,
-        removals: [.init(page: 3, index: 7, kind: "Highlight")])
+        removals: [.init(page: 3, index: 7, kind: "Highlight")],
+        moves: [AnnotationMove(page: 1, index: 2, kind: "Rectangle", dx: -12.5, dy: 300)])
 
     static func bytes(_ changes: DocumentChanges) -> [UInt8] {
         var writer = WireWriter()
@@ -38,9 +39,9 @@ import Testing
         var reader = WireReader(Self.bytes(tooMany))
         #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
 
-        // The flatten flag is the last integer but the removals' count (0): a 2 there.
+        // The flatten flag comes before the removals' and the moves' counts (0, 0): a 2 there.
         var bytes = Self.bytes(DocumentChanges())
-        bytes[bytes.count - 16] = 2
+        bytes[bytes.count - 24] = 2
         reader = WireReader(bytes)
         #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
 
@@ -48,6 +49,12 @@ import Testing
         var negative = DocumentChanges()
         negative.removals = [.init(page: 0, index: -1, kind: "Note")]
         reader = WireReader(Self.bytes(negative))
+        #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
+
+        // A move by no number.
+        var nowhere = DocumentChanges()
+        nowhere.moves = [AnnotationMove(page: 0, index: 0, kind: "Note", dx: .nan, dy: 0)]
+        reader = WireReader(Self.bytes(nowhere))
         #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
 
         // A kind of annotation there is not.
