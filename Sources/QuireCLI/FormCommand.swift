@@ -31,7 +31,7 @@ struct FormCommand: AsyncParsableCommand {
               quire form form.pdf --json
               quire form form.pdf --set name=Ada --set agree=on -o filled.pdf
               quire form form.pdf --set colour=Blue --in-place
-              quire form form.pdf --set-from values.json --flatten -o final.pdf
+              quire form form.pdf --set name=Ada --flatten -o final.pdf
             """)
 
     @Argument(help: ArgumentHelp("The PDF form.", valueName: "file"))

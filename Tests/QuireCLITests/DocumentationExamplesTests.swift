@@ -131,6 +131,7 @@ final class DocumentationExamplesTests {
         "office": .word("quire-office"),
         "form.pdf": .copy(sample: "forms/form.pdf", name: "form.pdf"),
         "filled.pdf": .output("filled.pdf"),
+        "final.pdf": .output("final.pdf"),
         "office-12": .heldJob,
     ]
 
