@@ -346,6 +346,37 @@ final class MarkupSaveTests {
         }
     }
 
+    /// A PDF encrypted with an owner password only (it opens without one and allows notes, as
+    /// many statements and forms do): a highlight is saved; a drawing, a text box, an arrow or
+    /// a wide line — which only Quire's own update completes, and whose new objects would have
+    /// to be encrypted — are refused in one line, rather than saved as the stand-in squares
+    /// poppler was given.
+    @Test func anEncryptedPDFTakesHighlightsAndRefusesWhatItCannotHold() throws {
+        let path = directory.file("owner-only.pdf")
+        let made = ProcessRunner.run(["/usr/bin/qpdf", "--encrypt", "", "owner", "256", "--", Samples.path("document.pdf"), path], timeout: 60)
+        try #require(made.status == 0, "\(made.standardError)")
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        let document = DocumentRequest(path: DocumentPath(path))
+        let box = PageAnnotation.Box(x: 100, y: 400, width: 100, height: 50)
+        for (annotation, reason) in [
+            (PageAnnotation(kind: .ink, page: 0, boxes: [], strokes: [[.init(x: 100, y: 400), .init(x: 150, y: 420)]]), "a drawing cannot"),
+            (PageAnnotation(kind: .freeText, page: 0, boxes: [box], text: "Hello"), "a text box cannot"),
+            (PageAnnotation(kind: .arrow, page: 0, boxes: [box]), "an arrow cannot"),
+            (PageAnnotation(kind: .square, page: 0, boxes: [box], lineWidth: 2), "a line width other than Thin"),
+        ] {
+            #expect {
+                try client.saveChanges(document, DocumentChanges(annotations: [annotation]))
+            } throws: { error in
+                let message = (error as? RenderProblem)?.message ?? "\(error)"
+                return message.contains(reason) && message.contains("encrypted") && !message.contains("\n")
+            }
+        }
+        let original = try bytes(path)
+        try save(path, DocumentChanges(annotations: [PageAnnotation(kind: .highlight, page: 0, boxes: [Self.words])]))
+        #expect(try bytes(path).count > original.count && Array(try bytes(path).prefix(original.count)) == original)
+    }
+
     @Test func aRevertGivesBackTheOriginalBytes() throws {
         let path = try copy("document.pdf", to: "revert.pdf", mode: 0o640)
         let original = try bytes(path)

@@ -14,7 +14,8 @@ import QuireTypes
 /// the changed dictionaries are written back as text. Appended: those objects, a cross-reference
 /// section of the same kind as the file's last one (a table, or a stream) whose `/Prev` is the
 /// last one, and the trailer (`/Root`, `/Info`, `/ID` carried over). The bytes before stay as
-/// they are. Encrypted files: turning is refused (new objects would have to be encrypted) and
+/// they are. Encrypted files: turning, moving, flattening and the annotations only this update
+/// completes are refused (new objects would have to be encrypted), and
 /// appearances are left out.
 enum PDFAppendedUpdate {
     private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
@@ -50,6 +51,17 @@ enum PDFAppendedUpdate {
         }
         if encrypted, !moves.isEmpty {
             throw failure("moving the annotations of an encrypted PDF is not supported")
+        }
+        // What only this update writes (poppler-glib cannot): in an encrypted file its new
+        // objects would have to be encrypted, so it is refused rather than left a stand-in.
+        if encrypted, let annotation = annotations.first(where: Self.needsThisUpdate) {
+            let name = switch annotation.kind {
+            case .ink: "a drawing"
+            case .freeText: "a text box"
+            case .arrow: "an arrow"
+            default: "a line width other than Thin (1 point)"
+            }
+            throw failure("\(name) cannot be saved into an encrypted PDF (highlights, notes and Thin shapes can)")
         }
         if encrypted, turns.isEmpty { return bytes }
         let sizeHandle = api.qpdf_oh_get_key(qpdf, trailer, "/Size")
@@ -273,6 +285,16 @@ enum PDFAppendedUpdate {
         let shown = PageAnnotation.Box(x: min(box.x, box.maxX), y: min(box.y, box.maxY), width: abs(box.width), height: abs(box.height))
         return AnnotationAppearance.freeText(layout, box: shown, rect: placed, colour: annotation.colour,
                                              place: placement(of: shown, at: placed, rotation: rotation))
+    }
+
+    /// Whether an annotation is only complete with this update: ink and text boxes (stand-in
+    /// squares until then), arrows (their line ending), shapes and lines wider than 1 point.
+    static func needsThisUpdate(_ annotation: PageAnnotation) -> Bool {
+        switch annotation.kind {
+        case .ink, .freeText, .arrow: true
+        case .square, .circle, .line: annotation.lineWidth != 1
+        default: false
+        }
     }
 
     /// From the page as shown (top left, y down, turned `rotation` degrees clockwise) to PDF
