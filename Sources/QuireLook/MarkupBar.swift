@@ -329,7 +329,7 @@ final class MarkupBar {
             gtk_widget_set_visible(toggle, 1)
             gtk_widget_set_sensitive(toggle, 1)
             gtk_widget_set_tooltip_text(toggle, "Markup (Ctrl+Shift+A)")
-            Accessibility.setDescription(toggle, "Mark the PDF up: highlight, notes, shapes, turn pages")
+            Accessibility.setDescription(toggle, "Mark the PDF up: highlight, notes, text boxes, shapes, drawings, signatures; move or delete annotations; turn pages")
         }
         updateButtons()
         // The page's annotations come with its text: there to be clicked once Markup is on.
@@ -489,7 +489,7 @@ final class MarkupBar {
         return text.annotations.last { annotation in
             let offset = moved[annotation.index] ?? (0, 0)
             let box = annotation.box
-            return !removed.contains(annotation.index) && annotation.kind != "Link" && annotation.kind != "Pop-up"
+            return !removed.contains(annotation.index) && annotation.isSelectable
                 && x >= box.x + offset.dx - slack && x <= box.maxX + offset.dx + slack
                 && y >= box.y + offset.dy - slack && y <= box.maxY + offset.dy + slack
         }
@@ -523,7 +523,7 @@ final class MarkupBar {
             return
         }
         selectedAnnotation = nil
-        add(.removal(DocumentChanges.Removal(page: chosen.page, index: chosen.annotation.index, kind: chosen.annotation.kind)),
+        add(.removal(AnnotationRemoval(page: chosen.page, index: chosen.annotation.index, kind: chosen.annotation.kind)),
             "\(chosen.annotation.kind) on page \(chosen.page + 1) removed when saved")
     }
 

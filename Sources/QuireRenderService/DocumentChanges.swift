@@ -15,19 +15,6 @@ public struct DocumentChanges: Sendable, Hashable {
         }
     }
 
-    /// An annotation already in the PDF, to be removed: its page, its place in the page's list
-    /// and its kind as listed (``ExistingAnnotation``).
-    public struct Removal: Sendable, Hashable {
-        public var page: Int
-        public var index: Int
-        public var kind: String
-        public init(page: Int, index: Int, kind: String) {
-            self.page = page
-            self.index = index
-            self.kind = kind
-        }
-    }
-
     public var formValues: [FormValue]
     public var annotations: [PageAnnotation]
     /// Pages turned: 0-based page → quarter turns clockwise (negative: anticlockwise).
@@ -36,12 +23,12 @@ public struct DocumentChanges: Sendable, Hashable {
     /// fields drawn as they look, no longer fields.
     public var flatten: Bool
     /// Annotations already in the PDF to remove (made before any is added).
-    public var removals: [Removal]
+    public var removals: [AnnotationRemoval]
     /// Annotations already in the PDF moved on their pages (named as listed, before removals).
     public var moves: [AnnotationMove]
 
     public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:], flatten: Bool = false,
-                removals: [Removal] = [], moves: [AnnotationMove] = []) {
+                removals: [AnnotationRemoval] = [], moves: [AnnotationMove] = []) {
         self.formValues = formValues
         self.annotations = annotations
         self.turns = turns
@@ -154,7 +141,7 @@ public struct DocumentChanges: Sendable, Hashable {
         for _ in 0..<removalCount {
             let page = try reader.integer(), index = try reader.integer()
             guard page >= 0, page <= Int64(Int32.max), index >= 0, index <= Int64(Int32.max) else { throw WireReader.Malformed() }
-            removals.append(Removal(page: Int(page), index: Int(index), kind: try reader.string()))
+            removals.append(AnnotationRemoval(page: Int(page), index: Int(index), kind: try reader.string()))
         }
         let moveCount = try reader.count(atMost: Self.maximumValues)
         moves = []

@@ -32,7 +32,7 @@ extension DocumentSession {
             if !document.allowsAnnotating {
                 throw RenderProblem(.unsupported, "the PDF's permissions do not allow changing its annotations")
             }
-            do { try document.remove(changes.removals.map { ($0.page, $0.index, $0.kind) }) } catch {
+            do { try document.remove(changes.removals) } catch {
                 throw RenderProblem(.unsupported, error.message)
             }
         }
@@ -47,7 +47,7 @@ extension DocumentSession {
         if !changes.moves.isEmpty, !document.allowsAnnotating {
             throw RenderProblem(.unsupported, "the PDF's permissions do not allow changing its annotations")
         }
-        for move in changes.moves where ExistingAnnotation.textMarkupKinds.contains(move.kind) || ["Link", "Form Field", "Pop-up"].contains(move.kind) {
+        for move in changes.moves where !ExistingAnnotation.isMovable(kind: move.kind) {
             throw RenderProblem(.unsupported, "a \(move.kind) cannot be moved in Markup")
         }
         if changes.flatten, !changes.annotations.isEmpty || !changes.turns.isEmpty || !changes.removals.isEmpty || !changes.moves.isEmpty {

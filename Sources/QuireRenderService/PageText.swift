@@ -34,7 +34,6 @@ public struct PageText: Sendable, Hashable {
             writer.string(annotation.kind)
             annotation.box.write(to: &writer)
             writer.optionalString(annotation.text)
-            writer.integer(annotation.isRemovable ? 1 : 0)
         }
     }
 
@@ -58,7 +57,7 @@ public struct PageText: Sendable, Hashable {
             let index = try reader.integer()
             guard index >= 0, index < Self.maximumAnnotations else { throw WireReader.Malformed() }
             annotations.append(ExistingAnnotation(index: Int(index), kind: try reader.string(), box: try TextBox(reading: &reader),
-                                                  text: try reader.optionalString(), isRemovable: try reader.integer() == 1))
+                                                  text: try reader.optionalString()))
         }
     }
 }

@@ -12,7 +12,7 @@ public struct DocumentMarkup: Sendable, Hashable {
         /// Page `page` (0-based) turned a quarter clockwise (1) or anticlockwise (-1).
         case turn(page: Int, quarterTurns: Int)
         /// An annotation already in the file removed (``ExistingAnnotation``).
-        case removal(DocumentChanges.Removal)
+        case removal(AnnotationRemoval)
         /// An annotation already in the file moved (dragged with Select).
         case move(AnnotationMove)
     }
@@ -96,7 +96,7 @@ public struct DocumentMarkup: Sendable, Hashable {
     public var changes: DocumentChanges {
         var annotations: [PageAnnotation] = []
         var turns: [Int: Int] = [:]
-        var removals: [DocumentChanges.Removal] = []
+        var removals: [AnnotationRemoval] = []
         var moves: [AnnotationMove] = []
         for change in pending {
             switch change {

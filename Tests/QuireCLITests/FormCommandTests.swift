@@ -223,8 +223,13 @@ final class FormCommandTests {
     @Test func flatteningASignedPDFOrOneWithoutAFormIsRefused() throws {
         let signed = try SignedPDF.make(from: Samples.path(Self.form), in: directory)
         let output = directory.file("never.pdf")
+        // Encrypted with an owner password only: it opens and may be filled, but the new
+        // content streams would have to be encrypted.
+        let ownerOnly = directory.file("owner-only.pdf")
+        let made = ProcessRunner.run(["/usr/bin/qpdf", "--encrypt", "", "owner", "256", "--", Samples.path(Self.form), ownerOnly], timeout: 60)
+        try #require(made.status == 0, "\(made.standardError)")
         for (path, reason) in [(signed, "would break the signature"), (Samples.path("document.pdf"), "no form fields to flatten"),
-                               (Samples.path("forms/form-locked.pdf"), "permissions")] {
+                               (Samples.path("forms/form-locked.pdf"), "permissions"), (ownerOnly, "encrypted PDF's form is not supported")] {
             let original = try bytes(path)
             let result = QuireBinary.run(["form", path, "--flatten", "-o", output], timeout: 60)
             #expect(result.status == 65 && result.errorLines.count == 1 && result.standardError.contains(reason), "\(path): \(result.standardError)")

@@ -261,8 +261,8 @@ final class MarkupSaveTests {
         #expect(listed.first { $0.kind == "Note" }?.text == "Look here")
 
         // Wrong kind, no such place: refused, nothing saved.
-        for (removal, reason) in [(DocumentChanges.Removal(page: 0, index: rectangle.index, kind: "Highlight"), "not a Highlight"),
-                                  (DocumentChanges.Removal(page: 0, index: 40, kind: "Rectangle"), "has no annotation 41")] {
+        for (removal, reason) in [(AnnotationRemoval(page: 0, index: rectangle.index, kind: "Highlight"), "not a Highlight"),
+                                  (AnnotationRemoval(page: 0, index: 40, kind: "Rectangle"), "has no annotation 41")] {
             #expect {
                 try client.saveChanges(document, DocumentChanges(removals: [removal]))
             } throws: { error in
@@ -271,6 +271,16 @@ final class MarkupSaveTests {
             }
         }
         #expect(try bytes(path) == annotated)
+        // A form field is not Markup's to remove (nor to move).
+        let form = DocumentRequest(path: DocumentPath(Samples.path("forms/form.pdf")))
+        let field = try #require(try client.pageText(PageRequest(document: form, page: 0, width: 1, height: 1)).annotations.first)
+        #expect(field.kind == "Form Field" && !field.isRemovable && !field.isMovable && field.isSelectable, "\(field)")
+        #expect {
+            try client.saveChanges(form, DocumentChanges(removals: [.init(page: 0, index: field.index, kind: field.kind)]))
+        } throws: { error in (error as? RenderProblem)?.message.contains("a Form Field cannot be removed") == true }
+        #expect {
+            try client.saveChanges(form, DocumentChanges(moves: [AnnotationMove(page: 0, index: field.index, kind: field.kind, dx: 5, dy: 5)]))
+        } throws: { error in (error as? RenderProblem)?.message.contains("a Form Field cannot be moved") == true }
 
         try save(path, DocumentChanges(removals: [.init(page: 0, index: rectangle.index, kind: "Rectangle")]))
         #expect(Array(try bytes(path).prefix(annotated.count)) == annotated, "an update after the last")

@@ -1,7 +1,8 @@
 /// An annotation already in a PDF, as a viewer shows it to be selected and removed (Markup):
 /// its place in its page's list (poppler's order, which is the page's `/Annots` order), what
-/// kind it is in a person's words, where it is on the page as shown (points from the top left,
-/// the page's rotation applied, as ``PageTextLayout``'s boxes), and its text.
+/// kind it is in a person's words (which decides what Markup may do with it), where it is on
+/// the page as shown (points from the top left, the page's rotation applied, as
+/// ``PageTextLayout``'s boxes), and its text.
 public struct ExistingAnnotation: Sendable, Hashable {
     /// Its place among the page's annotations, from 0.
     public var index: Int
@@ -10,23 +11,29 @@ public struct ExistingAnnotation: Sendable, Hashable {
     public var box: TextBox
     /// Its text (a note's, a text box's, a comment), nil without one.
     public var text: String?
-    /// False for what Markup does not remove: links, form fields and pop-ups (a pop-up goes
-    /// with the annotation it belongs to).
-    public var isRemovable: Bool
-
-    public init(index: Int, kind: String, box: TextBox, text: String?, isRemovable: Bool) {
+    public init(index: Int, kind: String, box: TextBox, text: String?) {
         self.index = index
         self.kind = kind
         self.box = box
         self.text = text
-        self.isRemovable = isRemovable
     }
 
-    /// Whether Markup moves it: a removable annotation that is not text markup (a highlight
-    /// belongs to the words under it).
-    public var isMovable: Bool { isRemovable && !Self.textMarkupKinds.contains(kind) }
+    /// Whether a click in Markup selects it: not a link (a click follows it) or a pop-up (it
+    /// belongs to its annotation).
+    public var isSelectable: Bool { kind != "Link" && kind != "Pop-up" }
+    /// Whether Markup removes it (``isRemovable(kind:)``).
+    public var isRemovable: Bool { Self.isRemovable(kind: kind) }
+    /// Whether Markup moves it (``isMovable(kind:)``).
+    public var isMovable: Bool { Self.isMovable(kind: kind) }
 
-    public static let textMarkupKinds: Set<String> = ["Highlight", "Underline", "Squiggly Underline", "Strike Through"]
+    /// False for what Markup does not remove: links, form fields and pop-ups (a pop-up goes
+    /// with the annotation it belongs to).
+    public static func isRemovable(kind: String) -> Bool { !["Link", "Form Field", "Pop-up"].contains(kind) }
+
+    /// A removable annotation that is not text markup (a highlight belongs to the words under it).
+    public static func isMovable(kind: String) -> Bool {
+        isRemovable(kind: kind) && !["Highlight", "Underline", "Squiggly Underline", "Strike Through"].contains(kind)
+    }
 
     /// An annotation's kind in a person's words, from its `/Subtype` (without the slash).
     public static func kind(subtype: String) -> String {

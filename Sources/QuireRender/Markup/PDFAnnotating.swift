@@ -128,8 +128,7 @@ extension PDFDocument {
             let box = TextBox(x: min(area.x1, area.x2), y: height - max(area.y1, area.y2),
                               width: abs(area.x2 - area.x1), height: abs(area.y2 - area.y1))
             found.append(ExistingAnnotation(index: found.count, kind: Self.kindName(type), box: box,
-                                            text: contents.flatMap { $0.isEmpty ? nil : $0 },
-                                            isRemovable: ![POPPLER_ANNOT_LINK, POPPLER_ANNOT_WIDGET, POPPLER_ANNOT_POPUP].contains(type)))
+                                            text: contents.flatMap { $0.isEmpty ? nil : $0 }))
         }
         return found
     }
@@ -138,7 +137,7 @@ extension PDFDocument {
     /// with the kind the viewer showed (a check that the page is as it was listed); each one's
     /// pop-up goes with it. Saved by ``savedUpdate(original:turns:annotations:flatten:moves:removed:)``.
     /// - Throws: ``FormValueError`` when one is not there, is another kind, or is not removable.
-    public func remove(_ removals: [(page: Int, index: Int, kind: String)]) throws(FormValueError) {
+    public func remove(_ removals: [AnnotationRemoval]) throws(FormValueError) {
         for (pageIndex, onPage) in Dictionary(grouping: removals, by: \.page).sorted(by: { $0.key < $1.key }) {
             guard pageIndex >= 0, pageIndex < pageCount, let page = libpoppler.poppler_document_get_page(document, Int32(pageIndex)) else {
                 throw FormValueError("page \(pageIndex + 1) does not exist (the PDF has \(pageCount) pages)")
@@ -157,7 +156,7 @@ extension PDFDocument {
                 guard Self.kindName(type) == removal.kind else {
                     throw FormValueError("annotation \(removal.index + 1) of page \(pageIndex + 1) is a \(Self.kindName(type)), not a \(removal.kind): open the file again")
                 }
-                guard ![POPPLER_ANNOT_LINK, POPPLER_ANNOT_WIDGET, POPPLER_ANNOT_POPUP].contains(type) else {
+                guard ExistingAnnotation.isRemovable(kind: removal.kind) else {
                     throw FormValueError("a \(removal.kind) cannot be removed in Markup")
                 }
                 if !chosen.contains(annots[removal.index]) { chosen.append(annots[removal.index]) }

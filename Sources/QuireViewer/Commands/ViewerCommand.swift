@@ -76,7 +76,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .foldAll: "fold every JSON node below the top level"
         case .unfoldAll: "unfold every JSON node"
         case .copyNodePath: "copy the path of the JSON node under the cursor (.items[3].name), through OSC 52"
-        case .markup: "show or hide the Markup tool bar (a PDF: highlight, underline or strike through the selection, notes, shapes, turn pages; Done saves into the file)"
+        case .markup: "show or hide the Markup tool bar (a PDF: highlight, underline or strike through the selection, notes, text boxes, shapes, drawings, signatures, move or delete annotations, turn pages; Done saves into the file)"
         case .undo: "undo the last markup change not yet saved"
         case .redo: "redo the markup change last undone"
         case .deleteAnnotation: "remove the annotation clicked in Markup (when Done saves)"
