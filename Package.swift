@@ -40,6 +40,9 @@ let package = Package(
             name: "CRsvg", path: "Sources/CRsvg",
             providers: [.apt(["librsvg2-2"])]),
         .systemLibrary(
+            name: "CGtkSourceViewLazy", path: "Sources/CGtkSourceViewLazy",
+            providers: [.apt(["libgtksourceview-5-0"])]),
+        .systemLibrary(
             name: "CPangoCairo", path: "Sources/CPangoCairo",
             providers: [.apt(["libpangocairo-1.0-0"])]),
         .systemLibrary(
@@ -134,7 +137,7 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer",
-                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CGMime"]),
+                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CGMime", "CGtkSourceViewLazy"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

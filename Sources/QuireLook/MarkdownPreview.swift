@@ -47,6 +47,7 @@ final class MarkdownPreview {
     /// Shows the worker's `lines` styled by `markdown` (the same lines' kinds and runs).
     func show(lines: [String], markdown: MarkdownText, isTruncated: Bool) {
         let text = lines.joined(separator: "\n") + (isTruncated ? "\n…" : "")
+        applyColours()  // the view is in the window now: its theme says light or dark
         gtk_text_buffer_set_text(buffer, text, -1)
         var described: [String] = []
         for (number, line) in zip(lines.indices, markdown.lines) {
@@ -70,6 +71,8 @@ final class MarkdownPreview {
                 if run.style.contains(.strike) { apply("strike", line: number, from: from, to: to) }
                 if run.style.contains(.link) { apply("link", line: number, from: from, to: to) }
                 if run.style.contains(.dim) { apply("dim", line: number, from: from, to: to) }
+                // Code coloured by its language, a notebook's ANSI-coloured output.
+                if (1...16).contains(run.colour) { apply("colour-\(run.colour)", line: number, from: from, to: to) }
             }
         }
         Accessibility.setDescription(view, described.isEmpty ? "Rendered Markdown" : "Rendered Markdown; " + described.joined(separator: "; "))
@@ -104,7 +107,31 @@ final class MarkdownPreview {
         tag("link", [("underline", .enumeration(pango_underline_get_type(), Int32(PANGO_UNDERLINE_SINGLE.rawValue))),
                      ("foreground", .string("#3584e4"))])
         tag("dim", [("foreground", .string("rgba(127,127,127,1)"))])
+        for index in 1...16 { tag("colour-\(index)", []) }
+        applyColours()
+        ColorScheme.onChange { [weak self] in self?.applyColours() }
     }
+
+    /// The terminal colours of runs (``MarkdownText/Run/colour``) as the pages draw them on a
+    /// light window, and lighter on a dark one.
+    private func applyColours() {
+        let dark = ColorScheme.isDark(view)
+        let colours = dark ? Self.darkColours : MarkdownText.Run.paperColours
+        let table = gtk_text_buffer_get_tag_table(buffer)
+        for index in 1...16 {
+            guard let tag = gtk_text_tag_table_lookup(table, "colour-\(index)") else { continue }
+            let object = UnsafeMutableRawPointer(tag).assumingMemoryBound(to: GObject.self)
+            var value = GValue()
+            g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING
+            g_value_set_string(&value, colours[index - 1])
+            g_object_set_property(object, "foreground", &value)
+            g_value_unset(&value)
+        }
+    }
+
+    /// ``MarkdownText/Run/paperColours`` for a dark ground (GNOME's lighter palette).
+    static let darkColours = ["#DEDDDA", "#F66151", "#57E389", "#F9F06B", "#62A0EA", "#DC8ADD", "#5BC8DE", "#FFFFFF",
+                              "#9A9996", "#FF7B63", "#8FF0A4", "#FFF59D", "#99C1F1", "#E6A5EC", "#93DDEA", "#FFFFFF"]
 
     private enum Value {
         case string(String), int(Int32), double(Double), bool(Bool), enumeration(GType, Int32)

@@ -51,9 +51,15 @@ final class MarkdownSource: PageSource {
     /// Pages laid out so far (tests: page 1 alone costs one page), and whether that is all.
     var laidOut: (pages: Int, isAll: Bool) { (pages.count, paging.isDone) }
 
+    /// Whether the thumbnail is the first picture (a notebook's first image output, a book's
+    /// cover) rather than page 1 (Markdown, whose pictures are part of its page).
+    private let thumbnailIsFirstPicture: Bool
+
     init(path: DocumentPath, markdown: MarkdownText, maximumPages: Int, limits: RenderLimits = .standard,
+         thumbnailIsFirstPicture: Bool = true,
          rest: (() throws(DocumentError) -> MarkdownText)? = nil) throws(DocumentError) {
         self.path = path
+        self.thumbnailIsFirstPicture = thumbnailIsFirstPicture
         self.markdown = markdown
         self.rest = rest
         self.limits = limits
@@ -248,9 +254,10 @@ final class MarkdownSource: PageSource {
     }
 
     /// A notebook's thumbnail: its first image output (never enlarged, as raster thumbnails are
-    /// not); nil — page 1 — when it has none or it cannot be read.
+    /// not); nil — page 1 — when it has none, it cannot be read, or the family's thumbnail is
+    /// its page (``thumbnailIsFirstPicture``).
     func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? {
-        guard let bytes = markdown.lines.first(where: { $0.kind == .image && $0.image != nil })?.image else { return nil }
+        guard thumbnailIsFirstPicture, let bytes = markdown.lines.first(where: { $0.kind == .image && $0.image != nil })?.image else { return nil }
         if Self.isSVG(bytes) {
             guard let svg = try? SVGSource(bytes: bytes, path: path, limits: limits), svg.size.width > 0, svg.size.height > 0 else { return nil }
             let scale = min(1, Double(longestSide) / max(svg.size.width, svg.size.height))
@@ -304,9 +311,13 @@ extension RenderEngine {
         // made only for the first pages; the rest, and the facts that need every line (title,
         // words, the text form), when asked for (``Renderer``).
         let firstLinesOnly = !thumbnail && !input.firstPageFirst
-        let (markdown, isComplete) = try MarkdownText.parse(bytes, path: path, lineBudget: firstLinesOnly ? Self.markdownFirstLines : nil)
+        // The pictures beside the file that it shows are read for its pages (never an address).
+        let (markdown, isComplete) = try MarkdownText.parseShowingPictures(bytes, path: path, lineBudget: firstLinesOnly ? Self.markdownFirstLines : nil)
         let source = try MarkdownSource(path: path, markdown: markdown, maximumPages: thumbnail ? 1 : input.limits.maximumPages,
-                                        rest: isComplete ? nil : { () throws(DocumentError) in try MarkdownText.parse(bytes, path: path) })
+                                        limits: input.limits, thumbnailIsFirstPicture: false,
+                                        rest: isComplete ? nil : { () throws(DocumentError) in
+                                            try MarkdownText.parseShowingPictures(bytes, path: path, lineBudget: nil).text
+                                        })
         var opened = Opened(source: source)
         if isComplete {
             opened.title = markdown.title

@@ -65,6 +65,9 @@ public struct MarkdownText: Sendable, Hashable {
         public static let link = Style(rawValue: 16)
         /// Marks the reader does not read as text: list bullets, quote bars, addresses.
         public static let dim = Style(rawValue: 32)
+        /// Code coloured by its language (``SyntaxHighlighting``): drawn in its run's colour, or
+        /// the ordinary one, never in inline code's own colour.
+        public static let syntax = Style(rawValue: 64)
     }
 
     public var lines: [Line] = []
@@ -112,11 +115,18 @@ public struct MarkdownText: Sendable, Hashable {
         try parse(bytes, path: path, lineBudget: nil).text
     }
 
+    /// As ``parse(_:path:)``, with the pictures of `path`'s folder that the file shows
+    /// (``MarkdownPictures``) read for its pages.
+    static func parseShowingPictures(_ bytes: [UInt8], path: DocumentPath, lineBudget: Int?) throws(DocumentError) -> (text: MarkdownText, isComplete: Bool) {
+        try parse(bytes, path: path, lineBudget: lineBudget, pictures: MarkdownPictures(beside: path))
+    }
+
     /// Parses `bytes` whole (cmark-gfm: links and footnotes resolve as in the whole file), but
     /// makes lines only of the top-level blocks that start before `lineBudget` lines are made
     /// (page 1 needs a few dozen); `isComplete` says whether that was every block. The lines
     /// made are the first lines of the whole text, in the same order.
-    static func parse(_ bytes: [UInt8], path: DocumentPath?, lineBudget: Int?) throws(DocumentError) -> (text: MarkdownText, isComplete: Bool) {
+    static func parse(_ bytes: [UInt8], path: DocumentPath?, lineBudget: Int?,
+                      pictures: MarkdownPictures? = nil) throws(DocumentError) -> (text: MarkdownText, isComplete: Bool) {
         guard let api else {
             throw DocumentError(kind: .unsupported, path: path,
                                 reason: "Markdown needs cmark-gfm (libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6), which is not installed")
@@ -145,6 +155,7 @@ public struct MarkdownText: Sendable, Hashable {
         defer { api.cmark_node_free(document) }
         var builder = MarkdownLineBuilder(api: api)
         builder.lineBudget = lineBudget ?? Int.max
+        builder.pictures = pictures
         builder.blocks(of: document, prefix: [])
         var text = builder.text
         guard !builder.stoppedEarly else { return (text, false) }
@@ -168,7 +179,13 @@ struct MarkdownLineBuilder {
     private var nestingCut = false
     /// Top-level blocks after this many lines are not walked (``stoppedEarly``).
     var lineBudget = Int.max
+    /// Bytes of code coloured so far: past ``maximumColouredBytes`` the rest stays plain.
+    private var colouredBytes = 0
+    /// Most bytes of code coloured in one file.
+    static let maximumColouredBytes = 256 << 10
     private(set) var stoppedEarly = false
+    /// The file's own pictures, when its pages show them (nil: every image is its placeholder).
+    var pictures: MarkdownPictures?
 
     init(api: quire_cmark_api) { self.api = api }
 
@@ -264,12 +281,7 @@ struct MarkdownLineBuilder {
                 let shown = String(current.dropFirst(before.count))
                 if !url.isEmpty && shown != url && "mailto:" + shown != url { write(" <\(url)>", style.union(.dim)) }
             case CMARK_NODE_IMAGE:
-                let url = api.cmark_node_get_url(child).map { String(cString: $0) } ?? ""
-                var alt = MarkdownLineBuilder(api: api)
-                alt.inlines(of: child)
-                let remote = url.contains("://") || url.hasPrefix("//") || url.hasPrefix("data:")
-                write("[image: " + (alt.current.isEmpty ? "" : alt.current + " — ") + url
-                      + (remote ? " (not fetched)]" : "]"), style.union(.dim))
+                write(placeholder(child), style.union(.dim))
             case CMARK_NODE_FOOTNOTE_REFERENCE:
                 write("[" + literal(child) + "]", style.union(.dim))
             default:
@@ -280,6 +292,56 @@ struct MarkdownLineBuilder {
                 }
             }
         }
+    }
+
+    /// What an image is in text: its description and address (a remote one "not fetched").
+    private func placeholder(_ image: OpaquePointer) -> String {
+        let url = api.cmark_node_get_url(image).map { String(cString: $0) } ?? ""
+        var alt = MarkdownLineBuilder(api: api)
+        alt.inlines(of: image)
+        let remote = url.contains("://") || url.hasPrefix("//") || url.hasPrefix("data:")
+        return "[image: " + (alt.current.isEmpty ? "" : alt.current + " — ") + url + (remote ? " (not fetched)]" : "]")
+    }
+
+    /// The images of a paragraph that holds nothing else (each may be a link, as a badge or a
+    /// screenshot linked to its full size is); nil when it holds text.
+    private func pictureNodes(_ paragraph: OpaquePointer) -> [OpaquePointer]? {
+        var images: [OpaquePointer] = []
+        func walk(_ node: OpaquePointer) -> Bool {
+            for child in children(node) {
+                switch api.cmark_node_get_type(child) {
+                case CMARK_NODE_IMAGE: images.append(child)
+                case CMARK_NODE_LINK: if !walk(child) { return false }
+                case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: continue
+                case CMARK_NODE_TEXT: if literal(child).unicodeScalars.contains(where: { !$0.properties.isWhitespace }) { return false }
+                default: return false
+                }
+            }
+            return true
+        }
+        return walk(paragraph) && !images.isEmpty ? images : nil
+    }
+
+    /// A paragraph of pictures drawn as pictures, each on its line (its placeholder the line's
+    /// text: the terminal shows that); false when none of them could be read (the paragraph is
+    /// then written as text).
+    private mutating func showPictures(_ paragraph: OpaquePointer, prefix: [String]) -> Bool {
+        guard pictures != nil, let images = pictureNodes(paragraph) else { return false }
+        let read = images.map { image in
+            pictures?.bytes(api.cmark_node_get_url(image).map { String(cString: $0) } ?? "")
+        }
+        guard read.contains(where: { $0 != nil }) else { return false }
+        for (image, bytes) in zip(images, read) {
+            start(prefix)
+            write(placeholder(image), .dim)
+            if let bytes {
+                emit(.image)
+                if text.lines.last?.kind == .image { text.lines[text.lines.count - 1].image = bytes }
+            } else {
+                emit(.body)
+            }
+        }
+        return true
     }
 
     /// The block children of `node`, each line after `prefix` (quote bars, list indents).
@@ -326,9 +388,11 @@ struct MarkdownLineBuilder {
             emit(.heading, level: level)
             blank()
         case CMARK_NODE_PARAGRAPH:
-            start(prefix)
-            inlines(of: node)
-            emit(.body)
+            if !showPictures(node, prefix: prefix) {
+                start(prefix)
+                inlines(of: node)
+                emit(.body)
+            }
             if depth == 0 { blank() }
         case CMARK_NODE_BLOCK_QUOTE:
             blocks(of: node, prefix: continuation + ["│ "], depth: depth + 1)
@@ -361,9 +425,13 @@ struct MarkdownLineBuilder {
             }
             var code = literal(node)
             if code.hasSuffix("\n") { code.removeLast() }
-            for line in code.split(separator: "\n", omittingEmptySubsequences: false) {
+            let lines = code.split(separator: "\n", omittingEmptySubsequences: false).map { Self.safe(String($0)) }
+            let coloured = colourRuns(lines, language: info)
+            for (index, line) in lines.enumerated() {
                 start(continuation)
-                write(String(line), .code)
+                let base = currentCount
+                write(line, coloured == nil ? .code : [.code, .syntax])
+                for run in coloured?[index] ?? [] { runs.append(MarkdownText.Run(start: base + run.start, length: run.length, style: run.style, colour: run.colour)) }
                 emit(.code)
             }
             if depth == 0 { blank() }
@@ -397,6 +465,15 @@ struct MarkdownLineBuilder {
                 blocks(of: node, prefix: prefix, depth: depth)
             }
         }
+    }
+
+    /// The colours of a code block's `lines` in the fence's language (nil: shown plain).
+    private mutating func colourRuns(_ lines: [String], language: String) -> [[MarkdownText.Run]]? {
+        guard !language.isEmpty else { return nil }
+        let bytes = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        guard colouredBytes + bytes <= Self.maximumColouredBytes else { return nil }
+        colouredBytes += bytes
+        return SyntaxHighlighting.runs(lines, language: language)
     }
 
     private func isTask(_ item: OpaquePointer) -> Bool {

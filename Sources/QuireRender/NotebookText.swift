@@ -95,6 +95,8 @@ public struct NotebookText: Sendable {
         var text = MarkdownText()
         var counts: [String: Int] = [:]
         var images = 0
+        let language = notebook.metadata?.language_info?.name ?? notebook.metadata?.kernelspec?.language ?? ""
+        var colouredBytes = 0
         func add(_ line: String, _ kind: MarkdownText.Line.Kind, _ style: MarkdownText.Style = []) {
             let safe = MarkdownLineBuilder.safe(line)
             let runs = style.isEmpty || safe.isEmpty ? [] : [MarkdownText.Run(start: 0, length: safe.unicodeScalars.count, style: style)]
@@ -123,7 +125,18 @@ public struct NotebookText: Sendable {
                 text.wordCount += rendered.wordCount
             case "code":
                 add("In [\(cell.execution_count.map(String.init) ?? " ")]:", .body, .dim)
-                addLines(source, .code, .code)
+                var code = source
+                if code.hasSuffix("\n") { code.removeLast() }
+                let lines = code.split(separator: "\n", omittingEmptySubsequences: false).map { MarkdownLineBuilder.safe(String($0)) }
+                // In the kernel's language, while the file's budget for colouring lasts.
+                let bytes = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+                let coloured = colouredBytes + bytes <= MarkdownLineBuilder.maximumColouredBytes
+                    ? SyntaxHighlighting.runs(lines, language: language) : nil
+                if coloured != nil { colouredBytes += bytes }
+                for (index, line) in lines.enumerated() {
+                    let whole = MarkdownText.Run(start: 0, length: line.unicodeScalars.count, style: coloured == nil ? .code : [.code, .syntax])
+                    text.lines.append(MarkdownText.Line(text: line, kind: .code, runs: (line.isEmpty ? [] : [whole]) + (coloured?[index] ?? [])))
+                }
                 for output in cell.outputs ?? [] {
                     switch output.output_type {
                     case "stream":

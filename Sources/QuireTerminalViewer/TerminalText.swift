@@ -90,7 +90,8 @@ enum TerminalText {
     }
 
     /// A piece of a Markdown line (its scalars `offset…`) in colour: a heading bold in its
-    /// level's colour, and the line's runs: bold, italic, code (yellow), struck, links
+    /// level's colour, and the line's runs: bold, italic, code (yellow, or coloured by its
+    /// language), struck, links
     /// (underlined blue), marks (dim). The text is escaped as ``shown(_:)`` escapes it.
     static func styled(_ piece: String, from offset: Int, line: MarkdownText.Line) -> String {
         var base = ""
@@ -102,7 +103,8 @@ enum TerminalText {
             if (9...16).contains(colour) { codes.append("9\(colour - 9)") }
             if style.contains(.bold) { codes.append("1") }
             if style.contains(.italic) { codes.append("3") }
-            if style.contains(.code) { codes.append("33") }
+            // Inline code in yellow; code coloured by its language in its own colours.
+            if style.contains(.code) && !style.contains(.syntax) { codes.append("33") }
             if style.contains(.strike) { codes.append("9") }
             if style.contains(.link) { codes.append("4;34") }
             if style.contains(.dim) { codes.append("2") }

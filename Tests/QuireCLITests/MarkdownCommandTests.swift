@@ -103,6 +103,12 @@ final class MarkdownCommandTests {
         #expect(coloured.contains("\u{1B}[1;4m\u{1B}[35mQuire Notes") || coloured.contains("\u{1B}[0;1;4;35m"),
                 "the first heading bold, underlined, magenta: \(coloured.prefix(300).debugDescription)")
         #expect(coloured.contains("\u{1B}[3mdata"), "emphasis in italics")
+        // The Swift block coloured by its language (GtkSourceView's swift.lang, classic
+        // scheme): "let" a declaration (green, bold), not inline code's yellow; "42" a number
+        // (magenta).
+        let declaration = Self.escapes(before: "let", followedBy: " answer", in: coloured)
+        #expect(declaration.contains("32") && declaration.contains("1m") && !declaration.contains("33"), "\(coloured.debugDescription)")
+        #expect(Self.escapes(before: "42", followedBy: "", in: coloured).contains("35"))
         session.send("q")
         session.wait(for: "EXIT=")
 
@@ -112,6 +118,7 @@ final class MarkdownCommandTests {
         screen = plain.wait(for: "Quire Notes")
         let captured = plain.capture(escapes: true)
         #expect(!captured.contains("[35m") && !captured.contains("[3m"), "NO_COLOR: no colours, no italics")
+        #expect(!Self.escapes(before: "let", followedBy: " answer", in: captured).contains("32"), "NO_COLOR: code uncoloured")
         #expect(screen.contains("Quire shows data and notes"))
         plain.send("q")
         plain.wait(for: "EXIT=")
@@ -119,6 +126,28 @@ final class MarkdownCommandTests {
 }
 
 extension MarkdownCommandTests {
+    /// The escape sequences written right before `text` where the visible text after it goes
+    /// on with `next` (tmux's capture with escapes).
+    static func escapes(before text: String, followedBy next: String, in screen: String) -> String {
+        var from = screen.startIndex
+        var found: Range<String.Index>?
+        while let range = screen.range(of: text, range: from..<screen.endIndex) {
+            var after = screen[range.upperBound...]
+            while after.hasPrefix("\u{1B}["), let end = after.firstIndex(of: "m") { after = after[after.index(after: end)...] }
+            if after.hasPrefix(next) { found = range; break }
+            from = range.upperBound
+        }
+        guard let range = found else { return "" }
+        var escapes = "", rest = screen[..<range.lowerBound]
+        while rest.hasSuffix("m"), let start = rest.range(of: "\u{1B}[", options: .backwards) {
+            let sequence = rest[start.lowerBound...]
+            guard sequence.dropFirst(2).dropLast().allSatisfy({ $0.isNumber || $0 == ";" }) else { break }
+            escapes = sequence + escapes
+            rest = rest[..<start.lowerBound]
+        }
+        return escapes
+    }
+
     @Test func aNotebookIsDescribedAndShownInTheTerminal() throws {
         let result = QuireBinary.run(["info", Samples.path("data/analysis.ipynb")])
         #expect(result.status == 0, "\(result.standardError)")

@@ -237,6 +237,9 @@ final class LookDataTests {
         #expect((bands.first?.count ?? 0) * 2 >= median * 3, "heading \(bands.first?.count ?? 0) px against text \(median) px: \(bands)")
         let grey = shot.count(in: extents) { r, g, b in r == g && g == b && (222...242).contains(r) }
         #expect(grey > 2_000, "code on a grey ground: \(grey) px")
+        // The Swift block coloured by its language: "let" in red (nothing else on the page is red).
+        let red = shot.count(in: extents) { r, g, b in r > 150 && g < 80 && b < 80 }
+        #expect(red > 15, "a keyword in red: \(red) px")
         // Find marks its matches in the rendered text (the current one orange).
         bed.key("ctrl+f")
         _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
