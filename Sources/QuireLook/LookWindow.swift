@@ -630,7 +630,7 @@ final class LookWindow {
                 gtk_stack_add_named(cast(stack), preview.root, "markdown")
                 markdownPreview = preview
             }
-            preview.show(lines: content.lines, markdown: markdown, isTruncated: content.isTruncated)
+            preview.show(lines: content.lines, markdown: markdown, pictures: model.markdownPictures, isTruncated: content.isTruncated)
             gtk_stack_set_visible_child_name(cast(stack), "markdown")
             return preview.view
         }

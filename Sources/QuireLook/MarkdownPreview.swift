@@ -1,6 +1,7 @@
 import CGtk
 import QuireRender
 import QuireViewer
+import QuireRenderService
 
 /// Markdown (and a notebook's cells) in the window as rendered text, not source: a read-only
 /// GtkTextView whose lines are the worker's (``MarkdownText``: bullets, quote bars, table
@@ -44,8 +45,9 @@ final class MarkdownPreview {
         TextFindMarks.mark(find, in: buffer, view: view)
     }
 
-    /// Shows the worker's `lines` styled by `markdown` (the same lines' kinds and runs).
-    func show(lines: [String], markdown: MarkdownText, isTruncated: Bool) {
+    /// Shows the worker's `lines` styled by `markdown` (the same lines' kinds and runs), each
+    /// of `pictures` in place of its line's placeholder.
+    func show(lines: [String], markdown: MarkdownText, pictures: [DocumentFacts.Picture] = [], isTruncated: Bool) {
         let text = lines.joined(separator: "\n") + (isTruncated ? "\n…" : "")
         applyColours()  // the view is in the window now: its theme says light or dark
         gtk_text_buffer_set_text(buffer, text, -1)
@@ -75,11 +77,29 @@ final class MarkdownPreview {
                 if (1...16).contains(run.colour) { apply("colour-\(run.colour)", line: number, from: from, to: to) }
             }
         }
+        for picture in pictures where lines.indices.contains(picture.line) { show(picture) }
+        if !pictures.isEmpty { described.append(pictures.count == 1 ? "1 picture" : "\(pictures.count) pictures") }
         Accessibility.setDescription(view, described.isEmpty ? "Rendered Markdown" : "Rendered Markdown; " + described.joined(separator: "; "))
         var start = GtkTextIter()
         gtk_text_buffer_get_start_iter(buffer, &start)
         gtk_text_buffer_place_cursor(buffer, &start)
         if let adjustment = gtk_scrolled_window_get_vadjustment(cast(root)) { gtk_adjustment_set_value(adjustment, 0) }
+    }
+
+    /// The picture in place of its line's text (the worker decoded it: only pixels come here).
+    private func show(_ picture: DocumentFacts.Picture) {
+        let image = picture.image
+        let bytes = image.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        guard let texture = gdk_memory_texture_new(Int32(image.width), Int32(image.height), GDK_MEMORY_R8G8B8A8, bytes, gsize(image.width * 4))
+        else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        var start = GtkTextIter(), end = GtkTextIter()
+        gtk_text_buffer_get_iter_at_line(buffer, &start, Int32(picture.line))
+        end = start
+        if gtk_text_iter_ends_line(&end) == 0 { gtk_text_iter_forward_to_line_end(&end) }
+        gtk_text_buffer_delete(buffer, &start, &end)
+        gtk_text_buffer_insert_paintable(buffer, &start, texture)
     }
 
     private func apply(_ tag: String, line: Int, from: Int, to: Int) {

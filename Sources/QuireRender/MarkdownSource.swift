@@ -258,16 +258,39 @@ final class MarkdownSource: PageSource {
     /// its page (``thumbnailIsFirstPicture``).
     func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? {
         guard thumbnailIsFirstPicture, let bytes = markdown.lines.first(where: { $0.kind == .image && $0.image != nil })?.image else { return nil }
-        if Self.isSVG(bytes) {
+        return Self.picture(bytes, fitting: (longestSide, longestSide), path: path, limits: limits)
+    }
+
+    /// A picture line's picture (PNG, JPEG, SVG…) drawn to fit `box` pixels, never enlarged;
+    /// nil when it cannot be read.
+    static func picture(_ bytes: [UInt8], fitting box: (width: Int, height: Int), path: DocumentPath, limits: RenderLimits) -> CairoImage? {
+        func fitted(_ width: Double, _ height: Double) -> (Int, Int) {
+            let scale = min(1, Double(box.width) / max(1, width), Double(box.height) / max(1, height))
+            return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
+        }
+        if isSVG(bytes) {
             guard let svg = try? SVGSource(bytes: bytes, path: path, limits: limits), svg.size.width > 0, svg.size.height > 0 else { return nil }
-            let scale = min(1, Double(longestSide) / max(svg.size.width, svg.size.height))
-            let width = max(1, Int((svg.size.width * scale).rounded())), height = max(1, Int((svg.size.height * scale).rounded()))
+            let (width, height) = fitted(svg.size.width, svg.size.height)
             return try? svg.raster(page: 0, width: width, height: height)
         }
         return try? ImageDecoder(source: .bytes(bytes, name: "output"), path: path, limits: limits).decode { width, height in
-            let scale = min(1, Double(longestSide) / Double(max(1, max(width, height))))
-            return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+            fitted(Double(width), Double(height))
         }
+    }
+
+    /// The pictures of `markdown`'s picture lines for a viewer's rendered text (the window):
+    /// each fitted to `box`, while their pixels stay within `budget` bytes in all.
+    public static func pictures(of markdown: MarkdownText, fitting box: (width: Int, height: Int), budget: Int,
+                                path: DocumentPath, limits: RenderLimits = .standard) -> [(line: Int, image: RenderedImage)] {
+        var pictures: [(line: Int, image: RenderedImage)] = []
+        var spent = 0
+        for (index, line) in markdown.lines.enumerated() where line.kind == .image {
+            guard let bytes = line.image, let picture = picture(bytes, fitting: box, path: path, limits: limits)?.rendered() else { continue }
+            guard spent + picture.pixels.count <= budget else { break }
+            spent += picture.pixels.count
+            pictures.append((index, picture))
+        }
+        return pictures
     }
 
     /// The size a picture line is drawn at: a pixel a point, shrunk to the text width and to

@@ -58,6 +58,12 @@ public final class Renderer {
         guard openedMarkdown == nil, let markdown = source as? MarkdownSource else { return nil }
         return markdown
     }
+    /// For Markdown, notebooks and books shown as rendered text: their pictures (each line's
+    /// index with its pixels), fitted to `box` and within `budget` bytes of pixels in all.
+    public func markdownPictures(fitting box: (width: Int, height: Int), budget: Int) -> [(line: Int, image: RenderedImage)] {
+        guard let markdown else { return [] }
+        return MarkdownSource.pictures(of: markdown, fitting: box, budget: budget, path: path, limits: limits)
+    }
     private(set) var source: any PageSource
     private let textTruncated: Bool
     private let limits: RenderLimits

@@ -37,6 +37,19 @@ public struct DocumentFacts: Sendable, Hashable {
     /// A Markdown file shown as text: each of ``text``'s lines' kind and style runs (their
     /// ``MarkdownText/Line/text`` left empty: the lines are ``text``).
     public var markdown: MarkdownText?
+    /// Those lines' pictures (a notebook's image outputs, a Markdown file's own pictures, a
+    /// book's), decoded by the worker: the viewer shows pixels, never decodes the file's bytes.
+    public var markdownPictures: [Picture] = []
+
+    /// A picture line's pixels.
+    public struct Picture: Sendable, Hashable {
+        public var line: Int
+        public var image: RenderedImage
+        public init(line: Int, image: RenderedImage) { self.line = line; self.image = image }
+    }
+    /// The box a picture is fitted to, and the most bytes of pixels sent for one document.
+    public static let pictureBox = (width: 720, height: 540)
+    public static let maximumPictureBytes = 24 << 20
     /// A PDF shown as pages: whether a viewer may add annotations to it (Markup), and if not,
     /// why (its permissions), in one line. nil for anything else.
     public var markup: MarkupPermission?
@@ -154,6 +167,13 @@ public struct DocumentFacts: Sendable, Hashable {
                     writer.integer(Int64(run.style.rawValue) | Int64(run.colour) << 8)
                 }
             }
+            writer.integer(Int64(markdownPictures.count))
+            for picture in markdownPictures {
+                writer.integer(Int64(picture.line))
+                writer.integer(Int64(picture.image.width))
+                writer.integer(Int64(picture.image.height))
+                writer.data(picture.image.pixels)
+            }
         } else {
             writer.integer(0)
         }
@@ -263,6 +283,18 @@ public struct DocumentFacts: Sendable, Hashable {
                 markdown.lines.append(MarkdownText.Line(text: "", kind: kind, level: Int(clamping: level), runs: runs))
             }
             self.markdown = markdown
+            let pictureCount = try reader.count(atMost: MarkdownText.maximumLines)
+            var spent = 0
+            for _ in 0..<pictureCount {
+                let line = try reader.integer(), width = try reader.integer(), height = try reader.integer()
+                let pixels = try reader.data()
+                guard line >= 0, line < Int64(count), markdown.lines[Int(line)].kind == .image,
+                      width > 0, height > 0, width <= Int64(Self.pictureBox.width), height <= Int64(Self.pictureBox.height),
+                      pixels.count == Int(width * height * 4) else { throw WireReader.Malformed() }
+                spent += pixels.count
+                guard spent <= Self.maximumPictureBytes else { throw WireReader.Malformed() }
+                markdownPictures.append(Picture(line: Int(line), image: RenderedImage(width: Int(width), height: Int(height), pixels: pixels)))
+            }
         }
         switch try reader.integer() {
         case 0: markup = nil

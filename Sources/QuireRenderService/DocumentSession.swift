@@ -515,6 +515,10 @@ final class DocumentSession {
                 styles.lines = markdown.lines.map { MarkdownText.Line(text: "", kind: $0.kind, level: $0.level, runs: $0.runs) }
                 return styles
             }
+            if facts.markdown != nil {
+                facts.markdownPictures = renderer.markdownPictures(fitting: DocumentFacts.pictureBox, budget: DocumentFacts.maximumPictureBytes)
+                    .map { DocumentFacts.Picture(line: $0.line, image: $0.image) }
+            }
             facts.outline = renderer.outline.map { outline in
                 var lines = outline
                 lines.text = []

@@ -1344,6 +1344,8 @@ public final class ViewerModel {
 
     /// A Markdown file's line kinds and style runs, when the current file is one shown as text.
     public var markdownStyles: MarkdownText? { current.facts?.markdown }
+    /// Their picture lines' pixels (decoded by the worker).
+    public var markdownPictures: [DocumentFacts.Picture] { current.facts?.markdownPictures ?? [] }
 
     /// Opens archive entry `entry` as a file of its own, after the others, and shows it: the
     /// worker reads its bytes from the archive (at most the inflate limit), the model writes

@@ -267,7 +267,16 @@ final class LookDataTests {
         #expect(bed.waitForWindow(named: "^analysis\\.ipynb$") != nil, "\(viewer.errorOutput)")
         let tree = bed.waitForAccessible { $0.contains { $0.role == "text" && $0.name == "Rendered Markdown" && $0.states.contains("focused") } }
         let view = try #require(tree.first { $0.role == "text" && $0.name == "Rendered Markdown" })
-        #expect(view.detail.contains("heading 1: Analysis"), "\(view.detail)")
+        #expect(view.detail.contains("heading 1: Analysis") && view.detail.contains("1 picture"), "\(view.detail)")
+        // The PNG output (red over blue, 64×48) is shown as a picture, decoded by the worker.
+        let extents = try #require(view.extents)
+        let isRed = { (r: UInt8, g: UInt8, b: UInt8) in r > 200 && g < 50 && b < 50 }
+        let isBlue = { (r: UInt8, g: UInt8, b: UInt8) in r < 50 && g < 50 && b > 200 }
+        let shot = try harness.screenshot("data-notebook", window: try #require(bed.waitForWindow(named: "^analysis\\.ipynb$"))) {
+            $0.count(in: extents, isRed) > 500
+        }
+        #expect(shot.count(in: extents, isRed) > 500 && shot.count(in: extents, isBlue) > 500,
+                "red \(shot.count(in: extents, isRed)), blue \(shot.count(in: extents, isBlue))")
         bed.key("ctrl+a")
         let text = harness.copied { bed.key("ctrl+c") }
         #expect(text.hasPrefix("Analysis\n"), "\(text.prefix(200))")

@@ -126,6 +126,30 @@ import QuireRender
         #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: writer.bytes) }
     }
 
+    /// A Markdown file's styles and its pictures' pixels go over the wire and back; a picture
+    /// whose pixels do not match its size, or one on a line that is not a picture, is refused.
+    @Test func markdownPicturesRoundTrip() throws {
+        var facts = DocumentFacts(mimeType: "text/markdown", pageSizes: [], isRaster: false, text: TextContent(lines: ["Title", "[image: x — x.png]"], isTruncated: false))
+        var markdown = MarkdownText()
+        markdown.lines = [MarkdownText.Line(text: "", kind: .heading, level: 1, runs: [MarkdownText.Run(start: 0, length: 5, style: [.code, .syntax], colour: 2)]),
+                          MarkdownText.Line(text: "", kind: .image)]
+        facts.markdown = markdown
+        facts.markdownPictures = [DocumentFacts.Picture(line: 1, image: RenderedImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 0, 255, 255]))]
+        guard case .opened(let back) = try DocumentReply(payload: Self.payload(DocumentReply.opened(facts).frame)) else {
+            Issue.record("not opened")
+            return
+        }
+        #expect(back == facts && back.markdownPictures.first?.image.pixels == [255, 0, 0, 255, 0, 0, 255, 255])
+        #expect(back.markdown?.lines.first?.runs.first?.style == [.code, .syntax])
+        for bad in [DocumentFacts.Picture(line: 0, image: RenderedImage(width: 1, height: 1, pixels: [1, 2, 3, 4])),
+                    DocumentFacts.Picture(line: 1, image: RenderedImage(width: DocumentFacts.pictureBox.width + 1, height: 1,
+                                                                         pixels: [UInt8](repeating: 0, count: (DocumentFacts.pictureBox.width + 1) * 4)))] {
+            var wrong = facts
+            wrong.markdownPictures = [bad]
+            #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: Self.payload(DocumentReply.opened(wrong).frame)) }
+        }
+    }
+
     @Test func theWorkerCommandLineIsReadBackAsWritten() {
         var limits = WorkerLimits(memoryBytes: 1 << 30, cpuSecondsPerRequest: 7)
         limits.memoryBytes = 123_456
