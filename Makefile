@@ -123,7 +123,7 @@ test: deps samples release
 N ?= 5
 test-repeat: deps samples release
 	$(SWIFT) build --build-tests
-	$(TEST_QUIRE) IN_PROCESS_OFFICE_SUITES='$(IN_PROCESS_OFFICE_SUITES)' scripts/test-repeat.sh $(SWIFT) $(N) $(FILTER)
+	$(TEST_QUIRE) IN_PROCESS_OFFICE_SUITES='$(IN_PROCESS_OFFICE_SUITES)' DESKTOP_SUITES='$(DESKTOP_SUITES)' scripts/test-repeat.sh $(SWIFT) $(N) $(FILTER)
 
 ## desktop-test: the real file manager end to end — Nautilus 43 under Xvfb, Space on a selected
 ## file opens Quire's window through the previewer's D-Bus activation (installs nautilus).

@@ -13,6 +13,9 @@ runs=${2:?usage: scripts/test-repeat.sh SWIFT N [FILTER]}
 filter=${3:-OfficeEngine|OfficeSandbox|OfficeCommand|OfficeFirstPage|LookOffice|CSVSpreadsheet|ThumbnailBatch|ShardedBatch|ThumbnailCommand|Look|TerminalViewer|RenderQueue|Print}
 load=${LOAD:-$(nproc)}
 office=${IN_PROCESS_OFFICE_SUITES:-}
+# The desktop suites need `make desktop-test`'s packages (Nautilus): make test leaves them out too.
+desktop=${DESKTOP_SUITES:-}
+skip=$(printf '%s\n' "$desktop" "$office" | sed '/^$/d' | paste -sd'|')
 here=$(cd "$(dirname "$0")" && pwd)
 logs=$(mktemp -d /tmp/quire-test-repeat.XXXXXX)
 
@@ -31,7 +34,7 @@ for run in $(seq 1 "$runs"); do
     # As make test runs them: the shared test process never loads LibreOffice; the tests that do
     # (IN_PROCESS_OFFICE_SUITES, from the Makefile) run in a process of their own after it.
     if QUIRE_TEST_SHARED_PROCESS=1 "$here/run-tests.sh" "$swift" --skip-build --filter "$filter" \
-            ${office:+--skip "$office"} >"$logs/run-$run.log" 2>&1 \
+            ${skip:+--skip "$skip"} >"$logs/run-$run.log" 2>&1 \
         && { [ -z "$office" ] || "$here/run-tests.sh" "$swift" --skip-build --filter "$office" >>"$logs/run-$run.log" 2>&1; }; then
         passed=$((passed + 1))
         echo "run $run of $runs: passed in $(( $(date +%s) - start )) s"

@@ -135,7 +135,13 @@ final class PageView {
             if altHeld(drag) { self.anchor = nil } else { self.dragBegan(x: x, y: y) }
         }
         Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-update") { [unowned self] dx, dy in
-            if !altHeld(drag) { self.dragMoved(dx: dx, dy: dy) }
+            guard !altHeld(drag) else { return }
+            // A stroke keeps every position the pointer passed, also those GTK folded into this
+            // event when a frame came late (a busy machine): drawn fast, a curve keeps its shape.
+            if self.shapeDrag != nil {
+                for (x, y) in Self.foldedPositions(drag, dx: dx, dy: dy) { self.dragMoved(dx: x, dy: y, redraw: false) }
+            }
+            self.dragMoved(dx: dx, dy: dy)
         }
         Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-end") { [unowned self] dx, dy in
             if !altHeld(drag) { self.dragEnded(dx: dx, dy: dy) }
@@ -188,17 +194,35 @@ final class PageView {
         if let anchor, shapeDrag == nil { model.wantText(pages: [anchor.page]) }
     }
 
-    private func dragMoved(dx: Double, dy: Double) {
+    /// The positions the drag's current motion event stands for before its own (GDK folds the
+    /// motions of one frame into one event and keeps them as its history), as offsets from the
+    /// drag's start like (`dx`, `dy`).
+    private static func foldedPositions(_ drag: OpaquePointer, dx: Double, dy: Double) -> [(Double, Double)] {
+        guard let event = gtk_event_controller_get_current_event(drag) else { return [] }
+        var x = 0.0, y = 0.0
+        guard gdk_event_get_position(event, &x, &y) != 0 else { return [] }
+        var count: guint = 0
+        guard let history = gdk_event_get_history(event, &count) else { return [] }
+        defer { g_free(history) }
+        let both = GDK_AXIS_FLAG_X.rawValue | GDK_AXIS_FLAG_Y.rawValue
+        return (0..<Int(count)).compactMap { index in
+            let coord = history[index]
+            guard coord.flags.rawValue & both == both else { return nil }
+            return (dx + coord.axes.1 - x, dy + coord.axes.2 - y)   // axes[GDK_AXIS_X], axes[GDK_AXIS_Y]
+        }
+    }
+
+    private func dragMoved(dx: Double, dy: Double, redraw: Bool = true) {
         guard let anchor, abs(dx) + abs(dy) > 3 else { return }
         dragPoint = (anchor.x + dx / pageScale(anchor.page).x, anchor.y + dy / pageScale(anchor.page).y)
         if draggingAnnotation, let point = dragPoint {
             annotationDrag?(anchor.page, (anchor.x, anchor.y), point, false)
-            gtk_widget_queue_draw(area)
+            if redraw { gtk_widget_queue_draw(area) }
             return
         }
         if let shapeDrag, let point = dragPoint {
             shapeDrag(anchor.page, (anchor.x, anchor.y), point, false)
-            gtk_widget_queue_draw(area)
+            if redraw { gtk_widget_queue_draw(area) }
             return
         }
         selectionUnit = 1
