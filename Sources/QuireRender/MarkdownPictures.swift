@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import QuireTypes
+import QuireSystem
 
 /// The pictures a Markdown file shows from its own folder (`![Screenshot](docs/shot.png)`), read
 /// for its pages as GitHub shows them: a path relative to the file, inside the file's folder.
@@ -53,22 +54,10 @@ struct MarkdownPictures {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("~"), !path.contains("\\") else { return nil }
         // A scheme ("http:", "file:", "data:", "C:") is an address, not a path.
         if let colon = path.firstIndex(of: ":"), !path[..<colon].contains("/") { return nil }
-        guard let decoded = percentDecoded(String(path)), !decoded.contains("\0") else { return nil }
+        guard let decoded = PercentEncoding.decodedString(path), !decoded.contains("\0") else { return nil }
         let parts = decoded.split(separator: "/", omittingEmptySubsequences: true)
         guard !parts.isEmpty, !parts.contains("..") else { return nil }
         return parts.filter { $0 != "." }.joined(separator: "/")
-    }
-
-    private static func percentDecoded(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(value)
-            utf8 = utf8.dropFirst(2)
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 
     /// `path` with every link resolved, or nil when it does not exist.
