@@ -206,7 +206,8 @@ clean:
 ## after the next-file key (warm), an animated GIF's first frame and its frame rate in the window, then office
 ## documents against LibreOffice's command line (cold and warm first page, batch, RSS; and in the
 ## window: cold against soffice, warm after another document and through the previewer), then CSV
-## (1 GB: first screen, last row and RSS against VisiData; the whole-file sort and find), then notes
+## (1 GB: first screen, last row and RSS against VisiData; the first screen in the window; the
+## whole-file sort and find), then notes
 ## and data (1 MB Markdown page 1; a 5 MB notebook against jupyter nbconvert; info on a 1 GB SQLite
 ## database), then `quire form --set` on a 20-field form against pdftk fill_form and one highlight saved into the
 ## 1000-page PDF against copying it, then HEIC photos against heif-thumbnailer, camera RAW against dcraw -e and
@@ -230,6 +231,7 @@ bench: deps samples
 	bench/office-bench.sh $(QUIRE_RELEASE) 3
 	bench/office-window-bench.sh $(QUIRE_RELEASE) 3
 	bench/csv-bench.sh $(QUIRE_RELEASE)
+	bench/csv-window-bench.sh $(QUIRE_RELEASE) 5
 	bench/csv-sort-bench.sh $(QUIRE_RELEASE)
 	bench/data-bench.sh $(QUIRE_RELEASE) 5
 	bench/form-bench.sh $(QUIRE_RELEASE) 10

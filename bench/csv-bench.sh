@@ -12,28 +12,14 @@ DIR=${TMPDIR:-/tmp}/quire-csv-bench
 mkdir -p "$DIR"
 F=$DIR/rows-$ROWS.csv
 if [ ! -s "$F" ]; then
-    python3 - "$F.part" "$ROWS" <<'EOF'
-import sys
-path, rows = sys.argv[1], int(sys.argv[2])
-cities = ["Zürich", "Lyon", "Kraków", "Porto", "Bergen", "\"Paris, France\""]
-with open(path, "w", encoding="utf-8", newline="") as f:
-    f.write("id,name,born,height,city,note\n")
-    chunk = []
-    for n in range(1, rows + 1):
-        chunk.append(f"{n},Person-{n:08d},19{50 + n % 50:02d}-{1 + n % 12:02d}-{1 + n % 28:02d},"
-                     f"{150 + n * 7 % 50}.{n % 10},{cities[n % 6]},a note of some fifty characters - padded out {n % 997:05d}\n")
-        if len(chunk) == 100_000:
-            f.write("".join(chunk))
-            chunk = []
-    f.write("".join(chunk))
-EOF
+    python3 "$(dirname "$0")/lib/csv-rows.py" "$F.part" "$ROWS" || exit 70
     mv "$F.part" "$F"
 fi
 echo "file: $F ($(stat -c %s "$F") bytes, $ROWS rows)"
 cat "$F" > /dev/null
 FIRST=$(printf 'Person-%08d' 1)
 LAST=$(printf 'Person-%08d' "$ROWS")
-T="tmux -L quire-csv-bench"
+RUN=0
 
 now() { date +%s%N; }
 descendants() { local p; for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do echo "$p"; descendants "$p"; done; }
@@ -49,7 +35,10 @@ peak() {
 # run NAME COMMAND...: first screen, last row, peak RSS.
 run() {
     local name=$1; shift
-    $T kill-server 2>/dev/null
+    # A tmux server of its own each run: a server still going away from the last run would
+    # take the new session down with it.
+    RUN=$((RUN + 1))
+    T="tmux -L quire-csv-bench-$$-$RUN"
     # CSV_BENCH_COLD=1: drop the page cache first (the whole machine's: opt-in).
     local cache="warm cache"
     if [ "${CSV_BENCH_COLD:-0}" = 1 ] && sync && (echo 3 > /proc/sys/vm/drop_caches) 2>/dev/null; then cache="cold cache"; fi

@@ -1061,12 +1061,12 @@ final class LookWindow {
         updateFooter()
     }
 
-    /// A short-lived message over the preview (libadwaita's toast): "Copied …".
+    /// A short-lived message over the preview (libadwaita's toast): "Copied …", for
+    /// libadwaita's own time (5 s, as GNOME's applications show theirs).
     func toast(_ text: String) {
         let escaped = g_markup_escape_text(text, -1)
         defer { g_free(escaped) }
         let toast = adw_toast_new(escaped)!
-        adw_toast_set_timeout(toast, 3)
         adw_toast_overlay_add_toast(OpaquePointer(toastOverlay), toast)
     }
 

@@ -18,7 +18,9 @@ import QuireTerminal
 final class TerminalSession {
     /// Why the key reader woke up.
     enum Event {
-        case keys([TerminalKey])
+        /// The keys, and the bytes they were read from (a terminal's late answers to a query
+        /// come this way too, and parse as unknown keys).
+        case keys([TerminalKey], bytes: [UInt8])
         case resized
         /// SIGTERM, SIGHUP, SIGINT or SIGQUIT arrived; the terminal is already restored.
         case terminated(Int32)
@@ -148,7 +150,7 @@ final class TerminalSession {
             if more.isEmpty { break }
             bytes += more
         }
-        return .keys(TerminalKey.parse(bytes))
+        return .keys(TerminalKey.parse(bytes), bytes: bytes)
     }
 
     /// Reads whatever the terminal sent until `until` returns true or `milliseconds` pass

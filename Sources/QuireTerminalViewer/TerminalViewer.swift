@@ -89,17 +89,24 @@ public final class TerminalViewer {
             session.end()
             return .failure(error)
         }
+        // The worker starts and opens the first file while the terminal answers the probe. The
+        // render thread's answers wake the key loop.
+        let model = ViewerModel(paths: paths, configuration: configuration) { TerminalSignals.wake() }
+        if let password { model.unlock(password: password) }
         let graphics = TerminalGraphicsProbe.run(session: session, environment: environment)
         session.enterAlternateScreen()
         session.setUsesKittyImages(graphics.method == .kitty, throughTmux: graphics.insideTmux)
-        // The render thread's answers wake the key loop.
-        let model = ViewerModel(paths: paths, configuration: configuration) { TerminalSignals.wake() }
-        if let password { model.unlock(password: password) }
         let viewer = TerminalViewer(model: model, session: session, graphics: graphics, styled: styled)
         viewer.startsPrinting = printing
         let status = viewer.run()
         session.end()
         return .success(status)
+    }
+
+    /// The terminal outside tmux answered (or did not in time): pictures go the way it can show
+    /// them from now on.
+    private func useSettledGraphics() {
+        session.setUsesKittyImages(graphics.method == .kitty, throughTmux: graphics.insideTmux)
     }
 
     /// Runs until the user closes the viewer; returns the exit status.
@@ -110,7 +117,9 @@ public final class TerminalViewer {
             // The tiles look their files up every second (one may vanish meanwhile).
             let tiling: Bool
             if case .tiles = mode { tiling = true } else { tiling = false }
-            switch session.readKeys(timeout: tiling ? 1000 : -1) {
+            var timeout: Int32 = tiling ? 1000 : -1
+            if let left = graphics.millisecondsLeft() { timeout = timeout < 0 ? Int32(left) : min(timeout, Int32(left)) }
+            switch session.readKeys(timeout: timeout) {
             case .terminated(let signal):
                 model.close()
                 session.end()
@@ -121,9 +130,13 @@ public final class TerminalViewer {
             case .resized:
                 draw()
             case .timeout:
-                // Woken by the render thread: a file opened or a page came back.
-                if applyUpdates() || tiling { draw() }
-            case .keys(let keys):
+                // Woken by the render thread: a file opened or a page came back; or the wait
+                // for the terminal outside tmux ended.
+                let settled = graphics.absorb([])
+                if settled { useSettledGraphics() }
+                if applyUpdates() || tiling || settled { draw() }
+            case .keys(let keys, let bytes):
+                if graphics.absorb(bytes) { useSettledGraphics() }
                 for key in keys {
                     if let status = handle(key) {
                         if let failure = model.close() { message = (failure, true) }
@@ -792,6 +805,13 @@ public final class TerminalViewer {
     /// Draws the page if it has come back from the worker, else asks for it (and the next one)
     /// and says so; returns image bytes to send after the text (positioned already).
     private func drawPage(into out: inout String) -> [UInt8] {
+        // Inside tmux, until the terminal outside answered: the page's size in pixels and how
+        // it is sent depend on what that terminal can draw.
+        if graphics.awaitsOuterTerminal {
+            let line = "rendering page \(model.page + 1)…"
+            out += at(layout.contentTop + layout.contentRows / 2, layout.contentLeft + max(0, (layout.contentColumns - line.count) / 2)) + line
+            return []
+        }
         let box = pixelBox()
         guard let job = model.pageJob(model.page, fitting: box) else { return [] }
         let key = Self.key(job)

@@ -41,6 +41,38 @@ final class LookTmuxGraphicsTests {
         #expect(TerminalGraphicsProbe.forced(["QUIRE_GRAPHICS": "kitty"]) == .kitty)
     }
 
+    /// Inside tmux the viewer does not wait for the terminal outside before it draws: tmux's
+    /// own answer ends the probe, the outer terminal's answers are taken as they come (with the
+    /// keys), and pictures wait for them until the wait ends.
+    @Test func theTerminalOutsideTmuxIsWaitedForWithoutHoldingTheViewer() {
+        let tmuxOnly = Array("\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c".utf8)
+        // The query's order: through the passthrough first, tmux's own queries last.
+        #expect(TerminalGraphicsProbe.tmuxQuery.hasPrefix("\u{1B}Ptmux;"))
+        #expect(TerminalGraphicsProbe.tmuxQuery.hasSuffix("\u{1B}[c") && !TerminalGraphicsProbe.tmuxQuery.hasSuffix("\u{1B}\\"))
+
+        var kitty = TerminalGraphicsProbe.insideTmux(tmuxOnly, queriedAt: 1000, now: 1010)
+        #expect(kitty.awaitsOuterTerminal && kitty.method == .blocks)
+        #expect(kitty.millisecondsLeft(now: 1100) == 300)
+        #expect(!kitty.absorb(Array("j".utf8), now: 1100), "a key is not an answer")
+        #expect(kitty.absorb(Array("\u{1B}_Gi=31;OK\u{1B}\\".utf8), now: 1150), "kitty answered through the passthrough")
+        #expect(kitty.method == .kitty && !kitty.awaitsOuterTerminal && kitty.millisecondsLeft(now: 1150) == nil)
+        #expect(!kitty.absorb(Array("\u{1B}[?62;22c".utf8), now: 1200), "answers after the wait change nothing")
+
+        var silent = TerminalGraphicsProbe.insideTmux(tmuxOnly, queriedAt: 1000, now: 1010)
+        #expect(!silent.absorb([], now: 1399))
+        #expect(silent.absorb([], now: 1400), "the wait ends at 400 ms: half blocks")
+        #expect(silent.method == .blocks && !silent.awaitsOuterTerminal)
+
+        var other = TerminalGraphicsProbe.insideTmux(tmuxOnly, queriedAt: 1000, now: 1010)
+        #expect(other.absorb(Array("\u{1B}[?62;22c".utf8), now: 1020), "the outer DA1 without kitty's answer ends the wait")
+        #expect(other.method == .blocks)
+
+        // The answers came with tmux's, or tmux took the whole wait: nothing is waited for.
+        let answered = TerminalGraphicsProbe.insideTmux(tmuxOnly + Array("\u{1B}_Gi=31;OK\u{1B}\\".utf8), queriedAt: 1000, now: 1010)
+        #expect(!answered.awaitsOuterTerminal && answered.method == .kitty)
+        #expect(!TerminalGraphicsProbe.insideTmux(tmuxOnly, queriedAt: 1000, now: 1400).awaitsOuterTerminal)
+    }
+
     func environment() -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["XDG_STATE_HOME"] = directory.file("state")
