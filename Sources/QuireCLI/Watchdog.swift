@@ -56,11 +56,7 @@ enum Watchdog {
         return fallback
     }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    private static func now() -> Double { MonotonicClock.seconds() }
 
     /// Stops the timer (the process goes on without a time limit).
     static func disarm() {

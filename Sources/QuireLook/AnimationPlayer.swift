@@ -4,6 +4,7 @@ import Glibc
 import CGtk
 import Quire
 import QuireViewer
+import QuireSystem
 
 /// Plays the current file when it is an animated GIF or WebP: its frames come from the render
 /// worker (``ViewerModel/frameJob(_:fitting:)``, a few ahead of the one shown), each shown for
@@ -303,9 +304,5 @@ final class AnimationPlayer {
         for number in Array(frames.keys) { drop(number) }
     }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
-    }
+    private static func now() -> Double { MonotonicClock.milliseconds() }
 }

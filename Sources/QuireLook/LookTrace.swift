@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuireSystem
 
 /// Time stamps of the window's start-up, for the benchmark (bench/look-window-bench.sh):
 /// with `QUIRE_LOOK_TRACE=FILE`, each mark appends "MILLISECONDS EVENT" to FILE, the
@@ -18,9 +19,7 @@ enum LookTrace {
     /// Appends one event (any thread; one write per line).
     static func mark(_ event: String) {
         guard descriptor >= 0 else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let milliseconds = Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
+        let milliseconds = MonotonicClock.milliseconds()
         let line = "\((milliseconds * 10).rounded() / 10) \(event)\n"
         _ = line.withCString { write(descriptor, $0, strlen($0)) }
     }

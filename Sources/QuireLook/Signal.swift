@@ -243,6 +243,26 @@ enum Signal {
         g_timeout_add(milliseconds, function, retain(action))
     }
 
+    /// Runs `action` once, at the start of the frame after `widget`'s next one is drawn: the
+    /// first tick comes before that frame's layout and paint, the second after it was painted
+    /// (a tick callback keeps frames coming until it is removed).
+    static func afterNextFrame(of widget: UnsafeMutablePointer<GtkWidget>, _ action: @escaping @MainActor () -> Void) {
+        final class Ticks {
+            var seen = 0
+            let action: @MainActor () -> Void
+            init(_ action: @escaping @MainActor () -> Void) { self.action = action }
+        }
+        let tick: GtkTickCallback = { _, _, data in
+            let ticks = Unmanaged<Ticks>.fromOpaque(data!).takeUnretainedValue()
+            ticks.seen += 1
+            guard ticks.seen >= 2 else { return 1 }
+            MainActor.assumeIsolated { ticks.action() }
+            return 0
+        }
+        let release: GDestroyNotify = { data in Unmanaged<Ticks>.fromOpaque(data!).release() }
+        _ = gtk_widget_add_tick_callback(widget, tick, Unmanaged.passRetained(Ticks(action)).toOpaque(), release)
+    }
+
     /// Runs `action` once, when the main loop is idle.
     static func idle(_ action: @escaping @MainActor () -> Void) {
         let function: GSourceFunc = { data in

@@ -192,12 +192,14 @@ final class TableColumnsView {
     func scroll(to position: Int) {
         guard !order.isEmpty, let list = innerList else { return }
         let target = max(0, min(order.count - 1, position))
+        if target >= Self.firstRows { addRemainingRows() }
         _ = gtk_widget_activate_action_variant(list, "list.scroll-to-item", g_variant_new_uint32(guint32(target)))
     }
 
     /// Selects row `position` (of those shown) alone and scrolls it into view (a search's match).
     func select(_ position: Int) {
         guard let selection, order.indices.contains(position) else { return }
+        if position >= Self.firstRows { addRemainingRows() }
         _ = gtk_selection_model_select_item(selection, guint(position), 1)
         scroll(to: position)
     }
@@ -271,15 +273,49 @@ final class TableColumnsView {
         return factory
     }
 
-    /// The rows as a list of positions (strings: the list model GTK 4.8 has for plain items).
+    /// How many rows a new model starts with: a screen's worth (a tall window shows about 40),
+    /// the rest added once that frame is on screen. GTK 4.8's list view makes a row of widgets
+    /// for up to 200 items at once: for a window of thousands of rows that is ~1,200 labels
+    /// laid out before the first frame (100 ms and more), for 64 it is a third of that.
+    static let firstRows = 64
+    /// The model's list of positions (owned by ``selection``) and which model it is.
+    private var positions: OpaquePointer?
+    private var modelGeneration = 0
+
+    /// The rows as a list of positions (strings: the list model GTK 4.8 has for plain items):
+    /// the first ``firstRows`` at once, the rest after the next frame was drawn.
     private func setModel() {
-        let strings = order.indices.map { UnsafePointer(strdup(String($0))) } + [nil]
-        let list = strings.withUnsafeBufferPointer { gtk_string_list_new($0.baseAddress) }
-        for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
+        let first = min(order.count, Self.firstRows)
+        let list = Self.positionList(0..<first)
         let selection = gtk_multi_selection_new(list)  // takes the list
         gtk_column_view_set_model(cast(view), selection)
         g_object_unref(UnsafeMutableRawPointer(selection))
         self.selection = selection
+        positions = list
+        modelGeneration += 1
+        guard first < order.count else { return }
+        let generation = modelGeneration
+        Signal.afterNextFrame(of: view) { [weak self] in
+            guard let self, self.modelGeneration == generation else { return }
+            self.addRemainingRows()
+        }
+    }
+
+    /// Adds the rows a new model did not start with (at once when one of them is wanted now).
+    private func addRemainingRows() {
+        guard let positions else { return }
+        let count = Int(g_list_model_get_n_items(positions))
+        guard count < order.count else { return }
+        let strings = (count..<order.count).map { UnsafePointer(strdup(String($0))) } + [nil]
+        strings.withUnsafeBufferPointer { gtk_string_list_splice(positions, guint(count), 0, $0.baseAddress) }
+        for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
+    }
+
+    private static func positionList(_ range: Range<Int>) -> OpaquePointer {
+        let strings = range.map { UnsafePointer(strdup(String($0))) } + [nil]
+        let list = strings.withUnsafeBufferPointer { gtk_string_list_new($0.baseAddress) }!
+        for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
+        return list
     }
 
     // MARK: Sorting

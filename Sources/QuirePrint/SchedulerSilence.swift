@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import QuireSystem
 
 /// When a print system last failed to answer in time, shared by every connection of one
 /// ``PrintSystem`` (and its copies): after one wait ran out, the next connection within the
@@ -24,9 +25,5 @@ final class SchedulerSilence: Sendable {
         return Self.now() - last < max(seconds, 1)
     }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    private static func now() -> Double { MonotonicClock.seconds() }
 }

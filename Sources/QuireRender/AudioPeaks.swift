@@ -3,6 +3,7 @@ import Glibc
 #endif
 internal import CGStreamer
 import QuireTypes
+import QuireSystem
 
 /// An audio file's waveform: the loudest sample in each of `buckets` equal slices of its
 /// duration (0…1), from the sound decoded by GStreamer as 4 kHz mono (`uridecodebin` →
@@ -19,19 +20,6 @@ enum AudioPeaks {
     static let wholeDecodeLimit = 300.0
     /// Seconds of sound decoded in each slice of a sampled file.
     static let sampleWindow = 0.25
-
-    /// When the budget ends, on the monotonic clock.
-    struct Deadline {
-        private let end: Double
-        init(seconds: Double) { end = Self.now() + seconds }
-        var hasPassed: Bool { Self.now() >= end }
-        func remainingMilliseconds() -> Int { max(0, Int(((end - Self.now()) * 1000).rounded(.up))) }
-        static func now() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-        }
-    }
 
     /// A waveform, or the one-line reason the card gives instead.
     enum Outcome: Equatable {

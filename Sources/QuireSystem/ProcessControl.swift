@@ -27,15 +27,10 @@ package enum ProcessControl {
     /// - Returns: whether the group ended in time.
     @discardableResult
     package static func awaitGroupEnd(_ group: Int32, seconds: Double) -> Bool {
-        func now() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-        }
-        let deadline = now() + seconds
+        let deadline = Deadline(seconds: seconds)
         while true {
             if !hasRunningMember(group) { return true }
-            if now() >= deadline { return false }
+            if deadline.hasPassed { return false }
             usleep(10_000)
         }
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import QuireTerminal
+import QuireSystem
 
 /// Finds the best image protocol by asking the terminal: a kitty graphics query, XTVERSION
 /// (the terminal's name), the cell size in pixels (CSI 16 t) and primary device attributes
@@ -51,11 +52,7 @@ struct TerminalGraphicsProbe {
         outerDeadline.map { max(0, $0 - now) }
     }
 
-    static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-    }
+    static func monotonicMilliseconds() -> Int { MonotonicClock.wholeMilliseconds() }
 
     /// Takes what the terminal sent while the viewer ran (`bytes`, read as keys too: answers
     /// parse as unknown keys), or the passing of time; whether the wait for the terminal outside

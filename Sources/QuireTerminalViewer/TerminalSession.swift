@@ -157,12 +157,9 @@ final class TerminalSession {
     /// (answers to queries).
     func readReply(milliseconds: Int, until done: ([UInt8]) -> Bool) -> [UInt8] {
         var bytes: [UInt8] = []
-        var start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
+        let start = MonotonicClock.wholeMilliseconds()
         while !done(bytes) {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let elapsed = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1_000_000
+            let elapsed = MonotonicClock.wholeMilliseconds() - start
             let left = milliseconds - elapsed
             if left <= 0 || !waitForInput(milliseconds: Int32(left)) { break }
             let more = readAvailable()

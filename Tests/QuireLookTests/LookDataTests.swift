@@ -92,6 +92,24 @@ final class LookDataTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// The column view starts with a screen's worth of rows and takes the rest of the worker's
+    /// window once that screen is drawn: wheeled to the bottom, the last of 300 rows is there.
+    @Test func theRowsPastTheFirstScreenAreAddedOnceItIsDrawn() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("table.csv")])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^table\\.csv$"), "\(viewer.errorOutput)")
+        let tree = bed.waitForAccessible { !Self.rows($0, prefix: "Item ").isEmpty }
+        #expect(Self.rows(tree, prefix: "Item ").first == "Item 001")
+        let list = try #require(tree.first { $0.name == "Table rows" && $0.role != "label" }?.extents)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, String(list.x + list.width / 2), String(list.y + list.height / 2),
+                 "click", "--repeat", "300", "--delay", "2", "5"])
+        let bottom = bed.waitForAccessible { Self.rows($0, prefix: "Item ").last == "Item 300" }
+        #expect(Self.rows(bottom, prefix: "Item ").last == "Item 300", "\(Self.rows(bottom, prefix: "Item ").suffix(3))")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     /// A table larger than the window of rows the worker sends (2 MiB): End asks for the window
     /// that ends with the last row, Home for the first; scrolling to the top of a later window
     /// asks for the rows before it.

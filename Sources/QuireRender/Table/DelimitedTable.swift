@@ -222,11 +222,7 @@ public final class DelimitedTable: Sendable {
     }
 
     /// A monotonic clock in seconds.
-    public static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    public static func now() -> Double { MonotonicClock.seconds() }
 
     /// The separator that splits the sample's first records into the same number of cells most
     /// consistently (then into the most cells); the first candidate when none splits them.

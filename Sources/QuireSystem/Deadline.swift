@@ -19,9 +19,5 @@ package struct Deadline: Sendable {
     package var hasPassed: Bool { Self.now() >= end }
 
     /// Seconds on the monotonic clock.
-    package static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    package static func now() -> Double { MonotonicClock.seconds() }
 }
