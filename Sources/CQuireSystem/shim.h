@@ -27,6 +27,11 @@ static inline int quire_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
 
+/// The calling thread's id (gettid(2) needs _GNU_SOURCE).
+static inline pid_t quire_thread_id(void) {
+    return (pid_t)syscall(SYS_gettid);
+}
+
 /// prctl(PR_SET_PDEATHSIG, signal): the kernel sends `signal` to this process when its parent dies.
 static inline int quire_set_parent_death_signal(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
@@ -53,7 +58,7 @@ static inline int quire_thread_timer_create(int signal, timer_t *timer) {
     memset(&event, 0, sizeof event);
     event.sigev_notify = SIGEV_THREAD_ID;
     event.sigev_signo = signal;
-    event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+    event._sigev_un._tid = quire_thread_id();
     return timer_create(CLOCK_MONOTONIC, &event, timer);
 }
 

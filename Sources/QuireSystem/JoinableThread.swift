@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+internal import CQuireSystem
 import Synchronization
 
 /// A POSIX thread with a chosen stack size that the creator joins, for blocking work outside
@@ -44,6 +45,13 @@ package final class JoinableThread: Sendable {
     package func join() {
         guard started, joined.withLock({ joined in defer { joined = true }; return !joined }) else { return }
         pthread_join(thread, nil)
+    }
+
+    /// Lowers the calling thread's priority (nice 10: Linux's niceness is a thread's own), for
+    /// work nobody waits for — a table's row count running while a window draws its first
+    /// screen gets the processor only when the window's threads do not need it. Best effort.
+    package static func lowerCurrentPriority() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(quire_thread_id()), 10)
     }
 
     /// Runs `body` on a new detached thread with a stack of `stackSize` bytes (here, before

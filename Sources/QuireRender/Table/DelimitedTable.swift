@@ -209,13 +209,15 @@ public final class DelimitedTable: Sendable {
         return rowCount
     }
 
-    /// Counts every row on a thread of its own (the viewers: "about" becomes exact while the
-    /// first screen is already shown). Stops when the table is closed.
+    /// Counts every row on a thread of its own, at a lower priority (the viewers: "about"
+    /// becomes exact while the first screen is already shown, without taking the processor
+    /// from the window drawing it). Stops when the table is closed.
     public func startCounting() {
         counter.withLock { counter in
             guard counter == nil else { return }
             let index = self.index
             counter = JoinableThread(stackSize: 256 << 10) {
+                JoinableThread.lowerCurrentPriority()
                 while !index.isCancelled && index.advance() {}
             }
         }
