@@ -199,7 +199,7 @@ let package = Package(
         .target(name: "FuzzDriver", dependencies: ["SanitizerSupport"], path: "Fuzz/Driver"),
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
-        .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireTestSupport"]),
+        .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireGIO", "QuireSystem", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireRenderService", "QuireArguments", "QuireTestSupport"]),

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
 #include "../CQuireSystem/library_loading.h"
 
 /// A stretch of highlighted text: `start` and `length` in Unicode scalars of the text given,
@@ -52,6 +54,10 @@ typedef struct {
     void *_Nullable (*_Nonnull gtk_text_iter_get_tags)(const quire_text_iter *_Nonnull iter);
     void (*_Nonnull g_object_get)(void *_Nonnull object, const char *_Nonnull first, ...);
     void (*_Nonnull g_object_unref)(void *_Nonnull object);
+    int (*_Nonnull g_main_context_acquire)(void *_Nullable context);
+    void (*_Nonnull g_main_context_release)(void *_Nullable context);
+    void (*_Nonnull g_main_context_invoke_full)(void *_Nullable context, int priority, int (*_Nonnull function)(void *_Nullable),
+                                                void *_Nullable data, void (*_Nullable notify)(void *_Nullable));
     void (*_Nonnull g_slist_free)(void *_Nullable list);
     void (*_Nonnull gdk_rgba_free)(void *_Nonnull rgba);
 } quire_gtksourceview_api;
@@ -88,6 +94,9 @@ static inline const quire_gtksourceview_api *_Nullable quire_gtksourceview_api_l
     QUIRE_RESOLVE(gtk_text_iter_get_tags)
     QUIRE_RESOLVE(g_object_get)
     QUIRE_RESOLVE(g_object_unref)
+    QUIRE_RESOLVE(g_main_context_acquire)
+    QUIRE_RESOLVE(g_main_context_release)
+    QUIRE_RESOLVE(g_main_context_invoke_full)
     QUIRE_RESOLVE(g_slist_free)
     QUIRE_RESOLVE(gdk_rgba_free)
 #undef QUIRE_RESOLVE
@@ -104,22 +113,17 @@ static inline int quire_highlight_available(void) {
     return available;
 }
 
-/// Highlights `text` (UTF-8, NUL-terminated) as `language` — a GtkSourceView language id
-/// ("python3", "c"), else guessed from `filename` ("x.py") — in the style scheme `scheme`, and
-/// writes up to `capacity` spans of colour to `spans`, in order. Returns how many were written
-/// (0 when no language matches), or -1 when GtkSourceView is not installed. One call at a time
-/// in the process (GTK's objects are not shared between threads).
-static inline int quire_highlight(const char *_Nonnull text, const char *_Nullable language, const char *_Nullable filename,
-                                  const char *_Nonnull scheme, quire_highlight_span *_Nonnull spans, int capacity) {
-    pthread_mutex_lock(&quire_highlight_lock);
-    const quire_gtksourceview_api *api = quire_gtksourceview_api_load_locked();
-    if (!api) { pthread_mutex_unlock(&quire_highlight_lock); return -1; }
+/// The highlighting itself (see ``quire_highlight``), on a thread that owns GLib's default main
+/// context, with quire_highlight_lock held by the caller.
+static inline int quire_highlight_owned(const quire_gtksourceview_api *_Nonnull api, const char *_Nonnull text,
+                                        const char *_Nullable language, const char *_Nullable filename,
+                                        const char *_Nonnull scheme, quire_highlight_span *_Nonnull spans, int capacity) {
     void *languages = api->gtk_source_language_manager_get_default();
     void *found = NULL;
     if (languages && language && *language) found = api->gtk_source_language_manager_get_language(languages, language);
     if (languages && !found && filename && *filename) found = api->gtk_source_language_manager_guess_language(languages, filename, NULL);
     void *buffer = found ? api->gtk_source_buffer_new_with_language(found) : NULL;
-    if (!buffer) { pthread_mutex_unlock(&quire_highlight_lock); return 0; }
+    if (!buffer) return 0;
     void *schemes = api->gtk_source_style_scheme_manager_get_default();
     void *style = schemes ? api->gtk_source_style_scheme_manager_get_scheme(schemes, scheme) : NULL;
     api->gtk_source_buffer_set_style_scheme(buffer, style);
@@ -164,7 +168,110 @@ static inline int quire_highlight(const char *_Nonnull text, const char *_Nullab
         if (!more) break;
     }
     api->g_object_unref(buffer);
-    pthread_mutex_unlock(&quire_highlight_lock);
     return count;
+}
+
+/// A highlighting handed to the thread that runs GLib's default main context.
+typedef struct {
+    const quire_gtksourceview_api *_Nonnull api;
+    const char *_Nonnull text;
+    const char *_Nullable language;
+    const char *_Nullable filename;
+    const char *_Nonnull scheme;
+    quire_highlight_span *_Nonnull spans;
+    int capacity;
+    int result;
+    /// 0 waiting, 1 running, 2 done, 3 given up by the caller (the owner then does nothing).
+    int state;
+    int references;
+    pthread_mutex_t mutex;
+    pthread_cond_t changed;
+} quire_highlight_job;
+
+static inline void quire_highlight_job_release(quire_highlight_job *_Nonnull job) {
+    pthread_mutex_lock(&job->mutex);
+    int left = --job->references;
+    pthread_mutex_unlock(&job->mutex);
+    if (left == 0) {
+        pthread_mutex_destroy(&job->mutex);
+        pthread_cond_destroy(&job->changed);
+        free(job);
+    }
+}
+
+static inline int quire_highlight_job_run(void *_Nullable data) {
+    quire_highlight_job *job = (quire_highlight_job *)data;
+    pthread_mutex_lock(&job->mutex);
+    int wanted = job->state == 0;
+    if (wanted) job->state = 1;
+    pthread_mutex_unlock(&job->mutex);
+    if (wanted) {
+        int result = quire_highlight_owned(job->api, job->text, job->language, job->filename, job->scheme, job->spans, job->capacity);
+        pthread_mutex_lock(&job->mutex);
+        job->result = result;
+        job->state = 2;
+        pthread_cond_broadcast(&job->changed);
+        pthread_mutex_unlock(&job->mutex);
+    }
+    quire_highlight_job_release(job);
+    return 0;   /* G_SOURCE_REMOVE */
+}
+
+/// Highlights `text` (UTF-8, NUL-terminated) as `language` — a GtkSourceView language id
+/// ("python3", "c"), else guessed from `filename` ("x.py") — in the style scheme `scheme`, and
+/// writes up to `capacity` spans of colour to `spans`, in order. Returns how many were written
+/// (0 when no language matches, or when the thread running GLib's default main context did not
+/// take the work within `wait_milliseconds`), or -1 when GtkSourceView is not installed.
+///
+/// One call at a time in the process, and only on the thread that owns GLib's default main
+/// context: GtkSourceView schedules its highlighting work as idle and timeout sources there, and
+/// a thread iterating that context (a GTK program's main loop, a D-Bus service's) would run them
+/// at the same time as this thread works on the same buffer. So the context is acquired here
+/// when no other thread holds it (nothing else can dispatch while this runs, and the buffer's
+/// sources are gone with it), and otherwise the work is handed to the thread that holds it.
+static inline int quire_highlight(const char *_Nonnull text, const char *_Nullable language, const char *_Nullable filename,
+                                  const char *_Nonnull scheme, quire_highlight_span *_Nonnull spans, int capacity,
+                                  int wait_milliseconds) {
+    pthread_mutex_lock(&quire_highlight_lock);
+    const quire_gtksourceview_api *api = quire_gtksourceview_api_load_locked();
+    if (!api) { pthread_mutex_unlock(&quire_highlight_lock); return -1; }
+    int result = 0;
+    if (api->g_main_context_acquire(NULL)) {
+        result = quire_highlight_owned(api, text, language, filename, scheme, spans, capacity);
+        api->g_main_context_release(NULL);
+    } else {
+        quire_highlight_job *job = (quire_highlight_job *)calloc(1, sizeof *job);
+        if (job) {
+            job->api = api; job->text = text; job->language = language; job->filename = filename;
+            job->scheme = scheme; job->spans = spans; job->capacity = capacity;
+            job->references = 2;
+            pthread_mutex_init(&job->mutex, NULL);
+            pthread_condattr_t attributes;
+            pthread_condattr_init(&attributes);
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+            pthread_cond_init(&job->changed, &attributes);
+            pthread_condattr_destroy(&attributes);
+            api->g_main_context_invoke_full(NULL, 0, quire_highlight_job_run, job, NULL);
+            struct timespec until;
+            clock_gettime(CLOCK_MONOTONIC, &until);
+            until.tv_sec += wait_milliseconds / 1000;
+            until.tv_nsec += (long)(wait_milliseconds % 1000) * 1000000L;
+            if (until.tv_nsec >= 1000000000L) { until.tv_sec += 1; until.tv_nsec -= 1000000000L; }
+            pthread_mutex_lock(&job->mutex);
+            while (job->state < 2) {
+                // Waiting past the time only for work already running (it ends on its own).
+                if (job->state == 0 && pthread_cond_timedwait(&job->changed, &job->mutex, &until) != 0 && job->state == 0) {
+                    job->state = 3;
+                    break;
+                }
+                if (job->state == 1) pthread_cond_wait(&job->changed, &job->mutex);
+            }
+            if (job->state == 2) result = job->result;
+            pthread_mutex_unlock(&job->mutex);
+            quire_highlight_job_release(job);
+        }
+    }
+    pthread_mutex_unlock(&quire_highlight_lock);
+    return result;
 }
 #endif

@@ -11,6 +11,10 @@ internal import CGtkSourceViewLazy
 enum SyntaxHighlighting {
     /// Most bytes of one block coloured (a longer block is shown plain).
     static let maximumBytes = 64 << 10
+    /// In a process whose GLib main loop runs on another thread (a GTK program using the
+    /// library, a D-Bus service), the highlighting is handed to that thread
+    /// (``quire_highlight``); a block it has not taken within this time stays plain.
+    static let ownerWaitMilliseconds: Int32 = 2000
 
     /// The colour runs of `lines` (code lines as shown, ``MarkdownLineBuilder/safe(_:)`` already
     /// applied), each line's runs starting at its first scalar; nil when the language is not
@@ -24,7 +28,8 @@ enum SyntaxHighlighting {
         var spans = [quire_highlight_span](repeating: quire_highlight_span(), count: max(1, scalars))
         let identifier = aliases[name] ?? name
         let count = spans.withUnsafeMutableBufferPointer { buffer in
-            quire_highlight(joined, identifier, "code." + name, "classic", buffer.baseAddress!, Int32(buffer.count))
+            quire_highlight(joined, identifier, "code." + name, "classic", buffer.baseAddress!, Int32(buffer.count),
+                            Self.ownerWaitMilliseconds)
         }
         guard count > 0 else { return nil }
         // Spans over the joined text, cut at the line breaks.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 @testable import QuireRender
+import QuireGIO
+import QuireSystem
 import QuireTypes
+import Synchronization
 
 /// Code coloured by its language (GtkSourceView's definitions, loaded in the worker without a
 /// display): Markdown code blocks by their fence's language, a notebook's code cells by its
@@ -12,6 +15,30 @@ import QuireTypes
         guard let range = line.text.range(of: word) else { return nil }
         let start = line.text.unicodeScalars.distance(from: line.text.unicodeScalars.startIndex, to: range.lowerBound)
         return line.runs.last { $0.start <= start && start < $0.start + $0.length && ($0.colour != 0 || $0.style.contains(.bold)) }
+    }
+
+    /// GtkSourceView schedules its work on GLib's default main context: in a process whose main
+    /// loop runs on another thread (a GTK program using the library, a D-Bus service) the work
+    /// is handed to that thread, never done beside it (the two crashed the test process once).
+    @Test func codeIsColouredWhileAnotherThreadRunsGLibsMainLoop() throws {
+        let loop = GLibMainLoop()
+        let running = Atomic<Bool>(false), stop = Atomic<Bool>(false)
+        loop.quit(every: 5) {
+            running.store(true, ordering: .relaxed)
+            return stop.load(ordering: .relaxed)
+        }
+        let thread = JoinableThread(stackSize: 1 << 20) { loop.run() }
+        defer {
+            stop.store(true, ordering: .relaxed)
+            thread.join()
+        }
+        for _ in 0..<400 where !running.load(ordering: .relaxed) { usleep(5_000) }
+        let started = running.load(ordering: .relaxed)
+        try #require(started, "the loop runs")
+        for round in 0..<20 {
+            let runs = try #require(SyntaxHighlighting.runs(["def area(r):", "    return 3.14 * r * r"], language: "python"), "round \(round)")
+            #expect(runs[0].contains { $0.start == 0 && $0.length == 3 && $0.colour == 2 }, "round \(round): def coloured: \(runs[0])")
+        }
     }
 
     @Test func aFencedBlockIsColouredByItsLanguage() throws {
