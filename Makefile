@@ -13,14 +13,14 @@ DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libc
 	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev zlib1g-dev libarchive-dev libspectre-dev libpng-dev libpoppler-cpp-dev \
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core libgtk-4-dev libgtksourceview-5-dev libadwaita-1-dev \
 	libfontconfig-dev libreofficekit-dev \
-	libsqlite3-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libdjvulibre-dev libraw-dev libgmime-3.0-dev
+	libsqlite3-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libdjvulibre-dev libraw-dev libjxl-dev libgmime-3.0-dev
 # python3-pycryptodome: pypdf's AES, to read back the encrypted PDFs the form tests fill.
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 gir1.2-gtk-4.0 xclip evince \
 	fonts-urw-base35 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good libgtk-4-media-gstreamer \
 	libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw python3-docx python3-xlsxwriter \
-	libheif-examples djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf python3-pip python3-cryptography python3-olefile \
+	libheif-examples libjxl-tools djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf python3-pip python3-cryptography python3-olefile \
 	python3-reportlab libnss3-tools python3-pypdf python3-pycryptodome pdftk-java python3-pil
 # Python test tools not in Debian at a usable version, from PyPI into .build-pydeps/ (no
 # dependencies: those above are Debian's): msoffcrypto-tool writes Office encryption for the

@@ -64,6 +64,9 @@ let package = Package(
             name: "CLibRaw", path: "Sources/CLibRaw",
             providers: [.apt(["libraw-dev"])]),
         .systemLibrary(
+            name: "CJXL", path: "Sources/CJXL",
+            providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(
             name: "CGMime", path: "Sources/CGMime",
             providers: [.apt(["libgmime-3.0-dev"])]),
         .systemLibrary(
@@ -137,7 +140,7 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer",
-                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CGMime", "CGtkSourceViewLazy"]),
+                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CJXL", "CGMime", "CGtkSourceViewLazy"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

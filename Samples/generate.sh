@@ -13,7 +13,7 @@ mkdir -p "$out" "$build"
 # make test, desktop-test and fuzz-smoke each ask for the samples; only the first makes them.
 inputs=$( { cd "$here" && find . \( -path ./generated -o -name __pycache__ \) -prune -o -type f -print0 |
               sort -z | xargs -0 sha256sum
-            for tool in heif-enc soffice gst-launch-1.0 c44 cjb2 djvm qpdf; do command -v "$tool" || echo "no $tool"; done
+            for tool in heif-enc cjxl soffice gst-launch-1.0 c44 cjb2 djvm qpdf; do command -v "$tool" || echo "no $tool"; done
           } | sha256sum | cut -d' ' -f1)
 stamp="$build/inputs-$(printf '%s' "$(cd "$out" && pwd)" | sha256sum | cut -c1-16)"
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$inputs" && -f "$out/document.pdf" ]]; then
@@ -60,6 +60,14 @@ python3 "$here/derive.py" "$out"
 if command -v heif-enc >/dev/null 2>&1; then
     heif-enc -q 60 -o "$out/photo-exif.heic" "$out/photo-exif.jpg" >/dev/null
     heif-enc -A -q 60 -o "$out/photo-gps.avif" "$out/photo-gps.jpg" >/dev/null
+fi
+# JPEG XL (cjxl, libjxl-tools): the quadrants losslessly, the EXIF-rotated JPEG transcoded (its
+# orientation goes into the codestream), and the first half of the photo's (truncated).
+if command -v cjxl >/dev/null 2>&1; then
+    cjxl "$out/quadrants.png" "$out/quadrants.jxl" -d 0 >/dev/null 2>&1
+    cjxl "$out/photo-rotated.jpg" "$out/photo-rotated.jxl" >/dev/null 2>&1
+    cjxl "$out/photo.jpg" "$out/photo.jxl" >/dev/null 2>&1
+    head -c $(( $(stat -c %s "$out/photo.jxl") / 2 )) "$out/photo.jxl" > "$out/truncated.jxl"
 fi
 # Animated GIF, APNG and WebP (animations/), written by Pillow.
 /usr/bin/python3 -I "$here/animations.py" "$out"

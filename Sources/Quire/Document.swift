@@ -156,7 +156,7 @@ public final class Document: Sendable {
         case .image where PhotoDetails.isCameraRaw(contentType):
             photo = try PhotoDetails.ofCameraRaw(file)
         case .image:
-            if ImageProbe.canLoad(mimeType: contentType.mimeType) {
+            if ImageProbe.canRead(contentType) {
                 guard let probed = ImageProbe.info(of: file) else {
                     throw DocumentError(kind: .damaged, path: path,
                                         reason: "not a readable image (\(contentType.localizedDescription))")

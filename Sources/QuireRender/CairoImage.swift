@@ -45,6 +45,34 @@ final class CairoImage {
         libcairo.cairo_surface_mark_dirty(surface)
     }
 
+    /// A copy of 8-bit red, green, blue pixels (3 bytes a pixel, rows top to bottom), opaque.
+    convenience init(copyingRGB rgb: [UInt8], width: Int, height: Int, path: DocumentPath?) throws(DocumentError) {
+        try self.init(width: width, height: height, path: path)
+        libcairo.cairo_surface_flush(surface)
+        let stride = Int(libcairo.cairo_image_surface_get_stride(surface))
+        let destination = libcairo.cairo_image_surface_get_data(surface)!
+        rgb.withUnsafeBufferPointer { source in
+            for y in 0..<height {
+                let row = UnsafeMutableRawPointer(destination + y * stride).assumingMemoryBound(to: UInt32.self)
+                var offset = y * width * 3
+                for x in 0..<width {
+                    row[x] = 0xFF00_0000 | UInt32(source[offset]) << 16 | UInt32(source[offset + 1]) << 8 | UInt32(source[offset + 2])
+                    offset += 3
+                }
+            }
+        }
+        libcairo.cairo_surface_mark_dirty(surface)
+    }
+
+    /// A copy of straight 8-bit RGBA pixels (4 bytes a pixel, rows top to bottom), premultiplied.
+    convenience init(copyingRGBA rgba: UnsafePointer<UInt8>, width: Int, height: Int, path: DocumentPath?) throws(DocumentError) {
+        try self.init(width: width, height: height, path: path)
+        Self.fill(surface, width: width, height: height) { x, y in
+            let p = rgba + (y * width + x) * 4
+            return (p[0], p[1], p[2], p[3])
+        }
+    }
+
     /// This image turned to EXIF `orientation` 3 (half a turn), 6 (a quarter turn clockwise) or 8
     /// (anticlockwise); itself for any other value.
     func oriented(_ orientation: Int, path: DocumentPath?) throws(DocumentError) -> CairoImage {

@@ -6,9 +6,14 @@ import QuireTypes
 public enum ImageProbe {
     /// The header facts of the image in `file`, or nil when no installed loader recognises it.
     public static func info(of file: InputFile) -> ImageInfo? {
+        guard let head = try? file.read(upTo: 32) else { return nil }
+        if JPEGXLImage.hasSignature(head) {
+            guard let size = try? JPEGXLImage.size(of: file) else { return nil }
+            return ImageInfo(width: size.width, height: size.height, format: "jxl")
+        }
         guard let api = LazyLibraries.installedPixbuf else { return nil }
         // Headers gdk-pixbuf must not see (a BMP claiming a gigabyte-sized info header).
-        guard let head = try? file.read(upTo: 32), ImageIntegrity.unsafeHeader(head: head) == nil else { return nil }
+        guard ImageIntegrity.unsafeHeader(head: head) == nil else { return nil }
         var width: Int32 = 0, height: Int32 = 0
         // The /proc/self/fd path reads the very file that was checked and opened.
         guard let format = api.gdk_pixbuf_get_file_info(file.procPath, &width, &height),
@@ -39,6 +44,12 @@ public enum ImageProbe {
         case "image/avif": return "libavif-gdk-pixbuf or heif-gdk-pixbuf"
         default: return nil
         }
+    }
+
+    /// Whether Quire reads images of `type` on this machine: JPEG XL through libjxl, the rest
+    /// through an installed gdk-pixbuf loader.
+    public static func canRead(_ type: ContentType) -> Bool {
+        JPEGXLImage.applies(to: type) ? EngineAvailability.missingLibrary(for: type) == nil : canLoad(mimeType: type.mimeType)
     }
 
     /// Whether an installed gdk-pixbuf loader handles `mimeType`.

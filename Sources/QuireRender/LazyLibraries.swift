@@ -9,6 +9,7 @@ internal import CFontconfig
 internal import CGStreamer
 internal import CDjVuLibre
 internal import CLibRaw
+internal import CJXL
 internal import CGMime
 import QuireTypes
 
@@ -88,6 +89,13 @@ enum LazyLibraries {
 
     static func raw(_ path: DocumentPath) throws(DocumentError) -> quire_raw_api {
         guard let api = rawAPI else { throw missing("LibRaw (libraw20)", "camera RAW", path) }
+        return api
+    }
+
+    private static let jxlAPI: quire_jxl_api? = quire_jxl_api_load()?.pointee
+
+    static func jxl(_ path: DocumentPath) throws(DocumentError) -> quire_jxl_api {
+        guard let api = jxlAPI else { throw missing("libjxl (libjxl0.7)", "JPEG XL", path) }
         return api
     }
 

@@ -21,8 +21,8 @@ extension RenderEngine {
         }
         // A fresh LibRaw handle: one whose preview read failed is not used again.
         let developed = try RawPhoto(file: input.file).developed(maximumPixels: input.limits.maximumImagePixels)
-        let source = try DevelopedRawSource(width: developed.width, height: developed.height, rgb: developed.rgb,
-                                            orientation: photo.orientation, path: input.file.path)
+        let image = try CairoImage(copyingRGB: developed.rgb, width: developed.width, height: developed.height, path: input.file.path)
+        let source = DecodedImageSource(image: try image.oriented(photo.orientation, path: input.file.path), path: input.file.path)
         return Opened(source: source, details: details)
     }, accepts: { (type, _) in RawPhoto.applies(to: type) })
 }

@@ -1,0 +1,70 @@
+internal import CJXL
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuireTypes
+
+/// A JPEG XL image decoded by libjxl (no gdk-pixbuf loader for it ships in Debian 12): its
+/// upright size from the header, and its first frame as pixels, upright. The size is checked
+/// against the pixel limit before any pixel buffer is made.
+enum JPEGXLImage {
+    /// shared-mime-info's type for JPEG XL (a bare codestream or the ISOBMFF container).
+    static func applies(to type: ContentType) -> Bool {
+        type.mimeType == "image/jxl"
+    }
+
+    /// Whether `head` (a file's first 12 bytes or more) starts a JPEG XL codestream or container.
+    static func hasSignature(_ head: [UInt8]) -> Bool {
+        head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+    }
+
+    /// The upright pixel size from the header (any size: nothing is decoded).
+    static func size(of file: InputFile) throws(DocumentError) -> (width: Int, height: Int) {
+        var unlimited = RenderLimits.standard
+        unlimited.maximumImagePixels = .max
+        let (width, height, _) = try decode(file, limits: unlimited, headerOnly: true)
+        return (width, height)
+    }
+
+    /// The first frame, upright (as the file's orientation says), as a cairo surface.
+    static func image(of file: InputFile, limits: RenderLimits) throws(DocumentError) -> CairoImage {
+        let (width, height, pixels) = try decode(file, limits: limits, headerOnly: false)
+        guard let pixels else {
+            throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable JPEG XL image (no picture in it)")
+        }
+        defer { free(pixels) }
+        return try CairoImage(copyingRGBA: pixels, width: width, height: height, path: file.path)
+    }
+
+    private static func decode(_ file: InputFile, limits: RenderLimits,
+                               headerOnly: Bool) throws(DocumentError) -> (Int, Int, UnsafeMutablePointer<UInt8>?) {
+        let api = try LazyLibraries.jxl(file.path)
+        let bytes: [UInt8]
+        // The whole file: libjxl's header may sit behind other boxes; the file size limit bounds it.
+        do throws(InputError) { bytes = try file.read(upTo: Int(file.size)) } catch { throw DocumentError(error) }
+        var width: UInt32 = 0, height: UInt32 = 0
+        var pixels: UnsafeMutablePointer<UInt8>?
+        let status = withUnsafePointer(to: api) { api in
+            bytes.withUnsafeBufferPointer { buffer in
+                quire_jxl_decode(api, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count,
+                                 UInt64(max(0, limits.maximumImagePixels)), headerOnly ? 1 : 0, &width, &height, &pixels)
+            }
+        }
+        let path = file.path
+        switch status {
+        case QUIRE_JXL_OK:
+            return (Int(width), Int(height), pixels)
+        case QUIRE_JXL_TOO_LARGE:
+            throw DocumentError(kind: .limitExceeded, path: path,
+                                reason: "image is \(width)×\(height) pixels, refused before decoding: "
+                                    + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels"),
+                                remedy: .raise(.pixels))
+        case QUIRE_JXL_TRUNCATED:
+            throw DocumentError(kind: .damaged, path: path, reason: "not a readable JPEG XL image (the file ends before the image does)")
+        case QUIRE_JXL_NO_MEMORY, QUIRE_JXL_NO_DECODER:
+            throw DocumentError(kind: .limitExceeded, path: path, reason: "not enough memory to decode the JPEG XL image")
+        default:
+            throw DocumentError(kind: .damaged, path: path, reason: "not a readable JPEG XL image (libjxl refused the data)")
+        }
+    }
+}
