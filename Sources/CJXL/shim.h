@@ -17,7 +17,6 @@ typedef struct {
     __typeof__(&JxlDecoderDestroy) _Nonnull JxlDecoderDestroy;
     __typeof__(&JxlDecoderSubscribeEvents) _Nonnull JxlDecoderSubscribeEvents;
     __typeof__(&JxlDecoderSetInput) _Nonnull JxlDecoderSetInput;
-    __typeof__(&JxlDecoderCloseInput) _Nonnull JxlDecoderCloseInput;
     __typeof__(&JxlDecoderProcessInput) _Nonnull JxlDecoderProcessInput;
     __typeof__(&JxlDecoderGetBasicInfo) _Nonnull JxlDecoderGetBasicInfo;
     __typeof__(&JxlDecoderImageOutBufferSize) _Nonnull JxlDecoderImageOutBufferSize;
@@ -39,7 +38,6 @@ static inline const quire_jxl_api *_Nullable quire_jxl_api_load(void) {
     QUIRE_JXL_SYMBOL(JxlDecoderDestroy);
     QUIRE_JXL_SYMBOL(JxlDecoderSubscribeEvents);
     QUIRE_JXL_SYMBOL(JxlDecoderSetInput);
-    QUIRE_JXL_SYMBOL(JxlDecoderCloseInput);
     QUIRE_JXL_SYMBOL(JxlDecoderProcessInput);
     QUIRE_JXL_SYMBOL(JxlDecoderGetBasicInfo);
     QUIRE_JXL_SYMBOL(JxlDecoderImageOutBufferSize);
@@ -79,7 +77,8 @@ static inline quire_jxl_status quire_jxl_decode(const quire_jxl_api *_Nonnull ap
     JxlPixelFormat format = { 4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0 };
     if (api->JxlDecoderSubscribeEvents(decoder, JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE) != JXL_DEC_SUCCESS
         || api->JxlDecoderSetInput(decoder, data, size) != JXL_DEC_SUCCESS) goto done;
-    api->JxlDecoderCloseInput(decoder);
+    // The input is not closed: a file that ends early then asks for more (truncated) instead of
+    // failing as damaged.
     for (;;) {
         JxlDecoderStatus event = api->JxlDecoderProcessInput(decoder);
         if (event == JXL_DEC_BASIC_INFO) {

@@ -5,9 +5,10 @@ import Musl
 #endif
 import Synchronization
 
-/// Runs an office call with descriptors 1 and 2 pointed at /dev/null: LibreOffice prints notes
-/// ("No language allowlisted…", font warnings) that would mix into what Quire writes on standard
-/// output (a PNG, the render protocol) and break its one-line errors on standard error.
+/// Runs a library call with descriptors 1 and 2 pointed at /dev/null: LibreOffice prints notes
+/// ("No language allowlisted…", font warnings), libjxl where its decoder failed, that would mix
+/// into what Quire writes on standard output (a PNG, the render protocol) and break its one-line
+/// errors on standard error.
 ///
 /// The descriptors are the process's, so overlapping calls from several threads share one
 /// diversion: the first saves the real descriptors, the last puts them back. (Each call saving

@@ -182,6 +182,30 @@ struct InfoCommandTests {
         #expect(refused.status == 65 && refused.errorLines.count == 1 && refused.standardError.contains("not a readable camera RAW file"))
     }
 
+    /// JPEG XL through libjxl: its size on the card, a preview and a thumbnail; a cut file is
+    /// one line and status 65 for each command that draws it (`info` reads the header only, as
+    /// for every image).
+    @Test func aJPEGXLImageHasItsSizeAPreviewAndAThumbnail() throws {
+        let result = QuireBinary.run(["info", Samples.path("quadrants.jxl")])
+        #expect(result.status == 0, "\(result.standardError)")
+        for line in ["Dimensions:  64 × 48 pixels\n", "Preview:     yes\n", "Thumbnail:   yes\n"] {
+            #expect(result.standardOutputText.contains(line), "\(line) in \(result.standardOutputText)")
+        }
+        let directory = TemporaryDirectory()
+        let thumbnail = QuireBinary.run(["thumbnail", "-s", "32", Samples.path("photo-rotated.jxl"), directory.file("t.png")])
+        #expect(thumbnail.status == 0, "\(thumbnail.standardError)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: directory.file("t.png")))
+        // IHDR: width then height, big-endian, at bytes 16 and 20: the photo upright (taller than wide).
+        let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(height == 32 && width == 24, "\(width)×\(height)")
+        for command in [["preview", "-o", directory.file("cut.png")], ["thumbnail", "-s", "32"]] {
+            var arguments = command + [Samples.path("truncated.jxl")]
+            if command.first == "thumbnail" { arguments.append(directory.file("cut-thumbnail.png")) }
+            let cut = QuireBinary.run(arguments)
+            #expect(cut.status == 65 && cut.errorLines.count == 1, "\(command): \(cut.status) \(cut.standardError)")
+        }
+    }
+
     /// Issue 39: a photo's GPS position is given only when asked (privacy by default).
     @Test func aPhotosLocationIsShownOnlyWhenAsked() throws {
         let plain = QuireBinary.run(["info", Samples.path("photo-gps.jpg")])

@@ -44,10 +44,14 @@ enum JPEGXLImage {
         do throws(InputError) { bytes = try file.read(upTo: Int(file.size)) } catch { throw DocumentError(error) }
         var width: UInt32 = 0, height: UInt32 = 0
         var pixels: UnsafeMutablePointer<UInt8>?
-        let status = withUnsafePointer(to: api) { api in
-            bytes.withUnsafeBufferPointer { buffer in
-                quire_jxl_decode(api, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count,
-                                 UInt64(max(0, limits.maximumImagePixels)), headerOnly ? 1 : 0, &width, &height, &pixels)
+        // libjxl prints where its decoder failed ("decode.cc:2143: missing input") on standard
+        // error, which would break the one-line error.
+        let status = StandardOutputDiversion.run {
+            withUnsafePointer(to: api) { api in
+                bytes.withUnsafeBufferPointer { buffer in
+                    quire_jxl_decode(api, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count,
+                                     UInt64(max(0, limits.maximumImagePixels)), headerOnly ? 1 : 0, &width, &height, &pixels)
+                }
             }
         }
         let path = file.path
@@ -64,7 +68,8 @@ enum JPEGXLImage {
         case QUIRE_JXL_NO_MEMORY, QUIRE_JXL_NO_DECODER:
             throw DocumentError(kind: .limitExceeded, path: path, reason: "not enough memory to decode the JPEG XL image")
         default:
-            throw DocumentError(kind: .damaged, path: path, reason: "not a readable JPEG XL image (libjxl refused the data)")
+            // libjxl 0.7 reports a container cut short as an error, not as input missing.
+            throw DocumentError(kind: .damaged, path: path, reason: "not a readable JPEG XL image (damaged or cut short)")
         }
     }
 }
