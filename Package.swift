@@ -64,6 +64,9 @@ let package = Package(
             name: "CLibRaw", path: "Sources/CLibRaw",
             providers: [.apt(["libraw-dev"])]),
         .systemLibrary(
+            name: "CHEIF", path: "Sources/CHEIF",
+            providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
             name: "CJXL", path: "Sources/CJXL",
             providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(
@@ -140,7 +143,7 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer",
-                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CJXL", "CGMime", "CGtkSourceViewLazy"]),
+                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CJXL", "CHEIF", "CGMime", "CGtkSourceViewLazy"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

@@ -51,6 +51,9 @@ cp "$out/document.pdf" "$out/pdf-without-extension"
 if command -v heif-enc >/dev/null 2>&1; then
     heif-enc -q 60 -o "$out/photo.heic" "$out/photo.jpg" >/dev/null
     heif-enc -A -q 60 -o "$out/photo.avif" "$out/photo.jpg" >/dev/null
+    # A collection: the photo (primary) and the quadrants, each with a thumbnail of 40 pixels.
+    heif-enc -q 60 -t 40 -o "$out/collection.heic" "$out/photo.jpg" "$out/quadrants.png" >/dev/null
+    head -c 300 "$out/photo.heic" > "$out/truncated.heic"
 fi
 python3 -c 'import struct,sys; info=struct.pack(">HHBBHBB", 80, 60, 26, 0, 100, 22, 1); chunk=b"INFO"+struct.pack(">I", len(info))+info; sys.stdout.buffer.write(b"AT&TFORM"+struct.pack(">I", 4+len(chunk))+b"DJVU"+chunk)' > "$out/page.djvu"
 # Containers, GIF, EXIF-rotated JPEG, PostScript and hostile samples (built in-process in Python).

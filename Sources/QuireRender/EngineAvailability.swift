@@ -15,6 +15,8 @@ public enum EngineAvailability {
         case .mail:
             do throws(DocumentError) { _ = try LazyLibraries.gmime(DocumentPath("")) } catch { return error.reason }
             return nil
+        case .image where HEIFFile.applies(to: type):
+            return nil
         case .image where JPEGXLImage.applies(to: type):
             do throws(DocumentError) { _ = try LazyLibraries.jxl(DocumentPath("")) } catch { return error.reason }
             return nil

@@ -11,6 +11,10 @@ public enum ImageProbe {
             guard let size = try? JPEGXLImage.size(of: file) else { return nil }
             return ImageInfo(width: size.width, height: size.height, format: "jxl")
         }
+        if HEIFImageSize.mayBeHEIF(head.prefix(12)), LazyLibraries.heifIsInstalled,
+           let heif = try? HEIFFile(file: file), let size = heif.sizes.first {
+            return ImageInfo(width: size.width, height: size.height, format: "heif")
+        }
         guard let api = LazyLibraries.installedPixbuf else { return nil }
         // Headers gdk-pixbuf must not see (a BMP claiming a gigabyte-sized info header).
         guard ImageIntegrity.unsafeHeader(head: head) == nil else { return nil }
@@ -46,10 +50,11 @@ public enum ImageProbe {
         }
     }
 
-    /// Whether Quire reads images of `type` on this machine: JPEG XL through libjxl, the rest
-    /// through an installed gdk-pixbuf loader.
+    /// Whether Quire reads images of `type` on this machine: JPEG XL through libjxl, HEIF and
+    /// AVIF through libheif or a loader, the rest through an installed gdk-pixbuf loader.
     public static func canRead(_ type: ContentType) -> Bool {
-        JPEGXLImage.applies(to: type) ? EngineAvailability.missingLibrary(for: type) == nil : canLoad(mimeType: type.mimeType)
+        if JPEGXLImage.applies(to: type) { return EngineAvailability.missingLibrary(for: type) == nil }
+        return HEIFFile.applies(to: type) || canLoad(mimeType: type.mimeType)
     }
 
     /// Whether an installed gdk-pixbuf loader handles `mimeType`.

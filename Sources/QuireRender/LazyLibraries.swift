@@ -10,6 +10,7 @@ internal import CGStreamer
 internal import CDjVuLibre
 internal import CLibRaw
 internal import CJXL
+internal import CHEIF
 internal import CGMime
 import QuireTypes
 
@@ -98,6 +99,16 @@ enum LazyLibraries {
         guard let api = jxlAPI else { throw missing("libjxl (libjxl0.7)", "JPEG XL", path) }
         return api
     }
+
+    private static let heifAPI: quire_heif_api? = quire_heif_api_load()?.pointee
+
+    static func heif(_ path: DocumentPath) throws(DocumentError) -> quire_heif_api {
+        guard let api = heifAPI else { throw missing("libheif (libheif1)", "HEIF", path) }
+        return api
+    }
+
+    /// Whether libheif can be loaded (else HEIF goes to gdk-pixbuf's loaders).
+    static var heifIsInstalled: Bool { heifAPI != nil }
 
     private static let gmimeAPI: quire_gmime_api? = quire_gmime_api_load()?.pointee
 

@@ -69,7 +69,7 @@ struct RenderEngine: Sendable {
 
     /// Every engine, in one table.
     static let table: [RenderEngine] = [.pdf, .postScript, .svg, .image, .text, .font, .archive, .media, .office, .containerPreview,
-                                        .delimited, .database, .json, .markdown, .notebook, .comicBook, .djvu, .cameraRaw, .jpegXL, .ebook, .mail]
+                                        .delimited, .database, .json, .markdown, .notebook, .comicBook, .djvu, .cameraRaw, .jpegXL, .heif, .ebook, .mail]
 
     /// The engine for `family`, nil when no engine shows it.
     static func engine(for family: DocumentFamily) -> RenderEngine? {

@@ -1,0 +1,75 @@
+internal import CCairo
+import QuireTypes
+
+/// A HEIF file's top-level images as pages, the primary first (a single photo is one page; a
+/// burst or a collection, each of its pictures). Each page is decoded when drawn, the last one
+/// kept; a small raster (a thumbnail) is drawn from the thumbnail the file carries when it is
+/// large enough.
+final class HEIFSource: PageSource {
+    let heif: HEIFFile
+    let limits: RenderLimits
+    var path: DocumentPath { heif.path }
+    var pageCount: Int { heif.images.count }
+    var isPaper: Bool { false }
+    var isRaster: Bool { true }
+    private var kept: (index: Int, thumbnailSide: Int, image: CairoImage)?
+
+    init(heif: HEIFFile, limits: RenderLimits) {
+        self.heif = heif
+        self.limits = limits
+    }
+
+    func pageSize(at index: Int) -> PageSize {
+        let size = heif.sizes[index]
+        return PageSize(width: Double(size.width), height: Double(size.height))
+    }
+
+    private func image(_ index: Int, thumbnailSide: Int) throws(DocumentError) -> CairoImage {
+        if let kept, kept.index == index, kept.thumbnailSide == thumbnailSide { return kept.image }
+        let image = try heif.image(index, thumbnailSide: thumbnailSide, limits: limits)
+        kept = (index, thumbnailSide, image)
+        return image
+    }
+
+    func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
+        paint(try image(index, thumbnailSide: 0), page: index, in: cr)
+    }
+
+    /// A raster no larger than the file's own thumbnail is drawn from it (a phone's HEIC carries
+    /// one of 320 pixels or so: a file manager's thumbnail needs no decode of 12 megapixels).
+    func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
+        let side = max(width, height)
+        let size = heif.sizes[index]
+        let source = try image(index, thumbnailSide: side < max(size.width, size.height) ? side : 0)
+        let result = try CairoImage(width: width, height: height, path: path)
+        try result.draw(path: path) { (cr) throws(DocumentError) in
+            libcairo.cairo_scale(cr, Double(width) / Double(source.width), Double(height) / Double(source.height))
+            libcairo.cairo_set_source_surface(cr, source.surface, 0, 0)
+            libcairo.cairo_paint(cr)
+        }
+        return result
+    }
+
+    private func paint(_ image: CairoImage, page index: Int, in cr: OpaquePointer) {
+        let size = pageSize(at: index)
+        libcairo.cairo_save(cr)
+        libcairo.cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
+        libcairo.cairo_set_source_surface(cr, image.surface, 0, 0)
+        libcairo.cairo_paint(cr)
+        libcairo.cairo_restore(cr)
+    }
+}
+
+extension RenderEngine {
+    /// HEIF, HEIC and AVIF through libheif: every top-level image a page (the primary first), the
+    /// file's own thumbnail for small rasters, the shot's details (its Exif item) on the card.
+    /// Without libheif these types go to the image engine (gdk-pixbuf's loaders, if installed).
+    static let heif = RenderEngine(name: "heif", families: [.image], open: { (input) throws(DocumentError) in
+        let heif = try HEIFFile(file: input.file)
+        let header: [UInt8]
+        do throws(InputError) { header = try input.file.read(upTo: 256 * 1024) } catch { throw DocumentError(error) }
+        var details = PhotoDetails.ofPhoto(head: header, file: input.file)?.cardDetails ?? []
+        if heif.images.count > 1 { details.append(DocumentDetail("Images", "\(heif.images.count)")) }
+        return Opened(source: HEIFSource(heif: heif, limits: input.limits), details: details)
+    }, accepts: { (type, _) in HEIFFile.applies(to: type) })
+}
