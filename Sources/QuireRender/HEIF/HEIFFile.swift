@@ -96,6 +96,6 @@ final class HEIFFile {
     private static func text(_ message: [CChar]) -> String {
         let bytes = message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         let text = String(decoding: bytes, as: UTF8.self)
-        return text.isEmpty ? "libheif refused it" : text.prefix(200).replacingOccurrences(of: "\n", with: " ")
+        return text.isEmpty ? "libheif refused it" : String(text.prefix(200).map { $0.isNewline ? " " : $0 })
     }
 }
