@@ -33,9 +33,10 @@ ratio() { awk -v q="$(median $1)" -v b="$(median $2)" -v bound="$3" 'BEGIN { pri
 nonempty() { [ -s "$1" ] || { echo "photo-bench: $2 wrote no output ($1)" >&2; exit 70; }; }
 
 # A 4032×3024 photo-like picture (a swirled gradient with noise, so the encoder has real work),
-# as a phone's HEIC at quality 60; the tree holds PHOTOS copies under distinct names.
+# as a phone's HEIC at quality 60 with the 320-pixel thumbnail item phones write (iPhones:
+# 320×240); the tree holds PHOTOS copies under distinct names.
 convert -size 4032x3024 gradient:'#203050'-'#e0c090' -swirl 120 -attenuate 0.4 +noise Gaussian "$WORK/source.png" 2>/dev/null || { echo "photo-bench: ImageMagick's convert is needed" >&2; exit 69; }
-heif-enc -q 60 -o "$WORK/photo.heic" "$WORK/source.png" >/dev/null || exit 70
+heif-enc -q 60 -t 320 -o "$WORK/photo.heic" "$WORK/source.png" >/dev/null || exit 70
 mkdir -p "$WORK/photos"
 for i in $(seq 1 "$PHOTOS"); do cp "$WORK/photo.heic" "$WORK/photos/IMG_$(printf %04d "$i").heic"; done
 echo "HEIC: $PHOTOS photos of 4032×3024, $(( $(stat -c %s "$WORK/photo.heic") / 1024 )) KiB each; $RUNS runs"

@@ -4,11 +4,13 @@
 // use as libjxl and LibRaw are: linking it would cost every quire process its relocation (it
 // brings libstdc++, libde265, libaom, libdav1d, libx265), so the module map links nothing and the
 // entry points are resolved with dlopen/dlsym the first time such a file is opened. What Quire
-// does with it is here in C: open a file held in memory, list its top-level images (the primary
+// does with it is here in C: open a file through its descriptor, list its top-level images (the primary
 // first), tell an image's size as displayed, and decode an image (or the thumbnail the file
 // carries for it) to 8-bit RGBA with its transformations (rotation, mirror, crop) applied.
 #include <libheif/heif.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <unistd.h>
 #include "../CQuireSystem/library_loading.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -18,7 +20,7 @@
 typedef struct {
     __typeof__(&heif_context_alloc) _Nonnull heif_context_alloc;
     __typeof__(&heif_context_free) _Nonnull heif_context_free;
-    __typeof__(&heif_context_read_from_memory) _Nonnull heif_context_read_from_memory;
+    __typeof__(&heif_context_read_from_reader) _Nonnull heif_context_read_from_reader;
     __typeof__(&heif_context_get_number_of_top_level_images) _Nonnull heif_context_get_number_of_top_level_images;
     __typeof__(&heif_context_get_list_of_top_level_image_IDs) _Nonnull heif_context_get_list_of_top_level_image_IDs;
     __typeof__(&heif_context_get_primary_image_ID) _Nonnull heif_context_get_primary_image_ID;
@@ -50,7 +52,7 @@ static inline const quire_heif_api *_Nullable quire_heif_api_load(void) {
     void *symbol;
     QUIRE_HEIF_SYMBOL(heif_context_alloc);
     QUIRE_HEIF_SYMBOL(heif_context_free);
-    QUIRE_HEIF_SYMBOL(heif_context_read_from_memory);
+    QUIRE_HEIF_SYMBOL(heif_context_read_from_reader);
     QUIRE_HEIF_SYMBOL(heif_context_get_number_of_top_level_images);
     QUIRE_HEIF_SYMBOL(heif_context_get_list_of_top_level_image_IDs);
     QUIRE_HEIF_SYMBOL(heif_context_get_primary_image_ID);
@@ -76,21 +78,81 @@ static inline void quire_heif_message(struct heif_error error, char *_Nonnull me
     message[capacity - 1] = 0;
 }
 
-/// Reads the HEIF file held in `data` (libheif copies it). NULL, with libheif's reason in
-/// `message`, when it is not one it can read.
-static inline struct heif_context *_Nullable quire_heif_open(const quire_heif_api *_Nonnull api, const uint8_t *_Nonnull data,
-                                                             size_t size, char *_Nonnull message, size_t capacity) {
-    struct heif_context *context = api->heif_context_alloc();
-    if (!context) { quire_heif_message((struct heif_error){ heif_error_Memory_allocation_error, 0, "no memory" }, message, capacity); return NULL; }
+/// Where libheif reads the file: an open descriptor (never closed here), read with pread as
+/// libheif asks, so that only the boxes and the items decoded are read — a phone's 5 MB photo
+/// thumbnailed from its thumbnail item costs a few kilobytes of reading.
+typedef struct {
+    int descriptor;
+    int64_t position;
+    int64_t size;
+} quire_heif_file_state;
+
+static inline int64_t quire_heif_get_position(void *_Nullable userdata) {
+    return ((quire_heif_file_state *)userdata)->position;
+}
+
+static inline int quire_heif_read(void *_Nullable data, size_t size, void *_Nullable userdata) {
+    quire_heif_file_state *state = (quire_heif_file_state *)userdata;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t got = pread(state->descriptor, (uint8_t *)data + done, size - done, (off_t)(state->position + (int64_t)done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 1;
+        done += (size_t)got;
+    }
+    state->position += (int64_t)size;
+    return 0;
+}
+
+static inline int quire_heif_seek(int64_t position, void *_Nullable userdata) {
+    quire_heif_file_state *state = (quire_heif_file_state *)userdata;
+    if (position < 0 || position > state->size) return 1;
+    state->position = position;
+    return 0;
+}
+
+static inline enum heif_reader_grow_status quire_heif_wait_for_file_size(int64_t target_size, void *_Nullable userdata) {
+    return target_size > ((quire_heif_file_state *)userdata)->size ? heif_reader_grow_status_size_beyond_eof
+                                                                  : heif_reader_grow_status_size_reached;
+}
+
+static const struct heif_reader quire_heif_reader = {
+    1, quire_heif_get_position, quire_heif_read, quire_heif_seek, quire_heif_wait_for_file_size
+};
+
+/// Reads the HEIF file open as `descriptor` (`size` bytes; the descriptor must stay open until
+/// ``quire_heif_close``). NULL, with libheif's reason in `message`, when it is not one it can
+/// read; else the context, and in `*state` what ``quire_heif_close`` frees with it.
+static inline struct heif_context *_Nullable quire_heif_open(const quire_heif_api *_Nonnull api, int descriptor, int64_t size,
+                                                             void *_Nullable *_Nonnull state,
+                                                             char *_Nonnull message, size_t capacity) {
+    *state = NULL;
+    quire_heif_file_state *file = (quire_heif_file_state *)calloc(1, sizeof *file);
+    struct heif_context *context = file ? api->heif_context_alloc() : NULL;
+    if (!context) {
+        free(file);
+        quire_heif_message((struct heif_error){ heif_error_Memory_allocation_error, 0, "no memory" }, message, capacity);
+        return NULL;
+    }
+    file->descriptor = descriptor;
+    file->size = size;
     // No side of an image larger than cairo draws (libheif refuses it while reading).
     api->heif_context_set_maximum_image_size_limit(context, 32767);
-    struct heif_error error = api->heif_context_read_from_memory(context, data, size, NULL);
+    struct heif_error error = api->heif_context_read_from_reader(context, &quire_heif_reader, file, NULL);
     if (error.code != heif_error_Ok) {
         quire_heif_message(error, message, capacity);
         api->heif_context_free(context);
+        free(file);
         return NULL;
     }
+    *state = file;
     return context;
+}
+
+/// Frees what ``quire_heif_open`` made.
+static inline void quire_heif_close(const quire_heif_api *_Nonnull api, struct heif_context *_Nonnull context, void *_Nullable state) {
+    api->heif_context_free(context);
+    free(state);
 }
 
 /// The file's top-level images, the primary first, the others in the file's order: up to

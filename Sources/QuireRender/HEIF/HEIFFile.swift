@@ -12,6 +12,10 @@ final class HEIFFile {
     let path: DocumentPath
     private let api: quire_heif_api
     private let context: OpaquePointer
+    /// The file libheif reads from (its descriptor stays open while this lives).
+    private let file: InputFile
+    /// The reader's state, freed with the context.
+    private let state: UnsafeMutableRawPointer?
     /// The top-level images, the primary first.
     let images: [heif_item_id]
     /// Each image's size as displayed.
@@ -29,18 +33,17 @@ final class HEIFFile {
 
     init(file: InputFile) throws(DocumentError) {
         let api = try LazyLibraries.heif(file.path)
-        let bytes: [UInt8]
-        // libheif copies the file; the file-size limit bounds it.
-        do throws(InputError) { bytes = try file.read(upTo: Int(file.size)) } catch { throw DocumentError(error) }
         var message = [CChar](repeating: 0, count: 256)
+        var state: UnsafeMutableRawPointer?
+        // Read through the file's descriptor, as libheif asks (kept open by `file`, held here).
         let opened = withUnsafePointer(to: api) { api in
-            bytes.withUnsafeBufferPointer { buffer in
-                quire_heif_open(api, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count, &message, message.count)
-            }
+            quire_heif_open(api, file.descriptor.rawValue, file.size, &state, &message, message.count)
         }
         guard let opened else {
             throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable HEIF image (\(Self.text(message)))")
         }
+        self.file = file
+        self.state = state
         self.api = api
         context = opened
         path = file.path
@@ -62,7 +65,7 @@ final class HEIFFile {
         }
     }
 
-    deinit { api.heif_context_free(context) }
+    deinit { withUnsafePointer(to: api) { quire_heif_close($0, context, state) } }
 
     /// Image `index` (of ``images``) upright, or the thumbnail the file carries for it when
     /// `thumbnailSide` > 0 and its longest side is at least that.
