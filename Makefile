@@ -20,7 +20,7 @@ DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-uti
 	xvfb xdotool imagemagick at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi gir1.2-gnomedesktop-3.0 gir1.2-gtk-4.0 xclip evince \
 	fonts-urw-base35 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good libgtk-4-media-gstreamer \
 	libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-draw python3-docx python3-xlsxwriter \
-	libheif-examples libjxl-tools djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf python3-pip python3-cryptography python3-olefile \
+	libheif-examples libjxl-tools libimage-exiftool-perl djvulibre-bin heif-gdk-pixbuf libavif-gdk-pixbuf python3-pip python3-cryptography python3-olefile \
 	python3-reportlab libnss3-tools python3-pypdf python3-pycryptodome pdftk-java python3-pil
 # Python test tools not in Debian at a usable version, from PyPI into .build-pydeps/ (no
 # dependencies: those above are Debian's): msoffcrypto-tool writes Office encryption for the

@@ -13,7 +13,7 @@ mkdir -p "$out" "$build"
 # make test, desktop-test and fuzz-smoke each ask for the samples; only the first makes them.
 inputs=$( { cd "$here" && find . \( -path ./generated -o -name __pycache__ \) -prune -o -type f -print0 |
               sort -z | xargs -0 sha256sum
-            for tool in heif-enc cjxl soffice gst-launch-1.0 c44 cjb2 djvm qpdf; do command -v "$tool" || echo "no $tool"; done
+            for tool in heif-enc cjxl exiftool soffice gst-launch-1.0 c44 cjb2 djvm qpdf; do command -v "$tool" || echo "no $tool"; done
           } | sha256sum | cut -d' ' -f1)
 stamp="$build/inputs-$(printf '%s' "$(cd "$out" && pwd)" | sha256sum | cut -c1-16)"
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$inputs" && -f "$out/document.pdf" ]]; then
@@ -119,5 +119,11 @@ python3 -I "$here/data-samples.py" "$out"
 rm -rf "$out/.parts"
 # Small committed samples.
 cp "$here/files/"* "$out/"
+# The real DNG with a GPS position written into it (exiftool, libimage-exiftool-perl): the
+# Eiffel Tower's, 48°51'30.12" N 2°17'40.2" E.
+if command -v exiftool >/dev/null 2>&1; then
+    exiftool -q -overwrite_original -o "$out/camera-gps.dng" -GPSLatitude=48.858367 -GPSLatitudeRef=N \
+        -GPSLongitude=2.2945 -GPSLongitudeRef=E "$out/camera.dng"
+fi
 echo "$inputs" > "$stamp"
 echo "samples written to $out"

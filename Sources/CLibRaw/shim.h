@@ -60,6 +60,12 @@ static inline float quire_raw_aperture(const libraw_data_t *_Nonnull d) { return
 static inline float quire_raw_focal_length(const libraw_data_t *_Nonnull d) { return d->other.focal_len; }
 static inline long long quire_raw_timestamp(const libraw_data_t *_Nonnull d) { return (long long)d->other.timestamp; }
 static inline int quire_raw_has_location(const libraw_data_t *_Nonnull d) { return d->other.parsed_gps.gpsparsed != 0; }
+/// The GPS position LibRaw parsed (degrees, minutes, seconds each; `part` 0–2) and its references
+/// ('N'/'S', 'E'/'W').
+static inline float quire_raw_latitude(const libraw_data_t *_Nonnull d, int part) { return d->other.parsed_gps.latitude[part]; }
+static inline float quire_raw_longitude(const libraw_data_t *_Nonnull d, int part) { return d->other.parsed_gps.longitude[part]; }
+static inline char quire_raw_latitude_ref(const libraw_data_t *_Nonnull d) { return d->other.parsed_gps.latref; }
+static inline char quire_raw_longitude_ref(const libraw_data_t *_Nonnull d) { return d->other.parsed_gps.longref; }
 static inline int quire_raw_width(const libraw_data_t *_Nonnull d) { return d->sizes.width; }
 static inline int quire_raw_height(const libraw_data_t *_Nonnull d) { return d->sizes.height; }
 /// 0 upright, 3 half a turn, 5 a quarter turn anticlockwise, 6 a quarter turn clockwise.

@@ -154,7 +154,7 @@ public final class Document: Sendable {
             // Quire's own table: rows counted for a moment (else "about"), columns typed.
             table = TableInfo(try DelimitedTable(file: file, tabSeparated: contentType.conforms(to: "text/tab-separated-values")))
         case .image where PhotoDetails.isCameraRaw(contentType):
-            photo = try PhotoDetails.ofCameraRaw(file)
+            photo = try PhotoDetails.ofCameraRaw(file, includingLocation: showLocation)
         case .image:
             if ImageProbe.canRead(contentType) {
                 guard let probed = ImageProbe.info(of: file) else {

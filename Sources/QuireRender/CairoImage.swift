@@ -73,6 +73,16 @@ final class CairoImage {
         }
     }
 
+    /// Paints this image into `cr` scaled to fill `width`×`height` user units from the origin
+    /// (a page of an image's size in points, or a raster of another size).
+    func paint(in cr: OpaquePointer, width: Double, height: Double) {
+        libcairo.cairo_save(cr)
+        libcairo.cairo_scale(cr, width / Double(self.width), height / Double(self.height))
+        libcairo.cairo_set_source_surface(cr, surface, 0, 0)
+        libcairo.cairo_paint(cr)
+        libcairo.cairo_restore(cr)
+    }
+
     /// This image turned to EXIF `orientation` 3 (half a turn), 6 (a quarter turn clockwise) or 8
     /// (anticlockwise); itself for any other value.
     func oriented(_ orientation: Int, path: DocumentPath?) throws(DocumentError) -> CairoImage {

@@ -117,13 +117,7 @@ final class ImageDecoder {
     }
 
     private func checkPixels(_ width: Int, _ height: Int) throws(DocumentError) {
-        let (product, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || product > limits.maximumImagePixels {
-            throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "image is \(width)×\(height) pixels, refused before decoding: "
-                                    + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels"),
-                                remedy: .raise(.pixels))
-        }
+        try limits.checkPixels(width, height, path: path)
     }
 
     /// Decodes, asking the loader for the size `target(storedWidth, storedHeight)` (a (0, 0)

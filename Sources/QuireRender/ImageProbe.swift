@@ -11,9 +11,17 @@ public enum ImageProbe {
             guard let size = try? JPEGXLImage.size(of: file) else { return nil }
             return ImageInfo(width: size.width, height: size.height, format: "jxl")
         }
-        if HEIFImageSize.mayBeHEIF(head.prefix(12)), LazyLibraries.heifIsInstalled,
-           let heif = try? HEIFFile(file: file), let size = heif.sizes.first {
-            return ImageInfo(width: size.width, height: size.height, format: "heif")
+        if HEIFImageSize.mayBeHEIF(head.prefix(12)), LazyLibraries.heifIsInstalled {
+            // The boxes say the primary image's size (any size: nothing is decoded); libheif
+            // reads the files whose boxes this reader does not follow.
+            if let boxes = try? file.read(upTo: HEIFImageSize.headLimit), let size = HEIFImageSize(head: boxes) {
+                return ImageInfo(width: size.width, height: size.height, format: "heif")
+            }
+            var unlimited = RenderLimits.standard
+            unlimited.maximumImagePixels = .max
+            if let heif = try? HEIFFile(file: file, limits: unlimited), let size = heif.sizes.first {
+                return ImageInfo(width: size.width, height: size.height, format: "heif")
+            }
         }
         guard let api = LazyLibraries.installedPixbuf else { return nil }
         // Headers gdk-pixbuf must not see (a BMP claiming a gigabyte-sized info header).

@@ -80,12 +80,7 @@ final class ImageSource: PageSource {
         guard let decoded = try decoder.decode(target: { w, h in (w, h) }) else {
             throw DocumentError(kind: .damaged, path: path, reason: "the image could not be decoded")
         }
-        let image = try decoded.oriented(turnedHere, path: path)
-        libcairo.cairo_save(cr)
-        libcairo.cairo_scale(cr, Double(width) / Double(image.width), Double(height) / Double(image.height))
-        libcairo.cairo_set_source_surface(cr, image.surface, 0, 0)
-        libcairo.cairo_paint(cr)
-        libcairo.cairo_restore(cr)
+        try decoded.oriented(turnedHere, path: path).paint(in: cr, width: Double(width), height: Double(height))
     }
 }
 

@@ -46,3 +46,20 @@ public struct RenderLimits: Sendable, Hashable {
                             remedy: .raise(.pages))
     }
 }
+
+extension RenderLimits {
+    /// The refusal of a picture of `width`×`height` pixels past ``maximumImagePixels``, before
+    /// anything of it is decoded; `what` names it ("image", "page 3", "the sensor data").
+    func pixelRefusal(_ width: Int, _ height: Int, of what: String = "image", path: DocumentPath?) -> DocumentError {
+        DocumentError(kind: .limitExceeded, path: path,
+                      reason: "\(what) is \(width)×\(height) pixels, refused before decoding: "
+                          + Limit.pixels.exceeded(maximumImagePixels, "pixels"),
+                      remedy: .raise(.pixels))
+    }
+
+    /// Throws ``pixelRefusal(_:_:of:path:)`` when `width`×`height` is past the limit (or overflows).
+    func checkPixels(_ width: Int, _ height: Int, of what: String = "image", path: DocumentPath?) throws(DocumentError) {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || product > maximumImagePixels { throw pixelRefusal(width, height, of: what, path: path) }
+    }
+}

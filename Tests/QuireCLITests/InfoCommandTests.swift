@@ -60,7 +60,7 @@ struct InfoCommandTests {
         // workbook (info counts every page: over --max-pages).
         let failed = records.filter { $0["ok"] as? Bool == false }.compactMap { $0["name"] as? String }.sorted()
         #expect(failed == ["bomb.odt", "encrypted.pdf", "garbage.jpg", "garbage.pdf", "many-entries.cbz", "office-bomb.docx", "office-encrypted.xlsx",
-                           "office-fuzzed.xls", "office-garbage.doc", "office-long-sheet.xlsx", "office-password.odt", "office-truncated.docx", "stripped.cr2", "truncated.jpg", "truncated.odt", "truncated.pdf"])
+                           "office-fuzzed.xls", "office-garbage.doc", "office-long-sheet.xlsx", "office-password.odt", "office-truncated.docx", "stripped.cr2", "truncated.heic", "truncated.jpg", "truncated.odt", "truncated.pdf"])
         #expect(result.status == 65)
     }
 
@@ -223,6 +223,25 @@ struct InfoCommandTests {
         let photo = try #require((try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])?.first?["photo"] as? [String: Any])
         let latitude = try #require(photo["latitude"] as? Double), longitude = try #require(photo["longitude"] as? Double)
         #expect(abs(latitude - (48 + 51.0 / 60 + 30.12 / 3600)) < 1e-9 && abs(longitude + (2 + 17.0 / 60 + 40.2 / 3600)) < 1e-9, "\(photo)")
+    }
+
+    /// A camera RAW file's GPS position (LibRaw's), as a JPEG's: only when asked.
+    @Test func aRawPhotosLocationIsShownOnlyWhenAsked() throws {
+        let plain = QuireBinary.run(["info", Samples.path("camera-gps.dng")])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        let rows = plain.standardOutputText.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(rows.contains("Location: recorded (not shown)") && rows.contains("Camera: Canon EOS 350D"), "\(plain.standardOutputText)")
+        #expect(!plain.standardOutputText.contains("48.85"))
+        let shown = QuireBinary.run(["info", "--show-location", Samples.path("camera-gps.dng")])
+        #expect(shown.standardOutputText.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+                    .contains("Location: 48.858367° N, 2.294500° E"), "\(shown.standardOutputText)")
+        let json = QuireBinary.run(["info", "--json", "--show-location", Samples.path("camera-gps.dng")])
+        let photo = try #require((try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])?.first?["photo"] as? [String: Any])
+        let latitude = try #require(photo["latitude"] as? Double), longitude = try #require(photo["longitude"] as? Double)
+        #expect(abs(latitude - 48.858367) < 1e-4 && abs(longitude - 2.2945) < 1e-4, "\(photo)")
+        // Without GPS: nothing said.
+        let none = QuireBinary.run(["info", "--show-location", Samples.path("camera.dng")])
+        #expect(!none.standardOutputText.contains("Location"), "\(none.standardOutputText)")
     }
 
     /// Issue 39: a HEIC's EXIF item gives `info` the camera and the shot, an AVIF's its

@@ -29,7 +29,7 @@ import Testing
     /// A raster no larger than the file's thumbnail (40×30 here) is drawn from it.
     @Test func smallRastersAreDrawnFromTheFilesThumbnail() throws {
         try #require(LazyLibraries.heifIsInstalled)
-        let heif = try HEIFFile(file: try SampleFiles.open("collection.heic"))
+        let heif = try HEIFFile(file: try SampleFiles.open("collection.heic"), limits: .standard)
         #expect(try heif.image(0, thumbnailSide: 32, limits: .standard).width == 40, "the thumbnail")
         #expect(try heif.image(0, thumbnailSide: 64, limits: .standard).width == 80, "larger than the thumbnail: the image")
         #expect(try heif.image(0, limits: .standard).width == 80)

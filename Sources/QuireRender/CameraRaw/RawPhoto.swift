@@ -62,16 +62,10 @@ final class RawPhoto {
     }
 
     /// The sensor data developed at half size (8-bit RGB, the camera's white balance), for a
-    /// file whose preview cannot be read; refused before decoding past `maximumPixels` sensor
+    /// file whose preview cannot be read; refused before decoding past the pixel limit in sensor
     /// pixels.
-    func developed(maximumPixels: Int) throws(DocumentError) -> (width: Int, height: Int, rgb: [UInt8]) {
-        let (pixels, overflow) = Int(quire_raw_raw_width(data)).multipliedReportingOverflow(by: Int(quire_raw_raw_height(data)))
-        guard !overflow, pixels <= maximumPixels else {
-            throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "the sensor data is \(quire_raw_raw_width(data))×\(quire_raw_raw_height(data)) pixels, refused before decoding: "
-                                    + Limit.pixels.exceeded(maximumPixels, "pixels"),
-                                remedy: .raise(.pixels))
-        }
+    func developed(limits: RenderLimits) throws(DocumentError) -> (width: Int, height: Int, rgb: [UInt8]) {
+        try limits.checkPixels(Int(quire_raw_raw_width(data)), Int(quire_raw_raw_height(data)), of: "the sensor data", path: path)
         quire_raw_set_quick_develop(data)
         var status = api.libraw_unpack(data)
         if status == LIBRAW_SUCCESS.rawValue { status = api.libraw_dcraw_process(data) }
@@ -101,15 +95,16 @@ final class RawPhoto {
         }
     }
 
-    /// What the camera wrote of the shot.
-    var details: PhotoDetails {
+    /// What the camera wrote of the shot; with `includingLocation`, the GPS position too (else
+    /// only that there is one).
+    func details(includingLocation: Bool = false) -> PhotoDetails {
         func text(_ pointer: UnsafePointer<CChar>) -> String? {
             let value = String(cString: pointer).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
             return value.isEmpty ? nil : value
         }
         let make = text(quire_raw_make(data)), model = text(quire_raw_model(data))
         let timestamp = quire_raw_timestamp(data)
-        return PhotoDetails(camera: PhotoDetails.camera(make: make, model: model), lens: text(quire_raw_lens(data)),
+        var details = PhotoDetails(camera: PhotoDetails.camera(make: make, model: model), lens: text(quire_raw_lens(data)),
                             exposureTime: quire_raw_shutter(data) > 0 ? Double(quire_raw_shutter(data)) : nil,
                             aperture: quire_raw_aperture(data) > 0 ? Double(quire_raw_aperture(data)) : nil,
                             iso: quire_raw_iso(data) > 0 ? Int(quire_raw_iso(data)) : nil,
@@ -117,6 +112,16 @@ final class RawPhoto {
                             taken: timestamp > 0 ? Int64(timestamp) : nil,
                             width: Int(quire_raw_width(data)), height: Int(quire_raw_height(data)),
                             hasLocation: quire_raw_has_location(data) != 0)
+        guard includingLocation, details.hasLocation else { return details }
+        func degrees(_ part: (Int32) -> Float) -> Double {
+            Double(part(0)) + Double(part(1)) / 60 + Double(part(2)) / 3600
+        }
+        let latitude = degrees { quire_raw_latitude(data, $0) }, longitude = degrees { quire_raw_longitude(data, $0) }
+        if latitude.isFinite, longitude.isFinite, (0...90).contains(latitude), (0...180).contains(longitude) {
+            details.latitude = quire_raw_latitude_ref(data) == CChar(UInt8(ascii: "S")) ? -latitude : latitude
+            details.longitude = quire_raw_longitude_ref(data) == CChar(UInt8(ascii: "W")) ? -longitude : longitude
+        }
+        return details
     }
 }
 
@@ -124,8 +129,9 @@ extension PhotoDetails {
     /// Whether `type` is a camera RAW format (read by LibRaw, not gdk-pixbuf).
     public static func isCameraRaw(_ type: ContentType) -> Bool { RawPhoto.applies(to: type) }
 
-    /// A camera RAW file's shot details, as LibRaw reads them (no pixel decoded).
-    public static func ofCameraRaw(_ file: InputFile) throws(DocumentError) -> PhotoDetails {
-        try RawPhoto(file: file).details
+    /// A camera RAW file's shot details, as LibRaw reads them (no pixel decoded); its GPS
+    /// position only with `includingLocation` (`info --show-location`).
+    public static func ofCameraRaw(_ file: InputFile, includingLocation: Bool = false) throws(DocumentError) -> PhotoDetails {
+        try RawPhoto(file: file).details(includingLocation: includingLocation)
     }
 }

@@ -6,7 +6,7 @@ extension RenderEngine {
     static let cameraRaw = RenderEngine(name: "camera-raw", families: [.image],
                                         open: { (input) throws(DocumentError) in
         let photo = try RawPhoto(file: input.file)
-        let details = photo.details.cardDetails
+        let details = photo.details().cardDetails
         do throws(DocumentError) {
             let preview = try photo.preview(limit: input.limits.maximumInflatedBytes)
             if preview.isJPEG {
@@ -20,7 +20,7 @@ extension RenderEngine {
             // No readable preview (a stripped or cut one): the sensor data is developed instead.
         }
         // A fresh LibRaw handle: one whose preview read failed is not used again.
-        let developed = try RawPhoto(file: input.file).developed(maximumPixels: input.limits.maximumImagePixels)
+        let developed = try RawPhoto(file: input.file).developed(limits: input.limits)
         let image = try CairoImage(copyingRGB: developed.rgb, width: developed.width, height: developed.height, path: input.file.path)
         let source = DecodedImageSource(image: try image.oriented(photo.orientation, path: input.file.path), path: input.file.path)
         return Opened(source: source, details: details)

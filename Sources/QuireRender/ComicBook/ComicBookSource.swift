@@ -60,12 +60,7 @@ final class ComicBookSource: PageSource {
         guard let image = try decoder.decode(target: { w, h in (w, h) }) else {
             throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) could not be decoded")
         }
-        let size = sizes[index]
-        libcairo.cairo_save(cr)
-        libcairo.cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
-        libcairo.cairo_set_source_surface(cr, image.surface, 0, 0)
-        libcairo.cairo_paint(cr)
-        libcairo.cairo_restore(cr)
+        image.paint(in: cr, width: sizes[index].width, height: sizes[index].height)
     }
 }
 

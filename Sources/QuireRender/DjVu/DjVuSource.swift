@@ -43,13 +43,7 @@ final class DjVuSource: PageSource {
             throw DocumentError(kind: .damaged, path: path,
                                 reason: "page \(index + 1) cannot be read (\(document.lastError ?? "no page information"))")
         }
-        let (product, overflow) = stored.width.multipliedReportingOverflow(by: stored.height)
-        if overflow || product > document.limits.maximumImagePixels {
-            throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "page \(index + 1) is \(stored.width)×\(stored.height) pixels, refused before decoding: "
-                                    + Limit.pixels.exceeded(document.limits.maximumImagePixels, "pixels"),
-                                remedy: .raise(.pixels))
-        }
+        try document.limits.checkPixels(stored.width, stored.height, of: "page \(index + 1)", path: path)
     }
 
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {

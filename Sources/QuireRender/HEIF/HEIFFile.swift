@@ -31,8 +31,14 @@ final class HEIFFile {
         mimeTypes.contains(type.mimeType) && LazyLibraries.heifIsInstalled
     }
 
-    init(file: InputFile) throws(DocumentError) {
+    /// - Parameter limits: the primary image's size, read from the boxes (``HEIFImageSize``), is
+    ///   checked against the pixel limit before libheif reads the file (libheif would refuse a
+    ///   side past 32,767 as an error of its own, and the limit's words would be lost).
+    init(file: InputFile, limits: RenderLimits) throws(DocumentError) {
         let api = try LazyLibraries.heif(file.path)
+        if let head = try? file.read(upTo: HEIFImageSize.headLimit), let size = HEIFImageSize(head: head) {
+            try limits.checkPixels(size.width, size.height, path: file.path)
+        }
         var message = [CChar](repeating: 0, count: 256)
         var state: UnsafeMutableRawPointer?
         // Read through the file's descriptor, as libheif asks (kept open by `file`, held here).
@@ -84,10 +90,7 @@ final class HEIFFile {
             defer { free(pixels) }
             return try CairoImage(copyingRGBA: pixels, width: Int(width), height: Int(height), path: path)
         case QUIRE_HEIF_TOO_LARGE:
-            throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "image is \(width)×\(height) pixels, refused before decoding: "
-                                    + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels"),
-                                remedy: .raise(.pixels))
+            throw limits.pixelRefusal(Int(width), Int(height), path: path)
         case QUIRE_HEIF_NO_MEMORY:
             throw DocumentError(kind: .limitExceeded, path: path, reason: "not enough memory to decode the HEIF image")
         default:

@@ -1,4 +1,3 @@
-internal import CCairo
 import QuireTypes
 
 /// A HEIF file's top-level images as pages, the primary first (a single photo is one page; a
@@ -32,7 +31,8 @@ final class HEIFSource: PageSource {
     }
 
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
-        paint(try image(index, thumbnailSide: 0), page: index, in: cr)
+        let size = pageSize(at: index)
+        try image(index, thumbnailSide: 0).paint(in: cr, width: size.width, height: size.height)
     }
 
     /// A raster no larger than the file's own thumbnail is drawn from it (a phone's HEIC carries
@@ -43,20 +43,9 @@ final class HEIFSource: PageSource {
         let source = try image(index, thumbnailSide: side < max(size.width, size.height) ? side : 0)
         let result = try CairoImage(width: width, height: height, path: path)
         try result.draw(path: path) { (cr) throws(DocumentError) in
-            libcairo.cairo_scale(cr, Double(width) / Double(source.width), Double(height) / Double(source.height))
-            libcairo.cairo_set_source_surface(cr, source.surface, 0, 0)
-            libcairo.cairo_paint(cr)
+            source.paint(in: cr, width: Double(width), height: Double(height))
         }
         return result
-    }
-
-    private func paint(_ image: CairoImage, page index: Int, in cr: OpaquePointer) {
-        let size = pageSize(at: index)
-        libcairo.cairo_save(cr)
-        libcairo.cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
-        libcairo.cairo_set_source_surface(cr, image.surface, 0, 0)
-        libcairo.cairo_paint(cr)
-        libcairo.cairo_restore(cr)
     }
 }
 
@@ -65,7 +54,7 @@ extension RenderEngine {
     /// file's own thumbnail for small rasters, the shot's details (its Exif item) on the card.
     /// Without libheif these types go to the image engine (gdk-pixbuf's loaders, if installed).
     static let heif = RenderEngine(name: "heif", families: [.image], open: { (input) throws(DocumentError) in
-        let heif = try HEIFFile(file: input.file)
+        let heif = try HEIFFile(file: input.file, limits: input.limits)
         let header: [UInt8]
         do throws(InputError) { header = try input.file.read(upTo: 256 * 1024) } catch { throw DocumentError(error) }
         var details = PhotoDetails.ofPhoto(head: header, file: input.file)?.cardDetails ?? []

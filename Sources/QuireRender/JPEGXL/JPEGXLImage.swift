@@ -59,10 +59,7 @@ enum JPEGXLImage {
         case QUIRE_JXL_OK:
             return (Int(width), Int(height), pixels)
         case QUIRE_JXL_TOO_LARGE:
-            throw DocumentError(kind: .limitExceeded, path: path,
-                                reason: "image is \(width)×\(height) pixels, refused before decoding: "
-                                    + Limit.pixels.exceeded(limits.maximumImagePixels, "pixels"),
-                                remedy: .raise(.pixels))
+            throw limits.pixelRefusal(Int(width), Int(height), path: path)
         case QUIRE_JXL_TRUNCATED:
             throw DocumentError(kind: .damaged, path: path, reason: "not a readable JPEG XL image (the file ends before the image does)")
         case QUIRE_JXL_NO_MEMORY, QUIRE_JXL_NO_DECODER:
