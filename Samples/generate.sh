@@ -122,8 +122,10 @@ cp "$here/files/"* "$out/"
 # The real DNG with a GPS position written into it (exiftool, libimage-exiftool-perl): the
 # Eiffel Tower's, 48°51'30.12" N 2°17'40.2" E.
 if command -v exiftool >/dev/null 2>&1; then
-    exiftool -q -overwrite_original -o "$out/camera-gps.dng" -GPSLatitude=48.858367 -GPSLatitudeRef=N \
-        -GPSLongitude=2.2945 -GPSLongitudeRef=E "$out/camera.dng"
+    # (A copy first: exiftool's -o together with -overwrite_original moves the source away.)
+    cp "$out/camera.dng" "$out/camera-gps.dng"
+    exiftool -q -overwrite_original -GPSLatitude=48.858367 -GPSLatitudeRef=N \
+        -GPSLongitude=2.2945 -GPSLongitudeRef=E "$out/camera-gps.dng"
 fi
 echo "$inputs" > "$stamp"
 echo "samples written to $out"
