@@ -198,11 +198,15 @@ struct InfoCommandTests {
         // IHDR: width then height, big-endian, at bytes 16 and 20: the photo upright (taller than wide).
         let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
         #expect(height == 32 && width == 24, "\(width)×\(height)")
-        for command in [["preview", "-o", directory.file("cut.png")], ["thumbnail", "-s", "32"]] {
-            var arguments = command + [Samples.path("truncated.jxl")]
-            if command.first == "thumbnail" { arguments.append(directory.file("cut-thumbnail.png")) }
-            let cut = QuireBinary.run(arguments)
-            #expect(cut.status == 65 && cut.errorLines.count == 1, "\(command): \(cut.status) \(cut.standardError)")
+        // A cut JPEG XL and a cut HEIC (libheif's engine) alike.
+        for sample in ["truncated.jxl", "truncated.heic"] {
+            for command in [["preview", "-o", directory.file("cut.png")], ["thumbnail", "-s", "32"]] {
+                var arguments = command + [Samples.path(sample)]
+                if command.first == "thumbnail" { arguments.append(directory.file("cut-thumbnail.png")) }
+                let cut = QuireBinary.run(arguments)
+                #expect(cut.status == 65 && cut.errorLines.count == 1, "\(sample) \(command): \(cut.status) \(cut.standardError)")
+                #expect(!FileManager.default.fileExists(atPath: directory.file("cut.png")), "nothing written for \(sample)")
+            }
         }
     }
 
