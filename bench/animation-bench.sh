@@ -2,7 +2,8 @@
 # An animated GIF in the window (issue 39): `quire look` on Samples' moving.gif (640×480, 48
 # frames of 40 ms, 25 frames a second, looping) under Xvfb, RUNS cold starts. For each run:
 #   first frame   ms from `quire look` to the first screen grab showing the bar (window-probe,
-#                 the bar's red), and the window's own trace ("first page painted")
+#                 the bar's red), and the window's own trace ("first page painted"); beside it the
+#                 floor, a bare GTK 4 window's first paint under the same probe
 #   playback      frames shown against frames due over PLAY seconds of playing (the window's
 #                 QUIRE_LOOK_TRACE "animation frame N shown" marks, from 1 s after it started),
 #                 frames that were late (not yet from the worker when due), and RSS (window +
@@ -24,8 +25,13 @@ done
 [ -f "$FILE" ] || { echo "animation-bench: no $FILE (make samples)" >&2; exit 66; }
 . "$ROOT/bench/lib/window-bench.sh"
 window_bench_start animation-bench
+# The floor: a bare GTK 4 window that paints a red rectangle (bench/floors/gtk4-window-floor.c),
+# timed by the same probe in the same runs: what GTK's own start costs on this machine.
+cc -O2 "$ROOT/bench/floors/gtk4-window-floor.c" -o "$WORK/gtk4-window-floor" $(pkg-config --cflags --libs gtk4) 2>/dev/null || exit 70
 tree() { local pid=$1 child; echo "$pid"; for child in $(cat /proc/"$pid"/task/*/children 2>/dev/null); do tree "$child"; done; }
 rss_kb() { local total=0 pid kb; for pid in $(tree "$1"); do kb=$(awk '/^VmRSS/ {print $2}' /proc/"$pid"/status 2>/dev/null); total=$((total + ${kb:-0})); done; echo "$total"; }
+# Waits until a process (not this shell's child: the probe's) has gone, and its window with it.
+gone() { for _ in $(seq 1 200); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.01; done; }
 summary() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) { print "n/a"; exit } m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s (%s–%s)", m, v[1], v[NR] }'; }
 NAME=$(basename "$FILE")
 cat "$FILE" > /dev/null
@@ -35,7 +41,7 @@ DELAY=$("$QUIRE" info --json "$FILE" | tr -d '\n ' | sed -n 's/.*"animation":{"d
 
 echo "== animated GIF in quire look: $NAME, Xvfb, $RUNS cold starts, $PLAY s of playing each (frame delay $DELAY ms) =="
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-FIRST=""; PAINTED=""; RATES=""; LATE=""; RSS=""
+FIRST=""; PAINTED=""; RATES=""; LATE=""; RSS=""; FLOOR=""
 for run in $(seq 1 "$RUNS"); do
     "$ROOT/Tests/Support/x11-testbed.sh" stop "$BED" 2>/dev/null
     rm -rf "$BED" "$WORK/trace"
@@ -62,9 +68,15 @@ for run in $(seq 1 "$RUNS"); do
     rate=$(awk -v a="$shown" -v b="$due" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
     echo "  run $run: first frame on screen ${first} ms (trace: first page painted +${painted} ms); $shown of $due frames shown in $PLAY s ($rate), $late late; RSS $rss MB"
     FIRST+="$first "; PAINTED+="$painted "; RATES+="$rate "; LATE+="$late "
-    kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null; VIEWER_PID=
+    kill "$VIEWER_PID" 2>/dev/null; wait "$VIEWER_PID" 2>/dev/null
+    gone "$VIEWER_PID"; VIEWER_PID=
+    out=$("$WORK/window-probe" -c FF2828 -d 40 -t 30 -- "$WORK/gtk4-window-floor")
+    floor=$(sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out")
+    FLOOR+="$floor "
+    pid=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$out"); [ -n "$pid" ] && kill "$pid" 2>/dev/null && gone "$pid"
 done
 echo "first frame on screen: $(tr ' ' '\n' <<<"$FIRST" | grep . | summary) ms; painted (trace) $(tr ' ' '\n' <<<"$PAINTED" | grep . | summary) ms"
+echo "floor (bare GTK 4 window, first paint): $(tr ' ' '\n' <<<"$FLOOR" | grep . | summary) ms"
 echo "frames shown / due:    $(tr ' ' '\n' <<<"$RATES" | grep . | summary); late frames $(tr ' ' '\n' <<<"$LATE" | grep . | summary)"
 echo "RSS while playing:     $(tr ' ' '\n' <<<"$RSS" | grep . | summary) MB (window + worker)"
 echo "goal: every frame shown at its time (1.000), none late"
