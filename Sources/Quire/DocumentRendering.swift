@@ -8,9 +8,12 @@ extension Document {
     /// `limits` defaults to the document's ``Document/limits``.
     /// `firstPageOnly`: only page 1 will be drawn (an office document's page 1 from LibreOffice's
     /// layout, not an export of every page; ``Renderer/pageCountIsKnown`` may then be false).
-    public func renderer(password: String? = nil, limits: RenderLimits? = nil, firstPageOnly: Bool = false) throws(DocumentError) -> Renderer {
+    /// `developRaw`: a camera RAW file's sensor data developed at full size instead of its
+    /// embedded preview (`preview --full`).
+    public func renderer(password: String? = nil, limits: RenderLimits? = nil, firstPageOnly: Bool = false,
+                         developRaw: Bool = false) throws(DocumentError) -> Renderer {
         try Renderer(file: file, contentType: contentType, password: password, limits: limits ?? self.limits,
-                     firstPageOnly: firstPageOnly, csvAsSpreadsheet: csvAsSpreadsheet)
+                     firstPageOnly: firstPageOnly, csvAsSpreadsheet: csvAsSpreadsheet, developRaw: developRaw)
     }
 
     /// Renders page `page` (0-based) of the document — the Quick Look preview.

@@ -80,6 +80,9 @@ struct PreviewCommand: AsyncParsableCommand {
 
     @OptionGroup var spreadsheet: SpreadsheetTextOption
 
+    @Flag(name: .long, help: "Camera RAW photos: develop the sensor data at full size (slower) instead of showing the preview the camera embedded; other files are drawn as always.")
+    var full = false
+
     @Flag(name: .long, help: "Open the preview in the desktop's default image viewer (Quick Look for file managers).")
     var open = false
 
@@ -154,7 +157,7 @@ struct PreviewCommand: AsyncParsableCommand {
             // Page 1 alone as a picture: an office document's page 1 is painted from LibreOffice's
             // layout, without exporting every page (the PDF and the sheet need them all).
             let pageOneOnly = format == .png && !sheet && pages == nil && (page == nil || page == 1)
-            let renderer = try document.renderer(password: password, firstPageOnly: pageOneOnly)
+            let renderer = try document.renderer(password: password, firstPageOnly: pageOneOnly, developRaw: full)
             // Data and notes with a text form (a database, JSON, Markdown, a notebook): text.
             if let previewCells, let lines = renderer.viewText, !sheet {
                 try previewCells.showLines(lines)

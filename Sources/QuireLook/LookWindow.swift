@@ -46,6 +46,8 @@ final class LookWindow {
     private let copyButton = Accessibility.iconButton("edit-copy-symbolic", "Copy")
     private let folderButton = Accessibility.iconButton("folder-open-symbolic", "Show in Folder")
     private let playButton = Accessibility.iconButton("media-playback-start-symbolic", "Play")
+    /// A camera RAW photo: its sensor data developed (on) or the camera's preview (off).
+    private let developButton = gtk_toggle_button_new_with_label("Develop")!
     private let entriesButton = Accessibility.iconButton("view-list-symbolic", "Open a File from the Archive")
     private let previousFileButton = Accessibility.iconButton("go-previous-symbolic", "Previous File")
     private let nextFileButton = Accessibility.iconButton("go-next-symbolic", "Next File")
@@ -318,6 +320,10 @@ final class LookWindow {
         gtk_header_bar_pack_end(cast(header), shareMenu.button)
         makeIconDragSource()
         gtk_header_bar_pack_end(cast(header), playButton)
+        gtk_widget_set_tooltip_text(developButton, "Develop the sensor data at full size, every pixel (Ctrl+Shift+D); off: the camera's preview")
+        Accessibility.setLabel(developButton, "Develop")
+        gtk_widget_set_visible(developButton, 0)
+        gtk_header_bar_pack_end(cast(header), developButton)
         gtk_header_bar_pack_end(cast(header), entriesButton)
         gtk_header_bar_pack_end(cast(header), folderButton)
         gtk_header_bar_pack_end(cast(header), copyButton)
@@ -397,6 +403,10 @@ final class LookWindow {
         indexSheet.onOpen = { [unowned self] file in
             gtk_toggle_button_set_active(cast(self.indexButton), 0)
             if self.model.selectFile(file) || file == self.model.fileIndex { self.reload() }
+        }
+        Signal.connect(developButton, "toggled") { [unowned self] in
+            // Set from the model in reload() too: only a person's toggle differs from it.
+            if (gtk_toggle_button_get_active(cast(self.developButton)) != 0) != self.model.isDeveloped { self.toggleDevelop() }
         }
         Signal.connect(sidebarButton, "toggled") { [unowned self] in
             self.sidebar.setShown(gtk_toggle_button_get_active(cast(self.sidebarButton)) != 0)
@@ -551,6 +561,8 @@ final class LookWindow {
         let paged: Bool
         if case .pages = model.content { paged = true } else { paged = false }
         gtk_widget_set_visible(sidebarButton, paged ? 1 : 0)
+        gtk_widget_set_visible(developButton, model.canDevelop ? 1 : 0)
+        gtk_toggle_button_set_active(cast(developButton), model.isDeveloped ? 1 : 0)
         sidebar.setShown(paged && gtk_toggle_button_get_active(cast(sidebarButton)) != 0)
         sidebar.reset()
         markupBar.refresh()
@@ -561,6 +573,13 @@ final class LookWindow {
     private func reopenFile() {
         model.reopen()
         reload()
+    }
+
+    /// A camera RAW photo developed from its sensor data, or shown from its preview again.
+    private func toggleDevelop() {
+        guard model.toggleDevelop() else { return }
+        reload()
+        status(model.isDeveloped ? "developing the sensor data at full size…" : "the camera's preview")
     }
 
     // MARK: Data: tables, databases, JSON, Markdown
@@ -1326,6 +1345,7 @@ final class LookWindow {
         case .playPause where pages.player.isActive: pages.player.playPause()
         case .nextFrame where pages.player.isActive: pages.player.step(1)
         case .previousFrame where pages.player.isActive: pages.player.step(-1)
+        case .develop where model.canDevelop: toggleDevelop()
         default: return false
         }
         return true

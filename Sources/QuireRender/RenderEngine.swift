@@ -28,6 +28,8 @@ struct RenderEngine: Sendable {
         var firstPageOnly = false
         /// Delimited text (CSV, TSV) laid out by LibreOffice Calc (``SpreadsheetText``).
         var csvAsSpreadsheet = false
+        /// A camera RAW file: its sensor data developed at full size, not the camera's preview.
+        var developRaw = false
     }
 
     /// An opened document: its pages, and what the engine learned opening it.

@@ -84,10 +84,12 @@ public final class Renderer {
     ///     page 1 alone), never from an export of every page; ``pageCountIsKnown`` may be false.
     ///   - csvAsSpreadsheet: a CSV or TSV file (``SpreadsheetText``) is laid out by LibreOffice
     ///     Calc (its printed pages) instead of as text.
+    ///   - developRaw: a camera RAW file's sensor data developed at full size (slow) instead of
+    ///     the preview the camera embedded; other types ignore it.
     public init(file: InputFile, contentType: ContentType, password: String? = nil,
                 limits: RenderLimits = .standard, textByteLimit: Int? = nil,
                 preferEmbeddedPreview: Bool = false, firstPageFirst: Bool = false, firstPageOnly: Bool = false,
-                csvAsSpreadsheet: Bool = false) throws(DocumentError) {
+                csvAsSpreadsheet: Bool = false, developRaw: Bool = false) throws(DocumentError) {
         try LazyLibraries.requireCairo(file.path)
         self.contentType = contentType
         switch contentType.family {
@@ -104,7 +106,8 @@ public final class Renderer {
         let input = RenderEngine.Input(file: file, contentType: contentType, password: password, limits: limits,
                                        textByteLimit: min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes),
                                        preferEmbeddedPreview: preferEmbeddedPreview, firstPageFirst: firstPageFirst,
-                                       firstPageOnly: firstPageOnly, csvAsSpreadsheet: asSpreadsheet)
+                                       firstPageOnly: firstPageOnly, csvAsSpreadsheet: asSpreadsheet,
+                                       developRaw: developRaw && !preferEmbeddedPreview)
         let opened = try engine.open(input)
         source = opened.source
         let previewName = opened.embeddedPreviewName

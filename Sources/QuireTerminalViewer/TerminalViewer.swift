@@ -416,6 +416,12 @@ public final class TerminalViewer {
             } else {
                 message = ("only one file", false)
             }
+        case .develop:
+            if model.toggleDevelop() {
+                message = (model.isDeveloped ? "developing the sensor data at full size… (D again: the camera's preview)" : "the camera's preview", false)
+            } else {
+                message = ("not a camera RAW photo: nothing to develop", false)
+            }
         case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath, .markup, .undo, .redo, .deleteAnnotation,
              .playPause, .nextFrame, .previousFrame:
             break

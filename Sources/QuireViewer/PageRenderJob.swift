@@ -24,6 +24,8 @@ public struct PageRenderJob: Sendable, Hashable {
     let maximumFileSize: Int64
     /// A CSV or TSV file laid out by LibreOffice Calc (``DocumentRequest/csvAsSpreadsheet``).
     let csvAsSpreadsheet: Bool
+    /// A camera RAW file's sensor data developed (``DocumentRequest/developRaw``).
+    let developRaw: Bool
 
     /// What a page is rendered for.
     public enum Purpose: Int, Sendable, Hashable, CaseIterable {
@@ -41,7 +43,7 @@ public struct PageRenderJob: Sendable, Hashable {
 
     init(file: Int, path: DocumentPath, password: String?, page: Int, width: Int, height: Int, purpose: Purpose = .view,
          layout: DocumentRequest.Layout = .view, sheet: SheetRequest? = nil, frame: Int? = nil, maximumFileSize: Int64,
-         csvAsSpreadsheet: Bool = false) {
+         csvAsSpreadsheet: Bool = false, developRaw: Bool = false) {
         self.file = file
         self.path = path
         self.password = password
@@ -54,18 +56,21 @@ public struct PageRenderJob: Sendable, Hashable {
         self.frame = frame
         self.maximumFileSize = maximumFileSize
         self.csvAsSpreadsheet = csvAsSpreadsheet
+        self.developRaw = developRaw
     }
 
     /// The same page for another purpose.
     func with(purpose: Purpose) -> PageRenderJob {
         PageRenderJob(file: file, path: path, password: password, page: page, width: width, height: height, purpose: purpose,
-                      layout: layout, sheet: sheet, frame: frame, maximumFileSize: maximumFileSize, csvAsSpreadsheet: csvAsSpreadsheet)
+                      layout: layout, sheet: sheet, frame: frame, maximumFileSize: maximumFileSize, csvAsSpreadsheet: csvAsSpreadsheet,
+                      developRaw: developRaw)
     }
 
     /// The render service's request for this page.
     var request: PageRequest {
-        PageRequest(document: DocumentRequest(path: path, password: password, maximumFileSize: maximumFileSize, layout: layout,
-                                              csvAsSpreadsheet: csvAsSpreadsheet),
-                    page: frame ?? page, width: width, height: height, sheet: sheet)
+        var document = DocumentRequest(path: path, password: password, maximumFileSize: maximumFileSize, layout: layout,
+                                       csvAsSpreadsheet: csvAsSpreadsheet)
+        document.developRaw = developRaw
+        return PageRequest(document: document, page: frame ?? page, width: width, height: height, sheet: sheet)
     }
 }

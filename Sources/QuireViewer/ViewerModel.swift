@@ -147,6 +147,9 @@ public final class ViewerModel {
         var tableSort: TableSort?
         var tableWindow = 0
         var pending: String?
+        /// A camera RAW file shown developed from its sensor data (``toggleDevelop()``), not
+        /// from the camera's preview.
+        var developRaw = false
 
         init(path: DocumentPath) { self.path = path }
 
@@ -405,8 +408,7 @@ public final class ViewerModel {
         guard index == fileIndex, files.indices.contains(index), case .opened(let facts) = files[index].state,
               facts.isProvisional else { return }
         let file = files[index]
-        var request = DocumentRequest(path: file.path, password: file.password,
-                                      maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+        var request = documentRequest(file)
         request.tableSort = file.tableSort
         request.tableWindow = file.tableWindow
         let job = OpenJob(file: index, request: request)
@@ -469,8 +471,7 @@ public final class ViewerModel {
         let file = files[fileIndex]
         switch file.state {
         case .unrequested:
-            var request = DocumentRequest(path: file.path, password: file.password, maximumFileSize: configuration.maximumFileSize,
-                                          firstPageFirst: true, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+            var request = documentRequest(file, firstPageFirst: true)
             request.tableSort = file.tableSort
             request.tableWindow = file.tableWindow
             let job = OpenJob(file: fileIndex, request: request)
@@ -727,6 +728,32 @@ public final class ViewerModel {
         DocumentRequest(path: current.path, password: current.password, maximumFileSize: configuration.maximumFileSize)
     }
 
+    /// How `file` is named to the worker: its path and password, the size limit, and how it is
+    /// to be opened (CSV as a spreadsheet, a RAW developed); the one place a request is made.
+    private func documentRequest(_ file: OpenFile, layout: DocumentRequest.Layout = .view, firstPageFirst: Bool = false) -> DocumentRequest {
+        var request = DocumentRequest(path: file.path, password: file.password, maximumFileSize: configuration.maximumFileSize,
+                                      layout: layout, firstPageFirst: firstPageFirst, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+        request.developRaw = file.developRaw
+        return request
+    }
+
+    /// Whether the current file is a camera RAW photo, whose sensor data can be developed.
+    public var canDevelop: Bool { current.contentType.map(PhotoDetails.isCameraRaw) ?? false }
+
+    /// Whether the current file is shown developed from its sensor data.
+    public var isDeveloped: Bool { current.developRaw }
+
+    /// A camera RAW photo: shows its sensor data developed at full size (slower, every pixel
+    /// demosaiced), or — again — the preview the camera embedded; the worker opens it afresh.
+    /// False (nothing done) for any other file.
+    @discardableResult
+    public func toggleDevelop() -> Bool {
+        guard canDevelop else { return false }
+        files[fileIndex].developRaw.toggle()
+        reopen()
+        return true
+    }
+
     /// Reads the current file again (it was saved or reverted in place): the worker opens it
     /// afresh and its pages, text and card come again through ``update()`` as
     /// ``Update/opened(file:)``; the page and zoom stay.
@@ -746,7 +773,8 @@ public final class ViewerModel {
         let file = current
         guard let pixels = pagePixelSize(index, fitting: box) else { return nil }
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
-                             width: pixels.width, height: pixels.height, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+                             width: pixels.width, height: pixels.height, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet,
+                             developRaw: file.developRaw)
     }
 
     /// Frame `number` (0-based) of the current file, an animated image, at the size its page
@@ -812,7 +840,8 @@ public final class ViewerModel {
         guard let facts = file.facts, number >= 1 else { return nil }
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: number - 1,
                              width: max(1, box.width), height: max(1, box.height), purpose: .printPreview,
-                             layout: facts.text == nil ? .view : .paper, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+                             layout: facts.text == nil ? .view : .paper, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet,
+                             developRaw: file.developRaw)
     }
 
     /// Side `index` (0-based) of the print job composed as `sheet` says, fitted to `box`: a
@@ -823,7 +852,8 @@ public final class ViewerModel {
         guard file.facts != nil, index >= 0 else { return nil }
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
                              width: max(1, box.width), height: max(1, box.height), purpose: .printPreview,
-                             layout: .paper, sheet: sheet, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+                             layout: .paper, sheet: sheet, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet,
+                             developRaw: file.developRaw)
     }
 
     /// Side `index` of the composed job, fitted to `box`, waiting for it (tests, tools).
@@ -839,8 +869,7 @@ public final class ViewerModel {
     /// the PDF a print sheet sends or saves, its sides as the page count.
     func composedJob(_ sheet: SheetRequest) -> Result<PrintableDocument, RenderProblem> {
         let file = files[fileIndex]
-        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
-                                                                     maximumFileSize: configuration.maximumFileSize, layout: .paper, csvAsSpreadsheet: configuration.csvAsSpreadsheet),
+        let job = OpenJob(file: fileIndex, request: documentRequest(file, layout: .paper),
                           want: .composed(sheet))
         guard case .printable(_, let result)? = answer(to: job) else {
             return .failure(RenderProblem(.workerFailed, "the renderer did not compose the print job in time"))
@@ -890,8 +919,7 @@ public final class ViewerModel {
         searchGeneration += 1
         tableFindNote = nil
         let start = min(max(0, file.position), max(0, total - 1))
-        var document = DocumentRequest(path: file.path, password: file.password,
-                                       maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+        var document = documentRequest(file)
         // A table's lines as shown: the same window of rows in the same order (a match's line
         // is a line of what the viewer shows, not of the file's first rows unsorted).
         document.tableSort = file.tableSort
@@ -942,8 +970,7 @@ public final class ViewerModel {
         let query = find.query
         let end = table.firstRow + lines
         searchGeneration += 1
-        var document = DocumentRequest(path: current.path, password: current.password,
-                                       maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+        var document = documentRequest(current)
         document.tableSort = current.tableSort
         document.tableWindow = current.tableWindow
         let after = end..<(Int(Int32.max) - 1), before = 0..<table.firstRow
@@ -1010,8 +1037,7 @@ public final class ViewerModel {
         let file = files[fileIndex]
         guard let facts = pagedFacts(file) else { return }
         let jobs = pages.filter { facts.pageSizes.indices.contains($0) && pageText($0) == nil }.map {
-            TextJob(file: fileIndex, page: $0, document: DocumentRequest(path: file.path, password: file.password,
-                                                                        maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet))
+            TextJob(file: fileIndex, page: $0, document: documentRequest(file))
         }
         queue.wantText(jobs)
     }
@@ -1095,7 +1121,8 @@ public final class ViewerModel {
                                      allowUpscaling: false, limits: configuration.limits)
         return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
                              width: pixels.width, height: pixels.height, purpose: .sidebar,
-                             maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+                             maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet,
+                             developRaw: file.developRaw)
     }
 
     // MARK: Index sheet (all the files at once)
@@ -1131,9 +1158,7 @@ public final class ViewerModel {
             let file = files[index]
             switch file.state {
             case .unrequested:
-                let job = OpenJob(file: index, request: DocumentRequest(path: file.path, password: file.password,
-                                                                         maximumFileSize: configuration.maximumFileSize,
-                                                                         firstPageFirst: true, csvAsSpreadsheet: configuration.csvAsSpreadsheet))
+                let job = OpenJob(file: index, request: documentRequest(file, firstPageFirst: true))
                 file.state = .opening(job)
                 jobs.append(job)
             case .opening(let job):
@@ -1161,7 +1186,8 @@ public final class ViewerModel {
         let pixels = facts.pixelSize(page: 0, size: .fit(width: max(1, box.width), height: max(1, box.height)),
                                      allowUpscaling: false, limits: configuration.limits)
         return PageRenderJob(file: index, path: file.path, password: file.password, page: 0, width: pixels.width,
-                             height: pixels.height, purpose: .indexSheet, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
+                             height: pixels.height, purpose: .indexSheet, maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet,
+                             developRaw: file.developRaw)
     }
 
     /// Marks file `index` as gone (its tile could not be drawn because it vanished).
@@ -1299,8 +1325,7 @@ public final class ViewerModel {
     /// The current file as it prints, from the worker (waited for, at most the render timeout).
     private func printable() -> Result<PrintableDocument, RenderProblem> {
         let file = files[fileIndex]
-        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: file.path, password: file.password,
-                                                                     maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet),
+        let job = OpenJob(file: fileIndex, request: documentRequest(file),
                           want: .printable)
         guard case .printable(_, let result)? = answer(to: job) else {
             return .failure(RenderProblem(.workerFailed, "the renderer did not prepare the file for print in time"))

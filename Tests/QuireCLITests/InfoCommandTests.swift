@@ -248,6 +248,24 @@ struct InfoCommandTests {
         #expect(!none.standardOutputText.contains("Location"), "\(none.standardOutputText)")
     }
 
+    /// Issue 39: `preview --full` develops a RAW's sensor data (3664×2754, its own shape)
+    /// instead of showing the camera's 8×8 preview; other files are drawn as always.
+    @Test func previewFullDevelopsARawPhotosSensorData() throws {
+        let dir = TemporaryDirectory()
+        func size(_ arguments: [String]) throws -> (Int, Int) {
+            let out = dir.path + "/out.png"
+            let result = QuireBinary.run(["preview", "--width", "400"] + arguments + ["-o", out])
+            #expect(result.status == 0, "\(result.standardError)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+            try #require(bytes.count > 24 && bytes[12...15].elementsEqual("IHDR".utf8))
+            func integer(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return (integer(16), integer(20))
+        }
+        #expect(try size([Samples.path("camera.rw2")]) == (400, 400), "the preview, square")
+        #expect(try size(["--full", Samples.path("camera.rw2")]) == (400, 301), "the sensor, 3664×2754")
+        #expect(try size(["--full", Samples.path("animations/moving.gif")]) == (400, 300), "not a RAW: as always")
+    }
+
     /// Issue 39: a HEIC's EXIF item gives `info` the camera and the shot, an AVIF's its
     /// location only when asked, as a JPEG's block does.
     @Test func aHEIFPhotosDetailsAreRead() throws {

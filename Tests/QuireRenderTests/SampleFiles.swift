@@ -12,10 +12,10 @@ enum SampleFiles {
     }
 
     static func renderer(_ name: String, password: String? = nil, limits: RenderLimits = .standard,
-                         preferEmbeddedPreview: Bool = false) throws -> Renderer {
+                         preferEmbeddedPreview: Bool = false, developRaw: Bool = false) throws -> Renderer {
         let file = try open(name)
         return try Renderer(file: file, contentType: try ContentType.detect(file), password: password, limits: limits,
-                            preferEmbeddedPreview: preferEmbeddedPreview)
+                            preferEmbeddedPreview: preferEmbeddedPreview, developRaw: developRaw)
     }
 
     /// A temporary directory removed by the caller.

@@ -83,6 +83,20 @@ import Testing
         #expect(!ViewerCommand.helpLines(for: .window, in: still).map(\.help).contains(ViewerCommand.playPause.help))
     }
 
+    /// Develop applies to a camera RAW photo only, in both front-ends: Ctrl+Shift+D in the
+    /// window (beside its Develop button), D in the terminal (d stays free for less's habits).
+    @Test func developingAppliesToCameraRawPhotosOnly() {
+        let still = ViewerContext(showing: .pages, hasText: false, isFindActive: false, fileCount: 1, hasArchiveEntries: false, canPrint: false)
+        var raw = still
+        raw.canDevelop = true
+        #expect(!ViewerCommand.develop.applies(in: still) && ViewerCommand.develop.applies(in: raw))
+        #expect(ViewerCommand.command(for: .character("D", control: true), in: .window, findActive: false) == .develop)
+        #expect(ViewerCommand.command(for: .character("D"), in: .terminal, findActive: false) == .develop)
+        #expect(ViewerCommand.command(for: .character("d"), in: .terminal, findActive: false) == nil)
+        #expect(ViewerCommand.helpLines(for: .terminal, in: raw).contains { $0.keys == "D" && $0.help == ViewerCommand.develop.help })
+        #expect(!ViewerCommand.helpLines(for: .terminal, in: still).map(\.help).contains(ViewerCommand.develop.help))
+    }
+
     /// What applies to a video's frames: no find and no copy (they have no text), zoom yes.
     @Test func onlyWhatAppliesIsOffered() {
         let video = ViewerContext(showing: .pages, hasText: false, isFindActive: false, fileCount: 1,

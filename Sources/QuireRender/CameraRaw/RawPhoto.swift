@@ -1,5 +1,7 @@
 internal import CLibRaw
 import QuireTypes
+import QuireSystem
+import Synchronization
 
 /// A camera RAW file opened by LibRaw (its C API), freed with this object: what the camera wrote
 /// of the shot, and the preview JPEG it embedded — which is what Quire shows and thumbnails
@@ -61,27 +63,62 @@ final class RawPhoto {
         return (quire_raw_image_is_jpeg(image) != 0, Int(image.pointee.width), Int(image.pointee.height), bytes)
     }
 
-    /// The sensor data developed at half size (8-bit RGB, the camera's white balance), for a
-    /// file whose preview cannot be read; refused before decoding past the pixel limit in sensor
-    /// pixels.
-    func developed(limits: RenderLimits) throws(DocumentError) -> (width: Int, height: Int, rgb: [UInt8]) {
+    /// The sensor data developed (8-bit RGB, the camera's white balance): at half size, quickly,
+    /// for a file whose preview cannot be read; with `full`, every pixel demosaiced (AHD), as
+    /// `preview --full` and the viewers' Develop ask. Refused before decoding past the pixel
+    /// limit in sensor pixels.
+    func developed(limits: RenderLimits, full: Bool = false) throws(DocumentError) -> (width: Int, height: Int, rgb: [UInt8]) {
         try limits.checkPixels(Int(quire_raw_raw_width(data)), Int(quire_raw_raw_height(data)), of: "the sensor data", path: path)
-        quire_raw_set_quick_develop(data)
+        if full { quire_raw_set_full_develop(data) } else { quire_raw_set_quick_develop(data) }
+        // LibRaw's decoders keep large arrays on the stack: on a thread of Swift's pool (512 KiB)
+        // a Panasonic file's unpack failed with "Input/output error". Developing runs on a
+        // thread of its own with room for them; this one waits.
+        nonisolated(unsafe) let data = data, api = api
+        let path = path
+        let result = Mutex<Result<(width: Int, height: Int, rgb: [UInt8]), DocumentError>?>(nil)
+        let thread = JoinableThread(stackSize: Self.developStackSize) {
+            result.withLock { $0 = Self.develop(data, api: api, path: path) }
+        }
+        thread.join()
+        guard let outcome = result.withLock({ $0 }) else {
+            throw DocumentError(kind: .limitExceeded, path: path, reason: "LibRaw could not start")
+        }
+        return try outcome.get()
+    }
+
+    /// Stack for developing (reserved, used as LibRaw needs it).
+    static let developStackSize = 16 << 20
+
+    private static func develop(_ data: UnsafeMutablePointer<libraw_data_t>, api: quire_raw_api,
+                                path: DocumentPath) -> Result<(width: Int, height: Int, rgb: [UInt8]), DocumentError> {
+        func message(_ status: Int32) -> String {
+            api.libraw_strerror(status).map { String(cString: $0) } ?? "LibRaw error \(status)"
+        }
+        // A decoder that meets the file's end or corrupt data says so through this callback and
+        // goes on; its pixels would then be partly never written: refused instead.
+        let dataErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        dataErrors.initialize(to: 0)
+        defer { dataErrors.deallocate() }
+        var api = api
+        quire_raw_watch_data_errors(&api, data, dataErrors)
         var status = api.libraw_unpack(data)
+        if status == LIBRAW_SUCCESS.rawValue, dataErrors.pointee > 0 {
+            return .failure(DocumentError(kind: .damaged, path: path, reason: "the RAW file's sensor data is cut short or damaged"))
+        }
         if status == LIBRAW_SUCCESS.rawValue { status = api.libraw_dcraw_process(data) }
-        guard status == LIBRAW_SUCCESS.rawValue else {
-            throw DocumentError(kind: .damaged, path: path, reason: "the RAW file's sensor data cannot be read (\(message(status)))")
+        guard status == LIBRAW_SUCCESS.rawValue, dataErrors.pointee == 0 else {
+            return .failure(DocumentError(kind: .damaged, path: path, reason: "the RAW file's sensor data cannot be read (\(message(status)))"))
         }
         var error: Int32 = 0
         guard let image = api.libraw_dcraw_make_mem_image(data, &error) else {
-            throw DocumentError(kind: .damaged, path: path, reason: "the RAW file's picture cannot be made (\(message(error)))")
+            return .failure(DocumentError(kind: .damaged, path: path, reason: "the RAW file's picture cannot be made (\(message(error)))"))
         }
         defer { api.libraw_dcraw_clear_mem(image) }
         let width = Int(image.pointee.width), height = Int(image.pointee.height)
         guard image.pointee.colors == 3, image.pointee.bits == 8, Int(image.pointee.data_size) >= width * height * 3 else {
-            throw DocumentError(kind: .unsupported, path: path, reason: "LibRaw developed the RAW file in a form Quire does not show")
+            return .failure(DocumentError(kind: .unsupported, path: path, reason: "LibRaw developed the RAW file in a form Quire does not show"))
         }
-        return (width, height, Array(UnsafeBufferPointer(start: quire_raw_image_data(image), count: width * height * 3)))
+        return .success((width, height, Array(UnsafeBufferPointer(start: quire_raw_image_data(image), count: width * height * 3))))
     }
 
     /// EXIF orientation (1 upright, 3 half a turn, 6 a quarter turn clockwise, 8 anticlockwise)

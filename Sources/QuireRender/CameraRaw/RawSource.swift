@@ -3,10 +3,19 @@ import QuireTypes
 extension RenderEngine {
     /// Camera RAW files (CR2, NEF, ARW, DNG, RW2…): the preview JPEG the camera embedded, through
     /// the image engine's decoder, turned as the camera was held; the shot's details on the card.
+    /// With ``RenderEngine/Input/developRaw`` (`preview --full`, the viewers' Develop), the
+    /// sensor data demosaiced at full size instead.
     static let cameraRaw = RenderEngine(name: "camera-raw", families: [.image],
                                         open: { (input) throws(DocumentError) in
         let photo = try RawPhoto(file: input.file)
-        let details = photo.details().cardDetails
+        var details = photo.details().cardDetails
+        if input.developRaw {
+            let developed = try photo.developed(limits: input.limits, full: true)
+            let image = try CairoImage(copyingRGB: developed.rgb, width: developed.width, height: developed.height, path: input.file.path)
+            details.append(DocumentDetail("Shown", "the sensor data, developed (\(developed.width)×\(developed.height))"))
+            return Opened(source: DecodedImageSource(image: try image.oriented(photo.orientation, path: input.file.path), path: input.file.path),
+                          details: details)
+        }
         do throws(DocumentError) {
             let preview = try photo.preview(limit: input.limits.maximumInflatedBytes)
             if preview.isJPEG {

@@ -31,6 +31,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     /// Marking a PDF up (the window): the Markup tool bar, undoing its changes before Done, and
     /// removing the annotation selected (clicked) in it.
     case markup, undo, redo, deleteAnnotation
+    /// A camera RAW photo: its sensor data developed at full size, or the camera's preview again.
+    case develop
 
     /// The two front-ends.
     public enum FrontEnd: Sendable, CaseIterable { case window, terminal }
@@ -80,6 +82,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .undo: "undo the last markup change not yet saved"
         case .redo: "redo the markup change last undone"
         case .deleteAnnotation: "remove the annotation clicked in Markup (when Done saves)"
+        case .develop: "a camera RAW photo: develop its sensor data at full size (slower; again: the camera's preview)"
         }
     }
 
@@ -128,6 +131,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .undo: [.character("z", control: true)]
         case .redo: [.character("Z", control: true)]
         case .deleteAnnotation: [ViewerKey(.delete)]
+        case .develop: [.character("D", control: true)]
         }
     }
 
@@ -168,6 +172,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .unfoldAll: [.character("Z")]
         case .copyNodePath: [.character("c")]
         case .markup, .undo, .redo, .deleteAnnotation: []
+        case .develop: [.character("D")]
         }
     }
 
@@ -190,6 +195,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath: context.hasTree
         case .markup, .undo, .redo, .deleteAnnotation: context.canMarkup
         case .playPause, .nextFrame, .previousFrame: context.isAnimated
+        case .develop: context.canDevelop
         }
     }
 

@@ -26,9 +26,12 @@ public struct ViewerContext: Sendable, Hashable {
     public var canMarkup: Bool
     /// Whether the file is an animated image that plays (GIF, WebP).
     public var isAnimated: Bool
+    /// Whether the file is a camera RAW photo, whose sensor data can be developed.
+    public var canDevelop: Bool
 
     public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool,
-                isTable: Bool = false, hasTree: Bool = false, canMarkup: Bool = false, isAnimated: Bool = false) {
+                isTable: Bool = false, hasTree: Bool = false, canMarkup: Bool = false, isAnimated: Bool = false,
+                canDevelop: Bool = false) {
         self.showing = showing
         self.hasText = hasText
         self.isFindActive = isFindActive
@@ -39,6 +42,7 @@ public struct ViewerContext: Sendable, Hashable {
         self.hasTree = hasTree
         self.canMarkup = canMarkup
         self.isAnimated = isAnimated
+        self.canDevelop = canDevelop
     }
 
     var isBrowsable: Bool { showing == .pages || showing == .text }
@@ -63,6 +67,6 @@ extension ViewerModel {
         return ViewerContext(showing: showing, hasText: hasText, isFindActive: find.isActive, fileCount: fileCount,
                              hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable, isTable: isTable,
                              hasTree: showing == .text && jsonOutline != nil, canMarkup: showing == .pages && markupPermission == .allowed,
-                             isAnimated: showing == .pages && playableAnimation != nil)
+                             isAnimated: showing == .pages && playableAnimation != nil, canDevelop: canDevelop)
     }
 }
