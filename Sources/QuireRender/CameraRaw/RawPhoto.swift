@@ -10,6 +10,9 @@ final class RawPhoto {
     let api: quire_raw_api
     let data: UnsafeMutablePointer<libraw_data_t>
     let path: DocumentPath
+    /// LibRaw's data-error count for this handle: the callback keeps this pointer, so it lives
+    /// as long as the handle (freed after `libraw_close`).
+    private let dataErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     /// RAW types: shared-mime-info's `image/x-dcraw` and its subtypes (CR2, CR3, NEF, ARW, DNG,
     /// RAF, ORF, RW2, PEF…).
@@ -25,13 +28,17 @@ final class RawPhoto {
         self.api = api
         self.data = data
         path = file.path
+        dataErrors.initialize(to: 0)
         let status = api.libraw_open_file(data, file.procPath)
         guard status == LIBRAW_SUCCESS.rawValue else {
             throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable camera RAW file (\(message(status)))")
         }
     }
 
-    deinit { api.libraw_close(data) }
+    deinit {
+        api.libraw_close(data)
+        dataErrors.deallocate()
+    }
 
     private func message(_ status: Int32) -> String {
         api.libraw_strerror(status).map { String(cString: $0) } ?? "LibRaw error \(status)"
@@ -75,9 +82,10 @@ final class RawPhoto {
         // thread of its own with room for them; this one waits.
         nonisolated(unsafe) let data = data, api = api
         let path = path
+        nonisolated(unsafe) let dataErrors = dataErrors
         let result = Mutex<Result<(width: Int, height: Int, rgb: [UInt8]), DocumentError>?>(nil)
         let thread = JoinableThread(stackSize: Self.developStackSize) {
-            result.withLock { $0 = Self.develop(data, api: api, path: path) }
+            result.withLock { $0 = Self.develop(data, api: api, dataErrors: dataErrors, path: path) }
         }
         thread.join()
         guard let outcome = result.withLock({ $0 }) else {
@@ -90,15 +98,12 @@ final class RawPhoto {
     static let developStackSize = 16 << 20
 
     private static func develop(_ data: UnsafeMutablePointer<libraw_data_t>, api: quire_raw_api,
-                                path: DocumentPath) -> Result<(width: Int, height: Int, rgb: [UInt8]), DocumentError> {
+                                dataErrors: UnsafeMutablePointer<Int32>, path: DocumentPath) -> Result<(width: Int, height: Int, rgb: [UInt8]), DocumentError> {
         func message(_ status: Int32) -> String {
             api.libraw_strerror(status).map { String(cString: $0) } ?? "LibRaw error \(status)"
         }
         // A decoder that meets the file's end or corrupt data says so through this callback and
         // goes on; its pixels would then be partly never written: refused instead.
-        let dataErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        dataErrors.initialize(to: 0)
-        defer { dataErrors.deallocate() }
         var api = api
         quire_raw_watch_data_errors(&api, data, dataErrors)
         var status = api.libraw_unpack(data)
