@@ -166,12 +166,20 @@ chapter_one = ('<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns
                '</body></html>')
 chapter_two = ('<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><body>'
                '<h2>Chapter Two</h2><ul><li>first thing</li><li>second thing</li></ul>'
-               '<blockquote><p>Quoted words.</p></blockquote><pre>let x = 1\nlet y = 2</pre></body></html>')
+               '<blockquote id="quote"><p>Quoted words.</p></blockquote><pre id="código">let x = 1\nlet y = 2</pre></body></html>')
+# The book's contents (EPUB 3 navigation document): chapter one, then chapter two's quotation and
+# its code beneath it (fragments: the lines those elements start), and an entry whose place is
+# outside the book. The landmarks list is not the contents.
+novel_nav = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>'
+             '<nav epub:type="landmarks"><ol><li><a href="text/one.xhtml">Not in the reading order</a></li></ol></nav>'
+             '<nav epub:type="toc" id="toc"><h1>Contents</h1><ol><li><a href="text/one.xhtml">The   First\n Chapter</a></li>'
+             '<li><a href="text/two.xhtml#quote">A <em>quotation</em></a><ol><li><a href="text/two.xhtml#c%C3%B3digo">Some code</a></li></ol></li>'
+             '<li><a href="http://127.0.0.1:9/away">Elsewhere</a></li></ol></nav></body></html>')
 blue_png = png(40, 30, lambda x, y: (0, 0, 255))
 container("novel.epub", [
     ("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'),
     ("OEBPS/content.opf", novel_opf),
-    ("OEBPS/nav.xhtml", '<html xmlns="http://www.w3.org/1999/xhtml"><body><nav><ol><li>Not in the reading order</li></ol></nav></body></html>'),
+    ("OEBPS/nav.xhtml", novel_nav),
     ("OEBPS/text/one.xhtml", chapter_one),
     ("OEBPS/text/two.xhtml", chapter_two),
     ("OEBPS/images/cover.png", green_png),
@@ -202,6 +210,34 @@ with zipfile.ZipFile(path("many-entries.cbz"), "w") as z:
         z.writestr("p%05d.txt" % i, b"", compress_type=zipfile.ZIP_STORED)
 write("truncated.odt", open(path("document.odt"), "rb").read()[:400])
 write("truncated.epub", open(path("book.epub"), "rb").read()[:300])
+
+# --- EPUB contents: old-book.epub lists its contents in an EPUB 2 NCX (no navigation document);
+# plain-book.epub lists none, so its headings stand in ---------------------------------------------
+def small_book(name, opf_extra_items, spine_attributes, files):
+    opf = ('<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id">'
+           '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">%s</dc:identifier><dc:title>%s</dc:title></metadata>'
+           '<manifest>%s<item id="a" href="a.xhtml" media-type="application/xhtml+xml"/><item id="b" href="b.xhtml" media-type="application/xhtml+xml"/></manifest>'
+           '<spine%s><itemref idref="a"/><itemref idref="b"/></spine></package>') % (name, name, opf_extra_items, spine_attributes)
+    container(name + ".epub", [
+        ("META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'),
+        ("content.opf", opf)] + files, mimetype="application/epub+zip")
+def chapter(body):
+    return '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body>' + body + '</body></html>'
+small_book("old-book", '<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>', ' toc="ncx"', [
+    ("toc.ncx", '<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head/><docTitle><text>Old Book</text></docTitle>'
+                '<navMap><navPoint id="p1" playOrder="1"><navLabel><text>Part &amp; One</text></navLabel><content src="a.xhtml"/>'
+                '<navPoint id="p2" playOrder="2"><navLabel><text>Its Second Scene</text></navLabel><content src="a.xhtml#scene2"/></navPoint></navPoint>'
+                '<navPoint id="p3" playOrder="3"><navLabel><text>Part Two</text></navLabel><content src="b.xhtml"/></navPoint></navMap>'
+                '<pageList><pageTarget id="pg1" type="normal" value="1"><navLabel><text>Page 1</text></navLabel><content src="a.xhtml"/></pageTarget></pageList></ncx>'),
+    # Long enough to scroll in a window: 60 numbered paragraphs a part.
+    ("a.xhtml", chapter('<p>The first scene.</p>' + ''.join('<p>Scene one, paragraph %d.</p>' % n for n in range(1, 61))
+                        + '<p id="scene2">The second scene.</p>' + ''.join('<p>Scene two, paragraph %d.</p>' % n for n in range(1, 61)))),
+    ("b.xhtml", chapter('<p>The second part.</p>' + ''.join('<p>Part two, paragraph %d.</p>' % n for n in range(1, 61)))),
+])
+small_book("plain-book", "", "", [
+    ("a.xhtml", chapter('<h1>Opening</h1><p>Words.</p><h2>A Detail</h2><p>More words.</p>')),
+    ("b.xhtml", chapter('<h1>Closing</h1><p>The end.</p>')),
+])
 
 # --- Pixel bomb: a valid PNG header declaring 100000 x 100000 RGBA pixels --------------------------
 def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)

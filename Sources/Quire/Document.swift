@@ -104,6 +104,7 @@ public final class Document: Sendable {
         var markdown: MarkdownText?
         var notebook: NotebookText.Summary?
         var comicBook: ComicBookSummary?
+        var ebook: EbookSummary?
         var djvu: DjVuSummary?
         var mail: MailSummary?
         var photo: PhotoDetails?
@@ -181,6 +182,8 @@ public final class Document: Sendable {
             notebook = try NotebookText.read(file).summary
         case .comicBook:
             comicBook = try ComicBookSummary.read(file, limits: limits)
+        case .ebook:
+            ebook = try EbookSummary.read(file, limits: limits)
         case .djvu:
             djvu = try DjVuSummary.read(file, limits: limits)
         case .mail:
@@ -207,6 +210,7 @@ public final class Document: Sendable {
         info.markdown = markdown
         info.notebook = notebook
         info.comicBook = comicBook
+        info.ebook = ebook
         info.djvu = djvu
         info.mail = mail
         info.photo = photo

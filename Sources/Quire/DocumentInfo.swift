@@ -30,6 +30,8 @@ public struct DocumentInfo: Sendable {
     public var notebook: NotebookText.Summary? = nil
     /// A comic book's pages and what its ComicInfo.xml names (title, series, number…).
     public var comicBook: ComicBookSummary? = nil
+    /// An EPUB book's title, author, chapters, words and table of contents.
+    public var ebook: EbookSummary? = nil
     /// A DjVu document's pages, first page size and resolution.
     public var djvu: DjVuSummary? = nil
     public var mail: MailSummary? = nil

@@ -151,6 +151,15 @@ enum InfoCardFormatter {
             }
             if mail.attachments.count > 64 { rows.append(("", "… and \(mail.attachments.count - 64) more")) }
         }
+        if let book = info.ebook {
+            if let title = book.title { rows.append(("Title", title)) }
+            rows += book.details.map { ($0.label, $0.value) }
+            for entry in book.contents.entries.prefix(64) {
+                rows.append(("", String(repeating: "  ", count: max(0, entry.level - 1)) + entry.title
+                             + (entry.line == nil ? " (not shown)" : "")))
+            }
+            if book.contents.entries.count > 64 { rows.append(("", "… and \(book.contents.entries.count - 64) more")) }
+        }
         if let book = info.comicBook {
             if let title = book.title { rows.append(("Title", title)) }
             rows += book.details.map { ($0.label, $0.value) }

@@ -102,6 +102,7 @@ struct InfoRecord: Encodable {
     /// A comic book: `pages`, and `title`, `series`, `number`, `volume`, `writer`, `year` when
     /// its ComicInfo.xml names them.
     var comicBook: ComicBookSummary?
+    var ebook: EbookRecord?
     /// A DjVu document: `pages`, the first page's `pageWidth` and `pageHeight` (points) and
     /// `resolution` (dots an inch).
     var djvu: DjVuSummary?
@@ -162,6 +163,7 @@ struct InfoRecord: Encodable {
         markdown = info.markdown.map(MarkdownRecord.init)
         notebook = info.notebook.map(NotebookRecord.init)
         comicBook = info.comicBook
+        ebook = info.ebook.map(EbookRecord.init)
         djvu = info.djvu
         mail = info.mail
         photo = info.photo

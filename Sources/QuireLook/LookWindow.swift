@@ -23,6 +23,8 @@ final class LookWindow {
     let window: UnsafeMutablePointer<GtkWidget>
     private let pages: PageView
     private let sidebar: PageSidebar
+    /// A book's contents beside its text (the same button and key as the page thumbnails).
+    private let contentsSidebar = ContentsSidebar()
     private let indexSheet: IndexSheetView
     private var printSheet: PrintSheetView?
     /// Markup: the header's toggle and the tool bar over a PDF's pages.
@@ -357,6 +359,7 @@ final class LookWindow {
         gtk_widget_set_hexpand(stack, 1)
         let middle = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         gtk_box_append(cast(middle), sidebar.root)
+        gtk_box_append(cast(middle), contentsSidebar.root)
         gtk_box_append(cast(middle), stack)
         gtk_widget_set_vexpand(middle, 1)
         gtk_box_append(cast(body), middle)
@@ -408,9 +411,8 @@ final class LookWindow {
             // Set from the model in reload() too: only a person's toggle differs from it.
             if (gtk_toggle_button_get_active(cast(self.developButton)) != 0) != self.model.isDeveloped { self.toggleDevelop() }
         }
-        Signal.connect(sidebarButton, "toggled") { [unowned self] in
-            self.sidebar.setShown(gtk_toggle_button_get_active(cast(self.sidebarButton)) != 0)
-        }
+        Signal.connect(sidebarButton, "toggled") { [unowned self] in self.applySidebar() }
+        contentsSidebar.onChoose = { [unowned self] index in self.goToContents(index) }
         pages.onSelection = { [unowned self] in
             if case .success(let text) = self.model.selectedText {
                 self.status("\(text.count) character\(text.count == 1 ? "" : "s") selected · Ctrl+C copies")
@@ -489,8 +491,13 @@ final class LookWindow {
             if let pages = card.pages, ![.image, .video, .audio, .font].contains(card.family) { facts.append(pages == 1 ? "1 page" : "\(pages) pages") }
             if let width = card.imageWidth, let height = card.imageHeight { facts.append("\(width) × \(height)") }
             if let lines = card.lines { facts.append(lines == 1 ? "1 line" : "\(lines) lines") }
-            // The engine's first facts (a video's length and picture, a font's family).
-            facts += card.details.prefix(2).map(\.value)
+            // The engine's first facts (a video's length and picture, a font's family); a bare
+            // count says what it counts ("2 chapters").
+            facts += card.details.prefix(2).map { detail in
+                guard !detail.value.isEmpty, detail.value.allSatisfy(\.isNumber) else { return detail.value }
+                let noun = detail.label.lowercased()
+                return detail.value == "1" && noun.hasSuffix("s") ? "1 " + noun.dropLast() : detail.value + " " + noun
+            }
         }
         gtk_label_set_text(cast(subtitleLabel), facts.joined(separator: " · "))
         Accessibility.setLabel(cardBox, "\(card?.title ?? model.fileName): \(facts.joined(separator: ", "))")
@@ -558,14 +565,39 @@ final class LookWindow {
             if password { gtk_widget_grab_focus(passwordEntry) }
         }
         updateIndicators()
-        let paged: Bool
-        if case .pages = model.content { paged = true } else { paged = false }
-        gtk_widget_set_visible(sidebarButton, paged ? 1 : 0)
         gtk_widget_set_visible(developButton, model.canDevelop ? 1 : 0)
         gtk_toggle_button_set_active(cast(developButton), model.isDeveloped ? 1 : 0)
-        sidebar.setShown(paged && gtk_toggle_button_get_active(cast(sidebarButton)) != 0)
+        applySidebar()
         sidebar.reset()
         markupBar.refresh()
+    }
+
+    /// The sidebar the button shows: the page thumbnails beside pages, a book's contents beside
+    /// its text; the button is there only when one of them is.
+    private func applySidebar() {
+        let paged: Bool
+        if case .pages = model.content { paged = true } else { paged = false }
+        let contents = model.contents
+        let hasContents = !paged && shownData == "markdown" && !contents.isEmpty
+        gtk_widget_set_visible(sidebarButton, paged || hasContents ? 1 : 0)
+        let what = hasContents ? "Contents" : "Page Thumbnails"
+        gtk_widget_set_tooltip_text(sidebarButton, "\(what) (F9)")
+        Accessibility.setLabel(sidebarButton, what)
+        let active = gtk_toggle_button_get_active(cast(sidebarButton)) != 0
+        sidebar.setShown(paged && active)
+        if hasContents {
+            contentsSidebar.show(contents)
+            if let preview = markdownPreview { contentsSidebar.follow(line: preview.firstVisibleLine) }
+        }
+        contentsSidebar.setShown(hasContents && active)
+    }
+
+    /// Entry `index` of the book's contents chosen in the sidebar: its line at the top.
+    private func goToContents(_ index: Int) {
+        let entries = model.contents.entries
+        guard entries.indices.contains(index), let line = entries[index].line, let preview = markdownPreview else { return }
+        preview.scroll(toLine: line)
+        LookTrace.mark("contents entry \(index + 1) chosen: line \(line + 1)")
     }
 
     /// The current file was written (Markup's Done or Revert): read again by the worker and
@@ -646,6 +678,9 @@ final class LookWindow {
             let preview: MarkdownPreview
             if let markdownPreview { preview = markdownPreview } else {
                 preview = MarkdownPreview()
+                preview.onScroll = { [unowned self] line in
+                    if self.contentsSidebar.isShown { self.contentsSidebar.follow(line: line) }
+                }
                 gtk_stack_add_named(cast(stack), preview.root, "markdown")
                 markdownPreview = preview
             }
@@ -1130,6 +1165,7 @@ final class LookWindow {
         if shown {
             gtk_stack_set_visible_child_name(cast(stack), "index")
             sidebar.setShown(false)
+            contentsSidebar.setShown(false)
             indexSheet.show()
             status("\(model.fileCount) files · Enter opens one")
         } else {

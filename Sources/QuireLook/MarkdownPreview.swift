@@ -35,6 +35,32 @@ final class MarkdownPreview {
         gtk_scrolled_window_set_child(cast(root), view)
         gtk_scrolled_window_set_policy(cast(root), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         makeTags()
+        if let adjustment = gtk_scrolled_window_get_vadjustment(cast(root)) {
+            Signal.connect(UnsafeMutableRawPointer(adjustment), "value-changed") { [unowned self] in self.onScroll(self.firstVisibleLine) }
+        }
+    }
+
+    /// Called with the first line in view when the text scrolls (a book's contents follow it).
+    var onScroll: (Int) -> Void = { _ in }
+
+    /// Shows line `line` at the top of the view (a book's contents entry chosen).
+    func scroll(toLine line: Int) {
+        var iter = GtkTextIter()
+        gtk_text_buffer_get_iter_at_line(buffer, &iter, Int32(max(0, line)))
+        gtk_text_buffer_place_cursor(buffer, &iter)
+        // A mark, not the iter: the view scrolls once its lines are laid out.
+        let mark = gtk_text_buffer_get_insert(buffer)
+        gtk_text_view_scroll_to_mark(cast(view), mark, 0, 1, 0, 0)
+    }
+
+    /// The first line in view (its top at or above the view's top).
+    var firstVisibleLine: Int {
+        var rect = GdkRectangle()
+        gtk_text_view_get_visible_rect(cast(view), &rect)
+        var iter = GtkTextIter()
+        var top: Int32 = 0
+        gtk_text_view_get_line_at_y(cast(view), &iter, rect.y, &top)
+        return Int(gtk_text_iter_get_line(&iter))
     }
 
     /// Whether some text is selected (Ctrl+C then copies it).

@@ -203,6 +203,17 @@ enum Signal {
         connect(gesture, "pressed", unsafeBitCast(handler, to: GCallback.self), retain(action))
     }
 
+    /// GtkListBox "row-activated" (a click, Enter): the row's index.
+    static func connectRowActivated(_ list: UnsafeMutableRawPointer, _ action: @escaping @MainActor (Int) -> Void) {
+        let handler: @convention(c) (gpointer?, UnsafeMutablePointer<GtkListBoxRow>?, gpointer?) -> Void = { _, row, data in
+            let box = Unmanaged<Box<@MainActor (Int) -> Void>>.fromOpaque(data!).takeUnretainedValue()
+            guard let row else { return }
+            let index = Int(gtk_list_box_row_get_index(row))
+            MainActor.assumeIsolated { box.function(index) }
+        }
+        connect(list, "row-activated", unsafeBitCast(handler, to: GCallback.self), retain(action))
+    }
+
     /// GtkFlowBox "child-activated": the child's index.
     static func connectChildActivated(_ box: UnsafeMutableRawPointer, _ action: @escaping @MainActor (Int) -> Void) {
         let handler: @convention(c) (gpointer?, UnsafeMutablePointer<GtkFlowBoxChild>?, gpointer?) -> Void = { _, child, data in

@@ -58,6 +58,8 @@ struct RenderEngine: Sendable {
         var pageCountIsKnown = true
         /// An animated image's frames, length and loops (read from its blocks, no frame decoded).
         var animation: AnimationInfo? = nil
+        /// A book's table of contents, placed in ``markdown``'s lines.
+        var contents = TableOfContents()
     }
 
     /// A short name for messages and notes ("pdf", "image").

@@ -123,6 +123,7 @@ public final class Renderer {
         textTruncated = truncated
         pageCountIsKnown = opened.pageCountIsKnown
         animation = opened.animation
+        contents = opened.contents
         self.limits = limits
     }
 
@@ -133,6 +134,10 @@ public final class Renderer {
 
     /// An animated image's frames, length and loops (GIF, APNG, WebP); nil for anything else.
     public let animation: AnimationInfo?
+
+    /// A book's table of contents (EPUB), each entry placed at a line of ``markdown``; empty
+    /// for anything else.
+    public let contents: TableOfContents
 
     /// A PDF's metadata, read from the document this renderer has open; nil for other families.
     public var pdfInfo: PDFInfo? { (source as? PDFPageSource)?.document.info }

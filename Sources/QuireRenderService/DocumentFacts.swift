@@ -66,6 +66,8 @@ public struct DocumentFacts: Sendable, Hashable {
     /// Why that animation is not played (too many frames, a format whose frames gdk-pixbuf
     /// does not decode): one line; nil when it plays.
     public var animationRefusal: String?
+    /// A book's table of contents (EPUB), each entry at a line of ``text``.
+    public var contents = TableOfContents()
 
     public init(mimeType: String, pageSizes: [PageSize], isRaster: Bool, text: TextContent? = nil, title: String? = nil,
                 author: String? = nil, imageWidth: Int? = nil, imageHeight: Int? = nil, embeddedPreviewName: String? = nil) {
@@ -194,6 +196,12 @@ public struct DocumentFacts: Sendable, Hashable {
         } else {
             writer.integer(0)
         }
+        writer.integer(Int64(contents.entries.count) << 1 | (contents.isFromHeadings ? 1 : 0))
+        for entry in contents.entries {
+            writer.integer(Int64(entry.level))
+            writer.string(entry.title)
+            writer.integer(Int64(entry.line ?? -1))
+        }
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -309,6 +317,16 @@ public struct DocumentFacts: Sendable, Hashable {
             }
             animation = AnimationInfo(frames: Int(frames), duration: duration, loops: loops < 0 ? nil : Int(loops), isCut: cut == 1)
             animationRefusal = try reader.optionalString()
+        }
+        let word = try reader.integer()
+        guard word >= 0, word >> 1 <= Int64(TableOfContents.maximumEntries) else { throw WireReader.Malformed() }
+        contents.isFromHeadings = word & 1 != 0
+        for _ in 0..<Int(word >> 1) {
+            let level = try reader.integer(), title = try reader.string(), line = try reader.integer()
+            guard (1...Int64(TableOfContents.maximumLevel)).contains(level), line >= -1, line < Int64(Self.maximumLines) else {
+                throw WireReader.Malformed()
+            }
+            contents.entries.append(TableOfContents.Entry(level: Int(level), title: title, line: line < 0 ? nil : Int(line)))
         }
     }
 }

@@ -506,6 +506,7 @@ final class DocumentSession {
         }
         facts.details = Array(renderer.details.prefix(DocumentFacts.maximumDetails))
         facts.entries = renderer.entries
+        facts.contents = renderer.contents
         // An engine with a text form (a database's overview): viewers show it as text.
         if request.layout == .view, let lines = renderer.viewText {
             facts.text = TextContent(bytes: Array(lines.joined(separator: "\n").utf8))  // made safe to show

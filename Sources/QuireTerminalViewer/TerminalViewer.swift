@@ -29,6 +29,8 @@ public final class TerminalViewer {
         case tiles(Int)
         /// `o` on an archive: its files as a list to open one from.
         case entries(TerminalEntryList)
+        /// `C` on a book: its table of contents, to go to a chapter.
+        case contents(TerminalContentsList)
         case password(String)
         case printing(TerminalPrintForm)
         /// `?`: the keys that apply to the file on screen, from the viewer-command table.
@@ -237,6 +239,16 @@ public final class TerminalViewer {
                 }
             }
             return nil
+        case .contents(var list):
+            if key == .character("q") { return 0 }
+            switch list.handle(key) {
+            case .none: mode = .contents(list)
+            case .close: mode = .normal
+            case .go(let index):
+                mode = .normal
+                if let problem = model.goTo(contentsEntry: index) { message = (problem, false) }
+            }
+            return nil
         case .password(let typed): handlePassword(key, typed: typed); return nil
         case .printing(let form): handlePrint(key, form: form); return nil
         case .help:
@@ -416,13 +428,20 @@ public final class TerminalViewer {
             } else {
                 message = ("only one file", false)
             }
+        case .sidebar:
+            let contents = model.contents
+            if contents.isEmpty {
+                message = ("C lists a book's contents; \(model.fileName) has none (the terminal has no page thumbnails)", false)
+            } else {
+                mode = .contents(TerminalContentsList(contents: contents, line: model.position))
+            }
         case .develop:
             if model.toggleDevelop() {
                 message = (model.isDeveloped ? "developing the sensor data at full size… (D again: the camera's preview)" : "the camera's preview", false)
             } else {
                 message = ("not a camera RAW photo: nothing to develop", false)
             }
-        case .copyPageImage, .selectAll, .sidebar, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath, .markup, .undo, .redo, .deleteAnnotation,
+        case .copyPageImage, .selectAll, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath, .markup, .undo, .redo, .deleteAnnotation,
              .playPause, .nextFrame, .previousFrame:
             break
         }
@@ -756,6 +775,12 @@ public final class TerminalViewer {
             for (index, line) in list.lines(width: layout.contentColumns, rows: layout.contentRows, styled: styled).enumerated() {
                 out += at(layout.contentTop + index, layout.contentLeft) + line + "\u{1B}[0m"
             }
+        } else if case .contents(var list) = mode {
+            list.visibleRows = layout.contentRows - 1
+            mode = .contents(list)
+            for (index, line) in list.lines(width: layout.contentColumns, rows: layout.contentRows, styled: styled).enumerated() {
+                out += at(layout.contentTop + index, layout.contentLeft) + line + "\u{1B}[0m"
+            }
         } else {
         switch model.content {
         case .opening: drawOpening(into: &out)
@@ -1051,6 +1076,9 @@ public final class TerminalViewer {
         }
     }
 
+    /// Entries of a book's contents the card lists.
+    static let cardContentsEntries = 12
+
     private func drawInfo(_ panel: (top: Int, left: Int, columns: Int, rows: Int), into out: inout String) {
         var lines: [String] = []
         if let card = model.card {
@@ -1065,6 +1093,14 @@ public final class TerminalViewer {
             if let author = card.author, !author.isEmpty { lines.append("Author \(TerminalText.shown(author))") }
             for detail in card.details {
                 lines.append(TerminalText.shown(detail.label) + String(repeating: " ", count: max(1, 7 - detail.label.count)) + TerminalText.shown(detail.value))
+            }
+            // A book's contents: the first entries, indented by level (C lists them all).
+            let entries = card.contents.entries
+            for entry in entries.prefix(Self.cardContentsEntries) {
+                lines.append("       " + String(repeating: "  ", count: min(8, max(0, entry.level - 1))) + TerminalText.shown(entry.title))
+            }
+            if entries.count > Self.cardContentsEntries {
+                lines.append("       … and \(entries.count - Self.cardContentsEntries) more (C lists them)")
             }
             lines.append("Type   \(TerminalText.shown(card.mimeType))")
             lines.append("Icon   \(TerminalText.shown(card.iconName))")
@@ -1105,6 +1141,8 @@ public final class TerminalViewer {
         case .tiles(let selected):
             right = "\(model.fileCount) files · \(model.indexEntries[selected].name) · arrows move · Enter open · t back"
         case .entries(let list):
+            right = list.status
+        case .contents(let list):
             right = list.status
         case .find(let typed):
             right = "Find: \(typed)▏  Enter find · Esc cancel"

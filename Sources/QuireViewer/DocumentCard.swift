@@ -27,6 +27,8 @@ public struct DocumentCard: Sendable, Hashable {
     public let author: String?
     /// What the engine knows beyond the pages: a video's length, a font's family, an archive's entries.
     public let details: [DocumentDetail]
+    /// A book's table of contents (EPUB).
+    public let contents: TableOfContents
 
     /// The card of `path` from what the render worker found: its type, and for a document it
     /// could open, its facts (pages, title, author, image size); the size from the file.
@@ -45,5 +47,6 @@ public struct DocumentCard: Sendable, Hashable {
         imageHeight = facts?.imageHeight
         author = facts?.author
         details = facts?.details ?? []
+        contents = facts?.contents ?? TableOfContents()
     }
 }

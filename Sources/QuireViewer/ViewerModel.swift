@@ -1372,6 +1372,21 @@ public final class ViewerModel {
     /// Their picture lines' pixels (decoded by the worker).
     public var markdownPictures: [DocumentFacts.Picture] { current.facts?.markdownPictures ?? [] }
 
+    /// A book's table of contents (EPUB) while it is shown as text: each entry at a line.
+    public var contents: TableOfContents {
+        guard case .text = content, let contents = current.facts?.contents else { return TableOfContents() }
+        return contents
+    }
+
+    /// Goes to entry `index` of ``contents``: its line at the top. A message when it goes
+    /// nowhere (the part is not shown: the text stopped at a limit before it).
+    public func goTo(contentsEntry index: Int) -> String? {
+        let entries = contents.entries
+        guard entries.indices.contains(index) else { return "the book has no contents entry \(index + 1)" }
+        guard let line = entries[index].line else { return "“\(entries[index].title)” is not in the text shown (the book stops early)" }
+        return goTo(line + 1)
+    }
+
     /// Opens archive entry `entry` as a file of its own, after the others, and shows it: the
     /// worker reads its bytes from the archive (at most the inflate limit), the model writes
     /// them — nothing else — into a private folder of its own (mode 0700, removed on

@@ -296,6 +296,31 @@ struct InfoCommandTests {
         #expect(stillRecords.first?["animation"] == nil)
     }
 
+    /// An EPUB book's card: title, author, chapters, words and its table of contents, indented
+    /// by level; in JSON each entry's line (from 1) in the text `look` shows, none for an entry
+    /// outside the book.
+    @Test func aBooksContentsAreOnTheCard() throws {
+        let result = QuireBinary.run(["info", Samples.path("novel.epub")])
+        #expect(result.status == 0, "\(result.standardError)")
+        let out = result.standardOutputText
+        for row in ["  Title:      The Quire Reader\n", "  Author:     A. Author & B. Writer\n", "  Chapters:   2\n",
+                    "  Contents:   4 entries\n              The First Chapter\n              A quotation\n                Some code\n              Elsewhere (not shown)\n"] {
+            #expect(out.contains(row), "\(row) in \(out)")
+        }
+        let json = QuireBinary.run(["info", "--json", Samples.path("old-book.epub"), Samples.path("plain-book.epub")])
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])
+        let old = try #require(records.first?["ebook"] as? [String: Any])
+        let entries = try #require(old["contents"] as? [[String: Any]])
+        #expect(entries.map { $0["title"] as? String } == ["Part & One", "Its Second Scene", "Part Two"])
+        #expect(entries.map { $0["level"] as? Int } == [1, 2, 1] && old["contentsFromHeadings"] as? Bool == false)
+        #expect(old["chapters"] as? Int == 2 && old["cut"] as? Bool == false && (old["words"] as? Int ?? 0) > 700)
+        // Counted from 1: the first scene's line, then 60 paragraphs (each a line and a blank
+        // line) before the second scene's, 60 more before part two's.
+        #expect(entries.map { $0["line"] as? Int } == [1, 123, 245])
+        let plain = try #require(records.last?["ebook"] as? [String: Any])
+        #expect(plain["contentsFromHeadings"] as? Bool == true && (plain["contents"] as? [Any])?.count == 3)
+    }
+
     /// Files that report size 0 but are not empty (/proc) are typed by name and never read:
     /// reading /proc/self/mem at offset 0 fails with EIO.
     @Test func sizeZeroProcFilesAreNotRead() throws {

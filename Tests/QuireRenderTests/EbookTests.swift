@@ -35,6 +35,57 @@ import QuireTypes
         #expect(page.pixel(x: page.width * 3 / 4, y: Int(Double(page.height) * 0.12)).isClose(to: 255, 255, 255), "the cover at its own size")
     }
 
+    /// The contents come from the EPUB 3 navigation document's `toc` list (not its landmarks),
+    /// nested as it nests them, each entry at the line its chapter or fragment (percent-encoded
+    /// in the link) starts; an entry outside the book goes nowhere.
+    @Test func theContentsComeFromTheNavigationDocument() throws {
+        let renderer = try SampleFiles.renderer("novel.epub")
+        let markdown = try #require(renderer.markdown)
+        let contents = renderer.contents
+        #expect(!contents.isFromHeadings)
+        #expect(contents.entries.map { "\($0.level) \($0.title)" } == ["1 The First Chapter", "1 A quotation", "2 Some code", "1 Elsewhere"])
+        func text(_ index: Int) -> String? { contents.entries[index].line.map { markdown.lines[$0].text } }
+        #expect(text(0) == "Chapter One", "a chapter: its first line")
+        #expect(text(1) == "│ Quoted words.", "#quote: the block quote's line")
+        #expect(text(2) == "let x = 1", "#c%C3%B3digo: the element whose id is código")
+        #expect(contents.entries[3].line == nil, "http://…: outside the book")
+        #expect(contents.entry(at: 0) == nil && contents.entry(at: contents.entries[2].line! + 1) == 2)
+        let details = Dictionary(uniqueKeysWithValues: renderer.details.map { ($0.label, $0.value) })
+        #expect(details["Contents"] == "4 entries")
+    }
+
+    /// An EPUB 2 book's contents come from its NCX (the navMap's navPoints, nested; its page
+    /// list is not contents); a book that lists none gets its headings, and says so.
+    @Test func theContentsComeFromTheNCXElseTheHeadings() throws {
+        let old = try SampleFiles.renderer("old-book.epub")
+        let lines = try #require(old.markdown).lines
+        #expect(old.contents.entries.map { "\($0.level) \($0.title)" } == ["1 Part & One", "2 Its Second Scene", "1 Part Two"])
+        #expect(old.contents.entries.map { $0.line.map { lines[$0].text } } == ["The first scene.", "The second scene.", "The second part."])
+        let plain = try SampleFiles.renderer("plain-book.epub")
+        let plainLines = try #require(plain.markdown).lines
+        #expect(plain.contents.isFromHeadings)
+        #expect(plain.contents.entries.map { "\($0.level) \($0.title)" } == ["1 Opening", "2 A Detail", "1 Closing"])
+        #expect(plain.contents.entries.allSatisfy { entry in
+            entry.line.map { plainLines[$0].kind == .heading && plainLines[$0].text == entry.title } ?? false
+        })
+        let details = Dictionary(uniqueKeysWithValues: plain.details.map { ($0.label, $0.value) })
+        #expect(details["Contents"] == "3 entries (the book's headings)")
+    }
+
+    /// A hostile navigation document: contents bounded in entries, levels and title length;
+    /// nested navs and links outside a list are not entries.
+    @Test func hostileContentsAreBounded() {
+        let many = "<nav epub:type=\"toc\"><ol>" + String(repeating: "<li><a href=\"a.xhtml\">x</a></li>", count: TableOfContents.maximumEntries + 50) + "</ol></nav>"
+        #expect(EpubContents.navigation(Array(many.utf8), folder: "", present: ["a.xhtml"]).count == TableOfContents.maximumEntries)
+        let deep = "<nav epub:type=\"toc\">" + String(repeating: "<ol><li>", count: 40) + "<a href=\"a.xhtml\">" + String(repeating: "long ", count: 100) + "</a></nav>"
+        let entry = EpubContents.navigation(Array(deep.utf8), folder: "", present: ["a.xhtml"]).first
+        #expect(entry?.level == TableOfContents.maximumLevel && entry?.chapter == "a.xhtml")
+        #expect((entry?.title.count ?? 0) == TableOfContents.maximumTitle && entry?.title.hasSuffix("…") == true)
+        let loose = "<nav epub:type=\"toc\"><a href=\"a.xhtml\">not in a list</a><ol><li><a href=\"../../etc/passwd\">Up</a></li></ol></nav>"
+        let found = EpubContents.navigation(Array(loose.utf8), folder: "", present: ["a.xhtml"])
+        #expect(found == [EpubContents.Target(level: 1, title: "Up", chapter: nil, fragment: nil)])
+    }
+
     @Test func aThumbnailIsTheCoverAlone() throws {
         let renderer = try SampleFiles.renderer("novel.epub", preferEmbeddedPreview: true)
         #expect(renderer.embeddedPreviewName == "OEBPS/images/cover.png")

@@ -126,6 +126,24 @@ import QuireRender
         #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: writer.bytes) }
     }
 
+    /// A book's table of contents goes over the wire and back (an entry going nowhere stays
+    /// so); a level outside 1…16 is refused.
+    @Test func bookContentsRoundTrip() throws {
+        var facts = DocumentFacts(mimeType: "application/epub+zip", pageSizes: [], isRaster: false, text: TextContent(lines: ["One", "Two"], isTruncated: false))
+        facts.contents = TableOfContents(entries: [.init(level: 1, title: "One", line: 0), .init(level: 2, title: "Två — “2”", line: 1),
+                                                   .init(level: 1, title: "Elsewhere", line: nil)], isFromHeadings: true)
+        guard case .opened(let back) = try DocumentReply(payload: Self.payload(DocumentReply.opened(facts).frame)) else {
+            Issue.record("not opened")
+            return
+        }
+        #expect(back == facts && back.contents.entries.map(\.line) == [0, 1, nil] && back.contents.isFromHeadings)
+        for level in [0, TableOfContents.maximumLevel + 1] {
+            var wrong = facts
+            wrong.contents.entries[1].level = level
+            #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: Self.payload(DocumentReply.opened(wrong).frame)) }
+        }
+    }
+
     /// A Markdown file's styles and its pictures' pixels go over the wire and back; a picture
     /// whose pixels do not match its size, or one on a line that is not a picture, is refused.
     @Test func markdownPicturesRoundTrip() throws {

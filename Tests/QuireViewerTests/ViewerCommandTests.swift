@@ -97,6 +97,21 @@ import Testing
         #expect(!ViewerCommand.helpLines(for: .terminal, in: still).map(\.help).contains(ViewerCommand.develop.help))
     }
 
+    /// The sidebar: page thumbnails beside pages (the window's F9 only), a book's contents
+    /// beside its text (F9 in the window, C in the terminal, which has no page thumbnails).
+    @Test func theSidebarIsPagesOrABooksContents() {
+        let pages = ViewerContext(showing: .pages, hasText: true, isFindActive: false, fileCount: 1, hasArchiveEntries: false, canPrint: false)
+        let text = ViewerContext(showing: .text, hasText: true, isFindActive: false, fileCount: 1, hasArchiveEntries: false, canPrint: false)
+        var book = text
+        book.hasContents = true
+        #expect(ViewerCommand.sidebar.applies(in: pages) && ViewerCommand.sidebar.applies(in: book) && !ViewerCommand.sidebar.applies(in: text))
+        #expect(ViewerCommand.command(for: ViewerKey(.function(9)), in: .window, findActive: false) == .sidebar)
+        #expect(ViewerCommand.command(for: .character("C"), in: .terminal, findActive: false) == .sidebar)
+        #expect(ViewerCommand.helpLines(for: .terminal, in: book).contains { $0.keys == "C" && $0.help == ViewerCommand.sidebar.help })
+        #expect(!ViewerCommand.helpLines(for: .terminal, in: pages).map(\.help).contains(ViewerCommand.sidebar.help))
+        #expect(ViewerCommand.helpLines(for: .window, in: pages).map(\.help).contains(ViewerCommand.sidebar.help))
+    }
+
     /// What applies to a video's frames: no find and no copy (they have no text), zoom yes.
     @Test func onlyWhatAppliesIsOffered() {
         let video = ViewerContext(showing: .pages, hasText: false, isFindActive: false, fileCount: 1,

@@ -13,6 +13,8 @@ struct EpubBook {
     /// Chapters read (of the spine's) and whether the text stops early.
     private(set) var chapters = 0
     private(set) var isCut = false
+    /// The book's own table of contents placed in ``text``, else its headings.
+    private(set) var contents = TableOfContents()
 
     /// Pictures drawn (the rest are placeholders), and bytes of chapter text read in all.
     static let maximumPictures = 64
@@ -50,6 +52,12 @@ struct EpubBook {
             if let id = item.attributes["id"], let href = item.attributes["href"] { manifest[id] = href }
         }
         let spine = opf.elements.filter { $0.name == "itemref" && $0.attributes["linear"] != "no" }.compactMap { $0.attributes["idref"] }
+        // Its contents: the EPUB 3 navigation document, else the EPUB 2 NCX the spine names.
+        let items = opf.elements.filter { $0.name == "item" }
+        let navigation = items.first { ($0.attributes["properties"] ?? "").split(separator: " ").contains("nav") }?.attributes["href"]
+        let ncxID = opf.elements.first { $0.name == "spine" }?.attributes["toc"]
+        let ncx = (ncxID.flatMap { manifest[$0] })
+            ?? items.first { $0.attributes["media-type"] == "application/x-dtbncx+xml" }?.attributes["href"]
         let metadata = XMLScan.firstTexts(opfBytes, of: ["title", "creator"])
         text.title = metadata["title"]
         author = metadata["creator"]
@@ -69,6 +77,7 @@ struct EpubBook {
             text.lines.append(MarkdownText.Line(text: "", kind: .blank))
         }
         var textBytes = 0
+        var chapterLines: [String: (start: Int, anchors: [String: Int])] = [:]
         for idref in spine {
             guard let href = manifest[idref], let chapterPath = Self.resolve(href, from: base, in: present) else { continue }
             guard textBytes < Self.maximumTextBytes, text.lines.count < maximumLines else { isCut = true; break }
@@ -84,12 +93,26 @@ struct EpubBook {
             let chapter = XHTMLChapter(bytes, maximumLines: maximumLines - text.lines.count) { reference in
                 picture(Self.resolve(reference, from: folder, in: present))
             }
+            if chapterLines[chapterPath] == nil { chapterLines[chapterPath] = (text.lines.count, chapter.anchors) }
             text.lines += chapter.lines
             text.headings += chapter.headings
             text.wordCount += chapter.words
             chapters += 1
         }
         if text.title == nil { text.title = text.headings.first?.text }
+
+        var targets: [EpubContents.Target] = []
+        for (href, read) in [(navigation, EpubContents.navigation), (ncx, EpubContents.ncx)] where targets.isEmpty {
+            guard let href, let path = Self.resolve(href, from: base, in: present),
+                  let bytes = try? zip.contents(of: path, limit: 4 << 20) else { continue }
+            let folder = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : ""
+            targets = read(bytes, folder, present)
+        }
+        contents = targets.isEmpty ? .headings(of: text) : TableOfContents(entries: targets.map { target in
+            let chapter = target.chapter.flatMap { chapterLines[$0] }
+            return TableOfContents.Entry(level: target.level, title: target.title,
+                                         line: chapter.map { placed in target.fragment.flatMap { placed.anchors[$0] }.map { placed.start + $0 } ?? placed.start })
+        })
     }
 
     /// `href` (percent-encoded, relative to `folder`) as an entry of the book, nil when it is

@@ -14,13 +14,10 @@ extension RenderEngine {
                                                        maximumPages: input.limits.maximumPages, limits: input.limits))
         opened.title = book.text.title
         opened.author = book.author
-        var details: [DocumentDetail] = []
-        if let author = book.author { details.append(DocumentDetail("Author", author)) }
-        details.append(DocumentDetail("Chapters", "\(book.chapters)" + (book.isCut ? " (the rest is not shown)" : "")))
-        details.append(DocumentDetail("Words", "\(book.text.wordCount)"))
-        opened.details = details
+        opened.details = EbookSummary(book).details
         opened.viewText = book.text.lines.map(\.text)
         opened.markdown = book.text
+        opened.contents = book.contents
         return opened
     }
 }

@@ -21,6 +21,9 @@ struct XHTMLChapter {
     private var quoteDepth = 0
     private(set) var headings: [(level: Int, text: String)] = []
     private(set) var words = 0
+    /// The line each element's `id` is at (the first of each name): where a link to
+    /// `chapter.xhtml#id`, a table of contents' entry, goes.
+    private(set) var anchors: [String: Int] = [:]
 
     static let blockTags: Set<String> = ["p", "div", "section", "article", "header", "footer", "aside", "nav", "figure",
                                          "figcaption", "table", "tr", "dl", "dt", "dd", "ul", "ol", "body", "main", "hr"]
@@ -36,6 +39,10 @@ struct XHTMLChapter {
                 }
             case .tag(let name, let closing, let selfClosing, let attributes):
                 chapter.handle(name.lowercased(), closing: closing, selfClosing: selfClosing, attributes: attributes, pictures: pictures)
+                if !closing, chapter.skipping == 0, let id = attributes["id"], chapter.anchors[id] == nil,
+                   chapter.anchors.count < TableOfContents.maximumEntries {
+                    chapter.anchors[id] = chapter.lines.count
+                }
             }
             return chapter.lines.count < maximumLines
         }

@@ -69,7 +69,7 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .selectAll: "select the page's text"
         case .openEntry: "list an archive's files (a database's tables) to open one"
         case .indexSheet: "show every file as a tile (the index sheet)"
-        case .sidebar: "show or hide the page thumbnails"
+        case .sidebar: "show or hide the sidebar: the page thumbnails, or a book's contents to go to a chapter (the terminal: the contents as a list)"
         case .playPause: "pause or play an animated image"
         case .nextFrame: "an animated image's next frame (paused)"
         case .previousFrame: "an animated image's previous frame (paused)"
@@ -87,7 +87,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
     }
 
     /// The command's keys in a front-end; empty where it has none there (the window's card is
-    /// always in its header; the terminal has no page thumbnails or picture clipboard).
+    /// always in its header; the terminal has no picture clipboard, and its sidebar is a book's
+    /// contents alone).
     public func keys(in frontEnd: FrontEnd) -> [ViewerKey] {
         switch frontEnd {
         case .window: windowKeys
@@ -162,7 +163,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .print: [.character("p")]
         case .copy: [.character("y")]
         case .copyPath: [.character("Y")]
-        case .copyPageImage, .selectAll, .sidebar: []
+        case .copyPageImage, .selectAll: []
+        case .sidebar: [.character("C")]
         case .playPause, .nextFrame, .previousFrame: []
         case .openEntry: [.character("o")]
         case .indexSheet: [.character("t")]
@@ -186,7 +188,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         case .nextFile, .previousFile, .indexSheet: context.fileCount > 1
         case .find: context.hasText
         case .nextMatch, .previousMatch, .endFind: context.isFindActive
-        case .zoomIn, .zoomOut, .zoomToFit, .sidebar, .copyPageImage: context.showing == .pages
+        case .zoomIn, .zoomOut, .zoomToFit, .copyPageImage: context.showing == .pages
+        case .sidebar: context.showing == .pages || context.hasContents
         case .panLeft, .panRight: context.showing == .pages || context.isTable
         case .sortColumn: context.isTable
         case .print: context.canPrint
@@ -222,6 +225,8 @@ public enum ViewerCommand: String, CaseIterable, Sendable {
         allCases.compactMap { command in
             var keys = command.keys(in: frontEnd)
             guard !keys.isEmpty, context.map(command.applies) ?? true else { return nil }
+            // The terminal has no page thumbnails: its sidebar is a book's contents alone.
+            if frontEnd == .terminal, command == .sidebar, let context, !context.hasContents { return nil }
             if frontEnd == .terminal, command == .goTo { return ("1-9 then Enter", command.help) }
             if keys.count > 3 { keys = Array(keys.prefix(3)) }
             return (keys.map(\.label).joined(separator: ", "), command.help)

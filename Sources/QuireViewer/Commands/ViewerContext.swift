@@ -28,10 +28,12 @@ public struct ViewerContext: Sendable, Hashable {
     public var isAnimated: Bool
     /// Whether the file is a camera RAW photo, whose sensor data can be developed.
     public var canDevelop: Bool
+    /// Whether the text shown is a book with a table of contents (EPUB).
+    public var hasContents: Bool
 
     public init(showing: Showing, hasText: Bool, isFindActive: Bool, fileCount: Int, hasArchiveEntries: Bool, canPrint: Bool,
                 isTable: Bool = false, hasTree: Bool = false, canMarkup: Bool = false, isAnimated: Bool = false,
-                canDevelop: Bool = false) {
+                canDevelop: Bool = false, hasContents: Bool = false) {
         self.showing = showing
         self.hasText = hasText
         self.isFindActive = isFindActive
@@ -43,6 +45,7 @@ public struct ViewerContext: Sendable, Hashable {
         self.canMarkup = canMarkup
         self.isAnimated = isAnimated
         self.canDevelop = canDevelop
+        self.hasContents = hasContents
     }
 
     var isBrowsable: Bool { showing == .pages || showing == .text }
@@ -67,6 +70,7 @@ extension ViewerModel {
         return ViewerContext(showing: showing, hasText: hasText, isFindActive: find.isActive, fileCount: fileCount,
                              hasArchiveEntries: !archiveEntries.isEmpty, canPrint: printAction.isAvailable, isTable: isTable,
                              hasTree: showing == .text && jsonOutline != nil, canMarkup: showing == .pages && markupPermission == .allowed,
-                             isAnimated: showing == .pages && playableAnimation != nil, canDevelop: canDevelop)
+                             isAnimated: showing == .pages && playableAnimation != nil, canDevelop: canDevelop,
+                             hasContents: !contents.isEmpty)
     }
 }

@@ -1,0 +1,40 @@
+import QuireTypes
+
+/// What `info` and the card say of an EPUB book: its title and author (the package document's),
+/// the chapters read of its reading order, its words, and its table of contents.
+public struct EbookSummary: Sendable, Hashable {
+    public var title: String?
+    public var author: String?
+    public var chapters: Int
+    /// The text stopped before the book's end (at a limit): the rest is not shown.
+    public var isCut: Bool
+    public var words: Int
+    public var contents: TableOfContents
+
+    init(_ book: EpubBook) {
+        title = book.text.title
+        author = book.author
+        chapters = book.chapters
+        isCut = book.isCut
+        words = book.text.wordCount
+        contents = book.contents
+    }
+
+    /// - Throws: ``DocumentError`` as opening the book does (not an EPUB, DRM, limits).
+    public static func read(_ file: InputFile, limits: RenderLimits = .standard) throws(DocumentError) -> EbookSummary {
+        EbookSummary(try EpubBook(file: file, limits: limits))
+    }
+
+    /// The card's facts: author, chapters, words, and how many entries the contents have.
+    public var details: [DocumentDetail] {
+        var details: [DocumentDetail] = []
+        if let author { details.append(DocumentDetail("Author", author)) }
+        details.append(DocumentDetail("Chapters", "\(chapters)" + (isCut ? " (the rest is not shown)" : "")))
+        details.append(DocumentDetail("Words", "\(words)"))
+        if !contents.isEmpty {
+            details.append(DocumentDetail("Contents", contents.entries.count == 1 ? "1 entry" : "\(contents.entries.count) entries"
+                                          + (contents.isFromHeadings ? " (the book's headings)" : "")))
+        }
+        return details
+    }
+}
