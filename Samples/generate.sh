@@ -74,6 +74,12 @@ if command -v cjxl >/dev/null 2>&1; then
 fi
 # Animated GIF, APNG and WebP (animations/), written by Pillow.
 /usr/bin/python3 -I "$here/animations.py" "$out"
+# Animated JPEG XL (cjxl reads the GIF's frames, losslessly): animated.jxl (red, green, blue,
+# 100 ms each, loops forever). (cjxl 0.7 reads an APNG's partial frames without their offsets
+# and blending: djxl shows them cut out, so partial.png is not made one.)
+if command -v cjxl >/dev/null 2>&1; then
+    cjxl "$out/animations/animated.gif" "$out/animations/animated.jxl" -d 0 >/dev/null 2>&1
+fi
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).
 python3 "$here/shadings.py" "$out"
 # Fonts (fonts/): a collection and a WOFF made from DejaVu, a truncated font, a broken table.

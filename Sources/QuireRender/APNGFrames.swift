@@ -12,7 +12,7 @@ import QuireTypes
 ///
 /// Frames are composed in order (a player's way): each costs one frame's decoding; asked
 /// backwards, composition starts again from the first frame. Runs in the render worker only.
-final class APNGFrames {
+final class APNGFrames: FrameSequence {
     /// One frame's control and where its compressed data lies in the file.
     struct Frame {
         var width = 0, height = 0, x = 0, y = 0

@@ -3,8 +3,9 @@ import QuireGIO
 import QuireTypes
 
 /// An animated GIF's or WebP's frames, decoded one at a time with gdk-pixbuf's animation API
-/// (`gdk_pixbuf_animation_*`; WebP through webp-pixbuf-loader), and an animated PNG's, composed by
-/// ``APNGFrames`` (gdk-pixbuf decodes only its default image), for a viewer that plays it.
+/// (`gdk_pixbuf_animation_*`; WebP through webp-pixbuf-loader), an animated PNG's, composed by
+/// ``APNGFrames`` (gdk-pixbuf decodes only its default image), and an animated JPEG XL's,
+/// decoded by libjxl (``JPEGXLAnimation``), for a viewer that plays it.
 /// Runs in the render worker only.
 ///
 /// Bounded before anything is decoded: the frames times the canvas's pixels (both read from the
@@ -22,7 +23,8 @@ package final class AnimationFrames {
     let path: DocumentPath
     private let api: quire_gdkpixbuf_api
     private let animation: OpaquePointer?  // GdkPixbufAnimation, owned (GIF, WebP)
-    private let apng: APNGFrames?
+    /// An animation Quire makes frame by frame itself (APNG, JPEG XL), else nil.
+    private let sequence: (any FrameSequence)?
     private var iterator: OpaquePointer?  // GdkPixbufAnimationIter, owned
     /// The frame the iterator is on, the time (ms) it began, and its delay (ms).
     private var index = 0
@@ -63,11 +65,16 @@ package final class AnimationFrames {
         let api = try LazyLibraries.pixbuf(file.path)
         self.api = api
         if mimeType.hasSuffix("png") {
-            apng = try APNGFrames(file: file, api: api)
+            sequence = try APNGFrames(file: file, api: api)
             animation = nil
             return
         }
-        apng = nil
+        if mimeType == "image/jxl" {
+            sequence = try JPEGXLAnimation(file: file, width: width, height: height)
+            animation = nil
+            return
+        }
+        sequence = nil
         guard let loader = api.gdk_pixbuf_loader_new() else {
             throw DocumentError(kind: .unsupported, path: file.path, reason: "cannot create an image loader")
         }
@@ -114,7 +121,7 @@ package final class AnimationFrames {
         guard number >= 0, number < info.frames else {
             throw DocumentError(kind: .unsupported, path: path, reason: "the animation has no frame \(number + 1) (it has \(info.frames))")
         }
-        if let apng { return try apng.frame(number, width: width, height: height) }
+        if let sequence { return try sequence.frame(number, width: width, height: height) }
         if iterator == nil || number < index { try restart() }
         while index < number {
             guard let iterator else { break }

@@ -1,8 +1,9 @@
 import QuireTypes
 
-/// An animated image's frames, length and loop count — GIF, animated PNG and animated WebP —
-/// read from the container's own blocks (GIF's image descriptors and graphic control
-/// extensions, APNG's `acTL`/`fcTL` chunks, WebP's `ANIM`/`ANMF` chunks), no frame decoded.
+/// An animated image's frames, length and loop count — GIF, animated PNG, animated WebP and
+/// animated JPEG XL — read from the container's own blocks (GIF's image descriptors and graphic
+/// control extensions, APNG's `acTL`/`fcTL` chunks, WebP's `ANIM`/`ANMF` chunks, JPEG XL's frame
+/// headers through libjxl), no frame decoded.
 /// For the card and `info`; nil for a still image.
 public struct AnimationInfo: Sendable, Hashable, Codable {
     /// Frames counted (at least 2).
@@ -35,6 +36,9 @@ public struct AnimationInfo: Sendable, Hashable, Codable {
             info = png(bytes)
         } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
             info = webp(bytes)
+        } else if JPEGXLImage.hasSignature(bytes), !cut {
+            // libjxl reads the frame headers (a file over the scan's bytes is not counted).
+            info = JPEGXLImage.animation(bytes)?.info
         }
         guard var info, info.frames > 1 else { return nil }
         info.isCut = cut

@@ -291,6 +291,12 @@ struct InfoCommandTests {
         let records = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [[String: Any]])
         let animation = try #require(records.first?["animation"] as? [String: Any])
         #expect(animation["frames"] as? Int == 4 && animation["loops"] as? Int == 1 && animation["isCut"] as? Bool == false, "\(animation)")
+        // An animated JPEG XL: its frame headers read by libjxl.
+        let jxl = QuireBinary.run(["info", "--json", Samples.path("animations/animated.jxl"), Samples.path("quadrants.jxl")])
+        let jxlRecords = try #require(try JSONSerialization.jsonObject(with: Data(jxl.standardOutput)) as? [[String: Any]])
+        let jxlAnimation = try #require(jxlRecords.first?["animation"] as? [String: Any], "\(jxlRecords)")
+        #expect(jxlAnimation["frames"] as? Int == 3 && jxlAnimation["loops"] as? Int == 0 && jxlAnimation["duration"] as? Double == 0.3, "\(jxlAnimation)")
+        #expect(jxlRecords.last?["animation"] == nil, "a still JPEG XL")
         let still = QuireBinary.run(["info", "--json", Samples.path("format.gif")])
         let stillRecords = try #require(try JSONSerialization.jsonObject(with: Data(still.standardOutput)) as? [[String: Any]])
         #expect(stillRecords.first?["animation"] == nil)

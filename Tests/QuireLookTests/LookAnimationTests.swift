@@ -66,6 +66,37 @@ final class LookAnimationTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// An animated JPEG XL (red, green, blue, 100 ms each) plays in the window as a GIF does:
+    /// its frames come from libjxl in the worker, and the picture goes through its colours.
+    @Test func anAnimatedJPEGXLPlays() throws {
+        let harness = try LookHarness("quire-look-animation-jxl")
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("animations/animated.jxl")])
+        defer { viewer.stop() }
+        let window = try #require(bed.waitForWindow(named: "^animated\\.jxl$"))
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name.hasPrefix("animated, 3 frames, 0.3 s · playing") } }
+        #expect(tree.contains { $0.role == "label" && $0.name.hasPrefix("animated, 3 frames, 0.3 s · playing") },
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
+        // Screenshots until each of the three colours has filled the picture once (60×40:
+        // a raster is not enlarged).
+        var seen: Set<String> = []
+        let deadline = Date().addingTimeInterval(20)
+        var shot = 0
+        while seen.count < 3, Date() < deadline {
+            let image = try Screenshot(path: bed.screenshot("animation-jxl-\(shot)", window: window))
+            shot += 1
+            for (name, test) in [("red", { (r: UInt8, g: UInt8, b: UInt8) in r > 200 && g < 60 && b < 60 }),
+                                 ("green", { (r: UInt8, g: UInt8, b: UInt8) in g > 200 && r < 60 && b < 60 }),
+                                 ("blue", { (r: UInt8, g: UInt8, b: UInt8) in b > 200 && r < 60 && g < 60 })] where image.count(test) > 2_000 {
+                seen.insert(name)
+            }
+            usleep(40_000)
+        }
+        #expect(seen == ["red", "green", "blue"], "the frames shown in turn: \(seen)")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     /// 10,000 full-size frames: the first frame (red all over) is shown, the status line says
     /// in one line why it does not play, and the window answers keys (no hang).
     @Test func tooManyFramesShowsTheFirstFrameAndSaysWhy() throws {

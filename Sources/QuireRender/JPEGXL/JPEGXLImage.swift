@@ -36,6 +36,32 @@ enum JPEGXLImage {
         return try CairoImage(copyingRGBA: pixels, width: width, height: height, path: file.path)
     }
 
+    /// An animated image's frames, length and loops, and each frame's delay (ms), read from the
+    /// frame headers (no pixel decoded); nil for a still image, damaged data, or no libjxl.
+    /// Counting stops past ``AnimationFrames/maximumFrames`` (the animation is then refused).
+    static func animation(_ bytes: [UInt8], api: quire_jxl_api? = nil) -> (info: AnimationInfo, delays: [Int])? {
+        guard let api = api ?? (try? LazyLibraries.jxl(DocumentPath("image.jxl"))) else { return nil }
+        let capacity = AnimationFrames.maximumFrames
+        var durations = [UInt32](repeating: 0, count: capacity)
+        var count: UInt32 = 0, loops: UInt32 = 0
+        var animated: Int32 = 0
+        let status = StandardOutputDiversion.run {
+            withUnsafePointer(to: api) { api in
+                bytes.withUnsafeBufferPointer { buffer in
+                    durations.withUnsafeMutableBufferPointer { durations in
+                        quire_jxl_animation(api, buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, buffer.count,
+                                            durations.baseAddress!, UInt32(capacity), &count, &loops, &animated)
+                    }
+                }
+            }
+        }
+        guard status == QUIRE_JXL_OK, animated != 0, count > 1 else { return nil }
+        let delays = durations.prefix(min(Int(count), capacity)).map { Int((AnimationInfo.delay(Double($0) / 1000) * 1000).rounded()) }
+        let info = AnimationInfo(frames: Int(count), duration: Double(delays.reduce(0, +)) / 1000,
+                                 loops: loops == 0 ? 0 : (loops == 1 ? nil : Int(loops) - 1), isCut: false)
+        return (info, delays)
+    }
+
     private static func decode(_ file: InputFile, limits: RenderLimits,
                                headerOnly: Bool) throws(DocumentError) -> (Int, Int, UnsafeMutablePointer<UInt8>?) {
         let api = try LazyLibraries.jxl(file.path)
