@@ -13,7 +13,7 @@ DEB_BUILD := pkg-config libglib2.0-dev shared-mime-info libpoppler-glib-dev libc
 	libgdk-pixbuf-2.0-dev libcups2-dev libqpdf-dev zlib1g-dev libarchive-dev libspectre-dev libpng-dev libpoppler-cpp-dev \
 	librsvg2-2 librsvg2-common libpangocairo-1.0-0 fonts-dejavu-core libgtk-4-dev libgtksourceview-5-dev libadwaita-1-dev \
 	libfontconfig-dev libreofficekit-dev \
-	libsqlite3-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libdjvulibre-dev libraw-dev libjxl-dev libheif-dev libgmime-3.0-dev
+	libsqlite3-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libdjvulibre-dev libraw-dev libjxl-dev libavif-dev libheif-dev libgmime-3.0-dev
 # python3-pycryptodome: pypdf's AES, to read back the encrypted PDFs the form tests fill.
 DEB_TEST := qpdf poppler-utils util-linux iproute2 cups cups-client cups-ipp-utils cups-filters dbus-daemon \
 	webp-pixbuf-loader python3 desktop-file-utils libglib2.0-bin bubblewrap tmux slurm-wlm munge \

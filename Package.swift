@@ -70,6 +70,9 @@ let package = Package(
             name: "CJXL", path: "Sources/CJXL",
             providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(
+            name: "CAVIF", path: "Sources/CAVIF",
+            providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(
             name: "CGMime", path: "Sources/CGMime",
             providers: [.apt(["libgmime-3.0-dev"])]),
         .systemLibrary(
@@ -143,7 +146,7 @@ let package = Package(
             name: "QuireRender",
             dependencies: ["QuireTypes", "QuireSheets", "CPoppler", "CGdkPixbuf", "CCairo", "CRsvg", "CPangoCairo",
                            "CArchive", "CSpectre", "CPNG", "CQPDF", "CPopplerSplash", "CZlib", "CFontconfig", "CGStreamer",
-                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CJXL", "CHEIF", "CGMime", "CGtkSourceViewLazy"]),
+                           "CLibreOfficeKit", "CSQLite", "CCmarkGFM", "CDjVuLibre", "CLibRaw", "CJXL", "CAVIF", "CHEIF", "CGMime", "CGtkSourceViewLazy"]),
         .target(name: "QuirePrint", dependencies: ["QuireTypes", "QuireSheets", "CCUPS"]),
         // The render service: one worker protocol and client for every helper process that
         // renders (batch thumbnails, the viewers' documents and pages), the worker's loop and

@@ -80,6 +80,18 @@ fi
 if command -v cjxl >/dev/null 2>&1; then
     cjxl "$out/animations/animated.gif" "$out/animations/animated.jxl" -d 0 >/dev/null 2>&1
 fi
+# An animated AVIF (an image sequence; Debian 12 has no avifenc): three 60x40 frames (red, green,
+# blue) encoded as still AVIFs by heif-enc, their AV1 data put in one track by avif-sequence.py,
+# 100 ms each.
+if command -v heif-enc >/dev/null 2>&1; then
+    frames=$(mktemp -d)
+    /usr/bin/python3 -I -c 'import sys; from PIL import Image
+for name, colour in [("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 0, 255))]:
+    Image.new("RGB", (60, 40), colour).save(sys.argv[1] + "/" + name + ".png")' "$frames"
+    for colour in red green blue; do heif-enc -A -q 90 -o "$frames/$colour.avif" "$frames/$colour.png" >/dev/null; done
+    python3 "$here/avif-sequence.py" "$out/animations/animated.avif" 100 "$frames/red.avif" "$frames/green.avif" "$frames/blue.avif"
+    rm -rf "$frames"
+fi
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).
 python3 "$here/shadings.py" "$out"
 # Fonts (fonts/): a collection and a WOFF made from DejaVu, a truncated font, a broken table.

@@ -4,8 +4,9 @@ import QuireTypes
 
 /// An animated GIF's or WebP's frames, decoded one at a time with gdk-pixbuf's animation API
 /// (`gdk_pixbuf_animation_*`; WebP through webp-pixbuf-loader), an animated PNG's, composed by
-/// ``APNGFrames`` (gdk-pixbuf decodes only its default image), and an animated JPEG XL's,
-/// decoded by libjxl (``JPEGXLAnimation``), for a viewer that plays it.
+/// ``APNGFrames`` (gdk-pixbuf decodes only its default image), an animated JPEG XL's, decoded
+/// by libjxl (``JPEGXLAnimation``), and an AVIF sequence's, decoded by libavif
+/// (``AVIFSequence``), for a viewer that plays it.
 /// Runs in the render worker only.
 ///
 /// Bounded before anything is decoded: the frames times the canvas's pixels (both read from the
@@ -71,6 +72,11 @@ package final class AnimationFrames {
         }
         if mimeType == "image/jxl" {
             sequence = try JPEGXLAnimation(file: file, width: width, height: height)
+            animation = nil
+            return
+        }
+        if mimeType == "image/avif" {
+            sequence = try AVIFSequence(file: file, limits: limits)
             animation = nil
             return
         }

@@ -1,9 +1,10 @@
 import QuireTypes
 
-/// An animated image's frames, length and loop count — GIF, animated PNG, animated WebP and
-/// animated JPEG XL — read from the container's own blocks (GIF's image descriptors and graphic
-/// control extensions, APNG's `acTL`/`fcTL` chunks, WebP's `ANIM`/`ANMF` chunks, JPEG XL's frame
-/// headers through libjxl), no frame decoded.
+/// An animated image's frames, length and loop count — GIF, animated PNG, animated WebP,
+/// animated JPEG XL and AVIF sequences — read from the container's own blocks (GIF's image
+/// descriptors and graphic control extensions, APNG's `acTL`/`fcTL` chunks, WebP's `ANIM`/`ANMF`
+/// chunks, JPEG XL's frame headers through libjxl, an AVIF track's sample tables through
+/// libavif), no frame decoded.
 /// For the card and `info`; nil for a still image.
 public struct AnimationInfo: Sendable, Hashable, Codable {
     /// Frames counted (at least 2).
@@ -39,6 +40,9 @@ public struct AnimationInfo: Sendable, Hashable, Codable {
         } else if JPEGXLImage.hasSignature(bytes), !cut {
             // libjxl reads the frame headers (a file over the scan's bytes is not counted).
             info = JPEGXLImage.animation(bytes)?.info
+        } else if AVIFSequence.isSequence(bytes), !cut {
+            // libavif reads the track's sample tables.
+            info = (try? AVIFSequence(bytes: bytes, path: file.path, limits: .standard))?.animation
         }
         guard var info, info.frames > 1 else { return nil }
         info.isCut = cut

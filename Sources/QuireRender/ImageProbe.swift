@@ -6,7 +6,17 @@ import QuireTypes
 public enum ImageProbe {
     /// The header facts of the image in `file`, or nil when no installed loader recognises it.
     public static func info(of file: InputFile) -> ImageInfo? {
-        guard let head = try? file.read(upTo: 32) else { return nil }
+        guard let head = try? file.read(upTo: 64) else { return nil }
+        if AVIFSequence.isSequence(head), file.size <= Int64(AnimationInfo.maximumBytes) {
+            // An animated AVIF: libavif reads its track (a file with an image item too is
+            // sized by that item below, as libheif draws it).
+            var unlimited = RenderLimits.standard
+            unlimited.maximumImagePixels = .max
+            if HEIFImageSize(head: (try? file.read(upTo: HEIFImageSize.headLimit)) ?? []) == nil,
+               let bytes = try? file.read(upTo: Int(file.size)), let sequence = try? AVIFSequence(bytes: bytes, path: file.path, limits: unlimited) {
+                return ImageInfo(width: sequence.width, height: sequence.height, format: "avif")
+            }
+        }
         if JPEGXLImage.hasSignature(head) {
             guard let size = try? JPEGXLImage.size(of: file) else { return nil }
             return ImageInfo(width: size.width, height: size.height, format: "jxl")

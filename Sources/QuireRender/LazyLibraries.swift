@@ -10,6 +10,7 @@ internal import CGStreamer
 internal import CDjVuLibre
 internal import CLibRaw
 internal import CJXL
+internal import CAVIF
 internal import CHEIF
 internal import CGMime
 import QuireTypes
@@ -97,6 +98,13 @@ enum LazyLibraries {
 
     static func jxl(_ path: DocumentPath) throws(DocumentError) -> quire_jxl_api {
         guard let api = jxlAPI else { throw missing("libjxl (libjxl0.7)", "JPEG XL", path) }
+        return api
+    }
+
+    private static let avifAPI: quire_avif_api? = quire_avif_api_load()?.pointee
+
+    static func avif(_ path: DocumentPath) throws(DocumentError) -> quire_avif_api {
+        guard let api = avifAPI else { throw missing("libavif (libavif15)", "an animated AVIF", path) }
         return api
     }
 

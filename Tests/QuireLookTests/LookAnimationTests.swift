@@ -66,14 +66,16 @@ final class LookAnimationTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
-    /// An animated JPEG XL (red, green, blue, 100 ms each) plays in the window as a GIF does:
-    /// its frames come from libjxl in the worker, and the picture goes through its colours.
-    @Test func anAnimatedJPEGXLPlays() throws {
-        let harness = try LookHarness("quire-look-animation-jxl")
+    /// An animated JPEG XL and an AVIF sequence (red, green, blue, 100 ms each) play in the
+    /// window as a GIF does: their frames come from libjxl and libavif in the worker, and the
+    /// picture goes through its colours.
+    @Test(arguments: ["jxl", "avif"])
+    func anAnimatedJPEGXLOrAVIFPlays(format: String) throws {
+        let harness = try LookHarness("quire-look-animation-\(format)")
         let bed = harness.bed
-        let viewer = try harness.look([Samples.path("animations/animated.jxl")])
+        let viewer = try harness.look([Samples.path("animations/animated.\(format)")])
         defer { viewer.stop() }
-        let window = try #require(bed.waitForWindow(named: "^animated\\.jxl$"))
+        let window = try #require(bed.waitForWindow(named: "^animated\\.\(format)$"))
         let tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name.hasPrefix("animated, 3 frames, 0.3 s · playing") } }
         #expect(tree.contains { $0.role == "label" && $0.name.hasPrefix("animated, 3 frames, 0.3 s · playing") },
                 "\(tree.filter { $0.role == "label" }.map(\.name))")
@@ -83,7 +85,7 @@ final class LookAnimationTests {
         let deadline = Date().addingTimeInterval(20)
         var shot = 0
         while seen.count < 3, Date() < deadline {
-            let image = try Screenshot(path: bed.screenshot("animation-jxl-\(shot)", window: window))
+            let image = try Screenshot(path: bed.screenshot("animation-\(format)-\(shot)", window: window))
             shot += 1
             for (name, test) in [("red", { (r: UInt8, g: UInt8, b: UInt8) in r > 200 && g < 60 && b < 60 }),
                                  ("green", { (r: UInt8, g: UInt8, b: UInt8) in g > 200 && r < 60 && b < 60 }),

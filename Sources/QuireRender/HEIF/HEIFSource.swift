@@ -54,11 +54,26 @@ extension RenderEngine {
     /// file's own thumbnail for small rasters, the shot's details (its Exif item) on the card.
     /// Without libheif these types go to the image engine (gdk-pixbuf's loaders, if installed).
     static let heif = RenderEngine(name: "heif", families: [.image], open: { (input) throws(DocumentError) in
-        let heif = try HEIFFile(file: input.file, limits: input.limits)
         let header: [UInt8]
         do throws(InputError) { header = try input.file.read(upTo: 256 * 1024) } catch { throw DocumentError(error) }
+        // An AVIF image sequence (animated AVIF): its frames from libavif; its still image from
+        // libheif when it has one, else the first frame.
+        let animation = AVIFSequence.isSequence(header) ? AnimationInfo.read(input.file) : nil
+        let heif: HEIFFile
+        do throws(DocumentError) {
+            heif = try HEIFFile(file: input.file, limits: input.limits)
+        } catch where AVIFSequence.isSequence(header) && error.kind == .damaged {
+            let sequence = try AVIFSequence(file: input.file, limits: input.limits)
+            var opened = Opened(source: DecodedImageSource(image: try sequence.image(0), path: input.file.path),
+                                details: animation?.cardDetails ?? [])
+            opened.animation = animation
+            return opened
+        }
         var details = PhotoDetails.ofPhoto(head: header, file: input.file)?.cardDetails ?? []
         if heif.images.count > 1 { details.append(DocumentDetail("Images", "\(heif.images.count)")) }
-        return Opened(source: HEIFSource(heif: heif, limits: input.limits), details: details)
+        details += animation?.cardDetails ?? []
+        var opened = Opened(source: HEIFSource(heif: heif, limits: input.limits), details: details)
+        opened.animation = animation
+        return opened
     }, accepts: { (type, _) in HEIFFile.applies(to: type) })
 }
