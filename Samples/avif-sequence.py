@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """An animated AVIF (an AVIF image sequence, brand 'avis') made from still AVIF images. Usage:
-avif-sequence.py OUT.avif DELAY_MS STILL.avif...
+avif-sequence.py OUT.avif DELAY_MS [--repeat N] STILL.avif...
 
 Debian 12 has no avifenc; heif-enc -A encodes each frame as a still AVIF (AV1 through libaom).
 This script takes each still's AV1 data (the primary item's extents, named by its 'iloc') and
 its 'av1C' property, and writes them as the samples of one 'pict' track in a 'moov' (every
 sample a keyframe, each DELAY_MS long): the layout libavif reads as a sequence. It writes no
 image item (no 'meta'): a sequence-only file, as some encoders make them.
+
+With --repeat N, the stills' samples are listed N times over, every repeat a chunk of its own
+pointing at the same bytes: a hostile file of very many frames in a few hundred kilobytes.
 """
 import struct, sys
 
@@ -74,10 +77,14 @@ def full(kind, version, flags, *parts):
     return box(kind, struct.pack(">I", version << 24 | flags), *parts)
 
 out, delay, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+repeat = 1
+if paths[:1] == ["--repeat"]:
+    repeat, paths = int(paths[1]), paths[2:]
 frames = [still(p) for p in paths]
 width, height, av1c = frames[0][2], frames[0][3], frames[0][1]
 samples = [f[0] for f in frames]
-duration = delay * len(samples)
+count = len(samples) * repeat
+duration = delay * count
 matrix = struct.pack(">9I", 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000)
 # No "avif" or "mif1" brand: those promise an image item (a meta box), which this file has not.
 ftyp = box("ftyp", b"avis", struct.pack(">I", 0), b"avis", b"msf1", b"iso8", b"miaf", b"MA1B")
@@ -87,10 +94,10 @@ entry = box("av01", bytes(6), struct.pack(">H", 1), bytes(16), struct.pack(">HH"
 def moov(chunk_offset):
     stbl = box("stbl",
                full("stsd", 0, 0, struct.pack(">I", 1), entry),
-               full("stts", 0, 0, struct.pack(">III", 1, len(samples), delay)),
+               full("stts", 0, 0, struct.pack(">III", 1, count, delay)),
                full("stsc", 0, 0, struct.pack(">IIII", 1, 1, len(samples), 1)),
-               full("stsz", 0, 0, struct.pack(">II", 0, len(samples)), b"".join(struct.pack(">I", len(s)) for s in samples)),
-               full("stco", 0, 0, struct.pack(">II", 1, chunk_offset)))
+               full("stsz", 0, 0, struct.pack(">II", 0, count), b"".join(struct.pack(">I", len(s)) for s in samples) * repeat),
+               full("stco", 0, 0, struct.pack(">I", repeat), struct.pack(">I", chunk_offset) * repeat))
     minf = box("minf", full("vmhd", 0, 1, bytes(8)),
                box("dinf", full("dref", 0, 0, struct.pack(">I", 1), full("url ", 0, 1))), stbl)
     mdia = box("mdia", full("mdhd", 0, 0, struct.pack(">IIII", 0, 0, 1000, duration), struct.pack(">HH", 0x55C4, 0)),

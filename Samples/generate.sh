@@ -90,6 +90,10 @@ for name, colour in [("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 
     Image.new("RGB", (60, 40), colour).save(sys.argv[1] + "/" + name + ".png")' "$frames"
     for colour in red green blue; do heif-enc -A -q 90 -o "$frames/$colour.avif" "$frames/$colour.png" >/dev/null; done
     python3 "$here/avif-sequence.py" "$out/animations/animated.avif" 100 "$frames/red.avif" "$frames/green.avif" "$frames/blue.avif"
+    # Hostile: 20,000 frames (the red one's bytes listed over and over): too many to play.
+    python3 "$here/avif-sequence.py" "$out/animations/many-frames.avif" 40 --repeat 20000 "$frames/red.avif"
+    # Cut short: the last frames' bytes missing (the track still lists them).
+    head -c $(( $(stat -c %s "$out/animations/animated.avif") - 40 )) "$out/animations/animated.avif" > "$out/animations/truncated.avif"
     rm -rf "$frames"
 fi
 # PDFs that stress one poppler backend or the other (shadings, a huge image, many glyphs).

@@ -12,8 +12,11 @@ public enum ImageProbe {
             // sized by that item below, as libheif draws it).
             var unlimited = RenderLimits.standard
             unlimited.maximumImagePixels = .max
-            if HEIFImageSize(head: (try? file.read(upTo: HEIFImageSize.headLimit)) ?? []) == nil,
-               let bytes = try? file.read(upTo: Int(file.size)), let sequence = try? AVIFSequence(bytes: bytes, path: file.path, limits: unlimited) {
+            if HEIFImageSize(head: (try? file.read(upTo: HEIFImageSize.headLimit)) ?? []) == nil {
+                // No image item: the track is the image, or the file is not readable (gdk-pixbuf's
+                // HEIF loader would only print a warning of its own).
+                guard let bytes = try? file.read(upTo: Int(file.size)),
+                      let sequence = try? AVIFSequence(bytes: bytes, path: file.path, limits: unlimited) else { return nil }
                 return ImageInfo(width: sequence.width, height: sequence.height, format: "avif")
             }
         }
@@ -32,6 +35,9 @@ public enum ImageProbe {
             if let heif = try? HEIFFile(file: file, limits: unlimited), let size = heif.sizes.first {
                 return ImageInfo(width: size.width, height: size.height, format: "heif")
             }
+            // Not for gdk-pixbuf either: its HEIF loader is libheif too, and would only print a
+            // warning of its own beside the one-line error.
+            return nil
         }
         guard let api = LazyLibraries.installedPixbuf else { return nil }
         // Headers gdk-pixbuf must not see (a BMP claiming a gigabyte-sized info header).

@@ -89,6 +89,31 @@ struct AnimationFrameTests {
         }
     }
 
+    /// Hostile and damaged AVIF sequences: 20,000 frames (one frame's bytes listed over and over)
+    /// are refused to play by their count in one line, the first frame still drawn; a file cut
+    /// inside its frames' data is refused in one line when opened, by the viewer's worker and by
+    /// `info` (no loader's warning beside it).
+    @Test func aHostileOrCutAVIFSequenceIsOneLine() throws {
+        let client = Self.client()
+        defer { client.stop() }
+        let many = DocumentRequest(path: DocumentPath(Samples.path("animations/many-frames.avif")))
+        let facts = try client.open(many)
+        #expect(facts.animation?.frames == 20_000)
+        let refusal = try #require(facts.animationRefusal)
+        #expect(refusal == "too many frames to play (20000, more than 10000)", "\(refusal)")
+        #expect(throws: RenderProblem.self) { try client.renderFrame(PageRequest(document: many, page: 1, width: 60, height: 40)) }
+        let first = try client.renderPage(PageRequest(document: many, page: 0, width: 60, height: 40))
+        #expect(Self.middle(first).red > 240 && Self.middle(first).green < 16, "the first frame: red")
+        do {
+            _ = try client.open(DocumentRequest(path: DocumentPath(Samples.path("animations/truncated.avif"))))
+            Issue.record("a cut AVIF sequence was opened")
+        } catch {
+            #expect(error.message.contains("not a readable AVIF image sequence") && !error.message.contains("\n"), "\(error.message)")
+        }
+        let info = QuireBinary.run(["info", Samples.path("animations/truncated.avif")])
+        #expect(info.status != 0 && info.errorLines.count == 1, "\(info.standardError)")
+    }
+
     /// 10,000 full-size frames of a 1000×1000 canvas: refused to play in one line when opened
     /// (no frame decoded), the frame request refused at once, the first frame still drawn.
     @Test func tooManyFramesIsOneLineAndTheFirstFrameIsShown() throws {

@@ -12,10 +12,10 @@ import Testing
         // shows a table as text, without sorting (yet). The JSON tree is the terminal's (the
         // window shows a JSON document's text).
         .window: [.help, .info, .panLeft, .panRight, .openEntry, .copyPath, .sortColumn, .tree, .foldNode, .foldAll, .unfoldAll, .copyNodePath],
-        // The terminal: no picture clipboard, no text selection, no page thumbnails, no Markup
+        // The terminal: no picture clipboard, no text selection, no Markup
         // (marking a PDF up is the window's); an animated image shows its first frame there and
-        // says it is animated (it does not play).
-        .terminal: [.copyPageImage, .selectAll, .sidebar, .markup, .undo, .redo, .deleteAnnotation, .playPause, .nextFrame, .previousFrame],
+        // says it is animated (it does not play). Its sidebar (C) is a book's contents alone.
+        .terminal: [.copyPageImage, .selectAll, .markup, .undo, .redo, .deleteAnnotation, .playPause, .nextFrame, .previousFrame],
     ]
 
     @Test(arguments: ViewerCommand.FrontEnd.allCases)
