@@ -79,17 +79,20 @@ fi
 # and blending: djxl shows them cut out, so partial.png is not made one.)
 if command -v cjxl >/dev/null 2>&1; then
     cjxl "$out/animations/animated.gif" "$out/animations/animated.jxl" -d 0 >/dev/null 2>&1
+    cjxl "$out/animations/blank-first.gif" "$out/animations/blank-first.jxl" -d 0 >/dev/null 2>&1
 fi
 # An animated AVIF (an image sequence; Debian 12 has no avifenc): three 60x40 frames (red, green,
 # blue) encoded as still AVIFs by heif-enc, their AV1 data put in one track by avif-sequence.py,
-# 100 ms each.
+# 100 ms each; blank-first.avif (white, red, green) and the hostile and cut ones below.
 if command -v heif-enc >/dev/null 2>&1; then
     frames=$(mktemp -d)
     /usr/bin/python3 -I -c 'import sys; from PIL import Image
-for name, colour in [("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 0, 255))]:
+for name, colour in [("red", (255, 0, 0)), ("green", (0, 255, 0)), ("blue", (0, 0, 255)), ("white", (255, 255, 255))]:
     Image.new("RGB", (60, 40), colour).save(sys.argv[1] + "/" + name + ".png")' "$frames"
-    for colour in red green blue; do heif-enc -A -q 90 -o "$frames/$colour.avif" "$frames/$colour.png" >/dev/null; done
+    for colour in red green blue white; do heif-enc -A -q 90 -o "$frames/$colour.avif" "$frames/$colour.png" >/dev/null; done
     python3 "$here/avif-sequence.py" "$out/animations/animated.avif" 100 "$frames/red.avif" "$frames/green.avif" "$frames/blue.avif"
+    # A blank (white) first frame, then red and green: thumbnails show the red one.
+    python3 "$here/avif-sequence.py" "$out/animations/blank-first.avif" 100 "$frames/white.avif" "$frames/red.avif" "$frames/green.avif"
     # Hostile: 20,000 frames (the red one's bytes listed over and over): too many to play.
     python3 "$here/avif-sequence.py" "$out/animations/many-frames.avif" 40 --repeat 20000 "$frames/red.avif"
     # Cut short: the last frames' bytes missing (the track still lists them).

@@ -245,5 +245,15 @@ struct AnimationFrameTests {
         let written = try Document(path: DocumentPath(output)).renderer().render(page: 0, size: .natural)
         let pixel = written.pixel(x: written.width / 2, y: written.height / 2)
         #expect(pixel.red == 255 && pixel.green == 0, "\(pixel)")
+        // The same for an animated JPEG XL (libjxl's frames) and an AVIF sequence (libavif's),
+        // while their first page in a viewer stays the white first frame.
+        for sample in ["animations/blank-first.jxl", "animations/blank-first.avif"] {
+            let thumbnail = try await Document(path: DocumentPath(Samples.path(sample))).thumbnail(size: 64)
+            let middle = thumbnail.image.pixel(x: thumbnail.image.width / 2, y: thumbnail.image.height / 2)
+            #expect(middle.red > 240 && middle.green < 16 && middle.blue < 16, "\(sample): the red frame, not the white one: \(middle)")
+            let page = try Document(path: DocumentPath(Samples.path(sample))).renderer().render(page: 0, size: .longestSide(64))
+            let first = page.pixel(x: page.width / 2, y: page.height / 2)
+            #expect(first.red > 240 && first.green > 240 && first.blue > 240, "\(sample): page 1 is the white first frame: \(first)")
+        }
     }
 }

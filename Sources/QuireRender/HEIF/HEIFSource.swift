@@ -64,7 +64,16 @@ extension RenderEngine {
             heif = try HEIFFile(file: input.file, limits: input.limits)
         } catch where AVIFSequence.isSequence(header) && error.kind == .damaged {
             let sequence = try AVIFSequence(file: input.file, limits: input.limits)
-            var opened = Opened(source: DecodedImageSource(image: try sequence.image(0), path: input.file.path),
+            var image = try sequence.image(0)
+            // A thumbnail of an animation that plays is its first frame that is not blank.
+            if input.preferEmbeddedPreview, let animation,
+               AnimationFrames.refusal(animation, width: sequence.width, height: sequence.height, mimeType: input.contentType.mimeType,
+                                       limits: input.limits) == nil,
+               ImageSource.isBlank(image.rendered()),
+               let frame = sequence.firstFrameNotBlank(of: animation.frames, width: sequence.width, height: sequence.height) {
+                image = try CairoImage(frame)
+            }
+            var opened = Opened(source: DecodedImageSource(image: image, path: input.file.path),
                                 details: animation?.cardDetails ?? [])
             opened.animation = animation
             return opened
