@@ -77,6 +77,12 @@ public final class Document: Sendable {
                 result.thumbnail = .unsupported(reason: reason)
             }
         }
+        // A DRM-protected book's text cannot be shown or printed (its cover may still be its
+        // thumbnail: covers are not encrypted).
+        if contentType.family == .ebook, let reason = EbookSummary.protection(of: file, limits: limits) {
+            result.preview = .unsupported(reason: reason)
+            result.print = .unsupported(reason: reason)
+        }
         return result
     }
 
@@ -183,7 +189,13 @@ public final class Document: Sendable {
         case .comicBook:
             comicBook = try ComicBookSummary.read(file, limits: limits)
         case .ebook:
-            ebook = try EbookSummary.read(file, limits: limits)
+            // A DRM-protected book is still an EPUB book: its card, then why it is not shown
+            // (as an encrypted PDF's card says it needs a password).
+            do throws(DocumentError) {
+                ebook = try EbookSummary.read(file, limits: limits)
+            } catch where error.kind == .unsupported {
+                problem = error
+            }
         case .djvu:
             djvu = try DjVuSummary.read(file, limits: limits)
         case .mail:

@@ -341,6 +341,17 @@ struct InfoCommandTests {
         // Counted from 1: the first scene's line, then 60 paragraphs (each a line and a blank
         // line) before the second scene's, 60 more before part two's.
         #expect(entries.map { $0["line"] as? Int } == [1, 123, 245])
+        // A DRM-protected book: its card all the same, then why, in one line (exit 65, as for an
+        // encrypted PDF).
+        let drm = QuireBinary.run(["info", Samples.path("drm.epub")])
+        #expect(drm.status == 65 && drm.standardOutputText.contains("Kind:       electronic book document"), "\(drm.standardOutputText)")
+        #expect(drm.standardOutputText.contains("Preview:    no — the book is protected by DRM")
+                && drm.standardOutputText.contains("Print:      no — the book is protected by DRM"), "\(drm.standardOutputText)")
+        #expect(drm.errorLines == ["quire: \(Samples.path("drm.epub")): the book is protected by DRM; Quire shows only books that are not"],
+                "\(drm.standardError)")
+        // Nothing offers to show or print it (the viewers' Print, `actions`, `can-print`).
+        let actions = QuireBinary.run(["actions", Samples.path("drm.epub")])
+        #expect(actions.standardOutputText.contains("Print      no: the book is protected by DRM"), "\(actions.standardOutputText)")
         let plain = try #require(records.last?["ebook"] as? [String: Any])
         #expect(plain["contentsFromHeadings"] as? Bool == true && (plain["contents"] as? [Any])?.count == 3)
     }

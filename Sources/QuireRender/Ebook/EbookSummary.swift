@@ -25,6 +25,12 @@ public struct EbookSummary: Sendable, Hashable {
         EbookSummary(try EpubBook(file: file, limits: limits))
     }
 
+    /// Why the book in `file` cannot be shown or printed (DRM), nil when it can (or is no
+    /// readable EPUB: opening it says why); read from the container, nothing laid out.
+    public static func protection(of file: InputFile, limits: RenderLimits = .standard) -> String? {
+        EpubBook.protection(of: file, limits: limits)
+    }
+
     /// The card's facts: author, chapters, words, and how many entries the contents have.
     public var details: [DocumentDetail] {
         var details: [DocumentDetail] = []

@@ -28,17 +28,8 @@ struct EpubBook {
         guard present.contains("META-INF/container.xml") else {
             throw DocumentError(kind: .damaged, path: file.path, reason: "not an EPUB book (no META-INF/container.xml)")
         }
-        if present.contains("META-INF/encryption.xml") {
-            let encryption = XMLScan(try zip.contents(of: "META-INF/encryption.xml", limit: 1 << 20))
-            // Font obfuscation (IDPF, Adobe) is not DRM: only the fonts are scrambled.
-            let drm = encryption.elements.contains { element in
-                element.name == "EncryptionMethod"
-                    && !(element.attributes["Algorithm"] ?? "").hasSuffix("/obfuscation")
-                    && element.attributes["Algorithm"] != "http://ns.adobe.com/pdf/enc#RC"
-            }
-            if drm {
-                throw DocumentError(kind: .unsupported, path: file.path, reason: "the book is protected by DRM; Quire shows only books that are not")
-            }
+        if try Self.isProtected(zip, names: present) {
+            throw DocumentError(kind: .unsupported, path: file.path, reason: Self.protectedReason)
         }
         let container = XMLScan(try zip.contents(of: "META-INF/container.xml", limit: 1 << 20))
         guard let opfPath = container.elements.first(where: { $0.name == "rootfile" })?.attributes["full-path"], present.contains(opfPath) else {
@@ -113,6 +104,28 @@ struct EpubBook {
             return TableOfContents.Entry(level: target.level, title: target.title,
                                          line: chapter.map { placed in target.fragment.flatMap { placed.anchors[$0] }.map { placed.start + $0 } ?? placed.start })
         })
+    }
+
+    static let protectedReason = "the book is protected by DRM; Quire shows only books that are not"
+
+    /// Why the book in `file` cannot be shown (DRM), nil when it can or is no readable EPUB
+    /// (opening it says why then): what the capabilities say before anything is laid out.
+    static func protection(of file: InputFile, limits: RenderLimits = .standard) -> String? {
+        let zip = ZipArchive(file: file, limits: limits)
+        guard let names = try? zip.entryNames(), (try? isProtected(zip, names: Set(names))) == true else { return nil }
+        return protectedReason
+    }
+
+    /// Whether `META-INF/encryption.xml` encrypts the book's content with a cipher: font
+    /// obfuscation (IDPF, Adobe) is not DRM, only the fonts are scrambled.
+    private static func isProtected(_ zip: ZipArchive, names: Set<String>) throws(DocumentError) -> Bool {
+        guard names.contains("META-INF/encryption.xml") else { return false }
+        let encryption = XMLScan(try zip.contents(of: "META-INF/encryption.xml", limit: 1 << 20))
+        return encryption.elements.contains { element in
+            element.name == "EncryptionMethod"
+                && !(element.attributes["Algorithm"] ?? "").hasSuffix("/obfuscation")
+                && element.attributes["Algorithm"] != "http://ns.adobe.com/pdf/enc#RC"
+        }
     }
 
     /// `href` (percent-encoded, relative to `folder`) as an entry of the book, nil when it is
