@@ -1379,11 +1379,11 @@ public final class ViewerModel {
     }
 
     /// Goes to entry `index` of ``contents``: its line at the top. A message when it goes
-    /// nowhere (the part is not shown: the text stopped at a limit before it).
+    /// nowhere (outside the book, or past where the text stopped at a limit).
     public func goTo(contentsEntry index: Int) -> String? {
         let entries = contents.entries
         guard entries.indices.contains(index) else { return "the book has no contents entry \(index + 1)" }
-        guard let line = entries[index].line else { return "“\(entries[index].title)” is not in the text shown (the book stops early)" }
+        guard let line = entries[index].line else { return "“\(entries[index].title)” is not in the text shown (it is outside the book, or past where the text stops)" }
         return goTo(line + 1)
     }
 
