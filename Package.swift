@@ -218,7 +218,7 @@ let package = Package(
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireLookTests", dependencies: ["Quire", "QuireTestSupport"]),
-        .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireRenderService", "QuireRender", "QuireTestSupport"]),
+        .testTarget(name: "QuireThumbnailsTests", dependencies: ["QuireThumbnails", "QuireRenderService", "QuireRender", "QuireSheets", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

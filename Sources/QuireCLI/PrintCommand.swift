@@ -323,14 +323,16 @@ struct PrintCommand: AsyncParsableCommand {
         // A booklet prints back to back, flipped on the short edge; a one-sided printer gets two passes.
         var passes: String?
         let bookletInOnePass = capabilities?.printsBookletsInOnePass ?? false
-        if sheet.booklet, request.output == nil, let capabilities, let destination {
-            options.sides = capabilities.printsBookletsInOnePass ? .twoSidedShortEdge : .oneSided
-            if !capabilities.printsBookletsInOnePass, sheet.pageSet == .all {
-                sheet.pageSet = .odd
-                passes = "\(destination.fullName) prints on one side only, so the booklet prints in two passes: this job prints the fronts; when they are out, turn the stack over on its short edge, put it back in the tray, and print the backs with the same command and -o page-set=even"
+        sheet.duplex = options.sides.map { $0 != .oneSided } ?? false
+        if request.output == nil, let capabilities, let destination {
+            let fronts = sheet.pageSet == .all
+            if let sides = sheet.fitBooklet(inOnePass: bookletInOnePass) {
+                options.sides = sides
+                if sides == .oneSided, fronts {
+                    passes = "\(destination.fullName) prints on one side only, so the booklet prints in two passes: this job prints the fronts; when they are out, turn the stack over on its short edge, put it back in the tray, and print the backs with the same command and -o page-set=even"
+                }
             }
         }
-        sheet.duplex = options.sides.map { $0 != .oneSided } ?? false
         Watchdog.arm(seconds: request.seconds, path: request.files[0])
         let job = try printer.compose(document, pageRanges: options.pageRanges, sheet: sheet)
         Watchdog.disarm()
@@ -371,14 +373,16 @@ struct PrintCommand: AsyncParsableCommand {
                          system: PrintSystem) throws {
         var sheet = SheetOptions()
         var saved: [String: String] = [:]
+        var given: Set<String> = []
         for (name, value) in words {
             try apply(name, value, to: &sheet)
-            if name == "media", let paper = sheet.paper { saved["media"] = paper.name }
-            if name == "number-up" { saved["number-up"] = String(sheet.numberUp) }
-            if ["fit-to-page", "print-scaling", "scaling"].contains(name) {
-                if case .percent = sheet.scaling { continue }
-                saved["print-scaling"] = sheet.scaling.ippValue
-            }
+            given.insert(name)
+        }
+        if given.contains("media"), let paper = sheet.paper { saved["media"] = paper.name }
+        for choice in SheetOptions.choices where choice.remembered && !given.isDisjoint(with: SheetOptions.spellings(of: choice)) {
+            // A percentage is `scaling`, which lpoptions does not keep for a printer.
+            let value = choice.value(in: sheet)
+            if value.option == nil { saved[choice.name] = value.word }
         }
         if let sides = options.sides { saved["sides"] = sides.rawValue }
         if let mode = options.colorMode { saved["print-color-mode"] = mode.rawValue }

@@ -40,20 +40,9 @@ final class PrintSheetView {
     // How pages go on sheets (composed by Quire; the preview shows the sides that will print).
     private let paperDropDown = gtk_drop_down_new(nil, nil)!
     private let paperLabel = gtk_label_new_with_mnemonic("Pape_r")!
-    private let perSheetDropDown = gtk_drop_down_new(nil, nil)!
-    private let perSheetLabel = gtk_label_new_with_mnemonic("Pages per s_heet")!
-    private let scalingDropDown = gtk_drop_down_new(nil, nil)!
-    private let scalingLabel = gtk_label_new_with_mnemonic("Sca_ling")!
-    private let orientationDropDown = gtk_drop_down_new(nil, nil)!
-    private let orientationLabel = gtk_label_new_with_mnemonic("Orie_ntation")!
-    private let layoutDropDown = gtk_drop_down_new(nil, nil)!
-    private let layoutLabel = gtk_label_new_with_mnemonic("Page _order")!
-    private let borderDropDown = gtk_drop_down_new(nil, nil)!
-    private let borderLabel = gtk_label_new_with_mnemonic("Bor_der")!
-    private let pageSetDropDown = gtk_drop_down_new(nil, nil)!
-    private let pageSetLabel = gtk_label_new_with_mnemonic("Only pr_int")!
-    private let reverseButton = gtk_check_button_new_with_mnemonic("Re_verse order (last side first)")!
-    private let bookletButton = gtk_check_button_new_with_mnemonic("_Booklet (fold in half)")!
+    /// One control per sheet choice (``SheetOptions/choices``), in their order: a drop-down
+    /// with its label, or a check button for a switch.
+    private var choiceControls: [(choice: SheetChoice, label: UnsafeMutablePointer<GtkWidget>?, control: UnsafeMutablePointer<GtkWidget>)] = []
     private let saveAsPDFButton = gtk_check_button_new_with_mnemonic("Save as _PDF:")!
     private let saveAsPDFEntry = gtk_entry_new()!
     private let rememberButton = Accessibility.textButton("Remember for This Printer")
@@ -178,36 +167,32 @@ final class PrintSheetView {
         gtk_grid_attach(cast(grid), colorLabel, 0, 3, 1, 1)
         Accessibility.nameDropDownButton(colorDropDown, "Colour")
         gtk_grid_attach(cast(grid), colorDropDown, 1, 3, 1, 1)
-        var row: Int32 = 4
-        for (label, dropDown, name) in [(paperLabel, paperDropDown, "Paper"), (perSheetLabel, perSheetDropDown, "Pages per sheet"),
-                                        (layoutLabel, layoutDropDown, "Page order"), (borderLabel, borderDropDown, "Border"),
-                                        (scalingLabel, scalingDropDown, "Scaling"), (orientationLabel, orientationDropDown, "Orientation"),
-                                        (pageSetLabel, pageSetDropDown, "Only print")] {
-            gtk_label_set_mnemonic_widget(cast(label), dropDown)
-            gtk_widget_set_halign(label, GTK_ALIGN_END)
-            gtk_grid_attach(cast(grid), label, 0, row, 1, 1)
-            Accessibility.nameDropDownButton(dropDown, name)
-            gtk_grid_attach(cast(grid), dropDown, 1, row, 1, 1)
+        gtk_label_set_mnemonic_widget(cast(paperLabel), paperDropDown)
+        gtk_widget_set_halign(paperLabel, GTK_ALIGN_END)
+        gtk_grid_attach(cast(grid), paperLabel, 0, 4, 1, 1)
+        Accessibility.nameDropDownButton(paperDropDown, "Paper")
+        gtk_grid_attach(cast(grid), paperDropDown, 1, 4, 1, 1)
+        var row: Int32 = 5
+        for choice in SheetOptions.choices {
+            if choice.isSwitch {
+                let button = gtk_check_button_new_with_mnemonic(choice.mnemonicLabel)!
+                Accessibility.setLabel(button, choice.label)
+                gtk_check_button_set_active(cast(button), choice.index(in: sheet.chosen) == 1 ? 1 : 0)
+                gtk_grid_attach(cast(grid), button, 1, row, 1, 1)
+                choiceControls.append((choice, nil, button))
+            } else {
+                let label = gtk_label_new_with_mnemonic(choice.mnemonicLabel)!
+                let dropDown = gtk_drop_down_new(nil, nil)!
+                gtk_label_set_mnemonic_widget(cast(label), dropDown)
+                gtk_widget_set_halign(label, GTK_ALIGN_END)
+                gtk_grid_attach(cast(grid), label, 0, row, 1, 1)
+                Accessibility.nameDropDownButton(dropDown, choice.label)
+                gtk_grid_attach(cast(grid), dropDown, 1, row, 1, 1)
+                Self.setChoices(dropDown, choice.values.map(\.shown), selected: choice.index(in: sheet.chosen) ?? 0)
+                choiceControls.append((choice, label, dropDown))
+            }
             row += 1
         }
-        Self.setChoices(perSheetDropDown, SheetOptions.numberUpChoices.map(String.init),
-                        selected: SheetOptions.numberUpChoices.firstIndex(of: sheet.pagesPerSheet) ?? 0)
-        Self.setChoices(scalingDropDown, PrintSheet.scalingChoices.map(PrintSheet.scalingName),
-                        selected: PrintSheet.scalingChoices.firstIndex(of: sheet.scaling) ?? 0)
-        Self.setChoices(layoutDropDown, SheetOptions.Layout.allCases.map(PrintSheet.layoutName),
-                        selected: SheetOptions.Layout.allCases.firstIndex(of: sheet.layout) ?? 0)
-        Self.setChoices(borderDropDown, SheetOptions.Border.allCases.map(PrintSheet.borderName),
-                        selected: SheetOptions.Border.allCases.firstIndex(of: sheet.border) ?? 0)
-        Self.setChoices(pageSetDropDown, SheetOptions.PageSet.allCases.map(PrintSheet.pageSetName),
-                        selected: SheetOptions.PageSet.allCases.firstIndex(of: sheet.pageSet) ?? 0)
-        Self.setChoices(orientationDropDown, ["Automatic", "Portrait", "Landscape"],
-                        selected: SheetOptions.Orientation.allCases.firstIndex(of: sheet.orientation) ?? 0)
-        Accessibility.setLabel(bookletButton, "Booklet")
-        gtk_grid_attach(cast(grid), bookletButton, 1, row, 1, 1)
-        row += 1
-        Accessibility.setLabel(reverseButton, "Reverse order")
-        gtk_grid_attach(cast(grid), reverseButton, 1, row, 1, 1)
-        row += 1
         let saveRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         Accessibility.setLabel(saveAsPDFButton, "Save as PDF")
         gtk_box_append(cast(saveRow), saveAsPDFButton)
@@ -318,13 +303,17 @@ final class PrintSheetView {
         }
         Signal.connect(copies, "changed") { [unowned self] in self.validate() }
         Signal.connect(copies, "value-changed") { [unowned self] in self.validate() }
-        for dropDown in [sidesDropDown, colorDropDown, paperDropDown, perSheetDropDown, scalingDropDown, orientationDropDown,
-                         layoutDropDown, borderDropDown, pageSetDropDown] {
+        for dropDown in [sidesDropDown, colorDropDown, paperDropDown] {
             Signal.connectIgnoringArgument(dropDown, "notify::selected") { [unowned self] in self.validate() }
         }
-        for button in [bookletButton, reverseButton, saveAsPDFButton] {
-            Signal.connect(button, "toggled") { [unowned self] in self.validate() }
+        for (choice, _, control) in choiceControls {
+            if choice.isSwitch {
+                Signal.connect(control, "toggled") { [unowned self] in self.validate() }
+            } else {
+                Signal.connectIgnoringArgument(control, "notify::selected") { [unowned self] in self.validate() }
+            }
         }
+        Signal.connect(saveAsPDFButton, "toggled") { [unowned self] in self.validate() }
         Signal.connect(saveAsPDFEntry, "changed") { [unowned self] in self.validate() }
         Signal.connect(rememberButton, "clicked") { [unowned self] in
             self.validate()
@@ -395,8 +384,11 @@ final class PrintSheetView {
         Self.setChoices(paperDropDown, [defaultName] + papers.map(\.displayName),
                         selected: sheet.paper.flatMap { paper in papers.firstIndex { $0.name == paper.name } }.map { $0 + 1 } ?? 0)
         // The chosen printer's saved options (the model applied them) show in the fields.
-        gtk_drop_down_set_selected(cast(perSheetDropDown), guint(SheetOptions.numberUpChoices.firstIndex(of: sheet.pagesPerSheet) ?? 0))
-        gtk_drop_down_set_selected(cast(scalingDropDown), guint(PrintSheet.scalingChoices.firstIndex(of: sheet.scaling) ?? 0))
+        for (choice, _, control) in choiceControls where choice.remembered {
+            let index = choice.index(in: sheet.chosen) ?? 0
+            if choice.isSwitch { gtk_check_button_set_active(cast(control), index == 1 ? 1 : 0) }
+            else { gtk_drop_down_set_selected(cast(control), guint(index)) }
+        }
         gtk_drop_down_set_selected(cast(sidesDropDown), guint(sheet.sides.flatMap { sides.firstIndex(of: $0) }.map { $0 + 1 } ?? 0))
         gtk_drop_down_set_selected(cast(colorDropDown), guint(sheet.colorMode.flatMap { colors.firstIndex(of: $0) }.map { $0 + 1 } ?? 0))
     }
@@ -435,23 +427,16 @@ final class PrintSheetView {
         sheet.colorMode = color >= 1 && color <= colorsShown.count ? colorsShown[color - 1] : nil
         let paper = Int(gtk_drop_down_get_selected(cast(paperDropDown)))
         sheet.paper = paper >= 1 && paper <= papersShown.count ? papersShown[paper - 1] : nil
-        let perSheet = Int(gtk_drop_down_get_selected(cast(perSheetDropDown)))
-        sheet.pagesPerSheet = SheetOptions.numberUpChoices.indices.contains(perSheet) ? SheetOptions.numberUpChoices[perSheet] : 1
-        let scaling = Int(gtk_drop_down_get_selected(cast(scalingDropDown)))
-        sheet.scaling = PrintSheet.scalingChoices.indices.contains(scaling) ? PrintSheet.scalingChoices[scaling] : .auto
-        let orientation = Int(gtk_drop_down_get_selected(cast(orientationDropDown)))
-        sheet.orientation = SheetOptions.Orientation.allCases.indices.contains(orientation) ? SheetOptions.Orientation.allCases[orientation] : .auto
-        sheet.booklet = gtk_check_button_get_active(cast(bookletButton)) != 0
-        let layout = Int(gtk_drop_down_get_selected(cast(layoutDropDown)))
-        sheet.layout = SheetOptions.Layout.allCases.indices.contains(layout) ? SheetOptions.Layout.allCases[layout] : .lrtb
-        let border = Int(gtk_drop_down_get_selected(cast(borderDropDown)))
-        sheet.border = SheetOptions.Border.allCases.indices.contains(border) ? SheetOptions.Border.allCases[border] : .none
-        let pageSet = Int(gtk_drop_down_get_selected(cast(pageSetDropDown)))
-        sheet.pageSet = SheetOptions.PageSet.allCases.indices.contains(pageSet) ? SheetOptions.PageSet.allCases[pageSet] : .all
-        sheet.reverse = gtk_check_button_get_active(cast(reverseButton)) != 0
-        // Order and border mean something with several pages on a side.
-        let several = sheet.fields.contains(.layout)
-        for widget in [layoutDropDown, layoutLabel, borderDropDown, borderLabel] { gtk_widget_set_visible(widget, several ? 1 : 0) }
+        for (choice, _, control) in choiceControls {
+            let index = choice.isSwitch ? Int(gtk_check_button_get_active(cast(control))) : Int(gtk_drop_down_get_selected(cast(control)))
+            choice.choose(index, in: &sheet.chosen)
+        }
+        // A choice that means nothing with the others (order and border with one page per side) is hidden.
+        for (choice, label, control) in choiceControls {
+            let shown: gboolean = sheet.fields.contains(PrintSheet.Field(choice)) ? 1 : 0
+            gtk_widget_set_visible(control, shown)
+            if let label { gtk_widget_set_visible(label, shown) }
+        }
         let saving = gtk_check_button_get_active(cast(saveAsPDFButton)) != 0
         let path = String(cString: gtk_editable_get_text(OpaquePointer(saveAsPDFEntry)))
         sheet.saveAsPDF = saving && !path.isEmpty ? DocumentPath(path) : nil

@@ -8,7 +8,8 @@ import QuireSheets
 extension PrintSystem {
     /// The options "Remember for this printer" saves: paper, sides, colour, scaling, pages per
     /// sheet (never copies or page ranges, which belong to one job).
-    public static let rememberedOptionNames = ["media", "sides", "print-color-mode", "print-scaling", "number-up"]
+    public static let rememberedOptionNames = ["media", "sides", "print-color-mode"]
+        + SheetOptions.choices.filter(\.remembered).map(\.name)
 
     /// The options saved for `destination` (name → value) — those of ``rememberedOptionNames``
     /// and the other sheet options that the lpoptions file holds for it.

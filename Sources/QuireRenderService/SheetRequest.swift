@@ -13,7 +13,9 @@ public struct SheetRequest: Sendable, Hashable {
         self.options = options
     }
 
-    func write(to writer: inout WireWriter) {
+    /// On the wire the choices travel as their `lp -o` words (``SheetOptions/optionWords``),
+    /// read back as `quire print -o` reads them: a new choice needs nothing here.
+    package func write(to writer: inout WireWriter) {
         writer.integer(Int64(pages.count))
         for page in pages { writer.integer(Int64(page)) }
         let o = options
@@ -21,21 +23,16 @@ public struct SheetRequest: Sendable, Hashable {
         writer.double(o.paper?.width ?? 0)
         writer.double(o.paper?.height ?? 0)
         for margin in [o.margins.top, o.margins.bottom, o.margins.left, o.margins.right] { writer.double(margin) }
-        writer.string(o.orientation.rawValue)
-        switch o.scaling {
-        case .auto: writer.integer(0)
-        case .fit: writer.integer(-1)
-        case .actual: writer.integer(-2)
-        case .percent(let p): writer.integer(Int64(p))
+        writer.integer(o.duplex ? 1 : 0)
+        let words = o.optionWords.filter { $0.0 != "media" }
+        writer.integer(Int64(words.count))
+        for (name, value) in words {
+            writer.string(name)
+            writer.string(value)
         }
-        writer.integer(Int64(o.numberUp))
-        writer.string(o.layout.rawValue)
-        writer.string(o.border.rawValue)
-        writer.string(o.pageSet.rawValue)
-        writer.integer((o.booklet ? 1 : 0) | (o.reverse ? 2 : 0) | (o.duplex ? 4 : 0))
     }
 
-    init(reading reader: inout WireReader) throws(WireReader.Malformed) {
+    package init(reading reader: inout WireReader) throws(WireReader.Malformed) {
         let count = try reader.count(atMost: 1 << 20)
         var pages: [Int] = []
         pages.reserveCapacity(count)
@@ -55,28 +52,12 @@ public struct SheetRequest: Sendable, Hashable {
         let margins = [try reader.double(), try reader.double(), try reader.double(), try reader.double()]
         guard margins.allSatisfy({ $0 >= 0 && $0 < 10_000 }) else { throw WireReader.Malformed() }
         o.margins = Margins(top: margins[0], bottom: margins[1], left: margins[2], right: margins[3])
-        guard let orientation = SheetOptions.Orientation(rawValue: try reader.string()) else { throw WireReader.Malformed() }
-        o.orientation = orientation
-        switch try reader.integer() {
-        case 0: o.scaling = .auto
-        case -1: o.scaling = .fit
-        case -2: o.scaling = .actual
-        case let p where p >= 1 && p <= 400: o.scaling = .percent(Int(p))
-        default: throw WireReader.Malformed()
+        o.duplex = try reader.integer() != 0
+        let words = try reader.count(atMost: 64)
+        for _ in 0..<words {
+            let name = try reader.string(), value = try reader.string()
+            guard name != "media", (try? o.apply(name, value)) == true else { throw WireReader.Malformed() }
         }
-        let numberUp = try reader.integer()
-        guard SheetOptions.numberUpChoices.contains(Int(clamping: numberUp)) else { throw WireReader.Malformed() }
-        o.numberUp = Int(numberUp)
-        guard let layout = SheetOptions.Layout(rawValue: try reader.string()),
-              let border = SheetOptions.Border(rawValue: try reader.string()),
-              let pageSet = SheetOptions.PageSet(rawValue: try reader.string()) else { throw WireReader.Malformed() }
-        o.layout = layout
-        o.border = border
-        o.pageSet = pageSet
-        let flags = try reader.integer()
-        o.booklet = flags & 1 != 0
-        o.reverse = flags & 2 != 0
-        o.duplex = flags & 4 != 0
         options = o
     }
 }

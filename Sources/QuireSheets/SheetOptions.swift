@@ -66,15 +66,85 @@ public struct SheetOptions: Sendable, Hashable {
 
     /// Whether there is nothing to compose: every page printed as it is, in order.
     public var isIdentity: Bool {
-        paper == nil && orientation == .auto && scaling == .auto && numberUp == 1 && border == .none && !booklet
-            && pageSet == .all && !reverse
+        paper == nil && Self.choices.allSatisfy { !$0.composesAlone || $0.isDefault(in: self) }
     }
 
-    /// The `lp -o` names Quire reads into sheet options (and never passes on to CUPS).
-    public static let optionNames: Set<String> = [
-        "media", "landscape", "orientation-requested", "fit-to-page", "print-scaling", "scaling", "number-up",
-        "number-up-layout", "page-border", "page-set", "outputorder", "booklet",
+    /// The print choices people pick from a list, in the order the sheets show them: each
+    /// declared once, with its `lp -o` spelling and its values (see ``SheetChoice``). A new one
+    /// is a field above, an entry here, and its effect in ``Imposition`` or the composer.
+    public static let choices: [SheetChoice] = [
+        SheetChoice(name: "orientation-requested", label: "Orie_ntation", short: "Turn",
+                    values: [.init("auto", "Automatic", alsoSpelled: ["none"]), .init("3", "Portrait", alsoSpelled: ["portrait"]),
+                             .init("4", "Landscape", alsoSpelled: ["landscape"])],
+                    expected: "3 (portrait) or 4 (landscape)",
+                    read: { o in .init(["auto": "auto", "portrait": "3", "landscape": "4"][o.orientation.rawValue]!, "") },
+                    write: { o, v in o.orientation = ["3": .portrait, "4": .landscape][v.word] ?? .auto }),
+        SheetChoice(name: "print-scaling", label: "Sca_ling", short: "Scale",
+                    values: [.init("auto", "Automatic", alsoSpelled: ["auto-fit"]), .init("fit", "Fit to printable area", alsoSpelled: ["fill"]),
+                             .init("none", "Actual size")]
+                        + [50, 75, 90, 125, 150, 200].map { .init(String($0), "\($0) %", option: "scaling") },
+                    remembered: true, expected: "auto, fit or none",
+                    read: { o in
+                        switch o.scaling {
+                        case .auto: .init("auto", "")
+                        case .fit: .init("fit", "")
+                        case .actual: .init("none", "")
+                        case .percent(let p): .init(String(p), "\(p) %", option: "scaling")
+                        }
+                    },
+                    write: { o, v in
+                        switch v.word {
+                        case "fit": o.scaling = .fit
+                        case "none": o.scaling = .actual
+                        default: o.scaling = Int(v.word).map { $0 == 100 ? .actual : .percent($0) } ?? .auto
+                        }
+                    }),
+        SheetChoice(name: "number-up", label: "Pages per s_heet", short: "Per side",
+                    values: numberUpChoices.map { .init(String($0), String($0)) }, remembered: true,
+                    read: { o in .init(String(o.numberUp), String(o.numberUp)) },
+                    write: { o, v in o.numberUp = Int(v.word) ?? 1 }),
+        SheetChoice(name: "number-up-layout", label: "Page _order", short: "Order",
+                    values: Layout.allCases.map { .init($0.rawValue, $0.name) }, composesAlone: false,
+                    expected: "one of " + Layout.allCases.map(\.rawValue).joined(separator: ", "),
+                    appliesWhen: { $0.numberUp > 1 && !$0.booklet },
+                    read: { o in .init(o.layout.rawValue, o.layout.name) },
+                    write: { o, v in o.layout = Layout(rawValue: v.word) ?? .lrtb }),
+        SheetChoice(name: "page-border", label: "Bor_der", short: "Border",
+                    values: [.init("none", "None"), .init("single", "Single line"), .init("single-thick", "Single thick line"),
+                             .init("double", "Double line"), .init("double-thick", "Double thick line")],
+                    expected: "one of " + Border.allCases.map(\.rawValue).joined(separator: ", "),
+                    appliesWhen: { $0.numberUp > 1 && !$0.booklet },
+                    read: { o in .init(o.border.rawValue, "") },
+                    write: { o, v in o.border = Border(rawValue: v.word) ?? .none }),
+        SheetChoice(name: "booklet", label: "_Booklet (fold in half)", short: "Booklet",
+                    values: [.init("false", "no", alsoSpelled: ["no", "off"]), .init("true", "yes", alsoSpelled: ["yes", "on", ""])],
+                    isSwitch: true, expected: "true or false",
+                    read: { o in o.booklet ? .init("true", "") : .init("false", "") },
+                    write: { o, v in o.booklet = v.word == "true" }),
+        SheetChoice(name: "page-set", label: "Only pr_int", short: "Print",
+                    values: [.init("all", "All sides"), .init("odd", "Odd sides only"), .init("even", "Even sides only")],
+                    read: { o in .init(o.pageSet.rawValue, "") },
+                    write: { o, v in o.pageSet = PageSet(rawValue: v.word) ?? .all }),
+        SheetChoice(name: "outputorder", label: "Re_verse order (last side first)", short: "Reverse",
+                    values: [.init("normal", "no"), .init("reverse", "yes, last side first")], isSwitch: true,
+                    read: { o in o.reverse ? .init("reverse", "") : .init("normal", "") },
+                    write: { o, v in o.reverse = v.word == "reverse" }),
     ]
+
+    /// The choice `lp -o` spells `name`, if it is one.
+    public static func choice(named name: String) -> SheetChoice? { choices.first { $0.name == name } }
+
+    /// The `lp -o` names that set `choice`: its own, and lp's other spellings of it.
+    public static func spellings(of choice: SheetChoice) -> Set<String> {
+        Set([choice.name] + otherSpellings.filter { $0.value == choice.name }.map(\.key))
+    }
+
+    /// lp's other names for a choice ("landscape" is orientation).
+    private static let otherSpellings = ["landscape": "orientation-requested", "fit-to-page": "print-scaling", "scaling": "print-scaling"]
+
+    /// The `lp -o` names Quire reads into sheet options (and never passes on to CUPS): the
+    /// choices', paper, and the other spellings `lp` has for them.
+    public static let optionNames: Set<String> = Set(choices.map(\.name)).union(otherSpellings.keys).union(["media"])
 
     /// Reads one `lp -o` option; false when `name` is not a sheet option. Throws the user's
     /// message for a value the option does not have. `media` is read by the caller (it needs the
@@ -88,79 +158,48 @@ public struct SheetOptions: Sendable, Hashable {
             default: throw SheetError("\(name)=\(value): expected true or false")
             }
         }
+        // lp's other spellings of orientation and scaling.
         switch name {
         case "landscape":
             orientation = try bool() ? .landscape : .portrait
-        case "orientation-requested":
-            switch lowered {
-            case "3", "portrait": orientation = .portrait
-            case "4", "landscape": orientation = .landscape
-            case "auto", "none": orientation = .auto
-            default: throw SheetError("orientation-requested=\(value): expected 3 (portrait) or 4 (landscape)")
-            }
+            return true
         case "fit-to-page":
             scaling = try bool() ? .fit : .auto
-        case "print-scaling":
-            switch lowered {
-            case "fit", "fill": scaling = .fit
-            case "none": scaling = .actual
-            case "auto", "auto-fit": scaling = .auto
-            default: throw SheetError("print-scaling=\(value): expected auto, fit or none")
-            }
+            return true
         case "scaling":
             let digits = lowered.hasSuffix("%") ? String(lowered.dropLast()) : lowered
             guard let percent = Int(digits), (1...400).contains(percent) else {
                 throw SheetError("scaling=\(value): expected a percentage from 1 to 400")
             }
             scaling = percent == 100 ? .actual : .percent(percent)
-        case "number-up":
-            guard let n = Int(lowered), Self.numberUpChoices.contains(n) else {
-                throw SheetError("number-up=\(value): expected 1, 2, 4, 6, 9 or 16")
-            }
-            numberUp = n
-        case "number-up-layout":
-            guard let parsed = Layout(rawValue: lowered) else {
-                throw SheetError("number-up-layout=\(value): expected one of \(Layout.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            layout = parsed
-        case "page-border":
-            guard let parsed = Border(rawValue: lowered) else {
-                throw SheetError("page-border=\(value): expected one of \(Border.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            border = parsed
-        case "page-set":
-            guard let parsed = PageSet(rawValue: lowered) else { throw SheetError("page-set=\(value): expected all, odd or even") }
-            pageSet = parsed
-        case "outputorder":
-            switch lowered {
-            case "reverse": reverse = true
-            case "normal": reverse = false
-            default: throw SheetError("outputorder=\(value): expected normal or reverse")
-            }
-        case "booklet":
-            booklet = try bool()
+            return true
         default:
-            return false
+            break
         }
+        guard let choice = Self.choice(named: name) else { return false }
+        guard let parsed = choice.parse(value) else {
+            throw SheetError("\(name)=\(value): expected \(choice.expected)")
+        }
+        choice.write(&self, parsed)
         return true
     }
 
-    /// The options as `lp -o` words (for saving and showing), without defaults.
+    /// The options as `lp -o` words (for saving, showing and the worker), without defaults.
     public var optionWords: [(String, String)] {
         var words: [(String, String)] = []
         if let paper { words.append(("media", paper.name)) }
-        if orientation != .auto { words.append(("orientation-requested", orientation == .portrait ? "3" : "4")) }
-        switch scaling {
-        case .auto: break
-        case .fit, .actual: words.append(("print-scaling", scaling.ippValue))
-        case .percent(let p): words.append(("scaling", String(p)))
-        }
-        if numberUp != 1 { words.append(("number-up", String(numberUp))) }
-        if layout != .lrtb { words.append(("number-up-layout", layout.rawValue)) }
-        if border != .none { words.append(("page-border", border.rawValue)) }
-        if pageSet != .all { words.append(("page-set", pageSet.rawValue)) }
-        if reverse { words.append(("outputorder", "reverse")) }
+        for choice in Self.choices where !choice.isDefault(in: self) { words.append(choice.word(in: self)) }
         return words
+    }
+}
+
+extension SheetOptions.Layout {
+    /// How people read the order ("Left to right, top to bottom").
+    public var name: String {
+        let word: [Character: String] = ["l": "left", "r": "right", "t": "top", "b": "bottom"]
+        let letters = Array(rawValue)
+        let first = "\(word[letters[0]]!) to \(word[letters[1]]!)", second = "\(word[letters[2]]!) to \(word[letters[3]]!)"
+        return first.prefix(1).uppercased() + first.dropFirst() + ", " + second
     }
 }
 

@@ -47,16 +47,10 @@ final class TerminalPrintForm {
                 sheet.pageChoice = choices[(index + step + choices.count) % choices.count]
                 replacesOnType = sheet.pageChoice != .range
             case .paper: sheet.cyclePaper(step: step)
-            case .orientation: sheet.cycleOrientation(step: step)
-            case .scaling: sheet.cycleScaling(step: step)
-            case .pagesPerSheet: sheet.cyclePagesPerSheet(step: step)
-            case .layout: sheet.cycleLayout(step: step)
-            case .border: sheet.cycleBorder(step: step)
-            case .booklet: sheet.booklet.toggle()
-            case .pageSet: sheet.cyclePageSet(step: step)
-            case .reverse: sheet.reverse.toggle()
             case .saveAsPDF: sheet.saveAsPDF = sheet.saveAsPDF == nil ? sheet.defaultPDFPath : nil
-            case .copies: return false
+            default:
+                guard let choice = focus.choice else { return false }
+                sheet.cycle(choice, step: step)
             }
         case .backspace:
             if focus == .copies, !sheet.copiesText.isEmpty { sheet.copiesText.removeLast() }
@@ -126,22 +120,13 @@ final class TerminalPrintForm {
         }
         let paper = sheet.paper?.displayName ?? sheet.defaultPaper.map { "printer default (\($0.displayName))" } ?? "printer default"
         rows.append(marker(.paper) + "Paper\u{1B}[0m   " + value(paper, .paper) + beside(.paper, "←/→ change"))
-        rows.append(marker(.orientation) + "Turn\u{1B}[0m    " + value(sheet.orientation.rawValue, .orientation) + "  ←/→ auto, portrait, landscape")
-        let scaling: String = switch sheet.scaling {
-        case .auto: "auto (shrink to fit when larger)"
-        case .fit: "fit to the printable area"
-        default: PrintSheet.scalingName(sheet.scaling).lowercased()
+        // The sheet choices, as declared (``SheetOptions/choices``), where they apply.
+        for field in sheet.fields {
+            guard let choice = field.choice else { continue }
+            let label = choice.shortLabel + String(repeating: " ", count: max(1, 8 - choice.shortLabel.count))
+            rows.append(marker(field) + label + "\u{1B}[0m" + value(choice.value(in: sheet.chosen).shown.lowercased(), field)
+                        + beside(field, "←/→ change"))
         }
-        rows.append(marker(.scaling) + "Scale\u{1B}[0m   " + value(scaling, .scaling) + "  ←/→ change")
-        rows.append(marker(.pagesPerSheet) + "Per side\u{1B}[0m " + value(String(sheet.pagesPerSheet), .pagesPerSheet) + "  ←/→ 1, 2, 4, 6, 9, 16")
-        if sheet.fields.contains(.layout) {
-            rows.append(marker(.layout) + "Order\u{1B}[0m   " + value(PrintSheet.layoutName(sheet.layout).lowercased(), .layout) + "  ←/→ change")
-            rows.append(marker(.border) + "Border\u{1B}[0m  " + value(PrintSheet.borderName(sheet.border).lowercased(), .border) + "  ←/→ change")
-        }
-        rows.append(marker(.booklet) + "Booklet\u{1B}[0m " + value(sheet.booklet ? "yes" : "no", .booklet) + beside(.booklet, "←/→ change"))
-        rows.append(marker(.pageSet) + "Print\u{1B}[0m   " + value(PrintSheet.pageSetName(sheet.pageSet).lowercased(), .pageSet)
-                    + beside(.pageSet, "←/→ all, odd, even sides"))
-        rows.append(marker(.reverse) + "Reverse\u{1B}[0m " + value(sheet.reverse ? "yes, last side first" : "no", .reverse) + "  ←/→ change")
         rows.append(marker(.saveAsPDF) + "Send to\u{1B}[0m " + value(sheet.saveAsPDF.map { "PDF file \($0)" } ?? "the printer", .saveAsPDF)
                     + "  ←/→ printer, Save as PDF")
         if let summary = sheet.summary {

@@ -30,13 +30,23 @@ public final class PrintSheet {
         public var isDefault: Bool { destination.isDefault }
     }
 
-    /// A field the user fills in.
-    public enum Field: String, Sendable, Hashable, CaseIterable {
-        case printer, copies, pages, sides, colorMode
-        /// How pages go on sheets (composed by Quire: what the preview shows is what prints).
-        case paper, orientation, scaling, pagesPerSheet, layout, border, booklet, pageSet, reverse
+    /// A field the user fills in, named as `lp` names what it sets. Besides these, each of
+    /// ``SheetOptions/choices`` is a field (``choice``).
+    public struct Field: Sendable, Hashable {
+        public let name: String
+        public init(_ name: String) { self.name = name }
+        public init(_ choice: SheetChoice) { name = choice.name }
+
+        public static let printer = Field("printer"), copies = Field("copies"), pages = Field("page-ranges")
+        public static let sides = Field("sides"), colorMode = Field("print-color-mode"), paper = Field("media")
         /// Print, or Save as PDF (``saveAsPDF``).
-        case saveAsPDF
+        public static let saveAsPDF = Field("output")
+        public static let orientation = Field("orientation-requested"), scaling = Field("print-scaling")
+        public static let pagesPerSheet = Field("number-up"), layout = Field("number-up-layout"), border = Field("page-border")
+        public static let booklet = Field("booklet"), pageSet = Field("page-set"), reverse = Field("outputorder")
+
+        /// The sheet choice this field is, if it is one.
+        public var choice: SheetChoice? { SheetOptions.choice(named: name) }
     }
 
     public let printers: [Printer]
@@ -86,20 +96,9 @@ public final class PrintSheet {
 
     /// The paper (nil: the printer's default when composing; each page's own size otherwise).
     public var paper: PaperSize?
-    public var orientation: SheetOptions.Orientation = .auto
-    public var scaling: SheetOptions.Scaling = .auto
-    /// Document pages per side: 1, 2, 4, 6, 9 or 16.
-    public var pagesPerSheet = 1
-    /// The order of the pages on a side (with several per side): `number-up-layout`.
-    public var layout: SheetOptions.Layout = .lrtb
-    /// A frame around each page on a side (with several per side): `page-border`.
-    public var border: SheetOptions.Border = .none
-    /// Pages reordered two per side, padded to a multiple of four, to fold.
-    public var booklet = false
-    /// Which sides print: all, the odd or the even ones (`page-set`), for printing the backs by hand.
-    public var pageSet: SheetOptions.PageSet = .all
-    /// Last side first (`outputorder=reverse`), for printers that stack face up.
-    public var reverse = false
+    /// How pages go on sheets as chosen, one value per ``SheetOptions/choices`` (paper,
+    /// margins and sides come from the fields and the printer: ``sheetOptions``).
+    public var chosen = SheetOptions()
     /// Save as PDF: the file the composed job is written to instead of being printed.
     public var saveAsPDF: DocumentPath?
     /// The booklet pass a one-sided printer prints next (fronts, then backs), once started.
@@ -142,9 +141,10 @@ public final class PrintSheet {
         paper = saved["media"].flatMap { $0 == defaults?.defaultMedia ? nil : PaperSize.named($0) }
         sides = saved["sides"].flatMap(PrintOptions.Sides.init(argument:))
         colorMode = saved["print-color-mode"].flatMap { $0 == defaults?.defaultColorMode ? nil : PrintOptions.ColorMode(rawValue: $0) }
-        var sheet = SheetOptions()
-        if let value = saved["print-scaling"], (try? sheet.apply("print-scaling", value)) == true { scaling = sheet.scaling } else { scaling = .auto }
-        if let value = saved["number-up"], (try? sheet.apply("number-up", value)) == true { pagesPerSheet = sheet.numberUp } else { pagesPerSheet = 1 }
+        for choice in SheetOptions.choices where choice.remembered {
+            choice.choose(0, in: &chosen)
+            if let value = saved[choice.name] { _ = try? chosen.apply(choice.name, value) }
+        }
         dropUnsupportedChoices()
     }
 
@@ -170,18 +170,11 @@ public final class PrintSheet {
 
     /// How the pages go on sheets, as chosen (with the printer's default paper and margins).
     public var sheetOptions: SheetOptions {
-        var options = SheetOptions()
+        var options = chosen
+        // A choice that means nothing with the others as they are (order and border with one
+        // page per side) is not applied.
+        for choice in SheetOptions.choices where !choice.applies(to: chosen) { choice.choose(0, in: &options) }
         options.paper = paper
-        options.orientation = orientation
-        options.scaling = scaling
-        options.numberUp = pagesPerSheet
-        if pagesPerSheet > 1 && !booklet {
-            options.layout = layout
-            options.border = border
-        }
-        options.booklet = booklet
-        options.pageSet = pageSet
-        options.reverse = reverse
         if options.paper == nil, !options.isIdentity { options.paper = defaultPaper }
         if saveAsPDF == nil, let paper = options.paper {
             let key = "\(selected.name)\u{0}\(paper.name)"
@@ -189,10 +182,7 @@ public final class PrintSheet {
             options.margins = marginCache[key] ?? .zero
         }
         options.duplex = sides.map { $0 != .oneSided } ?? false
-        if booklet, saveAsPDF == nil, !bookletDuplex {
-            options.pageSet = bookletPass ?? .odd
-            options.duplex = false
-        }
+        if saveAsPDF == nil { _ = options.fitBooklet(inOnePass: bookletDuplex, pass: bookletPass ?? .odd) }
         return options
     }
 
@@ -219,98 +209,21 @@ public final class PrintSheet {
 
     /// What the user must know before a booklet prints on a one-sided printer (said before sending).
     public var bookletNote: String? {
-        guard booklet, saveAsPDF == nil, !bookletDuplex else { return nil }
+        guard chosen.booklet, saveAsPDF == nil, !bookletDuplex else { return nil }
         if bookletPass == .even {
             return "Fronts sent. Turn the printed stack over on its short edge, put it back in the tray, then Print again for the backs."
         }
         return "\(selected.name) prints on one side only: the booklet prints in two passes — the fronts first, then you put the stack back for the backs."
     }
 
-    /// Cycles pages per sheet through 1, 2, 4, 6, 9, 16.
-    public func cyclePagesPerSheet(step: Int) {
-        let choices = SheetOptions.numberUpChoices
-        let index = choices.firstIndex(of: pagesPerSheet) ?? 0
-        pagesPerSheet = choices[(index + step + choices.count) % choices.count]
-    }
+    /// Moves a sheet choice to its next (`step` 1) or previous (-1) value.
+    public func cycle(_ choice: SheetChoice, step: Int) { choice.cycle(&chosen, step: step) }
 
     /// Cycles the paper through the printer's (nil = its default first).
     public func cyclePaper(step: Int) {
         let choices: [PaperSize?] = [nil] + paperChoices.map { Optional($0) }
         let index = choices.firstIndex(where: { $0?.name == paper?.name }) ?? 0
         paper = choices[(index + step + choices.count) % choices.count]
-    }
-
-    /// Cycles orientation: automatic, portrait, landscape.
-    public func cycleOrientation(step: Int) {
-        let choices = SheetOptions.Orientation.allCases
-        let index = choices.firstIndex(of: orientation) ?? 0
-        orientation = choices[(index + step + choices.count) % choices.count]
-    }
-
-    /// The scaling choices a sheet offers: automatic, fit, actual size and common percentages.
-    public static let scalingChoices: [SheetOptions.Scaling] = [.auto, .fit, .actual, .percent(50), .percent(75),
-                                                                .percent(90), .percent(125), .percent(150), .percent(200)]
-
-    /// How a scaling choice is named in the sheets.
-    public static func scalingName(_ scaling: SheetOptions.Scaling) -> String {
-        switch scaling {
-        case .auto: "Automatic"
-        case .fit: "Fit to printable area"
-        case .actual: "Actual size"
-        case .percent(let percent): "\(percent) %"
-        }
-    }
-
-    /// The layout orders, named as people read them ("Left to right, top to bottom").
-    public static func layoutName(_ layout: SheetOptions.Layout) -> String {
-        let word: [Character: String] = ["l": "left", "r": "right", "t": "top", "b": "bottom"]
-        let letters = Array(layout.rawValue)
-        let first = "\(word[letters[0]]!) to \(word[letters[1]]!)", second = "\(word[letters[2]]!) to \(word[letters[3]]!)"
-        return first.prefix(1).uppercased() + first.dropFirst() + ", " + second
-    }
-
-    /// How a border choice is named in the sheets.
-    public static func borderName(_ border: SheetOptions.Border) -> String {
-        switch border {
-        case .none: "None"
-        case .single: "Single line"
-        case .singleThick: "Single thick line"
-        case .double: "Double line"
-        case .doubleThick: "Double thick line"
-        }
-    }
-
-    /// How a page-set choice is named in the sheets.
-    public static func pageSetName(_ set: SheetOptions.PageSet) -> String {
-        switch set {
-        case .all: "All sides"
-        case .odd: "Odd sides only"
-        case .even: "Even sides only"
-        }
-    }
-
-    public func cycleLayout(step: Int) {
-        let choices = SheetOptions.Layout.allCases
-        let index = choices.firstIndex(of: layout) ?? 0
-        layout = choices[(index + step + choices.count) % choices.count]
-    }
-
-    public func cycleBorder(step: Int) {
-        let choices = SheetOptions.Border.allCases
-        let index = choices.firstIndex(of: border) ?? 0
-        border = choices[(index + step + choices.count) % choices.count]
-    }
-
-    public func cyclePageSet(step: Int) {
-        let choices = SheetOptions.PageSet.allCases
-        let index = choices.firstIndex(of: pageSet) ?? 0
-        pageSet = choices[(index + step + choices.count) % choices.count]
-    }
-
-    public func cycleScaling(step: Int) {
-        let choices = Self.scalingChoices
-        let index = choices.firstIndex(of: scaling) ?? 0
-        scaling = choices[(index + step + choices.count) % choices.count]
     }
 
     /// Saves paper, sides, colour, scaling and pages per sheet for the chosen printer, the
@@ -325,8 +238,11 @@ public final class PrintSheet {
         put("media", paper?.name)
         put("sides", sides?.rawValue)
         put("print-color-mode", colorMode?.rawValue)
-        put("print-scaling", scaling == .auto ? nil : scaling.ippValue)
-        put("number-up", pagesPerSheet == 1 ? nil : String(pagesPerSheet))
+        for choice in SheetOptions.choices where choice.remembered {
+            let value = choice.value(in: chosen)
+            // A percentage is `scaling`, which lpoptions does not keep for a printer.
+            if value.option == nil { put(choice.name, choice.isDefault(in: chosen) ? nil : value.word) }
+        }
         try printer.system.saveOptions(saved, removing: removing, for: selected.destination)
     }
 
@@ -374,8 +290,7 @@ public final class PrintSheet {
     /// The fields to show, in order (sides only for duplex printers, colour mode only for colour ones).
     public var fields: [Field] {
         [.printer, .copies, .pages] + (sidesChoices.isEmpty ? [] : [.sides]) + (colorModeChoices.isEmpty ? [] : [.colorMode])
-            + [.paper, .orientation, .scaling, .pagesPerSheet] + (pagesPerSheet > 1 && !booklet ? [.layout, .border] : [])
-            + [.booklet, .pageSet, .reverse, .saveAsPDF]
+            + [.paper] + SheetOptions.choices.filter { $0.applies(to: chosen) }.map(Field.init) + [.saveAsPDF]
     }
 
     /// Most pages a preview shows; the rest are counted ("+N more").
@@ -493,21 +408,21 @@ public final class PrintSheet {
             let choices = paperChoices
             return choices.contains(where: { $0.name == paper.name }) ? nil
                 : "\(selected.name) does not take \(paper.displayName) (it takes \(choices.map(\.displayName).joined(separator: ", ")))"
-        case .orientation, .scaling, .layout, .border, .reverse:
-            return nil
         case .pageSet:
-            guard pageSet != .all else { return nil }
-            if booklet, saveAsPDF == nil, !bookletDuplex { return "a booklet on a one-sided printer chooses its own sides (two passes)" }
+            guard chosen.pageSet != .all else { return nil }
+            if chosen.booklet, saveAsPDF == nil, !bookletDuplex { return "a booklet on a one-sided printer chooses its own sides (two passes)" }
             if sideCount == 0 { return "there is only one side: no even sides to print" }
             return nil
         case .saveAsPDF:
             guard let path = saveAsPDF else { return nil }
             return path.bytes.isEmpty ? "choose a file to save the PDF to" : nil
         case .pagesPerSheet:
-            return SheetOptions.numberUpChoices.contains(pagesPerSheet) ? nil : "pages per sheet: 1, 2, 4, 6, 9 or 16"
+            return SheetOptions.numberUpChoices.contains(chosen.numberUp) ? nil : "pages per sheet: 1, 2, 4, 6, 9 or 16"
         case .booklet:
-            guard booklet, let pages = pagesToPrint else { return nil }
+            guard chosen.booklet, let pages = pagesToPrint else { return nil }
             return pages.count < 2 ? "a booklet needs at least 2 pages" : nil
+        default:
+            return nil
         }
     }
 
@@ -556,7 +471,7 @@ public final class PrintSheet {
                                         destination: selected.name, options: options)
             return try printer.submit(plan)
         }
-        if booklet, bookletDuplex {
+        if chosen.booklet, bookletDuplex {
             // The printer may have lost duplex since the preview (another queue setting, a
             // unit removed): asked again, and if so said before anything is sent.
             let fresh = try printer.system.capabilities(of: selected.destination)
@@ -568,10 +483,10 @@ public final class PrintSheet {
         }
         let sheet = sheetOptions
         let pdf = try composedPDF()
-        options = options.forComposedJob(media: sheet.paper?.name, booklet: booklet, bookletInOnePass: bookletDuplex)
+        options = options.forComposedJob(media: sheet.paper?.name, booklet: chosen.booklet, bookletInOnePass: bookletDuplex)
         let job = try printer.system.submit([PrintDocument(source: .data(pdf), mimeType: "application/pdf", name: documentName)],
                                             to: selected.destination, options: options)
-        if booklet, !bookletDuplex { bookletPass = bookletPass == .even ? nil : .even }
+        if chosen.booklet, !bookletDuplex { bookletPass = bookletPass == .even ? nil : .even }
         return job
     }
 

@@ -3,6 +3,7 @@ import Testing
 import QuireRenderService
 import QuireTypes
 import QuireRender
+import QuireSheets
 
 /// The render service's pipe protocol carries raw bytes unchanged and rejects malformed frames.
 @Suite struct WorkerProtocolTests {
@@ -128,6 +129,41 @@ import QuireRender
 
     /// A book's table of contents goes over the wire and back (an entry going nowhere stays
     /// so); a level outside 1…16 is refused.
+    /// A composed job's sheet options go to the worker as their `lp -o` words and come back
+    /// the same, every choice at every value; a word the worker does not know is refused.
+    @Test func sheetRequestsRoundTripEveryChoice() throws {
+        func roundTrip(_ request: SheetRequest) throws -> SheetRequest {
+            var writer = WireWriter()
+            request.write(to: &writer)
+            var reader = WireReader(writer.bytes)
+            return try SheetRequest(reading: &reader)
+        }
+        for choice in SheetOptions.choices {
+            for index in choice.values.indices {
+                var options = SheetOptions()
+                options.paper = PaperSize.named("A5")
+                options.margins = Margins(top: 1, bottom: 2, left: 3, right: 4)
+                options.duplex = index % 2 == 1
+                choice.choose(index, in: &options)
+                let request = SheetRequest(pages: [3, 1, 2], options: options)
+                #expect(try roundTrip(request) == request, "\(choice.name) \(choice.values[index].word)")
+            }
+        }
+        var odd = SheetOptions()
+        odd.scaling = .percent(37)
+        #expect(try roundTrip(SheetRequest(pages: [1], options: odd)).options.scaling == .percent(37))
+        var writer = WireWriter()
+        SheetRequest(pages: [1], options: SheetOptions()).write(to: &writer)
+        var bytes = writer.bytes
+        bytes.removeLast(8)
+        var words = WireWriter()
+        words.integer(1)
+        words.string("number-up")
+        words.string("3")
+        var reader = WireReader(bytes + words.bytes)
+        #expect(throws: WireReader.Malformed.self) { try SheetRequest(reading: &reader) }
+    }
+
     @Test func bookContentsRoundTrip() throws {
         var facts = DocumentFacts(mimeType: "application/epub+zip", pageSizes: [], isRaster: false, text: TextContent(lines: ["One", "Two"], isTruncated: false))
         facts.contents = TableOfContents(entries: [.init(level: 1, title: "One", line: 0), .init(level: 2, title: "Två — “2”", line: 1),

@@ -43,7 +43,7 @@ final class ComposedPrintSheetTests {
         let model = model(bed)
         let sheet = try model.makePrintSheet()
         sheet.pagesText = "5-10"
-        sheet.pagesPerSheet = 2
+        sheet.chosen.numberUp = 2
         #expect(sheet.firstProblem == nil)
         #expect(sheet.composes)
         #expect(sheet.summary == "3 sheets of Letter, 3 sides")
@@ -65,7 +65,7 @@ final class ComposedPrintSheetTests {
             #expect(mean < 1.0 && off < 0.002, "side \(side + 1): mean difference \(mean), \(off * 100)% of pixels differ")
         }
         // Another layout is another picture: the comparison above can fail.
-        sheet.pagesPerSheet = 4
+        sheet.chosen.numberUp = 4
         let four = try #require(sheet.sheetRequest)
         let other = try model.renderPrintPreviewSide(0, sheet: four, fitting: (width: 240, height: 240))
         let first = try job.render(page: 0, size: .fit(width: 240, height: 240), allowUpscaling: true)
@@ -73,7 +73,7 @@ final class ComposedPrintSheetTests {
         #expect(sheet.summary == "2 sheets of Letter, 2 sides")
 
         // Sent: document pages 5–10, two per side, in order.
-        sheet.pagesPerSheet = 2
+        sheet.chosen.numberUp = 2
         let sent = try sheet.submit()
         #expect(sent.destination == "quire-office")
         let received = try #require(bed.waitForDocument(titled: "twelve.pdf"))
@@ -91,7 +91,7 @@ final class ComposedPrintSheetTests {
         let model = model(bed)
         let sheet = try model.makePrintSheet()
         sheet.pagesText = "1-8"
-        sheet.booklet = true
+        sheet.chosen.booklet = true
         #expect(sheet.bookletDuplex)
         #expect(sheet.bookletNote == nil)
         #expect(sheet.summary == "2 sheets of Letter, 4 sides")
@@ -105,7 +105,7 @@ final class ComposedPrintSheetTests {
         sheet.saveAsPDF = nil
         sheet.pagesText = "3"
         #expect(sheet.problem(in: .booklet) == "a booklet needs at least 2 pages")
-        sheet.booklet = false
+        sheet.chosen.booklet = false
         sheet.paper = PaperSize.named("A5")
         #expect(sheet.problem(in: .paper)?.hasPrefix("quire-office does not take A5 (it takes ") == true)
         #expect(throws: PrintError.self) { try sheet.submit() }
@@ -121,7 +121,7 @@ final class ComposedPrintSheetTests {
         sheet.pageChoice = .range
         sheet.pagesText = "1-8"
         #expect(!sheet.fields.contains(.layout), "order and border need several pages per side")
-        sheet.pagesPerSheet = 4
+        sheet.chosen.numberUp = 4
         #expect(sheet.fields.contains(.layout) && sheet.fields.contains(.border))
         func lines(_ path: String, page: Int) -> [String] {
             ProcessRunner.run(["/usr/bin/pdftotext", "-layout", "-f", String(page), "-l", String(page), path, "-"])
@@ -132,7 +132,7 @@ final class ComposedPrintSheetTests {
         sheet.saveAsPDF = DocumentPath(across)
         _ = try sheet.saveAsPDFFile()
         #expect(lines(across, page: 1).first.map { $0.contains("Page 1") && $0.contains("Page 2") } == true, "\(lines(across, page: 1))")
-        sheet.layout = .tblr
+        sheet.chosen.layout = .tblr
         let down = directory.file("down.pdf")
         sheet.saveAsPDF = DocumentPath(down)
         _ = try sheet.saveAsPDFFile()
@@ -141,17 +141,17 @@ final class ComposedPrintSheetTests {
         // A border adds ink around each page on the side (thin lines: any grey counts).
         let request = try #require(sheet.sheetRequest)
         let plain = try model.renderPrintPreviewSide(0, sheet: request, fitting: (width: 800, height: 800))
-        sheet.border = .doubleThick
+        sheet.chosen.border = .doubleThick
         let framed = try model.renderPrintPreviewSide(0, sheet: try #require(sheet.sheetRequest), fitting: (width: 800, height: 800))
         func ink(_ image: RenderedImage) -> Int { stride(from: 0, to: image.pixels.count, by: 4).count { image.pixels[$0] < 200 } }
         #expect(ink(framed) > ink(plain) + 1000, "border: \(ink(framed)) grey pixels against \(ink(plain))")
 
         // Two per side over 8 pages is 4 sides; odd sides are 1 and 3, reversed 3 then 1.
-        sheet.pagesPerSheet = 2
-        sheet.border = .none
-        sheet.layout = .lrtb
-        sheet.pageSet = .odd
-        sheet.reverse = true
+        sheet.chosen.numberUp = 2
+        sheet.chosen.border = .none
+        sheet.chosen.layout = .lrtb
+        sheet.chosen.pageSet = .odd
+        sheet.chosen.reverse = true
         #expect(sheet.summary?.hasSuffix("2 sides") == true, "\(sheet.summary ?? "")")
         let odd = directory.file("odd.pdf")
         sheet.saveAsPDF = DocumentPath(odd)
@@ -160,8 +160,8 @@ final class ComposedPrintSheetTests {
         #expect(lines(odd, page: 2).joined().contains("Page 1") && lines(odd, page: 2).joined().contains("Page 2"))
         // Even sides of a single side: nothing to print, said.
         sheet.pagesText = "1-2"
-        sheet.pageSet = .even
-        sheet.reverse = false
+        sheet.chosen.pageSet = .even
+        sheet.chosen.reverse = false
         #expect(sheet.problem(in: .pageSet) == "there is only one side: no even sides to print")
     }
 
@@ -170,7 +170,7 @@ final class ComposedPrintSheetTests {
         let model = model(bed)
         let sheet = try model.makePrintSheet()
         sheet.pagesText = "1-8"
-        sheet.booklet = true
+        sheet.chosen.booklet = true
         #expect(sheet.bookletDuplex)
         #expect(sheet.summary == "2 sheets of Letter, 4 sides")
         // Between preview and Print the queue becomes one-sided (a raw queue lists no sides).
