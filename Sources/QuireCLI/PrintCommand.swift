@@ -30,12 +30,9 @@ struct PrintCommand: AsyncParsableCommand {
             prints "QUEUE-ID: completed" (exit 0); a job cancelled (e.g. by another user or \
             `cancel`) or aborted exits 75, a scheduler that stops meanwhile 69.
 
-            Sheets (composed by Quire). The options lp spells -o media=A5, -o landscape or \
-            orientation-requested=3/4, -o fit-to-page or print-scaling=auto/fit/none, \
-            -o scaling=PERCENT, -o number-up=1/2/4/6/9/16, -o number-up-layout=lrtb (lrbt, rltb, \
-            rlbt, tblr, tbrl, btlr, btrl), -o page-border=single (single-thick, double, \
-            double-thick), -o page-set=odd/even, -o outputorder=reverse, and --booklet, are applied \
-            by Quire, not by CUPS: it selects the document pages -P names, places them on the \
+            Sheets (composed by Quire). The options \(sheetOptionList), with lp's other \
+            spellings -o landscape, -o fit-to-page and -o scaling=PERCENT, and --booklet, are \
+            applied by Quire, not by CUPS: it selects the document pages -P names, places them on the \
             sheets (poppler drawing into a cairo PDF: vector, text stays text) and sends that PDF \
             with none of these options, so the print sheet's preview, --output and the paper \
             agree. -o collate=true asks CUPS to collate copies. The paper is one the printer \
@@ -266,6 +263,15 @@ struct PrintCommand: AsyncParsableCommand {
         for warning in job.warnings { Terminal.warning(warning) }
         Terminal.out("request id is \(job.requestID) (\(job.documentCount) file(s))\n")
         if request.wait { try await follow(job, printer.system) }
+    }
+
+    /// The sheet options as `quire print --help` lists them, from their declarations: "-o
+    /// number-up=1/2/4/6/9/16", a switch by the word that turns it on ("-o outputorder=reverse").
+    static var sheetOptionList: String {
+        "-o media=A5, " + SheetOptions.choices.map { choice in
+            let words = choice.values.filter { $0.option == nil }.map(\.word)
+            return "-o \(choice.name)=" + (choice.isSwitch ? words[1] : words.joined(separator: "/"))
+        }.joined(separator: ", ")
     }
 
     /// Whether saved options ask for composition (pages per side, paper, scaling…), not CUPS's defaults.
