@@ -69,7 +69,7 @@ enum FastPathRequest: Equatable {
             } catch {
                 exit(ExitStatus.noInput.rawValue)
             }
-            let command = WorkerCommand(executable: ThumbnailBatchRun.ownExecutable())
+            let command = WorkerCommand(executable: ProcessControl.ownExecutable)
             let worker = [command.executable] + command.arguments
             Terminal.error(LookWindowLauncher.exec(window, paths: files, password: nil, resume: resume,
                                                    renderWorker: worker, timeout: LookCommand.defaultTimeout))

@@ -77,7 +77,7 @@ struct FormCommand: AsyncParsableCommand {
         let original: InputFile
         do { original = try InputFile(path: path) } catch { throw ExitStatus.report(error)! }
         let request = DocumentRequest(path: path, password: password, maximumFileSize: max(original.size, 1))
-        let client = RenderClient(command: WorkerCommand(executable: ThumbnailBatchRun.ownExecutable()), timeout: 120)
+        let client = RenderClient(command: WorkerCommand(executable: ProcessControl.ownExecutable), timeout: 120)
         defer { client.stop() }
         if values.isEmpty && valuesFile == nil && !flatten {
             let facts: FormFacts

@@ -64,7 +64,7 @@ struct IntegrateCommand: ParsableCommand {
 
         /// The absolute path of the running `quire`, so a user install works without PATH.
         static var currentExecutable: String {
-            ProcessControl.ownExecutable ?? "quire"
+            ProcessControl.ownExecutable
         }
     }
 

@@ -132,7 +132,7 @@ struct LookCommand: ParsableCommand {
     func run() throws {
         // Files are opened and pages rendered by this same quire in its render worker, with
         // the same limits.
-        let worker = WorkerCommand(executable: ThumbnailBatchRun.ownExecutable(), renderLimits: try limits.renderLimits(),
+        let worker = WorkerCommand(executable: ProcessControl.ownExecutable, renderLimits: try limits.renderLimits(),
                                    limits: WorkerLimits(memoryBytes: UInt64(try limits.memoryMiB()) << 20))
         if service {
             try PreviewerServiceLauncher.run(worker: [worker.executable] + worker.arguments, timeout: timeout, idleTimeout: idleTimeout)

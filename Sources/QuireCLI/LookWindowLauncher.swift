@@ -18,7 +18,7 @@ enum LookWindowLauncher {
 
     /// The window executable, if it is installed beside this quire.
     static func executable() -> String? {
-        let own = ThumbnailBatchRun.ownExecutable()
+        let own = ProcessControl.ownExecutable
         guard let slash = own.lastIndex(of: "/") else { return nil }
         let directory = String(own[..<slash])
         for candidate in [directory + "/../libexec/quire/quire-look", directory + "/quire-look"]

@@ -19,7 +19,7 @@ enum QuireMain {
         // Every quire process (its render worker too) runs Ghostscript with a TMPDIR of its own.
         InterpreterIsolation.givePostScriptAPrivateTMPDIR()
         if entries.count < 2 || entries[1] != Array(WorkerCommand.subcommand.utf8) {
-            OneShotSandbox.install(executable: { ThumbnailBatchRun.ownExecutable() })
+            OneShotSandbox.install(executable: { ProcessControl.ownExecutable })
         }
         if let request = FastPathTable.request(for: RawArguments.entries) {
             await request.run()   // ends the process, unless the line is the parser's after all

@@ -76,7 +76,7 @@ struct ThumbnailBatchRun {
             useSandbox: !options.noSandbox)
         batch.limits = .init(memoryBytes: UInt64(try limits.memoryMiB()) << 20,
                              cpuSecondsPerRequest: max(30, Int(options.timeout.rounded(.up)) * 2))
-        let worker = WorkerCommand(executable: Self.ownExecutable(), renderLimits: try limits.renderLimits(),
+        let worker = WorkerCommand(executable: ProcessControl.ownExecutable, renderLimits: try limits.renderLimits(),
                                    limits: batch.limits)
         let runner = BatchRunner(options: batch, cache: cache, worker: worker,
                                  sandbox: options.noSandbox ? .disabled("--no-sandbox") : nil)
@@ -165,10 +165,5 @@ struct ThumbnailBatchRun {
         guard getcwd(&buffer, buffer.count) != nil else { return path }
         let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return (directory == "/" ? "" : directory) + "/" + path
-    }
-
-    /// The running executable (`/proc/self/exe`), so workers are this very `quire`.
-    static func ownExecutable() -> String {
-        ProcessControl.ownExecutable ?? CommandLine.arguments[0]
     }
 }

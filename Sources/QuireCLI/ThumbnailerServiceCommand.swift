@@ -1,9 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
+import QuireRenderService
 import QuireService
-import QuireRenderService
+import QuireSystem
 import QuireThumbnails
-import QuireRenderService
 
 struct ThumbnailerServiceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,7 +38,7 @@ struct ThumbnailerServiceCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let worker = WorkerCommand(executable: ThumbnailBatchRun.ownExecutable(),
+        let worker = WorkerCommand(executable: ProcessControl.ownExecutable,
                                    limits: WorkerLimits(cpuSecondsPerRequest: max(30, Int(timeout.rounded(.up)) * 2)))
         let backend = CacheThumbnailerBackend(worker: worker, jobs: jobs, timeout: timeout)
         let service = ThumbnailerService(

@@ -13,12 +13,12 @@ package enum ProcessControl {
         guard quire_set_parent_death_signal(signal) == 0 else { throw Errno.current }
     }
 
-    /// The path of the running executable (`readlink("/proc/self/exe")`), nil if it cannot be
-    /// read.
-    package static var ownExecutable: String? {
+    /// The path of the running executable (`readlink("/proc/self/exe")`), so that workers and
+    /// helpers are this very program; the name it was started by if that cannot be read.
+    package static var ownExecutable: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
+        guard count > 0 else { return CommandLine.arguments[0] }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

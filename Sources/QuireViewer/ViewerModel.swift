@@ -72,11 +72,9 @@ public final class ViewerModel {
         public static func installedWorker(environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } })
             -> String {
             if let given = environment("QUIRE_WORKER"), !given.isEmpty { return given }
-            if let own = ProcessControl.ownExecutable {
-                let directory = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-                for candidate in [directory + "/quire", directory + "/../../bin/quire"] where access(candidate, X_OK) == 0 {
-                    return candidate
-                }
+            let directory = DirectoryPath.parent(of: ProcessControl.ownExecutable)
+            for candidate in [directory + "/quire", directory + "/../../bin/quire"] where access(candidate, X_OK) == 0 {
+                return candidate
             }
             return "/usr/bin/quire"
         }

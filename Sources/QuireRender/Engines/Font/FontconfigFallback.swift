@@ -21,8 +21,7 @@ enum FontconfigFallback {
 
     /// `PREFIX/share/quire/fonts.conf` for the running `PREFIX/bin/quire`.
     static func installedConfiguration() -> String? {
-        guard let real = ProcessControl.ownExecutable else { return nil }
-        var parts = real.split(separator: "/", omittingEmptySubsequences: false)
+        var parts = ProcessControl.ownExecutable.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 3 else { return nil }
         parts.removeLast(2)   // bin/quire
         return parts.joined(separator: "/") + "/share/quire/fonts.conf"

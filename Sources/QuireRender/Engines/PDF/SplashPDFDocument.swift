@@ -42,8 +42,7 @@ public final class SplashPDFDocument {
     /// Where the shim is looked for: beside the running executable (a build directory, or an
     /// installation that keeps them together), then `../lib/quire/` (the `make install` layout).
     static func candidatePaths() -> [String] {
-        guard let executable = ProcessControl.ownExecutable else { return [] }
-        let directory = DirectoryPath.parent(of: executable)
+        let directory = DirectoryPath.parent(of: ProcessControl.ownExecutable)
         return [directory + "/" + libraryName, DirectoryPath.parent(of: directory) + "/lib/quire/" + libraryName]
     }
 
