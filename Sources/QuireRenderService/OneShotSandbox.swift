@@ -50,13 +50,7 @@ public enum OneShotSandbox {
         /// The worker, kept warm for the command's next office document (`info a.docx b.xlsx`
         /// starts LibreOffice once, as it did in-process); it dies with the command (bubblewrap's
         /// `--die-with-parent`), its private `/tmp` with it. One conversion at a time.
-        private let client = Mutex<ClientBox?>(nil)
-
-        /// A client used only under ``client``'s lock.
-        final class ClientBox: @unchecked Sendable {
-            let client: RenderClient
-            init(_ client: RenderClient) { self.client = client }
-        }
+        private let client = Mutex<RenderClient?>(nil)
 
         init(executable: @escaping @Sendable () -> String, timeout: Double) {
             self.executable = executable
@@ -108,7 +102,7 @@ public enum OneShotSandbox {
 
         /// `body` with the command's sandboxed worker (started on first use), or nil when there
         /// is no sandbox or the file cannot be named to another process.
-        private func withWorker<T>(_ path: DocumentPath, tool: String, password: String?,
+        private func withWorker<T: Sendable>(_ path: DocumentPath, tool: String, password: String?,
                                    _ body: (RenderClient) throws(RenderProblem) -> T) throws(DocumentError) -> T? {
             // A name that means something else in another process (/proc/self/fd/3, /dev/stdin):
             // the worker would open its own. Read here, from the very file opened.
@@ -127,10 +121,10 @@ public enum OneShotSandbox {
                     let command = WorkerCommand(executable: executable(),
                                                 limits: WorkerLimits(memoryBytes: OneShotSandbox.workerMemory.withLock { $0 },
                                                                      cpuSecondsPerRequest: 0))
-                    box = ClientBox(RenderClient(command: command, timeout: timeout, sandbox: .given(sandbox)))
+                    box = RenderClient(command: command, timeout: timeout, sandbox: .given(sandbox))
                 }
                 do throws(RenderProblem) {
-                    return try body(box!.client)
+                    return try body(box!)
                 } catch {
                     throw Self.documentError(error, path: path, password: password, tool: tool)
                 }
