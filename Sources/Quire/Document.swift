@@ -36,21 +36,27 @@ public final class Document: Sendable {
     ///   - allowEmpty: accept a 0-byte file (typed by its name) instead of refusing it.
     public init(path: DocumentPath, maximumFileSize: Int64 = InputFile.defaultMaximumSize,
                 limits: RenderLimits = .standard, allowEmpty: Bool = false,
-                csvAsSpreadsheet: Bool = false) throws(InputError) {
+                csvAsSpreadsheet: Bool = false, interpreters: Interpreters = .here) throws(InputError) {
         file = try InputFile(path: path, allowEmpty: allowEmpty, maximumSize: maximumFileSize)
         contentType = try ContentType.detect(file)
         self.limits = limits
         self.csvAsSpreadsheet = csvAsSpreadsheet
+        self.interpreters = interpreters
     }
 
     /// A document whose type is already known (a render worker sniffed it): nothing is read.
     public init(file: InputFile, contentType: ContentType, limits: RenderLimits = .standard,
-                csvAsSpreadsheet: Bool = false) {
+                csvAsSpreadsheet: Bool = false, interpreters: Interpreters = .here) {
         self.file = file
         self.contentType = contentType
         self.limits = limits
         self.csvAsSpreadsheet = csvAsSpreadsheet
+        self.interpreters = interpreters
     }
+
+    /// Where LibreOffice, GStreamer and Ghostscript run for this document: here (the default),
+    /// or in a sandboxed render worker (`quire`'s one-shot commands).
+    public let interpreters: Interpreters
 
     /// A CSV or TSV file is laid out by LibreOffice Calc (its printed pages) instead of shown
     /// as text (`--csv-as-spreadsheet`); other types ignore it.
@@ -177,7 +183,7 @@ public final class Document: Sendable {
         case .archive:
             archive = try ArchiveListing.read(file)
         case .video, .audio:
-            media = try MediaFacts.read(file)
+            media = try MediaFacts.read(file, interpreters: interpreters)
         case .database:
             database = try DatabaseSummary.read(file)
         case .json:

@@ -13,7 +13,8 @@ extension Document {
     public func renderer(password: String? = nil, limits: RenderLimits? = nil, firstPageOnly: Bool = false,
                          developRaw: Bool = false) throws(DocumentError) -> Renderer {
         try Renderer(file: file, contentType: contentType, password: password, limits: limits ?? self.limits,
-                     firstPageOnly: firstPageOnly, csvAsSpreadsheet: csvAsSpreadsheet, developRaw: developRaw)
+                     firstPageOnly: firstPageOnly, csvAsSpreadsheet: csvAsSpreadsheet, developRaw: developRaw,
+                     interpreters: interpreters)
     }
 
     /// Renders page `page` (0-based) of the document — the Quick Look preview.
@@ -38,7 +39,7 @@ extension Document {
                           software: String = "Quire") async throws(DocumentError) -> Thumbnail {
         try await BlockingWork.run { () throws(DocumentError) in
             try Thumbnail.make(file: self.file, contentType: self.contentType, size: size, uri: uri, password: password,
-                               software: software, limits: self.limits)
+                               software: software, limits: self.limits, interpreters: self.interpreters)
         }
     }
 
@@ -47,7 +48,7 @@ extension Document {
     public func pdfData(pages: [Int]? = nil, password: String? = nil) async throws(DocumentError) -> [UInt8] {
         try await BlockingWork.run { () throws(DocumentError) in
             try PDFExport.data(self.file, contentType: self.contentType, pages: pages, password: password, limits: self.limits,
-                               csvAsSpreadsheet: self.csvAsSpreadsheet)
+                               csvAsSpreadsheet: self.csvAsSpreadsheet, interpreters: self.interpreters)
         }
     }
 }

@@ -26,7 +26,7 @@ public struct PrintConversion: Sendable {
     public static let standard = PrintConversion { document in
         do {
             return try PDFExport.data(document.file, contentType: document.contentType, limits: document.limits,
-                                      csvAsSpreadsheet: document.csvAsSpreadsheet)
+                                      csvAsSpreadsheet: document.csvAsSpreadsheet, interpreters: document.interpreters)
         } catch let error as DocumentError {
             throw PrintError(.unprintable, error.description)
         }

@@ -40,7 +40,7 @@ struct ActionsCommand: AsyncParsableCommand {
         let document: Document
         do {
             document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
-                                    limits: try limits.renderLimits())
+                                    limits: try limits.renderLimits(), interpreters: CommandInterpreters.forDocuments)
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -38,7 +38,7 @@ struct CanPrintCommand: AsyncParsableCommand {
     /// interactive time limit: a scheduler that does not answer is a "no" within two seconds.
     static func canPrint(_ path: DocumentPath, maximumFileSize: Int64, limits: RenderLimits,
                          printSystem: PrintSystem) -> Bool {
-        guard let document = try? Document(path: path, maximumFileSize: maximumFileSize, limits: limits) else { return false }
+        guard let document = try? Document(path: path, maximumFileSize: maximumFileSize, limits: limits, interpreters: CommandInterpreters.forDocuments) else { return false }
         return DocumentInteraction.canPrint(document, printSystem: printSystem)
     }
 }

@@ -80,7 +80,7 @@ struct InfoCommand: AsyncParsableCommand {
                 do {
                     // An empty file has a type (by its name) and an info card like any other.
                     let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: renderLimits,
-                                                allowEmpty: true, csvAsSpreadsheet: csvAsSpreadsheet)
+                                                allowEmpty: true, csvAsSpreadsheet: csvAsSpreadsheet, interpreters: CommandInterpreters.forDocuments)
                     opened = document
                     let info = try document.info(password: password, showLocation: showLocation)
                     if let problem = info.problem {

@@ -207,7 +207,7 @@ struct LookCommand: ParsableCommand {
         try checkExist([path])
         let document: Document
         do {
-            document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits())
+            document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(), limits: try limits.renderLimits(), interpreters: CommandInterpreters.forDocuments)
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -18,7 +18,7 @@ enum MemoryGuard {
         if !applied {
             applied = true
             MemoryLimit.apply(bytes: UInt64(mebibytes) << 20)
-            OneShotSandbox.setWorkerMemory(bytes: UInt64(mebibytes) << 20)
+            CommandInterpreters.sandbox.setWorkerMemory(bytes: UInt64(mebibytes) << 20)
         }
         MemoryLimit.report(
             exhausted: "quire: \(path): needs more memory than the limit of \(mebibytes) MiB (\(Limit.memory.option))\n",

@@ -138,7 +138,7 @@ struct PreviewCommand: AsyncParsableCommand {
         Watchdog.arm(seconds: timeout, path: path)
         do {
             let document = try Document(path: path, maximumFileSize: try limits.maximumFileSize(),
-                                        limits: try limits.renderLimits(), csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet)
+                                        limits: try limits.renderLimits(), csvAsSpreadsheet: spreadsheet.csvAsSpreadsheet, interpreters: CommandInterpreters.forDocuments)
             // The rows the card takes on the terminal: the picture below it is made to fit what is left.
             var cardRows = 0
             if info {

@@ -226,7 +226,7 @@ struct PrintCommand: AsyncParsableCommand {
         for path in request.files {
             Watchdog.arm(seconds: request.seconds * request.files.count, path: path)
             documents.append(try Document(path: path, maximumFileSize: request.maximumFileSize, limits: request.renderLimits,
-                                          csvAsSpreadsheet: request.csvAsSpreadsheet))
+                                          csvAsSpreadsheet: request.csvAsSpreadsheet, interpreters: CommandInterpreters.forDocuments))
         }
         // The print system's half (the destination, its capabilities, the options checked
         // against them: libcups loaded, two requests) runs while the documents' page ranges are
@@ -293,7 +293,7 @@ struct PrintCommand: AsyncParsableCommand {
         var options = given
         Watchdog.arm(seconds: request.seconds, path: request.files[0])
         let document = try Document(path: request.files[0], maximumFileSize: request.maximumFileSize, limits: request.renderLimits,
-                                    csvAsSpreadsheet: request.csvAsSpreadsheet)
+                                    csvAsSpreadsheet: request.csvAsSpreadsheet, interpreters: CommandInterpreters.forDocuments)
         // The printer: its paper, margins, sides and saved options. Save as PDF needs none.
         // Talking to CUPS is bounded by the print system's own time limit (the same seconds),
         // so the file's limit stops meanwhile: a scheduler that does not answer is reported as
@@ -419,7 +419,7 @@ struct PrintCommand: AsyncParsableCommand {
         for path in request.files {
             Watchdog.arm(seconds: request.seconds * request.files.count, path: path)
             documents.append(try Document(path: path, maximumFileSize: request.maximumFileSize, limits: request.renderLimits,
-                                          csvAsSpreadsheet: request.csvAsSpreadsheet))
+                                          csvAsSpreadsheet: request.csvAsSpreadsheet, interpreters: CommandInterpreters.forDocuments))
         }
         let plan = try printer.plan(documents, destination: request.destination, options: options)
         Watchdog.disarm()

@@ -13,14 +13,9 @@ import QuireRenderService
 @main
 enum QuireMain {
     static func main() async {
-        // One-shot commands (preview, info, thumbnail FILE OUT, print) have LibreOffice convert
-        // office documents in a sandboxed render worker; the worker converts in its own process.
+        // Where a command's documents run LibreOffice, GStreamer and Ghostscript is given to
+        // each document (CommandInterpreters), and to the render worker's (Interpreters.worker).
         let entries = RawArguments.entries
-        // Every quire process (its render worker too) runs Ghostscript with a TMPDIR of its own.
-        InterpreterIsolation.givePostScriptAPrivateTMPDIR()
-        if entries.count < 2 || entries[1] != Array(WorkerCommand.subcommand.utf8) {
-            OneShotSandbox.install(executable: { ProcessControl.ownExecutable })
-        }
         if let request = FastPathTable.request(for: RawArguments.entries) {
             await request.run()   // ends the process, unless the line is the parser's after all
         }

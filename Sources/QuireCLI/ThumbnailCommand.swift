@@ -122,7 +122,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         // --timeout (shared with --batch): a single thumbnail gives up with status 75.
         return Watchdog.limiting(seconds: timeout, path: path) {
             do {
-                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: limits)
+                let document = try Document(path: path, maximumFileSize: maximumFileSize, limits: limits, interpreters: CommandInterpreters.forDocuments)
                 // A type without thumbnails is said as one ("cannot be thumbnailed (Java
                 // class)"), not as the renderer's "cannot be previewed".
                 if case .unsupported(let reason) = document.contentType.capabilities.thumbnail {
@@ -131,7 +131,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 }
                 let thumbnail = try Thumbnail.make(file: document.file, contentType: document.contentType, size: size,
                                                    password: password, software: QuireThumbnailsInfo.software,
-                                                   limits: limits)
+                                                   limits: limits, interpreters: document.interpreters)
                 let png: [UInt8]
                 do throws(PNGEncoder.EncodingError) { png = try thumbnail.pngData() } catch {
                     Terminal.error("\(path): \(error.description)")

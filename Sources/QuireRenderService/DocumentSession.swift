@@ -211,7 +211,8 @@ final class DocumentSession {
                 pdf = try PDFDocument(file: file, password: request.password)
             case .byConversion:
                 let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
-                                            csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw)
+                                            csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw,
+                                            interpreters: .worker)
                 pdf = try PDFDocument(file: try Self.temporaryFile(try renderer.pdfData(), for: request.path))
             case .direct, .unsupported:
                 throw RenderProblem(.unsupported, "Quire places only PDF pages and content it converts to PDF on sheets", mimeType: type.mimeType)
@@ -393,7 +394,8 @@ final class DocumentSession {
         case .byConversion:
             do {
                 let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
-                                            csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw)
+                                            csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw,
+                                            interpreters: .worker)
                 return PrintableDocument(pageCount: renderer.pageCount, convertedPDF: try renderer.pdfData())
             } catch {
                 throw RenderProblem(error, passwordGiven: request.password != nil)
@@ -467,7 +469,8 @@ final class DocumentSession {
         do {
             renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
                                     firstPageFirst: request.firstPageFirst, firstPageOnly: request.firstPageOnly,
-                                    csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw)
+                                    csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw,
+                                            interpreters: .worker)
         } catch {
             var problem = RenderProblem(error, passwordGiven: request.password != nil)
             problem.mimeType = type.mimeType

@@ -32,7 +32,7 @@ public struct RendererThumbnailSource: ThumbnailRendering {
         do {
             // An office document's page 1 from LibreOffice's layout, without exporting the rest.
             renderer = try Renderer(file: file, contentType: type, limits: limits, textByteLimit: 16 * 1024, preferEmbeddedPreview: true,
-                                    firstPageOnly: true)
+                                    firstPageOnly: true, interpreters: .worker)
         } catch {
             throw ThumbnailFailure(error)
         }

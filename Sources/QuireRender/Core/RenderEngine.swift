@@ -30,6 +30,8 @@ struct RenderEngine: Sendable {
         var csvAsSpreadsheet = false
         /// A camera RAW file: its sensor data developed at full size, not the camera's preview.
         var developRaw = false
+        /// Where LibreOffice, GStreamer and Ghostscript run for this document.
+        var interpreters = Interpreters.here
     }
 
     /// An opened document: its pages, and what the engine learned opening it.

@@ -89,7 +89,7 @@ public final class Renderer {
     public init(file: InputFile, contentType: ContentType, password: String? = nil,
                 limits: RenderLimits = .standard, textByteLimit: Int? = nil,
                 preferEmbeddedPreview: Bool = false, firstPageFirst: Bool = false, firstPageOnly: Bool = false,
-                csvAsSpreadsheet: Bool = false, developRaw: Bool = false) throws(DocumentError) {
+                csvAsSpreadsheet: Bool = false, developRaw: Bool = false, interpreters: Interpreters = .here) throws(DocumentError) {
         try LazyLibraries.requireCairo(file.path)
         self.contentType = contentType
         switch contentType.family {
@@ -107,7 +107,7 @@ public final class Renderer {
                                        textByteLimit: min(textByteLimit ?? limits.maximumTextBytes, limits.maximumTextBytes),
                                        preferEmbeddedPreview: preferEmbeddedPreview, firstPageFirst: firstPageFirst,
                                        firstPageOnly: firstPageOnly, csvAsSpreadsheet: asSpreadsheet,
-                                       developRaw: developRaw && !preferEmbeddedPreview)
+                                       developRaw: developRaw && !preferEmbeddedPreview, interpreters: interpreters)
         let opened = try engine.open(input)
         source = opened.source
         let previewName = opened.embeddedPreviewName

@@ -26,7 +26,7 @@ public struct Thumbnail: Sendable {
     ///   - software: the `Software` value.
     public static func make(file: InputFile, contentType: ContentType, size: Int = 256, uri: String? = nil,
                             password: String? = nil, software: String = "Quire",
-                            limits: RenderLimits = .standard) throws(DocumentError) -> Thumbnail {
+                            limits: RenderLimits = .standard, interpreters: Interpreters = .here) throws(DocumentError) -> Thumbnail {
         guard size > 0, size <= 4096 else {
             throw DocumentError(kind: .limitExceeded, path: file.path, reason: "thumbnail size \(size) is outside 1…4096")
         }
@@ -46,7 +46,8 @@ public struct Thumbnail: Sendable {
         // An office document's page 1 from LibreOffice's layout: the whole document is not
         // exported for one page (with a password, the conversion that asks for it).
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
-                                    textByteLimit: textBytes, preferEmbeddedPreview: true, firstPageOnly: true)
+                                    textByteLimit: textBytes, preferEmbeddedPreview: true, firstPageOnly: true,
+                                    interpreters: interpreters)
         let image = try renderer.renderThumbnail(longestSide: size)
         (text.imageWidth, text.imageHeight, text.pageCount) = renderer.thumbnailFacts(family: contentType.family)
         return Thumbnail(image: image, metadata: text)

@@ -121,7 +121,7 @@ extension RenderEngine {
     /// card of its tags when it has none.
     static let media = RenderEngine(name: "media", families: [.video, .audio]) { (input) throws(DocumentError) in
         // quire's one-shot commands: GStreamer decodes in a sandboxed worker (InterpreterIsolation).
-        if let pages = try InterpreterIsolation.pages(input.file, tool: "GStreamer") {
+        if let pages = try input.interpreters.host?.pages(input.file, tool: "GStreamer", firstPageOnly: false) {
             return InterpreterIsolation.opened(pages, path: input.file.path)
         }
         // A video's thumbnail from one pipeline; a file that is not one (a Matroska file holding

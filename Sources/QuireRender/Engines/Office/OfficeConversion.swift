@@ -5,33 +5,18 @@ import Musl
 #endif
 import QuireSystem
 import QuireTypes
-import Synchronization
 
 /// Where an office document becomes the PDF its pages come from: LibreOffice in this process
 /// (``OfficeKit``: the render worker's, or any process with no sandbox to put it in), or
 /// LibreOffice in a render worker under bubblewrap, for `quire`'s one-shot commands (`preview`,
 /// `info`, `thumbnail FILE OUT`, `print`), which would otherwise run the office unconfined.
-/// QuireRenderService installs that converter (``convertInIsolation(_:)``); this module knows
-/// only that there may be one.
+/// The caller says which (``Interpreters/host``).
 public enum OfficeConversion {
-    /// Converts `file` (with `password`; delimited text as a spreadsheet when `csvAsSpreadsheet`)
-    /// to PDF outside this process and returns the PDF's bytes, or nil when there is nowhere to
-    /// do that (no working bubblewrap, as inside GNOME's thumbnail sandbox): the conversion then
-    /// runs in this process.
-    public typealias Isolated = @Sendable (_ file: InputFile, _ password: String?, _ csvAsSpreadsheet: Bool) throws(DocumentError) -> [UInt8]?
-
-    private static let isolated = Mutex<Isolated?>(nil)
-
-    /// Sends this process's office conversions to `converter` (set once, at start-up).
-    public static func convertInIsolation(_ converter: @escaping Isolated) {
-        isolated.withLock { $0 = converter }
-    }
-
     /// The document as LibreOffice's PDF, opened; nothing of it is left on disk.
     /// `csvAsSpreadsheet`: `file` is delimited text (``SpreadsheetText``) for Calc.
-    static func pdf(_ file: InputFile, password: String?, csvAsSpreadsheet: Bool = false,
-                    contentType: ContentType? = nil, limits: RenderLimits = .standard) throws(DocumentError) -> InputFile {
-        if let converter = isolated.withLock({ $0 }), let bytes = try converter(file, password, csvAsSpreadsheet) {
+    static func pdf(_ file: InputFile, password: String?, csvAsSpreadsheet: Bool = false, contentType: ContentType? = nil,
+                    limits: RenderLimits = .standard, interpreters: Interpreters) throws(DocumentError) -> InputFile {
+        if let bytes = try interpreters.host?.officePDF(file, password: password, csvAsSpreadsheet: csvAsSpreadsheet) {
             return try anonymousFile(bytes, for: file.path)
         }
         return try OfficeKit.withOffice(file.path) { (office) throws(DocumentError) in

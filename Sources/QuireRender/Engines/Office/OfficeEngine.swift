@@ -53,7 +53,7 @@ enum OfficeEngine {
             // password: with one, the conversion that asks for it, sandboxed too).
             let pageOneOnly = input.firstPageOnly && input.password == nil
             if pageOneOnly,
-               let pages = try InterpreterIsolation.pages(input.file, tool: "LibreOffice", firstPageOnly: true) {
+               let pages = try input.interpreters.host?.pages(input.file, tool: "LibreOffice", firstPageOnly: true) {
                 return InterpreterIsolation.opened(pages, path: input.file.path)
             }
             // A viewer (its render worker) shows page 1 from the layout while the rest is
@@ -71,7 +71,7 @@ enum OfficeEngine {
                 if pageOneOnly { return try firstPageExported(document, input) }
                 return try exported(document, input)
             }
-            return try pages(of: try OfficeConversion.pdf(input.file, password: input.password), input)
+            return try pages(of: try OfficeConversion.pdf(input.file, password: input.password, interpreters: input.interpreters), input)
         } catch {
             // LibreOffice cannot import every iWork file; their preview image is better than nothing.
             if error.kind == .damaged, zipBased, let fallback = try? RenderEngine.containerPreview.open(input) {
@@ -95,7 +95,8 @@ enum OfficeEngine {
             return try exported(document, input)
         }
         return try pages(of: try OfficeConversion.pdf(input.file, password: nil, csvAsSpreadsheet: true,
-                                                      contentType: input.contentType, limits: input.limits), input)
+                                                      contentType: input.contentType, limits: input.limits,
+                                                      interpreters: input.interpreters), input)
     }
 
     /// The document's pages as they print: exported as PDF by LibreOffice (then closed), read

@@ -18,17 +18,18 @@ public enum PDFExport {
     /// The PDF bytes. `pages` are 0-based indices; nil means every page.
     public static func data(_ file: InputFile, contentType: ContentType, pages: [Int]? = nil,
                             password: String? = nil, limits: RenderLimits = .standard,
-                            csvAsSpreadsheet: Bool = false) throws(DocumentError) -> [UInt8] {
+                            csvAsSpreadsheet: Bool = false, interpreters: Interpreters = .here) throws(DocumentError) -> [UInt8] {
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
-                                    csvAsSpreadsheet: csvAsSpreadsheet)
+                                    csvAsSpreadsheet: csvAsSpreadsheet, interpreters: interpreters)
         return try renderer.pdfData(pages: pages)
     }
 
     /// Writes the PDF to an open descriptor as it is produced (not closed afterwards).
     public static func write(_ file: InputFile, contentType: ContentType, pages: [Int]? = nil,
-                             password: String? = nil, limits: RenderLimits = .standard,
+                             password: String? = nil, limits: RenderLimits = .standard, interpreters: Interpreters = .here,
                              to descriptor: FileDescriptor) throws(DocumentError) {
-        let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits)
+        let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
+                                    interpreters: interpreters)
         try renderer.writePDF(pages: pages, to: descriptor)
     }
 
@@ -37,9 +38,10 @@ public enum PDFExport {
     /// - Throws: ``DocumentError`` when the input cannot be rendered, ``OutputError`` when the
     ///   output cannot be written.
     public static func write(_ file: InputFile, contentType: ContentType, pages: [Int]? = nil,
-                             password: String? = nil, limits: RenderLimits = .standard,
+                             password: String? = nil, limits: RenderLimits = .standard, interpreters: Interpreters = .here,
                              to output: DocumentPath, permissions: FilePermissions? = nil) throws {
-        let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits)
+        let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
+                                    interpreters: interpreters)
         let out = try OutputFile(path: output, permissions: permissions)
         do {
             try renderer.writePDF(pages: pages, to: out.descriptor)

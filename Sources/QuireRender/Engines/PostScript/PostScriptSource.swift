@@ -16,7 +16,7 @@ import Synchronization
 /// here only in a render worker (bubblewrap: a private `/tmp`, the system read-only), or, for
 /// `quire`'s one-shot commands where bubblewrap does not work, with `$TMPDIR` pointing at an
 /// empty directory of its own, made for each call and removed after it
-/// (``withGhostscript(_:)``); where bubblewrap works, those commands have a sandboxed worker
+/// (``withGhostscript(privateTemporaryDirectory:_:)``); where bubblewrap works, those commands have a sandboxed worker
 /// draw the pages (``InterpreterIsolation``). Pages are rasterised at the requested scale;
 /// vector output (PDF export) embeds a 150 dpi raster of each page.
 final class PostScriptSource: PageSource {
@@ -34,10 +34,13 @@ final class PostScriptSource: PageSource {
     var isPaper: Bool { true }
     var isRaster: Bool { false }
     private let sizes: [PageSize]
+    /// Ghostscript's `$TMPDIR` is a directory of its own for each call (``Interpreters``).
+    private let privateTemporaryDirectory: Bool
 
-    init(file: InputFile) throws(DocumentError) {
+    init(file: InputFile, privateTemporaryDirectory: Bool) throws(DocumentError) {
         path = file.path
         self.file = file
+        self.privateTemporaryDirectory = privateTemporaryDirectory
         let spectre = try LazyLibraries.spectre(file.path)
         self.spectre = spectre
         guard let document = spectre.spectre_document_new() else {
@@ -46,7 +49,7 @@ final class PostScriptSource: PageSource {
         self.document = document
         // The /proc/self/fd path reads the very file that was checked and opened.
         let procPath = file.procPath, load = spectre.spectre_document_load
-        let diagnostics = Self.withGhostscript { load(document, procPath) }
+        let diagnostics = Self.withGhostscript(privateTemporaryDirectory: privateTemporaryDirectory) { load(document, procPath) }
         let status = spectre.spectre_document_status(document)
         if status != SPECTRE_STATUS_SUCCESS {
             let message = (spectre.spectre_status_to_string(status).map { String(cString: $0) } ?? "error \(status.rawValue)")
@@ -75,7 +78,7 @@ final class PostScriptSource: PageSource {
 
     deinit {
         let document = self.document, free = spectre.spectre_document_free
-        Self.withGhostscript { free(document) }
+        Self.withGhostscript(privateTemporaryDirectory: privateTemporaryDirectory) { free(document) }
     }
 
     /// Runs `body` on a thread with a 32 MiB stack, one at a time. Ghostscript's interpreter can
@@ -85,15 +88,15 @@ final class PostScriptSource: PageSource {
     /// while `body` runs both descriptors point at a temporary file, whose text is returned
     /// (one line) so it can go into the error message instead of corrupting piped output.
     ///
-    /// In `quire` (``InterpreterIsolation/givePostScriptAPrivateTMPDIR()``), Ghostscript's
-    /// `$TMPDIR` (which `-dSAFER` lets a document read, write and delete in) is an empty
-    /// directory made for the call and removed with whatever the document left in it; when none
-    /// can be made, Ghostscript does not run and `body` is not called (the returned text says
-    /// why, and the caller's status check fails).
+    /// With `privateTemporaryDirectory` (``Interpreters/privateTemporaryDirectory``: `quire`'s
+    /// commands and its worker), Ghostscript's `$TMPDIR` (which `-dSAFER` lets a document read,
+    /// write and delete in) is an empty directory made for the call and removed with whatever the
+    /// document left in it; when none can be made, Ghostscript does not run and `body` is not
+    /// called (the returned text says why, and the caller's status check fails).
     @discardableResult
-    static func withGhostscript(_ body: () -> Void) -> String {
+    static func withGhostscript(privateTemporaryDirectory: Bool, _ body: () -> Void) -> String {
         ghostscript.withLock { _ in
-            guard InterpreterIsolation.postScriptHasAPrivateTMPDIR else { return capturingOutput(body) }
+            guard privateTemporaryDirectory else { return capturingOutput(body) }
             guard let directory = PrivateTemporaryDirectory() else {
                 return "no private temporary directory for Ghostscript (\(Errno.current))"
             }
@@ -170,7 +173,7 @@ final class PostScriptSource: PageSource {
         var rowLength: Int32 = 0
         var rendered: (UnsafeMutablePointer<UInt8>?, Int32) = (nil, 0)
         let render = spectre.spectre_page_render
-        let diagnostics = Self.withGhostscript {
+        let diagnostics = Self.withGhostscript(privateTemporaryDirectory: privateTemporaryDirectory) {
             var pageData: UnsafeMutablePointer<UInt8>?
             var length: Int32 = 0
             // Whatever libspectre allocates holds the marker, never an earlier document's bytes.
@@ -248,7 +251,7 @@ final class PostScriptSource: PageSource {
         spectre.spectre_render_context_set_scale(context, scale, scale)
         let render = spectre.spectre_page_render
         var rendered: (UnsafeMutablePointer<UInt8>?, Int32) = (nil, 0)
-        Self.withGhostscript {
+        Self.withGhostscript(privateTemporaryDirectory: privateTemporaryDirectory) {
             var pageData: UnsafeMutablePointer<UInt8>?
             var length: Int32 = 0
             MallocTuning.fillingAllocations(with: Self.unwrittenByte) {
@@ -282,9 +285,10 @@ private final class ClosureBox {
 extension RenderEngine {
     /// PostScript and EPS through libspectre (Ghostscript).
     static let postScript = RenderEngine(name: "postscript", families: [.postscript]) { (input) throws(DocumentError) in
-        if let pages = try InterpreterIsolation.pages(input.file, tool: "Ghostscript") {
+        if let pages = try input.interpreters.host?.pages(input.file, tool: "Ghostscript", firstPageOnly: false) {
             return InterpreterIsolation.opened(pages, path: input.file.path)
         }
-        return Opened(source: try PostScriptSource(file: input.file))
+        return Opened(source: try PostScriptSource(file: input.file,
+                                                   privateTemporaryDirectory: input.interpreters.privateTemporaryDirectory))
     }
 }
