@@ -113,7 +113,7 @@ public final class ViewerModel {
     /// Zoom steps (1 = the page fits the view).
     public static let zoomSteps: [Double] = [1, 1.25, 1.5, 2, 3, 4, 6, 8]
 
-    private final class OpenFile {
+    final class OpenFile {
         enum State {
             case unrequested
             case opening(OpenJob)
@@ -161,25 +161,29 @@ public final class ViewerModel {
 
     public let configuration: Configuration
     /// The files shown, in order; an archive's entry opened from it is added at the end.
-    private var files: [OpenFile]
-    public private(set) var fileIndex = 0
-    private var cache: PageCache
-    private let queue: RenderQueue
+    var files: [OpenFile]
+    public internal(set) var fileIndex = 0
+    var cache: PageCache
+    let queue: RenderQueue
     /// Whether ``close()`` stops the queue (false when it is shared).
-    private let ownsQueue: Bool
+    let ownsQueue: Bool
     /// Updates taken by a blocking call (``renderPage(fitting:)``) and not yet handed out.
-    private var held: [Update] = []
+    var held: [Update] = []
     /// The search of the current file (``find(_:)``).
-    public private(set) var find = FindResults()
-    private var searchGeneration = 0
+    public internal(set) var find = FindResults()
+    var searchGeneration = 0
     /// A table's find going on past the window in view: the word, and — once the worker found
     /// the next row that holds it — that row, whose window is on its way (``findNext()``).
-    private var tableFind: (query: String, file: Int, row: Int?)?
+    var tableFind: (query: String, file: Int, row: Int?)?
     /// What the table's find says when no row past the window holds the word.
-    private var tableFindNote: String?
+    var tableFindNote: String?
     /// Pages' text with boxes, as the worker gave them (the few most recent; for selection).
-    private var texts: [(job: TextJob, result: Result<PageText, ViewerProblem>)] = []
-    private static let textsKept = 8
+    var texts: [(job: TextJob, result: Result<PageText, ViewerProblem>)] = []
+    static let textsKept = 8
+    /// The text selected on a page of the current file (``select(page:range:)``), if any.
+    public internal(set) var selection: TextSelection?
+    /// The private folder entries are written into, made on first use.
+    var entryDirectory: String?
 
     /// - Parameters:
     ///   - paths: the files, in order; at least one.
@@ -213,7 +217,7 @@ public final class ViewerModel {
 
     public var fileCount: Int { files.count }
     public var paths: [DocumentPath] { files.map(\.path) }
-    private var current: OpenFile {
+    var current: OpenFile {
         if configuration.waitsForFiles { waitUntilOpened() }
         return files[fileIndex]
     }
@@ -289,7 +293,7 @@ public final class ViewerModel {
     /// "fit" or "150%".
     public var zoomText: String { zoom == 1 ? "fit" : "\(Int((zoom * 100).rounded()))%" }
 
-    private func pagedFacts(_ file: OpenFile) -> DocumentFacts? {
+    func pagedFacts(_ file: OpenFile) -> DocumentFacts? {
         guard let facts = file.facts, facts.text == nil else { return nil }
         return facts
     }
@@ -314,7 +318,7 @@ public final class ViewerModel {
         return updates
     }
 
-    private func apply(_ delivery: RenderDelivery) -> Update? {
+    func apply(_ delivery: RenderDelivery) -> Update? {
         switch delivery {
         case .found(let job, _, let result, let finished) where job.tableRows:
             guard let pending = tableFind, pending.file == job.file, pending.query == job.query, pending.row == nil,
@@ -402,7 +406,7 @@ public final class ViewerModel {
 
     /// A file shown from provisional facts (page 1 first) whose page has come: the worker is
     /// asked to finish it (the rest of the pages as they print), when it is the current file.
-    private func completeIfProvisional(_ index: Int) {
+    func completeIfProvisional(_ index: Int) {
         guard index == fileIndex, files.indices.contains(index), case .opened(let facts) = files[index].state,
               facts.isProvisional else { return }
         let file = files[index]
@@ -416,7 +420,7 @@ public final class ViewerModel {
 
     /// The finished document's facts (or why it could not be finished) replace the provisional
     /// ones. Pages already drawn stay when their sizes did not change.
-    private func completed(_ file: OpenFile, index: Int, provisional: DocumentFacts,
+    func completed(_ file: OpenFile, index: Int, provisional: DocumentFacts,
                            _ result: Result<DocumentFacts, RenderProblem>) -> Update? {
         switch result {
         case .success(let facts):
@@ -447,7 +451,7 @@ public final class ViewerModel {
     }
 
     /// A file's answer has come: the card, the file as the viewer holds it, where it was left.
-    private func opened(_ file: OpenFile) {
+    func opened(_ file: OpenFile) {
         file.printAction = nil
         if file.file == nil { file.file = try? InputFile(path: file.path, maximumSize: configuration.maximumFileSize) }
         if let type = file.contentType {
@@ -465,7 +469,7 @@ public final class ViewerModel {
 
     /// Asks the worker to open the current file, unless it is open or being opened; a file
     /// being opened that is no longer current is dropped.
-    private func requestCurrent() {
+    func requestCurrent() {
         let file = files[fileIndex]
         switch file.state {
         case .unrequested:
@@ -507,183 +511,6 @@ public final class ViewerModel {
         return nil
     }
 
-    // MARK: Commands: pages and lines
-
-    /// Sorts a table's rows by `column` (the worker sorts them and the table comes back from
-    /// the top); the same column again reverses the order. A message when the file is no table.
-    public func sortTable(column: Int) -> String? {
-        let file = files[fileIndex]
-        if case .opening = file.state { return "\(fileName) is still opening" }
-        guard let table = file.facts?.text?.table else { return "only a table can be sorted" }
-        guard table.columnNames.indices.contains(column) else { return "there is no column \(column + 1)" }
-        let descending = file.tableSort?.column == column && file.tableSort?.descending == false
-        file.tableSort = TableSort(column: column, descending: descending)
-        file.pending = "sorting by \(table.columnNames[column])…"
-        file.state = .unrequested
-        // The whole file is sorted: it comes back from its first row in the new order.
-        file.tableWindow = 0
-        file.position = 0
-        stopFind()
-        requestCurrent()
-        return nil
-    }
-
-    /// Next page (paged content) or next line (text). Returns whether anything moved.
-    @discardableResult public func nextPage() -> Bool { move(to: position + 1) }
-    @discardableResult public func previousPage() -> Bool { move(to: position - 1) }
-    @discardableResult public func firstPage() -> Bool {
-        if let table = tableLayout(of: current), table.firstRow > 0 { return moveTable(current, toRow: 0, window: 0) }
-        return move(to: 0)
-    }
-    @discardableResult public func lastPage() -> Bool {
-        if tableLayout(of: current) != nil, !tableWindowReachesEnd(current) {
-            return moveTable(current, toRow: Int(Int32.max), window: DocumentRequest.lastWindow)
-        }
-        return move(to: lastPosition)
-    }
-
-    /// A table shown as text (its layout), if the file is one.
-    private func tableLayout(of file: OpenFile) -> TableLayout? {
-        file.facts?.text?.table
-    }
-
-    /// Whether a table's window of lines holds its last row.
-    private func tableWindowReachesEnd(_ file: OpenFile) -> Bool {
-        guard let text = file.facts?.text, let table = text.table else { return true }
-        if let total = table.totalRows { return table.firstRow + text.lineCount >= total }
-        return !text.isTruncated
-    }
-
-    /// Asks the worker for the window of a table's rows that holds `row` (a window starting a
-    /// little above it, or `window`), and shows `row` at the top once it comes.
-    private func moveTable(_ file: OpenFile, toRow row: Int, window: Int? = nil) -> Bool {
-        let start = window ?? max(0, row - 100)
-        file.tableWindow = start
-        file.position = window == DocumentRequest.lastWindow ? Int(Int32.max) : row - start
-        file.pending = window == DocumentRequest.lastWindow ? "going to the last row…" : "going to row \(TableRowCount.grouped(row + 1))…"
-        file.state = .unrequested
-        file.dirty = true
-        stopFind()
-        requestCurrent()
-        return true
-    }
-
-    /// Scrolls text by `lines` (negative: up); for paged content, moves by pages.
-    @discardableResult public func scroll(by lines: Int) -> Bool { move(to: position + lines) }
-
-    /// Goes to page (or line) `number`, counted from 1. Returns a message when out of range.
-    public func goTo(_ number: Int) -> String? {
-        switch content {
-        case .opening:
-            return "\(fileName) is still opening"
-        case .pages(let count):
-            guard (1...max(1, count)).contains(number) else {
-                return "there is no page \(number): \(count) page\(count == 1 ? "" : "s")"
-            }
-        case .text(let text) where text.table != nil:
-            let table = text.table!
-            if let total = table.totalRows, !(1...max(1, total)).contains(number) {
-                return "there is no row \(number): \(TableRowCount(rows: total, isExact: true).description)"
-            }
-            guard number >= 1 else { return "there is no row \(number)" }
-            guard (table.firstRow..<(table.firstRow + text.lineCount)).contains(number - 1) else {
-                return moveTable(current, toRow: number - 1) ? nil : "there is no row \(number)"
-            }
-            _ = move(to: number - 1 - table.firstRow)
-            return nil
-        case .text(let text):
-            guard (1...max(1, text.lineCount)).contains(number) else {
-                return "there is no line \(number): \(text.lineCount) line\(text.lineCount == 1 ? "" : "s")"
-            }
-        case .problem(let problem):
-            return problem.message
-        }
-        _ = move(to: number - 1)
-        return nil
-    }
-
-    private var lastPosition: Int { lastPosition(of: current) }
-
-    private func move(to target: Int) -> Bool {
-        let file = current
-        // A table past its window of lines: the window that holds the row is asked for.
-        if let table = tableLayout(of: file), let text = file.facts?.text,
-           (target < 0 && table.firstRow > 0) || (target >= text.lineCount && !tableWindowReachesEnd(file)) {
-            return moveTable(file, toRow: max(0, table.firstRow + target))
-        }
-        let clamped = max(0, min(lastPosition, target))
-        guard clamped != file.position else { return false }
-        file.position = clamped
-        file.panY = 0
-        file.dirty = true
-        return true
-    }
-
-    // MARK: Commands: files
-
-    @discardableResult public func nextFile() -> Bool { selectFile(fileIndex + 1) }
-    @discardableResult public func previousFile() -> Bool { selectFile(fileIndex - 1) }
-
-    /// Makes file `index` current (0-based); it is opened if it is not yet. Returns false when
-    /// out of range.
-    @discardableResult public func selectFile(_ index: Int) -> Bool {
-        guard files.indices.contains(index), index != fileIndex else { return false }
-        saveResume()
-        fileIndex = index
-        queue.want([], for: .view)
-        stopFind()
-        selection = nil
-        // A file that went away since it was opened is not shown from what the worker read
-        // before: it says it has gone.
-        if case .opened = files[index].state, !Self.exists(files[index].path) {
-            files[index].state = .failed(ViewerProblem(kind: .unreadable, message: "the file is no longer there"))
-            files[index].vanished = "the file is no longer there"
-        }
-        requestCurrent()
-        return true
-    }
-
-    // MARK: Commands: zoom and pan
-
-    @discardableResult public func zoomIn() -> Bool {
-        setZoom(Self.zoomSteps.first { $0 > zoom + 0.001 } ?? zoom)
-    }
-
-    @discardableResult public func zoomOut() -> Bool {
-        setZoom(Self.zoomSteps.last { $0 < zoom - 0.001 } ?? 1)
-    }
-
-    @discardableResult public func zoomToFit() -> Bool { setZoom(1) }
-
-    /// Any zoom from 1 (fit) to 8 (800 % of fit).
-    @discardableResult public func setZoom(_ value: Double) -> Bool {
-        let file = current
-        guard pagedFacts(file) != nil else { return false }
-        let clamped = max(1, min(Self.zoomSteps.last!, value))
-        guard clamped != file.zoom else { return false }
-        file.zoom = clamped
-        file.dirty = true
-        return true
-    }
-
-    /// A pinch: the zoom when the gesture began times the gesture's scale since then (clamped
-    /// like any zoom, 1…8), so that spreading two fingers to twice their distance doubles it.
-    @discardableResult public func setZoom(pinchScale scale: Double, from start: Double) -> Bool {
-        guard scale.isFinite, scale > 0 else { return false }
-        return setZoom(start * scale)
-    }
-
-    /// Moves the view over a zoomed page by a fraction of the hidden part (-1…1 per axis).
-    @discardableResult public func pan(dx: Double, dy: Double) -> Bool {
-        let file = current
-        guard file.zoom > 1 else { return false }
-        let x = max(0, min(1, file.panX + dx)), y = max(0, min(1, file.panY + dy))
-        guard x != file.panX || y != file.panY else { return false }
-        file.panX = x
-        file.panY = y
-        return true
-    }
-
     // MARK: Password
 
     /// Tries `password` on the current (encrypted) file: it is opened again with it; the answer
@@ -695,7 +522,7 @@ public final class ViewerModel {
 
     /// Forgets what the worker said of the current file (its state, card, print answer, pages
     /// and text, the selection and a search) and asks it to open the file again.
-    private func openCurrentAgain() {
+    func openCurrentAgain() {
         let file = files[fileIndex]
         file.state = .unrequested
         file.card = nil
@@ -728,7 +555,7 @@ public final class ViewerModel {
 
     /// How `file` is named to the worker: its path and password, the size limit, and how it is
     /// to be opened (CSV as a spreadsheet, a RAW developed); the one place a request is made.
-    private func documentRequest(_ file: OpenFile, layout: DocumentRequest.Layout = .view, firstPageFirst: Bool = false) -> DocumentRequest {
+    func documentRequest(_ file: OpenFile, layout: DocumentRequest.Layout = .view, firstPageFirst: Bool = false) -> DocumentRequest {
         var request = DocumentRequest(path: file.path, password: file.password, maximumFileSize: configuration.maximumFileSize,
                                       layout: layout, firstPageFirst: firstPageFirst, csvAsSpreadsheet: configuration.csvAsSpreadsheet)
         request.developRaw = file.developRaw
@@ -877,7 +704,7 @@ public final class ViewerModel {
 
     /// Asks the worker for `job` and waits for its answer (at most the render timeout), keeping
     /// every other answer that comes meanwhile for ``update()``; the job is withdrawn after.
-    private func answer(to job: OpenJob) -> RenderDelivery? {
+    func answer(to job: OpenJob) -> RenderDelivery? {
         queue.wantOpen([job])
         defer { queue.wantOpen([]) }
         let deadline = Deadline(seconds: configuration.renderTimeout + 10)
@@ -891,236 +718,6 @@ public final class ViewerModel {
             usleep(2_000)
         }
         return nil
-    }
-
-    // MARK: Find
-
-    /// Searches the current file for `query` (literal text: regex characters are text; case
-    /// and, where the document's text allows, accents ignored), from the current page (or top
-    /// line) to the end, then from the start. Runs on the render thread in short requests: the
-    /// answers come through ``update()`` as ``Update/found(moved:)``, the first match becomes
-    /// current and the view moves to it. An empty query ends the search. Returns why it cannot
-    /// search, if it cannot.
-    @discardableResult public func find(_ query: String) -> String? {
-        let query = String(query.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }.map(Character.init))
-        guard !query.isEmpty else {
-            stopFind()
-            return nil
-        }
-        guard query.utf8.count <= SearchRequest.maximumQueryBytes else { return "the search is too long" }
-        let file = files[fileIndex]
-        guard let facts = file.facts else {
-            return isOpening ? "\(fileName) is still opening" : "\(fileName) cannot be searched"
-        }
-        let total = facts.text?.lineCount ?? facts.pageCount
-        if query == find.query, find.file == fileIndex, find.total == total { return nil }  // already on it
-        searchGeneration += 1
-        tableFindNote = nil
-        let start = min(max(0, file.position), max(0, total - 1))
-        var document = documentRequest(file)
-        // A table's lines as shown: the same window of rows in the same order (a match's line
-        // is a line of what the viewer shows, not of the file's first rows unsorted).
-        document.tableSort = file.tableSort
-        document.tableWindow = file.tableWindow
-        let job = SearchJob(generation: searchGeneration, file: fileIndex, document: document, query: query,
-                            runs: [start..<total, 0..<start], maximumMatches: FindResults.maximumMatches)
-        find = FindResults(job: job, total: total, isText: facts.text != nil)
-        queue.wantSearch(job)
-        return nil
-    }
-
-    /// Goes to the next match (round the document); false when there is none yet.
-    @discardableResult public func findNext() -> Bool {
-        // A table shown a window at a time: past the window's last match, the find goes on
-        // in the rows after the window (then from the first row), in the worker.
-        if find.isActive, find.file == fileIndex, let table = tableLayout(of: current), let text = current.facts?.text,
-           !find.isSearching, !(table.firstRow == 0 && tableWindowReachesEnd(current)) {
-            let last = find.matches.map(\.page).max()
-            if find.currentMatch == nil || find.currentMatch?.page == last && find.matches.last(where: { $0.page == last }) == find.currentMatch {
-                return findPastWindow(table: table, lines: text.lineCount)
-            }
-        }
-        guard find.step(1) else { return false }
-        showCurrentMatch()
-        return true
-    }
-
-    /// Goes to the previous match (round the document); false when there is none yet.
-    @discardableResult public func findPrevious() -> Bool {
-        // A table shown a window at a time: before the window's first match, the find goes on
-        // in the rows before the window, going up (then from the last row), in the worker.
-        if find.isActive, find.file == fileIndex, let table = tableLayout(of: current), let text = current.facts?.text,
-           !find.isSearching, !(table.firstRow == 0 && tableWindowReachesEnd(current)) {
-            let first = find.matches.map(\.page).min()
-            if find.currentMatch == nil || find.currentMatch?.page == first && find.matches.first(where: { $0.page == first }) == find.currentMatch {
-                return findPastWindow(table: table, lines: text.lineCount, backward: true)
-            }
-        }
-        guard find.step(-1) else { return false }
-        showCurrentMatch()
-        return true
-    }
-
-    /// Looks for the find's word in a table's rows after the window in view, then in those
-    /// before it (`backward`: in those before it going up, then from the last row up to the
-    /// window); the window of the row found comes next (``update()``).
-    private func findPastWindow(table: TableLayout, lines: Int, backward: Bool = false) -> Bool {
-        let query = find.query
-        let end = table.firstRow + lines
-        searchGeneration += 1
-        var document = documentRequest(current)
-        document.tableSort = current.tableSort
-        document.tableWindow = current.tableWindow
-        let after = end..<(Int(Int32.max) - 1), before = 0..<table.firstRow
-        var job = SearchJob(generation: searchGeneration, file: fileIndex, document: document, query: query,
-                            runs: backward ? [before, after] : [after, before], maximumMatches: 1)
-        job.tableRows = true
-        job.backward = backward
-        tableFind = (query, fileIndex, nil)
-        tableFindNote = backward ? "looking before row \(TableRowCount.grouped(table.firstRow + 1))…" : "looking past row \(TableRowCount.grouped(end))…"
-        queue.wantSearch(job)
-        return true
-    }
-
-    /// Ends the search (its highlights go; a request in progress is not waited for).
-    public func stopFind() {
-        tableFind = nil
-        tableFindNote = nil
-        queue.wantSearch(nil)
-        searchGeneration += 1
-        find = FindResults()
-        find.generation = searchGeneration
-    }
-
-    /// The search's line for the status bar, with what is known of the page in view: "3 of
-    /// 17", "No matches", "… — no text on this page — it is an image".
-    public var findText: String {
-        guard find.isActive else { return "" }
-        var text = find.statusText
-        if let tableFindNote, find.file == fileIndex { text += " — " + tableFindNote }
-        if find.file == fileIndex, !find.isText, find.isTextless(page: page) {
-            text += " — no text on this page — it is an image"
-        }
-        return text
-    }
-
-    /// Moves to the current match's page (or brings its line into view).
-    private func showCurrentMatch() {
-        guard let match = find.currentMatch, find.file == fileIndex else { return }
-        if find.isText {
-            // The match's line a few lines below the top, unless it is in view already.
-            let file = current
-            if match.page < file.position || match.page >= file.position + Self.textLinesAssumedInView {
-                _ = move(to: max(0, match.page - 2))
-            }
-        } else {
-            _ = move(to: match.page)
-        }
-    }
-
-    /// Lines of a text file taken to be in view when deciding whether a match needs a move.
-    static let textLinesAssumedInView = 20
-
-    // MARK: Page text (selection and copy)
-
-    /// Page `page`'s text with its character boxes, when the worker has given it; nil until
-    /// then (ask with ``wantText(pages:)``).
-    public func pageText(_ page: Int) -> Result<PageText, ViewerProblem>? {
-        texts.last { $0.job.file == fileIndex && $0.job.page == page && $0.job.document.password == files[fileIndex].password }?.result
-    }
-
-    /// Asks the worker for these pages' text with boxes (the answers come as
-    /// ``Update/pageText(file:page:)``); pages already here are not asked again.
-    public func wantText(pages: [Int]) {
-        let file = files[fileIndex]
-        guard let facts = pagedFacts(file) else { return }
-        let jobs = pages.filter { facts.pageSizes.indices.contains($0) && pageText($0) == nil }.map {
-            TextJob(file: fileIndex, page: $0, document: documentRequest(file))
-        }
-        queue.wantText(jobs)
-    }
-
-    /// The text selected on a page of the current file (``select(page:range:)``), if any.
-    public private(set) var selection: TextSelection?
-
-    /// Selects characters `range` of page `page` (of its ``pageText(_:)`` layout); an empty
-    /// range clears the selection.
-    public func select(page: Int, range: Range<Int>) {
-        selection = range.isEmpty ? nil : TextSelection(file: fileIndex, page: page, range: range)
-    }
-
-    /// Selects all the text of page `page` (Ctrl+A); false until the page's text is here.
-    @discardableResult public func selectAll(page: Int) -> Bool {
-        guard case .success(let text)? = pageText(page) else {
-            wantText(pages: [page])
-            return false
-        }
-        select(page: page, range: 0..<text.layout.characters.count)
-        return true
-    }
-
-    public func clearSelection() { selection = nil }
-
-    /// The selected text, for the clipboard; or why it cannot be copied (nothing selected, the
-    /// page's text not here yet, or the document forbids copying its text).
-    public var selectedText: Result<String, ViewerProblem> {
-        guard let selection, selection.file == fileIndex else {
-            return .failure(ViewerProblem(kind: .unsupported, message: "no text is selected"))
-        }
-        return copyableText(page: selection.page).map { _ in
-            guard case .success(let text)? = pageText(selection.page) else { return "" }
-            return text.layout.text(selection.range)
-        }
-    }
-
-    /// The whole text of page `page` as it may be copied (the terminal's `y`), or why not: the
-    /// document forbids it, the page has no text (an image), or its text is not here yet.
-    public func copyableText(page: Int) -> Result<String, ViewerProblem> {
-        guard let known = pageText(page) else {
-            return .failure(ViewerProblem(kind: .unsupported, message: "the text of page \(page + 1) is still being read"))
-        }
-        switch known {
-        case .failure(let problem): return .failure(problem)
-        case .success(let text):
-            guard text.copyAllowed else {
-                return .failure(ViewerProblem(kind: .unsupported, message: "the document's permissions do not allow copying its text"))
-            }
-            let string = text.layout.text(0..<text.layout.characters.count)
-            guard string.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
-                return .failure(ViewerProblem(kind: .unsupported, message: "no text on this page — it is an image"))
-            }
-            return .success(string)
-        }
-    }
-
-    /// Page `page`'s text, waiting for the worker (tools and tests; front-ends use
-    /// ``wantText(pages:)``).
-    public func waitForText(page: Int) -> Result<PageText, ViewerProblem> {
-        waitUntilOpened()
-        wantText(pages: [page])
-        let deadline = Deadline(seconds: configuration.renderTimeout + 10)
-        while !deadline.hasPassed {
-            if let known = pageText(page) { return known }
-            for delivery in queue.take() {
-                if let update = apply(delivery) { held.append(update) }
-            }
-            if let known = pageText(page) { return known }
-            usleep(2_000)
-        }
-        return .failure(ViewerProblem(kind: .damaged, message: "the text of page \(page + 1) did not come back from the renderer"))
-    }
-
-    /// Page `index` (0-based) of the current file as a thumbnail fitting `box` whatever the
-    /// zoom, for the window's page sidebar (``want(_:for:)`` with `.sidebar`); nil when not paged.
-    public func thumbnailJob(_ index: Int, fitting box: (width: Int, height: Int)) -> PageRenderJob? {
-        let file = current
-        guard let facts = pagedFacts(file), facts.pageSizes.indices.contains(index) else { return nil }
-        let pixels = facts.pixelSize(page: index, size: .fit(width: max(1, box.width), height: max(1, box.height)),
-                                     allowUpscaling: false, limits: configuration.limits)
-        return PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: index,
-                             width: pixels.width, height: pixels.height, purpose: .sidebar,
-                             maximumFileSize: configuration.maximumFileSize, csvAsSpreadsheet: configuration.csvAsSpreadsheet,
-                             developRaw: file.developRaw)
     }
 
     // MARK: Index sheet (all the files at once)
@@ -1170,7 +767,7 @@ public final class ViewerModel {
     }
 
     /// Whether `path` still names something (looked up, not opened).
-    private static func exists(_ path: DocumentPath) -> Bool {
+    static func exists(_ path: DocumentPath) -> Bool {
         var status = stat()
         return path.withCString { stat($0, &status) } == 0
     }
@@ -1229,7 +826,7 @@ public final class ViewerModel {
         return try waitFor(job)
     }
 
-    private func waitFor(_ job: PageRenderJob) throws(ViewerProblem) -> RenderedImage {
+    func waitFor(_ job: PageRenderJob) throws(ViewerProblem) -> RenderedImage {
         let key = PageCache.Key(file: job.file, page: job.page, width: job.width, height: job.height, purpose: job.purpose.rawValue,
                                 sheet: job.sheet)
         if let image = cache.image(for: key) { return image }
@@ -1258,79 +855,6 @@ public final class ViewerModel {
         .fit(width: max(1, Int(Double(box.width) * zoom)), height: max(1, Int(Double(box.height) * zoom)))
     }
 
-    // MARK: Actions and printing
-
-    /// The actions for the current file, each with its reason when unavailable.
-    public var actions: [ViewerAction] { [printAction] }
-
-    /// The current file as a ``Document`` for printing: the file the viewer holds, typed as the
-    /// worker sniffed it (nothing is read or parsed here).
-    private func document(_ file: OpenFile) -> Document? {
-        guard let handle = file.file, let type = file.contentType else { return nil }
-        return Document(file: handle, contentType: type, limits: configuration.limits,
-                        csvAsSpreadsheet: configuration.csvAsSpreadsheet)
-    }
-
-    /// Print: available only when the content is printable and a printer accepts jobs.
-    public var printAction: ViewerAction {
-        let file = current
-        if let known = file.printAction { return known }
-        let action: ViewerAction
-        if isOpening {
-            return ViewerAction(kind: .print, isAvailable: false, reason: "\(fileName) is still opening", detail: nil)
-        } else if let document = document(file), problem == nil {
-            let evaluated = DocumentInteraction(document: document, printSystem: configuration.printSystem,
-                                                conversion: configuration.conversion).print
-            action = ViewerAction(kind: .print, isAvailable: evaluated.isAvailable, reason: evaluated.reason,
-                                  detail: evaluated.detail)
-        } else {
-            action = ViewerAction(kind: .print, isAvailable: false,
-                                  reason: "the file cannot be printed: \(problem?.message ?? "it cannot be opened")",
-                                  detail: nil)
-        }
-        file.printAction = action
-        return action
-    }
-
-    /// Forgets the print action's answer so that it is asked again (printers come and go).
-    public func refreshActions() { current.printAction = nil }
-
-    /// A print sheet for the current file, or the reason printing cannot work. What will print
-    /// is prepared by the worker (waited for): the page count, and for text, images and SVG the
-    /// PDF they become; a PDF's page count is the one it was opened with. Nothing is read here.
-    public func makePrintSheet() throws(PrintError) -> PrintSheet {
-        let action = printAction
-        let file = current
-        guard action.isAvailable, let document = document(file), let facts = file.facts else {
-            throw PrintError(.unprintable, action.reason ?? "printing is not available")
-        }
-        let prepared: PrintableDocument
-        switch document.contentType.family {
-        case .pdf: prepared = PrintableDocument(pageCount: facts.pageCount, convertedPDF: nil)
-        case .postscript: prepared = PrintableDocument(pageCount: nil, convertedPDF: nil)
-        default:
-            switch printable() {
-            case .success(let document): prepared = document
-            case .failure(let problem): throw PrintError(.unprintable, "\(fileName): \(problem.message)")
-            }
-        }
-        let pages = prepared.pageCount
-        return try PrintSheet(document: document, prepared: prepared, currentPage: pages == nil ? nil : page + 1,
-                              system: configuration.printSystem, conversion: configuration.conversion,
-                              compose: { [unowned self] sheet in self.composedJob(sheet) })
-    }
-
-    /// The current file as it prints, from the worker (waited for, at most the render timeout).
-    private func printable() -> Result<PrintableDocument, RenderProblem> {
-        let file = files[fileIndex]
-        let job = OpenJob(file: fileIndex, request: documentRequest(file),
-                          want: .printable)
-        guard case .printable(_, let result)? = answer(to: job) else {
-            return .failure(RenderProblem(.workerFailed, "the renderer did not prepare the file for print in time"))
-        }
-        return result
-    }
-
     // MARK: Closing and resume
 
     /// Remembers where each opened file was left (page or line, zoom).
@@ -1355,133 +879,4 @@ public final class ViewerModel {
         return problem
     }
 
-    // MARK: Archives: opening an entry
-
-    /// The current archive's file entries that can be opened (sorted by path); empty for
-    /// anything else. Entries whose names would unpack outside the archive's folder are left out.
-    public var archiveEntries: [ArchiveEntryFact] { current.facts?.entries ?? [] }
-
-    /// A JSON document's outline (its text lines' depths, path labels and folds), when the
-    /// current file is one shown as text; nil otherwise.
-    public var jsonOutline: JSONOutline? { current.facts?.outline }
-
-    /// A Markdown file's line kinds and style runs, when the current file is one shown as text.
-    public var markdownStyles: MarkdownText? { current.facts?.markdown }
-    /// Their picture lines' pixels (decoded by the worker).
-    public var markdownPictures: [DocumentFacts.Picture] { current.facts?.markdownPictures ?? [] }
-
-    /// A book's table of contents (EPUB) while it is shown as text: each entry at a line.
-    public var contents: TableOfContents {
-        guard case .text = content, let contents = current.facts?.contents else { return TableOfContents() }
-        return contents
-    }
-
-    /// Goes to entry `index` of ``contents``: its line at the top. A message when it goes
-    /// nowhere (outside the book, or past where the text stopped at a limit).
-    public func goTo(contentsEntry index: Int) -> String? {
-        let entries = contents.entries
-        guard entries.indices.contains(index) else { return "the book has no contents entry \(index + 1)" }
-        guard let line = entries[index].line else { return "“\(entries[index].title)” is not in the text shown (it is outside the book, or past where the text stops)" }
-        return goTo(line + 1)
-    }
-
-    /// Opens archive entry `entry` as a file of its own, after the others, and shows it: the
-    /// worker reads its bytes from the archive (at most the inflate limit), the model writes
-    /// them — nothing else — into a private folder of its own (mode 0700, removed on
-    /// ``close()``) under the entry's file name, and the worker opens that file like any other.
-    /// - Returns: why it could not be opened, or nil.
-    @discardableResult public func openArchiveEntry(_ entry: ArchiveEntryFact) -> ViewerProblem? {
-        let archive = files[fileIndex]
-        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: archive.path, password: nil,
-                                                                     maximumFileSize: configuration.maximumFileSize),
-                          want: .entry(entry.path))
-        // Withdrawn (by answer(to:)) before the new file is asked for: selectFile asks for it.
-        var result: Result<[UInt8], RenderProblem>?
-        if case .entry(_, let answer)? = answer(to: job) { result = answer }
-        switch result {
-        case nil:
-            return ViewerProblem(kind: .damaged, message: "the renderer did not read \(entry.path) in time")
-        case .failure(let problem)?:
-            return ViewerProblem(problem)
-        case .success(let bytes)?:
-            do throws(ViewerProblem) {
-                let path = try writeEntry(bytes, named: entry.fileName)
-                files.append(OpenFile(path: path))
-                selectFile(files.count - 1)
-                return nil
-            } catch {
-                return error
-            }
-        }
-    }
-
-    /// A database's table (one of ``archiveEntries``) as the worker writes it for a table opened
-    /// from the list — its heading, columns and first rows in box rules (``DatabaseText``) — as
-    /// lines, for a front-end that shows it beside the list (the window); the database stays the
-    /// current file. Blocks until the worker answers, as ``openArchiveEntry(_:)`` does.
-    public func databaseTableLines(_ entry: ArchiveEntryFact) -> Result<[String], ViewerProblem> {
-        let database = files[fileIndex]
-        let job = OpenJob(file: fileIndex, request: DocumentRequest(path: database.path, password: nil,
-                                                                     maximumFileSize: configuration.maximumFileSize),
-                          want: .entry(entry.path))
-        guard case .entry(_, let answer)? = answer(to: job) else {
-            return .failure(ViewerProblem(kind: .damaged, message: "the renderer did not read \(entry.path) in time"))
-        }
-        switch answer {
-        case .failure(let problem): return .failure(ViewerProblem(problem))
-        case .success(let bytes): return .success(TextContent(bytes: bytes).lines)
-        }
-    }
-
-    /// The private folder entries are written into, made on first use.
-    private var entryDirectory: String?
-
-    private func writeEntry(_ bytes: [UInt8], named name: String) throws(ViewerProblem) -> DocumentPath {
-        if entryDirectory == nil {
-            var base = "/tmp"
-            if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty, access(runtime, W_OK) == 0 {
-                base = runtime
-            }
-            var template = Array("\(base)/quire-entries-XXXXXX".utf8CString)
-            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-                throw ViewerProblem(kind: .unreadable, message: "cannot make a private folder for the entry in \(base) (\(Errno.current))")
-            }
-            entryDirectory = String(cString: made)
-        }
-        // The entry's own name, made safe: no folders, no control characters, not hidden.
-        var safe = String(String.UnicodeScalarView(name.unicodeScalars.map { $0 == "/" || $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
-        while safe.hasPrefix(".") { safe.removeFirst() }
-        if safe.isEmpty { safe = "entry" }
-        var target = entryDirectory! + "/" + safe
-        var counter = 2
-        while access(target, F_OK) == 0 {
-            target = entryDirectory! + "/\(counter)-" + safe
-            counter += 1
-        }
-        do {
-            try atomicReplace(path: target, contents: bytes, permissions: 0o600)
-        } catch {
-            throw ViewerProblem(kind: .unreadable, message: "cannot write the entry to \(target): \(error)")
-        }
-        return DocumentPath(target)
-    }
-
-    private func removeEntryDirectory() {
-        guard let directory = entryDirectory else { return }
-        entryDirectory = nil
-        if let listing = opendir(directory) {
-            while let item = readdir(listing) {
-                let name = withUnsafeBytes(of: item.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if name != "." && name != ".." { unlink(directory + "/" + name) }
-            }
-            closedir(listing)
-        }
-        rmdir(directory)
-    }
-
-    private func lastPosition(of file: OpenFile) -> Int {
-        guard let facts = file.facts else { return 0 }
-        if let text = facts.text { return max(0, text.lineCount - 1) }
-        return max(0, facts.pageCount - 1)
-    }
 }
