@@ -25,13 +25,8 @@ enum Accessibility {
     /// Names the button inside a GtkDropDown, which is what takes the keyboard focus (GTK 4.8
     /// leaves it named "GtkToggleButton"); the drop-down itself is named by its mnemonic label.
     static func nameDropDownButton(_ dropDown: UnsafeMutablePointer<GtkWidget>, _ name: String) {
-        var child = gtk_widget_get_first_child(dropDown)
-        while let widget = child {
-            if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
-                                          gtk_toggle_button_get_type()) != 0 {
-                setLabel(widget, name)
-            }
-            child = gtk_widget_get_next_sibling(widget)
+        for widget in WidgetTree.children(of: dropDown) where WidgetTree.isA(widget, gtk_toggle_button_get_type()) {
+            setLabel(widget, name)
         }
     }
 

@@ -77,9 +77,7 @@ final class ArchiveEntriesView {
         self.entries = entries
         ranks = SortKey.allCases.map { Self.ranks(of: entries, by: $0) }
         // The rows are the entries' indices; the view's own sorter (its clicked column) orders them.
-        let strings = entries.indices.map { UnsafePointer(strdup(String($0))) } + [nil]
-        let list = strings.withUnsafeBufferPointer { gtk_string_list_new($0.baseAddress) }
-        for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
+        let list = GtkStrings.list(entries.indices.map(String.init))
         let sorter = gtk_column_view_get_sorter(cast(view))
         if let sorter { g_object_ref(UnsafeMutableRawPointer(sorter)) }
         // Each model takes the one below (transfer full); the view takes its own reference.
@@ -106,27 +104,15 @@ final class ArchiveEntriesView {
         let target = max(0, min(entries.count - 1, (current < entries.count ? current : 0) + step))
         gtk_single_selection_set_selected(selection, guint(target))
         // GTK 4.8 has no gtk_column_view_scroll_to: the inner list view's action scrolls the row into view.
-        if let list = innerList {
+        if let list = WidgetTree.innerList(of: view) {
             _ = gtk_widget_activate_action_variant(list, "list.scroll-to-item", g_variant_new_uint32(guint32(target)))
         }
-    }
-
-    /// The column headers (GtkColumnViewTitle, in the view's first child), in column order.
-    private var headers: [UnsafeMutablePointer<GtkWidget>] {
-        guard let header = gtk_widget_get_first_child(view) else { return [] }
-        var titles: [UnsafeMutablePointer<GtkWidget>] = []
-        var child = gtk_widget_get_first_child(header)
-        while let widget = child {
-            titles.append(widget)
-            child = gtk_widget_get_next_sibling(widget)
-        }
-        return titles
     }
 
     /// GTK 4.8 leaves the header buttons unnamed (the title is a label inside): each is named
     /// after its column, as a screen reader should say it.
     private func nameHeaders() {
-        for (title, key) in zip(headers, SortKey.allCases) { Accessibility.setLabel(title, key.title) }
+        for (title, key) in zip(WidgetTree.columnHeaders(of: view), SortKey.allCases) { Accessibility.setLabel(title, key.title) }
     }
 
     /// The column the rows are sorted by and which way, from the headers' sort indicators (the
@@ -135,8 +121,8 @@ final class ArchiveEntriesView {
     /// under the list.
     private func describeSort() {
         var sorted: (SortKey, ascending: Bool)?
-        for (title, key) in zip(headers, SortKey.allCases) {
-            let direction = Self.sortDirection(below: title)
+        for (title, key) in zip(WidgetTree.columnHeaders(of: view), SortKey.allCases) {
+            let direction = WidgetTree.sortDirection(below: title)
             if let direction, sorted == nil { sorted = (key, direction) }
             Accessibility.setDescription(title, direction.map { "Sorted \($0 ? "ascending" : "descending"); click to reverse" }
                                          ?? "Click to sort by \(key.title.lowercased())")
@@ -155,19 +141,6 @@ final class ArchiveEntriesView {
         gtk_label_set_text(cast(countLabel), "\(count)\(order) · Enter or a double click opens one · Esc goes back")
     }
 
-    /// Whether the sort indicator below `widget` says ascending (true), descending (false), or
-    /// the column is not the one sorted by (nil).
-    private static func sortDirection(below widget: UnsafeMutablePointer<GtkWidget>) -> Bool? {
-        if gtk_widget_has_css_class(widget, "ascending") != 0 { return true }
-        if gtk_widget_has_css_class(widget, "descending") != 0 { return false }
-        var child = gtk_widget_get_first_child(widget)
-        while let next = child {
-            if let found = sortDirection(below: next) { return found }
-            child = gtk_widget_get_next_sibling(next)
-        }
-        return nil
-    }
-
     /// The entry shown in row `position` (of the sorted list).
     private func entry(at position: Int) -> ArchiveEntryFact? {
         guard let selection, position >= 0, let item = g_list_model_get_item(selection, guint(position)) else { return nil }
@@ -175,17 +148,6 @@ final class ArchiveEntriesView {
         guard let text = gtk_string_object_get_string(OpaquePointer(item)) else { return nil }
         let index = Int(atoi(text))
         return entries.indices.contains(index) ? entries[index] : nil
-    }
-
-    /// The GtkListView the column view draws its rows with (its child after the header).
-    private var innerList: UnsafeMutablePointer<GtkWidget>? {
-        var child = gtk_widget_get_first_child(view)
-        while let widget = child {
-            if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
-                                          gtk_list_view_get_type()) != 0 { return widget }
-            child = gtk_widget_get_next_sibling(widget)
-        }
-        return nil
     }
 
     // MARK: Cells

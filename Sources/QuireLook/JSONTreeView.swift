@@ -320,9 +320,7 @@ final class JSONTreeView {
     }
 
     private static func stringList(_ indices: [Int]) -> OpaquePointer? {
-        let strings = indices.map { UnsafePointer(strdup(String($0))) } + [nil]
-        defer { for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) } }
-        return strings.withUnsafeBufferPointer { gtk_string_list_new($0.baseAddress) }
+        GtkStrings.list(indices.map(String.init))
     }
 
     // MARK: Context menu

@@ -112,15 +112,9 @@ final class MarkupBar {
         self.model = model
         self.status = status
         self.reopen = reopen
-        let names = Self.colours.map { UnsafePointer(strdup($0.name)) } + [nil]
-        colourChoice = names.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }!
-        for name in names { free(UnsafeMutableRawPointer(mutating: name)) }
-        let widthNames = Self.widths.map { UnsafePointer(strdup($0.name)) } + [nil]
-        widthChoice = widthNames.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }!
-        for name in widthNames { free(UnsafeMutableRawPointer(mutating: name)) }
-        let sizeNames = Self.textSizes.map { UnsafePointer(strdup($0.name)) } + [nil]
-        textSizeChoice = sizeNames.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }!
-        for name in sizeNames { free(UnsafeMutableRawPointer(mutating: name)) }
+        colourChoice = GtkStrings.with(Self.colours.map(\.name)) { gtk_drop_down_new_from_strings($0) }!
+        widthChoice = GtkStrings.with(Self.widths.map(\.name)) { gtk_drop_down_new_from_strings($0) }!
+        textSizeChoice = GtkStrings.with(Self.textSizes.map(\.name)) { gtk_drop_down_new_from_strings($0) }!
         build()
         connect()
     }

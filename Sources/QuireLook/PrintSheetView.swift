@@ -394,9 +394,7 @@ final class PrintSheetView {
     }
 
     private static func setChoices(_ dropDown: UnsafeMutablePointer<GtkWidget>, _ names: [String], selected: Int) {
-        let strings = names.map { UnsafePointer(strdup($0)) } + [nil]
-        let list = strings.withUnsafeBufferPointer { gtk_string_list_new($0.baseAddress) }
-        for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
+        let list = GtkStrings.list(names)
         gtk_drop_down_set_model(cast(dropDown), list)
         g_object_unref(UnsafeMutableRawPointer(list))
         gtk_drop_down_set_selected(cast(dropDown), guint(selected))

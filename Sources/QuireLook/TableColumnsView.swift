@@ -190,7 +190,7 @@ final class TableColumnsView {
 
     /// Scrolls row `position` (of those shown) into view and selects it.
     func scroll(to position: Int) {
-        guard !order.isEmpty, let list = innerList else { return }
+        guard !order.isEmpty, let list = WidgetTree.innerList(of: view) else { return }
         let target = max(0, min(order.count - 1, position))
         if target >= Self.firstRows { addRemainingRows() }
         _ = gtk_widget_activate_action_variant(list, "list.scroll-to-item", g_variant_new_uint32(guint32(target)))
@@ -221,7 +221,7 @@ final class TableColumnsView {
             columns.append(column)
             g_object_unref(UnsafeMutableRawPointer(column))
         }
-        for (title, name) in zip(headers, cells.names) { Accessibility.setLabel(title, name.isEmpty ? "Column" : name) }
+        for (title, name) in zip(WidgetTree.columnHeaders(of: view), cells.names) { Accessibility.setLabel(title, name.isEmpty ? "Column" : name) }
     }
 
     /// Fixed widths from the cells, as the terminal's columns: a column keeps its width while
@@ -306,37 +306,20 @@ final class TableColumnsView {
         guard let positions else { return }
         let count = Int(g_list_model_get_n_items(positions))
         guard count < order.count else { return }
-        let strings = (count..<order.count).map { UnsafePointer(strdup(String($0))) } + [nil]
-        strings.withUnsafeBufferPointer { gtk_string_list_splice(positions, guint(count), 0, $0.baseAddress) }
-        for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
+        GtkStrings.with((count..<order.count).map(String.init)) { gtk_string_list_splice(positions, guint(count), 0, $0) }
     }
 
     private static func positionList(_ range: Range<Int>) -> OpaquePointer {
-        let strings = range.map { UnsafePointer(strdup(String($0))) } + [nil]
-        let list = strings.withUnsafeBufferPointer { gtk_string_list_new($0.baseAddress) }!
-        for pointer in strings { free(UnsafeMutableRawPointer(mutating: pointer)) }
-        return list
+        GtkStrings.list(range.map(String.init))
     }
 
     // MARK: Sorting
 
-    /// The headers (GtkColumnViewTitle, in the view's first child), in column order.
-    private var headers: [UnsafeMutablePointer<GtkWidget>] {
-        guard let header = gtk_widget_get_first_child(view) else { return [] }
-        var titles: [UnsafeMutablePointer<GtkWidget>] = []
-        var child = gtk_widget_get_first_child(header)
-        while let widget = child {
-            titles.append(widget)
-            child = gtk_widget_get_next_sibling(widget)
-        }
-        return titles
-    }
-
     /// A header was clicked: the column and direction its indicator now shows.
     private func headerClicked() {
         var clicked: (Int, Bool)?
-        for (index, title) in headers.enumerated() {
-            if let ascending = Self.sortDirection(below: title) { clicked = (index, ascending); break }
+        for (index, title) in WidgetTree.columnHeaders(of: view).enumerated() {
+            if let ascending = WidgetTree.sortDirection(below: title) { clicked = (index, ascending); break }
         }
         guard let (column, ascending) = clicked, column < cells.names.count else { return }
         if let sort, sort.column == column, sort.ascending == ascending { return }
@@ -363,7 +346,7 @@ final class TableColumnsView {
     }
 
     private func describeSortInHeaders() {
-        for (index, title) in headers.enumerated() where index < cells.names.count {
+        for (index, title) in WidgetTree.columnHeaders(of: view).enumerated() where index < cells.names.count {
             let description: String
             if let sort, sort.column == index {
                 description = "Sorted \(sort.ascending ? "ascending" : "descending"); click to reverse"
@@ -388,19 +371,6 @@ final class TableColumnsView {
         }
     }
 
-    /// Whether the sort indicator below `widget` says ascending (true), descending (false), or
-    /// the column is not the one sorted by (nil).
-    private static func sortDirection(below widget: UnsafeMutablePointer<GtkWidget>) -> Bool? {
-        if gtk_widget_has_css_class(widget, "ascending") != 0 { return true }
-        if gtk_widget_has_css_class(widget, "descending") != 0 { return false }
-        var child = gtk_widget_get_first_child(widget)
-        while let next = child {
-            if let found = sortDirection(below: next) { return found }
-            child = gtk_widget_get_next_sibling(next)
-        }
-        return nil
-    }
-
     // MARK: Scrolling past the rows loaded
 
     private func scrolled() {
@@ -419,14 +389,4 @@ final class TableColumnsView {
         }
     }
 
-    /// The GtkListView the column view draws its rows with (its child after the header).
-    private var innerList: UnsafeMutablePointer<GtkWidget>? {
-        var child = gtk_widget_get_first_child(view)
-        while let widget = child {
-            if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
-                                          gtk_list_view_get_type()) != 0 { return widget }
-            child = gtk_widget_get_next_sibling(widget)
-        }
-        return nil
-    }
 }
