@@ -25,18 +25,15 @@ final class PageSidebar {
     private var viewHeight = 0.0
     private var scale = 1
 
-    /// Painted thumbnails, least recently used first, at most `byteLimit` bytes.
-    private var painted: [PageRenderJob: (surface: OpaquePointer, pixels: PagePixels)] = [:]
-    private var order: [PageRenderJob] = []
-    private var bytes = 0
-    private let byteLimit = 6 << 20
+    /// Painted thumbnails, least recently used first, at most 6 MiB.
+    private let painted = PaintedPages(byteLimit: 6 << 20)
     /// Thumbnails asked for beyond those in view, after them.
     private let ahead = 4
 
     var isShown: Bool { gtk_widget_get_visible(root) != 0 }
 
     /// Bytes of thumbnails held (tests, the benchmark's trace).
-    var heldBytes: Int { bytes }
+    var heldBytes: Int { painted.bytes }
 
     init(model: ViewerModel) {
         self.model = model
@@ -86,13 +83,13 @@ final class PageSidebar {
             relayout()
         } else {
             model.want([], for: .sidebar)
-            dropAll()
+            painted.removeAll()
         }
     }
 
     /// The current file changed (or its pages): lay out again, forget the old thumbnails.
     func reset() {
-        dropAll()
+        painted.removeAll()
         failures = [:]
         model.want([], for: .sidebar)
         gtk_adjustment_set_value(UnsafeMutablePointer(adjustment), 0)
@@ -167,8 +164,7 @@ final class PageSidebar {
             cairo_fill(cairo)
             if let job = model.thumbnailJob(index, fitting: box) {
                 shown.insert(job)
-                if let thumbnail = painted[job] {
-                    touch(job)
+                if let thumbnail = painted.use(job) {
                     cairo_save(cairo)
                     cairo_translate(cairo, x, y)
                     cairo_scale(cairo, slot.width / Double(job.width), slot.height / Double(job.height))
@@ -226,32 +222,9 @@ final class PageSidebar {
             gtk_widget_queue_draw(area)
             return
         }
-        let surface = cairo_image_surface_create_for_data(pixels.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                          Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
-        painted[job] = (surface, pixels)
+        painted.insert(job, pixels, keeping: visibleJobs)
         LookTrace.mark("sidebar page \(job.page + 1) received")
-        order.append(job)
-        bytes += pixels.byteCount
-        while bytes > byteLimit, let oldest = order.first(where: { !visibleJobs.contains($0) }) {
-            drop(oldest)
-        }
         gtk_widget_queue_draw(area)
     }
 
-    private func touch(_ job: PageRenderJob) {
-        guard order.last != job, let index = order.lastIndex(of: job) else { return }
-        order.remove(at: index)
-        order.append(job)
-    }
-
-    private func drop(_ job: PageRenderJob) {
-        guard let thumbnail = painted.removeValue(forKey: job) else { return }
-        order.removeAll { $0 == job }
-        bytes -= thumbnail.pixels.byteCount
-        cairo_surface_destroy(thumbnail.surface)
-    }
-
-    private func dropAll() {
-        for job in order { drop(job) }
-    }
 }

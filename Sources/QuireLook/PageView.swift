@@ -39,17 +39,8 @@ final class PageView {
     private var tracking = true
     private let margin = 12.0, gap = 12.0
 
-    /// A rendered page, ready to paint: a cairo surface over the page's own pixels (no copy).
-    private struct Painted {
-        let surface: OpaquePointer  // cairo_surface_t, owned
-        let pixels: PagePixels  // what the surface draws from: kept as long as the surface is
-        var bytes: Int { pixels.byteCount }
-    }
-    /// Converted pages, least recently painted first; at most `byteLimit` bytes.
-    private var painted: [PageRenderJob: Painted] = [:]
-    private var paintOrder: [PageRenderJob] = []
-    private var paintedBytes = 0
-    private let byteLimit = 32 << 20
+    /// Converted pages, least recently painted first; at most 32 MiB.
+    private let painted = PaintedPages(byteLimit: 32 << 20)
     /// The pages of the last frame: never dropped from the cache, whatever its size.
     private var onScreen: Set<PageRenderJob> = []
     /// Pages the renderer could not draw, with why (not asked for again).
@@ -62,7 +53,7 @@ final class PageView {
     private var tracedFirstPage = false, tracedFirstFrame = false
 
     /// Bytes of converted pages held now (for tests and the trace).
-    var heldBytes: Int { paintedBytes }
+    var heldBytes: Int { painted.bytes }
 
     /// Plays the current file when it is an animated image: its frame shown is painted in place
     /// of page 1.
@@ -345,7 +336,7 @@ final class PageView {
     /// Page as Image; nil until it has been rendered.
     var currentPagePixels: PagePixels? {
         let page = model.page
-        guard let job = paintOrder.last(where: { $0.file == model.fileIndex && $0.page == page && $0.purpose == .view }) else { return nil }
+        guard let job = painted.order.last(where: { $0.file == model.fileIndex && $0.page == page && $0.purpose == .view }) else { return nil }
         return painted[job]?.pixels
     }
 
@@ -530,8 +521,7 @@ final class PageView {
                 paintedAPage = true
                 continue
             }
-            if let page = painted[job] {
-                touch(job)
+            if let page = painted.use(job) {
                 paint(page.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 drawMatches(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 drawSelection(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
@@ -550,7 +540,7 @@ final class PageView {
             }
             wanted.append(job)
             // Until it arrives: the same page at another zoom, scaled, if one is kept.
-            if let stale = paintOrder.last(where: { $0.file == job.file && $0.path == job.path && $0.page == index }) {
+            if let stale = painted.order.last(where: { $0.file == job.file && $0.path == job.path && $0.page == index }) {
                 paint(painted[stale]!.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
             }
         }
@@ -574,7 +564,7 @@ final class PageView {
             for index in (1...ahead).map({ last + $0 }) + [first - 1] where slots.indices.contains(index) {
                 guard let job = model.pageJob(index, fitting: box), painted[job] == nil, failed[job] == nil else { continue }
                 bytes += job.width * job.height * 4
-                guard bytes <= byteLimit else { break }
+                guard bytes <= painted.byteLimit else { break }
                 wanted.append(job)
             }
         }
@@ -658,33 +648,10 @@ final class PageView {
         case .success(let pixels):
             guard painted[job] == nil else { return }
             LookTrace.mark("page \(job.page + 1) rendered \(job.width)x\(job.height)")
-            // ARGB32 rows of `width * 4` bytes are what cairo's stride is for that width.
-            let surface = cairo_image_surface_create_for_data(pixels.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                              Int32(pixels.width), Int32(pixels.height), Int32(pixels.width * 4))!
-            let bytes = pixels.byteCount
-            painted[job] = Painted(surface: surface, pixels: pixels)
-            paintOrder.append(job)
-            paintedBytes += bytes
             // Bounded: the least recently painted go first; pages on screen and the newest stay.
-            while paintedBytes > byteLimit,
-                  let oldest = paintOrder.dropLast().first(where: { !onScreen.contains($0) }) {
-                drop(oldest)
-            }
+            painted.insert(job, pixels, keeping: onScreen)
         }
         gtk_widget_queue_draw(area)
-    }
-
-    private func touch(_ job: PageRenderJob) {
-        guard paintOrder.last != job, let index = paintOrder.lastIndex(of: job) else { return }
-        paintOrder.remove(at: index)
-        paintOrder.append(job)
-    }
-
-    private func drop(_ job: PageRenderJob) {
-        guard let page = painted.removeValue(forKey: job) else { return }
-        paintOrder.removeAll { $0 == job }
-        paintedBytes -= page.bytes
-        cairo_surface_destroy(page.surface)
     }
 
     /// Where print-preview pages go (the print sheet's strip, while it is open).
@@ -703,7 +670,7 @@ final class PageView {
         player.stop()
         anchor = nil
         selectAllWaiting = false
-        for job in paintOrder { drop(job) }
+        painted.removeAll()
         failed = [:]
         model.want([])
         gtk_adjustment_set_value(UnsafeMutablePointer(vertical), 0)
