@@ -61,35 +61,48 @@ final class PrintPreviewStrip {
             return
         }
         gtk_widget_set_visible(root, 1)
-        let text = (pages.count == 1 ? "Preview — 1 page" : "Preview — \(pages.count) pages") + (monochrome ? ", black and white" : "")
-        gtk_label_set_text(cast(heading), text)
-        Accessibility.setLabel(heading, text)
+        setHeading((pages.count == 1 ? "Preview — 1 page" : "Preview — \(pages.count) pages") + (monochrome ? ", black and white" : ""))
         let first = pages.prefix(PrintSheet.previewLimit)
         for page in first {
-            let cell = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
-            let picture = gtk_picture_new()!
-            gtk_widget_set_size_request(picture, Int32(Self.box.width), Int32(Self.box.height))
-            gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
-            gtk_widget_add_css_class(picture, "frame")
-            Accessibility.setLabel(picture, "Page \(page)")
-            gtk_box_append(cast(cell), picture)
-            let caption = gtk_label_new(String(page))!
-            gtk_widget_add_css_class(caption, "caption")
-            Accessibility.setLabel(caption, "Page \(page) caption")
-            gtk_box_append(cast(cell), caption)
-            gtk_box_append(cast(row), cell)
-            pictures[page] = picture
+            pictures[page] = addCell(name: "Page \(page)", caption: String(page), width: Self.box.width)
         }
-        if pages.count > first.count {
-            let more = gtk_label_new("+\(pages.count - first.count) more")!
-            gtk_widget_set_valign(more, GTK_ALIGN_CENTER)
-            Accessibility.setLabel(more, "+\(pages.count - first.count) more pages")
-            gtk_box_append(cast(row), more)
-        }
+        addMore(pages.count - first.count, of: "pages")
         render(Array(first), Self.box) { [weak self] page, pixels in
             guard let self, let picture = self.pictures.removeValue(forKey: page) else { return }
             Self.set(picture, pixels, monochrome: self.shown?.monochrome ?? false)
         }
+    }
+
+    private func setHeading(_ text: String) {
+        gtk_label_set_text(cast(heading), text)
+        Accessibility.setLabel(heading, text)
+    }
+
+    /// A picture `width` wide (the box's height tall) named `name`, with `caption` below it,
+    /// added to the row; the picture is returned for its pixels.
+    private func addCell(name: String, caption text: String, width: Int) -> UnsafeMutablePointer<GtkWidget> {
+        let cell = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+        let picture = gtk_picture_new()!
+        gtk_widget_set_size_request(picture, Int32(width), Int32(Self.box.height))
+        gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
+        gtk_widget_add_css_class(picture, "frame")
+        Accessibility.setLabel(picture, name)
+        gtk_box_append(cast(cell), picture)
+        let caption = gtk_label_new(text)!
+        gtk_widget_add_css_class(caption, "caption")
+        Accessibility.setLabel(caption, "\(name) caption")
+        gtk_box_append(cast(cell), caption)
+        gtk_box_append(cast(row), cell)
+        return picture
+    }
+
+    /// "+N more" after the cells, when `count` are not shown (`what`: "pages", "sides").
+    private func addMore(_ count: Int, of what: String) {
+        guard count > 0 else { return }
+        let more = gtk_label_new("+\(count) more")!
+        gtk_widget_set_valign(more, GTK_ALIGN_CENTER)
+        Accessibility.setLabel(more, "+\(count) more \(what)")
+        gtk_box_append(cast(row), more)
     }
 
     /// Shows the sides of a job Quire composes (pages per sheet, paper, booklet…): the first
@@ -102,33 +115,14 @@ final class PrintPreviewStrip {
         pictures = [:]
         while let child = gtk_widget_get_first_child(row) { gtk_box_remove(cast(row), child) }
         gtk_widget_set_visible(root, 1)
-        let text = "Preview — \(summary)" + (monochrome ? ", black and white" : "")
-        gtk_label_set_text(cast(heading), text)
-        Accessibility.setLabel(heading, text)
+        setHeading("Preview — \(summary)" + (monochrome ? ", black and white" : ""))
         let first = Array(0..<min(sides, PrintSheet.previewLimit))
         for side in first {
-            let cell = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
-            let picture = gtk_picture_new()!
-            gtk_widget_set_size_request(picture, Int32(Self.box.height), Int32(Self.box.height))
-            gtk_picture_set_content_fit(cast(picture), GTK_CONTENT_FIT_CONTAIN)
-            gtk_widget_add_css_class(picture, "frame")
-            Accessibility.setLabel(picture, "Side \(side + 1)")
-            gtk_box_append(cast(cell), picture)
-            let caption = gtk_label_new("Side \(side + 1)")!
-            gtk_widget_add_css_class(caption, "caption")
-            Accessibility.setLabel(caption, "Side \(side + 1) caption")
-            gtk_box_append(cast(cell), caption)
-            gtk_box_append(cast(row), cell)
-            pictures[side] = picture
+            // Wide boxes: a landscape side is as readable as a portrait page.
+            pictures[side] = addCell(name: "Side \(side + 1)", caption: "Side \(side + 1)", width: Self.box.height)
         }
-        if sides > first.count {
-            let more = gtk_label_new("+\(sides - first.count) more")!
-            gtk_widget_set_valign(more, GTK_ALIGN_CENTER)
-            Accessibility.setLabel(more, "+\(sides - first.count) more sides")
-            gtk_box_append(cast(row), more)
-        }
+        addMore(sides - first.count, of: "sides")
         render([], Self.box) { _, _ in }
-        // Wide boxes: a landscape side is as readable as a portrait page.
         renderSides(request, first, (width: Self.box.height, height: Self.box.height)) { [weak self] side, pixels in
             guard let self, let picture = self.pictures.removeValue(forKey: side) else { return }
             Self.set(picture, pixels, monochrome: self.shownSheet?.monochrome ?? false)
