@@ -214,7 +214,7 @@ let package = Package(
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireRenderService", "QuireArguments", "QuireTestSupport"]),
         .testTarget(name: "QuireArgumentsTests", dependencies: ["QuireArguments"]),
         .testTarget(name: "QuireSheetsTests", dependencies: ["QuireSheets"]),
-        .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "QuireSheets", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireServiceTests", dependencies: ["QuireCLI", "QuireThumbnails", "QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireViewerTests", dependencies: ["QuireViewer", "QuireRenderService", "Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireLookTests", dependencies: ["Quire", "QuireTestSupport"]),
