@@ -7,49 +7,28 @@ import QuireTypes
 /// drawn archive box with its entry count.
 final class ArchiveSource: PageSource {
     let listing: ArchiveListing
-    /// The listing's lines (none wraps: ``ArchiveListingText/width``), laid out a page at a
-    /// time when the page is drawn: 100,000 entries open in the time it takes to read them.
-    private let lines: [String]
+    /// The listing's lines (none wraps: ``ArchiveListingText/width``) as text pages, laid out a
+    /// page at a time when the page is drawn: 100,000 entries open in the time it takes to read them.
+    private let pages: LinePageSource
     let path: DocumentPath
-    private let pango: quire_pangocairo_api
 
-    /// 9 pt monospace: 92 columns (0.602 em each) in the A4 text width of 499 pt.
-    static let fontSize = 9.0
-
-    var pageCount: Int { max(1, (lines.count + TextSource.linesPerPage - 1) / TextSource.linesPerPage) }
+    var pageCount: Int { pages.pageCount }
     var isPaper: Bool { true }
 
     init(file: InputFile, contentType: ContentType) throws(DocumentError) {
         path = file.path
-        pango = try LazyLibraries.pango(file.path)
         listing = try ArchiveListing.read(file)
-        lines = ArchiveListingText.lines(listing, name: file.path.displayName)
+        pages = try LinePageSource(path: file.path, lines: ArchiveListingText.lines(listing, name: file.path.displayName))
     }
 
-    func pageSize(at index: Int) -> PageSize { TextSource.page }
+    func pageSize(at index: Int) -> PageSize { pages.pageSize(at: index) }
 
-    /// The page's lines in the text pages' font, size and pitch (A4, 10 pt monospace, 12 pt).
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
-        let first = index * TextSource.linesPerPage
-        guard first < lines.count else { return }
-        // In points whatever Pango's resolution.
-        let monospace = try MonospaceLayout(on: cr, points: Self.fontSize, pango: pango, path: path)
-        let layout = monospace.layout
-        defer { withExtendedLifetime(monospace) {} }   // the layout is freed with it
-        libcairo.cairo_save(cr)
-        defer { libcairo.cairo_restore(cr) }
-        libcairo.cairo_set_source_rgb(cr, 0, 0, 0)
-        for (row, line) in lines[first..<min(lines.count, first + TextSource.linesPerPage)].enumerated() {
-            pango.pango_layout_set_text(layout, line, -1)
-            libcairo.cairo_move_to(cr, TextSource.margin, TextSource.margin + Double(row) * TextSource.linePitch)
-            pango.pango_cairo_show_layout(cr, layout)
-        }
+        try pages.draw(page: index, in: cr, forPrinting: forPrinting)
     }
 
     func text(page index: Int) throws(DocumentError) -> String? {
-        let first = index * TextSource.linesPerPage
-        guard first < lines.count else { return nil }
-        return lines[first..<min(lines.count, first + TextSource.linesPerPage)].joined(separator: "\n")
+        index * TextSource.linesPerPage < pages.lines.count ? try pages.text(page: index) : nil
     }
 
     func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? {
