@@ -358,15 +358,11 @@ public final class RenderClient {
             live.set(nil)
         }
         let roots = WorkerSandbox.minimalRoots(readable + missing)
-        let argv = command.argv(sandbox: sandbox, readable: roots)
         let process: WorkerProcess
         do {
-            process = try WorkerProcess(argv: argv, environment: command.environment, quietStandardError: command.quietStandardError)
+            process = try WorkerProcess.start(command, sandbox: sandbox, readable: roots, handshakeTimeout: max(timeout, 20))
         } catch {
             throw RenderProblem(.workerFailed, "cannot start the renderer: \(error.message)")
-        }
-        if let problem = process.awaitHandshake(timeout: max(timeout, 20)) {
-            throw RenderProblem(.workerFailed, "cannot start the renderer: \(problem)")
         }
         readable = roots
         worker = process

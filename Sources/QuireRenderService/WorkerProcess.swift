@@ -67,6 +67,17 @@ package final class WorkerProcess {
         }
     }
 
+    /// A worker from `command`, in `sandbox` reading `readable`, started and ready: its
+    /// handshake arrived within `handshakeTimeout` seconds. The batch's slots and the viewers'
+    /// client both start theirs here.
+    package static func start(_ command: WorkerCommand, sandbox: WorkerSandbox, readable: [String],
+                              handshakeTimeout: Double) throws(WorkerStartError) -> WorkerProcess {
+        let process = try WorkerProcess(argv: command.argv(sandbox: sandbox, readable: readable), environment: command.environment,
+                                        quietStandardError: command.quietStandardError)
+        if let problem = process.awaitHandshake(timeout: handshakeTimeout) { throw WorkerStartError(problem) }
+        return process
+    }
+
     /// Waits at most `timeout` seconds for the worker's handshake; nil when it arrived, else
     /// why the worker is unusable (it is killed).
     package func awaitHandshake(timeout: Double) -> String? {

@@ -105,17 +105,15 @@ final class WorkerPool: Sendable {
             if worker == nil {
                 do {
                     let command = configuration.command
-                    let argv = command.argv(sandbox: configuration.sandbox, readable: configuration.readable)
                     let process: WorkerProcess
                     do {
-                        process = try WorkerProcess(argv: argv, environment: command.environment,
-                                                    quietStandardError: command.quietStandardError)
-                    } catch {
+                        process = try WorkerProcess.start(command, sandbox: configuration.sandbox, readable: configuration.readable,
+                                                          handshakeTimeout: 20)
+                    } catch where error.errno != nil {
                         throw ThumbnailCacheError(path: command.executable, reason: "cannot start a worker (\(error.message))",
                                                   errno: error.errno)
-                    }
-                    if let problem = process.awaitHandshake(timeout: 20) {
-                        throw ThumbnailCacheError(path: command.executable, reason: problem)
+                    } catch {
+                        throw ThumbnailCacheError(path: command.executable, reason: error.message)
                     }
                     state.withLock { state in
                         state.live[slot] = process.pid
