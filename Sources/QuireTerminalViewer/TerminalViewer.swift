@@ -1079,6 +1079,35 @@ public final class TerminalViewer {
     /// Entries of a book's contents the card lists.
     static let cardContentsEntries = 12
 
+    /// Fields of a PDF's form the card lists.
+    static let cardFormFields = 12
+
+    /// A PDF's form on the card: how many fields, the first ones with their values (`quire form`
+    /// lists them all and fills them); nothing for a PDF without a form.
+    private func formLines() -> [String] {
+        guard let form = model.formFacts() else { return [] }
+        switch form {
+        case .failure(let problem):
+            return [TerminalText.shown("Form   cannot be read: \(problem.message)")]
+        case .success(let facts) where facts.isXFAOnly:
+            return ["Form   XFA only: not supported"]
+        case .success(let facts) where facts.fields.isEmpty:
+            return []
+        case .success(let facts):
+            let count = facts.fields.count
+            var lines = ["Form   \(count) field\(count == 1 ? "" : "s")"
+                         + (facts.fillingForbidden.map { TerminalText.shown(" (cannot be filled: \($0))") } ?? "")]
+            for field in facts.fields.prefix(Self.cardFormFields) {
+                let value = field.value.map { $0.isEmpty ? "—" : $0 } ?? "—"
+                lines.append("       " + TerminalText.shown("\(field.name) (\(field.kind.rawValue)\(field.isReadOnly ? ", read-only" : "")): \(value)"))
+            }
+            if count > Self.cardFormFields {
+                lines.append("       … and \(count - Self.cardFormFields) more (quire form lists them)")
+            }
+            return lines
+        }
+    }
+
     private func drawInfo(_ panel: (top: Int, left: Int, columns: Int, rows: Int), into out: inout String) {
         var lines: [String] = []
         if let card = model.card {
@@ -1102,6 +1131,7 @@ public final class TerminalViewer {
             if entries.count > Self.cardContentsEntries {
                 lines.append("       … and \(entries.count - Self.cardContentsEntries) more (C lists them)")
             }
+            lines += formLines()
             lines.append("Type   \(TerminalText.shown(card.mimeType))")
             lines.append("Icon   \(TerminalText.shown(card.iconName))")
         } else {

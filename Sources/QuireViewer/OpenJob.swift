@@ -14,6 +14,8 @@ public struct OpenJob: Sendable, Hashable {
         case composed(SheetRequest)
         /// An archive entry's bytes (its path as listed), to open as a file of its own.
         case entry(String)
+        /// A PDF's form fields (``FormFacts``), for the card.
+        case form
     }
 
     /// The model's file index.

@@ -1,3 +1,4 @@
+import Quire
 import QuireRenderService
 
 /// What the render thread hands back to the front-end's thread.
@@ -17,4 +18,6 @@ public enum RenderDelivery: Sendable {
     case pageText(TextJob, Result<PageText, ViewerProblem>)
     /// An archive entry's bytes (``OpenJob/Want/entry(_:)``), or why they cannot be read.
     case entry(OpenJob, Result<[UInt8], RenderProblem>)
+    /// A PDF's form (``OpenJob/Want/form``), or why it cannot be read.
+    case form(OpenJob, Result<FormFacts, RenderProblem>)
 }

@@ -282,6 +282,9 @@ public final class RenderQueue: Sendable {
                         try client.extractEntry(job.request, path: path, interrupt: shared.doorbell.readEnd, abandon: abandon)
                     }
                     delivery = .entry(job, result)
+                case .form:
+                    let result = Result { () throws(RenderProblem) in try client.formFields(job.request) }
+                    delivery = .form(job, result)
                 }
                 shared.state.withLock { state in
                     state.opens.removeAll { $0 == job }

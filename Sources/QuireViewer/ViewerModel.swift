@@ -148,6 +148,8 @@ public final class ViewerModel {
         /// A camera RAW file shown developed from its sensor data (``toggleDevelop()``), not
         /// from the camera's preview.
         var developRaw = false
+        /// A PDF's form, once the card asked for it (``formFacts()``).
+        var form: Result<FormFacts, RenderProblem>?
 
         init(path: DocumentPath) { self.path = path }
 
@@ -362,7 +364,7 @@ public final class ViewerModel {
             return .page(job, result)
         case .frame(let job, let result):
             return .frame(job, result)
-        case .printable, .entry:
+        case .printable, .entry, .form:
             return nil  // asked for and waited on by makePrintSheet() and openArchiveEntry(_:)
         case .opened(let job, let result):
             let file = files[job.file]
@@ -711,7 +713,8 @@ public final class ViewerModel {
         while !deadline.hasPassed {
             for delivery in queue.take() {
                 switch delivery {
-                case .printable(let done, _) where done == job, .entry(let done, _) where done == job: return delivery
+                case .printable(let done, _) where done == job, .entry(let done, _) where done == job,
+                     .form(let done, _) where done == job: return delivery
                 default: if let update = apply(delivery) { held.append(update) }
                 }
             }
