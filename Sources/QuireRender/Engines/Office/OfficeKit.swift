@@ -19,10 +19,10 @@ import Synchronization
 /// blocked; LibreOfficeKit itself loads documents with macro execution off. Inside a render
 /// worker, bubblewrap also takes the network away, so nothing a document links to is fetched.
 ///
-/// Calls are serialised by ``serial`` (LibreOffice is one big state machine); the handle is
-/// `@unchecked Sendable` because it is only used under that lock, and LibreOfficeKit guards its
-/// own state with its global "solar" mutex for callers on any thread.
-final class OfficeKit: @unchecked Sendable {
+/// It lives in one `Mutex` (``office``) and is used only inside it, one call at a time
+/// (LibreOffice is one big state machine); what other threads read of it (documents converted,
+/// whether it runs) is kept beside it in atomics.
+final class OfficeKit {
     private let kit: UnsafeMutablePointer<LibreOfficeKit>
     /// The private profile and conversion directory (removed at exit).
     let directory: String
@@ -41,37 +41,27 @@ final class OfficeKit: @unchecked Sendable {
     // this is for completeness of ownership.
     deinit { kit.pointee.pClass.pointee.destroy(kit) }
 
-    /// The office of this process, started on first use; or why it cannot start.
-    private static let shared = Mutex<Result<OfficeKit, DocumentError>?>(nil)
+    /// The office of this process, started on first use, or why it cannot start; used only
+    /// under this lock, one call at a time, from whichever thread renders.
+    private static let office = Mutex<Result<OfficeKit, DocumentError>?>(nil)
+    private static let converted = Atomic<Int>(0)
+    private static let running = Atomic<Bool>(false)
 
     /// How many documents this process's office has converted (0 before it started): the render
-    /// worker recycles itself after a number of them.
-    static var documentsConvertedInProcess: Int {
-        shared.withLock { state in
-            guard case .success(let office)? = state else { return 0 }
-            return office.documentsConverted
-        }
-    }
+    /// worker recycles itself after a number of them. Read without waiting for a conversion.
+    static var documentsConvertedInProcess: Int { converted.load(ordering: .relaxed) }
 
     /// Whether this process has started an office (it then holds hundreds of megabytes).
-    static var isRunningInProcess: Bool {
-        shared.withLock { state in
-            if case .success? = state { return true }
-            return false
-        }
-    }
-
-    /// One office call at a time, from whichever thread renders.
-    private static let serial = Mutex<Void>(())
+    static var isRunningInProcess: Bool { running.load(ordering: .relaxed) }
 
     /// Runs `body` with the process's office, starting it on first use.
-    static func withOffice<R>(_ path: DocumentPath, _ body: (OfficeKit) throws(DocumentError) -> R) throws(DocumentError) -> R {
-        try serial.withLock { (_) throws(DocumentError) -> R in
-            let started = shared.withLock { state in
-                if state == nil { state = start() }
-                return state!
+    static func withOffice<R>(_ path: DocumentPath, _ body: (OfficeKit) throws(DocumentError) -> sending R) throws(DocumentError) -> sending R {
+        try office.withLock { (state) throws(DocumentError) -> R in
+            if state == nil {
+                state = start()
+                if case .success? = state { running.store(true, ordering: .relaxed) }
             }
-            switch started {
+            switch state! {
             case .failure(let error):
                 throw DocumentError(kind: error.kind, path: path, reason: error.reason)
             case .success(let office):
@@ -195,6 +185,7 @@ final class OfficeKit: @unchecked Sendable {
             throw DocumentError(kind: .damaged, path: file.path, reason: "not a readable office document (\(message))")
         }
         documentsConverted += 1
+        Self.converted.store(documentsConverted, ordering: .relaxed)
         OfficeKitCleanup.endBeforeOfficeDestructors()
         let document = OfficeDocument(UnsafeMutablePointer<LibreOfficeKitDocument>(loaded), path: file.path)
         unexported.append(WeakOfficeDocument(document))
@@ -266,7 +257,7 @@ final class OfficeKit: @unchecked Sendable {
 
     /// Closes `document` taking the office's lock (a document released outside an office call).
     static func close(_ document: OfficeDocument) {
-        serial.withLock { _ in document.close() }
+        office.withLock { _ in document.close() }
     }
 
     private func lastError() -> String? {
