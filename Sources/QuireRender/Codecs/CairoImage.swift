@@ -29,6 +29,23 @@ final class CairoImage {
 
     deinit { libcairo.cairo_surface_destroy(surface) }
 
+    /// A copy of pixels already in cairo's ARGB32 (premultiplied, native-endian words), rows of
+    /// `width * 4` bytes.
+    convenience init(copyingARGB32 pixels: [UInt8], width: Int, height: Int, path: DocumentPath?) throws(DocumentError) {
+        precondition(pixels.count == width * height * 4)
+        try self.init(width: width, height: height, path: path)
+        libcairo.cairo_surface_flush(surface)
+        let stride = Int(libcairo.cairo_image_surface_get_stride(surface))
+        let destination = libcairo.cairo_image_surface_get_data(surface)!
+        pixels.withUnsafeBytes { source in
+            for y in 0..<height {
+                (destination + y * stride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * width * 4,
+                                                  count: width * 4)
+            }
+        }
+        libcairo.cairo_surface_mark_dirty(surface)
+    }
+
     /// A copy of 32-bit pixels laid out as cairo's RGB24 (B, G, R, unused per little-endian
     /// word: GStreamer's BGRx), made opaque.
     convenience init(copyingBGRx source: UnsafeRawPointer, width: Int, height: Int, stride: Int,

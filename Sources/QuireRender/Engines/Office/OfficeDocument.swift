@@ -11,9 +11,15 @@ import QuireTypes
 /// exported as PDF for its pages as they print, and — to show page 1 before the whole export —
 /// its first page painted straight from LibreOffice's layout (LibreOfficeKit's tiles).
 ///
-/// Every call except `deinit` is made with the office held (``OfficeKit/withOffice(_:_:)``);
-/// a document released without ``close()`` is closed under the office's lock.
-final class OfficeDocument: @unchecked Sendable {
+/// It lives inside the office, as the office does inside its lock: every call is made with the
+/// office held (``OfficeKit/withOffice(_:_:)``), and what leaves the lock is its ``ID``
+/// (``OfficeKit/keep(_:)``, ``OfficeKit/document(_:)``, ``OfficeKit/close(_:)-swift.type.method``).
+final class OfficeDocument {
+    /// A document the office keeps, as named outside the office's lock.
+    struct ID: Sendable, Hashable {
+        let value: Int
+    }
+
     private(set) var handle: UnsafeMutablePointer<LibreOfficeKitDocument>?
     let path: DocumentPath
     private var preparedForPainting = false
@@ -39,9 +45,9 @@ final class OfficeDocument: @unchecked Sendable {
         return handle
     }
 
-    deinit {
-        if handle != nil { OfficeKit.close(self) }
-    }
+    // Released only under the office's lock: removed from its table (closed first), or at the
+    // end of a load and export made in one office call.
+    deinit { close() }
 
     /// Releases LibreOffice's document (the office is held).
     func close() {
@@ -84,40 +90,41 @@ final class OfficeDocument: @unchecked Sendable {
         }
     }
 
-    /// Page 1 painted by LibreOffice at `width`×`height` pixels, on white (the office is held;
+    /// Page 1 painted by LibreOffice at `width`×`height` pixels on white: premultiplied BGRA
+    /// rows of `width * 4` bytes, cairo's ARGB32 on this machine (the office is held;
     /// ``laidOutPageSizes()`` was asked first).
-    func paintFirstPage(width: Int, height: Int) throws(DocumentError) -> CairoImage {
+    func paintFirstPage(width: Int, height: Int) throws(DocumentError) -> [UInt8] {
         guard let handle = current, let area = firstPageArea else {
             throw DocumentError(kind: .damaged, path: path, reason: "LibreOffice has no first page laid out for it")
         }
         guard quire_lok_tiles_are_bgra(handle) else {
             throw DocumentError(kind: .unsupported, path: path, reason: "this LibreOffice paints pages in a byte order Quire does not read")
         }
-        let image = try CairoImage(width: width, height: height, path: path)
-        image.fillWhite()
-        libcairo.cairo_surface_flush(image.surface)
-        let stride = Int(libcairo.cairo_image_surface_get_stride(image.surface))
-        guard stride == width * 4, let data = libcairo.cairo_image_surface_get_data(image.surface) else {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
             throw DocumentError(kind: .damaged, path: path, reason: "cannot paint into a \(width)×\(height) image")
         }
-        StandardOutputDiversion.run {
-            quire_lok_paint_tile(handle, data, Int32(width), Int32(height), area.x, area.y, area.width, area.height)
-        }
-        if kind == .presentation || kind == .drawing, width > 2, height > 2 {
-            // Slides and drawings are painted with a frame around the page (the edge pixels,
-            // grey, in no export): each edge takes its neighbour's pixels instead.
-            let words = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
-            for y in 0..<height {
-                words[y * width] = words[y * width + 1]
-                words[y * width + width - 1] = words[y * width + width - 2]
+        var pixels = [UInt8](repeating: 0xFF, count: width * height * 4)
+        let kind = self.kind
+        pixels.withUnsafeMutableBytes { buffer in
+            let data = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            StandardOutputDiversion.run {
+                quire_lok_paint_tile(handle, data, Int32(width), Int32(height), area.x, area.y, area.width, area.height)
             }
-            for x in 0..<width {
-                words[x] = words[width + x]
-                words[(height - 1) * width + x] = words[(height - 2) * width + x]
+            if kind == .presentation || kind == .drawing, width > 2, height > 2 {
+                // Slides and drawings are painted with a frame around the page (the edge pixels,
+                // grey, in no export): each edge takes its neighbour's pixels instead.
+                let words = buffer.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                for y in 0..<height {
+                    words[y * width] = words[y * width + 1]
+                    words[y * width + width - 1] = words[y * width + width - 2]
+                }
+                for x in 0..<width {
+                    words[x] = words[width + x]
+                    words[(height - 1) * width + x] = words[(height - 2) * width + x]
+                }
             }
         }
-        libcairo.cairo_surface_mark_dirty(image.surface)
-        return image
+        return pixels
     }
 
     private func prepareForPainting() {

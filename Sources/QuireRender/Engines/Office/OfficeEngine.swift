@@ -45,7 +45,7 @@ enum OfficeEngine {
         } else {
             try CompoundFileCheck.check(input.file)
         }
-        do {
+        do throws(DocumentError) {
             // Page 1 alone (a thumbnail, `preview` of page 1) is painted from LibreOffice's
             // layout, never exported with the rest (so a document whose export fails or takes
             // long still has one), and the page limit does not apply: it bounds what is drawn.
@@ -60,12 +60,20 @@ enum OfficeEngine {
             // exported; everything else gets the PDF at once (from a sandboxed worker, for the
             // one-shot commands: OfficeConversion).
             if input.firstPageFirst || pageOneOnly {
-                let document = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-                    try office.load(input.file, password: input.password)
+                let file = input.file, password = input.password
+                let document = try OfficeKit.withOffice(file.path) { (office) throws(DocumentError) in
+                    office.keep(try office.load(file, password: password))
                 }
-                let sizes = try OfficeKit.withOffice(input.file.path) { (_) throws(DocumentError) in document.laidOutPageSizes() }
+                let sizes = try OfficeKit.withOffice(file.path) { (office) throws(DocumentError) in
+                    try office.document(document).laidOutPageSizes()
+                }
                 if let sizes {
-                    if !pageOneOnly { try checkPageLimit(sizes.count, input) }
+                    if !pageOneOnly {
+                        do throws(DocumentError) { try checkPageLimit(sizes.count, input) } catch {
+                            OfficeKit.close(document)
+                            throw error
+                        }
+                    }
                     return RenderEngine.Opened(source: OfficeFirstPageSource(document: document, pageSizes: sizes, input: input))
                 }
                 if pageOneOnly { return try firstPageExported(document, input) }
@@ -89,8 +97,9 @@ enum OfficeEngine {
                                 reason: "a CSV file is laid out as a spreadsheet by LibreOffice Calc, which is not installed (\(OfficeInstallation.packageHint))")
         }
         if input.firstPageFirst {
-            let document = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-                try office.loadSpreadsheetText(input.file, contentType: input.contentType, limits: input.limits)
+            let file = input.file, contentType = input.contentType, limits = input.limits
+            let document = try OfficeKit.withOffice(file.path) { (office) throws(DocumentError) in
+                office.keep(try office.loadSpreadsheetText(file, contentType: contentType, limits: limits))
             }
             return try exported(document, input)
         }
@@ -101,20 +110,20 @@ enum OfficeEngine {
 
     /// The document's pages as they print: exported as PDF by LibreOffice (then closed), read
     /// by poppler.
-    static func exported(_ document: OfficeDocument, _ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
+    static func exported(_ document: OfficeDocument.ID, _ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
         let pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-            defer { document.close() }
-            return try office.exportPDF(document)
+            defer { office.close(document) }
+            return try office.exportPDF(try office.document(document))
         }
         return try pages(of: pdf, input)
     }
 
     /// Page 1 alone as it prints, exported by LibreOffice (then closed): a spreadsheet, whose
     /// printed pages no layout shows. How many pages follow it is not known.
-    static func firstPageExported(_ document: OfficeDocument, _ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
+    static func firstPageExported(_ document: OfficeDocument.ID, _ input: RenderEngine.Input) throws(DocumentError) -> RenderEngine.Opened {
         let pdf = try OfficeKit.withOffice(input.file.path) { (office) throws(DocumentError) in
-            defer { document.close() }
-            return try office.exportFirstPage(document)
+            defer { office.close(document) }
+            return try office.exportFirstPage(try office.document(document))
         }
         var opened = try pages(of: pdf, input)
         opened.pageCountIsKnown = false

@@ -5,15 +5,18 @@ import QuireTypes
 /// page count and sizes are the layout's. ``complete()`` exports the PDF every page then comes
 /// from — what prints.
 final class OfficeFirstPageSource: ProvisionalPageSource {
-    private let document: OfficeDocument
+    private let document: OfficeDocument.ID
     private let pageSizes: [PageSize]
     private let input: RenderEngine.Input
 
-    init(document: OfficeDocument, pageSizes: [PageSize], input: RenderEngine.Input) {
+    init(document: OfficeDocument.ID, pageSizes: [PageSize], input: RenderEngine.Input) {
         self.document = document
         self.pageSizes = pageSizes
         self.input = input
     }
+
+    // The office closes the document when it is exported (``complete()``), or here.
+    deinit { OfficeKit.close(document) }
 
     var path: DocumentPath { input.file.path }
     var pageCount: Int { pageSizes.count }
@@ -23,9 +26,11 @@ final class OfficeFirstPageSource: ProvisionalPageSource {
 
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
         guard index == 0 else { throw Self.notLaidOut(path) }
-        return try OfficeKit.withOffice(path) { (_) throws(DocumentError) in
-            try document.paintFirstPage(width: width, height: height)
+        let document = self.document
+        let pixels = try OfficeKit.withOffice(path) { (office) throws(DocumentError) in
+            try office.document(document).paintFirstPage(width: width, height: height)
         }
+        return try CairoImage(copyingARGB32: pixels, width: width, height: height, path: path)
     }
 
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {

@@ -31,6 +31,9 @@ final class OfficeKit {
     private var counter = 0
     /// Documents loaded and not yet exported (a viewer's, page 1 shown first).
     private var unexported: [WeakOfficeDocument] = []
+    /// Documents kept open between office calls, by their ``OfficeDocument/ID``.
+    private var documents: [Int: OfficeDocument] = [:]
+    private var lastDocument = 0
 
     private init(kit: UnsafeMutablePointer<LibreOfficeKit>, directory: String) {
         self.kit = kit
@@ -255,9 +258,31 @@ final class OfficeKit {
         }
     }
 
-    /// Closes `document` taking the office's lock (a document released outside an office call).
-    static func close(_ document: OfficeDocument) {
-        office.withLock { _ in document.close() }
+    /// Keeps `document` open between office calls; what leaves the lock is its ID.
+    func keep(_ document: OfficeDocument) -> OfficeDocument.ID {
+        lastDocument += 1
+        documents[lastDocument] = document
+        return OfficeDocument.ID(value: lastDocument)
+    }
+
+    /// The document kept as `id` (the office is held).
+    func document(_ id: OfficeDocument.ID) throws(DocumentError) -> OfficeDocument {
+        guard let document = documents[id.value] else {
+            throw DocumentError(kind: .damaged, path: nil, reason: "the document was closed before it was laid out")
+        }
+        return document
+    }
+
+    /// Closes the document kept as `id` (the office is held).
+    func close(_ id: OfficeDocument.ID) {
+        documents.removeValue(forKey: id.value)?.close()
+    }
+
+    /// Closes the document kept as `id`, taking the office's lock (its holder is gone).
+    static func close(_ id: OfficeDocument.ID) {
+        office.withLock { state in
+            if case .success(let kit)? = state { kit.close(id) }
+        }
     }
 
     private func lastError() -> String? {
