@@ -155,7 +155,7 @@ let package = Package(
         // QuireBuildVersion.string (the thumbnails' Software and failure folder) from scripts/version.sh.
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"],
                 plugins: [.plugin(name: "QuireVersion")]),
-        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuirePrint"]),
+        .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuirePrint"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
         // Sharing files: mail through the desktop portal (descriptors) or xdg-email, devices
         // through KDE Connect or GSConnect on the session bus. Used by the window and by quire share.

@@ -12,6 +12,4 @@ public struct ComposedJob: Sendable {
     public let sheets: Int
     /// "3 sheets of A4, 6 sides".
     public let summary: String
-    /// The document pages on each side, in print order (empty for a blank side).
-    public let sidePages: [[Int]]
 }

@@ -1,7 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import FoundationEssentials
+import QuireRenderService
 import QuireSystem
 
 /// The seam between printing and the renderers: content that prints `.byConversion`
@@ -20,15 +17,18 @@ public struct PrintConversion: Sendable {
         self.convert = convert
     }
 
-    /// The converter Quire uses: the renderers' PDF export (text is laid out in pages, images
-    /// and SVG are placed on a page). A document that cannot be rendered is refused with the
+    /// The converter Quire uses: the render service's printable document (text is laid out
+    /// in pages, images and SVG are placed on a page), answered in this process
+    /// (``Document/renderService()``). A document that cannot be rendered is refused with the
     /// renderer's reason, before anything reaches the print system.
     public static let standard = PrintConversion { document in
         do {
-            return try PDFExport.data(document.file, contentType: document.contentType, limits: document.limits,
-                                      csvAsSpreadsheet: document.csvAsSpreadsheet, interpreters: document.interpreters)
-        } catch let error as DocumentError {
-            throw PrintError(.unprintable, error.description)
+            guard let pdf = try document.renderService().printable(document.renderRequest()).convertedPDF else {
+                throw PrintError(.unprintable, "\(document.path): it prints as it is, without conversion")
+            }
+            return pdf
+        } catch let problem as RenderProblem {
+            throw PrintError(.unprintable, problem.documentError?.description ?? "\(document.path): \(problem.message)")
         }
     }
 
@@ -36,17 +36,8 @@ public struct PrintConversion: Sendable {
     /// and the bytes can be streamed to CUPS like any file).
     func convertedFile(for document: Document) throws -> InputFile {
         let data = try convert(document)
-        let directory = TemporaryFolder.path
-        var template = Array((directory + "/quire-print-XXXXXX.pdf").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-        guard fd >= 0 else {
-            throw PrintError(.requestFailed, "\(document.path): cannot create a temporary file for the converted PDF (\(Errno.current))")
+        do { return try InputFile.unlinkedTemporary(holding: data) } catch {
+            throw PrintError(.requestFailed, "\(document.path): cannot keep the converted PDF in a temporary file (\(error))")
         }
-        let path = String(cString: template.map { $0 })
-        defer { close(fd); unlink(path) }
-        do { try FileDescriptor(rawValue: fd).writeAll(data) } catch {
-            throw PrintError(.requestFailed, "\(document.path): cannot write the converted PDF (\(error))")
-        }
-        return try InputFile(path: DocumentPath(path))
     }
 }

@@ -153,13 +153,4 @@ public struct DocumentChanges: Sendable, Hashable {
             moves.append(AnnotationMove(page: Int(page), index: Int(index), kind: kind, dx: dx, dy: dy))
         }
     }
-
-    /// The request frame: `document` changed as this says.
-    package func frame(for document: DocumentRequest) -> [UInt8] {
-        var writer = WireWriter()
-        writer.integer(RenderRequestKind.saveChanges.rawValue)
-        document.write(to: &writer)
-        write(to: &writer)
-        return writer.frame
-    }
 }

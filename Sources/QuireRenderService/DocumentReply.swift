@@ -1,10 +1,16 @@
 import QuireRender
+import QuireSystem
 
-/// The worker's answer to an `open`, `page` or `text` request. A page's pixels do not go in the
-/// frame: `page` announces their size and `width × height × 4` bytes of RGBA follow the frame
-/// on the pipe, so the viewer reads them straight into the page's own memory.
+/// The render service's answer to a ``RenderRequest``. A page's pixels do not go in the frame:
+/// the session answers ``rendered(_:delay:)``, whose frame (`page`, or `frame` for an animation's
+/// frame) announces their size, and `width × height × 4` bytes of RGBA follow it on the pipe
+/// (``send(to:)``), so the viewer reads them straight into the page's own memory; read back
+/// from the pipe, that header is ``page(width:height:)`` or ``frame(width:height:delay:)``.
 package enum DocumentReply: Sendable {
     case opened(DocumentFacts)
+    /// Pixels as the session drew them (a page, a composed side), with an animation frame's
+    /// delay in milliseconds.
+    case rendered(RenderedImage, delay: Int?)
     case page(width: Int, height: Int)
     /// An animation's frame: its size (the RGBA pixels follow, as a page's) and how long it
     /// shows, in milliseconds.
@@ -33,6 +39,10 @@ package enum DocumentReply: Sendable {
         case .opened(let facts):
             writer.integer(Tag.opened.rawValue)
             facts.write(to: &writer)
+        case .rendered(let image, nil):
+            return DocumentReply.page(width: image.width, height: image.height).frame
+        case .rendered(let image, let delay?):
+            return DocumentReply.frame(width: image.width, height: image.height, delay: delay).frame
         case .page(let width, let height):
             writer.integer(Tag.page.rawValue)
             writer.integer(Int64(width))
@@ -71,6 +81,14 @@ package enum DocumentReply: Sendable {
             update.write(to: &writer)
         }
         return writer.frame
+    }
+
+    /// Writes the reply to the pipe: its frame, and the pixels after it. False when the pipe
+    /// is broken.
+    package func send(to output: FileDescriptor) -> Bool {
+        guard WireIO.writeAll(output, frame) else { return false }
+        if case .rendered(let image, _) = self { return WireIO.writeAll(output, image.pixels) }
+        return true
     }
 
     package init(payload: [UInt8]) throws(WireReader.Malformed) {

@@ -89,33 +89,4 @@ public struct DocumentRequest: Sendable, Hashable {
         guard window >= 0, window <= Int64(Self.lastWindow) else { throw WireReader.Malformed() }
         tableWindow = Int(window)
     }
-
-    /// The `open` request frame.
-    package var openFrame: [UInt8] { frame(.open) }
-
-    /// The `composedJob` request frame: this document's pages composed as `sheet` says.
-    package func composedJobFrame(_ sheet: SheetRequest) -> [UInt8] {
-        var writer = WireWriter()
-        writer.integer(RenderRequestKind.composedJob.rawValue)
-        write(to: &writer)
-        sheet.write(to: &writer)
-        return writer.frame
-    }
-
-    /// The request frame for archive entry `path`'s bytes.
-    package func entryFrame(_ path: String) -> [UInt8] {
-        var writer = WireWriter()
-        writer.integer(RenderRequestKind.extractEntry.rawValue)
-        write(to: &writer)
-        writer.string(path)
-        return writer.frame
-    }
-
-    /// The request frame of `kind` (`open` or `printable`).
-    package func frame(_ kind: RenderRequestKind) -> [UInt8] {
-        var writer = WireWriter()
-        writer.integer(kind.rawValue)
-        write(to: &writer)
-        return writer.frame
-    }
 }

@@ -7,10 +7,14 @@ import QuireSheets
 import QuireSystem
 import QuireTypes
 
-/// The worker's side of a viewer's documents: opens a document through the engine table
-/// (``Renderer``) and keeps it open while requests name it (a viewer pages through one file at
-/// a time), answering `open` with the document's facts, `page` with pixels and `text` with a
-/// page's text. Runs inside the worker process only: the viewers never open a document.
+/// The render service's core: answers each ``RenderRequest`` with a ``DocumentReply``, opening
+/// a document through the engine table (``Renderer``) and keeping it open while requests name
+/// it (a viewer pages through one file at a time): `open` with the document's facts, `page`
+/// with pixels, `text` with a page's text, a composed print job, a form, a save… Plain request
+/// → reply: reading and writing the pipe is the worker loop's (``RenderWorker``). It runs in
+/// a render worker, or — for a one-shot command, through the same ``RenderClient`` — in the
+/// command's own process (``RenderClient/init(inProcess:interpreters:)``); the viewers never
+/// open a document themselves.
 final class DocumentSession {
     private let limits: RenderLimits
     private let hooks: WorkerTestHooks
@@ -45,152 +49,86 @@ final class DocumentSession {
         }
     }
 
-    init(limits: RenderLimits, hooks: WorkerTestHooks) {
+    /// Where LibreOffice, GStreamer and Ghostscript run: here in a worker (``Interpreters/worker``),
+    /// in a sandboxed worker for a command's own process (``OneShotSandbox``).
+    private let interpreters: Interpreters
+
+    init(limits: RenderLimits, hooks: WorkerTestHooks, interpreters: Interpreters = .worker) {
         self.limits = limits
         self.hooks = hooks
+        self.interpreters = interpreters
     }
 
-    /// Answers one request of `kind` read from `reader`: true when the reply was written, false
-    /// when the pipe is broken, nil when the request is malformed.
-    func answer(_ kind: RenderRequestKind, _ reader: inout WireReader, output: FileDescriptor) -> Bool? {
-        switch kind {
-        case .open:
-            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do { reply = .opened(try facts(request)) } catch { reply = .failed(error) }
-            return WireIO.writeAll(output, reply.frame)
-        case .page:
-            guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
-            do {
-                let image = try render(request)
-                // The pixels follow the frame as they are (a page is megabytes: no copy into it).
-                return WireIO.writeAll(output, DocumentReply.page(width: image.width, height: image.height).frame)
-                    && WireIO.writeAll(output, image.pixels)
-            } catch {
-                return WireIO.writeAll(output, DocumentReply.failed(error).frame)
-            }
-        case .frame:
-            guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
-            do {
-                let (image, delay) = try frame(request)
-                return WireIO.writeAll(output, DocumentReply.frame(width: image.width, height: image.height, delay: delay).frame)
-                    && WireIO.writeAll(output, image.pixels)
-            } catch {
-                return WireIO.writeAll(output, DocumentReply.failed(error).frame)
-            }
-        case .text:
-            guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do { reply = .text(try text(request)) } catch { reply = .failed(error) }
-            return WireIO.writeAll(output, reply.frame)
-        case .extractEntry:
-            guard let request = try? DocumentRequest(reading: &reader), let entry = try? reader.string(), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do throws(RenderProblem) {
-                let (file, type) = try input(request)
+    /// Answers one request: the reply, or the problem that stopped it (``DocumentReply/failed(_:)``).
+    /// Nothing is read or written here — the worker's loop (``RenderWorker``) reads requests
+    /// from its pipe and sends the replies; a command's own process (``RenderClient``'s
+    /// in-process road) hands them over as values.
+    func answer(_ request: RenderRequest) -> DocumentReply {
+        do throws(RenderProblem) {
+            switch request {
+            case .open(let document): return .opened(try facts(document))
+            case .page(let page): return .rendered(try render(page), delay: nil)
+            case .frame(let page):
+                let (image, delay) = try frame(page)
+                return .rendered(image, delay: delay)
+            case .text(let page): return .text(try text(page))
+            case .extractEntry(let document, let entry): return .entry(try entryBytes(entry, of: document))
+            case .printable(let document): return .printable(try printable(document))
+            case .mediaInfo(let document):
+                let (file, _) = try input(document)
+                do { return .media(try MediaInfo.read(file)) } catch { throw RenderProblem(error, passwordGiven: false) }
+            case .officePDF(let document):
+                return .printable(PrintableDocument(pageCount: nil, convertedPDF: try officePDF(document)))
+            case .composedSide(let page):
+                guard let sheet = page.sheet else { throw RenderProblem(.unsupported, "a composed side needs its sheet") }
+                let composer = try composer(page.document, sheet)
                 do {
-                    if type.family == .database {
-                        // A table opened from a database's list: its first rows as text.
-                        reply = .entry(try DatabaseText.tableText(named: entry, in: file))
-                    } else if type.family == .mail {
-                        reply = .entry(try MailAttachment.contents(of: entry, in: file, mimeType: type.mimeType, limits: limits))
-                    } else {
-                        reply = .entry(try ArchiveListing.contents(of: entry, in: file, limit: limits.maximumInflatedBytes))
-                    }
+                    return .rendered(try composer.image(side: page.page, width: page.width, height: page.height), delay: nil)
                 } catch {
-                    throw RenderProblem(error, passwordGiven: false)
+                    throw RenderProblem(error, passwordGiven: page.document.password != nil)
                 }
-            } catch {
-                reply = .failed(error)
-            }
-            return WireIO.writeAll(output, reply.frame)
-        case .printable:
-            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do { reply = .printable(try printable(request)) } catch { reply = .failed(error) }
-            return WireIO.writeAll(output, reply.frame)
-        case .mediaInfo:
-            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do throws(RenderProblem) {
-                let (file, _) = try input(request)
-                do { reply = .media(try MediaInfo.read(file)) } catch { throw RenderProblem(error, passwordGiven: false) }
-            } catch {
-                reply = .failed(error)
-            }
-            return WireIO.writeAll(output, reply.frame)
-        case .officePDF:
-            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do { reply = .printable(PrintableDocument(pageCount: nil, convertedPDF: try officePDF(request))) } catch { reply = .failed(error) }
-            return WireIO.writeAll(output, reply.frame)
-        case .composedSide:
-            guard let request = try? PageRequest(reading: &reader, composed: true), reader.isAtEnd,
-                  let sheet = request.sheet else { return nil }
-            do throws(RenderProblem) {
-                let composer = try composer(request.document, sheet)
-                let image: RenderedImage
-                do { image = try composer.image(side: request.page, width: request.width, height: request.height) } catch {
-                    throw RenderProblem(error, passwordGiven: request.document.password != nil)
-                }
-                return WireIO.writeAll(output, DocumentReply.page(width: image.width, height: image.height).frame)
-                    && WireIO.writeAll(output, image.pixels)
-            } catch {
-                return WireIO.writeAll(output, DocumentReply.failed(error).frame)
-            }
-        case .composedJob:
-            guard let request = try? DocumentRequest(reading: &reader), let sheet = try? SheetRequest(reading: &reader),
-                  reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do throws(RenderProblem) {
-                let composer = try composer(request, sheet)
+            case .composedJob(let document, let sheet):
+                let composer = try composer(document, sheet)
                 do {
-                    reply = .printable(PrintableDocument(pageCount: composer.sides.count, convertedPDF: try composer.pdfData()))
+                    return .printable(PrintableDocument(pageCount: composer.sides.count, convertedPDF: try composer.pdfData()))
                 } catch {
-                    throw RenderProblem(error, passwordGiven: request.password != nil)
+                    throw RenderProblem(error, passwordGiven: document.password != nil)
                 }
-            } catch {
-                reply = .failed(error)
+            case .search(let search): return .found(try self.search(search))
+            case .textLayout(let page): return .pageText(try pageText(page))
+            case .formFields(let document): return .form(try formFacts(document))
+            case .saveChanges(let document, let changes): return .saved(try save(document, changes))
             }
-            return WireIO.writeAll(output, reply.frame)
-        case .search:
-            guard let request = try? SearchRequest(reading: &reader), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do { reply = .found(try search(request)) } catch { reply = .failed(error) }
-            return WireIO.writeAll(output, reply.frame)
-        case .textLayout:
-            guard let request = try? PageRequest(reading: &reader), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do { reply = .pageText(try pageText(request)) } catch { reply = .failed(error) }
-            return WireIO.writeAll(output, reply.frame)
-        case .formFields:
-            guard let request = try? DocumentRequest(reading: &reader), reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do { reply = .form(try formFacts(request)) } catch { reply = .failed(error) }
-            return WireIO.writeAll(output, reply.frame)
-        case .saveChanges:
-            guard let request = try? DocumentRequest(reading: &reader), let changes = try? DocumentChanges(reading: &reader),
-                  reader.isAtEnd else { return nil }
-            let reply: DocumentReply
-            do { reply = .saved(try save(request, changes)) } catch { reply = .failed(error) }
-            return WireIO.writeAll(output, reply.frame)
-        case .thumbnail:
-            return nil
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// An archive entry's bytes; a database's table (opened from its list) as its first rows in
+    /// text; a mail attachment's contents.
+    private func entryBytes(_ entry: String, of request: DocumentRequest) throws(RenderProblem) -> [UInt8] {
+        let (file, type) = try input(request)
+        do {
+            if type.family == .database { return try DatabaseText.tableText(named: entry, in: file) }
+            if type.family == .mail { return try MailAttachment.contents(of: entry, in: file, mimeType: type.mimeType, limits: limits) }
+            return try ArchiveListing.contents(of: entry, in: file, limit: limits.maximumInflatedBytes)
+        } catch {
+            throw RenderProblem(error, passwordGiven: false)
         }
     }
 
     /// The composed job last asked for, kept while the same document and sheet are asked about
     /// (a preview asks for its sides one by one).
     private var composed: (document: DocumentRequest, sheet: SheetRequest, composer: SheetComposer)?
-    /// The document's PDF as it prints (a PDF as it is; other content converted), kept while
-    /// the same document is asked about.
-    private var printPDF: (document: DocumentRequest, pdf: PDFDocument)?
+    /// The document's PDF as it prints (a PDF as it is; other content converted, with the
+    /// converted bytes), kept while the same document is asked about.
+    private var printPDF: (document: DocumentRequest, pdf: PDFDocument, converted: [UInt8]?)?
 
     /// A composer for `sheet` over the document as it prints.
     func composer(_ request: DocumentRequest, _ sheet: SheetRequest) throws(RenderProblem) -> SheetComposer {
         if let composed, composed.document == request, composed.sheet == sheet { return composed.composer }
         composed = nil
-        let pdf = try printablePDF(request)
+        let pdf = try printablePDF(request).pdf
         do {
             let composer = try SheetComposer(document: pdf, pages: sheet.pages, options: sheet.options)
             composed = (request, sheet, composer)
@@ -200,11 +138,15 @@ final class DocumentSession {
         }
     }
 
-    private func printablePDF(_ request: DocumentRequest) throws(RenderProblem) -> PDFDocument {
-        if let printPDF, printPDF.document == request { return printPDF.pdf }
+    /// The document as it prints, open as a PDF: a PDF as it is, content that prints by
+    /// conversion converted (its bytes kept beside it). The one place a document becomes the
+    /// PDF that prints and is composed, for the viewers and the one-shot commands alike.
+    private func printablePDF(_ request: DocumentRequest) throws(RenderProblem) -> (pdf: PDFDocument, converted: [UInt8]?) {
+        if let printPDF, printPDF.document == request { return (printPDF.pdf, printPDF.converted) }
         printPDF = nil
         let (file, type) = try input(request)
         let pdf: PDFDocument
+        var converted: [UInt8]?
         do {
             switch type.capabilities.print {
             case .direct where type.family == .pdf:
@@ -212,10 +154,18 @@ final class DocumentSession {
             case .byConversion:
                 let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
                                             csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw,
-                                            interpreters: .worker)
-                pdf = try PDFDocument(file: try Self.temporaryFile(try renderer.pdfData(), for: request.path))
-            case .direct, .unsupported:
-                throw RenderProblem(.unsupported, "Quire places only PDF pages and content it converts to PDF on sheets", mimeType: type.mimeType)
+                                            interpreters: interpreters)
+                let bytes = try renderer.pdfData()
+                do {
+                    pdf = try PDFDocument(file: try InputFile.unlinkedTemporary(holding: bytes))
+                } catch let error as Errno {
+                    throw RenderProblem(.unsupported, "cannot create a temporary file for the converted PDF (\(error))")
+                }
+                converted = bytes
+            case .direct:
+                throw RenderProblem(.unsupported, SheetRequest.postScriptIsNotComposed, mimeType: type.mimeType)
+            case .unsupported(let reason):
+                throw RenderProblem(.unsupported, reason, mimeType: type.mimeType)
             }
         } catch let problem as RenderProblem {
             throw problem
@@ -226,26 +176,8 @@ final class DocumentSession {
         } catch {
             throw RenderProblem(.unsupported, "\(request.path.displayName): \(error)")
         }
-        printPDF = (request, pdf)
-        return pdf
-    }
-
-    /// `bytes` in an already-unlinked temporary file, open for reading (poppler reads a PDF
-    /// from a descriptor).
-    static func temporaryFile(_ bytes: [UInt8], for path: DocumentPath) throws -> InputFile {
-        // $TMPDIR, else /tmp (the sandboxed worker's own tmpfs, where $TMPDIR may not exist).
-        let directories = (getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : [$0] } ?? []) + ["/tmp"]
-        var template: [CChar] = []
-        var fd: Int32 = -1
-        for directory in directories where fd < 0 {
-            template = Array((directory + "/quire-compose-XXXXXX.pdf").utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-        }
-        guard fd >= 0 else { throw RenderProblem(.unsupported, "cannot create a temporary file for the converted PDF (\(Errno.current))") }
-        let name = String(cString: template.map { $0 })
-        defer { close(fd); unlink(name) }
-        try FileDescriptor(rawValue: fd).writeAll(bytes)
-        return try InputFile(path: DocumentPath(name))
+        printPDF = (request, pdf, converted)
+        return (pdf, converted)
     }
 
     /// Scans pages (or lines of text shown as text) `from..<to` in order for the query, until
@@ -381,28 +313,14 @@ final class DocumentSession {
         return PageText(layout: layout, copyAllowed: renderer.allowsCopyingText, annotations: annotations)
     }
 
-    /// The document as it prints: a PDF or PostScript file as it is (its page count from the
-    /// open document), anything that prints by conversion laid out or placed on pages as PDF.
+    /// The document as it prints: a PDF or PostScript file as it is (a PDF's page count from
+    /// the open document), anything that prints by conversion laid out or placed on pages as
+    /// PDF. The PDF stays open for the composed job that may follow.
     func printable(_ request: DocumentRequest) throws(RenderProblem) -> PrintableDocument {
-        let (file, type) = try input(request)
-        switch type.capabilities.print {
-        case .direct:
-            guard type.family == .pdf else { return PrintableDocument(pageCount: nil, convertedPDF: nil) }
-            var paper = request
-            paper.layout = .view
-            return PrintableDocument(pageCount: try facts(paper).pageCount, convertedPDF: nil)
-        case .byConversion:
-            do {
-                let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
-                                            csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw,
-                                            interpreters: .worker)
-                return PrintableDocument(pageCount: renderer.pageCount, convertedPDF: try renderer.pdfData())
-            } catch {
-                throw RenderProblem(error, passwordGiven: request.password != nil)
-            }
-        case .unsupported(let reason):
-            throw RenderProblem(.unsupported, reason, mimeType: type.mimeType)
-        }
+        let (_, type) = try input(request)
+        if case .direct = type.capabilities.print, type.family != .pdf { return PrintableDocument(pageCount: nil, convertedPDF: nil) }
+        let (pdf, converted) = try printablePDF(request)
+        return PrintableDocument(pageCount: pdf.pageCount, convertedPDF: converted)
     }
 
     /// An office document as the PDF this worker's LibreOffice makes of it (its bytes).
@@ -470,7 +388,7 @@ final class DocumentSession {
             renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
                                     firstPageFirst: request.firstPageFirst, firstPageOnly: request.firstPageOnly,
                                     csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw,
-                                            interpreters: .worker)
+                                            interpreters: interpreters)
         } catch {
             var problem = RenderProblem(error, passwordGiven: request.password != nil)
             problem.mimeType = type.mimeType
@@ -620,12 +538,23 @@ final class DocumentSession {
     /// The file `request` names, opened (read-only, checked) and typed by its content.
     func input(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, ContentType) {
         hooks.beforeHandling(request.path)
+        if let lent, lent.file.path == request.path { return lent }
         do {
             let file = try InputFile(path: request.path, maximumSize: request.maximumFileSize)
             return (file, try ContentType.detect(file))
         } catch {
             throw RenderProblem(error)
         }
+    }
+
+    /// A file the in-process road's caller opened and typed already (``lend(_:contentType:)``).
+    private var lent: (file: InputFile, type: ContentType)?
+
+    /// Requests for `file`'s path read `file` — the file the caller checked and keeps open —
+    /// as `contentType`, instead of opening the path again (the in-process road only: a worker
+    /// opens what it is sent).
+    func lend(_ file: InputFile, contentType: ContentType) {
+        lent = (file, contentType)
     }
 
     /// The delimited table open now (kept across requests for its windows: its row index and

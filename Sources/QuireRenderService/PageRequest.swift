@@ -17,18 +17,14 @@ public struct PageRequest: Sendable, Hashable {
         self.sheet = sheet
     }
 
-    /// The `page` request frame (or `text`, for the page's text; `frame`, for frame `page` of
-    /// an animation).
-    /// A page request with a ``sheet`` is a composed side's (`composedSide`).
-    package func frame(_ kind: RenderRequestKind = .page) -> [UInt8] {
-        var writer = WireWriter()
-        writer.integer((sheet != nil && kind == .page ? RenderRequestKind.composedSide : kind).rawValue)
+    /// The request's fields (after its kind): the document, the page and its size, and for a
+    /// composed side (`withSheet`) the ``sheet``.
+    func write(to writer: inout WireWriter, withSheet: Bool) {
         document.write(to: &writer)
         writer.integer(Int64(page))
         writer.integer(Int64(width))
         writer.integer(Int64(height))
-        if let sheet, kind == .page { sheet.write(to: &writer) }
-        return writer.frame
+        if withSheet, let sheet { sheet.write(to: &writer) }
     }
 
     init(reading reader: inout WireReader, composed: Bool = false) throws(WireReader.Malformed) {

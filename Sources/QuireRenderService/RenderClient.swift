@@ -5,20 +5,29 @@ import QuireRender
 import QuireSystem
 import QuireTypes
 
-/// A viewer's connection to the render service: one worker process (started on first use,
-/// sandboxed, started again after a crash, a kill or when a file outside what it may read is
-/// asked for), to which it sends `open`, `page` and `text` requests and whose replies it
-/// waits for against the per-request timeout. Used by one thread at a time (a viewer's render
-/// thread); ``kill()`` may be called from any thread.
+/// The way into the render service, one call per ``RenderRequest``. Two roads, one interface:
+/// a worker process (started on first use, sandboxed, started again after a crash, a kill or
+/// when a file outside what it may read is asked for), to which it sends each request as a
+/// frame and whose reply it waits for against the per-request timeout — the viewers, `quire
+/// form`, the batch's documents; or, for a one-shot command that reads one file under its own
+/// memory and time limits, a ``DocumentSession`` in the command's own process
+/// (``init(inProcess:interpreters:)``), which gets the same requests as values and whose
+/// interpreters (LibreOffice, GStreamer, Ghostscript) still run in a sandboxed worker
+/// (``OneShotSandbox``). Used by one thread at a time (a viewer's render thread); ``kill()``
+/// may be called from any thread.
 ///
 /// A wait can be interrupted: with an `interrupt` descriptor, a byte written there makes the
 /// client ask `abandon` whether the request still matters; when it does not, the worker is
 /// killed (poppler cannot be cancelled in-process) and the request ends with
 /// ``RenderProblem/Kind/cancelled``.
 public final class RenderClient {
-    public let command: WorkerCommand
-    /// Seconds a request may take before its worker is killed.
+    /// The worker's command line; nil on the in-process road.
+    public let command: WorkerCommand?
+    /// Seconds a request may take before its worker is killed (the in-process road is bounded
+    /// by its command's own time limit).
     public let timeout: Double
+    /// The in-process road's session; nil when requests go to a worker.
+    private let session: DocumentSession?
     private let sandboxPolicy: SandboxPolicy
     private var sandbox: WorkerSandbox?
     private var worker: WorkerProcess?
@@ -40,9 +49,27 @@ public final class RenderClient {
         self.command = command
         self.timeout = timeout
         sandboxPolicy = sandbox
+        session = nil
+    }
+
+    /// The render service in this process: requests are answered here, by the session a worker
+    /// would run, with `limits` and `interpreters` (``OneShotSandbox`` for `quire`'s one-shot
+    /// commands, which set their own memory and time limits first).
+    public init(inProcess limits: RenderLimits, interpreters: Interpreters) {
+        command = nil
+        timeout = .infinity
+        sandboxPolicy = .disabled
+        session = DocumentSession(limits: limits, hooks: WorkerTestHooks(environment: [:]), interpreters: interpreters)
     }
 
     deinit { worker?.terminate() }
+
+    /// On the in-process road, requests for `file`'s path read `file` — opened and checked by
+    /// the caller, typed as `contentType` — instead of opening the path again; ignored by a
+    /// worker's road (a worker opens what it is sent).
+    public func lend(_ file: InputFile, contentType: ContentType) {
+        session?.lend(file, contentType: contentType)
+    }
 
     /// The running worker's process id (nil when none runs).
     public var workerPID: pid_t? { live.pid }
@@ -53,14 +80,14 @@ public final class RenderClient {
     /// Starts the worker now (before the first request), so that its start overlaps the
     /// caller's own; for `paths`, the files it will be asked about.
     public func start(for paths: [DocumentPath]) throws(RenderProblem) {
+        guard session == nil else { return }
         _ = try connection(for: paths)
     }
 
     /// Opens the document `request` names in the worker: its facts.
     public func open(_ request: DocumentRequest, interrupt: FileDescriptor? = nil,
                      abandon: () -> Bool = { false }) throws(RenderProblem) -> DocumentFacts {
-        let request = Self.absolute(request)
-        switch try exchange(request.openFrame, for: request.path, context: "opening the file", interrupt: interrupt, abandon: abandon) {
+        switch try ask(.open(request), context: "opening the file", interrupt: interrupt, abandon: abandon) {
         case .opened(let facts): return facts
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
@@ -96,13 +123,21 @@ public final class RenderClient {
     private func pixels<Pixels>(_ kind: RenderRequestKind, _ request: PageRequest, what: String, interrupt: FileDescriptor?,
                                 abandon: () -> Bool,
                                 allocate: (Int, Int) -> (Pixels, UnsafeMutableRawPointer)?) throws(RenderProblem) -> (pixels: Pixels, delay: Int?) {
-        var request = request
-        request.document = Self.absolute(request.document)
         let deadline = Deadline(seconds: timeout)
         let name = "\(what) \(request.page + 1)"
+        let service: RenderRequest = switch kind {
+        case .frame: .frame(request)
+        default: request.sheet == nil ? .page(request) : .composedSide(request)
+        }
         let size: (width: Int, height: Int), delay: Int?
-        switch try exchange(request.frame(kind), for: request.document.path, context: "on \(name)", deadline: deadline,
-                            interrupt: interrupt, abandon: abandon) {
+        switch try ask(service, context: "on \(name)", deadline: deadline, interrupt: interrupt, abandon: abandon) {
+        case .rendered(let image, let milliseconds):
+            // In this process: the session's pixels, copied into the caller's memory.
+            guard let (pixels, base) = allocate(image.width, image.height) else {
+                throw RenderProblem(.limitExceeded, "no memory for \(name) at \(image.width)×\(image.height)")
+            }
+            image.pixels.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            return (pixels, milliseconds)
         case .page(let width, let height) where kind == .page: (size, delay) = ((width, height), nil)
         case .frame(let width, let height, let milliseconds) where kind == .frame: (size, delay) = ((width, height), milliseconds)
         case .failed(let problem): throw problem
@@ -133,8 +168,7 @@ public final class RenderClient {
     /// The document as it prints (page count, and the PDF a conversion makes of it).
     public func printable(_ request: DocumentRequest, interrupt: FileDescriptor? = nil,
                           abandon: () -> Bool = { false }) throws(RenderProblem) -> PrintableDocument {
-        let request = Self.absolute(request)
-        switch try exchange(request.frame(.printable), for: request.path, context: "preparing it for print", interrupt: interrupt,
+        switch try ask(.printable(request), context: "preparing it for print", interrupt: interrupt,
                             abandon: abandon) {
         case .printable(let document): return document
         case .failed(let problem): throw problem
@@ -144,8 +178,7 @@ public final class RenderClient {
 
     /// An office document converted to PDF by the worker's LibreOffice: the PDF's bytes.
     public func officePDF(_ request: DocumentRequest) throws(RenderProblem) -> [UInt8] {
-        let request = Self.absolute(request)
-        switch try exchange(request.frame(.officePDF), for: request.path, context: "converting it with LibreOffice",
+        switch try ask(.officePDF(request), context: "converting it with LibreOffice",
                             interrupt: nil, abandon: { false }) {
         case .printable(let document):
             guard let pdf = document.convertedPDF else { throw died("the renderer answered something unexpected") }
@@ -157,8 +190,7 @@ public final class RenderClient {
 
     /// A video or audio file's facts, read by the worker's GStreamer.
     public func mediaInfo(_ request: DocumentRequest) throws(RenderProblem) -> MediaInfo {
-        let request = Self.absolute(request)
-        switch try exchange(request.frame(.mediaInfo), for: request.path, context: "reading it with GStreamer",
+        switch try ask(.mediaInfo(request), context: "reading it with GStreamer",
                             interrupt: nil, abandon: { false }) {
         case .media(let info): return info
         case .failed(let problem): throw problem
@@ -170,8 +202,7 @@ public final class RenderClient {
     /// says, as PDF (``PrintableDocument/convertedPDF``) with its sides as the page count.
     public func composedJob(_ request: DocumentRequest, sheet: SheetRequest, interrupt: FileDescriptor? = nil,
                             abandon: () -> Bool = { false }) throws(RenderProblem) -> PrintableDocument {
-        let request = Self.absolute(request)
-        switch try exchange(request.composedJobFrame(sheet), for: request.path, context: "composing the print job", interrupt: interrupt,
+        switch try ask(.composedJob(request, sheet), context: "composing the print job", interrupt: interrupt,
                             abandon: abandon) {
         case .printable(let document): return document
         case .failed(let problem): throw problem
@@ -181,8 +212,7 @@ public final class RenderClient {
 
     /// A PDF's form: its fields and whether it can be filled.
     public func formFields(_ request: DocumentRequest) throws(RenderProblem) -> FormFacts {
-        let request = Self.absolute(request)
-        switch try exchange(request.frame(.formFields), for: request.path, context: "reading its form", interrupt: nil,
+        switch try ask(.formFields(request), context: "reading its form", interrupt: nil,
                             abandon: { false }) {
         case .form(let facts): return facts
         case .failed(let problem): throw problem
@@ -193,8 +223,7 @@ public final class RenderClient {
     /// The document with `changes` made, as the worker saved it (an incremental update, or a
     /// rewritten file); nothing is written here — ``DocumentUpdateWriter`` puts it in place.
     public func saveChanges(_ request: DocumentRequest, _ changes: DocumentChanges) throws(RenderProblem) -> PDFUpdate {
-        let request = Self.absolute(request)
-        switch try exchange(changes.frame(for: request), for: request.path, context: "saving the changes", interrupt: nil,
+        switch try ask(.saveChanges(request, changes), context: "saving the changes", interrupt: nil,
                             abandon: { false }) {
         case .saved(let update): return update
         case .failed(let problem): throw problem
@@ -205,8 +234,7 @@ public final class RenderClient {
     /// The bytes of archive entry `path` (read in the worker; nothing is unpacked to disk there).
     public func extractEntry(_ request: DocumentRequest, path: String, interrupt: FileDescriptor? = nil,
                              abandon: () -> Bool = { false }) throws(RenderProblem) -> [UInt8] {
-        let request = Self.absolute(request)
-        switch try exchange(request.entryFrame(path), for: request.path, context: "reading \(path) from the archive",
+        switch try ask(.extractEntry(request, entry: path), context: "reading \(path) from the archive",
                             interrupt: interrupt, abandon: abandon) {
         case .entry(let bytes): return bytes
         case .failed(let problem): throw problem
@@ -216,9 +244,7 @@ public final class RenderClient {
 
     /// The text of a page, in reading order.
     public func text(_ request: PageRequest) throws(RenderProblem) -> String {
-        var request = request
-        request.document = Self.absolute(request.document)
-        switch try exchange(request.frame(.text), for: request.document.path, context: "reading page \(request.page + 1)'s text",
+        switch try ask(.text(request), context: "reading page \(request.page + 1)'s text",
                             interrupt: nil, abandon: { false }) {
         case .text(let text): return text
         case .failed(let problem): throw problem
@@ -229,9 +255,7 @@ public final class RenderClient {
     /// Searches a run of pages (``SearchRequest``): what the worker found before it stopped.
     public func search(_ request: SearchRequest, interrupt: FileDescriptor? = nil,
                        abandon: () -> Bool = { false }) throws(RenderProblem) -> SearchChunk {
-        var request = request
-        request.document = Self.absolute(request.document)
-        switch try exchange(request.frame, for: request.document.path, context: "searching page \(request.from + 1)",
+        switch try ask(.search(request), context: "searching page \(request.from + 1)",
                             interrupt: interrupt, abandon: abandon) {
         case .found(let chunk): return chunk
         case .failed(let problem): throw problem
@@ -242,9 +266,7 @@ public final class RenderClient {
     /// A page's text with a box per character, and whether it may be copied.
     public func pageText(_ request: PageRequest, interrupt: FileDescriptor? = nil,
                          abandon: () -> Bool = { false }) throws(RenderProblem) -> PageText {
-        var request = request
-        request.document = Self.absolute(request.document)
-        switch try exchange(request.frame(.textLayout), for: request.document.path, context: "reading page \(request.page + 1)'s text",
+        switch try ask(.textLayout(request), context: "reading page \(request.page + 1)'s text",
                             interrupt: interrupt, abandon: abandon) {
         case .pageText(let text): return text
         case .failed(let problem): throw problem
@@ -266,6 +288,15 @@ public final class RenderClient {
     }
 
     // MARK: The exchange
+
+    /// Sends `request` by this client's road: answered here by the session, or by the worker.
+    private func ask(_ request: RenderRequest, context: String, deadline: Deadline? = nil, interrupt: FileDescriptor?,
+                     abandon: () -> Bool) throws(RenderProblem) -> DocumentReply {
+        if let session { return session.answer(request) }
+        let request = request.absolute
+        return try exchange(request.frame, for: request.document.path, context: context, deadline: deadline,
+                            interrupt: interrupt, abandon: abandon)
+    }
 
     /// Sends `frame` and waits for its reply. `context` says what the request was for people
     /// ("on page 3"), in the message when the worker fails.
@@ -319,7 +350,7 @@ public final class RenderClient {
                                         abandon: abandon, retried: true)
                 }
                 if worker.ranOutOfMemory {
-                    throw RenderProblem(.limitExceeded, "the renderer needed more memory than its limit of \(command.limits.memoryBytes >> 20) MiB \(context)")
+                    throw RenderProblem(.limitExceeded, "the renderer needed more memory than its limit of \((command?.limits.memoryBytes ?? 0) >> 20) MiB \(context)")
                 }
                 throw died(Self.renderer(how) + " " + context)
             case .protocolError:
@@ -358,6 +389,7 @@ public final class RenderClient {
             live.set(nil)
         }
         let roots = WorkerSandbox.minimalRoots(readable + missing)
+        guard let command else { throw died("no worker on the in-process road") }
         let process: WorkerProcess
         do {
             process = try WorkerProcess.start(command, sandbox: sandbox, readable: roots, handshakeTimeout: max(timeout, 20))
@@ -374,7 +406,7 @@ public final class RenderClient {
         if let sandbox { return sandbox }
         let resolved: WorkerSandbox
         switch sandboxPolicy {
-        case .automatic: resolved = WorkerSandbox.detect(environment: command.environment)
+        case .automatic: resolved = WorkerSandbox.detect(environment: command?.environment ?? [:])
         case .disabled: resolved = .disabled("turned off")
         case .given(let sandbox): resolved = sandbox
         }
@@ -399,12 +431,6 @@ public final class RenderClient {
         _ = bytes.withUnsafeMutableBytes { read(descriptor.rawValue, $0.baseAddress, $0.count) }
     }
 
-    /// `request` with an absolute path (the worker runs in `/`, inside its sandbox).
-    static func absolute(_ request: DocumentRequest) -> DocumentRequest {
-        var request = request
-        request.path = request.path.absolute()
-        return request
-    }
 
     /// The directories holding `paths` (and, for links, their targets'), as strings for the
     /// sandbox's binds.

@@ -25,7 +25,7 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// The whole composed print job as PDF (what a print sheet sends or saves).
     case composedJob = 9
     /// One file entry of an archive, its bytes (bounded by the inflate limit): a viewer opens it
-    /// as a file of its own (``DocumentRequest/entryFrame(_:)``).
+    /// as a file of its own (``RenderRequest/extractEntry(_:entry:)``).
     case extractEntry = 10
     /// An office document converted to PDF by the worker's LibreOffice, the PDF's bytes as
     /// LibreOffice wrote them (answered as ``PrintableDocument/convertedPDF``): `quire`'s

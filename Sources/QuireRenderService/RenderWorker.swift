@@ -62,9 +62,9 @@ public struct RenderWorker: Sendable {
             case .thumbnail:
                 guard let thumbnails, let reply = thumbnails.replyFrame(to: Array(payload.dropFirst(8)), hooks: hooks) else { return 2 }
                 guard WireIO.writeAll(output, reply) else { return 1 }
-            case .open, .page, .frame, .text, .printable, .composedSide, .composedJob, .search, .textLayout, .extractEntry, .officePDF, .mediaInfo, .formFields, .saveChanges:
-                guard let written = session.answer(kind, &reader, output: output) else { return 2 }
-                guard written else { return 1 }
+            default:
+                guard let request = try? RenderRequest(kind, reading: &reader) else { return 2 }
+                guard session.answer(request).send(to: output) else { return 1 }
             }
             // A worker that has grown (an office holds hundreds of megabytes, more after each
             // large document) ends after its reply; its client starts a fresh one for the next.

@@ -32,9 +32,8 @@ public struct SearchRequest: Sendable, Hashable {
         self.maximumMatches = maximumMatches
     }
 
-    package var frame: [UInt8] {
-        var writer = WireWriter()
-        writer.integer(RenderRequestKind.search.rawValue)
+    /// The request's fields (after its kind).
+    func write(to writer: inout WireWriter) {
         document.write(to: &writer)
         writer.string(query)
         writer.integer(Int64(from))
@@ -43,7 +42,6 @@ public struct SearchRequest: Sendable, Hashable {
         writer.integer(Int64(maximumMatches))
         writer.integer(tableRows ? 1 : 0)
         writer.integer(backward ? 1 : 0)
-        return writer.frame
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {

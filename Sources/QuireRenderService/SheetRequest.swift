@@ -13,6 +13,11 @@ public struct SheetRequest: Sendable, Hashable {
         self.options = options
     }
 
+    /// Why a PostScript file is not placed on sheets (its pages are known only to the
+    /// printer's filters).
+    package static let postScriptIsNotComposed =
+        "PostScript is sent as it is; Quire cannot place its pages on sheets (print it without paper, scaling, pages-per-side or booklet options)"
+
     /// On the wire the choices travel as their `lp -o` words (``SheetOptions/optionWords``),
     /// read back as `quire print -o` reads them: a new choice needs nothing here.
     package func write(to writer: inout WireWriter) {

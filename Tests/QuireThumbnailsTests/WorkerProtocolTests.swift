@@ -61,7 +61,7 @@ import QuireSheets
     @Test func documentRequestsAndRepliesRoundTrip() throws {
         let path: [UInt8] = Array("/tmp/x\ny".utf8) + [0xFE]
         let request = DocumentRequest(path: DocumentPath(bytes: path), password: "pa ss", maximumFileSize: 99, layout: .paper)
-        let payload = Self.payload(request.openFrame)
+        let payload = Self.payload(RenderRequest.open(request).frame)
         #expect(payload.prefix(8) == [2, 0, 0, 0, 0, 0, 0, 0], "kind 2: open")
         let facts = DocumentFacts(mimeType: "application/pdf", pageSizes: [PageSize(width: 595, height: 842), PageSize(width: 10, height: 20)],
                                   isRaster: false, text: TextContent(lines: ["a", "b\u{2400}"], isTruncated: true),
@@ -112,7 +112,7 @@ import QuireSheets
         }
         #expect(back == facts && back.animation?.loops == nil && back.animation?.isCut == true)
         let request = PageRequest(document: DocumentRequest(path: DocumentPath("/a.gif")), page: 7, width: 64, height: 32)
-        #expect(Self.payload(request.frame(.frame)).prefix(8) == [15, 0, 0, 0, 0, 0, 0, 0], "kind 15: frame")
+        #expect(Self.payload(RenderRequest.frame(request).frame).prefix(8) == [15, 0, 0, 0, 0, 0, 0, 0], "kind 15: frame")
         guard case .frame(let width, let height, let delay) = try DocumentReply(payload: Self.payload(
             DocumentReply.frame(width: 64, height: 32, delay: 40).frame)) else {
             Issue.record("not a frame")
@@ -162,6 +162,38 @@ import QuireSheets
         words.string("3")
         var reader = WireReader(bytes + words.bytes)
         #expect(throws: WireReader.Malformed.self) { try SheetRequest(reading: &reader) }
+    }
+
+    /// Every request the session answers goes over the wire as its kind and fields and is read
+    /// back as the same request (the worker's loop decodes what a client encoded); a frame
+    /// with bytes left over, or a composed side without its sheet, is refused.
+    @Test func everyRenderRequestRoundTrips() throws {
+        let document = DocumentRequest(path: DocumentPath("/tmp/a b.pdf"), password: "pw", maximumFileSize: 77, layout: .paper)
+        let page = PageRequest(document: document, page: 2, width: 300, height: 200)
+        var sided = page
+        sided.sheet = SheetRequest(pages: [1, 2], options: SheetOptions())
+        let changes = DocumentChanges(formValues: [.init(name: "n", value: "v")], turns: [0: 90])
+        let requests: [RenderRequest] = [
+            .open(document), .page(page), .frame(page), .text(page), .printable(document),
+            .search(SearchRequest(document: document, query: "q", from: 1, to: 5, budgetMilliseconds: 80, maximumMatches: 9)),
+            .textLayout(page), .composedSide(sided), .composedJob(document, SheetRequest(pages: [2], options: SheetOptions())),
+            .extractEntry(document, entry: "dir/x.txt"), .officePDF(document), .mediaInfo(document), .formFields(document),
+            .saveChanges(document, changes),
+        ]
+        #expect(Set(requests.map(\.kind)) == Set(RenderRequestKind.allCases.filter { $0 != .thumbnail }), "one case per kind")
+        for request in requests {
+            let payload = Self.payload(request.frame)
+            var reader = WireReader(payload)
+            #expect(try reader.integer() == request.kind.rawValue)
+            let back = try #require(try RenderRequest(request.kind, reading: &reader), "\(request.kind)")
+            #expect(back.kind == request.kind && back.document == request.document && back.frame == request.frame, "\(request.kind)")
+            var longer = WireReader(payload + [0])
+            _ = try longer.integer()
+            #expect(throws: WireReader.Malformed.self) { try RenderRequest(request.kind, reading: &longer) }
+        }
+        var unsided = WireReader(Self.payload(RenderRequest.page(page).frame))
+        _ = try unsided.integer()
+        #expect(throws: WireReader.Malformed.self) { try RenderRequest(.composedSide, reading: &unsided) }
     }
 
     @Test func bookContentsRoundTrip() throws {

@@ -1,0 +1,19 @@
+import QuireRenderService
+
+/// The render service for one ``Document``, in this process: the road `quire`'s one-shot
+/// commands and library callers take into the engines (the viewers take a worker's). The
+/// document's open file is lent to it, so what was checked is what is read, and its limits and
+/// interpreters (``Document/interpreters``) apply.
+extension Document {
+    /// A client of the service in this process, this document's file lent to it.
+    public func renderService() -> RenderClient {
+        let client = RenderClient(inProcess: limits, interpreters: interpreters)
+        client.lend(file, contentType: contentType)
+        return client
+    }
+
+    /// This document as the service's requests name it (`password`: an encrypted PDF's).
+    public func renderRequest(password: String? = nil) -> DocumentRequest {
+        DocumentRequest(path: path, password: password, maximumFileSize: max(file.size, 1), csvAsSpreadsheet: csvAsSpreadsheet)
+    }
+}
