@@ -12,8 +12,24 @@ extension Document {
         return client
     }
 
-    /// This document as the service's requests name it (`password`: an encrypted PDF's).
-    public func renderRequest(password: String? = nil) -> DocumentRequest {
-        DocumentRequest(path: path, password: password, maximumFileSize: max(file.size, 1), csvAsSpreadsheet: csvAsSpreadsheet)
+    /// This document as the service's requests name it (`password`: an encrypted PDF's;
+    /// `layout`: text shown as lines, or laid out on pages as it prints).
+    public func renderRequest(password: String? = nil, layout: DocumentRequest.Layout = .view) -> DocumentRequest {
+        DocumentRequest(path: path, password: password, maximumFileSize: max(file.size, 1), layout: layout,
+                        csvAsSpreadsheet: csvAsSpreadsheet)
+    }
+
+    /// The service's problem as this library reports it: the document error it was made from,
+    /// or one of the same kind with its words.
+    func documentError(_ problem: RenderProblem) -> DocumentError {
+        if let error = problem.documentError { return error }
+        let kind: DocumentError.Kind = switch problem.kind {
+        case .unreadable: .input
+        case .damaged, .workerFailed, .cancelled: .damaged
+        case .passwordRequired, .wrongPassword: .passwordRequired
+        case .unsupported: .unsupported
+        case .limitExceeded: .limitExceeded
+        }
+        return DocumentError(kind: kind, path: path, reason: problem.message)
     }
 }

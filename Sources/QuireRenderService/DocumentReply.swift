@@ -86,6 +86,12 @@ package enum DocumentReply: Sendable {
     /// Writes the reply to the pipe: its frame, and the pixels after it. False when the pipe
     /// is broken.
     package func send(to output: FileDescriptor) -> Bool {
+        let frame = frame
+        // A reply the pipe cannot carry (its reader refuses frames past the maximum) is a
+        // problem of its own, not a broken exchange.
+        guard frame.count - 4 <= WireIO.maximumFrame else {
+            return DocumentReply.failed(RenderProblem(.limitExceeded, "the answer is larger than \(WireIO.maximumFrame >> 20) MiB")).send(to: output)
+        }
         guard WireIO.writeAll(output, frame) else { return false }
         if case .rendered(let image, _) = self { return WireIO.writeAll(output, image.pixels) }
         return true

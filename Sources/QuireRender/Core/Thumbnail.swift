@@ -35,22 +35,44 @@ public struct Thumbnail: Sendable {
         }
         var text = ThumbnailMetadata(uri: uri, modificationTime: file.modificationTime.seconds, size: file.size,
                                      mimeType: contentType.mimeType, software: software)
+        let drawn = try firstPage(file, contentType: contentType, sizes: [size], password: password, limits: limits,
+                                  interpreters: interpreters)
+        (text.imageWidth, text.imageHeight, text.pageCount) = (drawn.imageWidth, drawn.imageHeight, drawn.pageCount)
+        guard let image = drawn.images[size] else {
+            throw DocumentError(kind: .damaged, path: file.path, reason: "no thumbnail was drawn")
+        }
+        return Thumbnail(image: image, metadata: text)
+    }
+
+    /// Page 1 drawn at each of `sizes` (the longest side), and the facts its metadata names
+    /// (`Thumb::Image::Width/Height`, `Thumb::Document::Pages`): the one drawing of a thumbnail,
+    /// for a file's thumbnail (``make(file:contentType:size:uri:password:software:limits:interpreters:)``)
+    /// and the batch's workers alike.
+    public static func firstPage(_ file: InputFile, contentType: ContentType, sizes: [Int], password: String? = nil,
+                                 limits: RenderLimits, interpreters: Interpreters) throws(DocumentError) -> FirstPage {
         // A first page that is one large image, or has shadings cairo takes seconds and
         // gigabytes on, is drawn as the batch workers draw it (one function shading: 3.6 s and
         // 1.6 GB through cairo, 0.03 s and 24 MB through Splash).
-        if contentType.family == .pdf, password == nil,
-           let drawn = try PDFFirstPageFastPath.draw(file, sizes: [size], limits: limits), let image = drawn.images[size] {
-            text.pageCount = drawn.pageCount
-            return Thumbnail(image: image, metadata: text)
+        if contentType.family == .pdf, password == nil, let drawn = try PDFFirstPageFastPath.draw(file, sizes: sizes, limits: limits) {
+            return FirstPage(images: drawn.images, imageWidth: nil, imageHeight: nil, pageCount: drawn.pageCount)
         }
         // An office document's page 1 from LibreOffice's layout: the whole document is not
         // exported for one page (with a password, the conversion that asks for it).
         let renderer = try Renderer(file: file, contentType: contentType, password: password, limits: limits,
                                     textByteLimit: textBytes, preferEmbeddedPreview: true, firstPageOnly: true,
                                     interpreters: interpreters)
-        let image = try renderer.renderThumbnail(longestSide: size)
-        (text.imageWidth, text.imageHeight, text.pageCount) = renderer.thumbnailFacts(family: contentType.family)
-        return Thumbnail(image: image, metadata: text)
+        var images: [Int: RenderedImage] = [:]
+        for size in sizes { images[size] = try renderer.renderThumbnail(longestSide: size) }
+        let facts = renderer.thumbnailFacts(family: contentType.family)
+        return FirstPage(images: images, imageWidth: facts.imageWidth, imageHeight: facts.imageHeight, pageCount: facts.pageCount)
+    }
+
+    /// Page 1 at the sizes asked for, and what a thumbnail's metadata says of the file.
+    public struct FirstPage: Sendable {
+        public let images: [Int: RenderedImage]
+        public let imageWidth: Int?
+        public let imageHeight: Int?
+        public let pageCount: Int?
     }
 
     /// The thumbnail as an 8-bit RGBA non-interlaced PNG with its tEXt chunks, inserted as the
