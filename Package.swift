@@ -196,7 +196,7 @@ let package = Package(
         // MARK: Fuzz targets (make fuzz builds them with -sanitize=fuzzer; plain builds replay inputs)
         .executableTarget(name: "fuzz-sniff", dependencies: ["QuireTypes", "FuzzDriver"], path: "Fuzz/SniffFuzzer"),
         .executableTarget(name: "fuzz-open", dependencies: ["Quire", "FuzzDriver"], path: "Fuzz/OpenFuzzer"),
-        .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire", "QuireThumbnails", "FuzzDriver"], path: "Fuzz/ThumbnailFuzzer"),
+        .executableTarget(name: "fuzz-thumbnail", dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "FuzzDriver"], path: "Fuzz/ThumbnailFuzzer"),
         .executableTarget(name: "fuzz-print-options", dependencies: ["QuirePrint", "QuireSheets", "FuzzDriver"], path: "Fuzz/PrintOptionsFuzzer"),
         .executableTarget(name: "fuzz-desktop-entry", dependencies: ["Quire", "QuireIntegration", "FuzzDriver"], path: "Fuzz/DesktopEntryFuzzer"),
         .executableTarget(name: "fuzz-previewer-uri", dependencies: ["QuireGIO", "QuireTypes", "FuzzDriver"], path: "Fuzz/PreviewerURIFuzzer"),

@@ -9,6 +9,7 @@ import Glibc
 #endif
 import Quire
 import QuireThumbnails
+import QuireRenderService
 
 /// A private directory for the input file: RAM-backed /dev/shm when there is one.
 let scratch: String = {

@@ -1,3 +1,4 @@
+import QuireRenderService
 import Quire
 import QuireThumbnails
 

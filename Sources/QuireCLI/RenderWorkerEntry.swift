@@ -23,7 +23,7 @@ enum RenderWorkerEntry {
             return ExitStatus.usage.rawValue
         }
         let worker = RenderWorker(renderLimits: render, limits: limits,
-                                  thumbnails: ThumbnailWorker(renderer: RendererThumbnailSource(limits: render)),
+                                  software: QuireThumbnailsInfo.software,
                                   environment: ProcessInfo.processInfo.environment)
         return worker.run()
     }

@@ -30,6 +30,8 @@ package enum DocumentReply: Sendable {
     case form(FormFacts)
     /// A changed document as saved (the update's bytes).
     case saved(PDFUpdate)
+    /// A batch's thumbnails of one file, or why there are none (its own frame, tags 0 and 1).
+    case thumbnails(ThumbnailReply)
 
     private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18, form = 19, saved = 20, frame = 21 }
 
@@ -39,6 +41,8 @@ package enum DocumentReply: Sendable {
         case .opened(let facts):
             writer.integer(Tag.opened.rawValue)
             facts.write(to: &writer)
+        case .thumbnails(let reply):
+            return reply.frame
         case .rendered(let image, nil):
             return DocumentReply.page(width: image.width, height: image.height).frame
         case .rendered(let image, let delay?):
@@ -99,7 +103,12 @@ package enum DocumentReply: Sendable {
 
     package init(payload: [UInt8]) throws(WireReader.Malformed) {
         var reader = WireReader(payload)
-        switch Tag(rawValue: try reader.integer()) {
+        let tag = try reader.integer()
+        if tag == 0 || tag == 1 {
+            self = .thumbnails(try ThumbnailReply(payload: payload))
+            return
+        }
+        switch Tag(rawValue: tag) {
         case .opened: self = .opened(try DocumentFacts(reading: &reader))
         case .page:
             let width = try reader.integer(), height = try reader.integer()

@@ -16,8 +16,10 @@ import QuireTypes
 /// command's own process (``RenderClient/init(inProcess:interpreters:)``); the viewers never
 /// open a document themselves.
 final class DocumentSession {
-    private let limits: RenderLimits
-    private let hooks: WorkerTestHooks
+    let limits: RenderLimits
+    let hooks: WorkerTestHooks
+    /// The `Software` a thumbnail's keys name ("Quire 1.2.3").
+    let software: String
     /// The document open now, and the request that opened it.
     private var open: (request: DocumentRequest, renderer: Renderer?, facts: DocumentFacts)?
     /// The file ``open`` was read from, as it was then.
@@ -53,9 +55,10 @@ final class DocumentSession {
     /// in a sandboxed worker for a command's own process (``OneShotSandbox``).
     private let interpreters: Interpreters
 
-    init(limits: RenderLimits, hooks: WorkerTestHooks, interpreters: Interpreters = .worker) {
+    init(limits: RenderLimits, hooks: WorkerTestHooks, interpreters: Interpreters = .worker, software: String = "Quire") {
         self.limits = limits
         self.hooks = hooks
+        self.software = software
         self.interpreters = interpreters
     }
 
@@ -66,6 +69,7 @@ final class DocumentSession {
     func answer(_ request: RenderRequest) -> DocumentReply {
         do throws(RenderProblem) {
             switch request {
+            case .thumbnail(let thumbnail): return .thumbnails(thumbnails(thumbnail))
             case .open(let document): return .opened(try facts(document))
             case .page(let page): return .rendered(try render(page), delay: nil)
             case .frame(let page):

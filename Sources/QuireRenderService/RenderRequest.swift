@@ -1,3 +1,5 @@
+import QuireTypes
+
 /// One request to the render service, as a value: what ``DocumentSession/answer(_:)`` answers,
 /// whichever road it came by. On the worker's pipe it is a frame (``frame``), read back by
 /// ``init(_:reading:)``; in a command's own process (``RenderClient/init(inProcess:interpreters:)``)
@@ -7,6 +9,8 @@
 /// A new kind of request is a case here (its frame and its reading), its handler in
 /// ``DocumentSession``, and the ``RenderClient`` call that sends it.
 package enum RenderRequest: Sendable {
+    /// A batch's thumbnails of one file, with the freedesktop keys.
+    case thumbnail(ThumbnailRequest)
     /// The document's facts (pages, card facts, text).
     case open(DocumentRequest)
     /// A page's pixels at an exact size.
@@ -41,6 +45,7 @@ package enum RenderRequest: Sendable {
     /// The kind that starts the request's frame.
     package var kind: RenderRequestKind {
         switch self {
+        case .thumbnail: .thumbnail
         case .open: .open
         case .page: .page
         case .frame: .frame
@@ -70,6 +75,8 @@ package enum RenderRequest: Sendable {
             page.document
         case .search(let search):
             search.document
+        case .thumbnail(let thumbnail):
+            DocumentRequest(path: DocumentPath(bytes: thumbnail.path), maximumFileSize: thumbnail.maximumFileSize)
         }
     }
 
@@ -78,6 +85,7 @@ package enum RenderRequest: Sendable {
         var document = document
         document.path = document.path.absolute()
         switch self {
+        case .thumbnail(var thumbnail): thumbnail.path = document.path.bytes; return .thumbnail(thumbnail)
         case .open: return .open(document)
         case .printable: return .printable(document)
         case .composedJob(_, let sheet): return .composedJob(document, sheet)
@@ -101,6 +109,8 @@ package enum RenderRequest: Sendable {
         var writer = WireWriter()
         writer.integer(kind.rawValue)
         switch self {
+        case .thumbnail(let thumbnail):
+            thumbnail.write(to: &writer)
         case .open(let document), .printable(let document), .officePDF(let document), .mediaInfo(let document),
              .formFields(let document):
             document.write(to: &writer)
@@ -128,10 +138,10 @@ package enum RenderRequest: Sendable {
     }
 
     /// Reads the fields of a request of `kind` (its kind already read); the frame must end
-    /// with them. Nil for a thumbnail request (not the session's).
-    package init?(_ kind: RenderRequestKind, reading reader: inout WireReader) throws(WireReader.Malformed) {
+    /// with them.
+    package init(_ kind: RenderRequestKind, reading reader: inout WireReader) throws(WireReader.Malformed) {
         switch kind {
-        case .thumbnail: return nil
+        case .thumbnail: self = .thumbnail(try ThumbnailRequest(reading: &reader))
         case .open: self = .open(try DocumentRequest(reading: &reader))
         case .printable: self = .printable(try DocumentRequest(reading: &reader))
         case .officePDF: self = .officePDF(try DocumentRequest(reading: &reader))

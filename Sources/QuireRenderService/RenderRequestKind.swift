@@ -1,8 +1,8 @@
 /// What a request asks of the worker: the first field of every request frame, so one worker
 /// and one pipe serve the batch's thumbnails and the viewers' documents alike.
 package enum RenderRequestKind: Int64, Sendable, CaseIterable {
-    /// Thumbnails of one file (the batch and the thumbnailer service; payload defined by
-    /// QuireThumbnails' `WorkerRequest`).
+    /// Thumbnails of one file (the batch and the thumbnailer service: ``ThumbnailRequest``,
+    /// answered by a ``ThumbnailReply``).
     case thumbnail = 1
     /// Open a document: its facts (pages and their sizes, card facts, text) or its problem.
     case open = 2

@@ -8,8 +8,9 @@ import QuireTypes
 /// The render service's worker: the loop run inside every helper process that renders (`quire
 /// __render-worker`). It writes its handshake, then reads one request frame at a time from
 /// standard input and writes the reply to standard output, until standard input ends: batch
-/// thumbnails, and the viewers' documents (open, page, text of a page) through one
-/// ``DocumentSession`` that keeps the last document open between requests.
+/// thumbnails, and the viewers' documents (open, page, text of a page), each request decoded
+/// (``RenderRequest``) and answered by one ``DocumentSession`` that keeps the last document open
+/// between requests.
 ///
 /// Limits: `RLIMIT_AS` caps memory; the CPU limit is per request (the soft `RLIMIT_CPU` is moved
 /// forward before each), so a runaway file gets `SIGXCPU` even if the parent's wall-clock
@@ -17,14 +18,14 @@ import QuireTypes
 public struct RenderWorker: Sendable {
     public let renderLimits: RenderLimits
     public let limits: WorkerLimits
-    let thumbnails: (any ThumbnailRequestHandling)?
+    /// The `Software` its thumbnails' keys name.
+    let software: String
     let hooks: WorkerTestHooks
 
-    public init(renderLimits: RenderLimits, limits: WorkerLimits = .standard, thumbnails: (any ThumbnailRequestHandling)?,
-                environment: [String: String]) {
+    public init(renderLimits: RenderLimits, limits: WorkerLimits = .standard, software: String, environment: [String: String]) {
         self.renderLimits = renderLimits
         self.limits = limits
-        self.thumbnails = thumbnails
+        self.software = software
         hooks = WorkerTestHooks(environment: environment)
     }
 
@@ -53,19 +54,13 @@ public struct RenderWorker: Sendable {
         // start (missing binary, broken sandbox) is not mistaken for a file that crashes it.
         if hooks.failStart { return 3 }
         guard WireIO.writeAll(output, WorkerHandshake.frame) else { return 1 }
-        let session = DocumentSession(limits: renderLimits, hooks: hooks)
+        let session = DocumentSession(limits: renderLimits, hooks: hooks, software: software)
         while let payload = WireIO.readFrame(input) {
             var reader = WireReader(payload)
             guard let raw = try? reader.integer(), let kind = RenderRequestKind(rawValue: raw) else { return 2 }
             armCPULimit()
-            switch kind {
-            case .thumbnail:
-                guard let thumbnails, let reply = thumbnails.replyFrame(to: Array(payload.dropFirst(8)), hooks: hooks) else { return 2 }
-                guard WireIO.writeAll(output, reply) else { return 1 }
-            default:
-                guard let request = try? RenderRequest(kind, reading: &reader) else { return 2 }
-                guard session.answer(request).send(to: output) else { return 1 }
-            }
+            guard let request = try? RenderRequest(kind, reading: &reader) else { return 2 }
+            guard session.answer(request).send(to: output) else { return 1 }
             // A worker that has grown (an office holds hundreds of megabytes, more after each
             // large document) ends after its reply; its client starts a fresh one for the next.
             if recycling.reasonToEnd() != nil { return 0 }

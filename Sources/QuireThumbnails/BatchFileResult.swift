@@ -1,3 +1,4 @@
+import QuireRenderService
 import QuireTypes
 
 /// What happened to one file of a batch.

@@ -4,6 +4,7 @@ import Glibc
 import FoundationEssentials
 import QuireTypes
 import QuireSystem
+import QuireRenderService
 
 /// Walks the paths of a batch and hands out candidate files with their stat facts, or the
 /// reason a path was skipped. Names are raw bytes throughout; nothing passes through a shell.

@@ -210,7 +210,7 @@ public final class BatchRunner: Sendable {
         }
         if stopNow { pool.cancel() }
         let jobs = pending.enumerated().map { index, item in
-            WorkerPool.Job(index: index, request: WorkerRequest(
+            WorkerPool.Job(index: index, request: ThumbnailRequest(
                 path: item.key.canonicalPath.bytes, uri: item.key.uri,
                 sizes: item.flavors.map(\.pixelSize), maximumFileSize: options.maximumFileSize))
         }

@@ -27,7 +27,7 @@ final class WorkerPool: Sendable {
 
     /// What became of one job.
     enum JobOutcome: Sendable {
-        case response(WorkerResponse)
+        case response(ThumbnailReply)
         case failed(ThumbnailFailure)
         /// Not done because the batch was cancelled.
         case cancelled
@@ -35,7 +35,7 @@ final class WorkerPool: Sendable {
 
     struct Job: Sendable {
         var index: Int
-        var request: WorkerRequest
+        var request: ThumbnailRequest
     }
 
     let configuration: Configuration
@@ -130,7 +130,7 @@ final class WorkerPool: Sendable {
                     break jobs
                 }
             }
-            outcome = worker!.process(job.request.frame, timeout: configuration.timeout)
+            outcome = worker!.process(RenderRequest.thumbnail(job.request).frame, timeout: configuration.timeout)
             attempts += 1
             guard case .died = outcome, worker!.endedCleanly, attempts == 1 else { break }
             worker = nil
@@ -138,7 +138,7 @@ final class WorkerPool: Sendable {
             let result: JobOutcome
             switch outcome {
             case .reply(let payload):
-                if let response = try? WorkerResponse(payload: payload) {
+                if let response = try? ThumbnailReply(payload: payload) {
                     result = .response(response)
                 } else {
                     worker!.terminate()

@@ -1,3 +1,4 @@
+import QuireRenderService
 import Foundation
 import QuireRender
 import QuireSystem

@@ -15,33 +15,37 @@ import QuireSheets
 
     @Test func requestsKeepNewlinesAndInvalidUTF8() throws {
         let path: [UInt8] = Array("/tmp/a\nb".utf8) + [0xFF, 0x00, 0x2D]
-        let request = WorkerRequest(path: path, uri: "file:///tmp/a%0Ab%FF", sizes: [128, 1024], maximumFileSize: 1 << 40)
-        // A thumbnail request: the kind first, then the request (what the worker hands its
-        // thumbnail handler).
-        let payload = Self.payload(request.frame)
+        let request = ThumbnailRequest(path: path, uri: "file:///tmp/a%0Ab%FF", sizes: [128, 1024], maximumFileSize: 1 << 40)
+        // A thumbnail request: the kind first, then the request.
+        let payload = Self.payload(RenderRequest.thumbnail(request).frame)
         #expect(payload.prefix(8) == [1, 0, 0, 0, 0, 0, 0, 0], "kind 1: thumbnail")
-        let back = try WorkerRequest(payload: Array(payload.dropFirst(8)))
+        var reader = WireReader(payload)
+        _ = try reader.integer()
+        guard case .thumbnail(let back) = try RenderRequest(.thumbnail, reading: &reader) else {
+            Issue.record("not a thumbnail request")
+            return
+        }
         #expect(back.path == path)
         #expect(back.uri == request.uri && back.sizes == [128, 1024] && back.maximumFileSize == 1 << 40)
     }
 
     @Test func responsesRoundTrip() throws {
-        let rendered = WorkerResponse.rendered(modificationTime: 1_700_000_000, size: 42, mimeType: "application/pdf",
+        let rendered = ThumbnailReply.rendered(modificationTime: 1_700_000_000, size: 42, mimeType: "application/pdf",
                                                pngBySize: [256: [1, 2, 3], 128: []])
-        guard case let .rendered(mtime, size, mime, pngs) = try WorkerResponse(payload: Self.payload(rendered.frame)) else {
+        guard case let .rendered(mtime, size, mime, pngs) = try ThumbnailReply(payload: Self.payload(rendered.frame)) else {
             Issue.record("not rendered")
             return
         }
         #expect(mtime == 1_700_000_000 && size == 42 && mime == "application/pdf" && pngs == [256: [1, 2, 3], 128: []])
-        let failed = WorkerResponse.failed(ThumbnailFailure(.init(.damaged), "bad\nthing"), modificationTime: -1, size: -1)
-        guard case let .failed(failure, _, _) = try WorkerResponse(payload: Self.payload(failed.frame)) else {
+        let failed = ThumbnailReply.failed(ThumbnailFailure(.init(.damaged), "bad\nthing"), modificationTime: -1, size: -1)
+        guard case let .failed(failure, _, _) = try ThumbnailReply(payload: Self.payload(failed.frame)) else {
             Issue.record("not failed")
             return
         }
         #expect(failure.kind.rawValue == "damaged" && failure.reason == "bad\nthing" && failure.remedy == nil)
-        let limited = WorkerResponse.failed(ThumbnailFailure(.init(.limitExceeded), "big", remedy: .raise(.pixels)),
+        let limited = ThumbnailReply.failed(ThumbnailFailure(.init(.limitExceeded), "big", remedy: .raise(.pixels)),
                                             modificationTime: 1, size: 2)
-        guard case let .failed(back, mtime2, size2) = try WorkerResponse(payload: Self.payload(limited.frame)) else {
+        guard case let .failed(back, mtime2, size2) = try ThumbnailReply(payload: Self.payload(limited.frame)) else {
             Issue.record("not failed")
             return
         }
@@ -50,11 +54,13 @@ import QuireSheets
     }
 
     @Test func malformedPayloadsAreRejected() {
-        #expect(throws: WireReader.Malformed.self) { try WorkerRequest(payload: [1, 2, 3]) }
-        #expect(throws: WireReader.Malformed.self) { try WorkerResponse(payload: [9, 0, 0, 0, 0, 0, 0, 0]) }
+        var short = WireReader([1, 2, 3])
+        #expect(throws: WireReader.Malformed.self) { try RenderRequest(.thumbnail, reading: &short) }
+        #expect(throws: WireReader.Malformed.self) { try ThumbnailReply(payload: [9, 0, 0, 0, 0, 0, 0, 0]) }
         var writer = WireWriter()
         writer.integer(1 << 40)  // a byte string claiming a terabyte
-        #expect(throws: WireReader.Malformed.self) { try WorkerRequest(payload: writer.bytes) }
+        var huge = WireReader(writer.bytes)
+        #expect(throws: WireReader.Malformed.self) { try RenderRequest(.thumbnail, reading: &huge) }
         #expect(!WorkerHandshake.isValid([]))
     }
 
@@ -174,13 +180,14 @@ import QuireSheets
         sided.sheet = SheetRequest(pages: [1, 2], options: SheetOptions())
         let changes = DocumentChanges(formValues: [.init(name: "n", value: "v")], turns: [0: 90])
         let requests: [RenderRequest] = [
+            .thumbnail(ThumbnailRequest(path: Array("/tmp/a b.pdf".utf8), uri: "file:///tmp/a%20b.pdf", sizes: [256], maximumFileSize: 77)),
             .open(document), .page(page), .frame(page), .text(page), .printable(document),
             .search(SearchRequest(document: document, query: "q", from: 1, to: 5, budgetMilliseconds: 80, maximumMatches: 9)),
             .textLayout(page), .composedSide(sided), .composedJob(document, SheetRequest(pages: [2], options: SheetOptions())),
             .extractEntry(document, entry: "dir/x.txt"), .officePDF(document), .mediaInfo(document), .formFields(document),
             .saveChanges(document, changes), .exportPDF(document, pages: [0, 4, 2]), .exportPDF(document, pages: nil),
         ]
-        #expect(Set(requests.map(\.kind)) == Set(RenderRequestKind.allCases.filter { $0 != .thumbnail }), "one case per kind")
+        #expect(Set(requests.map(\.kind)) == Set(RenderRequestKind.allCases), "one case per kind")
         for request in requests {
             let payload = Self.payload(request.frame)
             var reader = WireReader(payload)

@@ -1,53 +1,15 @@
 import QuireTypes
-import QuireRenderService
 
-/// One file for a worker: the path to open, the URI to record and the edge sizes wanted.
-struct WorkerRequest: Sendable {
-    var path: [UInt8]
-    var uri: String
-    var sizes: [Int]
-    var maximumFileSize: Int64
-
-    /// The request frame (the render service's `thumbnail` kind, then this request).
-    var frame: [UInt8] {
-        var writer = WireWriter()
-        writer.integer(RenderRequestKind.thumbnail.rawValue)
-        writer.data(path)
-        writer.string(uri)
-        writer.integer(maximumFileSize)
-        writer.integer(Int64(sizes.count))
-        for size in sizes { writer.integer(Int64(size)) }
-        return writer.frame
-    }
-
-    init(path: [UInt8], uri: String, sizes: [Int], maximumFileSize: Int64) {
-        self.path = path
-        self.uri = uri
-        self.sizes = sizes
-        self.maximumFileSize = maximumFileSize
-    }
-
-    init(payload: [UInt8]) throws(WireReader.Malformed) {
-        var reader = WireReader(payload)
-        path = try reader.data()
-        uri = try reader.string()
-        maximumFileSize = try reader.integer()
-        let count = try reader.integer()
-        guard (0...8).contains(count) else { throw WireReader.Malformed() }
-        sizes = []
-        for _ in 0..<count { sizes.append(Int(try reader.integer())) }
-    }
-}
-
-/// A worker's answer for one file.
-enum WorkerResponse: Sendable {
+/// The answer to a ``ThumbnailRequest`` (``DocumentReply/thumbnails(_:)``), in its own frame
+/// (its tags 0 and 1 are apart from the other replies').
+package enum ThumbnailReply: Sendable {
     /// Thumbnails (PNG with freedesktop keys) per edge size, with the mtime/size the worker saw.
     case rendered(modificationTime: Int64, size: Int64, mimeType: String, pngBySize: [Int: [UInt8]])
     /// The file could not be thumbnailed. `modificationTime`/`size` are -1 when the file could
     /// not even be opened.
     case failed(ThumbnailFailure, modificationTime: Int64, size: Int64)
 
-    var frame: [UInt8] {
+    package var frame: [UInt8] {
         var writer = WireWriter()
         switch self {
         case let .rendered(mtime, size, mime, pngs):
@@ -75,7 +37,7 @@ enum WorkerResponse: Sendable {
         self = .rendered(modificationTime: mtime, size: size, mimeType: mimeType, pngBySize: pngBySize)
     }
 
-    init(payload: [UInt8]) throws(WireReader.Malformed) {
+    package init(payload: [UInt8]) throws(WireReader.Malformed) {
         var reader = WireReader(payload)
         switch try reader.integer() {
         case 0:
@@ -102,7 +64,7 @@ enum WorkerResponse: Sendable {
     }
 }
 
-extension WorkerResponse {
+extension ThumbnailReply {
     /// Only limits cross the pipe: the other remedies are decided by the parent.
     static func wireName(_ remedy: Remedy?) -> String {
         if case .raise(let limit) = remedy { return limit.rawValue }

@@ -59,7 +59,7 @@ public struct ThumbnailFailure: Error, Sendable, Hashable, CustomStringConvertib
         public static let cacheUnwritable = Kind(rawValue: "cache-unwritable")
 
         /// The file vanished or became unreadable: not "known bad", so no failure marker.
-        var isTransient: Bool {
+        package var isTransient: Bool {
             self == Kind(input: .notFound) || self == Kind(input: .permissionDenied) || self == .workerUnavailable
         }
     }

@@ -26,7 +26,7 @@ struct SandboxProbe {
         if writePaths.isEmpty && readPaths.isEmpty && connectPort == nil { return nil }
     }
 
-    func run() -> WorkerResponse {
+    func run() -> ThumbnailReply {
         var results: [String] = []
         for path in writePaths {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
