@@ -1,6 +1,7 @@
 import ArgumentParser
 import Quire
 internal import QuireGIO
+import QuireRenderService
 import QuireThumbnails
 
 struct ThumbnailCommand: AsyncParsableCommand {
@@ -129,16 +130,26 @@ struct ThumbnailCommand: AsyncParsableCommand {
                     Terminal.error("\(path): \(reason)")
                     return .dataError
                 }
-                let thumbnail = try Thumbnail.make(file: document.file, contentType: document.contentType, size: size,
-                                                   password: password, software: QuireThumbnailsInfo.software,
-                                                   limits: limits, interpreters: document.interpreters)
-                let png: [UInt8]
-                do throws(PNGEncoder.EncodingError) { png = try thumbnail.pngData() } catch {
-                    Terminal.error("\(path): \(error.description)")
-                    return .software
+                // Drawn by the render service in this process, as a batch's worker draws it
+                // (the same request and answer, the freedesktop keys written in there).
+                guard let uri = FileURI.uri(forPath: path.bytes) else {
+                    Terminal.error("\(path): the path cannot be written as a file:// URI")
+                    return .dataError
                 }
-                try OutputFile.write(png, to: outputPath, permissions: 0o600, inputs: [path])
-                return .ok
+                let service = RenderClient(inProcess: limits, interpreters: document.interpreters, software: QuireThumbnailsInfo.software)
+                service.lend(document.file, contentType: document.contentType)
+                let request = ThumbnailRequest(path: path.bytes, uri: uri, sizes: [size], maximumFileSize: maximumFileSize,
+                                               password: password)
+                switch try service.thumbnail(request) {
+                case .rendered(_, _, _, let pngs):
+                    guard let png = pngs[size] else { return .software }
+                    try OutputFile.write(png, to: outputPath, permissions: 0o600, inputs: [path])
+                    return .ok
+                case .failed(let failure, _, _):
+                    if let error = failure.underlying { throw error }
+                    Terminal.error("\(path): \(failure.reason)")
+                    return failure.kind == .encoding ? .software : .dataError
+                }
             } catch {
                 if let status = ExitStatus.reportStatus(error) { return status }
                 Terminal.error("\(path): \(error)")

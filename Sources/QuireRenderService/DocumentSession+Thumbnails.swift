@@ -1,26 +1,31 @@
 import QuireRender
 import QuireTypes
 
-/// The batch's thumbnails (``RenderRequest/thumbnail(_:)``): one file at the sizes asked for,
-/// drawn by ``RendererThumbnailSource`` with the freedesktop keys written in.
+/// Thumbnails (``RenderRequest/thumbnail(_:)``): one file at the sizes asked for, drawn by
+/// ``RendererThumbnailSource`` with the freedesktop keys written in — a batch's file in a
+/// worker, `quire thumbnail FILE OUT`'s in the command's own process (its file lent).
 extension DocumentSession {
     func thumbnails(_ request: ThumbnailRequest) -> ThumbnailReply {
         let path = DocumentPath(bytes: request.path)
         hooks.beforeHandling(path)
         if let probe = SandboxProbe(environment: hooks.environment) { return probe.run() }
-        let file: InputFile
-        do {
-            file = try InputFile(path: path, maximumSize: request.maximumFileSize)
-        } catch {
-            return .failed(ThumbnailFailure(error), modificationTime: -1, size: -1)
+        let file: InputFile, type: ContentType
+        if let lent = lent(path) {
+            (file, type) = lent
+        } else {
+            do {
+                file = try InputFile(path: path, maximumSize: request.maximumFileSize)
+            } catch {
+                return .failed(ThumbnailFailure(error), modificationTime: -1, size: -1)
+            }
+            do { type = try ContentType.detect(file) } catch {
+                return .failed(ThumbnailFailure(error), modificationTime: file.modificationTime.seconds, size: file.size)
+            }
         }
         let mtime = file.modificationTime.seconds
-        let type: ContentType
-        do { type = try ContentType.detect(file) } catch {
-            return .failed(ThumbnailFailure(error), modificationTime: mtime, size: file.size)
-        }
         do {
-            let rendered = try RendererThumbnailSource(limits: limits).renderThumbnails(of: file, type: type, sizes: request.sizes)
+            let rendered = try RendererThumbnailSource(limits: limits, interpreters: interpreters)
+                .renderThumbnails(of: file, type: type, sizes: request.sizes, password: request.password)
             let metadata = ThumbnailMetadata(uri: request.uri, modificationTime: mtime, size: file.size,
                                              mimeType: type.mimeType, software: software,
                                              imageWidth: rendered.imageWidth, imageHeight: rendered.imageHeight,

@@ -53,9 +53,9 @@ final class DocumentSession {
 
     /// Where LibreOffice, GStreamer and Ghostscript run: here in a worker (``Interpreters/worker``),
     /// in a sandboxed worker for a command's own process (``OneShotSandbox``).
-    private let interpreters: Interpreters
+    let interpreters: Interpreters
 
-    init(limits: RenderLimits, hooks: WorkerTestHooks, interpreters: Interpreters = .worker, software: String = "Quire") {
+    init(limits: RenderLimits, hooks: WorkerTestHooks, interpreters: Interpreters = .worker, software: String) {
         self.limits = limits
         self.hooks = hooks
         self.software = software
@@ -549,7 +549,7 @@ final class DocumentSession {
     /// The file `request` names, opened (read-only, checked) and typed by its content.
     func input(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, ContentType) {
         hooks.beforeHandling(request.path)
-        if let lent, lent.file.path == request.path { return lent }
+        if let lent = lent(request.path) { return lent }
         do {
             let file = try InputFile(path: request.path, maximumSize: request.maximumFileSize)
             return (file, try ContentType.detect(file))
@@ -566,6 +566,12 @@ final class DocumentSession {
     /// opens what it is sent).
     func lend(_ file: InputFile, contentType: ContentType) {
         lent = (file, contentType)
+    }
+
+    /// The lent file when it is the one at `path`.
+    func lent(_ path: DocumentPath) -> (file: InputFile, type: ContentType)? {
+        guard let lent, lent.file.path == path else { return nil }
+        return lent
     }
 
     /// The delimited table open now (kept across requests for its windows: its row index and

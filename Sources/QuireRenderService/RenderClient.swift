@@ -55,11 +55,13 @@ public final class RenderClient {
     /// The render service in this process: requests are answered here, by the session a worker
     /// would run, with `limits` and `interpreters` (``OneShotSandbox`` for `quire`'s one-shot
     /// commands, which set their own memory and time limits first).
-    public init(inProcess limits: RenderLimits, interpreters: Interpreters) {
+    /// `software`: the `Software` its thumbnails' keys name.
+    public init(inProcess limits: RenderLimits, interpreters: Interpreters, software: String = "Quire") {
         command = nil
         timeout = .infinity
         sandboxPolicy = .disabled
-        session = DocumentSession(limits: limits, hooks: WorkerTestHooks(environment: [:]), interpreters: interpreters)
+        session = DocumentSession(limits: limits, hooks: WorkerTestHooks(environment: [:]), interpreters: interpreters,
+                                  software: software)
     }
 
     deinit { worker?.terminate() }
@@ -183,6 +185,15 @@ public final class RenderClient {
         case .printable(let document):
             guard let pdf = document.convertedPDF else { throw died("the renderer answered something unexpected") }
             return pdf
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// A file's thumbnails with their freedesktop keys, or why there are none.
+    package func thumbnail(_ request: ThumbnailRequest) throws(RenderProblem) -> ThumbnailReply {
+        switch try ask(.thumbnail(request), context: "making its thumbnail", interrupt: nil, abandon: { false }) {
+        case .thumbnails(let reply): return reply
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
         }

@@ -8,19 +8,28 @@ import QuireTypes
 /// Raster images are never enlarged.
 public struct RendererThumbnailSource: Sendable {
     public let limits: RenderLimits
+    /// Where LibreOffice, GStreamer and Ghostscript run (a worker's own; a one-shot command's
+    /// sandboxed worker).
+    public let interpreters: Interpreters
 
-    public init(limits: RenderLimits = .standard) {
+    public init(limits: RenderLimits = .standard, interpreters: Interpreters = .worker) {
         self.limits = limits
+        self.interpreters = interpreters
     }
 
-    /// Renders `file` (of content `type`) fitted into a square of each of `sizes` pixels.
+    /// Renders `file` (of content `type`) fitted into a square of each of `sizes` pixels
+    /// (`password`: an encrypted document's).
     /// - Throws: ``ThumbnailFailure``.
-    public func renderThumbnails(of file: InputFile, type: ContentType, sizes: [Int]) throws(ThumbnailFailure) -> RenderedThumbnails {
+    public func renderThumbnails(of file: InputFile, type: ContentType, sizes: [Int],
+                                 password: String? = nil) throws(ThumbnailFailure) -> RenderedThumbnails {
         // A worker renders file after file: poppler's parameters are built once for the process
         // (for Splash and cairo documents alike), not once per PDF.
         if type.family == .pdf { SplashPDFDocument.prepare() }
         let drawn: Thumbnail.FirstPage
-        do { drawn = try Thumbnail.firstPage(file, contentType: type, sizes: sizes, limits: limits, interpreters: .worker) } catch {
+        do {
+            drawn = try Thumbnail.firstPage(file, contentType: type, sizes: sizes, password: password, limits: limits,
+                                            interpreters: interpreters)
+        } catch {
             throw ThumbnailFailure(error)
         }
         var pngs: [Int: [UInt8]] = [:]
