@@ -146,7 +146,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                     try OutputFile.write(png, to: outputPath, permissions: 0o600, inputs: [path])
                     return .ok
                 case .failed(let failure, _, _):
-                    if let error = failure.underlying { throw error }
+                    if let error = failure.underlying.error { throw error }
                     Terminal.error("\(path): \(failure.reason)")
                     return failure.kind == .encoding ? .software : .dataError
                 }

@@ -31,22 +31,17 @@ public struct RenderProblem: Error, Sendable, Hashable, CustomStringConvertible 
     /// cannot be shown).
     public var mimeType: String?
 
-    /// The document error this problem was made from, on the in-process road
-    /// (``RenderClient/init(inProcess:interpreters:)``): its path, remedy and underlying C error
-    /// for a command's own message. Not carried over a worker's pipe, and not part of equality.
-    public private(set) var documentError: DocumentError?
+    /// The document or input error this problem was made from, on the in-process road
+    /// (``RenderClient/init(inProcess:interpreters:software:)``).
+    public private(set) var underlying = UnderlyingError(nil)
+
+    /// The document error this problem was made from (an input error as one), on the
+    /// in-process road: its path, remedy and underlying C error for a command's own message.
+    public var documentError: DocumentError? {
+        (underlying.error as? DocumentError) ?? (underlying.error as? InputError).map(DocumentError.init)
+    }
 
     public var description: String { message }
-
-    public static func == (left: RenderProblem, right: RenderProblem) -> Bool {
-        left.kind == right.kind && left.message == right.message && left.mimeType == right.mimeType
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-        hasher.combine(message)
-        hasher.combine(mimeType)
-    }
 
     public init(_ kind: Kind, _ message: String, mimeType: String? = nil) {
         self.kind = kind
@@ -56,7 +51,7 @@ public struct RenderProblem: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// A document error in the viewers' words.
     public init(_ error: DocumentError, passwordGiven: Bool) {
-        defer { documentError = error }
+        defer { underlying = UnderlyingError(error) }
         if let input = error.inputError {
             self.init(input)
             return
@@ -74,7 +69,7 @@ public struct RenderProblem: Error, Sendable, Hashable, CustomStringConvertible 
 
     public init(_ error: InputError) {
         self.init(.unreadable, error.reason)
-        documentError = DocumentError(error)
+        underlying = UnderlyingError(error)
     }
 
     func write(to writer: inout WireWriter) {

@@ -68,20 +68,8 @@ public struct ThumbnailFailure: Error, Sendable, Hashable, CustomStringConvertib
     /// What went wrong, for the user (names no setting: see ``remedy``).
     public var reason: String
     public var remedy: Remedy?
-    /// The document or input error it was made from, on the in-process road (a one-shot
-    /// command reports it in its own words); not carried over a worker's pipe, not part of
-    /// equality.
-    public private(set) var underlying: (any Error & Sendable)?
-
-    public static func == (left: ThumbnailFailure, right: ThumbnailFailure) -> Bool {
-        left.kind == right.kind && left.reason == right.reason && left.remedy == right.remedy
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-        hasher.combine(reason)
-        hasher.combine(remedy)
-    }
+    /// The document or input error it was made from, on the in-process road.
+    public private(set) var underlying = UnderlyingError(nil)
 
     public init(_ kind: Kind, _ reason: String, remedy: Remedy? = nil) {
         self.kind = kind
@@ -92,13 +80,13 @@ public struct ThumbnailFailure: Error, Sendable, Hashable, CustomStringConvertib
     /// A document failure (from the renderer) in this vocabulary.
     public init(_ error: DocumentError) {
         self.init(Kind(error.kind), error.reason, remedy: error.remedy)
-        underlying = error
+        underlying = UnderlyingError(error)
     }
 
     /// A failure to open or read the input in this vocabulary.
     public init(_ error: InputError) {
         self.init(Kind(input: error.kind), error.reason, remedy: error.remedy)
-        underlying = error
+        underlying = UnderlyingError(error)
     }
 
     public var description: String { reason }
