@@ -38,7 +38,7 @@ extension Document {
                 let (width, height) = facts.pixelSize(page: page, size: size, allowUpscaling: true, limits: self.limits)
                 return try service.renderPage(PageRequest(document: request, page: page, width: width, height: height))
             } catch {
-                throw self.error(from: error)
+                throw self.documentError(error)
             }
         }
     }
@@ -60,7 +60,7 @@ extension Document {
             do throws(RenderProblem) {
                 return try self.renderService().exportPDF(self.renderRequest(password: password, layout: .paper), pages: pages)
             } catch {
-                throw self.error(from: error)
+                throw self.documentError(error)
             }
         }
     }

@@ -21,7 +21,7 @@ extension Document {
 
     /// The service's problem as this library reports it: the document error it was made from,
     /// or one of the same kind with its words.
-    public func error(from problem: RenderProblem) -> DocumentError {
+    func documentError(_ problem: RenderProblem) -> DocumentError {
         if let error = problem.documentError { return error }
         let kind: DocumentError.Kind = switch problem.kind {
         case .unreadable: .input

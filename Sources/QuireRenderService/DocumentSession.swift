@@ -102,19 +102,11 @@ final class DocumentSession {
             case .textLayout(let page): return .pageText(try pageText(page))
             case .formFields(let document): return .form(try formFacts(document))
             case .saveChanges(let document, let changes): return .saved(try save(document, changes))
-            case .export(let document, let format, let pages):
+            case .exportPDF(let document, let pages):
                 let renderer = try renderer(for: document)
                 do {
-                    switch format {
-                    case .pdf: return .exported(try renderer.pdfData(pages: pages))
-                    case .svg: return .exported(try renderer.svgData(page: pages?.first ?? 0))
-                    }
+                    return .printable(PrintableDocument(pageCount: pages?.count ?? renderer.pageCount, convertedPDF: try renderer.pdfData(pages: pages)))
                 } catch {
-                    throw RenderProblem(error, passwordGiven: document.password != nil)
-                }
-            case .contactSheet(let document, let pages, let cellSize):
-                let renderer = try renderer(for: document)
-                do { return .rendered(try ContactSheet.make(renderer, pages: pages, cellSize: cellSize), delay: nil) } catch {
                     throw RenderProblem(error, passwordGiven: document.password != nil)
                 }
             }

@@ -185,8 +185,7 @@ import QuireSheets
             .search(SearchRequest(document: document, query: "q", from: 1, to: 5, budgetMilliseconds: 80, maximumMatches: 9)),
             .textLayout(page), .composedSide(sided), .composedJob(document, SheetRequest(pages: [2], options: SheetOptions())),
             .extractEntry(document, entry: "dir/x.txt"), .officePDF(document), .mediaInfo(document), .formFields(document),
-            .saveChanges(document, changes), .export(document, format: .pdf, pages: [0, 4, 2]), .export(document, format: .svg, pages: [3]),
-            .export(document, format: .pdf, pages: nil), .contactSheet(document, pages: [0, 1, 2], cellSize: 200),
+            .saveChanges(document, changes), .exportPDF(document, pages: [0, 4, 2]), .exportPDF(document, pages: nil),
         ]
         #expect(Set(requests.map(\.kind)) == Set(RenderRequestKind.allCases), "one case per kind")
         for request in requests {
