@@ -1,5 +1,4 @@
 import QuireRender
-import QuireRenderService
 import QuireSystem
 
 /// Previews, thumbnails and PDF conversion of a ``Document``.
@@ -26,20 +25,11 @@ extension Document {
     /// let png = try PNGEncoder.encode(image)
     /// ```
     ///
-    /// Drawn by the render service in this process (``renderService()``), on a thread of its
-    /// own, not on Swift's cooperative pool, so a caller's other tasks (a viewer's UI work) keep
-    /// running while a page renders.
+    /// Rendering runs on a thread of its own, not on Swift's cooperative pool, so a caller's
+    /// other tasks (a viewer's UI work) keep running while a page renders.
     public func preview(page: Int = 0, size: RenderSize = .natural, password: String? = nil) async throws(DocumentError) -> RenderedImage {
         try await BlockingWork.run { () throws(DocumentError) in
-            let service = self.renderService()
-            let request = self.renderRequest(password: password, layout: .paper)
-            do throws(RenderProblem) {
-                let facts = try service.open(request)
-                let (width, height) = facts.pixelSize(page: page, size: size, allowUpscaling: true, limits: self.limits)
-                return try service.renderPage(PageRequest(document: request, page: page, width: width, height: height))
-            } catch {
-                throw self.documentError(error)
-            }
+            try self.renderer(password: password).render(page: page, size: size)
         }
     }
 
@@ -53,15 +43,12 @@ extension Document {
         }
     }
 
-    /// The document converted to PDF (what printing sends for text, images and SVG), by the
-    /// render service in this process. `pages` are 0-based; nil means all.
+    /// The document converted to PDF (what printing sends for text, images and SVG).
+    /// `pages` are 0-based; nil means all.
     public func pdfData(pages: [Int]? = nil, password: String? = nil) async throws(DocumentError) -> [UInt8] {
         try await BlockingWork.run { () throws(DocumentError) in
-            do throws(RenderProblem) {
-                return try self.renderService().exportPDF(self.renderRequest(password: password, layout: .paper), pages: pages)
-            } catch {
-                throw self.documentError(error)
-            }
+            try PDFExport.data(self.file, contentType: self.contentType, pages: pages, password: password, limits: self.limits,
+                               csvAsSpreadsheet: self.csvAsSpreadsheet, interpreters: self.interpreters)
         }
     }
 }

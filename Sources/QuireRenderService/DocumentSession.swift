@@ -102,13 +102,6 @@ final class DocumentSession {
             case .textLayout(let page): return .pageText(try pageText(page))
             case .formFields(let document): return .form(try formFacts(document))
             case .saveChanges(let document, let changes): return .saved(try save(document, changes))
-            case .exportPDF(let document, let pages):
-                let renderer = try renderer(for: document)
-                do {
-                    return .printable(PrintableDocument(pageCount: pages?.count ?? renderer.pageCount, convertedPDF: try renderer.pdfData(pages: pages)))
-                } catch {
-                    throw RenderProblem(error, passwordGiven: document.password != nil)
-                }
             }
         } catch {
             return .failed(error)

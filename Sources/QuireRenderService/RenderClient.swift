@@ -199,17 +199,6 @@ public final class RenderClient {
         }
     }
 
-    /// The document as PDF: `pages` (0-based), or every page.
-    public func exportPDF(_ request: DocumentRequest, pages: [Int]? = nil) throws(RenderProblem) -> [UInt8] {
-        switch try ask(.exportPDF(request, pages: pages), context: "making its PDF", interrupt: nil, abandon: { false }) {
-        case .printable(let document):
-            guard let pdf = document.convertedPDF else { throw died("the renderer answered something unexpected") }
-            return pdf
-        case .failed(let problem): throw problem
-        default: throw died("the renderer answered something unexpected")
-        }
-    }
-
     /// A video or audio file's facts, read by the worker's GStreamer.
     public func mediaInfo(_ request: DocumentRequest) throws(RenderProblem) -> MediaInfo {
         switch try ask(.mediaInfo(request), context: "reading it with GStreamer",

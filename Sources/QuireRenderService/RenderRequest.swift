@@ -39,8 +39,6 @@ package enum RenderRequest: Sendable {
     case formFields(DocumentRequest)
     /// A document changed as a person asked, saved as an incremental update.
     case saveChanges(DocumentRequest, DocumentChanges)
-    /// The document as PDF: `pages` (0-based) or every page.
-    case exportPDF(DocumentRequest, pages: [Int]?)
 
     /// The kind that starts the request's frame.
     package var kind: RenderRequestKind {
@@ -60,7 +58,6 @@ package enum RenderRequest: Sendable {
         case .mediaInfo: .mediaInfo
         case .formFields: .formFields
         case .saveChanges: .saveChanges
-        case .exportPDF: .exportPDF
         }
     }
 
@@ -68,8 +65,7 @@ package enum RenderRequest: Sendable {
     package var document: DocumentRequest {
         switch self {
         case .open(let document), .printable(let document), .composedJob(let document, _), .extractEntry(let document, _),
-             .officePDF(let document), .mediaInfo(let document), .formFields(let document), .saveChanges(let document, _),
-             .exportPDF(let document, _):
+             .officePDF(let document), .mediaInfo(let document), .formFields(let document), .saveChanges(let document, _):
             document
         case .page(let page), .frame(let page), .text(let page), .textLayout(let page), .composedSide(let page):
             page.document
@@ -94,7 +90,6 @@ package enum RenderRequest: Sendable {
         case .mediaInfo: return .mediaInfo(document)
         case .formFields: return .formFields(document)
         case .saveChanges(_, let changes): return .saveChanges(document, changes)
-        case .exportPDF(_, let pages): return .exportPDF(document, pages: pages)
         case .page(var page): page.document = document; return .page(page)
         case .frame(var page): page.document = document; return .frame(page)
         case .text(var page): page.document = document; return .text(page)
@@ -129,10 +124,6 @@ package enum RenderRequest: Sendable {
         case .saveChanges(let document, let changes):
             document.write(to: &writer)
             changes.write(to: &writer)
-        case .exportPDF(let document, let pages):
-            document.write(to: &writer)
-            writer.integer(Int64(pages?.count ?? -1))
-            for page in pages ?? [] { writer.integer(Int64(page)) }
         }
         return writer.frame
     }
@@ -165,20 +156,6 @@ package enum RenderRequest: Sendable {
         case .saveChanges:
             let document = try DocumentRequest(reading: &reader)
             self = .saveChanges(document, try DocumentChanges(reading: &reader))
-        case .exportPDF:
-            let document = try DocumentRequest(reading: &reader)
-            let count = try reader.integer()
-            guard count >= -1, count <= Int64(DocumentFacts.maximumPages) else { throw WireReader.Malformed() }
-            var pages: [Int]?
-            if count >= 0 {
-                pages = []
-                for _ in 0..<count {
-                    let page = try reader.integer()
-                    guard page >= 0, page <= Int64(Int32.max) else { throw WireReader.Malformed() }
-                    pages?.append(Int(page))
-                }
-            }
-            self = .exportPDF(document, pages: pages)
         }
         guard reader.isAtEnd else { throw WireReader.Malformed() }
     }

@@ -47,8 +47,4 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// whose page is the 0-based frame), answered with its size and delay, the RGBA pixels
     /// following the frame as a page's do: a window plays the animation frame by frame.
     case frame = 15
-    /// The document as PDF (``RenderRequest/exportPDF(_:pages:)``): a PDF's chosen pages drawn
-    /// again, anything else laid out or placed on pages — answered as
-    /// ``PrintableDocument/convertedPDF`` (`Document.pdfData`).
-    case exportPDF = 16
 }

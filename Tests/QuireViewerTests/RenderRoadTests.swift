@@ -1,4 +1,3 @@
-import Foundation
 import Quire
 import QuireRenderService
 import QuireSheets
@@ -59,22 +58,5 @@ struct RenderRoadTests {
             #expect(local?.message == remote?.message)
         }
         #expect(try here.open(DocumentRequest(path: DocumentPath(Samples.path("document.pdf")))).pageCount > 0)
-    }
-
-    /// The library's `Document.preview` and `pdfData` are the service's answers: the same pixels
-    /// as the renderer draws directly, and a PDF of exactly the pages asked for.
-    @Test(arguments: ["document.pdf", "long.txt", "drawing.svg"])
-    func documentPreviewAndPDFComeFromTheService(sample: String) async throws {
-        let document = try Document(path: DocumentPath(Samples.path(sample)))
-        let image = try await document.preview(page: 0, size: .width(300))
-        #expect(image.width == 300)
-        #expect(image == (try document.renderer().render(page: 0, size: .width(300))))
-        let pdf = try await document.pdfData(pages: [0])
-        let out = DocumentPath(FileManager.default.temporaryDirectory.path + "/road-\(UUID().uuidString).pdf")
-        try Data(pdf).write(to: URL(fileURLWithPath: out.string))
-        defer { try? FileManager.default.removeItem(atPath: out.string) }
-        #expect(try Document(path: out).renderService().open(DocumentRequest(path: out)).pageCount == 1)
-        // A page past the end is the document's own error, not a crash.
-        await #expect(throws: DocumentError.self) { try await document.preview(page: 10_000) }
     }
 }
