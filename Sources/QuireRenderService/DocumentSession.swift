@@ -126,13 +126,16 @@ final class DocumentSession {
     private var composed: (document: DocumentRequest, sheet: SheetRequest, composer: SheetComposer)?
     /// The document's PDF as it prints (a PDF as it is; other content converted, with the
     /// converted bytes), kept while the same document is asked about.
-    private var printPDF: (document: DocumentRequest, pdf: PDFDocument, converted: [UInt8]?)?
+    private var printPDF: (document: DocumentRequest, pdf: PDFDocument)?
+    /// Content that prints by conversion, converted: its PDF's bytes and pages, kept while the
+    /// same document is asked about (printing asks for them, then maybe for a composed job).
+    private var converted: (document: DocumentRequest, bytes: [UInt8], pageCount: Int)?
 
     /// A composer for `sheet` over the document as it prints.
     func composer(_ request: DocumentRequest, _ sheet: SheetRequest) throws(RenderProblem) -> SheetComposer {
         if let composed, composed.document == request, composed.sheet == sheet { return composed.composer }
         composed = nil
-        let pdf = try printablePDF(request).pdf
+        let pdf = try printablePDF(request)
         do {
             let composer = try SheetComposer(document: pdf, pages: sheet.pages, options: sheet.options)
             composed = (request, sheet, composer)
@@ -143,29 +146,24 @@ final class DocumentSession {
     }
 
     /// The document as it prints, open as a PDF: a PDF as it is, content that prints by
-    /// conversion converted (its bytes kept beside it). The one place a document becomes the
-    /// PDF that prints and is composed, for the viewers and the one-shot commands alike.
-    private func printablePDF(_ request: DocumentRequest) throws(RenderProblem) -> (pdf: PDFDocument, converted: [UInt8]?) {
-        if let printPDF, printPDF.document == request { return (printPDF.pdf, printPDF.converted) }
+    /// conversion converted (``conversion(_:)``). The one place a document becomes the PDF that
+    /// is composed, for the viewers and the one-shot commands alike.
+    private func printablePDF(_ request: DocumentRequest) throws(RenderProblem) -> PDFDocument {
+        if let printPDF, printPDF.document == request { return printPDF.pdf }
         printPDF = nil
         let (file, type) = try input(request)
         let pdf: PDFDocument
-        var converted: [UInt8]?
         do {
             switch type.capabilities.print {
             case .direct where type.family == .pdf:
                 pdf = try PDFDocument(file: file, password: request.password)
             case .byConversion:
-                let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
-                                            csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw,
-                                            interpreters: interpreters)
-                let bytes = try renderer.pdfData()
+                let bytes = try conversion(request).bytes
                 do {
                     pdf = try PDFDocument(file: try InputFile.unlinkedTemporary(holding: bytes))
                 } catch let error as Errno {
                     throw RenderProblem(.unsupported, "cannot create a temporary file for the converted PDF (\(error))")
                 }
-                converted = bytes
             case .direct:
                 throw RenderProblem(.unsupported, SheetRequest.postScriptIsNotComposed, mimeType: type.mimeType)
             case .unsupported(let reason):
@@ -175,13 +173,29 @@ final class DocumentSession {
             throw problem
         } catch let error as DocumentError {
             throw RenderProblem(error, passwordGiven: request.password != nil)
-        } catch let error as InputError {
-            throw RenderProblem(error)
         } catch {
             throw RenderProblem(.unsupported, "\(request.path.displayName): \(error)")
         }
-        printPDF = (request, pdf, converted)
-        return (pdf, converted)
+        printPDF = (request, pdf)
+        return pdf
+    }
+
+    /// Content that prints by conversion (text laid out on pages, an image or SVG on a page) as
+    /// the PDF it becomes, and its page count.
+    private func conversion(_ request: DocumentRequest) throws(RenderProblem) -> (bytes: [UInt8], pageCount: Int) {
+        if let converted, converted.document == request { return (converted.bytes, converted.pageCount) }
+        converted = nil
+        let (file, type) = try input(request)
+        do {
+            let renderer = try Renderer(file: file, contentType: type, password: request.password, limits: limits,
+                                        csvAsSpreadsheet: request.csvAsSpreadsheet, developRaw: request.developRaw,
+                                        interpreters: interpreters)
+            let bytes = try renderer.pdfData()
+            converted = (request, bytes, renderer.pageCount)
+            return (bytes, renderer.pageCount)
+        } catch {
+            throw RenderProblem(error, passwordGiven: request.password != nil)
+        }
     }
 
     /// Scans pages (or lines of text shown as text) `from..<to` in order for the query, until
@@ -322,9 +336,17 @@ final class DocumentSession {
     /// PDF. The PDF stays open for the composed job that may follow.
     func printable(_ request: DocumentRequest) throws(RenderProblem) -> PrintableDocument {
         let (_, type) = try input(request)
-        if case .direct = type.capabilities.print, type.family != .pdf { return PrintableDocument(pageCount: nil, convertedPDF: nil) }
-        let (pdf, converted) = try printablePDF(request)
-        return PrintableDocument(pageCount: pdf.pageCount, convertedPDF: converted)
+        switch type.capabilities.print {
+        case .direct where type.family == .pdf:
+            return PrintableDocument(pageCount: try printablePDF(request).pageCount, convertedPDF: nil)
+        case .direct:
+            return PrintableDocument(pageCount: nil, convertedPDF: nil)
+        case .byConversion:
+            let (bytes, pageCount) = try conversion(request)
+            return PrintableDocument(pageCount: pageCount, convertedPDF: bytes)
+        case .unsupported(let reason):
+            throw RenderProblem(.unsupported, reason, mimeType: type.mimeType)
+        }
     }
 
     /// An office document as the PDF this worker's LibreOffice makes of it (its bytes).
