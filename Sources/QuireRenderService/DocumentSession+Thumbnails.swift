@@ -23,6 +23,10 @@ extension DocumentSession {
             }
         }
         let mtime = file.modificationTime.seconds
+        // A worker renders file after file: poppler's parameters are built once for the process
+        // (for Splash and cairo documents alike), not once per PDF. A one-shot command draws one
+        // file and does not load the Splash library for that.
+        if servesManyFiles, type.family == .pdf { _ = SplashPDFDocument.prepare() }
         do {
             let rendered = try RendererThumbnailSource(limits: limits, interpreters: interpreters)
                 .renderThumbnails(of: file, type: type, sizes: request.sizes, password: request.password)

@@ -20,6 +20,9 @@ final class DocumentSession {
     let hooks: WorkerTestHooks
     /// The `Software` a thumbnail's keys name ("Quire 1.2.3").
     let software: String
+    /// Whether this session answers for file after file (a worker), so libraries are kept warm;
+    /// a one-shot command's session draws one file.
+    let servesManyFiles: Bool
     /// The document open now, and the request that opened it.
     private var open: (request: DocumentRequest, renderer: Renderer?, facts: DocumentFacts)?
     /// The file ``open`` was read from, as it was then.
@@ -55,10 +58,12 @@ final class DocumentSession {
     /// in a sandboxed worker for a command's own process (``OneShotSandbox``).
     let interpreters: Interpreters
 
-    init(limits: RenderLimits, hooks: WorkerTestHooks, interpreters: Interpreters = .worker, software: String) {
+    init(limits: RenderLimits, hooks: WorkerTestHooks, interpreters: Interpreters = .worker, software: String,
+         servesManyFiles: Bool) {
         self.limits = limits
         self.hooks = hooks
         self.software = software
+        self.servesManyFiles = servesManyFiles
         self.interpreters = interpreters
     }
 

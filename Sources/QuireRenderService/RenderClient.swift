@@ -61,7 +61,7 @@ public final class RenderClient {
         timeout = .infinity
         sandboxPolicy = .disabled
         session = DocumentSession(limits: limits, hooks: WorkerTestHooks(environment: [:]), interpreters: interpreters,
-                                  software: software)
+                                  software: software, servesManyFiles: false)
     }
 
     deinit { worker?.terminate() }

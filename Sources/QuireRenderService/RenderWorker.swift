@@ -54,7 +54,7 @@ public struct RenderWorker: Sendable {
         // start (missing binary, broken sandbox) is not mistaken for a file that crashes it.
         if hooks.failStart { return 3 }
         guard WireIO.writeAll(output, WorkerHandshake.frame) else { return 1 }
-        let session = DocumentSession(limits: renderLimits, hooks: hooks, software: software)
+        let session = DocumentSession(limits: renderLimits, hooks: hooks, software: software, servesManyFiles: true)
         while let payload = WireIO.readFrame(input) {
             var reader = WireReader(payload)
             guard let raw = try? reader.integer(), let kind = RenderRequestKind(rawValue: raw) else { return 2 }

@@ -22,9 +22,6 @@ public struct RendererThumbnailSource: Sendable {
     /// - Throws: ``ThumbnailFailure``.
     public func renderThumbnails(of file: InputFile, type: ContentType, sizes: [Int],
                                  password: String? = nil) throws(ThumbnailFailure) -> RenderedThumbnails {
-        // A worker renders file after file: poppler's parameters are built once for the process
-        // (for Splash and cairo documents alike), not once per PDF.
-        if type.family == .pdf { SplashPDFDocument.prepare() }
         let drawn: Thumbnail.FirstPage
         do {
             drawn = try Thumbnail.firstPage(file, contentType: type, sizes: sizes, password: password, limits: limits,
