@@ -18,4 +18,18 @@ extension Document {
         DocumentRequest(path: path, password: password, maximumFileSize: max(file.size, 1), layout: layout,
                         csvAsSpreadsheet: csvAsSpreadsheet)
     }
+
+    /// The service's problem as this library reports it: the document error it was made from,
+    /// or one of the same kind with its words.
+    public func error(from problem: RenderProblem) -> DocumentError {
+        if let error = problem.documentError { return error }
+        let kind: DocumentError.Kind = switch problem.kind {
+        case .unreadable: .input
+        case .damaged, .workerFailed, .cancelled: .damaged
+        case .passwordRequired, .wrongPassword: .passwordRequired
+        case .unsupported: .unsupported
+        case .limitExceeded: .limitExceeded
+        }
+        return DocumentError(kind: kind, path: path, reason: problem.message)
+    }
 }

@@ -157,9 +157,12 @@ struct PreviewCommand: AsyncParsableCommand {
             // Page 1 alone as a picture: an office document's page 1 is painted from LibreOffice's
             // layout, without exporting every page (the PDF and the sheet need them all).
             let pageOneOnly = format == .png && !sheet && pages == nil && (page == nil || page == 1)
-            let renderer = try document.renderer(password: password, firstPageOnly: pageOneOnly, developRaw: full)
+            // Drawn by the render service in this process, as a viewer's worker draws (data
+            // and notes are opened as their lines when they go to the terminal as text).
+            let renderer = try PreviewPages(document, password: password, layout: previewCells != nil && !sheet ? .view : .paper,
+                                            firstPageOnly: pageOneOnly, developRaw: full)
             // Data and notes with a text form (a database, JSON, Markdown, a notebook): text.
-            if let previewCells, let lines = renderer.viewText, !sheet {
+            if let previewCells, let lines = renderer.lines, !sheet {
                 try previewCells.showLines(lines)
                 return
             }
@@ -201,10 +204,10 @@ struct PreviewCommand: AsyncParsableCommand {
 
     /// Renders the page (or the contact sheet) to a PNG in a private directory and hands it to
     /// the default image viewer. Previews older than a day are removed on the way.
-    private func openInViewer(renderer: Renderer, pages selected: [Int], name: [UInt8]) throws {
+    private func openInViewer(renderer: PreviewPages, pages selected: [Int], name: [UInt8]) throws {
         let box = parsedBox ?? (width ?? 1600, width ?? 1600)
         let image = sheet
-            ? try ContactSheet.make(renderer, pages: selected, cellSize: 240)
+            ? try renderer.contactSheet(pages: selected, cellSize: 240)
             : try renderer.render(page: selected[0], size: .fit(width: box.0, height: box.1), allowUpscaling: false)
         let directory = try PreviewDirectory.prepare()
         let safeName = String(decoding: name, as: UTF8.self).unicodeScalars
@@ -216,7 +219,7 @@ struct PreviewCommand: AsyncParsableCommand {
         Terminal.out("opened \(file)\n")
     }
 
-    private func renderPNG(renderer: Renderer, pages selected: [Int], output: DocumentPath?, toTerminal: Bool,
+    private func renderPNG(renderer: PreviewPages, pages selected: [Int], output: DocumentPath?, toTerminal: Bool,
                            reservedRows: Int = 0) async throws {
         let method = TerminalGraphics.detect()
         var renderSize: RenderSize
@@ -239,7 +242,7 @@ struct PreviewCommand: AsyncParsableCommand {
         if sheet {
             var cell = 200
             if let width { cell = width } else if let (w, h) = parsedBox { cell = max(w, h) }
-            var image = try ContactSheet.make(renderer, pages: selected, cellSize: cell)
+            var image = try renderer.contactSheet(pages: selected, cellSize: cell)
             if toTerminal {
                 // Shrink the sheet to the terminal.
                 let box = cells.flatMap(PreviewCells.init)?.box(for: method) ?? TerminalGraphics.box(for: method)
@@ -288,7 +291,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
     /// Writes one file per entry of `files`: to OUTPUT (numbered when several), or to
     /// standard output when it is not a terminal.
-    private func emit(_ files: [[UInt8]], pages: [Int], renderer: Renderer, output: DocumentPath?,
+    private func emit(_ files: [[UInt8]], pages: [Int], renderer: PreviewPages, output: DocumentPath?,
                       toTerminal: Bool, extension ext: String) throws {
         guard let output else {
             if toTerminal {

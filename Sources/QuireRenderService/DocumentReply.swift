@@ -30,10 +30,12 @@ package enum DocumentReply: Sendable {
     case form(FormFacts)
     /// A changed document as saved (the update's bytes).
     case saved(PDFUpdate)
+    /// A document written as a file (an export's PDF or SVG).
+    case exported([UInt8])
     /// A batch's thumbnails of one file, or why there are none (its own frame, tags 0 and 1).
     case thumbnails(ThumbnailReply)
 
-    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18, form = 19, saved = 20, frame = 21 }
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18, form = 19, saved = 20, frame = 21, exported = 22 }
 
     package var frame: [UInt8] {
         var writer = WireWriter()
@@ -73,6 +75,9 @@ package enum DocumentReply: Sendable {
             text.write(to: &writer)
         case .entry(let bytes):
             writer.integer(Tag.entry.rawValue)
+            writer.data(bytes)
+        case .exported(let bytes):
+            writer.integer(Tag.exported.rawValue)
             writer.data(bytes)
         case .media(let info):
             writer.integer(Tag.media.rawValue)
@@ -124,6 +129,7 @@ package enum DocumentReply: Sendable {
         case .found: self = .found(try SearchChunk(reading: &reader))
         case .pageText: self = .pageText(try PageText(reading: &reader))
         case .entry: self = .entry(try reader.data())
+        case .exported: self = .exported(try reader.data())
         case .media: self = .media(try MediaInfo(reading: &reader))
         case .form: self = .form(try FormFacts(reading: &reader))
         case .saved: self = .saved(try PDFUpdate(reading: &reader))

@@ -32,6 +32,12 @@ public struct DocumentRequest: Sendable, Hashable {
     /// A camera RAW file's sensor data developed at full size instead of the camera's embedded
     /// preview (the viewers' Develop); other types ignore it.
     public var developRaw = false
+    /// The caller only draws (`quire preview`): the open answers with the pages (or lines) and
+    /// not the card's facts (details, title, contents, entries), which can cost a read of the
+    /// whole file (a 1 MB Markdown file's details parse all of it); with ``firstPageOnly`` the
+    /// pages are not counted either — a document laid out as its pages are asked for is not laid
+    /// out whole — and the facts give page 1's size, ``DocumentFacts/pageCountIsKnown`` false.
+    public var drawsOnly = false
     /// A delimited table shown as text: the rows in this order (sorted in the worker).
     public var tableSort: TableSort? = nil
     /// A delimited table shown as text: the row its window of lines starts at (0 the first
@@ -52,7 +58,7 @@ public struct DocumentRequest: Sendable, Hashable {
     /// Whether both name the same document the same way (whether page 1 comes first aside).
     public func opensSameDocument(as other: DocumentRequest) -> Bool {
         path == other.path && password == other.password && maximumFileSize == other.maximumFileSize && layout == other.layout
-            && csvAsSpreadsheet == other.csvAsSpreadsheet && developRaw == other.developRaw && firstPageOnly == other.firstPageOnly && tableSort == other.tableSort && tableWindow == other.tableWindow
+            && csvAsSpreadsheet == other.csvAsSpreadsheet && developRaw == other.developRaw && drawsOnly == other.drawsOnly && firstPageOnly == other.firstPageOnly && tableSort == other.tableSort && tableWindow == other.tableWindow
     }
 
     func write(to writer: inout WireWriter) {
@@ -62,7 +68,7 @@ public struct DocumentRequest: Sendable, Hashable {
         writer.integer(layout.rawValue)
         // 0, 1 (page 1 first), 2 (page 1 first, and only page 1).
         writer.integer(firstPageFirst ? (firstPageOnly ? 2 : 1) : 0)
-        writer.integer((csvAsSpreadsheet ? 1 : 0) | (developRaw ? 2 : 0))
+        writer.integer((csvAsSpreadsheet ? 1 : 0) | (developRaw ? 2 : 0) | (drawsOnly ? 4 : 0))
         writer.integer(Int64(tableSort?.column ?? -1))
         writer.integer(tableSort?.descending == true ? 1 : 0)
         writer.integer(Int64(tableWindow))
@@ -79,9 +85,10 @@ public struct DocumentRequest: Sendable, Hashable {
         firstPageFirst = first >= 1
         firstPageOnly = first == 2
         let options = try reader.integer()
-        guard (0...3).contains(options) else { throw WireReader.Malformed() }
+        guard (0...7).contains(options) else { throw WireReader.Malformed() }
         csvAsSpreadsheet = options & 1 != 0
         developRaw = options & 2 != 0
+        drawsOnly = options & 4 != 0
         let sortColumn = try reader.integer(), descending = try reader.integer() == 1
         guard sortColumn >= -1, sortColumn < Int64(DelimitedTable.maximumColumns) else { throw WireReader.Malformed() }
         tableSort = sortColumn >= 0 ? TableSort(column: Int(sortColumn), descending: descending) : nil

@@ -107,6 +107,21 @@ final class DocumentSession {
             case .textLayout(let page): return .pageText(try pageText(page))
             case .formFields(let document): return .form(try formFacts(document))
             case .saveChanges(let document, let changes): return .saved(try save(document, changes))
+            case .export(let document, let format, let pages):
+                let renderer = try renderer(for: document)
+                do {
+                    switch format {
+                    case .pdf: return .exported(try renderer.pdfData(pages: pages))
+                    case .svg: return .exported(try renderer.svgData(page: pages?.first ?? 0))
+                    }
+                } catch {
+                    throw RenderProblem(error, passwordGiven: document.password != nil)
+                }
+            case .contactSheet(let document, let pages, let cellSize):
+                let renderer = try renderer(for: document)
+                do { return .rendered(try ContactSheet.make(renderer, pages: pages, cellSize: cellSize), delay: nil) } catch {
+                    throw RenderProblem(error, passwordGiven: document.password != nil)
+                }
             }
         } catch {
             return .failed(error)
@@ -446,19 +461,28 @@ final class DocumentSession {
         // Shown as text (Markdown, a notebook, JSON, a database): the pages are not counted
         // (a Markdown file is laid out only as far as its pages are asked for).
         let asText = request.layout == .view && renderer.viewText != nil
-        var facts = DocumentFacts(mimeType: type.mimeType,
-                                  pageSizes: asText ? [] : (0..<renderer.pageCount).map { renderer.pageSize(at: $0) },
-                                  isRaster: renderer.isRaster, embeddedPreviewName: renderer.embeddedPreviewName)
-        if let info = renderer.pdfInfo {
-            facts.title = info.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-            facts.author = info.author
+        // Opened to draw page 1 alone: the pages are not counted.
+        let countsPages = !(request.drawsOnly && request.firstPageOnly)
+        let sizes: [PageSize] = if asText { [] } else if countsPages {
+            (0..<renderer.pageCount).map { renderer.pageSize(at: $0) }
         } else {
-            facts.title = renderer.title
-            facts.author = renderer.author
+            renderer.hasPage(0) ? [renderer.pageSize(at: 0)] : []
         }
-        facts.details = Array(renderer.details.prefix(DocumentFacts.maximumDetails))
-        facts.entries = renderer.entries
-        facts.contents = renderer.contents
+        var facts = DocumentFacts(mimeType: type.mimeType, pageSizes: sizes, isRaster: renderer.isRaster,
+                                  embeddedPreviewName: renderer.embeddedPreviewName)
+        // The card's facts, unless the caller only draws.
+        if !request.drawsOnly {
+            if let info = renderer.pdfInfo {
+                facts.title = info.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+                facts.author = info.author
+            } else {
+                facts.title = renderer.title
+                facts.author = renderer.author
+            }
+            facts.details = Array(renderer.details.prefix(DocumentFacts.maximumDetails))
+            facts.entries = renderer.entries
+            facts.contents = renderer.contents
+        }
         // An engine with a text form (a database's overview): viewers show it as text.
         if request.layout == .view, let lines = renderer.viewText {
             facts.text = TextContent(bytes: Array(lines.joined(separator: "\n").utf8))  // made safe to show
@@ -488,7 +512,7 @@ final class DocumentSession {
                                                              mimeType: type.mimeType, limits: limits)
         }
         facts.isProvisional = renderer.isProvisional
-        facts.pageCountIsKnown = renderer.pageCountIsKnown
+        facts.pageCountIsKnown = renderer.pageCountIsKnown && countsPages
         // A PDF shown as pages: whether a viewer's Markup may add annotations to it.
         if type.family == .pdf, !asText, let allows = renderer.pdfAllowsAnnotating {
             facts.markup = allows ? .allowed : .forbidden("the PDF's permissions do not allow adding annotations")

@@ -100,7 +100,8 @@ public final class RenderClient {
     /// gives (`width × height × 4` bytes of straight-alpha RGBA), which is returned.
     public func renderPage<Pixels>(_ request: PageRequest, interrupt: FileDescriptor? = nil, abandon: () -> Bool = { false },
                                    allocate: (Int, Int) -> (Pixels, UnsafeMutableRawPointer)?) throws(RenderProblem) -> Pixels {
-        try pixels(.page, request, what: "page", interrupt: interrupt, abandon: abandon, allocate: allocate).pixels
+        try pixels(request.sheet == nil ? .page(request) : .composedSide(request), what: "page \(request.page + 1)",
+                   interrupt: interrupt, abandon: abandon, allocate: allocate).pixels
     }
 
     /// Renders frame `request.page` (0-based) of an animated image fitted to the request's
@@ -108,7 +109,8 @@ public final class RenderClient {
     /// how long the frame shows (milliseconds).
     public func renderFrame<Pixels>(_ request: PageRequest, interrupt: FileDescriptor? = nil, abandon: () -> Bool = { false },
                                     allocate: (Int, Int) -> (Pixels, UnsafeMutableRawPointer)?) throws(RenderProblem) -> (pixels: Pixels, delay: Int) {
-        let answer = try pixels(.frame, request, what: "frame", interrupt: interrupt, abandon: abandon, allocate: allocate)
+        let answer = try pixels(.frame(request), what: "frame \(request.page + 1)", interrupt: interrupt, abandon: abandon,
+                                allocate: allocate)
         return (answer.pixels, answer.delay ?? 0)
     }
 
@@ -121,16 +123,22 @@ public final class RenderClient {
         return (answer.pixels.image, answer.delay)
     }
 
-    /// A page or frame request whose answer is pixels following the reply frame.
-    private func pixels<Pixels>(_ kind: RenderRequestKind, _ request: PageRequest, what: String, interrupt: FileDescriptor?,
+    /// The chosen pages (0-based) on one index sheet, each in a cell of `cellSize` pixels.
+    public func renderContactSheet(_ request: DocumentRequest, pages: [Int], cellSize: Int) throws(RenderProblem) -> RenderedImage {
+        try pixels(.contactSheet(request, pages: pages, cellSize: cellSize), what: "the index sheet", interrupt: nil,
+                   abandon: { false }) { width, height -> (RGBABuffer, UnsafeMutableRawPointer)? in
+            let buffer = RGBABuffer(width: width, height: height)
+            return (buffer, buffer.base)
+        }.pixels.image
+    }
+
+    /// A request whose answer is pixels following the reply frame (a page, a side, a frame, a
+    /// sheet); `name` says what for people ("page 3").
+    private func pixels<Pixels>(_ service: RenderRequest, what name: String, interrupt: FileDescriptor?,
                                 abandon: () -> Bool,
                                 allocate: (Int, Int) -> (Pixels, UnsafeMutableRawPointer)?) throws(RenderProblem) -> (pixels: Pixels, delay: Int?) {
         let deadline = Deadline(seconds: timeout)
-        let name = "\(what) \(request.page + 1)"
-        let service: RenderRequest = switch kind {
-        case .frame: .frame(request)
-        default: request.sheet == nil ? .page(request) : .composedSide(request)
-        }
+        let kind: RenderRequestKind = if case .frame = service { .frame } else { .page }
         let size: (width: Int, height: Int), delay: Int?
         switch try ask(service, context: "on \(name)", deadline: deadline, interrupt: interrupt, abandon: abandon) {
         case .rendered(let image, let milliseconds):
@@ -194,6 +202,24 @@ public final class RenderClient {
     package func thumbnail(_ request: ThumbnailRequest) throws(RenderProblem) -> ThumbnailReply {
         switch try ask(.thumbnail(request), context: "making its thumbnail", interrupt: nil, abandon: { false }) {
         case .thumbnails(let reply): return reply
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
+    /// The document as PDF: `pages` (0-based), or every page.
+    public func exportPDF(_ request: DocumentRequest, pages: [Int]? = nil) throws(RenderProblem) -> [UInt8] {
+        try export(.export(request, format: .pdf, pages: pages), context: "making its PDF")
+    }
+
+    /// Page `page` (0-based) as an SVG document.
+    public func exportSVG(_ request: DocumentRequest, page: Int) throws(RenderProblem) -> [UInt8] {
+        try export(.export(request, format: .svg, pages: [page]), context: "making page \(page + 1)'s SVG")
+    }
+
+    private func export(_ request: RenderRequest, context: String) throws(RenderProblem) -> [UInt8] {
+        switch try ask(request, context: context, interrupt: nil, abandon: { false }) {
+        case .exported(let bytes): return bytes
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
         }

@@ -39,6 +39,16 @@ package enum RenderRequest: Sendable {
     case formFields(DocumentRequest)
     /// A document changed as a person asked, saved as an incremental update.
     case saveChanges(DocumentRequest, DocumentChanges)
+    /// The document written as `format`: `pages` (0-based) or every page (SVG: one page).
+    case export(DocumentRequest, format: ExportFormat, pages: [Int]?)
+    /// The chosen pages (0-based) on one index sheet, each in a cell of `cellSize` pixels.
+    case contactSheet(DocumentRequest, pages: [Int], cellSize: Int)
+
+    /// What an ``export(_:format:pages:)`` writes.
+    package enum ExportFormat: Int64, Sendable {
+        case pdf = 1
+        case svg = 2
+    }
 
     /// The kind that starts the request's frame.
     package var kind: RenderRequestKind {
@@ -58,6 +68,8 @@ package enum RenderRequest: Sendable {
         case .mediaInfo: .mediaInfo
         case .formFields: .formFields
         case .saveChanges: .saveChanges
+        case .export: .export
+        case .contactSheet: .contactSheet
         }
     }
 
@@ -65,7 +77,8 @@ package enum RenderRequest: Sendable {
     package var document: DocumentRequest {
         switch self {
         case .open(let document), .printable(let document), .composedJob(let document, _), .extractEntry(let document, _),
-             .officePDF(let document), .mediaInfo(let document), .formFields(let document), .saveChanges(let document, _):
+             .officePDF(let document), .mediaInfo(let document), .formFields(let document), .saveChanges(let document, _),
+             .export(let document, _, _), .contactSheet(let document, _, _):
             document
         case .page(let page), .frame(let page), .text(let page), .textLayout(let page), .composedSide(let page):
             page.document
@@ -90,6 +103,8 @@ package enum RenderRequest: Sendable {
         case .mediaInfo: return .mediaInfo(document)
         case .formFields: return .formFields(document)
         case .saveChanges(_, let changes): return .saveChanges(document, changes)
+        case .export(_, let format, let pages): return .export(document, format: format, pages: pages)
+        case .contactSheet(_, let pages, let cellSize): return .contactSheet(document, pages: pages, cellSize: cellSize)
         case .page(var page): page.document = document; return .page(page)
         case .frame(var page): page.document = document; return .frame(page)
         case .text(var page): page.document = document; return .text(page)
@@ -124,6 +139,14 @@ package enum RenderRequest: Sendable {
         case .saveChanges(let document, let changes):
             document.write(to: &writer)
             changes.write(to: &writer)
+        case .export(let document, let format, let pages):
+            document.write(to: &writer)
+            writer.integer(format.rawValue)
+            Self.write(pages, to: &writer)
+        case .contactSheet(let document, let pages, let cellSize):
+            document.write(to: &writer)
+            Self.write(pages, to: &writer)
+            writer.integer(Int64(cellSize))
         }
         return writer.frame
     }
@@ -156,7 +179,36 @@ package enum RenderRequest: Sendable {
         case .saveChanges:
             let document = try DocumentRequest(reading: &reader)
             self = .saveChanges(document, try DocumentChanges(reading: &reader))
+        case .export:
+            let document = try DocumentRequest(reading: &reader)
+            guard let format = ExportFormat(rawValue: try reader.integer()) else { throw WireReader.Malformed() }
+            self = .export(document, format: format, pages: try Self.readPages(&reader))
+        case .contactSheet:
+            let document = try DocumentRequest(reading: &reader)
+            guard let pages = try Self.readPages(&reader) else { throw WireReader.Malformed() }
+            let cellSize = try reader.integer()
+            guard (1...4096).contains(cellSize) else { throw WireReader.Malformed() }
+            self = .contactSheet(document, pages: pages, cellSize: Int(cellSize))
         }
         guard reader.isAtEnd else { throw WireReader.Malformed() }
+    }
+
+    /// A list of 0-based pages, or none (every page): its count (-1 for none), then the pages.
+    private static func write(_ pages: [Int]?, to writer: inout WireWriter) {
+        writer.integer(Int64(pages?.count ?? -1))
+        for page in pages ?? [] { writer.integer(Int64(page)) }
+    }
+
+    private static func readPages(_ reader: inout WireReader) throws(WireReader.Malformed) -> [Int]? {
+        let count = try reader.integer()
+        guard count >= -1, count <= Int64(DocumentFacts.maximumPages) else { throw WireReader.Malformed() }
+        guard count >= 0 else { return nil }
+        var pages: [Int] = []
+        for _ in 0..<count {
+            let page = try reader.integer()
+            guard page >= 0, page <= Int64(Int32.max) else { throw WireReader.Malformed() }
+            pages.append(Int(page))
+        }
+        return pages
     }
 }

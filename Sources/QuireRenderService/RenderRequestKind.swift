@@ -47,4 +47,11 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// whose page is the 0-based frame), answered with its size and delay, the RGBA pixels
     /// following the frame as a page's do: a window plays the animation frame by frame.
     case frame = 15
+    /// The document written as PDF (chosen pages: a PDF's drawn again, anything else laid out
+    /// or placed on pages) or one page as SVG (``RenderRequest/export(_:format:pages:)``),
+    /// answered with the file's bytes: `preview --format pdf|svg`, `Document.pdfData`.
+    case export = 16
+    /// An index sheet: the chosen pages drawn small on one picture with their numbers
+    /// (``RenderRequest/contactSheet(_:pages:cellSize:)``): `preview --sheet`.
+    case contactSheet = 17
 }

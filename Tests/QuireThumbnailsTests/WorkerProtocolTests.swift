@@ -179,13 +179,19 @@ import QuireSheets
         var sided = page
         sided.sheet = SheetRequest(pages: [1, 2], options: SheetOptions())
         let changes = DocumentChanges(formValues: [.init(name: "n", value: "v")], turns: [0: 90])
+        var uncounted = document
+        uncounted.drawsOnly = true
+        uncounted.firstPageOnly = true
+        uncounted.firstPageFirst = true
+        uncounted.developRaw = true
         let requests: [RenderRequest] = [
             .thumbnail(ThumbnailRequest(path: Array("/tmp/a b.pdf".utf8), uri: "file:///tmp/a%20b.pdf", sizes: [256], maximumFileSize: 77)),
-            .open(document), .page(page), .frame(page), .text(page), .printable(document),
+            .open(document), .open(uncounted), .page(page), .frame(page), .text(page), .printable(document),
             .search(SearchRequest(document: document, query: "q", from: 1, to: 5, budgetMilliseconds: 80, maximumMatches: 9)),
             .textLayout(page), .composedSide(sided), .composedJob(document, SheetRequest(pages: [2], options: SheetOptions())),
             .extractEntry(document, entry: "dir/x.txt"), .officePDF(document), .mediaInfo(document), .formFields(document),
-            .saveChanges(document, changes),
+            .saveChanges(document, changes), .export(document, format: .pdf, pages: [0, 4, 2]), .export(document, format: .svg, pages: [3]),
+            .export(document, format: .pdf, pages: nil), .contactSheet(document, pages: [0, 1, 2], cellSize: 200),
         ]
         #expect(Set(requests.map(\.kind)) == Set(RenderRequestKind.allCases), "one case per kind")
         for request in requests {
