@@ -197,9 +197,11 @@ final class LookDataTests {
         bed.key("ctrl+f")
         _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
         bed.type("item 3")
-        tree = bed.waitForAccessible { Self.selectedPath($0) == ".items[3].name" }
+        // The row is selected first and drawn (and so seen by AT-SPI) a frame later: wait for both.
+        let found = "\"name\": \"item 3\""
+        tree = bed.waitForAccessible { Self.selectedPath($0) == ".items[3].name" && $0.contains { $0.role == "label" && $0.name == found } }
         #expect(Self.selectedPath(tree) == ".items[3].name", "\(Self.selectedPath(tree) ?? "none")")
-        #expect(tree.contains { $0.role == "label" && $0.name == "\"name\": \"item 3\"" })
+        #expect(tree.contains { $0.role == "label" && $0.name == found }, "\(tree.filter { $0.role == "label" }.map(\.name))")
         bed.key("Escape")
         let shot = try harness.screenshot("data-json-tree", window: window) { $0.darkPixels > 300 }
         #expect(shot.darkPixels > 300, "the tree is painted")
