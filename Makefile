@@ -104,14 +104,24 @@ demo: release samples
 	@XDG_CACHE_HOME=$(CURDIR)/.build/demo/cache $(QUIRE_RELEASE) thumbnail --batch -r --timeout 3 $(SAMPLES) || \
 		echo "(the failures above are the deliberately broken samples)"
 
+# The test processes `make test` runs at once (scripts/run-test-shards.sh): most tests wait with
+# their thread held, and one process runs only as many tests at a time as there are cores. Each
+# expression is a shard (less the ones before it); everything else is one more shard. Chosen so
+# that the four take about as long on two cores: the CLI's tests, half the window's, the other
+# half with the viewer model's, the rest.
+TEST_SHARDS := 'QuireCLITests' \
+	'QuireLookTests\.(LookWindowTests|LookMarkupTests|LookPrintSheetTests|LookKeyboardTests|LookShareTests|LookFind|LookSelection|LookSidebar|LookIndexSheet)' \
+	'QuireLookTests|QuireViewerTests'
+
 ## test: install what is missing, build the release binary, run the whole suite, check man pages,
 ## then build the Debian package and check it installed (deb-check). The tests that run `quire`
 ## run the release binary, the one that ships (QUIRE_BINARY; the GNOME thumbnail-factory test
-## installs it under a temporary prefix in /usr/local); the suites themselves are a debug build.
+## installs it under a temporary prefix in /usr/local); the suites themselves are a debug build,
+## run as TEST_SHARDS test processes at once.
 TEST_QUIRE := QUIRE_BINARY=$(CURDIR)/$(QUIRE_RELEASE)
 test: deps samples release
 	$(SWIFT) build --build-tests
-	$(TEST_QUIRE) QUIRE_TEST_SHARED_PROCESS=1 scripts/run-tests.sh $(SWIFT) --skip '$(DESKTOP_SUITES)|$(IN_PROCESS_OFFICE_SUITES)'
+	$(TEST_QUIRE) QUIRE_TEST_SHARED_PROCESS=1 scripts/run-test-shards.sh $(SWIFT) '$(DESKTOP_SUITES)|$(IN_PROCESS_OFFICE_SUITES)' $(TEST_SHARDS)
 	$(TEST_QUIRE) scripts/run-tests.sh $(SWIFT) --filter '$(IN_PROCESS_OFFICE_SUITES)'
 	scripts/generate-man.sh --check
 	@scripts/install-deps.sh $(DEB_PACKAGE)

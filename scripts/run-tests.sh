@@ -8,6 +8,9 @@
 # process-wide _exit) writes no report: the tests it was running are named.
 #
 #   scripts/run-tests.sh SWIFT [ARGS...]
+#
+# With QUIRE_TEST_BUNDLE set (the built QuirePackageTests.xctest), that bundle is run directly
+# with ARGS (--filter, --skip) instead of `SWIFT test`.
 set -uo pipefail
 swift=${1:?usage: scripts/run-tests.sh SWIFT [ARGS...]}
 shift
@@ -21,9 +24,15 @@ run_tmp=$(mktemp -d /tmp/qt.XXXXXX)   # short: Unix socket paths below it (Slurm
 chmod 1777 "$run_tmp"
 trap 'rm -f "$log"; rm -rf "$run_tmp" "$results"' EXIT
 export TMPDIR=$run_tmp
-"$swift" test --xunit-output "$results/results.xml" "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
 report="$results/results-swift-testing.xml"
+if [ -n "${QUIRE_TEST_BUNDLE:-}" ]; then
+    # The built test bundle itself, as swift test runs it (scripts/run-test-shards.sh): several
+    # can run at once, where each swift test would wait for the build database's lock.
+    NO_COLOR=1 "$QUIRE_TEST_BUNDLE" --testing-library swift-testing --xunit-output "$report" "$@" 2>&1 | tee "$log"
+else
+    "$swift" test --xunit-output "$results/results.xml" "$@" 2>&1 | tee "$log"
+fi
+status=${PIPESTATUS[0]}
 # The tests that had started and not ended when the process died: Swift Testing prints a line
 # when each test starts and one when it passes or fails (by the test's name, without its suite).
 unfinished() {

@@ -179,8 +179,29 @@ EOF
     setsid dbus-daemon --nofork --config-file="$dir/dbus/system.conf" \
         </dev/null >>"$dir/log/dbus.out" 2>&1 &
     echo $! > "$dir/pids/dbus.pid"
-    for _ in $(seq 1 100); do [ -S "$dir/dbus/system_bus_socket" ] && break; sleep 0.05; done
-    [ -S "$dir/dbus/system_bus_socket" ] || { stop_bed; die "dbus-daemon did not start"; }
+    # Ready when it answers, not when its socket exists: the printer's DNS-SD client gives up
+    # at once on a bus that does not (seen with four test processes starting beds at once).
+    for _ in $(seq 1 200); do
+        [ -S "$dir/dbus/system_bus_socket" ] && bus_answers && return 0
+        sleep 0.05
+    done
+    cat "$dir/log/dbus.out" >&2
+    stop_bed
+    die "dbus-daemon did not start"
+}
+
+bus_answers() {
+    gdbus call --address "unix:path=$dir/dbus/system_bus_socket" --dest org.freedesktop.DBus \
+        --object-path /org/freedesktop/DBus --method org.freedesktop.DBus.GetId >/dev/null 2>&1
+}
+
+# The bed's system bus again, from nothing (the printer found it unusable).
+restart_bus() {
+    local pid
+    pid=$(cat "$dir/pids/dbus.pid" 2>/dev/null || true)
+    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+    rm -f "$dir/dbus/system_bus_socket" "$dir/pids/dbus.pid"
+    start_bus
 }
 
 start_printer() { # ipp_port [name speed] (global ipp_port: updated if the printer had to move)
@@ -220,8 +241,13 @@ EOF
         done
         kill -9 "$pid" 2>/dev/null || true
         ipp_port=$(free_port)
+        # Its DNS-SD client could not use the bed's system bus: a new bus for the next attempt.
+        if grep -q "Unable to initialize DNS-SD" "$dir/log/$name.out" 2>/dev/null || ! bus_answers; then
+            echo "cups-testbed: the printer could not use the bus (attempt $attempt); restarting the bus" >>"$dir/log/$name.out"
+            restart_bus
+        fi
     done
-    cat "$dir/log/$name.out" >&2
+    cat "$dir/log/$name.out" "$dir/log/dbus.out" >&2
     stop_bed
     die "ippeveprinter did not start"
 }
