@@ -1,4 +1,5 @@
 import QuireRender
+import QuireRenderService
 import QuireSystem
 
 /// Previews, thumbnails and PDF conversion of a ``Document``.
@@ -27,9 +28,25 @@ extension Document {
     ///
     /// Rendering runs on a thread of its own, not on Swift's cooperative pool, so a caller's
     /// other tasks (a viewer's UI work) keep running while a page renders.
+    ///
+    /// Drawn by the render service in this process (``renderService()``), with the requests a
+    /// viewer sends its worker: the document opened to be drawn, then the page at its pixel size.
     public func preview(page: Int = 0, size: RenderSize = .natural, password: String? = nil) async throws(DocumentError) -> RenderedImage {
         try await BlockingWork.run { () throws(DocumentError) in
-            try self.renderer(password: password).render(page: page, size: size)
+            var request = self.renderRequest(password: password, layout: .paper)
+            request.drawsOnly = true
+            let service = self.renderService()
+            defer { service.stop() }
+            let facts: DocumentFacts
+            do throws(RenderProblem) { facts = try service.open(request) } catch { throw self.error(from: error) }
+            guard facts.pageSizes.indices.contains(page) else {
+                throw DocumentError(kind: .limitExceeded, path: self.path,
+                                    reason: "there is no page \(page + 1) (the document has \(facts.pageCount) page\(facts.pageCount == 1 ? "" : "s"))")
+            }
+            let (width, height) = facts.pixelSize(page: page, size: size, allowUpscaling: true, limits: self.limits)
+            do throws(RenderProblem) { return try service.renderPage(PageRequest(document: request, page: page, width: width, height: height)) } catch {
+                throw self.error(from: error)
+            }
         }
     }
 
@@ -45,10 +62,14 @@ extension Document {
 
     /// The document converted to PDF (what printing sends for text, images and SVG).
     /// `pages` are 0-based; nil means all.
+    /// Exported by the render service in this process, as `quire preview --format pdf` exports.
     public func pdfData(pages: [Int]? = nil, password: String? = nil) async throws(DocumentError) -> [UInt8] {
         try await BlockingWork.run { () throws(DocumentError) in
-            try PDFExport.data(self.file, contentType: self.contentType, pages: pages, password: password, limits: self.limits,
-                               csvAsSpreadsheet: self.csvAsSpreadsheet, interpreters: self.interpreters)
+            let service = self.renderService()
+            defer { service.stop() }
+            do throws(RenderProblem) { return try service.exportPDF(self.renderRequest(password: password, layout: .paper), pages: pages) } catch {
+                throw self.error(from: error)
+            }
         }
     }
 }

@@ -330,7 +330,7 @@ struct PrintCommand: AsyncParsableCommand {
         var passes: String?
         let bookletInOnePass = capabilities?.printsBookletsInOnePass ?? false
         sheet.duplex = options.sides.map { $0 != .oneSided } ?? false
-        if request.output == nil, let capabilities, let destination {
+        if request.output == nil, capabilities != nil, let destination {
             let fronts = sheet.pageSet == .all
             if let sides = sheet.fitBooklet(inOnePass: bookletInOnePass) {
                 options.sides = sides

@@ -30,10 +30,11 @@ public final class RenderClient {
     private let session: DocumentSession?
     private let sandboxPolicy: SandboxPolicy
     private var sandbox: WorkerSandbox?
-    private var worker: WorkerProcess?
+    /// The worker and its lifecycle (started, retried, killed as ``WorkerSlot`` says).
+    private let slot: WorkerSlot
     /// Directories the running worker may read (its sandbox's binds).
     private var readable: [String] = []
-    private let live = WorkerKillSwitch()
+    private let live: WorkerKillSwitch
 
     /// Whether workers run in bubblewrap.
     public enum SandboxPolicy: Sendable, Hashable {
@@ -50,6 +51,9 @@ public final class RenderClient {
         self.timeout = timeout
         sandboxPolicy = sandbox
         session = nil
+        let live = WorkerKillSwitch()
+        self.live = live
+        slot = WorkerSlot { live.set($0) }
     }
 
     /// The render service in this process: requests are answered here, by the session a worker
@@ -62,9 +66,9 @@ public final class RenderClient {
         sandboxPolicy = .disabled
         session = DocumentSession(limits: limits, hooks: WorkerTestHooks(environment: [:]), interpreters: interpreters,
                                   software: software, servesManyFiles: false)
+        live = WorkerKillSwitch()
+        slot = WorkerSlot()
     }
-
-    deinit { worker?.terminate() }
 
     /// On the in-process road, requests for `file`'s path read `file` — opened and checked by
     /// the caller, typed as `contentType` — instead of opening the path again; ignored by a
@@ -153,13 +157,13 @@ public final class RenderClient {
         case .failed(let problem): throw problem
         default: throw died("the renderer answered something unexpected")
         }
-        guard let worker else { throw died("the renderer stopped") }
+        guard let worker = slot.worker else { throw died("the renderer stopped") }
         guard let (pixels, base) = allocate(size.width, size.height) else {
             kill()
             throw RenderProblem(.limitExceeded, "no memory for \(name) at \(size.width)×\(size.height)")
         }
         guard worker.readRaw(into: base, count: size.width * size.height * 4, deadline: deadline) else {
-            discard(worker)
+            slot.discard()
             throw died(deadline.hasPassed ? "the renderer took longer than \(Self.seconds(timeout)) on \(name)"
                                           : "the renderer stopped while sending \(name)")
         }
@@ -319,9 +323,7 @@ public final class RenderClient {
 
     /// Ends the worker (closes its pipe, reaps it).
     public func stop() {
-        worker?.terminate()
-        worker = nil
-        live.set(nil)
+        slot.discard()
     }
 
     // MARK: The exchange
@@ -335,108 +337,82 @@ public final class RenderClient {
                             interrupt: interrupt, abandon: abandon)
     }
 
-    /// Sends `frame` and waits for its reply. `context` says what the request was for people
-    /// ("on page 3"), in the message when the worker fails.
+    /// Sends `frame` to the worker (``WorkerSlot``: started if needed, once more if it had
+    /// recycled itself) and waits for its reply until `deadline`, in slices between which the
+    /// caller is asked whether the request still matters.
     private func exchange(_ frame: [UInt8], for path: DocumentPath, context: String, deadline: Deadline? = nil,
-                          interrupt: FileDescriptor?, abandon: () -> Bool, retried: Bool = false) throws(RenderProblem) -> DocumentReply {
+                          interrupt: FileDescriptor?, abandon: () -> Bool) throws(RenderProblem) -> DocumentReply {
         let deadline = deadline ?? Deadline(seconds: timeout)
-        let worker = try connection(for: [path])
-        // A worker that recycled itself after its last reply (``WorkerRecycling``) ends cleanly
-        // before reading this request: it goes to a fresh worker, once.
-        func recycled() -> Bool { !retried && worker.endedCleanly }
-        guard worker.write(frame) else {
-            self.worker = nil
-            live.set(nil)
-            let how = worker.reap()
-            if recycled() {
-                return try exchange(frame, for: path, context: context, deadline: deadline, interrupt: interrupt,
-                                    abandon: abandon, retried: true)
+        let exchange: WorkerSlot.Exchange
+        let start = try starter(for: [path])
+        do throws(WorkerStartError) {
+            exchange = try slot.ask(frame, start: start) { worker in
+                while true {
+                    let slice = Deadline(seconds: min(Self.slice, Double(deadline.remainingMilliseconds()) / 1000))
+                    switch worker.awaitReply(deadline: slice, interrupt: interrupt) {
+                    case .timedOut:
+                        if deadline.hasPassed { return .timedOut }
+                        if abandon() { return .interrupted }
+                    case .interrupted:
+                        if let interrupt { Self.drain(interrupt) }
+                        if abandon() { return .interrupted }
+                    case let answer:
+                        return answer
+                    }
+                }
+            }
+        } catch {
+            throw RenderProblem(.workerFailed, "cannot start the renderer: \(error.message)")
+        }
+        switch exchange.outcome {
+        case .reply(let payload):
+            guard let reply = try? DocumentReply(payload: payload) else {
+                slot.discard()
+                throw died("the renderer answered something unexpected")
+            }
+            return reply
+        case .timedOut:
+            throw died("the renderer took longer than \(Self.seconds(timeout)) \(context)")
+        case .interrupted:
+            throw RenderProblem(.cancelled, "not rendered: no longer wanted")
+        case .died(let how):
+            if exchange.ranOutOfMemory {
+                throw RenderProblem(.limitExceeded, "the renderer needed more memory than its limit of \((command?.limits.memoryBytes ?? 0) >> 20) MiB \(context)")
             }
             throw died(Self.renderer(how) + " " + context)
-        }
-        while true {
-            // In slices: between them the caller is asked whether the request still matters.
-            let slice = Deadline(seconds: min(Self.slice, Double(deadline.remainingMilliseconds()) / 1000))
-            switch worker.awaitReply(deadline: slice, interrupt: interrupt) {
-            case .reply(let payload):
-                guard let reply = try? DocumentReply(payload: payload) else {
-                    discard(worker)
-                    throw died("the renderer answered something unexpected")
-                }
-                return reply
-            case .timedOut:
-                if deadline.hasPassed {
-                    discard(worker)
-                    throw died("the renderer took longer than \(Self.seconds(timeout)) \(context)")
-                }
-                if abandon() {
-                    discard(worker)
-                    throw RenderProblem(.cancelled, "not rendered: no longer wanted")
-                }
-            case .interrupted:
-                if let interrupt { Self.drain(interrupt) }
-                if abandon() {
-                    discard(worker)
-                    throw RenderProblem(.cancelled, "not rendered: no longer wanted")
-                }
-            case .died(let how):
-                self.worker = nil
-                live.set(nil)
-                if recycled() {
-                    return try exchange(frame, for: path, context: context, deadline: deadline, interrupt: interrupt,
-                                        abandon: abandon, retried: true)
-                }
-                if worker.ranOutOfMemory {
-                    throw RenderProblem(.limitExceeded, "the renderer needed more memory than its limit of \((command?.limits.memoryBytes ?? 0) >> 20) MiB \(context)")
-                }
-                throw died(Self.renderer(how) + " " + context)
-            case .protocolError:
-                discard(worker)
-                throw died("the renderer could not be read")
-            }
+        case .protocolError:
+            throw died("the renderer could not be read")
         }
     }
 
     /// How often a long request asks whether it is still wanted (seconds).
     static let slice = 0.25
 
-    /// Kills and forgets the worker (a request on it cannot be finished).
-    private func discard(_ worker: WorkerProcess) {
-        worker.terminate()
-        self.worker = nil
-        live.set(nil)
-    }
-
-    /// The running worker, started (again) when there is none or it may not read `paths`.
-    private func connection(for paths: [DocumentPath]) throws(RenderProblem) -> WorkerProcess {
+    /// How to start a worker that may read `paths`; the running one is first ended when it
+    /// may not (its sandbox binds what it was started for).
+    private func starter(for paths: [DocumentPath]) throws(RenderProblem) -> () throws(WorkerStartError) -> WorkerProcess {
         let sandbox = resolvedSandbox()
         let needed = sandbox.isActive ? Self.directories(of: paths) : []
         let missing = needed.filter { directory in
             !readable.contains { directory == $0 || directory.hasPrefix($0 == "/" ? "/" : $0 + "/") }
         }
-        if let worker, worker.hasExited {
-            // Killed or died while idle: nothing was asked of it, so nothing is lost.
-            self.worker = nil
-            live.set(nil)
-        }
-        if let worker, missing.isEmpty { return worker }
-        if let worker {
-            worker.finish()
-            self.worker = nil
-            live.set(nil)
-        }
-        let roots = WorkerSandbox.minimalRoots(readable + missing)
+        if !missing.isEmpty { slot.retire() }
         guard let command else { throw died("no worker on the in-process road") }
-        let process: WorkerProcess
-        do {
-            process = try WorkerProcess.start(command, sandbox: sandbox, readable: roots, handshakeTimeout: max(timeout, 20))
-        } catch {
+        let roots = slot.worker == nil ? WorkerSandbox.minimalRoots(readable + missing) : readable
+        let timeout = timeout
+        return { [weak self] () throws(WorkerStartError) -> WorkerProcess in
+            let process = try WorkerProcess.start(command, sandbox: sandbox, readable: roots, handshakeTimeout: max(timeout, 20))
+            self?.readable = roots
+            return process
+        }
+    }
+
+    /// The running worker, started now if there is none (or it may not read `paths`).
+    private func connection(for paths: [DocumentPath]) throws(RenderProblem) -> WorkerProcess {
+        let start = try starter(for: paths)
+        do throws(WorkerStartError) { return try slot.ready(start: start) } catch {
             throw RenderProblem(.workerFailed, "cannot start the renderer: \(error.message)")
         }
-        readable = roots
-        worker = process
-        live.set(process.pid)
-        return process
     }
 
     private func resolvedSandbox() -> WorkerSandbox {

@@ -93,82 +93,69 @@ final class WorkerPool: Sendable {
     }
 
     private func serve(slot: Int, jobs: [Job], handle: (Job, JobOutcome) -> Void) {
-        var worker: WorkerProcess?
-        jobs: while let index = take(), index < jobs.count {
-            let job = jobs[index]
-            // A worker that recycled itself after its last reply (an office worker past its
-            // document count or memory ceiling, ``WorkerRecycling``) ends cleanly: the job goes
-            // to a fresh worker, once.
-            var outcome: WorkerProcess.Outcome
-            var attempts = 0
-            repeat {
-            if worker == nil {
-                do {
-                    let command = configuration.command
-                    let process: WorkerProcess
-                    do {
-                        process = try WorkerProcess.start(command, sandbox: configuration.sandbox, readable: configuration.readable,
-                                                          handshakeTimeout: 20)
-                    } catch where error.errno != nil {
-                        throw ThumbnailCacheError(path: command.executable, reason: "cannot start a worker (\(error.message))",
-                                                  errno: error.errno)
-                    } catch {
-                        throw ThumbnailCacheError(path: command.executable, reason: error.message)
-                    }
-                    state.withLock { state in
-                        state.live[slot] = process.pid
-                        state.workersStarted += 1
-                    }
-                    worker = process
-                } catch {
-                    // Workers cannot start: stop the batch rather than fail every file.
-                    handle(job, .failed(ThumbnailFailure(.workerUnavailable, String(describing: error))))
-                    state.withLock { state in
-                        state.stopping = true
-                        state.startFailure = String(describing: error)
-                    }
-                    break jobs
+        // The worker's lifecycle (started when needed, a recycled worker's file sent again once,
+        // killed on a timeout) is the render service's, ``WorkerSlot``.
+        let worker = WorkerSlot { [self] pid in
+            state.withLock { state in
+                if let pid {
+                    state.live[slot] = pid
+                    state.workersStarted += 1
+                } else {
+                    _ = state.live.removeValue(forKey: slot)
                 }
             }
-            outcome = worker!.process(RenderRequest.thumbnail(job.request).frame, timeout: configuration.timeout)
-            attempts += 1
-            guard case .died = outcome, worker!.endedCleanly, attempts == 1 else { break }
-            worker = nil
-            } while true
+        }
+        let configuration = configuration
+        let start = { () throws(WorkerStartError) -> WorkerProcess in
+            try WorkerProcess.start(configuration.command, sandbox: configuration.sandbox, readable: configuration.readable,
+                                    handshakeTimeout: 20)
+        }
+        while let index = take(), index < jobs.count {
+            let job = jobs[index]
+            let exchange: WorkerSlot.Exchange
+            do throws(WorkerStartError) {
+                exchange = try worker.ask(RenderRequest.thumbnail(job.request).frame, start: start) { process in
+                    process.awaitReply(deadline: Deadline(seconds: configuration.timeout))
+                }
+            } catch {
+                // Workers cannot start: stop the batch rather than fail every file.
+                let executable = configuration.command.executable
+                let problem = error.errno != nil
+                    ? ThumbnailCacheError(path: executable, reason: "cannot start a worker (\(error.message))", errno: error.errno)
+                    : ThumbnailCacheError(path: executable, reason: error.message)
+                handle(job, .failed(ThumbnailFailure(.workerUnavailable, String(describing: problem))))
+                state.withLock { state in
+                    state.stopping = true
+                    state.startFailure = String(describing: problem)
+                }
+                break
+            }
             let result: JobOutcome
-            switch outcome {
+            switch exchange.outcome {
             case .reply(let payload):
                 if let response = try? ThumbnailReply(payload: payload) {
                     result = .response(response)
                 } else {
-                    worker!.terminate()
-                    worker = nil
+                    worker.discard()
                     result = .failed(ThumbnailFailure(.crash, "worker sent a malformed answer"))
                 }
             case .timedOut:
-                worker!.terminate()
-                worker = nil
                 result = .failed(ThumbnailFailure(.timeout, "timed out after \(Self.seconds(configuration.timeout)), the per-file time limit; worker killed",
                                                   remedy: .raise(.time)))
             case .died(let how):
                 // Past its memory limit (or killed by the kernel for memory): the setting says so.
-                let memory = worker?.ranOutOfMemory == true || how.contains("out of memory")
-                worker = nil
+                let memory = exchange.ranOutOfMemory || how.contains("out of memory")
                 result = .failed(ThumbnailFailure(.crash, how, remedy: memory ? .raise(.memory) : nil))
             case .protocolError, .interrupted:
-                worker!.terminate()
-                worker = nil
                 result = .failed(ThumbnailFailure(.crash, "worker sent a malformed answer"))
             }
-            if worker == nil { state.withLock { _ = $0.live.removeValue(forKey: slot) } }
             if isCancelled && startFailure == nil, case .failed = result {
                 handle(job, .cancelled)
             } else {
                 handle(job, result)
             }
         }
-        worker?.finish()
-        state.withLock { _ = $0.live.removeValue(forKey: slot) }
+        worker.retire()
     }
 
     static func seconds(_ value: Double) -> String {

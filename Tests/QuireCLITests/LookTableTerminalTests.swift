@@ -213,15 +213,16 @@ final class LookTableTerminalTests {
         _ = session.wait(for: "Find: ")
         session.type("swims")
         session.send("Enter")
-        var found = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("/swims: 1 of 1") }
-        #expect(found.contains("Person 10 ") && found.contains("a goldfish swims here"), "\(found)")
-        session.send("n")
-        // Once the window's own search is done ("1 of 1", not "1 of 1 (searching…)"): n and N
-        // go past the window only from its last or first match, which a search still going may change.
+        // n and N go past the window only from its last or first match, which a search still
+        // going may change: each is pressed once the window's own search is done ("1 of 1", not
+        // "1 of 1 (searching…)"; under load the first key came while it still searched).
         let settled = { (screen: String, word: String) in
             screen.contains("a \(word) swims here") && TmuxSession.lastLine(screen).contains("/swims: 1 of 1")
                 && !TmuxSession.lastLine(screen).contains("searching")
         }
+        var found = session.wait(timeout: 60) { settled($0, "goldfish") }
+        #expect(found.contains("Person 10 ") && found.contains("a goldfish swims here"), "\(found)")
+        session.send("n")
         found = session.wait(timeout: 60) { settled($0, "zebrafish") }
         #expect(found.contains("Person 90000 "), "n went on past the window: \(found)")
         // N on that window's only match goes back up past it, to the row before it that holds the word…

@@ -34,16 +34,11 @@ final class CairoImage {
     convenience init(copyingARGB32 pixels: [UInt8], width: Int, height: Int, path: DocumentPath?) throws(DocumentError) {
         precondition(pixels.count == width * height * 4)
         try self.init(width: width, height: height, path: path)
-        libcairo.cairo_surface_flush(surface)
-        let stride = Int(libcairo.cairo_image_surface_get_stride(surface))
-        let destination = libcairo.cairo_image_surface_get_data(surface)!
         pixels.withUnsafeBytes { source in
-            for y in 0..<height {
-                (destination + y * stride).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * width * 4,
-                                                  count: width * 4)
+            writeRows { y, row in
+                UnsafeMutableRawPointer(row).copyMemory(from: source.baseAddress! + y * width * 4, byteCount: width * 4)
             }
         }
-        libcairo.cairo_surface_mark_dirty(surface)
     }
 
     /// A copy of 32-bit pixels laid out as cairo's RGB24 (B, G, R, unused per little-endian
@@ -51,32 +46,39 @@ final class CairoImage {
     convenience init(copyingBGRx source: UnsafeRawPointer, width: Int, height: Int, stride: Int,
                      path: DocumentPath?) throws(DocumentError) {
         try self.init(width: width, height: height, path: path)
-        libcairo.cairo_surface_flush(surface)
-        let destinationStride = Int(libcairo.cairo_image_surface_get_stride(surface))
-        let destination = libcairo.cairo_image_surface_get_data(surface)!
-        for y in 0..<height {
+        writeRows { y, row in
             let from = (source + y * stride).assumingMemoryBound(to: UInt32.self)
-            let to = UnsafeMutableRawPointer(destination + y * destinationStride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width { to[x] = from[x] | 0xFF00_0000 }
+            for x in 0..<width { row[x] = from[x] | 0xFF00_0000 }
         }
-        libcairo.cairo_surface_mark_dirty(surface)
     }
 
     /// A copy of 8-bit red, green, blue pixels (3 bytes a pixel, rows top to bottom), opaque.
     convenience init(copyingRGB rgb: [UInt8], width: Int, height: Int, path: DocumentPath?) throws(DocumentError) {
         try self.init(width: width, height: height, path: path)
-        libcairo.cairo_surface_flush(surface)
-        let stride = Int(libcairo.cairo_image_surface_get_stride(surface))
-        let destination = libcairo.cairo_image_surface_get_data(surface)!
         rgb.withUnsafeBufferPointer { source in
-            for y in 0..<height {
-                let row = UnsafeMutableRawPointer(destination + y * stride).assumingMemoryBound(to: UInt32.self)
+            writeRows { y, row in
                 var offset = y * width * 3
                 for x in 0..<width {
                     row[x] = 0xFF00_0000 | UInt32(source[offset]) << 16 | UInt32(source[offset + 1]) << 8 | UInt32(source[offset + 2])
                     offset += 3
                 }
             }
+        }
+    }
+
+    /// Writes the surface row by row: `body` gets each row's index and its `width` pixels as
+    /// native-endian ARGB32 words (between cairo's flush and mark-dirty, at the surface's stride).
+    private func writeRows(_ body: (_ y: Int, _ row: UnsafeMutablePointer<UInt32>) -> Void) {
+        Self.writeRows(surface, height: height, body)
+    }
+
+    /// ``writeRows(_:)`` on any ARGB32 image surface `height` rows high.
+    static func writeRows(_ surface: OpaquePointer, height: Int, _ body: (_ y: Int, _ row: UnsafeMutablePointer<UInt32>) -> Void) {
+        libcairo.cairo_surface_flush(surface)
+        let stride = Int(libcairo.cairo_image_surface_get_stride(surface))
+        let data = libcairo.cairo_image_surface_get_data(surface)!
+        for y in 0..<height {
+            body(y, UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self))
         }
         libcairo.cairo_surface_mark_dirty(surface)
     }
@@ -176,11 +178,7 @@ final class CairoImage {
     /// Writes straight RGBA pixels given by `source` into an ARGB32 surface, premultiplying.
     static func fill(_ surface: OpaquePointer, width: Int, height: Int,
                      _ source: (Int, Int) -> (UInt8, UInt8, UInt8, UInt8)) {
-        libcairo.cairo_surface_flush(surface)
-        let stride = Int(libcairo.cairo_image_surface_get_stride(surface))
-        let data = UnsafeMutablePointer<UInt32>(OpaquePointer(libcairo.cairo_image_surface_get_data(surface)!))
-        for y in 0..<height {
-            let row = data + y * stride / 4
+        writeRows(surface, height: height) { y, row in
             for x in 0..<width {
                 let (r, g, b, a) = source(x, y)
                 let alpha = UInt32(a)
@@ -188,6 +186,5 @@ final class CairoImage {
                 row[x] = alpha << 24 | pm(r) << 16 | pm(g) << 8 | pm(b)
             }
         }
-        libcairo.cairo_surface_mark_dirty(surface)
     }
 }

@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 internal import CSpectre
-internal import CCairo
 import QuireSystem
 import QuireTypes
 import Synchronization
@@ -202,19 +201,8 @@ final class PostScriptSource: PageSource {
             // Zeros: a fresh mapping nobody wrote (a large buffer), or a black page.
             throw Self.noPages(path)
         }
-        let image = try CairoImage(width: width, height: height, path: path)
-        libcairo.cairo_surface_flush(image.surface)
-        let stride = Int(libcairo.cairo_image_surface_get_stride(image.surface))
-        let target = UnsafeMutablePointer<UInt32>(OpaquePointer(libcairo.cairo_image_surface_get_data(image.surface)!))
-        // Ghostscript's display device writes xRGB words (cairo's RGB24); make them opaque.
-        data.withMemoryRebound(to: UInt32.self, capacity: Int(rowLength) / 4 * height) { source in
-            for y in 0..<height {
-                let from = source + y * Int(rowLength) / 4, to = target + y * stride / 4
-                for x in 0..<width { to[x] = from[x] | 0xFF00_0000 }
-            }
-        }
-        libcairo.cairo_surface_mark_dirty(image.surface)
-        return image
+        // Ghostscript's display device writes xRGB words (cairo's RGB24); made opaque.
+        return try CairoImage(copyingBGRx: UnsafeRawPointer(data), width: width, height: height, stride: rowBytes, path: path)
     }
 
     /// What memory holds that Ghostscript never wrote while a page renders: a value its display
