@@ -434,14 +434,41 @@ final class LookCommandTests {
         return false
     }
 
+    /// Whether worker `pid` sat waiting for a request — asleep, nothing in its input pipe, no
+    /// CPU time used — for `quiet` seconds in a row, within `timeout`.
+    static func waitUntilIdle(_ pid: pid_t, quiet: Double = 0.6, timeout: Double = 30) -> Bool {
+        func sample() -> (asleep: Bool, cpu: String)? {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            guard fields.count > 13 else { return nil }
+            // After the name: state, then utime and stime are the 12th and 13th fields.
+            return (fields[0] == "S", "\(fields[11]) \(fields[12])")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        var quietSince: Date?
+        var lastCPU = ""
+        while Date() < deadline {
+            guard let now = sample() else { return false }
+            let idle = now.asleep && now.cpu == lastCPU && !waitForPendingInput(of: pid, timeout: 0)
+            lastCPU = now.cpu
+            if !idle { quietSince = nil } else if quietSince == nil { quietSince = Date() }
+            if let since = quietSince, Date().timeIntervalSince(since) >= quiet { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
     /// Pages are rendered in a worker process: a renderer that hangs or crashes costs one
     /// page (said in the status line), the viewer stays, and the next page gets a new worker.
     @Test func aHangingOrCrashingRendererCostsOnePageNotTheViewer() throws {
         let session = try TmuxSession([QuireBinary.path, "look", "--timeout", "2", threePages], environment: environment())
-        session.wait(for: "page 1 of 3")
+        session.wait { $0.contains("page 1 of 3") && $0.contains("▀") }
         let viewer = try #require(session.programPID)
         let firstWorker = try #require(TmuxSession.renderWorkers(of: viewer, executable: QuireBinary.path).first)
-        usleep(500_000)  // page 2 is rendered ahead into the cache meanwhile
+        // Page 2 is rendered ahead into the cache meanwhile: only once the worker is idle does
+        // page 3 meet the hang (under load a late page 2 met it, and page 3 a new worker).
+        #expect(Self.waitUntilIdle(firstWorker), "the worker finished page 1 and page 2")
         // A hang: the worker stops answering; after --timeout it is replaced.
         #expect(kill(firstWorker, SIGSTOP) == 0)
         session.send("End")
