@@ -7,7 +7,7 @@
 # Why: Swift Testing runs a process's tests on the cooperative thread pool, one thread per core,
 # and most window, printing and batch tests wait (on a window, a scheduler, a child process) with
 # the thread held. On two cores one process ran its 952 tests in 8.8 min with the CPU half idle
-# (user + sys 8.4 min); four processes at once take 5.7 min.
+# (user + sys 8.4 min); three processes at once take about 6 min.
 #
 # Shard i runs the tests matching the regular expression SHARD i (swift test --filter) except
 # SKIP and the earlier shards' expressions, and one last shard runs everything else: every test
