@@ -61,13 +61,12 @@ func thumbnail(_ file: InputFile, _ type: ContentType) {
         for png in rendered.pngBySize.values { precondition(png.starts(with: [0x89, 0x50, 0x4E, 0x47])) }
         return
     }
-    guard let thumbnail = try? Thumbnail.make(file: file, contentType: type, size: 128, uri: "file:///fuzz",
-                                              limits: limits) else { return }
-    precondition(thumbnail.image.width >= 1 && thumbnail.image.height >= 1)
-    precondition(max(thumbnail.image.width, thumbnail.image.height) <= 128,
-                 "\(type): \(thumbnail.image.width)×\(thumbnail.image.height) exceeds 128")
-    precondition(thumbnail.image.pixels.count == thumbnail.image.width * thumbnail.image.height * 4)
-    let png = try? thumbnail.pngData()
+    guard let drawn = try? Thumbnail.firstPage(file, contentType: type, sizes: [128], limits: limits, interpreters: .here),
+          let image = drawn.images[128] else { return }
+    precondition(image.width >= 1 && image.height >= 1)
+    precondition(max(image.width, image.height) <= 128, "\(type): \(image.width)×\(image.height) exceeds 128")
+    precondition(image.pixels.count == image.width * image.height * 4)
+    let png = try? PNGEncoder.encode(image)
     precondition(png.map { $0.starts(with: [0x89, 0x50, 0x4E, 0x47]) } ?? true)
 }
 

@@ -18,7 +18,7 @@ for argument in arguments.dropLast() {
 
         // The freedesktop thumbnail: longest side 256, with Thumb::URI, Thumb::MTime, … chunks.
         let thumbnail = try await document.thumbnail(size: 256, software: "thumbnail-sample")
-        try OutputFile.write(try thumbnail.pngData(), to: DocumentPath("\(outputDirectory)/\(name).thumbnail.png"))
+        try OutputFile.write(thumbnail.png, to: DocumentPath("\(outputDirectory)/\(name).thumbnail.png"))
 
         // A preview of page 1 fitted in 640×480.
         let preview = try await document.preview(page: 0, size: .fit(width: 640, height: 480))

@@ -95,4 +95,34 @@ static inline int quire_png_encode_rgba(const unsigned char *rgba, int width, in
     free((void *)texts);
     return 0;
 }
+/// Reads a PNG's header from memory (libpng's simplified API, which keeps its longjmp inside
+/// libpng): `image` then holds the width and height. Returns 0 on success; else -1 with the
+/// message in `error` (nothing to free).
+static inline int quire_png_decode_begin(const unsigned char *data, size_t length, png_image *image,
+                                         quire_png_error *error) {
+    memset(image, 0, sizeof *image);
+    image->version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(image, data, length)) {
+        strncpy(error->message, image->message, sizeof error->message - 1);
+        error->message[sizeof error->message - 1] = 0;
+        png_image_free(image);
+        return -1;
+    }
+    return 0;
+}
+
+/// Decodes the image begun by quire_png_decode_begin as straight 8-bit RGBA rows into `rgba`
+/// (width * height * 4 bytes), or, with `rgba` NULL, gives it up. Returns 0 on success; else
+/// -1 with the message in `error`. Either way libpng's state is freed.
+static inline int quire_png_decode_finish(png_image *image, unsigned char *rgba, quire_png_error *error) {
+    if (!rgba) { png_image_free(image); return 0; }
+    image->format = PNG_FORMAT_RGBA;
+    if (!png_image_finish_read(image, NULL, rgba, 0, NULL)) {
+        strncpy(error->message, image->message, sizeof error->message - 1);
+        error->message[sizeof error->message - 1] = 0;
+        png_image_free(image);
+        return -1;
+    }
+    return 0;
+}
 #endif

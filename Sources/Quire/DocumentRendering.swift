@@ -1,3 +1,4 @@
+import QuireGIO
 import QuireRender
 import QuireRenderService
 import QuireSystem
@@ -51,12 +52,44 @@ extension Document {
     }
 
     /// The freedesktop thumbnail of the first page: longest side `size` (raster images are not
-    /// enlarged), with the standard's tEXt metadata. `try thumbnail.pngData()` gives the file.
+    /// enlarged), with the standard's tEXt metadata. ``Thumbnail/png`` is the file.
+    ///
+    /// Drawn by the render service in this process (``renderService(software:)``), with the
+    /// request a batch's worker and `quire thumbnail FILE OUT` answer: the same PNG, keys and all.
+    /// - Parameter uri: `Thumb::URI`; nil derives the canonical `file://` URI from the path
+    ///   (GLib's, as the thumbnail cache and file managers compute it).
     public func thumbnail(size: Int = 256, uri: String? = nil, password: String? = nil,
                           software: String = "Quire") async throws(DocumentError) -> Thumbnail {
         try await BlockingWork.run { () throws(DocumentError) in
-            try Thumbnail.make(file: self.file, contentType: self.contentType, size: size, uri: uri, password: password,
-                               software: software, limits: self.limits, interpreters: self.interpreters)
+            guard (1...4096).contains(size) else {
+                throw DocumentError(kind: .limitExceeded, path: self.path, reason: "thumbnail size \(size) is outside 1…4096")
+            }
+            guard let uri = uri ?? FileURI.uri(forPath: self.path.bytes) else {
+                throw DocumentError(kind: .unsupported, path: self.path, reason: "the path cannot be written as a file:// URI")
+            }
+            let service = self.renderService(software: software)
+            defer { service.stop() }
+            let request = ThumbnailRequest(path: self.path.bytes, uri: uri, sizes: [size],
+                                           maximumFileSize: max(self.file.size, 1), password: password)
+            let reply: ThumbnailReply
+            do throws(RenderProblem) { reply = try service.thumbnail(request) } catch { throw self.error(from: error) }
+            switch reply {
+            case .rendered(_, _, _, let pngs):
+                guard let png = pngs[size] else {
+                    throw DocumentError(kind: .damaged, path: self.path, reason: "no thumbnail was drawn")
+                }
+                do throws(PNGDecoder.DecodingError) { return try Thumbnail(png: png) } catch {
+                    throw DocumentError(kind: .damaged, path: self.path, reason: error.description)
+                }
+            case .failed(let failure, _, _):
+                if let error = failure.underlying.error as? DocumentError { throw error }
+                let kind: DocumentError.Kind = switch failure.kind {
+                case .tooLarge: .limitExceeded
+                case .unsupported: .unsupported
+                default: .damaged
+                }
+                throw DocumentError(kind: kind, path: self.path, reason: failure.reason)
+            }
         }
     }
 

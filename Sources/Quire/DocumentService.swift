@@ -5,9 +5,10 @@ import QuireRenderService
 /// document's open file is lent to it, so what was checked is what is read, and its limits and
 /// interpreters (``Document/interpreters``) apply.
 extension Document {
-    /// A client of the service in this process, this document's file lent to it.
-    public func renderService() -> RenderClient {
-        let client = RenderClient(inProcess: limits, interpreters: interpreters)
+    /// A client of the service in this process, this document's file lent to it (`software`:
+    /// the `Software` key its thumbnails carry).
+    public func renderService(software: String = "Quire") -> RenderClient {
+        let client = RenderClient(inProcess: limits, interpreters: interpreters, software: software)
         client.lend(file, contentType: contentType)
         return client
     }

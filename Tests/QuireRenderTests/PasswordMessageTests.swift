@@ -23,7 +23,8 @@ import QuireTypes
         record("Renderer") { _ = try SampleFiles.renderer("encrypted.pdf") }
         record("Thumbnail") {
             let file = try SampleFiles.open("encrypted.pdf")
-            _ = try Thumbnail.make(file: file, contentType: try ContentType.detect(file), size: 64)
+            _ = try Thumbnail.firstPage(file, contentType: try ContentType.detect(file), sizes: [64], limits: .standard,
+                                        interpreters: .here)
         }
         #expect(SplashPDFDocument.isAvailable, "\(SplashPDFDocument.unavailableReason ?? "")")
         record("SplashPDFDocument (libpoppler-cpp)") { _ = try SplashPDFDocument(file: try SampleFiles.open("encrypted.pdf")) }

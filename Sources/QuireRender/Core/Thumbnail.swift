@@ -18,36 +18,25 @@ public struct Thumbnail: Sendable {
     /// Bytes of text laid out for a text thumbnail (the first page needs far less).
     static let textBytes = 16 * 1024
 
-    /// Renders the first page's thumbnail.
-    /// - Parameters:
-    ///   - size: the bounding square (128 normal, 256 large, 512 x-large, 1024 xx-large).
-    ///   - uri: `Thumb::URI`; nil derives the canonical `file://` URI from the path (GLib's,
-    ///     as the thumbnail cache and file managers compute it: see `FileURI`).
-    ///   - software: the `Software` value.
-    public static func make(file: InputFile, contentType: ContentType, size: Int = 256, uri: String? = nil,
-                            password: String? = nil, software: String = "Quire",
-                            limits: RenderLimits = .standard, interpreters: Interpreters = .here) throws(DocumentError) -> Thumbnail {
-        guard size > 0, size <= 4096 else {
-            throw DocumentError(kind: .limitExceeded, path: file.path, reason: "thumbnail size \(size) is outside 1…4096")
+    /// The thumbnail file: 8-bit RGBA, non-interlaced PNG with the keys in tEXt chunks, as the
+    /// render service wrote it (``PNGChunks/inserting(text:into:)``).
+    public let png: [UInt8]
+
+    /// A thumbnail file: its image decoded, its keys read, its bytes kept as they are.
+    /// - Throws: when the bytes are not a PNG libpng can decode, or lack the required keys.
+    public init(png: [UInt8]) throws(PNGDecoder.DecodingError) {
+        guard let text = PNGChunks.textChunks(png), let metadata = ThumbnailMetadata(text: text) else {
+            throw PNGDecoder.DecodingError(message: "the thumbnail has no Thumb::URI and Thumb::MTime keys")
         }
-        guard let uri = uri ?? FileURI.uri(forPath: file.path.bytes) else {
-            throw DocumentError(kind: .unsupported, path: file.path, reason: "the path cannot be written as a file:// URI")
-        }
-        var text = ThumbnailMetadata(uri: uri, modificationTime: file.modificationTime.seconds, size: file.size,
-                                     mimeType: contentType.mimeType, software: software)
-        let drawn = try firstPage(file, contentType: contentType, sizes: [size], password: password, limits: limits,
-                                  interpreters: interpreters)
-        (text.imageWidth, text.imageHeight, text.pageCount) = (drawn.imageWidth, drawn.imageHeight, drawn.pageCount)
-        guard let image = drawn.images[size] else {
-            throw DocumentError(kind: .damaged, path: file.path, reason: "no thumbnail was drawn")
-        }
-        return Thumbnail(image: image, metadata: text)
+        self.image = try PNGDecoder.decode(png)
+        self.metadata = metadata
+        self.png = png
     }
 
     /// Page 1 drawn at each of `sizes` (the longest side), and the facts its metadata names
     /// (`Thumb::Image::Width/Height`, `Thumb::Document::Pages`): the one drawing of a thumbnail,
-    /// for a file's thumbnail (``make(file:contentType:size:uri:password:software:limits:interpreters:)``)
-    /// and the batch's workers alike.
+    /// which the render service encodes and tags (a batch's worker, `quire thumbnail FILE OUT`,
+    /// `Document.thumbnail`).
     public static func firstPage(_ file: InputFile, contentType: ContentType, sizes: [Int], password: String? = nil,
                                  limits: RenderLimits, interpreters: Interpreters) throws(DocumentError) -> FirstPage {
         // A first page that is one large image, or has shadings cairo takes seconds and
@@ -73,15 +62,5 @@ public struct Thumbnail: Sendable {
         public let imageWidth: Int?
         public let imageHeight: Int?
         public let pageCount: Int?
-    }
-
-    /// The thumbnail as an 8-bit RGBA non-interlaced PNG with its tEXt chunks, inserted as the
-    /// batch workers insert theirs (``PNGChunks/inserting(text:into:)``).
-    public func pngData() throws(PNGEncoder.EncodingError) -> [UInt8] {
-        let png = try PNGEncoder.encode(image)
-        guard let tagged = PNGChunks.inserting(text: metadata.textEntries, into: png) else {
-            throw PNGEncoder.EncodingError(message: "the encoder produced an invalid PNG")
-        }
-        return tagged
     }
 }

@@ -3,8 +3,8 @@ import QuireTypes
 /// A PDF's first page drawn without cairo where cairo is slow or wasteful, for thumbnails: a
 /// page that is one image (a scan, a photo: decoded at thumbnail size, ``ScannedPageProbe``) and a
 /// page with shadings cairo takes seconds and gigabytes on (poppler's Splash backend,
-/// ``PageBackendProbe``). Both ``Thumbnail/make(file:contentType:size:uri:password:software:limits:)``
-/// (the thumbnailer contract, one file per process) and the batch workers use it.
+/// ``PageBackendProbe``). Every thumbnail's drawing
+/// (``Thumbnail/firstPage(_:contentType:sizes:password:limits:interpreters:)``) tries it first.
 package enum PDFFirstPageFastPath {
     /// The first page at each requested size (longest side), and the document's page count.
     package struct Drawn {
