@@ -10,7 +10,9 @@
 #    tree of PHOTOS copies (`--batch --jobs 2`, per file) against `dcraw -e` per file (one at a
 #    time and two at a time), and the floor: gdk-pixbuf decoding that preview to 256 px alone
 #    (bench/floors/scaled-jpeg-decode.c), which `dcraw -e` never does.
-#  - DjVu: page 1 at 256 px, `quire thumbnail -s 256` against `ddjvu -page=1 -size=256x256`.
+#  - DjVu: page 1 at 256 px, `quire thumbnail -s 256` against `ddjvu -page=1 -size=256x256`,
+#    and the floor: GIO's sniff, ddjvuapi and libpng doing only that (bench/floors/djvu-thumbnail.c),
+#    in C and called from a static Swift main.
 # Wall times, median (min–max) of RUNS alternating runs; ratios quire ÷ baseline (issue 39: HEIC
 # and RAW faster than the baseline, DjVu no slower). Every output is checked to exist and be
 # non-empty, so a failure is not timed as a fast run.
@@ -24,7 +26,7 @@ RUNS=${2:-5}
 PHOTOS=${3:-24}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SAMPLES=$ROOT/Samples/generated
-for tool in heif-enc heif-thumbnailer dcraw ddjvu convert exiftool cc; do
+for tool in heif-enc heif-thumbnailer dcraw ddjvu convert exiftool cc swiftc pkg-config; do
     command -v "$tool" >/dev/null || { echo "photo-bench: $tool is not installed (make bench installs it)" >&2; exit 69; }
 done
 [ -f "$SAMPLES/djvu/book.djvu" ] && [ -f "$SAMPLES/camera.dng" ] || { echo "photo-bench: run make samples first" >&2; exit 69; }
@@ -34,7 +36,7 @@ trap 'rm -rf "$WORK"' EXIT
 now() { date +%s%N; }
 stats() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f ms (%.1f–%.1f)", v[int((NR + 1) / 2)] / 1000, v[1] / 1000, v[NR] / 1000 }'; }
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-ratio() { awk -v q="$(median $1)" -v b="$(median $2)" -v bound="$3" 'BEGIN { printf "  ratio quire / baseline: %.2f (%s)\n", q / b, bound }'; }
+ratio() { awk -v q="$(median $1)" -v b="$(median $2)" -v bound="$3" -v what="${4:-quire / baseline}" 'BEGIN { printf "  ratio %s: %.2f (%s)\n", what, q / b, bound }'; }
 nonempty() { [ -s "$1" ] || { echo "photo-bench: $2 wrote no output ($1)" >&2; exit 70; }; }
 
 # A 4032×3024 photo-like picture (a swirled gradient with noise, so the encoder has real work),
@@ -128,15 +130,31 @@ echo "             dcraw -e, two at a time           $(stats "${pair_times[@]}")
 ratio "${batch_times[*]}" "${serial_times[*]}" "issue 39: below 1"
 echo "  floor: the preview decoded to 256×171 by gdk-pixbuf alone, best of 30: $floor ms (dcraw -e does not decode)"
 
-quire_times=() base_times=()
+# The DjVu floor: GIO's sniff, ddjvuapi and libpng in C (bench/floors/djvu-thumbnail.c), and the
+# same called from a static Swift main: what the libraries Quire must use cost before Quire.
+cc -O2 -o "$WORK/djvu-floor" "$ROOT/bench/floors/djvu-thumbnail.c" $(pkg-config --cflags --libs gio-2.0 ddjvuapi libpng) || exit 70
+cc -O2 -c -include "$ROOT/bench/floors/floor-main.h" -Dmain=floor_main -o "$WORK/djvu-floor.o" \
+    "$ROOT/bench/floors/djvu-thumbnail.c" $(pkg-config --cflags gio-2.0 ddjvuapi libpng) || exit 70
+swiftc -O -static-stdlib -parse-as-library -o "$WORK/djvu-swift-floor" "$ROOT/bench/floors/swift-main.swift" \
+    "$WORK/djvu-floor.o" $(pkg-config --libs gio-2.0 ddjvuapi libpng) 2>/dev/null || exit 70
+quire_times=() base_times=() floor_times=() swift_floor_times=()
 for run in $(seq 1 "$RUNS"); do
-    rm -f "$WORK/q.png" "$WORK/d.ppm"
+    rm -f "$WORK/q.png" "$WORK/d.ppm" "$WORK/f.png" "$WORK/s.png"
     start=$(now); "$QUIRE" thumbnail -s 256 "$SAMPLES/djvu/book.djvu" "$WORK/q.png" || exit 70; end=$(now)
     quire_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/q.png" quire
     start=$(now); ddjvu -page=1 -size=256x256 -format=ppm "$SAMPLES/djvu/book.djvu" "$WORK/d.ppm" || exit 70; end=$(now)
     base_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/d.ppm" ddjvu
+    start=$(now); "$WORK/djvu-floor" 256 "$SAMPLES/djvu/book.djvu" "$WORK/f.png" || exit 70; end=$(now)
+    floor_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/f.png" "the C floor"
+    start=$(now); "$WORK/djvu-swift-floor" 256 "$SAMPLES/djvu/book.djvu" "$WORK/s.png" || exit 70; end=$(now)
+    swift_floor_times+=($(( (end - start) / 1000 ))); nonempty "$WORK/s.png" "the Swift floor"
 done
 echo "DjVu book.djvu page 1 at 256 px:"
 echo "  quire thumbnail -s 256                 $(stats "${quire_times[@]}")"
 echo "  ddjvu -page=1 -size=256x256 -format=ppm $(stats "${base_times[@]}")"
 ratio "${quire_times[*]}" "${base_times[*]}" "issue 39: at most 1"
+echo "  floor: C, GIO sniff + ddjvuapi + libpng $(stats "${floor_times[@]}")"
+ratio "${floor_times[*]}" "${base_times[*]}" "what the libraries cost" "C floor / ddjvu"
+echo "  floor: the same from a static Swift main $(stats "${swift_floor_times[@]}")"
+ratio "${swift_floor_times[*]}" "${base_times[*]}" "with the Swift runtime" "Swift floor / ddjvu"
+ratio "${quire_times[*]}" "${swift_floor_times[*]}" "Quire's own part" "quire / Swift floor"

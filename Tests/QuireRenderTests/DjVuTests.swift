@@ -23,6 +23,21 @@ import QuireTypes
         #expect(try renderer.render(page: 2, size: .longestSide(120)).pixel(x: 60, y: 20).isClose(to: 0, 200, 0, tolerance: 40))
     }
 
+    /// A page shown or thumbnailed on its own is drawn without cairo (straight RGBA from
+    /// DjVuLibre); a page drawn into a larger picture (printing, index sheets) through a cairo
+    /// surface. Both are the same pixels, byte for byte, and opaque.
+    @Test func aPageDrawnWithoutCairoIsTheSameAsThroughCairo() throws {
+        let renderer = try SampleFiles.renderer("djvu/book.djvu")
+        for page in 0..<renderer.pageCount {
+            let (width, height) = renderer.pixelSize(page: page, size: .longestSide(160), allowUpscaling: false)
+            let direct = try renderer.render(page: page, size: .longestSide(160), allowUpscaling: false)
+            let throughCairo = try renderer.surface(page: page, width: width, height: height).rendered()
+            #expect(direct.width == width && direct.height == height)
+            #expect(direct == throughCairo, "page \(page + 1)")
+            #expect(stride(from: 3, to: direct.pixels.count, by: 4).allSatisfy { direct.pixels[$0] == 255 }, "page \(page + 1) opaque")
+        }
+    }
+
     @Test func theTextLayerIsTextFindAndCopy() throws {
         let renderer = try SampleFiles.renderer("djvu/book.djvu")
         #expect(try renderer.text(page: 1) == "Quire finds\nCafé déjà vu")

@@ -20,6 +20,9 @@ protocol PageSource: AnyObject {
     /// Renders page `index` to exactly `width`×`height` pixels. The default draws the page
     /// scaled; sources that decode at reduced scale (images) override it.
     func raster(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage
+    /// Page `index` at exactly `width`×`height` as straight RGBA, drawn without cairo by an
+    /// engine that makes its own pixels (DjVu); nil (the default): through ``raster(page:width:height:)``.
+    func pixels(page index: Int, width: Int, height: Int) throws(DocumentError) -> RenderedImage?
     /// Whether the page has an intrinsic pixel size that upscaling would only blur.
     var isRaster: Bool { get }
     /// The text of page `index`, in reading order; nil when the pages carry no text.
@@ -43,6 +46,7 @@ extension PageSource {
     func text(page index: Int) throws(DocumentError) -> String? { nil }
 
     func thumbnail(longestSide: Int) throws(DocumentError) -> CairoImage? { nil }
+    func pixels(page index: Int, width: Int, height: Int) throws(DocumentError) -> RenderedImage? { nil }
     func find(_ query: String, page index: Int) throws(DocumentError) -> PageMatches? { nil }
 
     func textLayout(page index: Int) throws(DocumentError) -> PageTextLayout? { nil }

@@ -90,7 +90,10 @@ public final class Renderer {
                 limits: RenderLimits = .standard, textByteLimit: Int? = nil,
                 preferEmbeddedPreview: Bool = false, firstPageFirst: Bool = false, firstPageOnly: Bool = false,
                 csvAsSpreadsheet: Bool = false, developRaw: Bool = false, interpreters: Interpreters = .here) throws(DocumentError) {
-        try LazyLibraries.requireCairo(file.path)
+        // DjVu pages are drawn by DjVuLibre itself (``PageSource/pixels(page:width:height:)``):
+        // cairo and its sixteen libraries are loaded only when such a page goes into a larger
+        // picture (``CairoImage``, ``writeVector(kind:pages:sink:)`` ask for it then).
+        if contentType.family != .djvu { try LazyLibraries.requireCairo(file.path) }
         self.contentType = contentType
         switch contentType.family {
         case .empty:
@@ -217,6 +220,7 @@ public final class Renderer {
                        allowUpscaling: Bool = true) throws(DocumentError) -> RenderedImage {
         try checkPage(index)
         let (width, height) = pixelSize(page: index, size: size, allowUpscaling: allowUpscaling)
+        if let pixels = try source.pixels(page: index, width: width, height: height) { return pixels }
         return try source.raster(page: index, width: width, height: height).rendered()
     }
 
@@ -300,6 +304,7 @@ public final class Renderer {
 
     private func writeVector(kind: VectorKind, pages: [Int], sink: ByteSink) throws(DocumentError) {
         for page in pages { try checkPage(page) }
+        try LazyLibraries.requireCairo(source.path)
         guard let first = pages.first else { return }
         let firstSize = source.pageSize(at: first)
         let closure = Unmanaged.passUnretained(sink).toOpaque()

@@ -62,8 +62,52 @@ final class DjVuDocument {
         return status == DDJVU_JOB_OK && info.width > 0 && info.height > 0 && info.dpi > 0 ? info : nil
     }
 
-    /// Page `index` decoded and drawn at `width`×`height` pixels, every layer (colour).
+    /// Page `index` decoded and drawn at `width`×`height` pixels, every layer (colour), into
+    /// a cairo image (a page drawn into a larger picture: printing, index sheets).
     func render(page index: Int, width: Int, height: Int) throws(DocumentError) -> CairoImage {
+        let image = try CairoImage(width: width, height: height, path: path)
+        image.fillWhite()
+        libcairo.cairo_surface_flush(image.surface)
+        let stride = Int(libcairo.cairo_image_surface_get_stride(image.surface))
+        let data = libcairo.cairo_image_surface_get_data(image.surface)!
+        // cairo's ARGB32: one native-endian word a pixel, alpha in the top byte.
+        try draw(page: index, width: width, height: height, masks: [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0xFF00_0000],
+                 into: UnsafeMutableRawPointer(data), stride: stride)
+        libcairo.cairo_surface_mark_dirty(image.surface)
+        return image
+    }
+
+    /// Page `index` decoded and drawn at `width`×`height` pixels as straight RGBA bytes, without
+    /// cairo: a page shown or thumbnailed on its own (a one-file thumbnail then loads neither
+    /// cairo nor its sixteen libraries).
+    func pixels(page index: Int, width: Int, height: Int) throws(DocumentError) -> RenderedImage {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height * 4)
+        guard width > 0, height > 0, !overflow else {
+            throw DocumentError(kind: .limitExceeded, path: path, reason: "a page of \(width)×\(height) pixels cannot be drawn")
+        }
+        // Bytes R, G, B, A in memory whatever the machine's byte order; the fourth mask is set in
+        // every pixel (opaque).
+        let masks = [UInt32(0x0000_00FF).littleEndian, UInt32(0x0000_FF00).littleEndian, UInt32(0x00FF_0000).littleEndian,
+                     UInt32(0xFF00_0000).littleEndian]
+        // White first (a few hundred kilobytes for a screen's page): what DjVuLibre leaves is
+        // paper, never memory nobody wrote.
+        var bytes = [UInt8](repeating: 0xFF, count: count)
+        var failure: DocumentError?
+        bytes.withUnsafeMutableBytes { raw in
+            do throws(DocumentError) {
+                try draw(page: index, width: width, height: height, masks: masks, into: raw.baseAddress!, stride: width * 4)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return RenderedImage(width: width, height: height, pixels: bytes)
+    }
+
+    /// Decodes page `index` and draws it into `width`×`height` pixels of 32 bits at `pixels`,
+    /// `stride` bytes a row, in DjVuLibre's RGBMASK32 format with these four masks.
+    private func draw(page index: Int, width: Int, height: Int, masks: [UInt32], into pixels: UnsafeMutableRawPointer,
+                      stride: Int) throws(DocumentError) {
         guard let page = api.ddjvu_page_create_by_pageno(document, Int32(index)) else {
             throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) cannot be read")
         }
@@ -73,27 +117,20 @@ final class DjVuDocument {
             throw DocumentError(kind: .damaged, path: path,
                                 reason: "page \(index + 1) cannot be decoded (\(lastError ?? "DjVuLibre gave no reason"))")
         }
-        var masks: [UInt32] = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0xFF00_0000]   // the last one is xored: opaque
+        var masks = masks   // (the last one is xored into every pixel)
         guard let format = masks.withUnsafeMutableBufferPointer({ api.ddjvu_format_create(DDJVU_FORMAT_RGBMASK32, 4, $0.baseAddress) }) else {
             throw DocumentError(kind: .limitExceeded, path: path, reason: "DjVuLibre could not describe the pixels")
         }
         defer { api.ddjvu_format_release(format) }
         api.ddjvu_format_set_row_order(format, 1)
         api.ddjvu_format_set_y_direction(format, 1)
-        let image = try CairoImage(width: width, height: height, path: path)
-        image.fillWhite()
-        libcairo.cairo_surface_flush(image.surface)
         var rectangle = ddjvu_rect_t(x: 0, y: 0, w: UInt32(width), h: UInt32(height))
-        let stride = Int(libcairo.cairo_image_surface_get_stride(image.surface))
-        let data = libcairo.cairo_image_surface_get_data(image.surface)!
-        let drawn = data.withMemoryRebound(to: CChar.self, capacity: stride * height) {
+        let drawn = pixels.withMemoryRebound(to: CChar.self, capacity: stride * height) {
             api.ddjvu_page_render(page, DDJVU_RENDER_COLOR, &rectangle, &rectangle, format, UInt(stride), $0)
         }
-        libcairo.cairo_surface_mark_dirty(image.surface)
         guard drawn != 0 else {
             throw DocumentError(kind: .damaged, path: path, reason: "page \(index + 1) has nothing DjVuLibre can draw")
         }
-        return image
     }
 
     /// Page `index`'s hidden text as DjVuLibre gives it (an s-expression of words with their

@@ -51,6 +51,11 @@ final class DjVuSource: PageSource {
         return try document.render(page: index, width: width, height: height)
     }
 
+    func pixels(page index: Int, width: Int, height: Int) throws(DocumentError) -> RenderedImage? {
+        try checkPage(index)
+        return try document.pixels(page: index, width: width, height: height)
+    }
+
     /// Drawn from a raster at the page's own pixels (at most 300 dots an inch when printed).
     func draw(page index: Int, in cr: OpaquePointer, forPrinting: Bool) throws(DocumentError) {
         try checkPage(index)
