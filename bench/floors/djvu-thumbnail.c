@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <libdjvu/ddjvuapi.h>
 #include <png.h>
+#include "sniff.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +25,8 @@ int main(int argc, char **argv) {
     int size = atoi(argv[1]);
     int fd = open(argv[2], O_RDONLY | O_CLOEXEC);
     if (fd < 0 || size <= 0) return 66;
-    unsigned char head[4096];
-    ssize_t got = pread(fd, head, sizeof head, 0);
+    char *type = floor_sniff(argv[2], fd);
     close(fd);
-    gboolean uncertain = FALSE;
-    char *type = g_content_type_guess(argv[2], head, got > 0 ? (gsize)got : 0, &uncertain);
     char *mime = g_content_type_get_mime_type(type);
     if (!mime || strncmp(mime, "image/vnd.djvu", 14) != 0) return 65;
     ddjvu_context_t *context = ddjvu_context_create("djvu-floor");

@@ -4,6 +4,7 @@
 // g++ -O2 info-cpp.cc $(pkg-config --cflags --libs gio-2.0 poppler-cpp)
 #include <fcntl.h>
 #include <gio/gio.h>
+#include "sniff.h"
 #include <poppler-document.h>
 #include <poppler-page.h>
 #include <unistd.h>
@@ -15,10 +16,7 @@ int main(int argc, char **argv) {
     if (argc < 2) return 64;
     int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 66;
-    unsigned char head[4096];
-    ssize_t got = pread(fd, head, sizeof head, 0);
-    gboolean uncertain = FALSE;
-    char *type = g_content_type_guess(argv[1], head, got > 0 ? (gsize)got : 0, &uncertain);
+    char *type = floor_sniff(argv[1], fd);
     char *mime = g_content_type_get_mime_type(type);
     std::unique_ptr<poppler::document> document(poppler::document::load_from_file(argv[1]));
     if (!document) return 65;

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gio/gio.h>
+#include "sniff.h"
 #include <stdio.h>
 #include <unistd.h>
 
@@ -12,10 +13,7 @@ int main(int argc, char **argv) {
     if (argc < 2) return 64;
     int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 66;
-    unsigned char head[4096];
-    ssize_t got = pread(fd, head, sizeof head, 0);
-    gboolean uncertain = FALSE;
-    char *type = g_content_type_guess(argv[1], head, got > 0 ? (gsize)got : 0, &uncertain);
+    char *type = floor_sniff(argv[1], fd);
     char *mime = g_content_type_get_mime_type(type);
     void *poppler = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
     if (!poppler) return 69;

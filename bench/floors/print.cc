@@ -10,6 +10,7 @@
 #include <cups/cups.h>
 #include <fcntl.h>
 #include <gio/gio.h>
+#include "sniff.h"
 #include <poppler-document.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -28,11 +29,8 @@ void *countPages(void *argument) {
     auto *count = static_cast<Count *>(argument);
     int fd = open(count->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return nullptr;
-    unsigned char head[4096];
-    ssize_t got = pread(fd, head, sizeof head, 0);
+    char *type = floor_sniff(count->path, fd);
     close(fd);
-    gboolean uncertain = FALSE;
-    char *type = g_content_type_guess(count->path, head, got > 0 ? (gsize)got : 0, &uncertain);
     bool pdf = g_content_type_is_a(type, "application/pdf");
     g_free(type);
     if (!pdf) return nullptr;

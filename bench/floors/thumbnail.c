@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 #include <math.h>
 #include <poppler.h>
+#include "sniff.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -18,10 +19,7 @@ int main(int argc, char **argv) {
     int size = atoi(argv[1]);
     int fd = open(argv[2], O_RDONLY | O_CLOEXEC);
     if (fd < 0 || size <= 0) return 66;
-    unsigned char head[4096];
-    ssize_t got = pread(fd, head, sizeof head, 0);
-    gboolean uncertain = FALSE;
-    char *type = g_content_type_guess(argv[2], head, got > 0 ? (gsize)got : 0, &uncertain);
+    char *type = floor_sniff(argv[2], fd);
     char *mime = g_content_type_get_mime_type(type);
     if (!mime || strcmp(mime, "application/pdf") != 0) return 65;
     PopplerDocument *document = poppler_document_new_from_fd(fd, NULL, NULL);
