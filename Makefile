@@ -212,7 +212,8 @@ clean:
 ## window against GNOME Sushi and Evince (first page, RSS over 1000 pages, under Xvfb), then video
 ## thumbnails against ffmpegthumbnailer and totem, a video's poster and a font's specimen in the window
 ## after the next-file key (warm), an animated GIF's first frame and its frame rate in the window, then office
-## documents against LibreOffice's command line (cold and warm first page, batch, RSS; and in the
+## documents against LibreOffice's command line (cold and warm first page, batch, RSS, and a batch over ~380
+## real-world office files, downloaded once from PyPI by bench/office-corpus.sh; and in the
 ## window: cold against soffice, warm after another document and through the previewer), then CSV
 ## (1 GB: first screen, last row and RSS against VisiData; the first screen in the window; the
 ## whole-file sort and find), then notes

