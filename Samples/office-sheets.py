@@ -13,6 +13,10 @@ office-fuzzed.xls        a valid compound-file header over random bytes: LibreOf
                          detection takes it for plain text, and under LibreOfficeKit Calc's Text
                          Import dialog waited for an answer forever (`soffice --convert-to png`
                          imports it as text in under two seconds).
+office-encrypted.doc     office-report.doc (from office.py) with its File Information Block's
+                         fEncrypted flag set, as Word sets it on a document saved with a password:
+                         LibreOffice 7.4 crashes when LibreOfficeKit reports such a document's
+                         password request, so Quire refuses it first. Only when office.py ran.
 
 Debian: python3-xlsxwriter, python3-cryptography, python3-olefile; msoffcrypto-tool 6.1 from
 PyPI (`make deps` puts it in .build-pydeps/; Debian's 5.0 cannot encrypt).
@@ -72,6 +76,30 @@ def fuzzed_xls(path):
         f.write(bytes(header) + bytes(r.randrange(256) for _ in range(8192)))
 
 
+def encrypted_doc(source, path):
+    import olefile
+    with open(source, "rb") as f:
+        data = bytearray(f.read())
+    with olefile.OleFileIO(bytes(data)) as ole:
+        word = bytearray(ole.openstream("WordDocument").read())
+    assert struct.unpack_from("<H", word, 0)[0] == 0xA5EC, "not a Word 97-2003 document"
+    flags = struct.unpack_from("<H", word, 0x0A)[0]
+    struct.pack_into("<H", word, 0x0A, flags | 0x0100)   # fEncrypted ([MS-DOC] 2.5.2, FibBase)
+    struct.pack_into("<I", word, 0x0E, 52)               # lKey: the size of the encryption header
+    table_name = "1Table" if flags & 0x0200 else "0Table"
+    with olefile.OleFileIO(bytes(data)) as ole:
+        table = bytearray(ole.openstream(table_name).read())
+    # An RC4 encryption header ([MS-OFFCRYPTO] 2.3.6.1: version 1.1, salt, encrypted verifier
+    # and its hash) over the start of the table stream: what Word writes before the table.
+    r = random.Random(97)
+    table[0:52] = struct.pack("<HH", 1, 1) + bytes(r.randrange(256) for _ in range(48))
+    with open(path, "wb") as f:
+        f.write(data)
+    with olefile.OleFileIO(path, write_mode=True) as ole:
+        ole.write_stream("WordDocument", bytes(word))
+        ole.write_stream(table_name, bytes(table))
+
+
 def encrypted(plain, password, path):
     with open(path, "wb") as out:
         OOXMLFile(io.BytesIO(plain)).encrypt(password, out)
@@ -86,3 +114,5 @@ if __name__ == "__main__":
     encrypted(plain, "VelvetSweatshop", os.path.join(out, "office-velvet.xlsx"))
     encrypted(plain, "secret", os.path.join(out, "office-encrypted.xlsx"))
     fuzzed_xls(os.path.join(out, "office-fuzzed.xls"))
+    if os.path.exists(os.path.join(out, "office-report.doc")):
+        encrypted_doc(os.path.join(out, "office-report.doc"), os.path.join(out, "office-encrypted.doc"))

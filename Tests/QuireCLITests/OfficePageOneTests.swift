@@ -159,4 +159,34 @@ struct OfficePageOneTests {
         let wrong = QuireBinary.run(["preview", encrypted, "--password", "nope", "--timeout", Self.seconds, "-o", scratch.file("d.png")], timeout: 180)
         #expect(wrong.status == 65 && wrong.standardError.contains("not correct"), "\(wrong.standardError)")
     }
+
+    /// A Word 97–2003 document saved with a password (`office-encrypted.doc`: the FIB's
+    /// fEncrypted flag and an RC4 encryption header): LibreOffice 7.4 crashes when
+    /// LibreOfficeKit reports its password request, which made the worker die ("exited
+    /// unexpectedly"). It is now refused before the office, in one line that says why, in the
+    /// sandboxed worker, in the command's own process and in the batch; the same document
+    /// unencrypted still has its thumbnail.
+    @Test func anEncryptedWordDocumentIsPasswordProtectedNotACrash() throws {
+        let scratch = TemporaryDirectory()
+        let sample = Samples.path("office-encrypted.doc")
+        for sandbox in [true, false] {
+            var environment = ProcessInfo.processInfo.environment
+            if !sandbox { environment["QUIRE_BWRAP"] = "/nonexistent/bwrap" }
+            for command in [["thumbnail", sample, scratch.file("a.png")], ["preview", sample, "-o", scratch.file("b.png")]] {
+                let refused = QuireBinary.run(command + ["--timeout", Self.seconds], timeout: 180, environment: environment)
+                #expect(refused.status == 65 && refused.errorLines.count == 1, "\(command[0]), sandbox \(sandbox): \(refused.status) \(refused.standardError)")
+                #expect(refused.standardError.contains("password-protected (an encrypted Word 97–2003 document"), "\(refused.standardError)")
+                #expect(!refused.standardError.contains("unexpectedly"), "\(refused.standardError)")
+            }
+        }
+        let tree = scratch.file("tree")
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sample, toPath: tree + "/encrypted.doc")
+        try FileManager.default.copyItem(atPath: Samples.path("office-report.doc"), toPath: tree + "/report.doc")
+        let batch = QuireBinary.run(["thumbnail", "--batch", "--jobs", "1", "--json", "--timeout", Self.seconds, tree], timeout: 180,
+                                    environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": scratch.file("cache")]) { $1 })
+        #expect(batch.standardOutputText.contains("\"generated\":1") && batch.standardOutputText.contains("\"failed\":1"),
+                "\(batch.standardOutputText) \(batch.standardError)")
+        #expect(batch.standardOutputText.contains("password-protected") && !batch.standardOutputText.contains("unexpectedly"), "\(batch.standardOutputText)")
+    }
 }

@@ -170,6 +170,7 @@ import QuireTypes
     @Test(arguments: [
         ("office-truncated.docx", DocumentError.Kind.damaged), ("office-garbage.doc", .damaged),
         ("office-bomb.docx", .limitExceeded), ("bomb.odt", .limitExceeded), ("truncated.odt", .damaged),
+        ("office-encrypted.doc", .passwordRequired),
     ])
     func badInputIsRefusedBeforeTheOffice(sample: String, kind: DocumentError.Kind) throws {
         #expect {

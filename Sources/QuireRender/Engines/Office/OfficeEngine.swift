@@ -44,6 +44,10 @@ enum OfficeEngine {
             try ZipDirectoryCheck.check(input.file, limits: input.limits)
         } else {
             try CompoundFileCheck.check(input.file)
+            if CompoundFileCheck.isEncryptedWordDocument(input.file) {
+                throw DocumentError(kind: .passwordRequired, path: input.file.path,
+                                    reason: "the document is password-protected (an encrypted Word 97–2003 document: LibreOffice fails on its password request, so it cannot be opened)")
+            }
         }
         do throws(DocumentError) {
             // Page 1 alone (a thumbnail, `preview` of page 1) is painted from LibreOffice's
