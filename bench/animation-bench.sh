@@ -28,6 +28,8 @@ window_bench_start animation-bench
 # The floor: a bare GTK 4 window that paints a red rectangle (bench/floors/gtk4-window-floor.c),
 # timed by the same probe in the same runs: what GTK's own start costs on this machine.
 cc -O2 "$ROOT/bench/floors/gtk4-window-floor.c" -o "$WORK/gtk4-window-floor" $(pkg-config --cflags --libs gtk4) 2>/dev/null || exit 70
+# The same window with libadwaita started first (quire-look's native look): adw_init's stylesheet.
+cc -O2 -DWITH_ADWAITA "$ROOT/bench/floors/gtk4-window-floor.c" -o "$WORK/adw-window-floor" $(pkg-config --cflags --libs libadwaita-1) 2>/dev/null || exit 70
 tree() { local pid=$1 child; echo "$pid"; for child in $(cat /proc/"$pid"/task/*/children 2>/dev/null); do tree "$child"; done; }
 rss_kb() { local total=0 pid kb; for pid in $(tree "$1"); do kb=$(awk '/^VmRSS/ {print $2}' /proc/"$pid"/status 2>/dev/null); total=$((total + ${kb:-0})); done; echo "$total"; }
 # Waits until a process (not this shell's child: the probe's) has gone, and its window with it.
@@ -41,7 +43,7 @@ DELAY=$("$QUIRE" info --json "$FILE" | tr -d '\n ' | sed -n 's/.*"animation":{"d
 
 echo "== animated GIF in quire look: $NAME, Xvfb, $RUNS cold starts, $PLAY s of playing each (frame delay $DELAY ms) =="
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-FIRST=""; PAINTED=""; RATES=""; LATE=""; RSS=""; FLOOR=""
+FIRST=""; PAINTED=""; RATES=""; LATE=""; RSS=""; FLOOR=""; ADW_FLOOR=""
 for run in $(seq 1 "$RUNS"); do
     "$ROOT/Tests/Support/x11-testbed.sh" stop "$BED" 2>/dev/null
     rm -rf "$BED" "$WORK/trace"
@@ -74,9 +76,13 @@ for run in $(seq 1 "$RUNS"); do
     floor=$(sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out")
     FLOOR+="$floor "
     pid=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$out"); [ -n "$pid" ] && kill "$pid" 2>/dev/null && gone "$pid"
+    out=$("$WORK/window-probe" -c FF2828 -d 40 -t 30 -- "$WORK/adw-window-floor")
+    ADW_FLOOR+="$(sed -n 's/.*page_ms=\([-0-9]*\).*/\1/p' <<<"$out") "
+    pid=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$out"); [ -n "$pid" ] && kill "$pid" 2>/dev/null && gone "$pid"
 done
 echo "first frame on screen: $(tr ' ' '\n' <<<"$FIRST" | grep . | summary) ms; painted (trace) $(tr ' ' '\n' <<<"$PAINTED" | grep . | summary) ms"
 echo "floor (bare GTK 4 window, first paint): $(tr ' ' '\n' <<<"$FLOOR" | grep . | summary) ms"
+echo "floor with libadwaita started first:    $(tr ' ' '\n' <<<"$ADW_FLOOR" | grep . | summary) ms"
 echo "frames shown / due:    $(tr ' ' '\n' <<<"$RATES" | grep . | summary); late frames $(tr ' ' '\n' <<<"$LATE" | grep . | summary)"
 echo "RSS while playing:     $(tr ' ' '\n' <<<"$RSS" | grep . | summary) MB (window + worker)"
 echo "goal: every frame shown at its time (1.000), none late"

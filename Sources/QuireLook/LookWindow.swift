@@ -135,12 +135,14 @@ final class LookWindow {
         buildBody()
         connect()
         Self.active = self
-        // Answers that came while GTK started: pages go to the view; a file opened is shown
-        // by the reload below.
-        for update in model.update() {
+        // Answers that came while GTK started: a file opened is shown by the reload, then pages
+        // go to the view (after it: the reload starts the view afresh, which would drop a page
+        // rendered before the window existed, such as a small image's page 1).
+        let early = model.update()
+        reload()
+        for update in early {
             if case .page(let job, let result) = update, job.purpose == .view || job.purpose == .printPreview { pages.received(job, result) }
         }
-        reload()
         renderAhead()
     }
 

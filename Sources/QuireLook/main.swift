@@ -77,17 +77,25 @@ if !request.renderWorker.isEmpty {
     configuration.worker = WorkerCommand(executable: renderWorker[0], renderLimits: render, limits: limits)
 }
 configuration.renderTimeout = request.timeout
+// The page view of a window of the default size (900×860 less its bars, or less on a small
+// screen) is larger than this on a 1024×768 screen or any larger one: an image smaller than it
+// is shown at its own size whatever the view's exact size, so it is rendered as soon as the
+// worker has opened it, while GTK starts, instead of after the window is built (an animated
+// GIF's first frame). On a smaller screen the view asks for its own size as before.
+configuration.pageOneAheadBox = (width: 800, height: 560)
 configuration.csvAsSpreadsheet = request.csvAsSpreadsheet
 // The worker starts and opens the first file (its pages' sizes read there) at once, on the
 // model's render thread, while this thread opens the display and loads GTK's settings and theme.
 let model = ViewerModel(paths: files, configuration: configuration, unacceptedLimit: 2) { LookWindow.wake() }
 if let password { model.unlock(password: password) }
+LookTrace.mark("render thread started")
 
 g_set_prgname("quire-look")
 g_set_application_name("Quire Look")
 if gtk_init_check() == 0 { fail("cannot open the display", 69) }
-Adwaita.start()
 LookTrace.mark("display opened")
+Adwaita.start()
+LookTrace.mark("libadwaita started")
 ColorScheme.followDesktop()
 _ = gtk_settings_get_default()  // GTK's settings and theme, here while the file opens
 LookTrace.mark("theme loaded")

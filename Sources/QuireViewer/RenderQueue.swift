@@ -39,6 +39,11 @@ public final class RenderQueue: Sendable {
         var runningSince = 0.0
         var stopped = false
         var inbox: [RenderDelivery] = []
+        /// Page 1 rendered before it was asked for (``OpenJob/pageOneAhead``), until it is taken;
+        /// then, until the next take, the page just handed over unasked: the front-end's request
+        /// for it, made while it takes the file's facts, is already answered.
+        var ahead: PageRenderJob?
+        var aheadTaken: PageRenderJob?
     }
 
     private enum Running: Sendable, Hashable {
@@ -119,6 +124,7 @@ public final class RenderQueue: Sendable {
                 }
             }
             if !delivered.isEmpty { waiting.removeAll { delivered.contains($0) } }
+            if let ahead = state.aheadTaken { waiting.removeAll { $0 == ahead } }
             guard state.pages[purpose.rawValue] != waiting else { return false }
             state.pages[purpose.rawValue] = waiting
             return true
@@ -154,6 +160,11 @@ public final class RenderQueue: Sendable {
     public func take() -> [RenderDelivery] {
         let taken = shared.state.withLock { state in
             defer { state.inbox = [] }
+            state.aheadTaken = nil
+            if let ahead = state.ahead, state.inbox.contains(where: { if case .page(ahead, _) = $0 { true } else { false } }) {
+                state.ahead = nil
+                state.aheadTaken = ahead
+            }
             return state.inbox
         }
         if !taken.isEmpty { shared.doorbell.ring() }  // room again under the unaccepted limit
@@ -267,6 +278,16 @@ public final class RenderQueue: Sendable {
                         try client.open(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon)
                     }
                     delivery = .opened(job, result)
+                    // Page 1 whose size every view gives it: rendered next, while the front-end
+                    // takes the facts (its own request for it finds it running or delivered).
+                    if case .success(let facts) = result, let ahead = job.pageOneAhead(for: facts) {
+                        shared.state.withLock { state in
+                            if state.pages[PageRenderJob.Purpose.view.rawValue].isEmpty {
+                                state.pages[PageRenderJob.Purpose.view.rawValue] = [ahead]
+                                state.ahead = ahead
+                            }
+                        }
+                    }
                 case .printable:
                     let result = Result { () throws(RenderProblem) in
                         try client.printable(job.request, interrupt: shared.doorbell.readEnd, abandon: abandon)

@@ -50,6 +50,13 @@ public final class ViewerModel {
         /// CSV and TSV files laid out by LibreOffice Calc as spreadsheets (`--csv-as-spreadsheet`)
         /// instead of shown as text.
         public var csvAsSpreadsheet = false
+        /// The smallest page box (device pixels) the front-end's view will have for the first
+        /// file, when known before it is on screen. A first page whose size does not depend on
+        /// the box from this size up (an image smaller than it: images are never enlarged) is
+        /// rendered as soon as the worker has opened the file, while the front-end is still
+        /// starting; the front-end's own request for that page then finds it rendered. nil:
+        /// pages are rendered only when asked for.
+        public var pageOneAheadBox: (width: Int, height: Int)?
 
         public init(printSystem: PrintSystem = PrintSystem(), conversion: PrintConversion = .standard,
                     resume: ResumeStore? = ResumeStore.standard(), cacheByteLimit: Int = 64 << 20,
@@ -478,7 +485,13 @@ public final class ViewerModel {
             var request = documentRequest(file, firstPageFirst: true)
             request.tableSort = file.tableSort
             request.tableWindow = file.tableWindow
-            let job = OpenJob(file: fileIndex, request: request)
+            var job = OpenJob(file: fileIndex, request: request)
+            if let box = configuration.pageOneAheadBox, !file.resumed, file.zoom == 1 {
+                job.pageOneAhead = PageRenderJob(file: fileIndex, path: file.path, password: file.password, page: 0,
+                                                 width: box.width, height: box.height, maximumFileSize: configuration.maximumFileSize,
+                                                 csvAsSpreadsheet: configuration.csvAsSpreadsheet, developRaw: file.developRaw)
+                job.pageOneAheadLimits = configuration.limits
+            }
             file.state = .opening(job)
             queue.wantOpen([job])
         case .opening(let job):

@@ -64,6 +64,38 @@ final class RenderQueueTests {
         #expect(images[0].pixels != images[1].pixels)
     }
 
+    /// With ``ViewerModel/Configuration/pageOneAheadBox``, page 1 of an image smaller than the
+    /// box comes without being asked for, right after the file opened, at the size the view
+    /// then asks for (its own request finds it delivered: it is not rendered twice); a PDF,
+    /// whose size follows the view, and a model without the box get nothing unasked.
+    @Test func pageOneOfASmallImageIsRenderedBeforeItIsAskedFor() throws {
+        var ahead = configuration()
+        ahead.pageOneAheadBox = (width: 800, height: 560)
+        let image = ViewerModel(paths: [DocumentPath(Samples.path("quadrants.png"))], configuration: ahead)
+        defer { image.close() }
+        let received = Self.pages(updates(image) { !Self.pages($0).isEmpty })
+        let page = try #require(received.first, "page 1 came without being asked for")
+        #expect(page.0.page == 0 && page.0.width == 64 && page.0.height == 48, "at the image's own size: \(page.0.width)x\(page.0.height)")
+        #expect(try page.1.get().image.width == 64)
+        // What the view asks for (a box larger than the ahead box) is that very page.
+        #expect(image.pageJob(0, fitting: (width: 876, height: 700)) == page.0)
+        image.want([page.0])
+        usleep(300_000)
+        #expect(Self.pages(image.update()).isEmpty, "delivered once, not rendered again when asked")
+
+        let pdf = ViewerModel(paths: [DocumentPath(Samples.path("document.pdf"))], configuration: ahead)
+        defer { pdf.close() }
+        let opened = updates(pdf) { $0.contains { if case .opened = $0 { true } else { false } } }
+        usleep(500_000)
+        #expect(Self.pages(opened + pdf.update()).isEmpty, "a PDF page's size follows the view: not rendered unasked")
+
+        let plain = ViewerModel(paths: [DocumentPath(Samples.path("quadrants.png"))], configuration: configuration())
+        defer { plain.close() }
+        let plainOpened = updates(plain) { $0.contains { if case .opened = $0 { true } else { false } } }
+        usleep(500_000)
+        #expect(Self.pages(plainOpened + plain.update()).isEmpty, "without the box, nothing unasked")
+    }
+
     @Test func aNewerWishListReplacesPagesNotYetStarted() throws {
         let model = ViewerModel(paths: [DocumentPath(Samples.path("thousand-pages.pdf"))], configuration: configuration())
         defer { model.close() }

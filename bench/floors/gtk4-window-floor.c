@@ -2,7 +2,13 @@
  * drawing area that paints a white page with a red rectangle (what window-probe waits for),
  * nothing else: no document, no worker, no actions. Same settings as quire-look (cairo
  * renderer, GL disabled). bench/look-window-bench.sh runs it beside the viewers.
- * Build: cc -O2 gtk4-window-floor.c -o gtk4-window-floor $(pkg-config --cflags --libs gtk4) */
+ * Build: cc -O2 gtk4-window-floor.c -o gtk4-window-floor $(pkg-config --cflags --libs gtk4)
+ * With -DWITH_ADWAITA (and libadwaita-1 from pkg-config) it starts libadwaita first, as
+ * quire-look does for its native look: adw_init loads libadwaita's stylesheet (the floor of a
+ * window that looks like a GNOME application). */
+#ifdef WITH_ADWAITA
+#include <adwaita.h>
+#endif
 #include <gtk/gtk.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +39,9 @@ int main(void) {
         setenv("GDK_DEBUG", "gl-disable", 1);
     }
     if (!gtk_init_check()) return 69;
+#ifdef WITH_ADWAITA
+    adw_init();
+#endif
     GtkWidget *window = gtk_window_new();
     gtk_window_set_default_size(GTK_WINDOW(window), 900, 860);
     gtk_window_set_title(GTK_WINDOW(window), "floor");
