@@ -44,7 +44,7 @@ final class ProblemPage {
             return ("dialog-password-symbolic", "\(quoted) Is Password-Protected", "Type its password to open it.")
         case .wrongPassword:
             return ("dialog-password-symbolic", "\(quoted) Is Password-Protected", "That password is not correct. Try again.")
-        case .damaged, .unreadable, .unsupported, .limitExceeded:
+        case .damaged, .unreadable, .unsupported, .limitExceeded, .rendererFailed:
             break
         }
         var reason = problem.message

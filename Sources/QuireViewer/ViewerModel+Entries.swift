@@ -54,7 +54,7 @@ extension ViewerModel {
         if case .entry(_, let answer)? = answer(to: job) { result = answer }
         switch result {
         case nil:
-            return ViewerProblem(kind: .damaged, message: "the renderer did not read \(entry.path) in time")
+            return ViewerProblem(kind: .rendererFailed, message: "the renderer did not read \(entry.path) in time")
         case .failure(let problem)?:
             return ViewerProblem(problem)
         case .success(let bytes)?:
@@ -79,7 +79,7 @@ extension ViewerModel {
                                                                      maximumFileSize: configuration.maximumFileSize),
                           want: .entry(entry.path))
         guard case .entry(_, let answer)? = answer(to: job) else {
-            return .failure(ViewerProblem(kind: .damaged, message: "the renderer did not read \(entry.path) in time"))
+            return .failure(ViewerProblem(kind: .rendererFailed, message: "the renderer did not read \(entry.path) in time"))
         }
         switch answer {
         case .failure(let problem): return .failure(ViewerProblem(problem))

@@ -220,7 +220,7 @@ extension ViewerModel {
             if let known = pageText(page) { return known }
             usleep(2_000)
         }
-        return .failure(ViewerProblem(kind: .damaged, message: "the text of page \(page + 1) did not come back from the renderer"))
+        return .failure(ViewerProblem(kind: .rendererFailed, message: "the text of page \(page + 1) did not come back from the renderer"))
     }
 
     /// Page `index` (0-based) of the current file as a thumbnail fitting `box` whatever the

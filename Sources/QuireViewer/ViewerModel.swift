@@ -861,7 +861,7 @@ public final class ViewerModel {
             }
             usleep(2_000)
         }
-        throw ViewerProblem(kind: .damaged, message: "page \(job.page + 1) did not come back from the renderer")
+        throw ViewerProblem(kind: .rendererFailed, message: "page \(job.page + 1) did not come back from the renderer")
     }
 
     /// Rendered pages held by the blocking calls now (bytes).

@@ -17,6 +17,9 @@ public struct ViewerProblem: Error, Sendable, Hashable, CustomStringConvertible 
         case unsupported
         /// Over a limit (pages, pixels, size).
         case limitExceeded
+        /// The renderer crashed, was killed or took longer than its time limit: the file itself
+        /// may be fine (a long document on a busy machine), so it is not called damaged.
+        case rendererFailed
     }
 
     public let kind: Kind
@@ -32,11 +35,12 @@ public struct ViewerProblem: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The render service's problem in the viewer's words (a worker that crashed, hung or was
-    /// killed shows as damaged content, with the reason).
+    /// killed says so, with the reason; a dropped request as the renderer's failure too).
     public init(_ problem: RenderProblem) {
         switch problem.kind {
         case .unreadable: self.init(kind: .unreadable, message: problem.message)
-        case .damaged, .workerFailed, .cancelled: self.init(kind: .damaged, message: problem.message)
+        case .damaged: self.init(kind: .damaged, message: problem.message)
+        case .workerFailed, .cancelled: self.init(kind: .rendererFailed, message: problem.message)
         case .passwordRequired: self.init(kind: .passwordRequired, message: problem.message)
         case .wrongPassword: self.init(kind: .wrongPassword, message: problem.message)
         case .unsupported: self.init(kind: .unsupported, message: problem.message)
