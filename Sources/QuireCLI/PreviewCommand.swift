@@ -214,7 +214,9 @@ struct PreviewCommand: AsyncParsableCommand {
             .map { $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.".unicodeScalars.contains($0) ? String($0) : "_" }
             .joined().prefix(80)
         let file = directory + "/\(safeName)-page-\(selected[0] + 1)-\(getpid()).png"
-        try OutputFile.write(try PNGEncoder.encode(image), to: DocumentPath(file), permissions: 0o600)
+        let png = try PNGEncoder.encode(image)
+        Watchdog.settle()
+        try OutputFile.write(png, to: DocumentPath(file), permissions: 0o600)
         try DefaultApplication.open(DocumentPath(file))
         Terminal.out("opened \(file)\n")
     }
@@ -303,6 +305,7 @@ struct PreviewCommand: AsyncParsableCommand {
             try Terminal.outputData(files[0])
             return
         }
+        Watchdog.settle()
         if files.count == 1 {
             try OutputFile.write(files[0], to: output, inputs: [renderer.path])
             return

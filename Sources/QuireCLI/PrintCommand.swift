@@ -250,7 +250,7 @@ struct PrintCommand: AsyncParsableCommand {
         }
         // Reading and converting is done: the time limit does not cover talking to CUPS
         // (a job must never be cut off half-submitted).
-        Watchdog.disarm()
+        Watchdog.settle()
         let resolved = try await target.value
         // Saved options (lpoptions) that compose sheets: Quire composes, as for the same words
         // on the command line, instead of leaving number-up to CUPS.
@@ -298,7 +298,7 @@ struct PrintCommand: AsyncParsableCommand {
         // Talking to CUPS is bounded by the print system's own time limit (the same seconds),
         // so the file's limit stops meanwhile: a scheduler that does not answer is reported as
         // such, not as the file taking too long.
-        Watchdog.disarm()
+        Watchdog.settle()
         var destination = target?.destination
         if destination == nil {
             let found = Result { () throws(PrintError) -> Destination in try printer.system.destination(named: request.destination) }
@@ -341,7 +341,7 @@ struct PrintCommand: AsyncParsableCommand {
         }
         Watchdog.arm(seconds: request.seconds, path: request.files[0])
         let job = try printer.compose(document, pageRanges: options.pageRanges, sheet: sheet)
-        Watchdog.disarm()
+        Watchdog.settle()
         let name = request.files[0].displayName
         if let output = request.output {
             do { try OutputFile.write(job.pdf, to: output, inputs: request.files) } catch {
@@ -422,7 +422,7 @@ struct PrintCommand: AsyncParsableCommand {
                                           csvAsSpreadsheet: request.csvAsSpreadsheet, interpreters: CommandInterpreters.forDocuments))
         }
         let plan = try printer.plan(documents, destination: request.destination, options: options)
-        Watchdog.disarm()
+        Watchdog.settle()
         if let preview = request.preview {
             guard plan.items.count == 1 else { throw PrintError(.invalidOption, "--preview takes exactly one file") }
             let data = try printer.previewPDF(plan)

@@ -143,6 +143,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 switch try service.thumbnail(request) {
                 case .rendered(_, _, _, let pngs):
                     guard let png = pngs[size] else { return .software }
+                    Watchdog.settle()
                     try OutputFile.write(png, to: outputPath, permissions: 0o600, inputs: [path])
                     return .ok
                 case .failed(let failure, _, _):

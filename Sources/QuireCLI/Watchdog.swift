@@ -63,6 +63,36 @@ enum Watchdog {
         state.withLock { $0.deadline = .infinity }
     }
 
+    /// The file's work is done and its output is about to be written: the time limit ends here,
+    /// so that it cannot run out while the output is put in place and end the process with a
+    /// failure status beside a finished file. When it has already run out, the process ends
+    /// now, as the limit says, and nothing is written. Call on the thread that does the work.
+    static func settle() {
+        if let timer = limitingTimer {
+            try? timer.arm(seconds: 0)
+            // Fired while something on this thread had the signal blocked: the limit ran out.
+            var pending = sigset_t()
+            if sigpending(&pending) == 0 && sigismember(&pending, timer.signal) == 1, let bytes = signalMessage {
+                try? FileDescriptor(rawValue: signalOutput)
+                    .writeAll(UnsafeRawBufferPointer(start: bytes, count: signalMessageCount))
+                _exit(ExitStatus.temporaryFailure.rawValue)
+            }
+        }
+        let expired = state.withLock { state -> (message: String, output: Int32)? in
+            guard state.deadline > now() else { return (state.message, state.errorOutput) }
+            state.deadline = .infinity
+            return nil
+        }
+        if let expired {
+            expired.message.withCString { _ = write(expired.output, $0, strlen($0)) }
+            _exit(ExitStatus.temporaryFailure.rawValue)
+        }
+        // Test hook: a slow disk, where the output takes longer to write than the limit had left.
+        if let text = Terminal.environment("QUIRE_TEST_OUTPUT_DELAY_SECONDS"), let delay = Double(text), delay > 0 {
+            usleep(UInt32(min(delay, 60) * 1_000_000))
+        }
+    }
+
     /// The line written when `path` runs out of time.
     private static func message(seconds: Int, path: DocumentPath) -> String {
         "quire: \(path): gave up after \(seconds) s, the per-file time limit (\(Limit.time.option))\n"
@@ -74,6 +104,9 @@ enum Watchdog {
     nonisolated(unsafe) private static var signalMessageCount = 0
     nonisolated(unsafe) private static var signalMessageCapacity = 0
     nonisolated(unsafe) private static var signalOutput: Int32 = STDERR_FILENO
+    /// The timer of the ``limiting(seconds:path:_:)`` call running now (on its thread), for
+    /// ``settle()``.
+    nonisolated(unsafe) private static var limitingTimer: ThreadTimer?
 
     /// The timer's signal, its handler installed on first use: a real-time signal, so that no
     /// library's `alarm` or SIGALRM can be taken for the limit.
@@ -122,7 +155,9 @@ enum Watchdog {
         }
         signalMessage?.initialize(from: text, count: text.count)
         signalMessageCount = text.count
+        limitingTimer = timer
         defer {
+            limitingTimer = nil
             ThreadTimer.restore(signal, blocked: wasBlocked)
             withExtendedLifetime(timer) {}
         }

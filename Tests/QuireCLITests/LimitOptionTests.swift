@@ -130,6 +130,24 @@ import QuireTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
     }
 
+    /// The time limit covers the work, not writing its result: a limit that would run out while
+    /// the output is put in place (here a test hook waits 3 s between the two, past a 1 s limit)
+    /// neither ends the run with a failure status beside a finished file nor loses the file
+    /// (the hostile corpus once saw "preview … failed but left out.png" on a loaded machine).
+    @Test func theTimeLimitEndsWhenTheOutputIsWritten() throws {
+        let scratch = TemporaryDirectory()
+        let image = Samples.path("format.png")
+        for (arguments, output) in [(["thumbnail", "--timeout", "1", image, scratch.file("t.png")], scratch.file("t.png")),
+                                    (["preview", "--timeout", "1", "-o", scratch.file("p.png"), image], scratch.file("p.png")),
+                                    (["preview", "--timeout", "1", "--format", "pdf", "-o", scratch.file("p.pdf"), image], scratch.file("p.pdf"))] {
+            let result = Self.run(arguments, ["QUIRE_TEST_OUTPUT_DELAY_SECONDS": "3"], timeout: 30)
+            #expect(result.status == 0, "\(arguments): \(result.status) \(result.standardError)")
+            #expect(result.elapsed >= 3, "\(arguments): the hook waited (\(result.elapsed) s)")
+            #expect(FileManager.default.fileExists(atPath: output), "\(arguments)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["p.pdf", "p.png", "t.png"])
+    }
+
     /// Batch workers get the parent's limits.
     @Test func batchWorkersUseTheLimits() throws {
         let scratch = TemporaryDirectory()
