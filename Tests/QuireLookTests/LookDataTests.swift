@@ -218,10 +218,17 @@ final class LookDataTests {
         #expect(tree.contains { $0.role == "list item" && $0.name == "customers" && $0.detail == "table · 250 rows" },
                 "\(tree.filter { $0.role == "list item" }.map { "\($0.name): \($0.detail)" })")
         #expect(bed.select("customers"))
-        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "Customer 001" } }
+        // The rows and their header (a loaded machine read the tree once between the two, and a
+        // table's tree takes a while to read: a minute at most).
+        tree = bed.waitForAccessible(timeout: 60) { tree in
+            tree.contains { $0.role == "label" && $0.name == "Customer 001" } && Self.header(tree, "name") != nil
+        }
+        #expect(tree.contains { $0.role == "label" && $0.name == "Customer 001" }, "\(tree.count) objects read")
         #expect(Self.header(tree, "name") != nil, "\(tree.filter { $0.detail.contains("ort") }.map(\.name))")
         #expect(bed.select("orders"))
-        tree = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "item-1" && $0.states.contains("visible") } }
+        tree = bed.waitForAccessible(timeout: 60) { tree in
+            tree.contains { $0.role == "label" && $0.name == "item-1" && $0.states.contains("visible") } && Self.header(tree, "quantity") != nil
+        }
         #expect(Self.rows(tree, prefix: "item-", list: "Rows of orders").first == "item-1",
                 "\(Self.rows(tree, prefix: "item-", list: "Rows of orders").prefix(5))")
         #expect(Self.header(tree, "quantity") != nil)
