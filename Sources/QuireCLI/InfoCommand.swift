@@ -72,10 +72,14 @@ struct InfoCommand: AsyncParsableCommand {
                          maximumFileSize: Int64, renderLimits: RenderLimits, csvAsSpreadsheet: Bool = false,
                          showLocation: Bool = false) throws -> ExitStatus? {
         var firstFailure: ExitStatus?
-        var records: [InfoRecord] = []
         let styled = Terminal.stylesStandardOutput
+        // The JSON array is written a file at a time: a file that runs out of time ends it with
+        // that file's object, so what was learnt of the files before it is kept.
+        let array = json ? InfoRecord.ArrayWriter() : nil
         for (index, path) in paths.enumerated() {
-            try Watchdog.limiting(seconds: seconds, path: path) {
+            let tail = try array?.closingTail(InfoRecord(path: path, error: .timeout(seconds: seconds))) ?? []
+            let record = try Watchdog.limiting(seconds: seconds, path: path, standardOutputTail: tail) { () throws -> InfoRecord? in
+                var record: InfoRecord?
                 var opened: Document?
                 do {
                     // An empty file has a type (by its name) and an info card like any other.
@@ -88,22 +92,27 @@ struct InfoCommand: AsyncParsableCommand {
                         firstFailure = firstFailure ?? ExitStatus.of(problem)
                     }
                     if json {
-                        records.append(InfoRecord(info: info))
+                        record = InfoRecord(info: info)
                     } else {
+                        Watchdog.settle()
                         Terminal.out((index > 0 ? "\n" : "") + InfoCardFormatter.card(info, styled: styled))
                     }
                 } catch let error as InputError {
                     Terminal.error(error.hinted)
                     firstFailure = firstFailure ?? ExitStatus.of(error)
-                    records.append(InfoRecord(path: path, error: InfoRecord.ErrorRecord(error)))
+                    record = InfoRecord(path: path, error: InfoRecord.ErrorRecord(error))
                 } catch let error as DocumentError {
                     Terminal.error(error.hinted)
                     firstFailure = firstFailure ?? ExitStatus.of(error)
-                    records.append(InfoRecord(path: path, document: opened, error: InfoRecord.ErrorRecord(error)))
+                    record = InfoRecord(path: path, document: opened, error: InfoRecord.ErrorRecord(error))
                 }
+                // The file's work is done: its time limit ends before its object is written.
+                Watchdog.settle()
+                return record
             }
+            if let array, let record { try array.write(record) }
         }
-        if json { Terminal.out(try InfoRecord.encode(records) + "\n") }
+        array?.close()
         return firstFailure
     }
 }

@@ -37,6 +37,16 @@ struct InfoRecord: Encodable {
             glibDomain = error.underlying?.domain
             glibCode = error.underlying?.code
         }
+
+        private init(kind: String, message: String) {
+            self.kind = kind
+            self.message = message
+        }
+
+        /// The file took longer than the per-file time limit (the run ends with it).
+        static func timeout(seconds: Int) -> ErrorRecord {
+            ErrorRecord(kind: "timeout", message: Watchdog.reason(seconds: seconds))
+        }
     }
 
     struct CapabilityRecord: Encodable {

@@ -23,6 +23,8 @@ enum Watchdog {
         var message = ""
         var started = false
         var errorOutput: Int32 = STDERR_FILENO
+        /// Written to standard output after the line (``limiting(seconds:path:standardOutputTail:_:)``).
+        var tail: [UInt8] = []
     }
     private static let state = Mutex(State())
 
@@ -72,21 +74,18 @@ enum Watchdog {
             try? timer.arm(seconds: 0)
             // Fired while something on this thread had the signal blocked: the limit ran out.
             var pending = sigset_t()
-            if sigpending(&pending) == 0 && sigismember(&pending, timer.signal) == 1, let bytes = signalMessage {
-                try? FileDescriptor(rawValue: signalOutput)
-                    .writeAll(UnsafeRawBufferPointer(start: bytes, count: signalMessageCount))
+            if sigpending(&pending) == 0 && sigismember(&pending, timer.signal) == 1 {
+                signalMessage.write(to: signalOutput)
+                signalTail.write(to: STDOUT_FILENO)
                 _exit(ExitStatus.temporaryFailure.rawValue)
             }
         }
-        let expired = state.withLock { state -> (message: String, output: Int32)? in
-            guard state.deadline > now() else { return (state.message, state.errorOutput) }
+        let expired = state.withLock { state -> State? in
+            guard state.deadline > now() else { return state }
             state.deadline = .infinity
             return nil
         }
-        if let expired {
-            expired.message.withCString { _ = write(expired.output, $0, strlen($0)) }
-            _exit(ExitStatus.temporaryFailure.rawValue)
-        }
+        if let expired { end(expired) }
         // Test hook: a slow disk, where the output takes longer to write than the limit had left.
         if let text = Terminal.environment("QUIRE_TEST_OUTPUT_DELAY_SECONDS"), let delay = Double(text), delay > 0 {
             usleep(UInt32(min(delay, 60) * 1_000_000))
@@ -95,14 +94,42 @@ enum Watchdog {
 
     /// The line written when `path` runs out of time.
     private static func message(seconds: Int, path: DocumentPath) -> String {
-        "quire: \(path): gave up after \(seconds) s, the per-file time limit (\(Limit.time.option))\n"
+        "quire: \(path): \(reason(seconds: seconds))\n"
+    }
+
+    /// Why a file was given up: "gave up after 60 s, the per-file time limit (--timeout)".
+    static func reason(seconds: Int) -> String {
+        "gave up after \(seconds) s, the per-file time limit (\(Limit.time.option))"
+    }
+
+    /// Bytes kept where the timer signal's handler can write them without allocating.
+    private struct SignalText {
+        private var bytes: UnsafeMutablePointer<UInt8>?
+        private var count = 0
+        private var capacity = 0
+
+        mutating func set(_ text: [UInt8]) {
+            count = 0
+            if capacity < text.count {
+                bytes?.deallocate()
+                bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: text.count)
+                capacity = text.count
+            }
+            bytes?.initialize(from: text, count: text.count)
+            count = text.count
+        }
+
+        /// write(2) in a loop, no allocation: async-signal-safe.
+        func write(to descriptor: Int32) {
+            guard let bytes, count > 0 else { return }
+            try? FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(start: bytes, count: count))
+        }
     }
 
     // What the timer signal's handler reads: written by the limited thread before it arms its
     // timer, and the signal goes to that thread only, so no lock (none is async-signal-safe).
-    nonisolated(unsafe) private static var signalMessage: UnsafeMutablePointer<UInt8>?
-    nonisolated(unsafe) private static var signalMessageCount = 0
-    nonisolated(unsafe) private static var signalMessageCapacity = 0
+    nonisolated(unsafe) private static var signalMessage = SignalText()
+    nonisolated(unsafe) private static var signalTail = SignalText()
     nonisolated(unsafe) private static var signalOutput: Int32 = STDERR_FILENO
     /// The timer of the ``limiting(seconds:path:_:)`` call running now (on its thread), for
     /// ``settle()``.
@@ -118,11 +145,8 @@ enum Watchdog {
         signalOutput = copy >= 0 ? copy : STDERR_FILENO
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
-            if let bytes = Watchdog.signalMessage {
-                // write(2) in a loop, no allocation: async-signal-safe.
-                try? FileDescriptor(rawValue: Watchdog.signalOutput)
-                    .writeAll(UnsafeRawBufferPointer(start: bytes, count: Watchdog.signalMessageCount))
-            }
+            Watchdog.signalMessage.write(to: Watchdog.signalOutput)
+            Watchdog.signalTail.write(to: STDOUT_FILENO)
             _exit(ExitStatus.temporaryFailure.rawValue)
         }
         sigfillset(&action.sa_mask)
@@ -132,29 +156,25 @@ enum Watchdog {
 
     /// Runs `work` — one file's work, synchronous, on this thread — under the per-file time limit
     /// (0: none): when `seconds` pass first, the process writes the same one line as
-    /// ``arm(seconds:path:)`` and exits with status 75. Not nested, one thread at a time.
-    static func limiting<T>(seconds: Int, path: DocumentPath, _ work: () throws -> T) rethrows -> T {
+    /// ``arm(seconds:path:)`` and exits with status 75, after writing `standardOutputTail` to
+    /// standard output (what ends a document streamed there, such as `info --json`'s array).
+    /// Not nested, one thread at a time.
+    static func limiting<T>(seconds: Int, path: DocumentPath, standardOutputTail: [UInt8] = [],
+                            _ work: () throws -> T) rethrows -> T {
         MemoryGuard.guarding(path)
         guard seconds > 0 else { return try work() }
         let signal = timerSignal
         guard let timer = try? ThreadTimer(signal: signal) else {
             // No timer left (RLIMIT_SIGPENDING): the watching thread instead.
-            arm(seconds: seconds, path: path)
+            arm(seconds: seconds, path: path, tail: standardOutputTail)
             defer { disarm() }
             return try work()
         }
         // Unblocked before the new line is set: a signal still pending from the previous file
         // (its limit ran out as it ended, while a library had signals blocked) names that file.
         let wasBlocked = ThreadTimer.unblock(signal)
-        let text = Array(message(seconds: seconds, path: path).utf8)
-        signalMessageCount = 0
-        if signalMessageCapacity < text.count {
-            signalMessage?.deallocate()
-            signalMessage = UnsafeMutablePointer<UInt8>.allocate(capacity: text.count)
-            signalMessageCapacity = text.count
-        }
-        signalMessage?.initialize(from: text, count: text.count)
-        signalMessageCount = text.count
+        signalMessage.set(Array(message(seconds: seconds, path: path).utf8))
+        signalTail.set(standardOutputTail)
         limitingTimer = timer
         defer {
             limitingTimer = nil
@@ -162,7 +182,7 @@ enum Watchdog {
             withExtendedLifetime(timer) {}
         }
         do { try timer.arm(seconds: seconds) } catch {
-            arm(seconds: seconds, path: path)
+            arm(seconds: seconds, path: path, tail: standardOutputTail)
             defer { disarm() }
             return try work()
         }
@@ -171,6 +191,10 @@ enum Watchdog {
 
     /// Starts (or restarts, for the next file) the timer; 0 disables it.
     static func arm(seconds: Int, path: DocumentPath) {
+        arm(seconds: seconds, path: path, tail: [])
+    }
+
+    private static func arm(seconds: Int, path: DocumentPath, tail: [UInt8]) {
         MemoryGuard.guarding(path)
         let startThread = state.withLock { state -> Bool in
             guard seconds > 0 else {
@@ -179,6 +203,7 @@ enum Watchdog {
             }
             state.deadline = now() + Double(seconds)
             state.message = message(seconds: seconds, path: path)
+            state.tail = tail
             guard !state.started else { return false }
             state.started = true
             // A copy of standard error as it is now: Ghostscript's calls point descriptor 2 at a
@@ -205,14 +230,16 @@ enum Watchdog {
     /// The watchdog thread: sleeps until the deadline, then exits the process.
     private static func watch() -> Never {
         while true {
-            let (remaining, message, output) = state.withLock { state in
-                (state.deadline - now(), state.message, state.errorOutput)
-            }
-            if remaining <= 0 {
-                message.withCString { _ = write(output, $0, strlen($0)) }
-                _exit(ExitStatus.temporaryFailure.rawValue)
-            }
+            let (remaining, current) = state.withLock { state in (state.deadline - now(), state) }
+            if remaining <= 0 { end(current) }
             usleep(UInt32(min(max(remaining, 0.01), 0.2) * 1_000_000))
         }
+    }
+
+    /// The limit ran out (seen by the watching thread or ``settle()``): the line, the tail, exit.
+    private static func end(_ expired: State) -> Never {
+        expired.message.withCString { _ = write(expired.errorOutput, $0, strlen($0)) }
+        try? FileDescriptor.standardOutput.writeAll(expired.tail)
+        _exit(ExitStatus.temporaryFailure.rawValue)
     }
 }

@@ -210,11 +210,16 @@ final class RenderQueueTests {
         model.want(previews, for: .printPreview)
         model.want(view)
         model.want([view[1]])  // the view's list changes: the preview's stays
-        let received = Self.pages(updates(model) { updates in
-            Self.pages(updates).filter { $0.0.purpose == .printPreview }.count >= 2
+        // Both lists are waited for (on a loaded machine a page can take many seconds); what
+        // came is listed when something is missing.
+        let received = Self.pages(updates(model, timeout: 120) { updates in
+            let pages = Self.pages(updates)
+            return pages.filter { $0.0.purpose == .printPreview }.count >= 2
+                && pages.contains { $0.0.purpose == .view && $0.0.page == 11 }
         })
-        #expect(received.filter { $0.0.purpose == .printPreview }.map(\.0.page) == [2, 1], "both preview pages, in order")
-        #expect(received.filter { $0.0.purpose == .view }.map(\.0.page).contains(11))
+        let came = received.map { "\($0.0.purpose) \($0.0.page)\((try? $0.1.get()) == nil ? " (failed)" : "")" }
+        #expect(received.filter { $0.0.purpose == .printPreview }.map(\.0.page) == [2, 1], "both preview pages, in order: \(came)")
+        #expect(received.filter { $0.0.purpose == .view }.map(\.0.page).contains(11), "the view's page: \(came)")
         let previewPage = try #require(received.first { $0.0.purpose == .printPreview && $0.0.page == 1 }).1.get()
         #expect(previewPage.width <= 84 && previewPage.height <= 112 && max(previewPage.width, previewPage.height) >= 80)
         #expect(previewPage.image == (try model.renderPrintPreview(page: 2, fitting: box)), "the page the model renders for print")
