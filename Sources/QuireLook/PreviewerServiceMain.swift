@@ -17,6 +17,7 @@ enum PreviewerServiceMain {
         let timeout = arguments.timeout
         g_set_prgname("quire-look")
         g_set_application_name("Quire Look")
+        Adwaita.skipGTKTheme()  // no other thread yet; the workers' commands are made later
         if gtk_init_check() == 0 { fail("cannot open the display", 69) }
         Adwaita.start()
         let bus: DBusConnection

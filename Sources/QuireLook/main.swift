@@ -86,6 +86,10 @@ configuration.pageOneAheadBox = (width: 800, height: 560)
 configuration.csvAsSpreadsheet = request.csvAsSpreadsheet
 // The worker starts and opens the first file (its pages' sizes read there) at once, on the
 // model's render thread, while this thread opens the display and loads GTK's settings and theme.
+// GTK's own theme is not loaded for libadwaita to replace. Here, before the render thread
+// starts (the environment changes only while one thread runs) and after the worker's command
+// has read the environment it passes on; Adwaita.start() takes the name away again.
+Adwaita.skipGTKTheme()
 let model = ViewerModel(paths: files, configuration: configuration, unacceptedLimit: 2) { LookWindow.wake() }
 if let password { model.unlock(password: password) }
 LookTrace.mark("render thread started")

@@ -218,6 +218,49 @@ final class LookNativeTests {
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
+    /// The window starts GTK's settings with GTK's empty built-in theme, for libadwaita to
+    /// replace at once, rather than parse GTK's own theme for nothing (Adwaita.skipGTKTheme):
+    /// the window still has libadwaita's look (a light header bar, not the black of a window
+    /// without a style sheet), and the name given to GTK is not passed on to the application
+    /// Open With starts.
+    @Test func gtksOwnThemeIsSkippedWithoutChangingTheLookOrWhatOpenWithStarts() throws {
+        let bed = try WindowTestBed()
+        let applications = directory.file("data/applications"), recorded = directory.file("editor-environment")
+        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
+        let recorder = directory.file("record-environment")
+        try "#!/bin/sh\nenv > '\(recorded).part' && mv '\(recorded).part' '\(recorded)'\n"
+            .write(toFile: recorder, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder)
+        try "[Desktop Entry]\nType=Application\nName=Stand-in Editor\nExec=\(recorder) %F\nMimeType=text/plain;\n"
+            .write(toFile: applications + "/stand-in-editor.desktop", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: directory.file("config"), withIntermediateDirectories: true)
+        try "[Default Applications]\ntext/plain=stand-in-editor.desktop\n"
+            .write(toFile: directory.file("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        var environment = self.environment(bed)
+        environment["XDG_DATA_HOME"] = directory.file("data")
+        environment["GTK_THEME"] = nil
+        let viewer = try BackgroundProcess([QuireBinary.path, "look", Samples.path("notes.txt")], environment: environment,
+                                           directory: directory.path)
+        defer { viewer.stop() }
+        let window = bed.waitForWindow(named: "^notes\\.txt$")
+        #expect(window != nil, "\(viewer.errorOutput)")
+        let tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Open with Stand-in Editor" } }
+        let frame = try #require(tree.first { $0.role == "frame" }?.extents)
+        // The header bar: libadwaita's light grey across the top of the window.
+        let header = WindowTestBed.Accessible.Extents(x: 0, y: 0, width: frame.width, height: 40)
+        let shot = try bed.waitForScreenshot("styled-header", window: window) { shot in
+            shot.count(in: header) { r, g, b in r > 200 && g > 200 && b > 200 } > frame.width * 40 * 7 / 10
+        }
+        let light = shot.count(in: header) { r, g, b in r > 200 && g > 200 && b > 200 }
+        #expect(light > frame.width * 40 * 7 / 10, "\(light) light pixels of \(frame.width * 40) in the header: \(shot.path)")
+        #expect(bed.press("Open with Stand-in Editor"))
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: recorded) && Date() < deadline { usleep(100_000) }
+        let lines = try String(contentsOfFile: recorded, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("XDG_DATA_HOME=") }, "the editor's environment was recorded")
+        #expect(!lines.contains { $0.hasPrefix("GTK_THEME=") }, "\(lines.filter { $0.hasPrefix("GTK") })")
+    }
+
     /// Where Quire's own desktop entry is the type's default (a system-wide install claims every
     /// type it previews), "Open with" offers the next application for the type, never Quire:
     /// "Open with Quire" in Quire's window would only open the same view again.

@@ -5,7 +5,8 @@
  * Build: cc -O2 gtk4-window-floor.c -o gtk4-window-floor $(pkg-config --cflags --libs gtk4)
  * With -DWITH_ADWAITA (and libadwaita-1 from pkg-config) it starts libadwaita first, as
  * quire-look does for its native look: adw_init loads libadwaita's stylesheet (the floor of a
- * window that looks like a GNOME application). */
+ * window that looks like a GNOME application), after GTK's settings were made with its empty
+ * built-in theme rather than the one libadwaita replaces. */
 #ifdef WITH_ADWAITA
 #include <adwaita.h>
 #endif
@@ -38,8 +39,18 @@ int main(void) {
         setenv("GSK_RENDERER", "cairo", 1);
         setenv("GDK_DEBUG", "gl-disable", 1);
     }
+#ifdef WITH_ADWAITA
+    /* As quire-look does (Sources/QuireLook/Adwaita.swift): GTK's settings start with its
+     * built-in "Empty" theme, not the "Default" one that libadwaita replaces at once. */
+    int skip_theme = getenv("GTK_THEME") == NULL;
+    if (skip_theme) setenv("GTK_THEME", "Empty", 1);
+#endif
     if (!gtk_init_check()) return 69;
 #ifdef WITH_ADWAITA
+    if (skip_theme) {
+        gtk_settings_get_default();
+        unsetenv("GTK_THEME");
+    }
     adw_init();
 #endif
     GtkWidget *window = gtk_window_new();
