@@ -28,7 +28,9 @@ final class LookWindow {
     private let indexSheet: IndexSheetView
     private var printSheet: PrintSheetView?
     /// Markup: the header's toggle and the tool bar over a PDF's pages.
-    private var markupBar: MarkupBar!
+    /// Markup's tool bar and its header toggle, built once the first page is on screen (with
+    /// the deferred actions) or when first needed: the first frame does not wait for it.
+    private var markupBar: MarkupBar?
     /// Set when the window closes; the main loop ends.
     private(set) var isClosed = false
     /// Called once when the window closes (the previewer service keeps running).
@@ -129,8 +131,6 @@ final class LookWindow {
         pages = PageView(model: model)
         sidebar = PageSidebar(model: model)
         indexSheet = IndexSheetView(model: model)
-        markupBar = MarkupBar(window: window, pages: pages, model: { [unowned self] in self.model }, status: { [unowned self] text in self.status(text) },
-                              reopen: { [unowned self] in self.reopenFile() })
         buildHeader()
         buildBody()
         connect()
@@ -289,6 +289,21 @@ final class LookWindow {
         LookTrace.mark("actions known (print, open with)")
     }
 
+    /// Markup's bar, built now if it was not yet: its toggle goes into the header after the
+    /// Index Sheet button, the bar under the find bar (where they would have been built).
+    @discardableResult
+    private func markupTools() -> MarkupBar {
+        if let markupBar { return markupBar }
+        let bar = MarkupBar(window: window, pages: pages, model: { [unowned self] in self.model }, status: { [unowned self] text in self.status(text) },
+                            reopen: { [unowned self] in self.reopenFile() })
+        markupBar = bar
+        gtk_box_insert_child_after(cast(gtk_widget_get_parent(indexButton)), bar.toggle, indexButton)
+        gtk_box_insert_child_after(cast(gtk_widget_get_parent(searchBar)), bar.root, searchBar)
+        bar.refresh()
+        LookTrace.mark("markup bar built")
+        return bar
+    }
+
     // MARK: Building
 
     private func buildHeader() {
@@ -314,7 +329,6 @@ final class LookWindow {
         gtk_widget_set_tooltip_text(indexButton, "Index Sheet (Ctrl+Up)")
         Accessibility.setLabel(indexButton, "Index Sheet")
         gtk_header_bar_pack_start(cast(header), indexButton)
-        gtk_header_bar_pack_start(cast(header), markupBar.toggle)
         gtk_header_bar_pack_start(cast(header), previousFileButton)
         Accessibility.setLabel(fileLabel, "File position")
         gtk_header_bar_pack_start(cast(header), fileLabel)
@@ -354,7 +368,6 @@ final class LookWindow {
         gtk_search_bar_set_show_close_button(cast(searchBar), 1)
         Accessibility.setLabel(searchBar, "Find")
         gtk_box_append(cast(body), searchBar)
-        gtk_box_append(cast(body), markupBar.root)
 
         gtk_stack_add_named(cast(stack), problemPage.root, "problem")
         gtk_widget_set_vexpand(stack, 1)
@@ -465,7 +478,7 @@ final class LookWindow {
         Signal.connectIgnoringArgument(UnsafeMutableRawPointer(stack), "notify::visible-child") { [weak self] in self?.updateFooter() }
         Signal.connectReturning(window, "close-request") { [unowned self] in
             // Markup's changes not saved: the first close only says so.
-            guard self.markupBar.mayClose() else { return true }
+            guard self.markupBar?.mayClose() ?? true else { return true }
             self.close()
             return false
         }
@@ -571,7 +584,7 @@ final class LookWindow {
         gtk_toggle_button_set_active(cast(developButton), model.isDeveloped ? 1 : 0)
         applySidebar()
         sidebar.reset()
-        markupBar.refresh()
+        markupBar?.refresh()
     }
 
     /// The sidebar the button shows: the page thumbnails beside pages, a book's contents beside
@@ -807,6 +820,8 @@ final class LookWindow {
     }
 
     private func reloadActions() {
+        // Built with the other actions: after the first page is on screen when they wait for it.
+        markupTools()
         let print = model.printAction
         gtk_widget_set_visible(printButton, print.isAvailable ? 1 : 0)
         let reason = print.isAvailable ? nil : "Cannot print: \(print.reason ?? "printing is not available")"
@@ -1299,11 +1314,11 @@ final class LookWindow {
         // there), the index sheet too.
         switch command {
         case .close? where key == GDK_KEY_Escape && !isIndexShown:
-            if markupBar.mayClose() { close() }
+            if markupBar?.mayClose() ?? true { close() }
             return true
         case .find?: openFind(); return true
         case .print?: showPrintSheet(); return true
-        case .markup?: markupBar.toggleShown(); return true
+        case .markup?: markupTools().toggleShown(); return true
         case .nextMatch?: findStep(1); return true
         case .previousMatch?: findStep(-1); return true
         case .indexSheet? where model.fileCount > 1:
@@ -1351,7 +1366,7 @@ final class LookWindow {
         let paged: Bool
         if case .pages = model.content { paged = true } else { paged = false }
         switch command {
-        case .close: if markupBar.mayClose() { close() }
+        case .close: if markupBar?.mayClose() ?? true { close() }
         case .zoomIn: pages.zoom { model.zoomIn() }
         case .zoomOut: pages.zoom { model.zoomOut() }
         case .zoomToFit: pages.zoom { model.zoomToFit() }
@@ -1377,9 +1392,9 @@ final class LookWindow {
         case .lastPage where paged: pages.show(page: max(0, model.pageCount - 1))
         case .lineDown where paged: pages.scrollBy(x: 0, y: 40)
         case .lineUp where paged: pages.scrollBy(x: 0, y: -40)
-        case .undo where paged: markupBar.undo()
-        case .redo where paged: markupBar.redo()
-        case .deleteAnnotation where paged: markupBar.removeSelected()
+        case .undo where paged: markupBar?.undo()
+        case .redo where paged: markupBar?.redo()
+        case .deleteAnnotation where paged: markupBar?.removeSelected()
         case .playPause where pages.player.isActive: pages.player.playPause()
         case .nextFrame where pages.player.isActive: pages.player.step(1)
         case .previousFrame where pages.player.isActive: pages.player.step(-1)
@@ -1450,7 +1465,7 @@ final class LookWindow {
         sidebar.model = model
         indexSheet.model = model
         gtk_toggle_button_set_active(cast(indexButton), 0)
-        markupBar.forgetFiles()
+        markupBar?.forgetFiles()
         Self.active = self
         if deferActions { actionsPending = true }
         reload()
