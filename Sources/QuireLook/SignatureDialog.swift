@@ -3,7 +3,8 @@ import Quire
 import QuireViewer
 
 /// Markup's signature pad: a window over the viewer where the person draws a signature with
-/// the pointer (one stroke a drag), Clear starts again, Save hands it back (to be kept in the
+/// the pointer (one stroke a drag) or types their name (written in a cursive face and traced
+/// as ink, ``TypedSignature``), Clear starts again, Save hands it back (to be kept in the
 /// ``SignatureStore``), Cancel (or closing the window) hands back nothing.
 @MainActor
 final class SignatureDialog {
@@ -12,6 +13,9 @@ final class SignatureDialog {
     private let clearButton = Accessibility.textButton("Clear")
     private let cancelButton = Accessibility.textButton("Cancel")
     private let saveButton = Accessibility.textButton("Save")
+    /// The name typed instead of drawing.
+    private let nameEntry = gtk_entry_new()!
+    /// What is drawn with the pointer, or the typed name's strokes fitted to the pad.
     private var strokes: [[PageAnnotation.Point]] = []
     private var start: (x: Double, y: Double)?
     private let done: (SignatureStore.Signature?) -> Void
@@ -31,20 +35,28 @@ final class SignatureDialog {
         connect()
     }
 
-    func present() { gtk_window_present(cast(window)) }
+    /// Shows the pad, the name field ready for typing (the pointer draws whatever has the focus).
+    func present() {
+        gtk_window_present(cast(window))
+        gtk_widget_grab_focus(nameEntry)
+    }
 
     private func build() {
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
         for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
             side(box, 16)
         }
-        let hint = gtk_label_new("Sign with the pointer above the line. It is kept for the next documents you sign.")!
+        let hint = gtk_label_new("Sign with the pointer above the line, or type your name below. It is kept for the next documents you sign.")!
         gtk_label_set_wrap(cast(hint), 1)
         gtk_label_set_max_width_chars(cast(hint), 50)
         gtk_box_append(cast(box), hint)
         gtk_widget_set_size_request(area, Self.size.width, Self.size.height)
         Accessibility.setLabel(area, "Signature Pad")
         gtk_box_append(cast(box), area)
+        gtk_entry_set_placeholder_text(cast(nameEntry), "Or type your name")
+        Accessibility.setLabel(nameEntry, "Type Your Name")
+        gtk_entry_set_max_length(cast(nameEntry), Int32(TypedSignature.maximumLength))
+        gtk_box_append(cast(box), nameEntry)
         let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
         gtk_widget_add_css_class(saveButton, "suggested-action")
@@ -60,6 +72,11 @@ final class SignatureDialog {
         Signal.setDrawFunction(area) { [unowned self] cairo, width, height in self.draw(cairo, Double(width), Double(height)) }
         let drag = gtk_gesture_drag_new()!
         Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-begin") { [unowned self] x, y in
+            // Drawing after typing starts a drawn signature.
+            if gtk_entry_get_text_length(cast(self.nameEntry)) > 0 {
+                gtk_editable_set_text(OpaquePointer(self.nameEntry), "")
+                self.strokes = []
+            }
             self.start = (x, y)
             self.strokes.append([PageAnnotation.Point(x: x, y: y)])
             gtk_widget_queue_draw(self.area)
@@ -77,7 +94,13 @@ final class SignatureDialog {
         }
         Signal.connectPoint(UnsafeMutableRawPointer(drag), "drag-end") { [unowned self] _, _ in self.start = nil }
         gtk_widget_add_controller(area, drag)
+        Signal.connect(nameEntry, "changed") { [unowned self] in self.typed() }
+        Signal.connect(nameEntry, "activate") { [unowned self] in
+            guard let signature = SignatureStore.Signature(strokes: self.strokes) else { return }
+            self.finish(signature, destroy: true)
+        }
         Signal.connect(clearButton, "clicked") { [unowned self] in
+            gtk_editable_set_text(OpaquePointer(self.nameEntry), "")
             self.strokes = []
             gtk_widget_set_sensitive(self.saveButton, 0)
             gtk_widget_queue_draw(self.area)
@@ -91,6 +114,26 @@ final class SignatureDialog {
             self.finish(nil, destroy: false)   // the window closes itself
             return false
         }
+    }
+
+    /// The typed name, written across the pad above the line (or nothing when it is empty).
+    private func typed() {
+        guard let text = gtk_editable_get_text(OpaquePointer(nameEntry)).map({ String(cString: $0) }) else { return }
+        let written = TypedSignature.strokes(text)
+        let annotation = PageAnnotation(kind: .ink, page: 0, boxes: [], strokes: written)
+        if let bounds = annotation.strokeBounds, bounds.width > 0, bounds.height > 0 {
+            let width = Double(Self.size.width), height = Double(Self.size.height)
+            let scale = min((width - 48) / bounds.width, height * 0.6 / bounds.height, 1.5)
+            // Centred across, its foot on the line.
+            let left = (width - bounds.width * scale) / 2, bottom = height * 0.75 - 2
+            strokes = written.map { stroke in
+                stroke.map { PageAnnotation.Point(x: left + ($0.x - bounds.x) * scale, y: bottom - (bounds.y + bounds.height - $0.y) * scale) }
+            }
+        } else {
+            strokes = []
+        }
+        gtk_widget_set_sensitive(saveButton, SignatureStore.Signature(strokes: strokes) == nil ? 0 : 1)
+        gtk_widget_queue_draw(area)
     }
 
     private func finish(_ signature: SignatureStore.Signature?, destroy: Bool) {

@@ -353,6 +353,44 @@ final class LookMarkupTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// Sign with a typed name: the pad's name field has the focus; the name is written across
+    /// the pad in the cursive face and kept as ink strokes (the letters' outlines: many strokes,
+    /// a line far wider than tall), placed and saved as ink like a drawn signature.
+    @Test func aTypedNameIsWrittenInACursiveFaceAndKeptAsInk() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "typed.pdf")
+        let dataHome = harness.directory.file("typed-data")
+        let kept = dataHome + "/quire/signatures/signature.json"
+        let (viewer, window, page) = try openWithMarkup(path, title: "^typed\\.pdf$", environment: ["XDG_DATA_HOME": dataHome])
+        defer { viewer.stop() }
+        #expect(bed.press("Sign"))
+        let pad = try #require(bed.waitForWindow(named: "^Draw Your Signature$"), "the signature pad opens the first time")
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Type Your Name" && $0.states.contains("focused") } }
+        bed.type("Ada Lovelace")
+        let written = keep(try harness.screenshot("markup-signature-typed", window: pad) { $0.count { r, g, b in b > 60 && r < 60 && g < 80 } > 400 })
+        #expect(written.count { r, g, b in b > 60 && r < 60 && g < 80 } > 400, "the name is written on the pad: \(written.path)")
+        #expect(bed.press("Save"))
+        _ = bed.waitForAccessible(Self.label("Signature kept"))
+        let stored = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: kept))) as? [String: Any]
+        let signature = try #require(stored?["signature"] as? [String: Any])
+        let strokes = signature["strokes"] as? [[[Double]]] ?? []
+        let width = signature["width"] as? Double ?? 0, height = signature["height"] as? Double ?? 1
+        // "Ada Lovelace": eleven letters, each one or more closed outlines.
+        #expect(strokes.count >= 11 && strokes.allSatisfy { $0.count >= 2 }, "\(strokes.map(\.count))")
+        #expect(width > 3 * height, "a line of writing: \(width) × \(height)")
+        let at = LookSelectionTests.windowPoint(page, x: 300, y: 600)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(at.0)", "\(at.1)", "click", "1"])
+        _ = bed.waitForAccessible(Self.label("Signature on page 1"))
+        #expect(bed.press("Done"))
+        let tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into typed.pdf"))
+        #expect(Self.label("Saved 1 change into typed.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let found = annotations(path)
+        #expect(found.map { $0["subtype"] as? String } == ["/Ink"], "\(found)")
+        #expect((found.first?["ink"] as? [Int])?.count == strokes.count, "one ink path a stroke: \(found)")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     /// Text: the text typed in the bar's field, a click on a blank part of the page — the box is
     /// drawn there at once (in black: yellow, the first colour, is for highlighting), and Done
     /// saves it as a /FreeText whose rectangle starts where the page was clicked.
