@@ -27,6 +27,15 @@ final class LookHarness {
                               directory: directory.path)
     }
 
+    /// Stops `viewer` (a test's `defer`); a viewer that crashed during the test (ended by a
+    /// signal no one sent) is a failure of its own, with what it wrote on standard error.
+    func finish(_ viewer: BackgroundProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        if let signal = viewer.crashSignal {
+            Issue.record("the viewer crashed (signal \(signal)): \(viewer.errorOutput.suffix(2000))", sourceLocation: sourceLocation)
+        }
+        viewer.stop()
+    }
+
     /// Screenshots of window `window` until `condition` holds.
     func screenshot(_ name: String, window: String?, timeout: Double = 20,
                     until condition: (Screenshot) -> Bool = { _ in true }) throws -> Screenshot {

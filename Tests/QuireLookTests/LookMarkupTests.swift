@@ -66,6 +66,8 @@ final class LookMarkupTests {
         -> (BackgroundProcess, String, (left: Int, top: Int, width: Int)) {
         let bed = harness.bed
         let viewer = try harness.look([path], ProcessInfo.processInfo.environment, extra)
+        var opened = false
+        defer { if !opened { harness.finish(viewer) } }  // the viewer's crash, if that is what failed
         let window = try #require(bed.waitForWindow(named: title), "\(viewer.errorOutput)")
         _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "page 1 of 3" } }
         // The toggle (a push button to AT-SPI in GTK 4.8) is there once the worker said the PDF may be annotated.
@@ -82,6 +84,7 @@ final class LookMarkupTests {
         let page = try #require(LookSelectionTests.pageRectangle(shot), "the page in \(shot.path)")
         let after = try bed.geometry(of: window)
         #expect(after.width == before.width && after.height == before.height, "the bar does not change the window's size: \(before) → \(after)")
+        opened = true
         return (viewer, window, page)
     }
 
@@ -91,7 +94,7 @@ final class LookMarkupTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
         let original = try bytes(path)
         let (viewer, window, page) = try openWithMarkup(path, title: "^marked\\.pdf$")
-        defer { viewer.stop() }
+        defer { harness.finish(viewer) }
         // Double click in "résumé" (first line: 78–88 pt down; the word from 98 to 135 pt).
         let word = LookSelectionTests.windowPoint(page, x: 116, y: 83)
         bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(word.0)", "\(word.1)", "click", "--repeat", "2", "--delay", "80", "1"])
@@ -144,7 +147,7 @@ final class LookMarkupTests {
         let path = try copy("find-cases.pdf", to: "shapes.pdf")
         let original = try bytes(path)
         let (viewer, window, page) = try openWithMarkup(path, title: "^shapes\\.pdf$")
-        defer { viewer.stop() }
+        defer { harness.finish(viewer) }
         #expect(bed.press("Rectangle"))
         _ = bed.waitForAccessible(Self.label("Rectangle: drag on the page"))
         let from = LookSelectionTests.windowPoint(page, x: 300, y: 400), to = LookSelectionTests.windowPoint(page, x: 450, y: 500)
@@ -240,7 +243,7 @@ final class LookMarkupTests {
         let path = try copy("find-cases.pdf", to: "drawn.pdf")
         let original = try bytes(path)
         let (viewer, window, page) = try openWithMarkup(path, title: "^drawn\\.pdf$")
-        defer { viewer.stop() }
+        defer { harness.finish(viewer) }
         #expect(bed.press("Draw"))
         _ = bed.waitForAccessible(Self.label("Draw: drag on the page"))
         // A stroke from (100, 400) over (200, 450) and (300, 350) to (400, 400) pt, in steps.
@@ -308,7 +311,7 @@ final class LookMarkupTests {
         let dataHome = harness.directory.file("data")
         let kept = dataHome + "/quire/signatures/signature.json"
         let (viewer, window, page) = try openWithMarkup(path, title: "^signed\\.pdf$", environment: ["XDG_DATA_HOME": dataHome])
-        defer { viewer.stop() }
+        defer { harness.finish(viewer) }
         #expect(bed.press("Sign"))
         let pad = try #require(bed.waitForWindow(named: "^Draw Your Signature$"), "the signature pad opens the first time")
         let geometry = try bed.geometry(of: pad)
@@ -362,7 +365,7 @@ final class LookMarkupTests {
         let dataHome = harness.directory.file("typed-data")
         let kept = dataHome + "/quire/signatures/signature.json"
         let (viewer, window, page) = try openWithMarkup(path, title: "^typed\\.pdf$", environment: ["XDG_DATA_HOME": dataHome])
-        defer { viewer.stop() }
+        defer { harness.finish(viewer) }
         #expect(bed.press("Sign"))
         let pad = try #require(bed.waitForWindow(named: "^Draw Your Signature$"), "the signature pad opens the first time")
         _ = bed.waitForAccessible { $0.contains { $0.name == "Type Your Name" && $0.states.contains("focused") } }
@@ -399,7 +402,7 @@ final class LookMarkupTests {
         let path = try copy("find-cases.pdf", to: "text-box.pdf")
         let original = try bytes(path)
         let (viewer, window, page) = try openWithMarkup(path, title: "^text-box\\.pdf$")
-        defer { viewer.stop() }
+        defer { harness.finish(viewer) }
         #expect(bed.press("Text"))
         var tree = bed.waitForAccessible { $0.contains { $0.name == "Text Box Text" && $0.states.contains("visible") } }
         let field = try #require(tree.first { $0.name == "Text Box Text" && $0.extents != nil }?.extents,
@@ -441,7 +444,7 @@ final class LookMarkupTests {
         let path = try copy("find-cases.pdf", to: "changed.pdf")
         let original = try bytes(path)
         let (viewer, window, page) = try openWithMarkup(path, title: "^changed\\.pdf$")
-        defer { viewer.stop() }
+        defer { harness.finish(viewer) }
         // The Note tool, its text typed into the field it shows, then a click on the page.
         #expect(bed.press("Note"))
         var tree = bed.waitForAccessible { $0.contains { $0.name == "Note Text" && $0.states.contains("visible") } }
@@ -510,7 +513,7 @@ final class LookMarkupTests {
         let bed = harness.bed
         let locked = try copy("forms/form-locked.pdf", to: "locked.pdf")
         let viewer = try harness.look([locked])
-        defer { viewer.stop() }
+        defer { harness.finish(viewer) }
         #expect(bed.waitForWindow(named: "^locked\\.pdf$") != nil, "\(viewer.errorOutput)")
         var tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("visible") } }
         let toggle = tree.first { $0.role == "push button" && $0.name == "Markup" }

@@ -11,6 +11,8 @@ public final class BackgroundProcess: @unchecked Sendable {
     public let errorPath: String
     private var reaped = false
     private var status: Int32 = 0
+    /// ``stop()`` sent it a signal.
+    private var stopped = false
 
     public init(_ arguments: [String], environment: [String: String], directory: String) throws {
         let name = URL(fileURLWithPath: arguments[0]).lastPathComponent + "-\(UUID().uuidString.prefix(8))"
@@ -63,11 +65,20 @@ public final class BackgroundProcess: @unchecked Sendable {
         return signalled ? nil : (status >> 8) & 0xff
     }
 
+    /// The signal that ended the process, when it ended by one it was not sent by ``stop()``
+    /// (a crash: SIGSEGV, SIGABRT, SIGTRAP…); nil while it runs or when it exited.
+    public var crashSignal: Int32? {
+        guard !isRunning, !stopped else { return nil }
+        let signal = status & 0x7f
+        return signal != 0 && signal != 0x7f ? signal : nil
+    }
+
     public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     public var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
     public func stop() {
         guard isRunning else { return }
+        stopped = true
         kill(pid, SIGTERM)
         if !waitForExit(timeout: 3) {
             kill(pid, SIGKILL)
