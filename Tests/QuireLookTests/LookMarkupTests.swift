@@ -302,18 +302,28 @@ final class LookMarkupTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// A copy of a sample as `name`.pdf to sign, the signature file it will be kept in and the
+    /// data folder that holds it (the test's own: no signature yet).
+    func signing(_ name: String) throws -> (path: String, kept: String, dataHome: String) {
+        let dataHome = harness.directory.file(name + "-data")
+        return (try copy("find-cases.pdf", to: name + ".pdf"), dataHome + "/quire/signatures/signature.json", dataHome)
+    }
+
+    /// Presses Sign with no signature kept: the pad opens (its window's X id).
+    func openSignaturePad() throws -> String {
+        #expect(harness.bed.press("Sign"))
+        return try #require(harness.bed.waitForWindow(named: "^Draw Your Signature$"), "the signature pad opens the first time")
+    }
+
     /// Sign: the first time, the pad opens; a signature drawn there with the pointer and saved
     /// is kept (mode 0600, in a folder only its owner may enter, under $XDG_DATA_HOME); a click
     /// places it on the page, 150 points wide around the click; Done saves it as ink.
     @Test func aSignatureDrawnOnceIsKeptAndPlacedWhereThePageIsClicked() throws {
         let bed = harness.bed
-        let path = try copy("find-cases.pdf", to: "signed.pdf")
-        let dataHome = harness.directory.file("data")
-        let kept = dataHome + "/quire/signatures/signature.json"
+        let (path, kept, dataHome) = try signing("signed")
         let (viewer, window, page) = try openWithMarkup(path, title: "^signed\\.pdf$", environment: ["XDG_DATA_HOME": dataHome])
         defer { harness.finish(viewer) }
-        #expect(bed.press("Sign"))
-        let pad = try #require(bed.waitForWindow(named: "^Draw Your Signature$"), "the signature pad opens the first time")
+        let pad = try openSignaturePad()
         let geometry = try bed.geometry(of: pad)
         // A loop and a tail across the middle of the pad (the pad fills most of its window).
         let (cx, cy) = (geometry.width / 2, geometry.height / 2)
@@ -361,13 +371,10 @@ final class LookMarkupTests {
     /// a line far wider than tall), placed and saved as ink like a drawn signature.
     @Test func aTypedNameIsWrittenInACursiveFaceAndKeptAsInk() throws {
         let bed = harness.bed
-        let path = try copy("find-cases.pdf", to: "typed.pdf")
-        let dataHome = harness.directory.file("typed-data")
-        let kept = dataHome + "/quire/signatures/signature.json"
+        let (path, kept, dataHome) = try signing("typed")
         let (viewer, window, page) = try openWithMarkup(path, title: "^typed\\.pdf$", environment: ["XDG_DATA_HOME": dataHome])
         defer { harness.finish(viewer) }
-        #expect(bed.press("Sign"))
-        let pad = try #require(bed.waitForWindow(named: "^Draw Your Signature$"), "the signature pad opens the first time")
+        let pad = try openSignaturePad()
         _ = bed.waitForAccessible { $0.contains { $0.name == "Type Your Name" && $0.states.contains("focused") } }
         bed.type("Ada Lovelace")
         let written = keep(try harness.screenshot("markup-signature-typed", window: pad) { $0.count { r, g, b in b > 60 && r < 60 && g < 80 } > 400 })
