@@ -218,15 +218,16 @@ final class LookDataTests {
         #expect(tree.contains { $0.role == "list item" && $0.name == "customers" && $0.detail == "table · 250 rows" },
                 "\(tree.filter { $0.role == "list item" }.map { "\($0.name): \($0.detail)" })")
         #expect(bed.select("customers"))
-        // The rows and their header (a loaded machine read the tree once between the two, and a
-        // table's tree takes a while to read: a minute at most).
-        tree = bed.waitForAccessible(timeout: 60) { tree in
+        // The rows and their header (a loaded machine read the tree once between the two). A
+        // table's tree takes long to read through AT-SPI on a loaded machine: a fresh run once
+        // had every read of it past the default 30 s, and so nothing read at all.
+        tree = bed.waitForAccessible(timeout: 240, readTimeout: 120) { tree in
             tree.contains { $0.role == "label" && $0.name == "Customer 001" } && Self.header(tree, "name") != nil
         }
         #expect(tree.contains { $0.role == "label" && $0.name == "Customer 001" }, "\(tree.count) objects read")
         #expect(Self.header(tree, "name") != nil, "\(tree.filter { $0.detail.contains("ort") }.map(\.name))")
         #expect(bed.select("orders"))
-        tree = bed.waitForAccessible(timeout: 60) { tree in
+        tree = bed.waitForAccessible(timeout: 240, readTimeout: 120) { tree in
             tree.contains { $0.role == "label" && $0.name == "item-1" && $0.states.contains("visible") } && Self.header(tree, "quantity") != nil
         }
         #expect(Self.rows(tree, prefix: "item-", list: "Rows of orders").first == "item-1",
@@ -236,7 +237,7 @@ final class LookDataTests {
         // A click on a header sorts the rows shown (quantity: 1 first).
         let quantity = try #require(Self.header(tree, "quantity")?.extents)
         bed.click(window: window, x: quantity.x + quantity.width / 2, y: quantity.y + quantity.height / 2)
-        tree = bed.waitForAccessible { Self.header($0, "quantity")?.detail == "Sorted ascending; click to reverse" }
+        tree = bed.waitForAccessible(timeout: 240, readTimeout: 120) { Self.header($0, "quantity")?.detail == "Sorted ascending; click to reverse" }
         #expect(Self.header(tree, "quantity")?.detail == "Sorted ascending; click to reverse")
         // Orders n = 1…500 are shown, quantity n mod 9 + 1: order 9 is the first with 1.
         #expect(Self.rows(tree, prefix: "item-", list: "Rows of orders").first == "item-9",

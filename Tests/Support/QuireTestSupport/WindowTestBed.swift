@@ -179,10 +179,11 @@ public final class WindowTestBed: @unchecked Sendable {
         return Array(tree[start..<end])
     }
 
-    /// The accessibility tree of the application named `application` (AT-SPI).
-    public func accessibilityTree(of application: String = "quire-look") -> [Accessible] {
+    /// The accessibility tree of the application named `application` (AT-SPI); empty when it
+    /// cannot be read within `timeout` seconds (a large table's tree on a loaded machine takes long).
+    public func accessibilityTree(of application: String = "quire-look", timeout: Double = 30) -> [Accessible] {
         let script = Samples.repositoryRoot.appendingPathComponent("Tests/Support/atspi-tree.py").path
-        let result = ProcessRunner.run(["/usr/bin/python3", script, application], environment: environment(), timeout: 30)
+        let result = ProcessRunner.run(["/usr/bin/python3", script, application], environment: environment(), timeout: timeout)
         guard result.status == 0 else { return [] }
         return result.standardOutputText.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -215,12 +216,13 @@ public final class WindowTestBed: @unchecked Sendable {
     }
 
     /// Polls the accessibility tree until `condition` holds (or `timeout`); the last tree read.
-    public func waitForAccessible(timeout: Double = 20, _ condition: ([Accessible]) -> Bool) -> [Accessible] {
+    /// Each read may take up to `readTimeout` seconds.
+    public func waitForAccessible(timeout: Double = 20, readTimeout: Double = 30, _ condition: ([Accessible]) -> Bool) -> [Accessible] {
         let deadline = Date().addingTimeInterval(timeout)
-        var tree = accessibilityTree()
+        var tree = accessibilityTree(timeout: readTimeout)
         while !condition(tree) && Date() < deadline {
             usleep(200_000)
-            tree = accessibilityTree()
+            tree = accessibilityTree(timeout: readTimeout)
         }
         return tree
     }
