@@ -135,12 +135,12 @@ final class DatabaseCommandTests {
         screen = session.wait(for: "sorted by name")
         #expect(screen.contains("3 of 3 tables"), "back on the list, orders still chosen: \(screen)")
         session.send("Escape")
-        screen = session.wait { !$0.contains("sorted by name") && $0.contains("First rows of customers") }
+        screen = session.wait { TmuxSession.frameIsWhole($0) && !$0.contains("sorted by name") && $0.contains("First rows of customers") }
         #expect(screen.contains("│ customers  │ table │   250 │ id, name, city, balance, photo │"), "the overview: \(screen)")
         session.send("o")
         session.wait(for: "sorted by name")
         session.send("Escape")
-        session.wait { !$0.contains("sorted by name") }
+        session.wait { TmuxSession.frameIsWhole($0) && !$0.contains("sorted by name") }
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }

@@ -53,7 +53,7 @@ final class DjVuCommandTests {
         #expect(screen.contains("page 2 of 3"))
         // Esc ends the search (waited for: Esc and q at once would be read as Alt+q), q closes.
         session.send("Escape")
-        _ = session.wait { !TmuxSession.lastLine($0).contains("/cafe") }
+        _ = session.wait { TmuxSession.frameIsWhole($0) && !TmuxSession.lastLine($0).contains("/cafe") }
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }

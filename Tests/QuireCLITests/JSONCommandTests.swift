@@ -64,7 +64,7 @@ final class JSONCommandTests {
         screen = session.wait { $0.contains(#""odd key": { … },  3 keys"#) }
         #expect(screen.contains(#""items": [ … ],  5 items"#), "z folds every node below the top: \(screen)")
         session.send("Escape")
-        screen = session.wait { !$0.contains("Tab fold") && $0.contains(" of 50 │") }
+        screen = session.wait { TmuxSession.frameIsWhole($0) && !$0.contains("Tab fold") && $0.contains(" of 50 │") }
         #expect(!screen.contains("▾") && !screen.contains("{ … }"), "the plain text, every line: \(screen)")
         #expect(screen.contains(#"48    "empty": {},"#), "with line numbers: \(screen)")
         session.send("T")

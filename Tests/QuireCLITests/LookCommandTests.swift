@@ -163,7 +163,7 @@ final class LookCommandTests {
                 "only what applies to a PDF: \(screen)")
         #expect(TmuxSession.lastLine(screen).contains("any key: back"))
         session.send("Space")
-        screen = session.wait { !$0.contains("Keys for three.pdf") }
+        screen = session.wait { TmuxSession.frameIsWhole($0) && !$0.contains("Keys for three.pdf") }
         #expect(TmuxSession.lastLine(screen).contains("page 3 of 3"), "Space only closed the help: \(TmuxSession.lastLine(screen))")
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))

@@ -35,7 +35,7 @@ struct LookContentsTerminalTests {
         let again = session.wait(for: "in the contents")
         #expect(again.contains("2 of 3 in the contents"), "\(again)")
         session.send("Escape")
-        let back = session.wait { !$0.contains("in the contents") }
+        let back = session.wait { TmuxSession.frameIsWhole($0) && !$0.contains("in the contents") }
         #expect(back.contains("line 123 of"), "\(back)")
         session.send("q")
         session.wait(for: "EXIT=")

@@ -81,7 +81,7 @@ final class LookFindTerminalTests {
         #expect(TmuxSession.lastLine(screen).contains("/a.c: No matches"), "\(TmuxSession.lastLine(screen))")
         // Esc ends the search and the viewer stays; n is the next file again.
         session.send("Escape")
-        screen = session.wait { !TmuxSession.lastLine($0).contains("/a.c") }
+        screen = session.wait { TmuxSession.frameIsWhole($0) && !TmuxSession.lastLine($0).contains("/a.c") }
         #expect(!TmuxSession.lastLine(screen).contains("/a.c") && session.alternateOn)
         session.send("n")
         screen = session.wait { TmuxSession.lastLine($0).contains("only one file") }
@@ -162,7 +162,7 @@ final class LookCopyTerminalTests {
         let help = session.wait { $0.contains("copy the file's path") }
         #expect(help.split(separator: "\n").contains { $0.contains("Y") && $0.contains("copy the file's path") }, "\(help)")
         session.send("Escape")
-        _ = session.wait { !$0.contains("copy the file's path") }
+        _ = session.wait { TmuxSession.frameIsWhole($0) && !$0.contains("copy the file's path") }
         session.send("Y")
         let screen = session.wait { TmuxSession.lastLine($0).contains("copied the path") }
         #expect(TmuxSession.lastLine(screen).contains("copied the path of Café notes.txt"), "\(TmuxSession.lastLine(screen))")

@@ -41,7 +41,7 @@ final class LookTableTerminalTests {
         session.send("k")
         _ = session.wait(for: "row 1 of 500")
         session.send("Space")
-        screen = session.wait { !$0.contains("row 1 of 500") && $0.contains(" of 500") }
+        screen = session.wait { TmuxSession.frameIsWhole($0) && !$0.contains("row 1 of 500") && $0.contains(" of 500") }
         #expect(Self.header(screen).contains("id │ name"))
         #expect(!screen.contains("Person 0001 "), "a screen further")
         session.send("b")
@@ -84,7 +84,7 @@ final class LookTableTerminalTests {
         #expect(screen.contains("250 │ Person 0250 │"), "the match's row is in view: \(screen)")
         #expect(Self.header(screen).contains("id │ name"), "under the header")
         session.send("Escape")
-        _ = session.wait { !TmuxSession.lastLine($0).contains("Person 0250") }
+        _ = session.wait { TmuxSession.frameIsWhole($0) && !TmuxSession.lastLine($0).contains("Person 0250") }
         session.send("g", "/")
         _ = session.wait(for: "Find: ")
         session.type("Kraków")
@@ -205,7 +205,7 @@ final class LookTableTerminalTests {
         let row = screen.components(separatedBy: "\n").first { $0.contains("a zebrafish swims here") } ?? ""
         #expect(row.contains(" 10000 │ Person 90000 "), "the row past the first window is in view: \(screen)")
         session.send("Escape")
-        _ = session.wait { !TmuxSession.lastLine($0).contains("zebrafish") }
+        _ = session.wait { TmuxSession.frameIsWhole($0) && !TmuxSession.lastLine($0).contains("zebrafish") }
         // A word in the first window and past it: n on the window's last match goes on.
         session.send("g")
         _ = session.wait(timeout: 60) { TmuxSession.lastLine($0).contains("row 1 of ") }
@@ -234,7 +234,7 @@ final class LookTableTerminalTests {
         found = session.wait(timeout: 60) { settled($0, "zebrafish") }
         #expect(found.contains("Person 90000 "), "N went round from the end: \(found)")
         session.send("Escape")
-        _ = session.wait { !TmuxSession.lastLine($0).contains("swims") }
+        _ = session.wait { TmuxSession.frameIsWhole($0) && !TmuxSession.lastLine($0).contains("swims") }
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }

@@ -75,7 +75,7 @@ final class MailCommandTests {
         session.send("Escape")
         _ = session.wait(for: "sorted by name")
         session.send("Escape")
-        _ = session.wait { !$0.contains("sorted by name") }
+        _ = session.wait { TmuxSession.frameIsWhole($0) && !$0.contains("sorted by name") }
         session.send("q")
         #expect(session.wait(for: "EXIT=").contains("EXIT=0"))
     }

@@ -134,6 +134,16 @@ public final class TmuxSession: @unchecked Sendable {
         wait(timeout: timeout) { $0.contains(text) }
     }
 
+    /// Whether the viewer's frame on screen is whole. Each frame clears the screen and ends with
+    /// the status line on the bottom row, and a large frame reaches tmux in pieces, so a capture
+    /// can catch one half drawn: its bottom row is still blank. Waits whose condition a half-drawn
+    /// frame could meet (a text having gone) also wait for this.
+    public static func frameIsWhole(_ screen: String) -> Bool {
+        var rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        if rows.last == "" { rows.removeLast() }
+        return !(rows.last ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+    }
+
     /// The last line of the screen that is not empty.
     public static func lastLine(_ screen: String) -> String {
         screen.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }).map(String.init) ?? ""
