@@ -91,8 +91,11 @@ final class MarkupBar {
     private var draft: PageAnnotation?
     /// The annotation already in the file that was clicked (Delete removes it).
     private var selectedAnnotation: (file: Int, page: Int, annotation: ExistingAnnotation)?
-    /// The annotation being dragged to a new place, and how far so far (page points).
-    private var moving: (page: Int, annotation: ExistingAnnotation, dx: Double, dy: Double)?
+    /// The annotation being dragged to a new place or, by its corner, to a new size, and the
+    /// change so far (page points).
+    private var moving: (page: Int, annotation: ExistingAnnotation, change: AnnotationMove)?
+    /// The drag under way began on the selected drawing's corner: it resizes.
+    private var resizing = false
     /// Said in the status line once the file is shown again (after Done or Revert).
     private var announcement: String?
 
@@ -464,7 +467,7 @@ final class MarkupBar {
         }
         selectedAnnotation = (model().fileIndex, page, hit)
         let words = hit.text.map { ": “\($0.count > 60 ? String($0.prefix(60)) + "…" : $0)”" } ?? ""
-        let drag = hit.isMovable ? "drag to move it, " : ""
+        let drag = hit.isResizable ? "drag to move it or its corner to resize it, " : hit.isMovable ? "drag to move it, " : ""
         status("\(hit.kind) selected\(words) · \(drag)Delete removes it when Done saves")
         return true
     }
@@ -481,33 +484,66 @@ final class MarkupBar {
         let removed = markup.removals(onPage: page), moved = markup.moves(onPage: page)
         let slack = 2.0
         return text.annotations.last { annotation in
-            let offset = moved[annotation.index] ?? (0, 0)
-            let box = annotation.box
+            let box = moved[annotation.index]?.placing(annotation.box) ?? annotation.box
             return !removed.contains(annotation.index) && annotation.isSelectable
-                && x >= box.x + offset.dx - slack && x <= box.maxX + offset.dx + slack
-                && y >= box.y + offset.dy - slack && y <= box.maxY + offset.dy + slack
+                && x >= box.x - slack && x <= box.maxX + slack && y >= box.y - slack && y <= box.maxY + slack
         }
     }
 
-    /// A drag with Select begins: on an annotation that moves, it moves that annotation.
+    /// Where an annotation of the file is shown now: moved and resized as the changes say.
+    private func shownBox(_ annotation: ExistingAnnotation, page: Int) -> TextBox {
+        markup.moves(onPage: page)[annotation.index]?.placing(annotation.box) ?? annotation.box
+    }
+
+    /// The centre of the handle a selected drawing is resized by: its outline's bottom right corner.
+    private static func handle(of box: TextBox) -> (x: Double, y: Double) { (box.maxX + 2, box.maxY + 2) }
+
+    /// A drag with Select begins: on the selected drawing's corner handle it resizes that
+    /// drawing; on an annotation that moves, it moves that annotation.
     private func startMoving(page: Int, x: Double, y: Double) -> Bool {
-        guard tool == .none, let hit = annotation(page: page, x: x, y: y), hit.isMovable else { return false }
-        moving = (page, hit, 0, 0)
+        guard tool == .none else { return false }
+        if let chosen = selectedAnnotation, chosen.file == model().fileIndex, chosen.page == page, chosen.annotation.isResizable {
+            let corner = Self.handle(of: shownBox(chosen.annotation, page: page))
+            // Within 8 pixels of the handle's centre, at any zoom.
+            let scale = pages.pageScale(page), reach = (x: 8 / max(scale.x, 0.01), y: 8 / max(scale.y, 0.01))
+            if abs(x - corner.x) <= reach.x && abs(y - corner.y) <= reach.y {
+                moving = (page, chosen.annotation, AnnotationMove(page: page, index: chosen.annotation.index, kind: chosen.annotation.kind, dx: 0, dy: 0))
+                resizing = true
+                return true
+            }
+        }
+        guard let hit = annotation(page: page, x: x, y: y), hit.isMovable else { return false }
+        moving = (page, hit, AnnotationMove(page: page, index: hit.index, kind: hit.kind, dx: 0, dy: 0))
+        resizing = false
         return true
     }
 
     /// The annotation follows the drag; released, the move is a change (a drag of less than a
     /// point moves nothing), and the annotation stays selected where it was put.
+    /// Resized, its corner follows the drag (the top left stays; at least 4 points a side, and
+    /// from a hundredth to a hundred times its size in the file).
     private func moved(page: Int, from: (x: Double, y: Double), to: (x: Double, y: Double), finished: Bool) {
         guard let current = moving, current.page == page else { return }
         let (dx, dy) = (to.x - from.x, to.y - from.y)
-        moving = (page, current.annotation, dx, dy)
+        var change = AnnotationMove(page: page, index: current.annotation.index, kind: current.annotation.kind, dx: dx, dy: dy)
+        if resizing {
+            let box = shownBox(current.annotation, page: page), original = current.annotation.box
+            func side(_ now: Double, _ by: Double, _ was: Double) -> Double {
+                guard now > 0, was > 0 else { return 1 }
+                let wanted = min(max(now + by, 4, was * AnnotationMove.scales.lowerBound), was * AnnotationMove.scales.upperBound)
+                return wanted / now
+            }
+            change = AnnotationMove(page: page, index: current.annotation.index, kind: current.annotation.kind, dx: 0, dy: 0,
+                                    scaleX: side(box.width, dx, original.width), scaleY: side(box.height, dy, original.height))
+        }
+        moving = (page, current.annotation, change)
         guard finished else { return }
         moving = nil
+        let resized = resizing
+        resizing = false
         selectedAnnotation = (model().fileIndex, page, current.annotation)
         guard abs(dx) + abs(dy) >= 1 else { return }
-        add(.move(AnnotationMove(page: page, index: current.annotation.index, kind: current.annotation.kind, dx: dx, dy: dy)),
-            "\(current.annotation.kind) on page \(page + 1) moved")
+        add(.move(change), "\(current.annotation.kind) on page \(page + 1) \(resized ? "resized" : "moved")")
     }
 
     /// Delete: the selected annotation is removed when Done saves.
@@ -831,24 +867,27 @@ final class MarkupBar {
             let removed = markup.removals(onPage: page)
             var moved = markup.moves(onPage: page)
             if let moving, moving.page == page {
-                let sum = moved[moving.annotation.index] ?? (0, 0)
-                moved[moving.annotation.index] = (sum.dx + moving.dx, sum.dy + moving.dy)
+                let index = moving.annotation.index
+                moved[index] = moved[index].map { $0.followed(by: moving.change) } ?? moving.change
             }
             for existing in text.annotations where !removed.contains(existing.index) {
-                guard let offset = moved[existing.index] else { continue }
-                let box = existing.box
+                guard let move = moved[existing.index] else { continue }
+                let box = existing.box, goes = move.placing(box)
                 cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
                 cairo_set_source_rgba(cairo, 1, 1, 1, 0.75)
                 cairo_rectangle(cairo, x + (box.x - 1) * sx, y + (box.y - 1) * sy, (box.width + 2) * sx, (box.height + 2) * sy)
                 cairo_fill(cairo)
-                // The page's own pixels of the annotation, shifted: the page surface is drawn
-                // at the slot's size, clipped to the annotation's new place.
+                // The page's own pixels of the annotation, moved and stretched: the page surface
+                // is drawn at the slot's size, its box's top left put on the new box's and
+                // scaled, clipped to the new box.
                 cairo_save(cairo)
-                cairo_rectangle(cairo, x + (box.x + offset.dx) * sx, y + (box.y + offset.dy) * sy, box.width * sx, box.height * sy)
+                cairo_rectangle(cairo, x + goes.x * sx, y + goes.y * sy, goes.width * sx, goes.height * sy)
                 cairo_clip(cairo)
                 let pixelsWide = Double(cairo_image_surface_get_width(surface)), pixelsHigh = Double(cairo_image_surface_get_height(surface))
                 if let size = model().pageSize(page), pixelsWide > 0, pixelsHigh > 0 {
-                    cairo_translate(cairo, x + offset.dx * sx, y + offset.dy * sy)
+                    cairo_translate(cairo, x + goes.x * sx, y + goes.y * sy)
+                    cairo_scale(cairo, move.scaleX, move.scaleY)
+                    cairo_translate(cairo, -box.x * sx, -box.y * sy)
                     cairo_scale(cairo, size.width * sx / pixelsWide, size.height * sy / pixelsHigh)
                     cairo_set_source_surface(cairo, surface, 0, 0)
                     cairo_paint(cairo)
@@ -857,8 +896,7 @@ final class MarkupBar {
             }
             let chosen = selectedAnnotation.flatMap { $0.file == model().fileIndex && $0.page == page ? $0.annotation.index : nil }
             for existing in text.annotations where removed.contains(existing.index) || existing.index == chosen {
-                let offset = removed.contains(existing.index) ? (dx: 0.0, dy: 0.0) : moved[existing.index] ?? (0, 0)
-                let box = TextBox(x: existing.box.x + offset.dx, y: existing.box.y + offset.dy, width: existing.box.width, height: existing.box.height)
+                let box = removed.contains(existing.index) ? existing.box : moved[existing.index]?.placing(existing.box) ?? existing.box
                 cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
                 cairo_rectangle(cairo, x + (box.x - 2) * sx, y + (box.y - 2) * sy, (box.width + 4) * sx, (box.height + 4) * sy)
                 if removed.contains(existing.index) {
@@ -875,6 +913,16 @@ final class MarkupBar {
                 cairo_set_line_width(cairo, 1.5)
                 cairo_stroke(cairo)
                 cairo_set_dash(cairo, nil, 0, 0)
+                // A selected drawing's handle: its corner dragged resizes it.
+                if !removed.contains(existing.index), existing.isResizable {
+                    let corner = Self.handle(of: box)
+                    cairo_rectangle(cairo, x + corner.x * sx - 4.5, y + corner.y * sy - 4.5, 9, 9)
+                    cairo_set_source_rgb(cairo, 1, 1, 1)
+                    cairo_fill_preserve(cairo)
+                    cairo_set_source_rgb(cairo, 0.21, 0.52, 0.89)
+                    cairo_set_line_width(cairo, 2)
+                    cairo_stroke(cairo)
+                }
             }
         }
         let turn = markup.turn(ofPage: page)

@@ -284,7 +284,7 @@ final class PageView {
     }
 
     /// View pixels per page point on page `index`.
-    private func pageScale(_ index: Int) -> (x: Double, y: Double) {
+    func pageScale(_ index: Int) -> (x: Double, y: Double) {
         guard slots.indices.contains(index), let size = model.pageSize(index) else { return (1, 1) }
         return (slots[index].width / size.width, slots[index].height / size.height)
     }

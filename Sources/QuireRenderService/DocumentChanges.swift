@@ -86,6 +86,8 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.string(move.kind)
             writer.double(move.dx)
             writer.double(move.dy)
+            writer.double(move.scaleX)
+            writer.double(move.scaleY)
         }
     }
 
@@ -149,8 +151,11 @@ public struct DocumentChanges: Sendable, Hashable {
             let page = try reader.integer(), index = try reader.integer()
             guard page >= 0, page <= Int64(Int32.max), index >= 0, index <= Int64(Int32.max) else { throw WireReader.Malformed() }
             let kind = try reader.string(), dx = try reader.double(), dy = try reader.double()
-            guard dx.isFinite, dy.isFinite else { throw WireReader.Malformed() }
-            moves.append(AnnotationMove(page: Int(page), index: Int(index), kind: kind, dx: dx, dy: dy))
+            let scaleX = try reader.double(), scaleY = try reader.double()
+            guard dx.isFinite, dy.isFinite, AnnotationMove.scales.contains(scaleX), AnnotationMove.scales.contains(scaleY) else {
+                throw WireReader.Malformed()
+            }
+            moves.append(AnnotationMove(page: Int(page), index: Int(index), kind: kind, dx: dx, dy: dy, scaleX: scaleX, scaleY: scaleY))
         }
     }
 }

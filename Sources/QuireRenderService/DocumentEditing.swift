@@ -50,6 +50,9 @@ extension DocumentSession {
         for move in changes.moves where !ExistingAnnotation.isMovable(kind: move.kind) {
             throw RenderProblem(.unsupported, "a \(move.kind) cannot be moved in Markup")
         }
+        for move in changes.moves where move.resizes && !ExistingAnnotation.isResizable(kind: move.kind) {
+            throw RenderProblem(.unsupported, "a \(move.kind) cannot be resized in Markup")
+        }
         if changes.flatten, !changes.annotations.isEmpty || !changes.turns.isEmpty || !changes.removals.isEmpty || !changes.moves.isEmpty {
             throw RenderProblem(.unsupported, "flattening a form goes with its values only, not with annotations or turned pages")
         }

@@ -70,13 +70,13 @@ public struct DocumentMarkup: Sendable, Hashable {
         })
     }
 
-    /// How far each annotation of page `page` already in the file has been moved (summed), by its index.
-    public func moves(onPage page: Int) -> [Int: (dx: Double, dy: Double)] {
-        var moved: [Int: (dx: Double, dy: Double)] = [:]
+    /// How each annotation of page `page` already in the file has been moved and resized (the
+    /// changes one after another as one), by its index.
+    public func moves(onPage page: Int) -> [Int: AnnotationMove] {
+        var moved: [Int: AnnotationMove] = [:]
         for change in pending {
             if case .move(let move) = change, move.page == page {
-                let sum = moved[move.index] ?? (0, 0)
-                moved[move.index] = (sum.dx + move.dx, sum.dy + move.dy)
+                moved[move.index] = moved[move.index].map { $0.followed(by: move) } ?? move
             }
         }
         return moved
@@ -102,8 +102,7 @@ public struct DocumentMarkup: Sendable, Hashable {
             switch change {
             case .move(let move):
                 if let at = moves.firstIndex(where: { $0.page == move.page && $0.index == move.index }) {
-                    moves[at].dx += move.dx
-                    moves[at].dy += move.dy
+                    moves[at] = moves[at].followed(by: move)
                 } else {
                     moves.append(move)
                 }

@@ -356,6 +356,65 @@ final class MarkupSaveTests {
         }
     }
 
+    /// Drawings already in a PDF resized from their top left corner as shown (Markup's corner
+    /// handle): listed again with the top left where it was and the new size, drawn by pdftoppm
+    /// over the new box (the appearance stretches with the rectangle, the strokes are placed
+    /// anew), on a page as it is and one shown turned; a text box is not resized.
+    @Test(arguments: ["document.pdf", "find-rotated.pdf"])
+    func existingDrawingsResizeFromTheirTopLeftCorner(sample: String) throws {
+        let path = try copy(sample, to: "resized-\(sample)")
+        let blue = PageAnnotation.Colour(red: 0, green: 0, blue: 0.9)
+        let square = PageAnnotation.Box(x: 60, y: 400, width: 120, height: 60)
+        let stroke = [PageAnnotation.Point(x: 400, y: 150), PageAnnotation.Point(x: 450, y: 175)]
+        try save(path, DocumentChanges(annotations: [
+            PageAnnotation(kind: .square, page: 0, boxes: [square], colour: blue, lineWidth: 2),
+            PageAnnotation(kind: .ink, page: 0, boxes: [], colour: .red, strokes: [stroke], lineWidth: 3),
+            PageAnnotation(kind: .freeText, page: 0, boxes: [.init(x: 300, y: 100, width: 100, height: 30)], text: "Hello"),
+        ]))
+        func listed() throws -> [ExistingAnnotation] {
+            let reader = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+            defer { reader.stop() }
+            return try reader.pageText(PageRequest(document: DocumentRequest(path: DocumentPath(path)), page: 0, width: 1, height: 1)).annotations
+        }
+        let before = try listed()
+        let rectangle = try #require(before.first { $0.kind == "Rectangle" })
+        let drawing = try #require(before.first { $0.kind == "Drawing" })
+        let textBox = try #require(before.first { $0.kind == "Text Box" })
+        #expect(rectangle.isResizable && drawing.isResizable && !textBox.isResizable && textBox.isMovable)
+        func isBlue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { b > 150 && r < 100 && g < 100 }
+        func isRed(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 150 && g < 100 && b < 100 }
+        // Its right edge, before: nothing blue past x 184.
+        #expect(try pixels(path, in: .init(x: 190, y: 400, width: 170, height: 90), where: isBlue) == 0)
+
+        let client = RenderClient(command: WorkerCommand(executable: QuireBinary.path), timeout: 60)
+        defer { client.stop() }
+        #expect {
+            try client.saveChanges(DocumentRequest(path: DocumentPath(path)), DocumentChanges(moves: [
+                AnnotationMove(page: 0, index: textBox.index, kind: "Text Box", dx: 0, dy: 0, scaleX: 2, scaleY: 1)]))
+        } throws: { error in
+            let message = (error as? RenderProblem)?.message ?? "\(error)"
+            return message.contains("cannot be resized") && !message.contains("\n")
+        }
+
+        try save(path, DocumentChanges(moves: [
+            AnnotationMove(page: 0, index: rectangle.index, kind: "Rectangle", dx: 0, dy: 0, scaleX: 2.5, scaleY: 1.5),
+            AnnotationMove(page: 0, index: drawing.index, kind: "Drawing", dx: 0, dy: 0, scaleX: 2, scaleY: 2),
+        ]))
+        let after = try listed()
+        for (was, scale) in [(rectangle, (2.5, 1.5)), (drawing, (2.0, 2.0))] {
+            let now = try #require(after.first { $0.index == was.index && $0.kind == was.kind })
+            #expect(abs(now.box.x - was.box.x) < 1 && abs(now.box.y - was.box.y) < 1, "the top left stays: \(was.box) → \(now.box)")
+            #expect(abs(now.box.width - was.box.width * scale.0) < 1 && abs(now.box.height - was.box.height * scale.1) < 1,
+                    "\(was.kind) scaled \(scale): \(was.box) → \(now.box)")
+        }
+        // The rectangle's border now runs along x ≈ 60 + 2.5 × 120 and y ≈ 400 + 1.5 × 60.
+        #expect(try pixels(path, in: .init(x: 350, y: 410, width: 16, height: 70), where: isBlue) > 50, "its new right edge")
+        #expect(try pixels(path, in: .init(x: 70, y: 483, width: 270, height: 12), where: isBlue) > 50, "its new bottom edge")
+        #expect(try pixels(path, in: .init(x: 170, y: 410, width: 16, height: 40), where: isBlue) == 0, "not its old right edge")
+        // The stroke from (400, 150) now ends near (400 + 2 × 50, 150 + 2 × 25), past where it ended.
+        #expect(try pixels(path, in: .init(x: 490, y: 190, width: 20, height: 20), where: isRed) > 0, "the stroke's new end")
+    }
+
     /// A PDF encrypted with an owner password only (it opens without one and allows notes, as
     /// many statements and forms do): a highlight is saved; a drawing, a text box, an arrow or
     /// a wide line — which only Quire's own update completes, and whose new objects would have

@@ -18,7 +18,8 @@ import Testing
         turns: [0: 1, 4: -1],
         flatten: true,
         removals: [.init(page: 3, index: 7, kind: "Highlight")],
-        moves: [AnnotationMove(page: 1, index: 2, kind: "Rectangle", dx: -12.5, dy: 300)])
+        moves: [AnnotationMove(page: 1, index: 2, kind: "Rectangle", dx: -12.5, dy: 300),
+                AnnotationMove(page: 0, index: 0, kind: "Drawing", dx: 0, dy: 0, scaleX: 2.5, scaleY: 0.5)])
 
     static func bytes(_ changes: DocumentChanges) -> [UInt8] {
         var writer = WireWriter()
@@ -56,6 +57,14 @@ import Testing
         nowhere.moves = [AnnotationMove(page: 0, index: 0, kind: "Note", dx: .nan, dy: 0)]
         reader = WireReader(Self.bytes(nowhere))
         #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
+
+        // A resize to nothing, to a mirror image, or past a hundred times.
+        for (scaleX, scaleY) in [(0.0, 1.0), (1.0, -2.0), (101.0, 1.0), (1.0, .infinity)] {
+            var odd = DocumentChanges()
+            odd.moves = [AnnotationMove(page: 0, index: 0, kind: "Rectangle", dx: 0, dy: 0, scaleX: scaleX, scaleY: scaleY)]
+            reader = WireReader(Self.bytes(odd))
+            #expect(throws: WireReader.Malformed.self, "scale \(scaleX) × \(scaleY)") { try DocumentChanges(reading: &reader) }
+        }
 
         // A kind of annotation there is not.
         var unknown = Self.bytes(DocumentChanges(annotations: [PageAnnotation(kind: .note, page: 0, boxes: [])]))

@@ -42,6 +42,24 @@ import Testing
         #expect(markup.turn(ofPage: 2) == 3 && markup.turn(ofPage: 4) == 0 && markup.turn(ofPage: 5) == 2)
     }
 
+    /// A drawing moved, resized from its corner and moved again is one change for Done: the
+    /// moves add up, the scales multiply, and the box as shown follows each step.
+    @Test func movesAndResizesOfOneAnnotationAreOneChange() {
+        var markup = DocumentMarkup()
+        let steps = [AnnotationMove(page: 0, index: 3, kind: "Rectangle", dx: 10, dy: -5),
+                     AnnotationMove(page: 0, index: 3, kind: "Rectangle", dx: 0, dy: 0, scaleX: 2, scaleY: 0.5),
+                     AnnotationMove(page: 0, index: 3, kind: "Rectangle", dx: 4, dy: 6),
+                     AnnotationMove(page: 1, index: 3, kind: "Drawing", dx: 1, dy: 1)]
+        for step in steps { markup.add(.move(step)) }
+        let shown = try? #require(markup.moves(onPage: 0)[3])
+        #expect(shown?.placing(Self.box) == TextBox(x: 24, y: 21, width: 60, height: 6))
+        #expect(markup.changes.moves == [AnnotationMove(page: 0, index: 3, kind: "Rectangle", dx: 14, dy: 1, scaleX: 2, scaleY: 0.5),
+                                         steps[3]])
+        markup.undo()
+        markup.undo()
+        #expect(markup.moves(onPage: 0)[3]?.placing(Self.box) == TextBox(x: 20, y: 15, width: 60, height: 6), "undone: the move after the resize")
+    }
+
     @Test func characterBoxesBecomeOneBoxALine() {
         let first = (0..<5).map { TextBox(x: 72 + Double($0) * 6, y: 78, width: 6, height: 10) }
         let lineEnd = TextBox(x: 102, y: 78, width: 0, height: 10)

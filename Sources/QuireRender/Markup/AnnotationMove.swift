@@ -1,23 +1,47 @@
 internal import CQPDF
 
-/// An annotation already in a PDF moved on its page (Markup's Select tool, dragged): named as
-/// listed (``ExistingAnnotation``: page, place in the page's list, kind), moved by (`dx`, `dy`)
-/// points on the page as shown (y down). Saved by shifting everything that places it —
-/// `/Rect`, and `/QuadPoints`, `/L`, `/InkList`, `/Vertices`, `/CL` where it has them — in the
-/// update after poppler's; its appearance stream is drawn into its rectangle, so it moves too.
+/// An annotation already in a PDF moved or resized on its page (Markup's Select tool: dragged,
+/// or its corner dragged): named as listed (``ExistingAnnotation``: page, place in the page's
+/// list, kind), its box as shown scaled by (`scaleX`, `scaleY`) from its top left corner, then
+/// moved by (`dx`, `dy`) points on the page as shown (y down). Saved by placing everything that
+/// places it — `/Rect`, and `/QuadPoints`, `/L`, `/InkList`, `/Vertices`, `/CL` where it has
+/// them — anew in the update after poppler's; its appearance stream is drawn into its
+/// rectangle, so it moves and stretches with it.
 public struct AnnotationMove: Sendable, Hashable {
     public var page: Int
     public var index: Int
     public var kind: String
     public var dx: Double
     public var dy: Double
+    public var scaleX: Double
+    public var scaleY: Double
 
-    public init(page: Int, index: Int, kind: String, dx: Double, dy: Double) {
+    public init(page: Int, index: Int, kind: String, dx: Double, dy: Double, scaleX: Double = 1, scaleY: Double = 1) {
         self.page = page
         self.index = index
         self.kind = kind
         self.dx = dx
         self.dy = dy
+        self.scaleX = scaleX
+        self.scaleY = scaleY
+    }
+
+    /// The range a scale may take: a hundredth to a hundred times.
+    public static let scales = 0.01...100.0
+
+    /// Whether it changes the annotation's size as well as its place.
+    public var resizes: Bool { scaleX != 1 || scaleY != 1 }
+
+    /// Where an annotation whose box as shown is `box` goes.
+    public func placing(_ box: TextBox) -> TextBox {
+        TextBox(x: box.x + dx, y: box.y + dy, width: box.width * scaleX, height: box.height * scaleY)
+    }
+
+    /// This change and then `next` as one change of the same annotation (both from the box's
+    /// top left corner: the moves add up, the scales multiply).
+    public func followed(by next: AnnotationMove) -> AnnotationMove {
+        AnnotationMove(page: page, index: index, kind: kind, dx: dx + next.dx, dy: dy + next.dy,
+                       scaleX: scaleX * next.scaleX, scaleY: scaleY * next.scaleY)
     }
 
     /// The moved annotations' dictionaries, written again: `removed` are the places (as listed)
@@ -35,6 +59,7 @@ public struct AnnotationMove: Sendable, Hashable {
         var written: [(number: Int, generation: Int, body: String)] = []
         for move in moves {
             guard move.dx.isFinite, move.dy.isFinite, abs(move.dx) < 100_000, abs(move.dy) < 100_000,
+                  Self.scales.contains(move.scaleX), Self.scales.contains(move.scaleY),
                   let pageObject = page(move.page) else {
                 throw FormValueError("page \(move.page + 1) has no annotation \(move.index + 1) to move")
             }
@@ -61,15 +86,31 @@ public struct AnnotationMove: Sendable, Hashable {
             }
             let number = Int(api.qpdf_oh_get_object_id(qpdf, annot))
             guard number > 0 else { throw FormValueError("that \(kind) is not an object of its own: it cannot be moved") }
-            // From the page as shown to PDF space (the same turn as placing a new annotation).
-            let (dx, dy): (Double, Double) = switch ((rotation(move.page) % 360) + 360) % 360 {
+            // From the page as shown to PDF space (the same turn as placing a new annotation):
+            // the move, the scale along each of the page's axes, and the corner that is the top
+            // left as shown, about which it scales.
+            guard let rect = numbers(api.qpdf_oh_get_key(qpdf, annot, "/Rect")), rect.count == 4 else {
+                throw FormValueError("that \(kind) has no rectangle: it cannot be moved")
+            }
+            let (minX, maxX, minY, maxY) = (min(rect[0], rect[2]), max(rect[0], rect[2]), min(rect[1], rect[3]), max(rect[1], rect[3]))
+            let turn = ((rotation(move.page) % 360) + 360) % 360
+            let (dx, dy): (Double, Double) = switch turn {
             case 90: (move.dy, move.dx)
             case 180: (-move.dx, move.dy)
             case 270: (-move.dy, -move.dx)
             default: (move.dx, -move.dy)
             }
+            let (kx, ky) = turn == 90 || turn == 270 ? (move.scaleY, move.scaleX) : (move.scaleX, move.scaleY)
+            let (ax, ay): (Double, Double) = switch turn {
+            case 90: (minX, minY)
+            case 180: (maxX, minY)
+            case 270: (maxX, maxY)
+            default: (minX, maxY)
+            }
             func shifted(_ values: [Double]) -> String {
-                values.enumerated().map { n($0.element + ($0.offset % 2 == 0 ? dx : dy)) }.joined(separator: " ")
+                values.enumerated().map {
+                    $0.offset % 2 == 0 ? n(ax + ($0.element - ax) * kx + dx) : n(ay + ($0.element - ay) * ky + dy)
+                }.joined(separator: " ")
             }
             for key in ["/Rect", "/QuadPoints", "/L", "/Vertices", "/CL"] {
                 guard let values = numbers(api.qpdf_oh_get_key(qpdf, annot, key)) else { continue }

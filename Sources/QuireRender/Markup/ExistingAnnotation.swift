@@ -25,6 +25,8 @@ public struct ExistingAnnotation: Sendable, Hashable {
     public var isRemovable: Bool { Self.isRemovable(kind: kind) }
     /// Whether Markup moves it (``isMovable(kind:)``).
     public var isMovable: Bool { Self.isMovable(kind: kind) }
+    /// Whether Markup resizes it (``isResizable(kind:)``).
+    public var isResizable: Bool { Self.isResizable(kind: kind) }
 
     /// False for what Markup does not remove: links, form fields and pop-ups (a pop-up goes
     /// with the annotation it belongs to).
@@ -33,6 +35,13 @@ public struct ExistingAnnotation: Sendable, Hashable {
     /// A removable annotation that is not text markup (a highlight belongs to the words under it).
     public static func isMovable(kind: String) -> Bool {
         isRemovable(kind: kind) && !["Highlight", "Underline", "Squiggly Underline", "Strike Through"].contains(kind)
+    }
+
+    /// The drawings: shapes, lines, freehand strokes and stamps (a signature is a drawing or a
+    /// stamp), whose appearance stretches to a new size — not an icon of a size of its own (a
+    /// note, an attachment, a caret) or a text box (its letters would stretch).
+    public static func isResizable(kind: String) -> Bool {
+        ["Line", "Rectangle", "Oval", "Polygon", "Polyline", "Stamp", "Drawing"].contains(kind)
     }
 
     /// An annotation's kind in a person's words, from its `/Subtype` (without the slash).

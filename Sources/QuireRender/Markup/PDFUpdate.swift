@@ -31,13 +31,13 @@ extension PDFDocument {
     /// `flatten`: the form's widgets drawn into their pages' content and the form removed
     /// (``FormFlattening``), in that update too.
     ///
-    /// `moves`: annotations already in the file moved (``AnnotationMove``), named as listed
+    /// `moves`: annotations already in the file moved or resized (``AnnotationMove``), named as listed
     /// before `removed` (page → places as listed) were removed by ``remove(_:)``.
     public func savedUpdate(original: InputFile, turns: [Int: Int] = [:], annotations: [PageAnnotation] = [],
                             flatten: Bool = false, moves: [AnnotationMove] = [], removed: [Int: [Int]] = [:]) throws(DocumentError) -> PDFUpdate {
         var saved = try savedBytes()
         let turned = turns.filter { $0.value % 4 != 0 }
-        let moved = moves.filter { $0.dx != 0 || $0.dy != 0 }
+        let moved = moves.filter { $0.dx != 0 || $0.dy != 0 || $0.resizes }
         if !turned.isEmpty || !annotations.isEmpty || flatten || !moved.isEmpty {
             saved = try PDFAppendedUpdate.append(turned, annotations: annotations, flatten: flatten, moves: moved, removed: removed,
                                                  to: saved, path: path)

@@ -35,8 +35,10 @@ public struct PDFPageRaster {
     /// Pixels in the rectangle (points from the top left, clipped to the page) that `test` accepts.
     public func count(x: Int, y: Int, width: Int, height: Int, where test: (UInt8, UInt8, UInt8) -> Bool) -> Int {
         var count = 0
-        for row in max(0, y)..<min(self.height, y + height) {
-            for column in max(0, x)..<min(self.width, x + width) {
+        let rows = max(0, y)..<max(max(0, y), min(self.height, y + height))
+        let columns = max(0, x)..<max(max(0, x), min(self.width, x + width))
+        for row in rows {
+            for column in columns {
                 let at = (row * self.width + column) * 3
                 if test(pixels[at], pixels[at + 1], pixels[at + 2]) { count += 1 }
             }
