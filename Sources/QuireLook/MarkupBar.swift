@@ -11,7 +11,8 @@ import QuireViewer
 /// colour and a line width, Rotate Left/Right for the page in view, Undo/Redo (Ctrl+Z,
 /// Ctrl+Shift+Z), Done and Revert. With no tool chosen, a click on an annotation already in the
 /// file selects it and Delete removes it (when Done saves; it is veiled until then); a drag
-/// moves it (not text markup, which belongs to its words).
+/// moves it (not text markup, which belongs to its words), and a drag on a selected drawing's
+/// corner handle resizes it.
 ///
 /// Changes wait in a ``DocumentMarkup`` per file and are drawn over the pages at once; Done
 /// has the worker make the incremental update and writes it into the file in place
@@ -245,6 +246,7 @@ final class MarkupBar {
         pages.annotationClick = on ? { [unowned self] page, x, y in self.pickAnnotation(page: page, x: x, y: y) } : nil
         pages.annotationDragStart = on ? { [unowned self] page, x, y in self.startMoving(page: page, x: x, y: y) } : nil
         pages.annotationDrag = on ? { [unowned self] page, from, to, finished in self.moved(page: page, from: from, to: to, finished: finished) } : nil
+        pages.cursorAt = on ? { [unowned self] page, x, y in self.onHandle(page: page, x: x, y: y) ? "nwse-resize" : nil } : nil
         moving = nil
         if on { model().wantText(pages: [model().page]) }
         if on { status("Markup: select text and press Highlight, or choose a shape and drag on the page · Done saves into the file") }
@@ -455,6 +457,8 @@ final class MarkupBar {
     /// already to be removed) is selected; false when there is none (the click then selects
     /// text). Links and pop-ups are passed over; a form field says it is not removed here.
     private func pickAnnotation(page: Int, x: Double, y: Double) -> Bool {
+        // A press on the selected drawing's handle keeps it (the drag that follows resizes it).
+        if onHandle(page: page, x: x, y: y) { return true }
         let had = selectedAnnotation != nil
         selectedAnnotation = nil
         guard let hit = annotation(page: page, x: x, y: y) else {
@@ -495,6 +499,15 @@ final class MarkupBar {
         markup.moves(onPage: page)[annotation.index]?.placing(annotation.box) ?? annotation.box
     }
 
+    /// Whether (x, y) on page `page` is within 8 pixels (at any zoom) of the selected drawing's handle.
+    private func onHandle(page: Int, x: Double, y: Double) -> Bool {
+        guard tool == .none, let chosen = selectedAnnotation, chosen.file == model().fileIndex, chosen.page == page,
+              chosen.annotation.isResizable else { return false }
+        let corner = Self.handle(of: shownBox(chosen.annotation, page: page))
+        let scale = pages.pageScale(page)
+        return abs(x - corner.x) <= 8 / max(scale.x, 0.01) && abs(y - corner.y) <= 8 / max(scale.y, 0.01)
+    }
+
     /// The centre of the handle a selected drawing is resized by: its outline's bottom right corner.
     private static func handle(of box: TextBox) -> (x: Double, y: Double) { (box.maxX + 2, box.maxY + 2) }
 
@@ -502,15 +515,10 @@ final class MarkupBar {
     /// drawing; on an annotation that moves, it moves that annotation.
     private func startMoving(page: Int, x: Double, y: Double) -> Bool {
         guard tool == .none else { return false }
-        if let chosen = selectedAnnotation, chosen.file == model().fileIndex, chosen.page == page, chosen.annotation.isResizable {
-            let corner = Self.handle(of: shownBox(chosen.annotation, page: page))
-            // Within 8 pixels of the handle's centre, at any zoom.
-            let scale = pages.pageScale(page), reach = (x: 8 / max(scale.x, 0.01), y: 8 / max(scale.y, 0.01))
-            if abs(x - corner.x) <= reach.x && abs(y - corner.y) <= reach.y {
-                moving = (page, chosen.annotation, AnnotationMove(page: page, index: chosen.annotation.index, kind: chosen.annotation.kind, dx: 0, dy: 0))
-                resizing = true
-                return true
-            }
+        if onHandle(page: page, x: x, y: y), let chosen = selectedAnnotation {
+            moving = (page, chosen.annotation, AnnotationMove(page: page, index: chosen.annotation.index, kind: chosen.annotation.kind, dx: 0, dy: 0))
+            resizing = true
+            return true
         }
         guard let hit = annotation(page: page, x: x, y: y), hit.isMovable else { return false }
         moving = (page, hit, AnnotationMove(page: page, index: hit.index, kind: hit.kind, dx: 0, dy: 0))

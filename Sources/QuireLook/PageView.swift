@@ -146,6 +146,21 @@ final class PageView {
         let click = gtk_gesture_click_new()!
         Signal.connectPressed(UnsafeMutableRawPointer(click)) { [unowned self] presses, x, y in self.clicked(presses, x: x, y: y) }
         gtk_widget_add_controller(area, click)
+        let motion = gtk_event_controller_motion_new()!
+        Signal.connectPoint(UnsafeMutableRawPointer(motion), "motion") { [unowned self] x, y in self.pointerMoved(x: x, y: y) }
+        gtk_widget_add_controller(area, motion)
+    }
+
+    /// While set (Markup is shown), the cursor the pointer takes over a page point (page, x, y):
+    /// a CSS cursor name ("nwse-resize" over a handle), nil for the default.
+    var cursorAt: ((Int, Double, Double) -> String?)?
+    private var cursorName: String?
+
+    private func pointerMoved(x: Double, y: Double) {
+        let name = cursorAt.flatMap { at in pagePoint(x: x, y: y).flatMap { at($0.page, $0.x, $0.y) } }
+        guard name != cursorName else { return }
+        cursorName = name
+        gtk_widget_set_cursor_from_name(area, name)
     }
 
     /// What Alt+drag on a page offers (the window's files), nil for no drag.

@@ -217,10 +217,34 @@ final class LookMarkupTests {
             Issue.record("no square after the move: \(moved)")
         }
 
+        // Selected, it shows a handle at its corner: dragged, the corner follows the pointer
+        // (the top left stays), drawn stretched at once; Done saves its new rectangle.
         bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(below.0)", "\(below.1)", "click", "1"])
         tree = bed.waitForAccessible(Self.label("Rectangle selected"))
-        #expect(Self.label("Rectangle selected · drag to move it, Delete removes it when Done saves")(tree),
+        #expect(Self.label("Rectangle selected · drag to move it or its corner to resize it, Delete removes it when Done saves")(tree),
                 "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let corner = LookSelectionTests.windowPoint(page, x: 452, y: 652), stretched = LookSelectionTests.windowPoint(page, x: 522, y: 702)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(corner.0)", "\(corner.1)", "mousedown", "1",
+                 "mousemove", "--window", window, "\(corner.0 + 10)", "\(corner.1 + 10)", "sleep", "0.1",
+                 "mousemove", "--window", window, "\(stretched.0)", "\(stretched.1)", "sleep", "0.1", "mouseup", "1"])
+        tree = bed.waitForAccessible(Self.label("Rectangle on page 1 resized"))
+        #expect(Self.label("Rectangle on page 1 resized · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let grownFrom = LookSelectionTests.windowPoint(page, x: 470, y: 545), grownTo = LookSelectionTests.windowPoint(page, x: 530, y: 710)
+        let grown = WindowTestBed.Accessible.Extents(x: grownFrom.0, y: grownFrom.1, width: grownTo.0 - grownFrom.0, height: grownTo.1 - grownFrom.1)
+        let resized = keep(try harness.screenshot("markup-resized", window: window) { $0.count(in: grown, yellow) > 100 })
+        #expect(resized.count(in: grown, yellow) > 100, "drawn out to where its corner was dragged (\(resized.count(in: grown, yellow))): \(resized.path)")
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into shapes.pdf"))
+        #expect(Self.label("Saved 1 change into shapes.pdf")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        if let rect = annotations(path).first?["rect"] as? [Double], rect.count == 4 {
+            #expect(abs(rect[0] - 300) < 6 && abs(rect[3] - (841.89 - 550)) < 8, "the top left stays: \(rect)")
+            #expect(abs(rect[2] - 520) < 8 && abs(rect[1] - (841.89 - 700)) < 8, "the corner where it was dragged: \(rect)")
+        } else {
+            Issue.record("no square after the resize: \(annotations(path))")
+        }
+
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(below.0)", "\(below.1)", "click", "1"])
+        tree = bed.waitForAccessible(Self.label("Rectangle selected"))
         bed.key("Delete")
         tree = bed.waitForAccessible(Self.label("Rectangle on page 1 removed when saved"))
         #expect(Self.label("Rectangle on page 1 removed when saved · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
