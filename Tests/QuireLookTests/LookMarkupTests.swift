@@ -151,12 +151,13 @@ final class LookMarkupTests {
         #expect(bed.press("Rectangle"))
         _ = bed.waitForAccessible(Self.label("Rectangle: drag on the page"))
         let from = LookSelectionTests.windowPoint(page, x: 300, y: 400), to = LookSelectionTests.windowPoint(page, x: 450, y: 500)
-        func drag() {
+        /// The pointer pressed at `from`, moved a little, then to `to` and released.
+        func drag(_ from: (Int, Int), _ to: (Int, Int), by nudge: (Int, Int) = (10, 10)) {
             bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(from.0)", "\(from.1)", "mousedown", "1",
-                     "mousemove", "--window", window, "\(from.0 + 10)", "\(from.1 + 10)", "sleep", "0.1",
+                     "mousemove", "--window", window, "\(from.0 + nudge.0)", "\(from.1 + nudge.1)", "sleep", "0.1",
                      "mousemove", "--window", window, "\(to.0)", "\(to.1)", "sleep", "0.1", "mouseup", "1"])
         }
-        drag()
+        drag(from, to)
         var tree = bed.waitForAccessible(Self.label("Rectangle on page 1"))
         #expect(Self.label("Rectangle on page 1 · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(Self.isSensitive(tree, "Done"))
@@ -194,9 +195,7 @@ final class LookMarkupTests {
         #expect(bed.press("Select"))
         _ = bed.waitForAccessible(Self.label("Select: drag to select text"))
         let inside = LookSelectionTests.windowPoint(page, x: 375, y: 450), below = LookSelectionTests.windowPoint(page, x: 375, y: 600)
-        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(inside.0)", "\(inside.1)", "mousedown", "1",
-                 "mousemove", "--window", window, "\(inside.0)", "\(inside.1 + 10)", "sleep", "0.1",
-                 "mousemove", "--window", window, "\(below.0)", "\(below.1)", "sleep", "0.1", "mouseup", "1"])
+        drag(inside, below, by: (0, 10))
         tree = bed.waitForAccessible(Self.label("Rectangle on page 1 moved"))
         #expect(Self.label("Rectangle on page 1 moved · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         func yellow(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r > 200 && g > 180 && b < 120 }
@@ -224,9 +223,7 @@ final class LookMarkupTests {
         #expect(Self.label("Rectangle selected · drag to move it or its corner to resize it, Delete removes it when Done saves")(tree),
                 "\(tree.filter { $0.role == "label" }.map(\.name))")
         let corner = LookSelectionTests.windowPoint(page, x: 452, y: 652), stretched = LookSelectionTests.windowPoint(page, x: 522, y: 702)
-        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(corner.0)", "\(corner.1)", "mousedown", "1",
-                 "mousemove", "--window", window, "\(corner.0 + 10)", "\(corner.1 + 10)", "sleep", "0.1",
-                 "mousemove", "--window", window, "\(stretched.0)", "\(stretched.1)", "sleep", "0.1", "mouseup", "1"])
+        drag(corner, stretched)
         tree = bed.waitForAccessible(Self.label("Rectangle on page 1 resized"))
         #expect(Self.label("Rectangle on page 1 resized · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         let grownFrom = LookSelectionTests.windowPoint(page, x: 470, y: 545), grownTo = LookSelectionTests.windowPoint(page, x: 530, y: 710)
