@@ -36,7 +36,7 @@ struct InfoCommand: AsyncParsableCommand {
     @OptionGroup var spreadsheet: SpreadsheetTextOption
 
     @Option(name: .customLong("timeout"), help: ArgumentHelp(
-        "Per-file time limit in seconds (exit status 75); 0 waits forever (default 60; env QUIRE_TIMEOUT).", valueName: "seconds"))
+        "Per-file time limit in seconds (exit status 75; with --json the files before it are kept and its object's error kind is timeout); 0 waits forever (default 60; env QUIRE_TIMEOUT).", valueName: "seconds"))
     var timeoutOption: Int?
 
     @OptionGroup(title: "Limits") var limits: LimitOptions
