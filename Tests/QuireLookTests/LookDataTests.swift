@@ -37,7 +37,12 @@ final class LookDataTests {
         let viewer = try harness.look([Samples.path("table.csv")])
         defer { viewer.stop() }
         let window = try #require(bed.waitForWindow(named: "^table\\.csv$"), "\(viewer.errorOutput)")
-        var tree = bed.waitForAccessible { Self.header($0, "Amount") != nil && !Self.rows($0, prefix: "Item ").isEmpty }
+        // The table's tree is large (~1,500 objects: 2 s a read on an idle machine, past 30 s
+        // under CI's load), so its reads get room (as the SQLite test's).
+        func waitForTable(_ condition: ([WindowTestBed.Accessible]) -> Bool) -> [WindowTestBed.Accessible] {
+            bed.waitForAccessible(timeout: 240, readTimeout: 120, condition)
+        }
+        var tree = waitForTable { Self.header($0, "Amount") != nil && !Self.rows($0, prefix: "Item ").isEmpty }
         // One column per table column, each header named and clickable to sort.
         for name in ["Item", "City", "Amount"] {
             #expect(Self.header(tree, name)?.detail == "Click to sort by \(name)", "\(tree.filter { $0.name == name })")
@@ -59,13 +64,13 @@ final class LookDataTests {
         let cities = ["Zürich", "Lyon", "Kraków", "Porto", "Bergen"]
         let headerBox = try #require(Self.header(tree, "Amount")?.extents)
         bed.click(window: window, x: headerBox.x + headerBox.width / 2, y: headerBox.y + headerBox.height / 2)
-        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by Amount (ascending)") } }
+        tree = waitForTable { $0.contains { $0.name.contains("sorted by Amount (ascending)") } }
         #expect(Self.rows(tree, prefix: "Item ").first == String(format: "Item %03d", smallest), "\(Self.rows(tree, prefix: "Item ").prefix(3))")
         #expect(Self.header(tree, "Amount")?.detail == "Sorted ascending; click to reverse")
         // The second click waits out the double-click time (two quick clicks are one double press).
         usleep(600_000)
         bed.click(window: window, x: headerBox.x + headerBox.width / 2, y: headerBox.y + headerBox.height / 2)
-        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by Amount (descending)") } }
+        tree = waitForTable { $0.contains { $0.name.contains("sorted by Amount (descending)") } }
         let first = String(format: "Item %03d", largest)
         #expect(Self.rows(tree, prefix: "Item ").first == first, "\(Self.rows(tree, prefix: "Item ").prefix(3))")
         #expect(Self.header(tree, "Amount")?.detail == "Sorted descending; click to reverse")
@@ -78,9 +83,9 @@ final class LookDataTests {
 
         // Find (Ctrl+F) selects the row of the current match; Esc, then Ctrl+C copies it.
         bed.key("ctrl+f")
-        _ = bed.waitForAccessible { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
+        _ = waitForTable { $0.contains { $0.name == "Find in Document" && $0.states.contains("focused") } }
         bed.type("Item 150")
-        _ = bed.waitForAccessible { $0.contains { $0.role == "label" && $0.name == "1 of 1" } }
+        _ = waitForTable { $0.contains { $0.role == "label" && $0.name == "1 of 1" } }
         // (Keys are taken in order: Ctrl+C comes after the bar has closed and given back the focus.)
         bed.key("Escape")
         let found = harness.copied { bed.key("ctrl+c") }
@@ -99,7 +104,7 @@ final class LookDataTests {
         let viewer = try harness.look([Samples.path("table.csv")])
         defer { viewer.stop() }
         let window = try #require(bed.waitForWindow(named: "^table\\.csv$"), "\(viewer.errorOutput)")
-        let tree = bed.waitForAccessible { !Self.rows($0, prefix: "Item ").isEmpty }
+        let tree = bed.waitForAccessible(timeout: 240, readTimeout: 120) { !Self.rows($0, prefix: "Item ").isEmpty }
         #expect(Self.rows(tree, prefix: "Item ").first == "Item 001")
         let list = try #require(tree.first { $0.name == "Table rows" && $0.role != "label" }?.extents)
         bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, String(list.x + list.width / 2), String(list.y + list.height / 2),
@@ -107,7 +112,7 @@ final class LookDataTests {
         // The list view recycles its rows' widgets: AT-SPI lists them in no screen order (under
         // load "Item 199", "Item 300", "Item 254" came last), so the last row is looked for
         // anywhere; without the rest added, the model stops at row 64.
-        let bottom = bed.waitForAccessible { Self.rows($0, prefix: "Item ").contains("Item 300") }
+        let bottom = bed.waitForAccessible(timeout: 240, readTimeout: 120) { Self.rows($0, prefix: "Item ").contains("Item 300") }
         #expect(Self.rows(bottom, prefix: "Item ").contains("Item 300"), "\(Self.rows(bottom, prefix: "Item ").suffix(3))")
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))

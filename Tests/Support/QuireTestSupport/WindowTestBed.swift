@@ -216,11 +216,17 @@ public final class WindowTestBed: @unchecked Sendable {
     }
 
     /// Polls the accessibility tree until `condition` holds (or `timeout`); the last tree read.
-    /// Each read may take up to `readTimeout` seconds.
+    /// Each read may take up to `readTimeout` seconds. A read that failed (the reader ran out of
+    /// time on a loaded machine: an empty tree — a live window always has its application and
+    /// frame) never counts as meeting the condition, so "a text has gone" is not taken from a
+    /// failed read; and a wait whose last read failed reads again, up to `readTimeout` past
+    /// its deadline, so one slow read does not end it with nothing.
     public func waitForAccessible(timeout: Double = 20, readTimeout: Double = 30, _ condition: ([Accessible]) -> Bool) -> [Accessible] {
         let deadline = Date().addingTimeInterval(timeout)
         var tree = accessibilityTree(timeout: readTimeout)
-        while !condition(tree) && Date() < deadline {
+        while tree.isEmpty || !condition(tree) {
+            let now = Date()
+            if now >= deadline && !(tree.isEmpty && now < deadline.addingTimeInterval(readTimeout)) { break }
             usleep(200_000)
             tree = accessibilityTree(timeout: readTimeout)
         }
