@@ -91,6 +91,10 @@ let package = Package(
         .systemLibrary(
             name: "CQPDF", path: "Sources/CQPDF",
             providers: [.apt(["libqpdf-dev"])]),
+        // NSS and its CMS encoder (`quire sign`): loaded on first use, declarations in the shim.
+        .systemLibrary(
+            name: "CNSS", path: "Sources/CNSS",
+            providers: [.apt(["libnss3"])]),
         // GTK 4: linked only by the quire-look executable (the Quick Look window), never by quire.
         .systemLibrary(
             name: "CGtk", path: "Sources/CGtk", pkgConfig: "gtk4",
@@ -156,6 +160,9 @@ let package = Package(
         .target(name: "QuireThumbnails", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuireGIO"],
                 plugins: [.plugin(name: "QuireVersion")]),
         .target(name: "Quire", dependencies: ["QuireTypes", "QuireRender", "QuireRenderService", "QuirePrint"]),
+        // Digital signatures with a certificate from an NSS database (`quire sign`): in the
+        // process that holds the key, never in the render worker.
+        .target(name: "QuireSigning", dependencies: ["QuireRender", "QuireTypes", "CNSS"]),
         .target(name: "QuireIntegration", dependencies: ["Quire", "QuireGIO"]),
         // Sharing files: mail through the desktop portal (descriptors) or xdg-email, devices
         // through KDE Connect or GSConnect on the session bus. Used by the window and by quire share.
@@ -177,7 +184,7 @@ let package = Package(
         .target(name: "QuireArguments"),
         .executableTarget(
             name: "QuireCLI",
-            dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireTerminalViewer", "QuireArguments", "QuireShare", "SanitizerSupport",
+            dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireIntegration", "QuireService", "QuireViewer", "QuireTerminal", "QuireTerminalViewer", "QuireArguments", "QuireShare", "QuireSigning", "SanitizerSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // QuireBuildVersion.string (`quire --version`) from scripts/version.sh, as `make deb` names the package.
             plugins: [.plugin(name: "QuireVersion")]),
@@ -211,7 +218,7 @@ let package = Package(
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireGIO", "QuireSystem", "QuireTestSupport"]),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
-        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireRenderService", "QuireArguments", "QuireTestSupport"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireRenderService", "QuireArguments", "QuireSigning", "QuireTestSupport"]),
         .testTarget(name: "QuireArgumentsTests", dependencies: ["QuireArguments"]),
         .testTarget(name: "QuireSheetsTests", dependencies: ["QuireSheets"]),
         .testTarget(name: "QuirePrintTests", dependencies: ["QuirePrint", "QuireSheets", "Quire", "QuireTestSupport"]),

@@ -13,12 +13,13 @@ struct QuireCommand: AsyncParsableCommand {
             missing, or a folder where a file is needed, 69 a service is unavailable (no printer, \
             no print server, a missing engine), 70 internal error, 73 output cannot be created, \
             74 I/O error, 75 a time limit (--timeout) or a file that changed while it was read, \
-            77 the print server refused the request (not permitted), 78 a configuration that \
-            cannot work (quire integrate), 130 interrupted (Ctrl-C).
+            77 not permitted (the print server refused the request, or a key's password is \
+            missing or wrong), 78 a configuration that cannot work (quire integrate, quire \
+            sign's certificate database), 130 interrupted (Ctrl-C).
             """,
         version: QuireVersion.string,
         subcommands: [InfoCommand.self, PreviewCommand.self, ThumbnailCommand.self, LookCommand.self, ActionsCommand.self,
-                      CanPrintCommand.self, PrintCommand.self, ShareCommand.self, FormCommand.self, PrintersCommand.self, JobsCommand.self,
+                      CanPrintCommand.self, PrintCommand.self, ShareCommand.self, FormCommand.self, SignCommand.self, PrintersCommand.self, JobsCommand.self,
                       JobCommand.self, CancelCommand.self, ReleaseCommand.self, IntegrateCommand.self,
                       ThumbnailerServiceCommand.self])
 }

@@ -27,14 +27,19 @@ public struct DocumentChanges: Sendable, Hashable {
     /// Annotations already in the PDF moved on their pages (named as listed, before removals).
     public var moves: [AnnotationMove]
 
+    /// A signature field with room for a digital signature (`quire sign`): saved alone, the
+    /// signature itself written in by the process that holds the certificate.
+    public var signature: SignatureField?
+
     public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:], flatten: Bool = false,
-                removals: [AnnotationRemoval] = [], moves: [AnnotationMove] = []) {
+                removals: [AnnotationRemoval] = [], moves: [AnnotationMove] = [], signature: SignatureField? = nil) {
         self.formValues = formValues
         self.annotations = annotations
         self.turns = turns
         self.flatten = flatten
         self.removals = removals
         self.moves = moves
+        self.signature = signature
     }
 
     /// Most values one request carries.
@@ -88,6 +93,19 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.double(move.dy)
             writer.double(move.scaleX)
             writer.double(move.scaleY)
+        }
+        writer.integer(signature == nil ? 0 : 1)
+        if let signature {
+            writer.optionalString(signature.name)
+            writer.integer(Int64(signature.page))
+            writer.integer(signature.box == nil ? 0 : 1)
+            if let box = signature.box {
+                for value in [box.x, box.y, box.width, box.height] { writer.double(value) }
+            }
+            writer.string(signature.signer)
+            writer.optionalString(signature.reason)
+            writer.integer(signature.time)
+            writer.integer(Int64(signature.room))
         }
     }
 
@@ -156,6 +174,29 @@ public struct DocumentChanges: Sendable, Hashable {
                 throw WireReader.Malformed()
             }
             moves.append(AnnotationMove(page: Int(page), index: Int(index), kind: kind, dx: dx, dy: dy, scaleX: scaleX, scaleY: scaleY))
+        }
+        switch try reader.integer() {
+        case 0: signature = nil
+        case 1:
+            let name = try reader.optionalString()
+            let page = try reader.integer()
+            guard page >= 0, page <= Int64(Int32.max) else { throw WireReader.Malformed() }
+            var box: PageAnnotation.Box?
+            switch try reader.integer() {
+            case 0: box = nil
+            case 1:
+                let values = [try reader.double(), try reader.double(), try reader.double(), try reader.double()]
+                guard values.allSatisfy(\.isFinite), values[2] >= 1, values[3] >= 1, values[2] <= 14_400, values[3] <= 14_400 else {
+                    throw WireReader.Malformed()
+                }
+                box = PageAnnotation.Box(x: values[0], y: values[1], width: values[2], height: values[3])
+            default: throw WireReader.Malformed()
+            }
+            let signer = try reader.string(), reason = try reader.optionalString()
+            let time = try reader.integer(), room = try reader.integer()
+            guard (0...253_402_300_799).contains(time), SignatureField.rooms.contains(Int(room)) else { throw WireReader.Malformed() }
+            signature = SignatureField(name: name, page: Int(page), box: box, signer: signer, reason: reason, time: time, room: Int(room))
+        default: throw WireReader.Malformed()
         }
     }
 }

@@ -61,6 +61,15 @@ extension DocumentSession {
             if Self.facts(form, file: file).isXFAOnly { throw Self.xfaOnly }
             if !form.allowsFilling { throw RenderProblem(.unsupported, "the PDF's permissions do not allow filling in its form") }
         }
+        if changes.signature != nil {
+            if !changes.formValues.isEmpty || !changes.annotations.isEmpty || !changes.turns.isEmpty || changes.flatten
+                || !changes.removals.isEmpty || !changes.moves.isEmpty {
+                throw RenderProblem(.unsupported, "a signature is saved alone: save the other changes first")
+            }
+            if !PDFForm(document, file: file, password: request.password).allowsFilling {
+                throw RenderProblem(.unsupported, "the PDF's permissions do not allow signing it")
+            }
+        }
         if !changes.turns.isEmpty, !document.allowsAssembling {
             throw RenderProblem(.unsupported, "the PDF's permissions do not allow turning its pages")
         }
@@ -68,7 +77,7 @@ extension DocumentSession {
             let removed = Dictionary(grouping: changes.removals, by: \.page).mapValues { $0.map(\.index) }
             let moves = changes.moves.filter { move in !(removed[move.page] ?? []).contains(move.index) }
             return try document.savedUpdate(original: file, turns: changes.turns, annotations: changes.annotations, flatten: changes.flatten,
-                                            moves: moves, removed: removed)
+                                            moves: moves, removed: removed, signature: changes.signature)
         } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }

@@ -19,7 +19,9 @@ import Testing
         flatten: true,
         removals: [.init(page: 3, index: 7, kind: "Highlight")],
         moves: [AnnotationMove(page: 1, index: 2, kind: "Rectangle", dx: -12.5, dy: 300),
-                AnnotationMove(page: 0, index: 0, kind: "Drawing", dx: 0, dy: 0, scaleX: 2.5, scaleY: 0.5)])
+                AnnotationMove(page: 0, index: 0, kind: "Drawing", dx: 0, dy: 0, scaleX: 2.5, scaleY: 0.5)],
+        signature: SignatureField(name: "Approval", page: 2, box: .init(x: 300, y: 650, width: 200, height: 52), signer: "Ada Lovelace",
+                                  reason: "Approved (final)", time: 1_796_000_000, room: 8192))
 
     static func bytes(_ changes: DocumentChanges) -> [UInt8] {
         var writer = WireWriter()
@@ -40,9 +42,14 @@ import Testing
         var reader = WireReader(Self.bytes(tooMany))
         #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
 
-        // The flatten flag comes before the removals' and the moves' counts (0, 0): a 2 there.
+        // The flatten flag comes before the removals' and the moves' counts and the signature's
+        // flag (0, 0, 0): a 2 there, and a 2 for the signature's flag.
         var bytes = Self.bytes(DocumentChanges())
-        bytes[bytes.count - 24] = 2
+        bytes[bytes.count - 32] = 2
+        reader = WireReader(bytes)
+        #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
+        bytes = Self.bytes(DocumentChanges())
+        bytes[bytes.count - 8] = 2
         reader = WireReader(bytes)
         #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
 
@@ -64,6 +71,13 @@ import Testing
             odd.moves = [AnnotationMove(page: 0, index: 0, kind: "Rectangle", dx: 0, dy: 0, scaleX: scaleX, scaleY: scaleY)]
             reader = WireReader(Self.bytes(odd))
             #expect(throws: WireReader.Malformed.self, "scale \(scaleX) × \(scaleY)") { try DocumentChanges(reading: &reader) }
+        }
+
+        // A signature with too little room, or shown in a box of no width.
+        for field in [SignatureField(page: 0, signer: "A", time: 0, room: 16),
+                      SignatureField(page: 0, box: .init(x: 0, y: 0, width: 0, height: 50), signer: "A", time: 0)] {
+            reader = WireReader(Self.bytes(DocumentChanges(signature: field)))
+            #expect(throws: WireReader.Malformed.self, "\(field)") { try DocumentChanges(reading: &reader) }
         }
 
         // A kind of annotation there is not.

@@ -25,8 +25,12 @@ enum PDFAppendedUpdate {
     /// their appearance streams, and with `flatten` the form made part of the pages
     /// (``FormFlattening``), appended as an update; `bytes` unchanged when there is nothing
     /// to write.
+    ///
+    /// `signature`: a signature field with the room for its signature (``SignatureField``), alone
+    /// in its update, its `/ByteRange` filled in once the update is written.
     static func append(_ turns: [Int: Int], annotations: [PageAnnotation], flatten: Bool = false, moves: [AnnotationMove] = [],
-                       removed: [Int: [Int]] = [:], to bytes: [UInt8], path: DocumentPath) throws(DocumentError) -> [UInt8] {
+                       removed: [Int: [Int]] = [:], signature: SignatureField? = nil, to bytes: [UInt8],
+                       path: DocumentPath) throws(DocumentError) -> [UInt8] {
         func failure(_ reason: String) -> DocumentError { DocumentError(kind: .unsupported, path: path, reason: reason) }
         guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { throw failure("turning pages needs libqpdf, which is not installed") }
         var handle: qpdf_data? = qpdf
@@ -48,6 +52,12 @@ enum PDFAppendedUpdate {
         }
         if encrypted, flatten {
             throw failure("flattening an encrypted PDF's form is not supported")
+        }
+        if signature != nil, !turns.isEmpty || !annotations.isEmpty || flatten || !moves.isEmpty || !removed.isEmpty {
+            throw failure("a signature is saved alone: save the other changes first")
+        }
+        if encrypted, signature != nil {
+            throw failure("signing an encrypted PDF is not supported")
         }
         if encrypted, !moves.isEmpty {
             throw failure("moving the annotations of an encrypted PDF is not supported")
@@ -174,6 +184,21 @@ enum PDFAppendedUpdate {
             }
         }
         size += streams.count
+        var signatureNumber: Int?
+        if let signature {
+            guard signature.page >= 0, signature.page < pageCount, let signedPage = page(signature.page) else {
+                throw failure("page \(signature.page + 1) does not exist (the PDF has \(pageCount) pages)")
+            }
+            do {
+                let made = try signature.objects(page: signedPage, firstNumber: size, api: api, qpdf: qpdf)
+                objects += made.objects
+                streams += made.streams
+                signatureNumber = made.signature
+                size += 3
+            } catch {
+                throw failure(error.message)
+            }
+        }
         while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
         if objects.isEmpty && streams.isEmpty { return bytes }
         guard let previous = lastCrossReference(bytes) else {
@@ -214,6 +239,11 @@ enum PDFAppendedUpdate {
                           + "/Length \(rows.count) >>\nstream\n").utf8)
             out += rows
             out += Array("\nendstream\nendobj\nstartxref\n\(start)\n%%EOF\n".utf8)
+        }
+        if let signatureNumber, let at = offsets.first(where: { $0.number == signatureNumber })?.offset {
+            guard SignatureField.fillByteRange(&out, signatureAt: at) else {
+                throw DocumentError(kind: .damaged, path: path, reason: "the signature's byte range could not be written")
+            }
         }
         return out
     }

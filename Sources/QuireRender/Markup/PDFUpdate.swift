@@ -33,14 +33,17 @@ extension PDFDocument {
     ///
     /// `moves`: annotations already in the file moved or resized (``AnnotationMove``), named as listed
     /// before `removed` (page → places as listed) were removed by ``remove(_:)``.
+    ///
+    /// `signature`: a signature field with room for its signature (``SignatureField``), alone.
     public func savedUpdate(original: InputFile, turns: [Int: Int] = [:], annotations: [PageAnnotation] = [],
-                            flatten: Bool = false, moves: [AnnotationMove] = [], removed: [Int: [Int]] = [:]) throws(DocumentError) -> PDFUpdate {
+                            flatten: Bool = false, moves: [AnnotationMove] = [], removed: [Int: [Int]] = [:],
+                            signature: SignatureField? = nil) throws(DocumentError) -> PDFUpdate {
         var saved = try savedBytes()
         let turned = turns.filter { $0.value % 4 != 0 }
         let moved = moves.filter { $0.dx != 0 || $0.dy != 0 || $0.resizes }
-        if !turned.isEmpty || !annotations.isEmpty || flatten || !moved.isEmpty {
+        if !turned.isEmpty || !annotations.isEmpty || flatten || !moved.isEmpty || signature != nil {
             saved = try PDFAppendedUpdate.append(turned, annotations: annotations, flatten: flatten, moves: moved, removed: removed,
-                                                 to: saved, path: path)
+                                                 signature: signature, to: saved, path: path)
         }
         let size = original.size
         if Int64(saved.count) >= size {
