@@ -169,7 +169,7 @@ let package = Package(
         .target(name: "QuireShare", dependencies: ["QuireTypes", "QuireGIO", "QuireSystem"]),
         // The viewer model under `quire look`'s front-ends (terminal now, GTK window later):
         // files, page, zoom, card, actions with reasons, resume state, print sheet. No UI code.
-        .target(name: "QuireViewer", dependencies: ["Quire", "QuireRenderService", "QuireGIO"]),
+        .target(name: "QuireViewer", dependencies: ["Quire", "QuireRenderService", "QuireGIO", "QuireSigning"]),
         .target(name: "QuireService", dependencies: ["Quire", "QuireThumbnails", "QuireRenderService", "QuireGIO"]),
         // The terminal viewer's input parsing (keys, answers to capability queries): pure
         // functions over untrusted bytes, apart from the session so they can be fuzzed.

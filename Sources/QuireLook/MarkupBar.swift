@@ -45,6 +45,14 @@ final class MarkupBar {
     private let widthChoice: UnsafeMutablePointer<GtkWidget>
     private let signButton = MarkupBar.toolButton(nil, "Sign", tip: "Sign: click where your signature goes (the first time, draw it)")
     private let newSignatureButton = Accessibility.textButton("New Signature…")
+    /// Sign with Certificate…: a box dragged on the page, then the certificate chosen; shown
+    /// only when `~/.pki/nssdb` has a certificate that can sign.
+    private let certifyButton = MarkupBar.toolButton(nil, "Sign with Certificate…",
+                                                     tip: "Sign with Certificate: drag a box where the digital signature goes, then choose the certificate")
+    /// The certificates that can sign (read when the bar is first shown).
+    private var certificates: [String]?
+    /// The certificate dialog while it is open.
+    private var certificateDialog: CertificateDialog?
     /// The signature pad while it is open.
     private var signatureDialog: SignatureDialog?
     private let signatures = SignatureStore.standard()
@@ -79,7 +87,7 @@ final class MarkupBar {
     static let textBoxWidth = 240.0
 
     /// What a drag or click on a page makes while the bar is shown.
-    enum Tool { case none, note, text, draw, rectangle, oval, line, arrow, sign }
+    enum Tool { case none, note, text, draw, rectangle, oval, line, arrow, sign, certify }
     private(set) var tool = Tool.none
 
     /// Each file's changes not yet saved (by the model's file index).
@@ -147,7 +155,7 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(underlineButton, "Underline the selected text")
         gtk_widget_set_tooltip_text(strikeButton, "Strike through the selected text")
         // One shape tool at a time (or none).
-        for button in [noteButton, textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton] {
+        for button in [noteButton, textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton, certifyButton] {
             gtk_toggle_button_set_group(cast(button), cast(selectButton))
         }
         gtk_toggle_button_set_active(cast(selectButton), 1)
@@ -176,9 +184,10 @@ final class MarkupBar {
         // The note's text field shows while the Note tool is chosen.
         gtk_widget_set_visible(noteText, 0)
         for widget in [highlightButton, underlineButton, strikeButton, selectButton, noteButton, textButton, noteText, textSizeChoice, drawButton, rectangleButton, ovalButton,
-                       lineButton, arrowButton, signButton, newSignatureButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton] {
+                       lineButton, arrowButton, signButton, newSignatureButton, certifyButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton] {
             gtk_box_append(cast(tools), widget)
         }
+        gtk_widget_set_visible(certifyButton, 0)
         gtk_widget_set_tooltip_text(saveCopyButton, "Save the changes into a new file (this one cannot be written)")
         gtk_widget_set_visible(saveCopyButton, 0)
         for widget in [scroller, undoButton, redoButton, revertButton, saveCopyButton, doneButton] { gtk_box_append(cast(root), widget) }
@@ -191,7 +200,7 @@ final class MarkupBar {
         Signal.connect(underlineButton, "clicked") { [unowned self] in self.markText(.underline) }
         Signal.connect(strikeButton, "clicked") { [unowned self] in self.markText(.strikeOut) }
         for (button, tool) in [(selectButton, Tool.none), (noteButton, Tool.note), (textButton, .text), (drawButton, .draw), (rectangleButton, .rectangle), (ovalButton, .oval),
-                               (lineButton, .line), (arrowButton, .arrow), (signButton, .sign)] {
+                               (lineButton, .line), (arrowButton, .arrow), (signButton, .sign), (certifyButton, .certify)] {
             Signal.connect(button, "toggled") { [unowned self] in
                 if gtk_toggle_button_get_active(cast(button)) != 0 {
                     self.choose(tool)
@@ -248,6 +257,10 @@ final class MarkupBar {
         pages.annotationDrag = on ? { [unowned self] page, from, to, finished in self.moved(page: page, from: from, to: to, finished: finished) } : nil
         pages.cursorAt = on ? { [unowned self] page, x, y in self.onHandle(page: page, x: x, y: y) ? "nwse-resize" : nil } : nil
         moving = nil
+        if on, certificates == nil {
+            certificates = MarkupSaving.signingCertificates()
+            gtk_widget_set_visible(certifyButton, certificates?.isEmpty == false ? 1 : 0)
+        }
         if on { model().wantText(pages: [model().page]) }
         if on { status("Markup: select text and press Highlight, or choose a shape and drag on the page · Done saves into the file") }
     }
@@ -285,7 +298,7 @@ final class MarkupBar {
         case .sign:
             pages.shapeDrag = nil
             pages.pageClick = { [unowned self] page, x, y in self.placeSignature(page: page, x: x, y: y) }
-        case .draw, .rectangle, .oval, .line, .arrow:
+        case .draw, .rectangle, .oval, .line, .arrow, .certify:
             pages.pageClick = nil
             pages.shapeDrag = { [unowned self] page, from, to, finished in self.dragged(page: page, from: from, to: to, finished: finished) }
         }
@@ -299,6 +312,7 @@ final class MarkupBar {
         case .line: status("Line: drag on the page")
         case .arrow: status("Arrow: drag from its tail to its tip")
         case .draw: status("Draw: drag on the page; each stroke can be undone (Ctrl+Z)")
+        case .certify: status("Sign with Certificate: drag a box on the page where the signature goes")
         case .sign:
             if signatures.load() == nil {
                 drawSignature()
@@ -572,6 +586,11 @@ final class MarkupBar {
         let box: TextBox
         switch tool {
         case .none, .note, .text, .sign: return
+        case .certify:
+            let box = TextBox(x: min(from.x, to.x), y: min(from.y, to.y), width: abs(to.x - from.x), height: abs(to.y - from.y))
+            draft = PageAnnotation(kind: .square, page: page, boxes: [box], colour: Self.ink, lineWidth: 1)
+            if finished { certify(page: page, box: box) }
+            return
         case .draw:
             drew(page: page, from: from, to: to, finished: finished)
             return
@@ -643,6 +662,74 @@ final class MarkupBar {
         let strokes = signature.placed(centreX: x, centreY: y, width: 150)
         add(.annotation(PageAnnotation(kind: .ink, page: page, boxes: [], colour: Self.ink, strokes: strokes, lineWidth: lineWidth)),
             "Signature on page \(page + 1)")
+    }
+
+    /// The box dragged for a digital signature: the certificate dialog, then the signature
+    /// saved into the file at once (a signature is saved alone, after the other changes).
+    private func certify(page: Int, box: TextBox) {
+        let clear = { [unowned self] in
+            self.draft = nil
+            gtk_widget_queue_draw(self.pages.area)
+        }
+        guard certificateDialog == nil, !saving else { return clear() }
+        if markup.hasPending {
+            clear()
+            return status("Sign with Certificate: press Done first (a digital signature is saved after the other changes)")
+        }
+        guard box.width >= 8, box.height >= 8 else {
+            clear()
+            return status("Sign with Certificate: drag a larger box (at least 8 points each way)")
+        }
+        if let refusal = MarkupSaving.refusal(model().path) {
+            clear()
+            return status("Not signed: \(refusal)")
+        }
+        let dialog = CertificateDialog(parent: window, nicknames: certificates ?? []) { [unowned self] choice in
+            self.certificateDialog = nil
+            guard let choice else {
+                clear()
+                return self.status("Not signed")
+            }
+            self.sign(page: page, box: box, choice)
+        }
+        certificateDialog = dialog
+        dialog.present()
+        status("Choose the certificate to sign with")
+    }
+
+    /// Signs off the main loop (NSS may take a moment with a password); then the file is read again.
+    private func sign(page: Int, box: TextBox, _ choice: CertificateDialog.Choice) {
+        let model = model()
+        guard let original = model.openedFile else {
+            draft = nil
+            return status("Not signed: the file is not open")
+        }
+        saving = true
+        updateButtons()
+        status("Signing with \(choice.nickname)…")
+        let request = model.saveRequest, file = model.fileIndex, worker = model.configuration.worker
+        let sandbox = model.configuration.sandbox, timeout = max(60, model.configuration.renderTimeout)
+        JoinableThread.detach(stackSize: 1 << 20) {
+            let result = MarkupSaving.sign(page: page, box: box, nickname: choice.nickname, password: choice.password, reason: choice.reason,
+                                           request: request, original: original, worker: worker, sandbox: sandbox, timeout: timeout)
+            Signal.post { [weak self] in self?.signed(result, file: file, nickname: choice.nickname) }
+        }
+    }
+
+    private func signed(_ result: Result<MarkupSaving.Saved, ViewerProblem>, file: Int, nickname: String) {
+        saving = false
+        draft = nil
+        let model = model()
+        switch result {
+        case .success(let written):
+            saved[file] = written.after(saved[file])
+            guard file == model.fileIndex else { return }
+            announcement = "Signed with \(nickname) into \(model.fileName) · Revert puts the original back"
+            reopen()
+        case .failure(let problem):
+            updateButtons()
+            if file == model.fileIndex { status("Not signed: \(problem.message)") }
+        }
     }
 
     /// A signature's colour: dark blue ink, whatever the colour chosen for marking.

@@ -46,13 +46,23 @@ public enum MarkupSaving {
     /// Saves `changes` into the file `original` was opened from — or, with `copy`, into a new
     /// file there, the original left as it is — through a worker started for it (`worker`,
     /// `sandbox`); nothing is written on any refusal or failure.
+    ///
+    /// `finishing`: what is done to the worker's update before it is written (a signature
+    /// written into the room the worker kept for it); its refusal writes nothing.
     public static func save(_ changes: DocumentChanges, request: DocumentRequest, original: InputFile, to copy: DocumentPath? = nil,
-                            worker: WorkerCommand, sandbox: RenderClient.SandboxPolicy, timeout: Double) -> Result<Saved, ViewerProblem> {
+                            worker: WorkerCommand, sandbox: RenderClient.SandboxPolicy, timeout: Double,
+                            finishing: ((PDFUpdate) -> Result<PDFUpdate, ViewerProblem>)? = nil) -> Result<Saved, ViewerProblem> {
         let client = RenderClient(command: worker, timeout: timeout, sandbox: sandbox)
         defer { client.stop() }
-        let update: PDFUpdate
+        var update: PDFUpdate
         do { update = try client.saveChanges(request, changes) } catch {
             return .failure(ViewerProblem(kind: .unsupported, message: error.message))
+        }
+        if let finishing {
+            switch finishing(update) {
+            case .success(let finished): update = finished
+            case .failure(let problem): return .failure(problem)
+            }
         }
         var size: Int64 = 0
         if case .incremental(let originalSize, _) = update { size = originalSize } else if copy == nil {

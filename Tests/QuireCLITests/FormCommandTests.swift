@@ -269,33 +269,10 @@ final class FormCommandTests {
 }
 
 /// A PDF signed by `pdfsig -add-signature` with a self-signed certificate in a throw-away NSS
-/// database (`certutil`).
+/// database (``NSSTestDatabase``).
 enum SignedPDF {
-    /// A throw-away NSS database with one self-signed certificate, "quire-test" (CN=Quire Test),
-    /// protected by `password` when one is given; its folder.
-    static func database(in directory: TemporaryDirectory, password: String? = nil) throws -> String {
-        let database = directory.file("nssdb-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: database, withIntermediateDirectories: true)
-        let noise = directory.file("noise")
-        try Data((0..<64).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: noise))
-        var passwordArguments = ["--empty-password"]
-        if let password {
-            let file = directory.file("nss-password-\(UUID().uuidString)")
-            try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: file))
-            passwordArguments = ["-f", file]
-        }
-        let create = ProcessRunner.run(["/usr/bin/certutil", "-N", "-d", "sql:" + database] + passwordArguments, timeout: 60)
-        #expect(create.status == 0, "\(create.standardError)")
-        let certificate = ProcessRunner.run(["/usr/bin/certutil", "-S", "-d", "sql:" + database, "-n", "quire-test", "-s", "CN=Quire Test",
-                                             "-x", "-t", "CT,C,C", "-k", "rsa", "-g", "2048", "-Z", "SHA256", "-v", "12",
-                                             "-z", noise, "--keyUsage", "digitalSignature,nonRepudiation"]
-                                            + (password == nil ? [] : ["-f", passwordArguments[1]]), timeout: 120)
-        #expect(certificate.status == 0, "\(certificate.standardError)")
-        return database
-    }
-
     static func make(from source: String, in directory: TemporaryDirectory) throws -> String {
-        let database = try self.database(in: directory)
+        let database = try NSSTestDatabase.make(in: directory)
         let signed = directory.file("signed-\(UUID().uuidString).pdf")
         let sign = ProcessRunner.run(["/usr/bin/pdfsig", "-add-signature", "-nssdir", "sql:" + database, "-nick", "quire-test", source, signed],
                                      timeout: 120)

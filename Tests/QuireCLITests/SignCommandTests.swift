@@ -33,7 +33,7 @@ final class SignCommandTests {
     static func isSignatureBlue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { b > 110 && r < 90 && g < 110 && b > r + 50 }
 
     @Test func signsInvisiblyAndVisiblyAsAnUpdateOfTheFile() throws {
-        let database = try SignedPDF.database(in: directory)
+        let database = try NSSTestDatabase.make(in: directory)
         let source = try copy("document.pdf")
         let original = bytes(source)
 
@@ -94,7 +94,7 @@ final class SignCommandTests {
     /// A page shown turned (/Rotate 90, shown 842 × 595): the box goes where it is asked for on
     /// the page as shown.
     @Test func theBoxFollowsThePageAsShown() throws {
-        let database = try SignedPDF.database(in: directory)
+        let database = try NSSTestDatabase.make(in: directory)
         let source = try copy("find-rotated.pdf")
         let output = directory.file("rotated.pdf")
         let result = QuireBinary.run(["sign", source, "--certificate", "quire-test", "--nss-dir", database, "--at", "600,500",
@@ -114,7 +114,7 @@ final class SignCommandTests {
     /// A file signed already (by pdfsig) and then by quire sign twice: every signature is valid,
     /// the later ones are named Signature1, Signature2; a form's fields are all still there.
     @Test func signaturesAlreadyThereStayValid() throws {
-        let database = try SignedPDF.database(in: directory)
+        let database = try NSSTestDatabase.make(in: directory)
         let signedByPdfsig = try SignedPDF.make(from: Samples.path("forms/form.pdf"), in: directory)
         let path = directory.file("twice.pdf")
         try FileManager.default.copyItem(atPath: signedByPdfsig, toPath: path)
@@ -137,7 +137,7 @@ final class SignCommandTests {
 
     /// A cross-reference stream file (qpdf's object streams): the update has a stream section too.
     @Test func aCrossReferenceStreamFileIsSigned() throws {
-        let database = try SignedPDF.database(in: directory)
+        let database = try NSSTestDatabase.make(in: directory)
         let source = directory.file("streams.pdf")
         let made = ProcessRunner.run(["/usr/bin/qpdf", "--object-streams=generate", Samples.path("document.pdf"), source], timeout: 60)
         #expect(made.status == 0)
@@ -153,7 +153,7 @@ final class SignCommandTests {
     /// A key database with a password: without --password-file or with a wrong one, 77 and a
     /// line saying so; with the right one, signed.
     @Test func aPasswordProtectedKeyDatabase() throws {
-        let database = try SignedPDF.database(in: directory, password: "sesame")
+        let database = try NSSTestDatabase.make(in: directory, password: "sesame")
         let source = try copy("document.pdf")
         let wrong = directory.file("wrong-password")
         let right = directory.file("right-password")
@@ -174,7 +174,7 @@ final class SignCommandTests {
     }
 
     @Test func badInputIsOneLineAndNothingIsWritten() throws {
-        let database = try SignedPDF.database(in: directory)
+        let database = try NSSTestDatabase.make(in: directory)
         let source = try copy("document.pdf")
         let output = directory.file("never.pdf")
         let encrypted = directory.file("encrypted.pdf")
@@ -210,7 +210,7 @@ final class SignCommandTests {
     }
 
     @Test func listsTheCertificatesThatCanSign() throws {
-        let database = try SignedPDF.database(in: directory)
+        let database = try NSSTestDatabase.make(in: directory)
         let result = QuireBinary.run(["sign", "--list-certificates", "--nss-dir", database], timeout: 60)
         #expect(result.status == 0 && result.standardOutputText == "quire-test\n", "\(result.standardOutputText) \(result.standardError)")
     }

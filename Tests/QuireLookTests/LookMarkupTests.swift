@@ -387,6 +387,56 @@ final class LookMarkupTests {
         #expect(viewer.waitForExit(timeout: 20))
     }
 
+    /// Sign with Certificate… (shown because `~/.pki/nssdb` has a certificate that can sign): a
+    /// box dragged on the page, the dialog's reason typed and Sign Document pressed — the file is
+    /// signed in place at once: pdfsig finds a valid signature by Quire Test over the whole file,
+    /// the original bytes come first, the page shows the signature's framed box where it was
+    /// dragged, and Revert gives the original bytes back.
+    @Test func aBoxDraggedForACertificateSignatureSignsTheFileInPlace() throws {
+        let bed = harness.bed
+        let path = try copy("find-cases.pdf", to: "certified.pdf")
+        let original = try bytes(path)
+        let home = harness.directory.file("certificate-home")
+        _ = try NSSTestDatabase.make(in: harness.directory, folder: home + "/.pki/nssdb")
+        let (viewer, window, page) = try openWithMarkup(path, title: "^certified\\.pdf$", environment: ["HOME": home])
+        defer { harness.finish(viewer) }
+        #expect(bed.press("Sign with Certificate…"))
+        var tree = bed.waitForAccessible(Self.label("Sign with Certificate: drag a box"))
+        #expect(Self.label("Sign with Certificate: drag a box on the page where the signature goes")(tree),
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let from = LookSelectionTests.windowPoint(page, x: 300, y: 600), to = LookSelectionTests.windowPoint(page, x: 500, y: 660)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(from.0)", "\(from.1)", "mousedown", "1",
+                 "mousemove", "--window", window, "\(from.0 + 10)", "\(from.1 + 10)", "sleep", "0.1",
+                 "mousemove", "--window", window, "\(to.0)", "\(to.1)", "sleep", "0.1", "mouseup", "1"])
+        let dialog = try #require(bed.waitForWindow(named: "^Sign with Certificate$"), "the certificate dialog opens")
+        tree = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Sign Document" } }
+        let shot = keep(try harness.screenshot("markup-certificate-dialog", window: dialog))
+        #expect(shot.count { r, g, b in r < 80 && g < 80 && b < 80 } > 50, "the dialog is drawn: \(shot.path)")
+        bed.type("Approved")
+        #expect(bed.press("Sign Document"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Signed with quire-test into certified.pdf"))
+        #expect(Self.label("Signed with quire-test into certified.pdf · Revert puts the original back")(tree),
+                "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let signed = try bytes(path)
+        #expect(signed.count > original.count && Array(signed.prefix(original.count)) == original, "the original bytes come first")
+        let check = ProcessRunner.run(["/usr/bin/pdfsig", "-nocert", path], timeout: 60).standardOutputText
+        #expect(check.contains("Signature Validation: Signature is Valid.") && check.contains("Common Name: Quire Test")
+                && check.contains("Total document signed"), "\(check)")
+        #expect(String(decoding: signed[original.count...], as: UTF8.self).contains("/Reason <FEFF0041007000700072006F007600650064>"),
+                "the reason typed is saved")
+        // The page, read again, shows the signature's frame in the dragged box.
+        func blue(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { b > 110 && r < 90 && g < 110 && b > r + 50 }
+        let inside = LookSelectionTests.windowPoint(page, x: 296, y: 596), corner = LookSelectionTests.windowPoint(page, x: 504, y: 664)
+        let box = WindowTestBed.Accessible.Extents(x: inside.0, y: inside.1, width: corner.0 - inside.0, height: corner.1 - inside.1)
+        let shown = keep(try harness.screenshot("markup-certified", window: window) { $0.count(in: box, blue) > 100 })
+        #expect(shown.count(in: box, blue) > 100, "the signature's box is drawn where it was dragged: \(shown.path)")
+        #expect(bed.press("Revert"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Reverted certified.pdf"))
+        #expect(try bytes(path) == original, "Revert gives the original bytes back")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
+
     /// Sign with a typed name: the pad's name field has the focus; the name is written across
     /// the pad in the cursive face and kept as ink strokes (the letters' outlines: many strokes,
     /// a line far wider than tall), placed and saved as ink like a drawn signature.
