@@ -49,7 +49,7 @@ final class MarkupBar {
     /// only when `~/.pki/nssdb` has a certificate that can sign.
     private let certifyButton = MarkupBar.toolButton(nil, "Sign with Certificate…",
                                                      tip: "Sign with Certificate: drag a box where the digital signature goes, then choose the certificate")
-    /// The certificates that can sign (read when the bar is first shown).
+    /// The certificates that can sign (read off the main loop when the bar is first shown).
     private var certificates: [String]?
     /// The certificate dialog while it is open.
     private var certificateDialog: CertificateDialog?
@@ -258,8 +258,17 @@ final class MarkupBar {
         pages.cursorAt = on ? { [unowned self] page, x, y in self.onHandle(page: page, x: x, y: y) ? "nwse-resize" : nil } : nil
         moving = nil
         if on, certificates == nil {
-            certificates = MarkupSaving.signingCertificates()
-            gtk_widget_set_visible(certifyButton, certificates?.isEmpty == false ? 1 : 0)
+            // Read off the main loop (NSS opens its database): the bar is on screen at once,
+            // the button follows when there is a certificate.
+            certificates = []
+            JoinableThread.detach(stackSize: 1 << 20) {
+                let names = MarkupSaving.signingCertificates()
+                Signal.post { [weak self] in
+                    guard let self else { return }
+                    self.certificates = names
+                    gtk_widget_set_visible(self.certifyButton, names.isEmpty ? 0 : 1)
+                }
+            }
         }
         if on { model().wantText(pages: [model().page]) }
         if on { status("Markup: select text and press Highlight, or choose a shape and drag on the page · Done saves into the file") }

@@ -400,6 +400,7 @@ final class LookMarkupTests {
         _ = try NSSTestDatabase.make(in: harness.directory, folder: home + "/.pki/nssdb")
         let (viewer, window, page) = try openWithMarkup(path, title: "^certified\\.pdf$", environment: ["HOME": home])
         defer { harness.finish(viewer) }
+        _ = bed.waitForAccessible { $0.contains { $0.name == "Sign with Certificate…" && $0.states.contains("visible") } }
         #expect(bed.press("Sign with Certificate…"))
         var tree = bed.waitForAccessible(Self.label("Sign with Certificate: drag a box"))
         #expect(Self.label("Sign with Certificate: drag a box on the page where the signature goes")(tree),
