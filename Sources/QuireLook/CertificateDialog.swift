@@ -28,10 +28,7 @@ final class CertificateDialog {
         self.nicknames = nicknames
         self.done = done
         certificateChoice = GtkStrings.with(nicknames) { gtk_drop_down_new_from_strings($0) }!
-        gtk_window_set_title(cast(window), "Sign with Certificate")
-        gtk_window_set_transient_for(cast(window), cast(parent))
-        gtk_window_set_modal(cast(window), 1)
-        gtk_window_set_resizable(cast(window), 0)
+        ModalDialog.configure(window, title: "Sign with Certificate", parent: parent)
         build()
         connect()
     }
@@ -42,15 +39,8 @@ final class CertificateDialog {
     }
 
     private func build() {
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-            side(box, 16)
-        }
-        let hint = gtk_label_new("A digital signature: readers check that the document has not changed since. "
-                                 + "It is saved into the file at once (Revert takes it back).")!
-        gtk_label_set_wrap(cast(hint), 1)
-        gtk_label_set_max_width_chars(cast(hint), 44)
-        gtk_box_append(cast(box), hint)
+        let box = ModalDialog.column(hint: "A digital signature: readers check that the document has not changed since. "
+                                     + "It is saved into the file at once (Revert takes it back).", width: 44)
         let grid = gtk_grid_new()!
         gtk_grid_set_row_spacing(cast(grid), 8)
         gtk_grid_set_column_spacing(cast(grid), 12)
@@ -69,12 +59,8 @@ final class CertificateDialog {
             gtk_grid_attach(cast(grid), widget, 1, Int32(row), 1, 1)
         }
         gtk_box_append(cast(box), grid)
-        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        gtk_widget_add_css_class(signButton, "suggested-action")
         gtk_widget_set_tooltip_text(signButton, "Sign the document with this certificate and save it")
-        for button in [cancelButton, signButton] { gtk_box_append(cast(buttons), button) }
-        gtk_box_append(cast(box), buttons)
+        ModalDialog.addButtons([cancelButton, signButton], to: box)
         gtk_window_set_child(cast(window), box)
     }
 

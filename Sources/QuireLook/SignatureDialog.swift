@@ -27,10 +27,7 @@ final class SignatureDialog {
     /// `done` is called once: with the signature drawn (Save), or nil.
     init(parent: UnsafeMutablePointer<GtkWidget>, done: @escaping (SignatureStore.Signature?) -> Void) {
         self.done = done
-        gtk_window_set_title(cast(window), "Draw Your Signature")
-        gtk_window_set_transient_for(cast(window), cast(parent))
-        gtk_window_set_modal(cast(window), 1)
-        gtk_window_set_resizable(cast(window), 0)
+        ModalDialog.configure(window, title: "Draw Your Signature", parent: parent)
         build()
         connect()
     }
@@ -42,14 +39,8 @@ final class SignatureDialog {
     }
 
     private func build() {
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-            side(box, 16)
-        }
-        let hint = gtk_label_new("Sign with the pointer above the line, or type your name below. It is kept for the next documents you sign.")!
-        gtk_label_set_wrap(cast(hint), 1)
-        gtk_label_set_max_width_chars(cast(hint), 50)
-        gtk_box_append(cast(box), hint)
+        let box = ModalDialog.column(hint: "Sign with the pointer above the line, or type your name below. It is kept for the next documents you sign.",
+                                     width: 50)
         gtk_widget_set_size_request(area, Self.size.width, Self.size.height)
         Accessibility.setLabel(area, "Signature Pad")
         gtk_box_append(cast(box), area)
@@ -57,14 +48,10 @@ final class SignatureDialog {
         Accessibility.setLabel(nameEntry, "Type Your Name")
         gtk_entry_set_max_length(cast(nameEntry), Int32(TypedSignature.maximumLength))
         gtk_box_append(cast(box), nameEntry)
-        let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        gtk_widget_add_css_class(saveButton, "suggested-action")
         gtk_widget_set_sensitive(saveButton, 0)
         gtk_widget_set_tooltip_text(clearButton, "Start the signature again")
         gtk_widget_set_tooltip_text(saveButton, "Keep this signature and place it on the page")
-        for button in [clearButton, cancelButton, saveButton] { gtk_box_append(cast(buttons), button) }
-        gtk_box_append(cast(box), buttons)
+        ModalDialog.addButtons([clearButton, cancelButton, saveButton], to: box)
         gtk_window_set_child(cast(window), box)
     }
 
