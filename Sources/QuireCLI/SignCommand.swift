@@ -7,6 +7,7 @@ import QuireRenderService
 import QuireSigning
 import QuireSystem
 import QuireTypes
+import QuireViewer
 
 struct SignCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +19,9 @@ struct SignCommand: AsyncParsableCommand {
             NSS database Firefox, Thunderbird and Okular share (~/.pki/nssdb, or --nss-dir). The \
             signature is a new signature field on page --page (1 by default): invisible, or with \
             --at X,Y a box of --size W,H points (200,52 by default) whose top left corner is X,Y \
-            points from the top left of the page as shown, saying who signed, when and --reason. \
+            points from the top left of the page as shown, saying who signed, when and --reason; \
+            with --drawn, the signature drawn with Sign in quire look's Markup (kept in \
+            $XDG_DATA_HOME/quire/signatures/) is shown in it, above who signed and when. \
             The PDF is saved as an incremental update: its original bytes stay first and \
             unchanged, so signatures it already has stay valid. The file is read and the update \
             written by a sandboxed render worker that never sees the key; this process digests \
@@ -28,7 +31,8 @@ struct SignCommand: AsyncParsableCommand {
             Exits 65 for a damaged or encrypted PDF, or one whose permissions forbid signing; 66 \
             when the file cannot be read; 69 when NSS is not installed; 73 when the output \
             cannot be written; 77 when the key database needs a password (--password-file) or \
-            the one given is wrong; 78 when the database or the certificate is not there.
+            the one given is wrong; 66 with --drawn when no drawn signature is kept; 78 when the \
+            database or the certificate is not there.
 
             Examples:
               quire sign --list-certificates
@@ -62,6 +66,9 @@ struct SignCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The shown box's width and height in points (with --at).", valueName: "w,h"))
     var size: String?
 
+    @Flag(name: .long, help: "Show the signature drawn with Sign in quire look's Markup in the box, above who signed (with --at).")
+    var drawn = false
+
     @Option(name: .long, help: ArgumentHelp("Why it is signed, saved in the signature.", valueName: "text"))
     var reason: String?
 
@@ -93,6 +100,7 @@ struct SignCommand: AsyncParsableCommand {
                 throw ValidationError("--size takes W,H in points, each 8 to 14400, not \(size.debugDescription).")
             }
         }
+        if drawn, at == nil { throw ValidationError("--drawn goes with --at.") }
         if let field, field.isEmpty || field.contains(".") { throw ValidationError("--field cannot be empty or hold a full stop.") }
     }
 
@@ -121,8 +129,16 @@ struct SignCommand: AsyncParsableCommand {
             let extent = size.flatMap(Self.pair) ?? SignatureField.defaultSize
             box = PageAnnotation.Box(x: origin.0, y: origin.1, width: extent.0, height: extent.1)
         }
+        var ink: [[PageAnnotation.Point]] = []
+        if drawn, let box {
+            guard let kept = SignatureStore.standard().load() else {
+                Terminal.error("no drawn signature is kept (\(SignatureStore.standard().path)): draw one with Sign in quire look's Markup")
+                throw ExitStatus.noInput.exitCode
+            }
+            ink = kept.fitted(in: box, share: SignatureField.inkShare)
+        }
         let time = Int64(Glibc.time(nil))
-        let field = SignatureField(name: field, page: page - 1, box: box, signer: signing.commonName, reason: reason, time: time)
+        let field = SignatureField(name: field, page: page - 1, box: box, signer: signing.commonName, reason: reason, time: time, ink: ink)
         let request = DocumentRequest(path: path, maximumFileSize: max(original.size, 1))
         let client = RenderClient(command: WorkerCommand(executable: ProcessControl.ownExecutable), timeout: 120)
         defer { client.stop() }

@@ -718,8 +718,10 @@ final class MarkupBar {
         status("Signing with \(choice.nickname)…")
         let request = model.saveRequest, file = model.fileIndex, worker = model.configuration.worker
         let sandbox = model.configuration.sandbox, timeout = max(60, model.configuration.renderTimeout)
+        // The signature drawn once (Sign's), when there is one, is the box's picture.
+        let ink = signatures.load()?.fitted(in: box, share: SignatureField.inkShare) ?? []
         JoinableThread.detach(stackSize: 1 << 20) {
-            let result = MarkupSaving.sign(page: page, box: box, nickname: choice.nickname, password: choice.password, reason: choice.reason,
+            let result = MarkupSaving.sign(page: page, box: box, ink: ink, nickname: choice.nickname, password: choice.password, reason: choice.reason,
                                            request: request, original: original, worker: worker, sandbox: sandbox, timeout: timeout)
             Signal.post { [weak self] in self?.signed(result, file: file, nickname: choice.nickname) }
         }

@@ -106,6 +106,14 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.optionalString(signature.reason)
             writer.integer(signature.time)
             writer.integer(Int64(signature.room))
+            writer.integer(Int64(signature.ink.count))
+            for stroke in signature.ink {
+                writer.integer(Int64(stroke.count))
+                for point in stroke {
+                    writer.double(point.x)
+                    writer.double(point.y)
+                }
+            }
         }
     }
 
@@ -195,7 +203,23 @@ public struct DocumentChanges: Sendable, Hashable {
             let signer = try reader.string(), reason = try reader.optionalString()
             let time = try reader.integer(), room = try reader.integer()
             guard (0...253_402_300_799).contains(time), SignatureField.rooms.contains(Int(room)) else { throw WireReader.Malformed() }
-            signature = SignatureField(name: name, page: Int(page), box: box, signer: signer, reason: reason, time: time, room: Int(room))
+            let strokeCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
+            var ink: [[PageAnnotation.Point]] = []
+            var points = 0
+            for _ in 0..<strokeCount {
+                let pointCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
+                points += pointCount
+                guard points <= PageAnnotation.maximumInkPoints else { throw WireReader.Malformed() }
+                var stroke: [PageAnnotation.Point] = []
+                for _ in 0..<pointCount {
+                    let point = PageAnnotation.Point(x: try reader.double(), y: try reader.double())
+                    guard point.x.isFinite, point.y.isFinite else { throw WireReader.Malformed() }
+                    stroke.append(point)
+                }
+                ink.append(stroke)
+            }
+            signature = SignatureField(name: name, page: Int(page), box: box, signer: signer, reason: reason, time: time, room: Int(room),
+                                       ink: ink)
         default: throw WireReader.Malformed()
         }
     }

@@ -22,7 +22,8 @@ extension MarkupSaving {
     /// Signs the file `original` was opened from in place with the certificate `nickname`
     /// (`password`: the key database's, when it has one), the signature shown in `box` on
     /// `page` (the page as shown, points from its top left) with `reason`. Blocking.
-    public static func sign(page: Int, box: PageAnnotation.Box, nickname: String, password: String?, reason: String?,
+    /// `ink`: a hand-drawn signature shown in the box (``SignatureStore/Signature/fitted(in:share:)``).
+    public static func sign(page: Int, box: PageAnnotation.Box, ink: [[PageAnnotation.Point]] = [], nickname: String, password: String?, reason: String?,
                             request: DocumentRequest, original: InputFile, worker: WorkerCommand, sandbox: RenderClient.SandboxPolicy,
                             timeout: Double) -> Result<Saved, ViewerProblem> {
         guard let directory = CertificateDatabase.defaultDirectory else {
@@ -37,7 +38,7 @@ extension MarkupSaving {
             return .failure(ViewerProblem(kind: .unsupported, message: error.message))
         }
         let time = Int64(Glibc.time(nil))
-        let field = SignatureField(page: page, box: box, signer: certificate.commonName, reason: reason, time: time)
+        let field = SignatureField(page: page, box: box, signer: certificate.commonName, reason: reason, time: time, ink: ink)
         return withExtendedLifetime(database) {
             save(DocumentChanges(signature: field), request: request, original: original, worker: worker, sandbox: sandbox,
                  timeout: timeout) { update in

@@ -23,6 +23,15 @@ public struct SignatureStore: Sendable {
             strokes = annotation.strokes.map { $0.map { [$0.x - bounds.x, $0.y - bounds.y] } }
         }
 
+        /// The strokes fitted into the top `share` of `box` (a digital signature's box, whose
+        /// bottom line says who signed): nine tenths of its width or of that height at most,
+        /// centred there.
+        public func fitted(in box: PageAnnotation.Box, share: Double) -> [[PageAnnotation.Point]] {
+            let room = (width: box.width * 0.9, height: box.height * share * 0.9)
+            let placedWidth = max(1, min(room.width, room.height * width / height))
+            return placed(centreX: box.x + box.width / 2, centreY: box.y + box.height * share / 2, width: placedWidth)
+        }
+
         /// The strokes placed on a page: `width` points wide (the height in proportion), the
         /// box's centre at (`x`, `y`).
         public func placed(centreX x: Double, centreY y: Double, width placedWidth: Double) -> [[PageAnnotation.Point]] {

@@ -91,6 +91,40 @@ final class SignCommandTests {
         #expect(elsewhere == 0, "\(elsewhere) bytes changed outside the box")
     }
 
+    /// --drawn: the signature drawn with Markup's Sign (kept under $XDG_DATA_HOME) is drawn in
+    /// the box in dark ink, above the line that says who signed; without one kept, 66.
+    @Test func theDrawnSignatureIsTheBoxsPicture() throws {
+        let database = try NSSTestDatabase.make(in: directory)
+        let source = try copy("document.pdf")
+        let dataHome = directory.file("data-\(UUID().uuidString)")
+        let arguments = [source, "--certificate", "quire-test", "--nss-dir", database, "--at", "300,650", "--drawn"]
+        let none = QuireBinary.run(["sign"] + arguments + ["-o", directory.file("none.pdf")], timeout: 120,
+                                   environment: ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": dataHome]) { $1 })
+        #expect(none.status == 66 && none.standardError.contains("no drawn signature is kept"), "\(none.status) \(none.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("none.pdf")))
+        // A zigzag 100 × 40 points, kept as Markup's Sign keeps it.
+        try FileManager.default.createDirectory(atPath: dataHome + "/quire/signatures", withIntermediateDirectories: true)
+        let kept = #"{"version": 1, "signature": {"width": 100, "height": 40, "strokes": [[[0, 20], [25, 0], [50, 40], [75, 0], [100, 20]]]}}"#
+        try Data(kept.utf8).write(to: URL(fileURLWithPath: dataHome + "/quire/signatures/signature.json"))
+        let output = directory.file("drawn.pdf"), plain = directory.file("plain.pdf")
+        let environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": dataHome]) { $1 }
+        let result = QuireBinary.run(["sign"] + arguments + ["-o", output], timeout: 120, environment: environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(signatures(output).count == 1 && signatures(output).allSatisfy(Self.isValid))
+        let words = QuireBinary.run(["sign"] + arguments.dropLast() + ["-o", plain], timeout: 120, environment: environment)
+        #expect(words.status == 0, "\(words.standardError)")
+        func ink(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { r < 25 && g < 40 && b > 70 && b < 140 }
+        let drawnPage = try #require(PDFPageRaster(output, in: directory.path))
+        let plainPage = try #require(PDFPageRaster(plain, in: directory.path))
+        // The upper 72 % of the 52-point box (650…687): the zigzag in dark ink; in words only, none.
+        let drawnInk = drawnPage.count(x: 300, y: 651, width: 200, height: 36, where: ink)
+        let plainInk = plainPage.count(x: 300, y: 651, width: 200, height: 36, where: ink)
+        #expect(drawnInk > 60 && plainInk < 5, "dark ink in the box: drawn \(drawnInk), words only \(plainInk)")
+        // Below it, the line that says who signed, in the frame's blue.
+        let line = drawnPage.count(x: 305, y: 688, width: 190, height: 12, where: Self.isSignatureBlue)
+        #expect(line > 30, "the words under the drawing: \(line)")
+    }
+
     /// A page shown turned (/Rotate 90, shown 842 × 595): the box goes where it is asked for on
     /// the page as shown.
     @Test func theBoxFollowsThePageAsShown() throws {

@@ -391,14 +391,20 @@ final class LookMarkupTests {
     /// box dragged on the page, the dialog's reason typed and Sign Document pressed — the file is
     /// signed in place at once: pdfsig finds a valid signature by Quire Test over the whole file,
     /// the original bytes come first, the page shows the signature's framed box where it was
-    /// dragged, and Revert gives the original bytes back.
+    /// dragged with the signature drawn once (Sign's) in it, and Revert gives the original
+    /// bytes back.
     @Test func aBoxDraggedForACertificateSignatureSignsTheFileInPlace() throws {
         let bed = harness.bed
         let path = try copy("find-cases.pdf", to: "certified.pdf")
         let original = try bytes(path)
         let home = harness.directory.file("certificate-home")
         _ = try NSSTestDatabase.make(in: harness.directory, folder: home + "/.pki/nssdb")
-        let (viewer, window, page) = try openWithMarkup(path, title: "^certified\\.pdf$", environment: ["HOME": home])
+        // A signature drawn once with Sign (a zigzag, 100 × 40): the box's picture.
+        let dataHome = harness.directory.file("certificate-data")
+        try FileManager.default.createDirectory(atPath: dataHome + "/quire/signatures", withIntermediateDirectories: true)
+        let kept = #"{"version": 1, "signature": {"width": 100, "height": 40, "strokes": [[[0, 20], [25, 0], [50, 40], [75, 0], [100, 20]]]}}"#
+        try Data(kept.utf8).write(to: URL(fileURLWithPath: dataHome + "/quire/signatures/signature.json"))
+        let (viewer, window, page) = try openWithMarkup(path, title: "^certified\\.pdf$", environment: ["HOME": home, "XDG_DATA_HOME": dataHome])
         defer { harness.finish(viewer) }
         _ = bed.waitForAccessible { $0.contains { $0.name == "Sign with Certificate…" && $0.states.contains("visible") } }
         #expect(bed.press("Sign with Certificate…"))
@@ -431,6 +437,13 @@ final class LookMarkupTests {
         let box = WindowTestBed.Accessible.Extents(x: inside.0, y: inside.1, width: corner.0 - inside.0, height: corner.1 - inside.1)
         let shown = keep(try harness.screenshot("markup-certified", window: window) { $0.count(in: box, blue) > 100 })
         #expect(shown.count(in: box, blue) > 100, "the signature's box is drawn where it was dragged: \(shown.path)")
+        // The drawn signature in ink in its upper part, inside the frame (the box's ground there
+        // is a pale grey-blue: b − r ≈ 10; the ink, smoothed at this zoom, far bluer).
+        func ink(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Bool { Int(b) > Int(r) + 40 }
+        let upperStart = LookSelectionTests.windowPoint(page, x: 310, y: 605), upperEnd = LookSelectionTests.windowPoint(page, x: 490, y: 642)
+        let upper = WindowTestBed.Accessible.Extents(x: upperStart.0, y: upperStart.1, width: upperEnd.0 - upperStart.0,
+                                                     height: upperEnd.1 - upperStart.1)
+        #expect(shown.count(in: upper, ink) > 40, "the drawn signature in the box (\(shown.count(in: upper, ink))): \(shown.path)")
         #expect(bed.press("Revert"))
         tree = bed.waitForAccessible(timeout: 60, Self.label("Reverted certified.pdf"))
         #expect(try bytes(path) == original, "Revert gives the original bytes back")

@@ -21,7 +21,8 @@ import Testing
         moves: [AnnotationMove(page: 1, index: 2, kind: "Rectangle", dx: -12.5, dy: 300),
                 AnnotationMove(page: 0, index: 0, kind: "Drawing", dx: 0, dy: 0, scaleX: 2.5, scaleY: 0.5)],
         signature: SignatureField(name: "Approval", page: 2, box: .init(x: 300, y: 650, width: 200, height: 52), signer: "Ada Lovelace",
-                                  reason: "Approved (final)", time: 1_796_000_000, room: 8192))
+                                  reason: "Approved (final)", time: 1_796_000_000, room: 8192,
+                                  ink: [[.init(x: 310, y: 660), .init(x: 330, y: 670)], [.init(x: 340, y: 655)]]))
 
     static func bytes(_ changes: DocumentChanges) -> [UInt8] {
         var writer = WireWriter()

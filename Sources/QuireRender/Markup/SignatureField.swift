@@ -26,6 +26,9 @@ public struct SignatureField: Sendable, Hashable {
     public var reason: String?
     /// When, in seconds since 1970 (UTC): `/M` and the appearance's date.
     public var time: Int64
+    /// A hand-drawn signature shown in the box (points on the page as shown, like an ink
+    /// annotation's strokes); empty: the box says who signed in words only.
+    public var ink: [[PageAnnotation.Point]]
     /// Bytes kept for the signature (PKCS#7, DER).
     public var room: Int
 
@@ -36,9 +39,11 @@ public struct SignatureField: Sendable, Hashable {
     public static let defaultRoom = 12288
     /// The size of a visible signature's box when none is given, in points.
     public static let defaultSize = (width: 200.0, height: 52.0)
+    /// The share of the box's height the hand-drawn signature takes (the words go below it).
+    public static let inkShare = 0.72
 
     public init(name: String? = nil, page: Int, box: PageAnnotation.Box? = nil, signer: String, reason: String? = nil,
-                time: Int64, room: Int = SignatureField.defaultRoom) {
+                time: Int64, room: Int = SignatureField.defaultRoom, ink: [[PageAnnotation.Point]] = []) {
         self.name = name
         self.page = page
         self.box = box
@@ -46,6 +51,7 @@ public struct SignatureField: Sendable, Hashable {
         self.reason = reason
         self.time = time
         self.room = room
+        self.ink = ink
     }
 
     /// The keyword the signature's `/ByteRange` array follows; its four numbers are written into
@@ -209,18 +215,34 @@ public struct SignatureField: Sendable, Hashable {
         }
         var lines = ["Digitally signed by " + shown(signer), "Date: " + Self.readableDate(time)]
         if let reason, !reason.isEmpty { lines.append("Reason: " + shown(reason)) }
-        let fontSize = max(FreeTextLayout.fontSizes.lowerBound, min(10, box.height / (Double(lines.count) * FreeTextLayout.leading + 1)))
+        var fontSize = max(FreeTextLayout.fontSizes.lowerBound, min(10, box.height / (Double(lines.count) * FreeTextLayout.leading + 1)))
+        // With a drawn signature, one line under it says who and when.
+        var textBox = box
+        if !ink.isEmpty {
+            lines = ["Digitally signed by " + shown(signer) + ", " + Self.readableDate(time)]
+            fontSize = max(FreeTextLayout.fontSizes.lowerBound, min(8, box.height * (1 - Self.inkShare) / (FreeTextLayout.leading + 0.6)))
+        }
         let n = AnnotationAppearance.n
         let frame = [place(box.x + 0.5, box.y + 0.5), place(box.maxX - 0.5, box.y + 0.5), place(box.maxX - 0.5, box.maxY - 0.5),
                      place(box.x + 0.5, box.maxY - 0.5)]
         var outline = "\(n(frame[0].0)) \(n(frame[0].1)) m"
         for corner in frame.dropFirst() { outline += " \(n(corner.0)) \(n(corner.1)) l" }
-        let border = "q 0.96 0.97 1 rg 0.1 0.2 0.6 RG 1 w \(outline) h B Q\n"
+        var border = "q 0.96 0.97 1 rg 0.1 0.2 0.6 RG 1 w \(outline) h B Q\n"
+        var strokes = ""
+        if !ink.isEmpty {
+            strokes = "q 0.05 0.1 0.45 RG 1.5 w 1 J 1 j\n"
+            for stroke in ink where !stroke.isEmpty {
+                strokes += AnnotationAppearance.smoothPath(stroke.map { place($0.x, $0.y) })
+            }
+            strokes += "Q\n"
+        }
+        border += strokes
         guard let layout = FreeTextLayout(text: lines.joined(separator: "\n"), fontSize: fontSize, maximumWidth: box.width) else {
             return Array(("<< /Type /XObject /Subtype /Form /BBox [\(n(rect.x1)) \(n(rect.y1)) \(n(rect.x2)) \(n(rect.y2))] "
                           + "/Length \(border.utf8.count) >>\nstream\n\(border)\nendstream").utf8)
         }
-        var form = AnnotationAppearance.freeText(layout, box: box, rect: rect, colour: .init(red: 0.1, green: 0.2, blue: 0.6), place: place)
+        if !ink.isEmpty { textBox.y = box.maxY - min(box.height, layout.height) }
+        var form = AnnotationAppearance.freeText(layout, box: textBox, rect: rect, colour: .init(red: 0.1, green: 0.2, blue: 0.6), place: place)
         // The frame drawn before the text, inside the same stream.
         let stream = Array("stream\n".utf8)
         guard let at = form.firstRange(of: stream), let lengthAt = form.firstRange(of: Array("/Length ".utf8)) else { return form }
