@@ -130,6 +130,8 @@ final class DocumentationExamplesTests {
         "s-*.json": .output("s-0.json"),
         "office": .word("quire-office"),
         "form.pdf": .copy(sample: "forms/form.pdf", name: "form.pdf"),
+        "contract.pdf": .copy(sample: "document.pdf", name: "contract.pdf"),  // 3 pages
+        "signed.pdf": .output("signed.pdf"),
         "filled.pdf": .output("filled.pdf"),
         "final.pdf": .output("final.pdf"),
         "office-12": .heldJob,
@@ -271,6 +273,14 @@ final class DocumentationExamplesTests {
         ])
         // No display and no session bus: nothing here opens a window or reaches the desktop.
         for name in ["DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS"] { environment[name] = nil }
+        // quire sign's examples: the certificates they name, in each document's home NSS database,
+        // and a signature drawn with Markup's Sign kept for --drawn.
+        for source in ["README.md", "man-quire.sign.1"] {
+            _ = try NSSTestDatabase.make(in: directory, folder: directory.file("home-\(source)/.pki/nssdb"), nicknames: ["ada", "Ada Lovelace"])
+        }
+        try FileManager.default.createDirectory(atPath: directory.file("data/quire/signatures"), withIntermediateDirectories: true)
+        try Data(#"{"version": 1, "signature": {"width": 100, "height": 40, "strokes": [[[0, 20], [50, 0], [100, 40]]]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: directory.file("data/quire/signatures/signature.json")))
         var heldJob: String?
         var ran = 0
         for example in try Self.readmeExamples() + Self.manExamples() {

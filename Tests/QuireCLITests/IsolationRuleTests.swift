@@ -107,7 +107,8 @@ struct IsolationRuleTests {
         let image = try Self.decodePNG(scratch.file("out.png"))
         #expect(image.longestSide == 256)
         let control = try OfficeSandboxTests.observe(arguments, environment: ["QUIRE_BWRAP": "/nonexistent/bwrap"], in: scratch)
-        #expect(control.status == 0 && control.gstreamerInCommand && !control.sandboxedChild, "\(control.standardError)")
+        #expect(control.status == 0 && control.gstreamerInCommand && !control.sandboxedChild,
+                "control: status \(control.status), GStreamer seen in the command \(control.gstreamerInCommand), bwrap child \(control.sandboxedChild), peak \(control.peakResidentKB) kB: \(control.standardError)")
     }
 
     /// A PostScript file that never outputs a page: "has no pages", exit 65, one line, nothing
