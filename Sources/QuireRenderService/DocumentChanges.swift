@@ -61,14 +61,7 @@ public struct DocumentChanges: Sendable, Hashable {
             }
             for value in [annotation.colour.red, annotation.colour.green, annotation.colour.blue] { writer.double(value) }
             writer.optionalString(annotation.text)
-            writer.integer(Int64(annotation.strokes.count))
-            for stroke in annotation.strokes {
-                writer.integer(Int64(stroke.count))
-                for point in stroke {
-                    writer.double(point.x)
-                    writer.double(point.y)
-                }
-            }
+            Self.write(annotation.strokes, to: &writer)
             writer.double(annotation.lineWidth)
             writer.double(annotation.fontSize)
         }
@@ -106,14 +99,7 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.optionalString(signature.reason)
             writer.integer(signature.time)
             writer.integer(Int64(signature.room))
-            writer.integer(Int64(signature.ink.count))
-            for stroke in signature.ink {
-                writer.integer(Int64(stroke.count))
-                for point in stroke {
-                    writer.double(point.x)
-                    writer.double(point.y)
-                }
-            }
+            Self.write(signature.ink, to: &writer)
         }
     }
 
@@ -137,17 +123,7 @@ public struct DocumentChanges: Sendable, Hashable {
             }
             let colour = PageAnnotation.Colour(red: try reader.double(), green: try reader.double(), blue: try reader.double())
             let text = try reader.optionalString()
-            let strokeCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
-            var strokes: [[PageAnnotation.Point]] = []
-            var points = 0
-            for _ in 0..<strokeCount {
-                let pointCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
-                points += pointCount
-                guard points <= PageAnnotation.maximumInkPoints else { throw WireReader.Malformed() }
-                var stroke: [PageAnnotation.Point] = []
-                for _ in 0..<pointCount { stroke.append(PageAnnotation.Point(x: try reader.double(), y: try reader.double())) }
-                strokes.append(stroke)
-            }
+            let strokes = try Self.strokes(from: &reader)
             let lineWidth = try reader.double(), fontSize = try reader.double()
             annotations.append(PageAnnotation(kind: kind, page: Int(page), boxes: boxes, colour: colour, text: text,
                                               strokes: strokes, lineWidth: lineWidth, fontSize: fontSize))
@@ -203,24 +179,44 @@ public struct DocumentChanges: Sendable, Hashable {
             let signer = try reader.string(), reason = try reader.optionalString()
             let time = try reader.integer(), room = try reader.integer()
             guard (0...253_402_300_799).contains(time), SignatureField.rooms.contains(Int(room)) else { throw WireReader.Malformed() }
-            let strokeCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
-            var ink: [[PageAnnotation.Point]] = []
-            var points = 0
-            for _ in 0..<strokeCount {
-                let pointCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
-                points += pointCount
-                guard points <= PageAnnotation.maximumInkPoints else { throw WireReader.Malformed() }
-                var stroke: [PageAnnotation.Point] = []
-                for _ in 0..<pointCount {
-                    let point = PageAnnotation.Point(x: try reader.double(), y: try reader.double())
-                    guard point.x.isFinite, point.y.isFinite else { throw WireReader.Malformed() }
-                    stroke.append(point)
-                }
-                ink.append(stroke)
-            }
+            let ink = try Self.strokes(from: &reader)
             signature = SignatureField(name: name, page: Int(page), box: box, signer: signer, reason: reason, time: time, room: Int(room),
                                        ink: ink)
         default: throw WireReader.Malformed()
         }
+    }
+
+    /// Ink strokes (an ink annotation's, a signature's drawing): their count, then each one's
+    /// points as x, y.
+    private static func write(_ strokes: [[PageAnnotation.Point]], to writer: inout WireWriter) {
+        writer.integer(Int64(strokes.count))
+        for stroke in strokes {
+            writer.integer(Int64(stroke.count))
+            for point in stroke {
+                writer.double(point.x)
+                writer.double(point.y)
+            }
+        }
+    }
+
+    /// Strokes as ``write(_:to:)`` wrote them: at most PageAnnotation.maximumInkPoints points in
+    /// all, every one finite.
+    private static func strokes(from reader: inout WireReader) throws(WireReader.Malformed) -> [[PageAnnotation.Point]] {
+        let strokeCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
+        var strokes: [[PageAnnotation.Point]] = []
+        var points = 0
+        for _ in 0..<strokeCount {
+            let pointCount = try reader.count(atMost: PageAnnotation.maximumInkPoints)
+            points += pointCount
+            guard points <= PageAnnotation.maximumInkPoints else { throw WireReader.Malformed() }
+            var stroke: [PageAnnotation.Point] = []
+            for _ in 0..<pointCount {
+                let point = PageAnnotation.Point(x: try reader.double(), y: try reader.double())
+                guard point.x.isFinite, point.y.isFinite else { throw WireReader.Malformed() }
+                stroke.append(point)
+            }
+            strokes.append(stroke)
+        }
+        return strokes
     }
 }

@@ -74,6 +74,14 @@ import Testing
             #expect(throws: WireReader.Malformed.self, "scale \(scaleX) × \(scaleY)") { try DocumentChanges(reading: &reader) }
         }
 
+        // An ink point at no place, in a drawing or in a signature's picture.
+        let nowhereInk = [[PageAnnotation.Point(x: 1, y: .nan)]]
+        for changes in [DocumentChanges(annotations: [PageAnnotation(kind: .ink, page: 0, boxes: [], strokes: nowhereInk)]),
+                        DocumentChanges(signature: SignatureField(page: 0, signer: "A", time: 0, ink: nowhereInk))] {
+            reader = WireReader(Self.bytes(changes))
+            #expect(throws: WireReader.Malformed.self) { try DocumentChanges(reading: &reader) }
+        }
+
         // A signature with too little room, or shown in a box of no width.
         for field in [SignatureField(page: 0, signer: "A", time: 0, room: 16),
                       SignatureField(page: 0, box: .init(x: 0, y: 0, width: 0, height: 50), signer: "A", time: 0)] {
