@@ -46,6 +46,14 @@ GdkPixbuf *_Nullable gdk_pixbuf_animation_iter_get_pixbuf(GdkPixbufAnimationIter
 int gdk_pixbuf_animation_iter_get_delay_time(GdkPixbufAnimationIter *_Nonnull iter);
 gboolean gdk_pixbuf_animation_iter_advance(GdkPixbufAnimationIter *_Nonnull iter, const quire_pixbuf_time *_Nullable current_time);
 GdkPixbuf *_Nullable gdk_pixbuf_scale_simple(const GdkPixbuf *_Nonnull src, int dest_width, int dest_height, int interp_type);
+/// GdkColorspace: only RGB (0) exists.
+GdkPixbuf *_Nullable gdk_pixbuf_new_from_data(const guchar *_Nonnull data, int colorspace, gboolean has_alpha, int bits_per_sample,
+                                              int width, int height, int rowstride,
+                                              void (*_Nullable destroy_fn)(guchar *_Nonnull pixels, gpointer _Nullable data),
+                                              gpointer _Nullable destroy_fn_data);
+gboolean gdk_pixbuf_save_to_bufferv(GdkPixbuf *_Nonnull pixbuf, gchar *_Nullable *_Nonnull buffer, gsize *_Nonnull buffer_size,
+                                    const char *_Nonnull type, char *_Nullable *_Nullable option_keys,
+                                    char *_Nullable *_Nullable option_values, GError *_Nullable *_Nullable error);
 
 #define QUIRE_GDKPIXBUF_FUNCTIONS(X) \
     X(gdk_pixbuf_get_file_info) \
@@ -72,6 +80,8 @@ GdkPixbuf *_Nullable gdk_pixbuf_scale_simple(const GdkPixbuf *_Nonnull src, int 
     X(gdk_pixbuf_animation_iter_get_delay_time) \
     X(gdk_pixbuf_animation_iter_advance) \
     X(gdk_pixbuf_scale_simple) \
+    X(gdk_pixbuf_new_from_data) \
+    X(gdk_pixbuf_save_to_bufferv) \
 
 typedef struct {
 #define QUIRE_GDKPIXBUF_FIELD(name) __typeof__(name) *_Nonnull name;

@@ -19,6 +19,11 @@ import QuireViewer
 /// (``MarkupSaving``, off the main loop), then the file is read again, so what is shown is what
 /// was saved. Revert puts the original bytes back, as long as the window is open. The window
 /// never reads the PDF itself.
+///
+/// Over a still JPEG or PNG image the bar holds Rotate Left, Rotate Right and Crop (a box
+/// dragged over the part to keep), Undo/Redo, Done and Revert: the worker writes the image again
+/// (a JPEG only turned keeps its picture's bytes: its orientation tag changes), Done replaces
+/// the file atomically and Revert writes its original bytes back.
 @MainActor
 final class MarkupBar {
     /// The bar under the header (hidden until Markup is on): the tools scroll across rather
@@ -63,6 +68,8 @@ final class MarkupBar {
     private let textSizeChoice: UnsafeMutablePointer<GtkWidget>
     private let rotateLeftButton = Accessibility.iconButton("object-rotate-left-symbolic", "Rotate Left")
     private let rotateRightButton = Accessibility.iconButton("object-rotate-right-symbolic", "Rotate Right")
+    /// An image's Crop: a box dragged over the part kept.
+    private let cropButton = MarkupBar.toolButton("edit-cut-symbolic", "Crop", tip: "Crop: drag a box over the part of the image to keep")
     private let undoButton = Accessibility.iconButton("edit-undo-symbolic", "Undo")
     private let redoButton = Accessibility.iconButton("edit-redo-symbolic", "Redo")
     private let doneButton = gtk_button_new_with_label("Done")!
@@ -87,7 +94,7 @@ final class MarkupBar {
     static let textBoxWidth = 240.0
 
     /// What a drag or click on a page makes while the bar is shown.
-    enum Tool { case none, note, text, draw, rectangle, oval, line, arrow, sign, certify }
+    enum Tool { case none, note, text, draw, rectangle, oval, line, arrow, sign, certify, crop }
     private(set) var tool = Tool.none
 
     /// Each file's changes not yet saved (by the model's file index).
@@ -98,6 +105,8 @@ final class MarkupBar {
     private var saving = false
     /// The shape being dragged, drawn until the button is released.
     private var draft: PageAnnotation?
+    /// The crop box being dragged (image pixels), drawn until the button is released.
+    private var cropDraft: TextBox?
     /// The annotation already in the file that was clicked (Delete removes it).
     private var selectedAnnotation: (file: Int, page: Int, annotation: ExistingAnnotation)?
     /// The annotation being dragged to a new place or, by its corner, to a new size, and the
@@ -155,7 +164,7 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(underlineButton, "Underline the selected text")
         gtk_widget_set_tooltip_text(strikeButton, "Strike through the selected text")
         // One shape tool at a time (or none).
-        for button in [noteButton, textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton, certifyButton] {
+        for button in [noteButton, textButton, drawButton, rectangleButton, ovalButton, lineButton, arrowButton, signButton, certifyButton, cropButton] {
             gtk_toggle_button_set_group(cast(button), cast(selectButton))
         }
         gtk_toggle_button_set_active(cast(selectButton), 1)
@@ -184,9 +193,11 @@ final class MarkupBar {
         // The note's text field shows while the Note tool is chosen.
         gtk_widget_set_visible(noteText, 0)
         for widget in [highlightButton, underlineButton, strikeButton, selectButton, noteButton, textButton, noteText, textSizeChoice, drawButton, rectangleButton, ovalButton,
-                       lineButton, arrowButton, signButton, newSignatureButton, certifyButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton] {
+                       lineButton, arrowButton, signButton, newSignatureButton, certifyButton, colourChoice, widthChoice, rotateLeftButton, rotateRightButton,
+                       cropButton] {
             gtk_box_append(cast(tools), widget)
         }
+        gtk_widget_set_visible(cropButton, 0)
         gtk_widget_set_visible(certifyButton, 0)
         gtk_widget_set_tooltip_text(saveCopyButton, "Save the changes into a new file (this one cannot be written)")
         gtk_widget_set_visible(saveCopyButton, 0)
@@ -200,7 +211,7 @@ final class MarkupBar {
         Signal.connect(underlineButton, "clicked") { [unowned self] in self.markText(.underline) }
         Signal.connect(strikeButton, "clicked") { [unowned self] in self.markText(.strikeOut) }
         for (button, tool) in [(selectButton, Tool.none), (noteButton, Tool.note), (textButton, .text), (drawButton, .draw), (rectangleButton, .rectangle), (ovalButton, .oval),
-                               (lineButton, .line), (arrowButton, .arrow), (signButton, .sign), (certifyButton, .certify)] {
+                               (lineButton, .line), (arrowButton, .arrow), (signButton, .sign), (certifyButton, .certify), (cropButton, .crop)] {
             Signal.connect(button, "toggled") { [unowned self] in
                 if gtk_toggle_button_get_active(cast(button)) != 0 {
                     self.choose(tool)
@@ -244,7 +255,7 @@ final class MarkupBar {
         switch model().markupPermission {
         case .forbidden(let reason)?: return reason
         case .allowed?: return "not available now"
-        case nil: return "only PDFs can be marked up"
+        case nil: return "only PDFs and images can be marked up"
         }
     }
 
@@ -257,7 +268,7 @@ final class MarkupBar {
         pages.annotationDrag = on ? { [unowned self] page, from, to, finished in self.moved(page: page, from: from, to: to, finished: finished) } : nil
         pages.cursorAt = on ? { [unowned self] page, x, y in self.onHandle(page: page, x: x, y: y) ? "nwse-resize" : nil } : nil
         moving = nil
-        if on, certificates == nil {
+        if on, certificates == nil, !model().marksUpImage {
             // Read off the main loop (NSS opens its database): the bar is on screen at once,
             // the button follows when there is a certificate.
             certificates = []
@@ -269,6 +280,10 @@ final class MarkupBar {
                     gtk_widget_set_visible(self.certifyButton, names.isEmpty ? 0 : 1)
                 }
             }
+        }
+        if on, model().marksUpImage {
+            status("Markup: Rotate Left or Right turns the image, Crop keeps the box dragged over it · Done saves into the file")
+            return
         }
         if on { model().wantText(pages: [model().page]) }
         if on { status("Markup: select text and press Highlight, or choose a shape and drag on the page · Done saves into the file") }
@@ -282,6 +297,7 @@ final class MarkupBar {
     private func choose(_ tool: Tool) {
         self.tool = tool
         draft = nil
+        cropDraft = nil
         gtk_widget_set_visible(noteText, tool == .note || tool == .text ? 1 : 0)
         gtk_widget_set_visible(textSizeChoice, tool == .text ? 1 : 0)
         if tool == .note || tool == .text {
@@ -307,13 +323,13 @@ final class MarkupBar {
         case .sign:
             pages.shapeDrag = nil
             pages.pageClick = { [unowned self] page, x, y in self.placeSignature(page: page, x: x, y: y) }
-        case .draw, .rectangle, .oval, .line, .arrow, .certify:
+        case .draw, .rectangle, .oval, .line, .arrow, .certify, .crop:
             pages.pageClick = nil
             pages.shapeDrag = { [unowned self] page, from, to, finished in self.dragged(page: page, from: from, to: to, finished: finished) }
         }
         switch tool {
         case .none:
-            if isShown { status("Select: drag to select text, or click an annotation (Delete removes it when Done saves)") }
+            if isShown, !model().marksUpImage { status("Select: drag to select text, or click an annotation (Delete removes it when Done saves)") }
         case .note: status("Note: click on the page where it goes (type its text in the field first)")
         case .text: status("Text: type it in the field, then click where the box's top left corner goes")
         case .rectangle: status("Rectangle: drag on the page")
@@ -322,6 +338,7 @@ final class MarkupBar {
         case .arrow: status("Arrow: drag from its tail to its tip")
         case .draw: status("Draw: drag on the page; each stroke can be undone (Ctrl+Z)")
         case .certify: status("Sign with Certificate: drag a box on the page where the signature goes")
+        case .crop: status("Crop: drag a box over the part of the image to keep")
         case .sign:
             if signatures.load() == nil {
                 drawSignature()
@@ -353,13 +370,37 @@ final class MarkupBar {
             gtk_widget_set_tooltip_text(toggle, "Markup (Ctrl+Shift+A)")
             Accessibility.setDescription(toggle, "Mark the PDF up: highlight, notes, text boxes, shapes, drawings, signatures; move or delete annotations; turn pages")
         }
+        showTools(forImage: model.marksUpImage)
         updateButtons()
         // The page's annotations come with its text: there to be clicked once Markup is on.
-        if isShown, case .pages = model.content, model.pageText(model.page) == nil { model.wantText(pages: [model.page]) }
+        if isShown, !model.marksUpImage, case .pages = model.content, model.pageText(model.page) == nil { model.wantText(pages: [model.page]) }
         if let announcement, case .pages = model.content {
             self.announcement = nil
             status(announcement)
         }
+    }
+
+    /// The PDF's tools, or an image's (Rotate Left, Rotate Right, Crop).
+    private var showsImageTools: Bool?
+    private func showTools(forImage image: Bool) {
+        guard showsImageTools != image else { return }
+        showsImageTools = image
+        if tool != .none { untoggleTools() }
+        for widget in [highlightButton, underlineButton, strikeButton, selectButton, noteButton, textButton, drawButton, rectangleButton,
+                       ovalButton, lineButton, arrowButton, signButton, newSignatureButton, colourChoice, widthChoice] {
+            gtk_widget_set_visible(widget, image ? 0 : 1)
+        }
+        if image {
+            gtk_widget_set_visible(noteText, 0)
+            gtk_widget_set_visible(textSizeChoice, 0)
+            gtk_widget_set_visible(certifyButton, 0)
+        } else {
+            gtk_widget_set_visible(certifyButton, (certificates?.isEmpty ?? true) ? 0 : 1)
+        }
+        gtk_widget_set_visible(cropButton, image ? 1 : 0)
+        let what = image ? "image" : "page in view"
+        gtk_widget_set_tooltip_text(rotateLeftButton, "Turn the \(what) left")
+        gtk_widget_set_tooltip_text(rotateRightButton, "Turn the \(what) right")
     }
 
     private func updateButtons() {
@@ -595,6 +636,20 @@ final class MarkupBar {
         let box: TextBox
         switch tool {
         case .none, .note, .text, .sign: return
+        case .crop:
+            let box = TextBox(x: min(from.x, to.x), y: min(from.y, to.y), width: abs(to.x - from.x), height: abs(to.y - from.y))
+            cropDraft = box
+            // The draft marks a drag under way (a click without moving adds nothing).
+            draft = PageAnnotation(kind: .square, page: page, boxes: [], colour: colour, lineWidth: 0)
+            if finished {
+                draft = nil
+                cropDraft = nil
+                guard box.width >= 1, box.height >= 1 else { return }
+                add(.crop(box), "Cropped to \(Int(box.width.rounded())) × \(Int(box.height.rounded())) pixels when saved")
+            } else {
+                gtk_widget_queue_draw(pages.area)
+            }
+            return
         case .certify:
             let box = TextBox(x: min(from.x, to.x), y: min(from.y, to.y), width: abs(to.x - from.x), height: abs(to.y - from.y))
             draft = PageAnnotation(kind: .square, page: page, boxes: [box], colour: Self.ink, lineWidth: 1)
@@ -747,6 +802,10 @@ final class MarkupBar {
     static let ink = PageAnnotation.Colour(red: 0.05, green: 0.1, blue: 0.45)
 
     private func turn(_ quarterTurns: Int) {
+        if model().marksUpImage {
+            add(.turn(page: 0, quarterTurns: quarterTurns), "The image turns \(quarterTurns > 0 ? "right" : "left") when saved")
+            return
+        }
         let page = model().page
         add(.turn(page: page, quarterTurns: quarterTurns), "Page \(page + 1) turns \(quarterTurns > 0 ? "right" : "left") when saved")
     }
@@ -812,8 +871,12 @@ final class MarkupBar {
         guard markup.hasPending, !saving else { return }
         guard let dialog = gtk_file_chooser_native_new("Save a Copy", cast(window), GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel") else { return }
         let name = model.fileName
-        let stem = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
-        gtk_file_chooser_set_current_name(dialog, "\(stem) (marked).pdf")
+        if model.marksUpImage, let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            gtk_file_chooser_set_current_name(dialog, "\(name[..<dot]) (edited)\(name[dot...])")
+        } else {
+            let stem = name.lowercased().hasSuffix(".pdf") ? String(name.dropLast(4)) : name
+            gtk_file_chooser_set_current_name(dialog, "\(stem) (marked).pdf")
+        }
         let bytes = model.path.bytes
         let folder = bytes.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: bytes[..<$0], as: UTF8.self) } ?? "."
         let start = access(folder, W_OK) == 0 ? folder : String(cString: g_get_home_dir())
@@ -1030,6 +1093,23 @@ final class MarkupBar {
                     cairo_stroke(cairo)
                 }
             }
+        }
+        // An image's crop: what goes is veiled, the box kept framed.
+        if let crop = cropDraft ?? markup.crop, page == 0, let size = model().pageSize(page) {
+            cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
+            cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_rectangle(cairo, x, y, size.width * sx, size.height * sy)
+            cairo_rectangle(cairo, x + crop.x * sx, y + crop.y * sy, crop.width * sx, crop.height * sy)
+            cairo_set_source_rgba(cairo, 0, 0, 0, 0.6)
+            cairo_fill(cairo)
+            cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
+            cairo_rectangle(cairo, x + crop.x * sx, y + crop.y * sy, crop.width * sx, crop.height * sy)
+            cairo_set_source_rgb(cairo, 1, 1, 1)
+            var dashes = [6.0, 4.0]
+            cairo_set_dash(cairo, &dashes, 2, 0)
+            cairo_set_line_width(cairo, 2)
+            cairo_stroke(cairo)
+            cairo_set_dash(cairo, nil, 0, 0)
         }
         let turn = markup.turn(ofPage: page)
         if turn != 0 {

@@ -31,8 +31,14 @@ public struct DocumentChanges: Sendable, Hashable {
     /// signature itself written in by the process that holds the certificate.
     public var signature: SignatureField?
 
+    /// An image cut to this box (pixels from the top left of the picture as shown, before a
+    /// turn): with `turns[0]`, all that an image's changes may hold (``ImageRewriting``).
+    public var crop: PageAnnotation.Box?
+
     public init(formValues: [FormValue] = [], annotations: [PageAnnotation] = [], turns: [Int: Int] = [:], flatten: Bool = false,
-                removals: [AnnotationRemoval] = [], moves: [AnnotationMove] = [], signature: SignatureField? = nil) {
+                removals: [AnnotationRemoval] = [], moves: [AnnotationMove] = [], signature: SignatureField? = nil,
+                crop: PageAnnotation.Box? = nil) {
+        self.crop = crop
         self.formValues = formValues
         self.annotations = annotations
         self.turns = turns
@@ -100,6 +106,10 @@ public struct DocumentChanges: Sendable, Hashable {
             writer.integer(signature.time)
             writer.integer(Int64(signature.room))
             Self.write(signature.ink, to: &writer)
+        }
+        writer.integer(crop == nil ? 0 : 1)
+        if let crop {
+            for value in [crop.x, crop.y, crop.width, crop.height] { writer.double(value) }
         }
     }
 
@@ -182,6 +192,14 @@ public struct DocumentChanges: Sendable, Hashable {
             let ink = try Self.strokes(from: &reader)
             signature = SignatureField(name: name, page: Int(page), box: box, signer: signer, reason: reason, time: time, room: Int(room),
                                        ink: ink)
+        default: throw WireReader.Malformed()
+        }
+        switch try reader.integer() {
+        case 0: crop = nil
+        case 1:
+            let values = [try reader.double(), try reader.double(), try reader.double(), try reader.double()]
+            guard values.allSatisfy(\.isFinite), values[2] >= 1, values[3] >= 1 else { throw WireReader.Malformed() }
+            crop = PageAnnotation.Box(x: values[0], y: values[1], width: values[2], height: values[3])
         default: throw WireReader.Malformed()
         }
     }

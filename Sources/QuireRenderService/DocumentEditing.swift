@@ -13,9 +13,13 @@ extension DocumentSession {
         return Self.facts(form, file: file)
     }
 
-    /// The PDF `request` names with `changes` made, as poppler saves it.
+    /// The PDF `request` names with `changes` made, as poppler saves it; or the image it names
+    /// turned and cropped, written again whole.
     func save(_ request: DocumentRequest, _ changes: DocumentChanges) throws(RenderProblem) -> PDFUpdate {
-        let (file, document) = try openDocument(request)
+        let (file, type) = try input(request)
+        if type.family == .image { return try saveImage(file, type: type, changes) }
+        let document = try pdf(file, type: type, request)
+        if changes.crop != nil { throw RenderProblem(.unsupported, "only an image can be cropped") }
         if !changes.formValues.isEmpty {
             let form = PDFForm(document, file: file, password: request.password)
             let facts = Self.facts(form, file: file)
@@ -96,13 +100,31 @@ extension DocumentSession {
         return (file, PDFForm(document, file: file, password: request.password))
     }
 
+    /// An image turned (`turns[0]`) and cropped: nothing else can be saved into one.
+    private func saveImage(_ file: InputFile, type: ContentType, _ changes: DocumentChanges) throws(RenderProblem) -> PDFUpdate {
+        if !changes.formValues.isEmpty || !changes.annotations.isEmpty || changes.flatten || !changes.removals.isEmpty
+            || !changes.moves.isEmpty || changes.signature != nil || changes.turns.keys.contains(where: { $0 != 0 }) {
+            throw RenderProblem(.unsupported, "an image can only be turned and cropped", mimeType: type.mimeType)
+        }
+        do {
+            return .image(try ImageRewriting.rewritten(file, mimeType: type.mimeType, quarterTurns: changes.turns[0] ?? 0,
+                                                       crop: changes.crop, limits: limits))
+        } catch {
+            throw RenderProblem(error, passwordGiven: false)
+        }
+    }
+
     private func openDocument(_ request: DocumentRequest) throws(RenderProblem) -> (InputFile, PDFDocument) {
         let (file, type) = try input(request)
+        return (file, try pdf(file, type: type, request))
+    }
+
+    private func pdf(_ file: InputFile, type: ContentType, _ request: DocumentRequest) throws(RenderProblem) -> PDFDocument {
         guard type.family == .pdf else {
             throw RenderProblem(.unsupported, "not a PDF (\(type.description)): only PDF forms can be filled", mimeType: type.mimeType)
         }
         do {
-            return (file, try PDFDocument(file: file, password: request.password))
+            return try PDFDocument(file: file, password: request.password)
         } catch {
             throw RenderProblem(error, passwordGiven: request.password != nil)
         }

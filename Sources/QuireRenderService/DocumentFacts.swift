@@ -51,7 +51,8 @@ public struct DocumentFacts: Sendable, Hashable {
     public static let pictureBox = (width: 720, height: 540)
     public static let maximumPictureBytes = 24 << 20
     /// A PDF shown as pages: whether a viewer may add annotations to it (Markup), and if not,
-    /// why (its permissions), in one line. nil for anything else.
+    /// why (its permissions), in one line; a still image: whether Markup may turn and crop it
+    /// (JPEG and PNG), and if not, why. nil for anything else.
     public var markup: MarkupPermission?
 
     /// Whether a PDF lets a viewer mark it up (``markup``).

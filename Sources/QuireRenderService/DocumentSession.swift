@@ -517,6 +517,11 @@ final class DocumentSession {
         if type.family == .pdf, !asText, let allows = renderer.pdfAllowsAnnotating {
             facts.markup = allows ? .allowed : .forbidden("the PDF's permissions do not allow adding annotations")
         }
+        // A still image: whether Markup may turn and crop it (written again in its own format).
+        if type.family == .image, renderer.isRaster, facts.pageSizes.count == 1 {
+            let refusal = facts.animation != nil ? "an animated image cannot be turned or cropped" : ImageRewriting.refusal(mimeType: type.mimeType)
+            facts.markup = refusal.map { .forbidden($0) } ?? .allowed
+        }
         open = (request, renderer, facts)
         return facts
     }

@@ -43,7 +43,22 @@ public enum DocumentUpdateWriter {
             }
             file = try open(target, inPlace: false, mode: nil, original: original)
             try file.write(bytes)
+        case .image(let bytes):
+            file = try open(target, inPlace: inPlace, mode: FilePermissions(rawValue: now.st_mode & 0o7777), original: original)
+            try file.write(bytes)
         }
+        try file.commit(durable: true)
+    }
+
+    /// Puts `bytes` (an image's bytes before Markup wrote it again) back in place, atomically,
+    /// with the file's mode.
+    public static func restore(_ path: DocumentPath, bytes: [UInt8]) throws(OutputError) {
+        var status = stat()
+        guard path.withCString({ stat($0, &status) }) == 0 else {
+            throw OutputError(path: path, reason: "cannot revert: the file is gone: \(Errno.current)", errno: .current)
+        }
+        let file = try OutputFile(replacingInPlace: path, permissions: FilePermissions(rawValue: status.st_mode & 0o7777))
+        try file.write(bytes)
         try file.commit(durable: true)
     }
 

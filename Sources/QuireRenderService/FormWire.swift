@@ -54,6 +54,9 @@ extension PDFUpdate {
         case .rewritten(let bytes):
             writer.integer(2)
             writer.data(bytes)
+        case .image(let bytes):
+            writer.integer(3)
+            writer.data(bytes)
         }
     }
 
@@ -64,6 +67,7 @@ extension PDFUpdate {
             guard size >= 0 else { throw WireReader.Malformed() }
             self = .incremental(originalSize: size, appended: try reader.data())
         case 2: self = .rewritten(try reader.data())
+        case 3: self = .image(try reader.data())
         default: throw WireReader.Malformed()
         }
     }

@@ -15,6 +15,8 @@ public struct DocumentMarkup: Sendable, Hashable {
         case removal(AnnotationRemoval)
         /// An annotation already in the file moved (dragged with Select).
         case move(AnnotationMove)
+        /// An image cut to `box` (pixels from its top left as shown); the last crop counts.
+        case crop(TextBox)
     }
 
     /// The changes not yet saved, oldest first.
@@ -91,8 +93,14 @@ public struct DocumentMarkup: Sendable, Hashable {
         return ((total % 4) + 4) % 4
     }
 
+    /// The crop waiting for an image (the last one made), nil for none.
+    public var crop: TextBox? {
+        for change in pending.reversed() { if case .crop(let box) = change { return box } }
+        return nil
+    }
+
     /// What the worker is asked to save: the annotations in order, each page's turns summed
-    /// (a page turned right and back left is not turned at all).
+    /// (a page turned right and back left is not turned at all), an image's last crop.
     public var changes: DocumentChanges {
         var annotations: [PageAnnotation] = []
         var turns: [Int: Int] = [:]
@@ -109,7 +117,7 @@ public struct DocumentMarkup: Sendable, Hashable {
             case .annotation(let annotation): annotations.append(annotation)
             case .turn(let page, let quarterTurns): turns[page, default: 0] += quarterTurns
             case .removal(let removal) where !removals.contains(removal): removals.append(removal)
-            case .removal: break
+            case .removal, .crop: break
             }
         }
         // Three turns right are one left.
@@ -117,7 +125,7 @@ public struct DocumentMarkup: Sendable, Hashable {
             let quarters = ((total % 4) + 4) % 4
             return quarters == 3 ? -1 : quarters
         }.filter { $0.value != 0 }
-        return DocumentChanges(annotations: annotations, turns: turns, removals: removals, moves: moves)
+        return DocumentChanges(annotations: annotations, turns: turns, removals: removals, moves: moves, crop: crop)
     }
 
     /// One box per line of marked text from the boxes of its characters (a highlight's

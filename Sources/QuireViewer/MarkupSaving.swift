@@ -11,17 +11,19 @@ import QuireRenderService
 /// file's mode kept, and refuses a file changed on disk since the viewer opened it. Blocking:
 /// a front-end calls these off its main loop.
 public enum MarkupSaving {
-    /// What a save in place left behind: the original's size (a revert cuts the file back to
-    /// it) and the file as written (a revert refuses a file changed since).
+    /// What a save in place left behind: the original's size (a revert cuts a PDF back to
+    /// it), an image's original bytes (a revert writes them back: an image is written whole),
+    /// and the file as written (a revert refuses a file changed since).
     public struct Saved: Sendable, Hashable {
         public let originalSize: Int64
         public let writtenSize: Int64
         public let writtenTime: FileTime
+        public var originalBytes: [UInt8]? = nil
 
         /// This save, reverting to the bytes before `earlier` (the window's first save).
         public func after(_ earlier: Saved?) -> Saved {
             guard let earlier else { return self }
-            return Saved(originalSize: earlier.originalSize, writtenSize: writtenSize, writtenTime: writtenTime)
+            return Saved(originalSize: earlier.originalSize, writtenSize: writtenSize, writtenTime: writtenTime, originalBytes: earlier.originalBytes)
         }
     }
 
@@ -65,8 +67,20 @@ public enum MarkupSaving {
             }
         }
         var size: Int64 = 0
-        if case .incremental(let originalSize, _) = update { size = originalSize } else if copy == nil {
+        var originalBytes: [UInt8]?
+        switch update {
+        case .incremental(let originalSize, _): size = originalSize
+        case .image where copy == nil:
+            // Written whole: Revert needs the bytes as they were, read before they are replaced.
+            guard let bytes = try? original.read(upTo: Int(original.size)), Int64(bytes.count) == original.size else {
+                return .failure(ViewerProblem(kind: .unreadable, message: "the image cannot be read to keep it for Revert; nothing was written"))
+            }
+            size = original.size
+            originalBytes = bytes
+        case .image: break
+        case .rewritten where copy == nil:
             return .failure(ViewerProblem(kind: .unsupported, message: "poppler had to rebuild this PDF, so its original bytes cannot be kept; save a copy instead"))
+        case .rewritten: break
         }
         do { try DocumentUpdateWriter.write(update, original: original, to: copy) } catch {
             return .failure(ViewerProblem(kind: .unreadable, message: error.reason))
@@ -74,7 +88,7 @@ public enum MarkupSaving {
         guard let written = try? InputFile(path: copy ?? original.path, maximumSize: Int64.max) else {
             return .failure(ViewerProblem(kind: .unreadable, message: "the saved file cannot be read back"))
         }
-        return .success(Saved(originalSize: size, writtenSize: written.size, writtenTime: written.modificationTime))
+        return .success(Saved(originalSize: size, writtenSize: written.size, writtenTime: written.modificationTime, originalBytes: originalBytes))
     }
 
     /// Puts back the bytes `path` had before the first save (`saved`), unless the file changed
@@ -86,7 +100,13 @@ public enum MarkupSaving {
         guard now.size == saved.writtenSize, now.modificationTime == saved.writtenTime else {
             return ViewerProblem(kind: .unreadable, message: "the file changed on disk since it was saved; nothing was written")
         }
-        do { try DocumentUpdateWriter.revert(path, toOriginalSize: saved.originalSize) } catch {
+        do {
+            if let bytes = saved.originalBytes {
+                try DocumentUpdateWriter.restore(path, bytes: bytes)
+            } else {
+                try DocumentUpdateWriter.revert(path, toOriginalSize: saved.originalSize)
+            }
+        } catch {
             return ViewerProblem(kind: .unreadable, message: error.reason)
         }
         return nil

@@ -551,12 +551,16 @@ public final class ViewerModel {
 
     // MARK: Markup
 
-    /// Whether the current file is a PDF shown as pages that may be marked up, or why not (the
-    /// worker read its permissions); nil for anything else, or while it opens.
+    /// Whether the current file is a PDF shown as pages that may be marked up, or a still image
+    /// that may be turned and cropped, or why not (the worker read its permissions, its
+    /// format); nil for anything else, or while it opens.
     public var markupPermission: DocumentFacts.MarkupPermission? {
         guard case .opened(let facts) = current.state, !facts.pageSizes.isEmpty else { return nil }
         return facts.markup
     }
+
+    /// Markup on the current file turns and crops an image (not a PDF's tools).
+    public var marksUpImage: Bool { current.contentType?.family == .image }
 
     /// The current file as the viewer opened it (read-only, once the worker had read it): what
     /// a save in place checks the file on disk against (``DocumentUpdateWriter``).

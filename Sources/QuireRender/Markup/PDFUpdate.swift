@@ -6,14 +6,17 @@ import QuireGIO
 import QuireSystem
 import QuireTypes
 
-/// A changed PDF as poppler saved it: an incremental update — the original bytes first and
-/// unchanged, then the update (`appended`) — or, where poppler could not append (it had to
-/// rebuild the file), the whole new file.
+/// A changed document as the worker saved it. A PDF: an incremental update — the original bytes
+/// first and unchanged, then the update (`appended`) — or, where poppler could not append (it
+/// had to rebuild the file), the whole new file. An image turned or cropped: the whole new file,
+/// which is its format's way (``ImageRewriting``).
 public enum PDFUpdate: Sendable, Hashable {
     /// The original file's `originalSize` bytes followed by `appended`.
     case incremental(originalSize: Int64, appended: [UInt8])
-    /// A new file that does not begin with the original's bytes.
+    /// A new PDF that does not begin with the original's bytes (saved only as a copy).
     case rewritten([UInt8])
+    /// An image written again whole (saved in place too; Revert keeps the original's bytes).
+    case image([UInt8])
 }
 
 extension PDFDocument {

@@ -124,6 +124,20 @@ final class ImageDecoder {
     /// answer stops after the header). Returns the oriented pixbuf as a cairo surface, or nil
     /// when stopped.
     func decode(target: @escaping (Int, Int) -> (Int, Int)) throws(DocumentError) -> CairoImage? {
+        try decode(target: target) { pixbuf, api, path throws(DocumentError) in try Self.surface(from: pixbuf, api: api, path: path) }
+    }
+
+    /// Decodes at the stored size, orientation applied, to straight (not premultiplied) RGBA:
+    /// the pixels as the file holds them, for writing the image again (Markup's turn and crop).
+    func decodeFull() throws(DocumentError) -> RenderedImage {
+        guard let image = try decode(target: { ($0, $1) }, as: { pixbuf, api, path throws(DocumentError) in try Self.rgba(from: pixbuf, api: api, path: path) })
+        else { throw DocumentError(kind: .damaged, path: path, reason: "not a readable image") }
+        return image
+    }
+
+    /// Decodes as ``decode(target:)`` does, handing the oriented pixbuf to `convert`.
+    private func decode<Decoded>(target: @escaping (Int, Int) -> (Int, Int),
+                                 as convert: (OpaquePointer, quire_gdkpixbuf_api, DocumentPath) throws(DocumentError) -> Decoded) throws(DocumentError) -> Decoded? {
         _ = try probeFileHeader()
         if storedWidth > 0 { try checkPixels(storedWidth, storedHeight) }
 
@@ -215,7 +229,31 @@ final class ImageDecoder {
             throw DocumentError(kind: .limitExceeded, path: path, reason: "not enough memory to orient the image")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }
-        return try Self.surface(from: oriented, api: pixbufAPI, path: path)
+        return try convert(oriented, pixbufAPI, path)
+    }
+
+    /// Copies a pixbuf (RGB or RGBA, 8-bit) into straight RGBA bytes.
+    static func rgba(from pixbuf: OpaquePointer, api: quire_gdkpixbuf_api, path: DocumentPath) throws(DocumentError) -> RenderedImage {
+        let width = Int(api.gdk_pixbuf_get_width(pixbuf)), height = Int(api.gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(api.gdk_pixbuf_get_n_channels(pixbuf))
+        let hasAlpha = api.gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        let stride = Int(api.gdk_pixbuf_get_rowstride(pixbuf))
+        guard api.gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels >= 3, width > 0, height > 0,
+              let pixels = api.gdk_pixbuf_read_pixels(pixbuf) else {
+            throw DocumentError(kind: .unsupported, path: path, reason: "unsupported pixel layout")
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            for y in 0..<height {
+                let row = pixels + y * stride
+                for x in 0..<width {
+                    let p = row + x * channels, o = (y * width + x) * 4
+                    buffer[o] = p[0]; buffer[o + 1] = p[1]; buffer[o + 2] = p[2]
+                    buffer[o + 3] = hasAlpha ? p[3] : 255
+                }
+            }
+            count = width * height * 4
+        }
+        return RenderedImage(width: width, height: height, pixels: bytes)
     }
 
     /// Copies a pixbuf (RGB or RGBA, 8-bit) into a premultiplied ARGB32 cairo surface.
