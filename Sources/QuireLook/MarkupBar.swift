@@ -69,7 +69,7 @@ final class MarkupBar {
     private let rotateLeftButton = Accessibility.iconButton("object-rotate-left-symbolic", "Rotate Left")
     private let rotateRightButton = Accessibility.iconButton("object-rotate-right-symbolic", "Rotate Right")
     /// An image's Crop: a box dragged over the part kept.
-    private let cropButton = MarkupBar.toolButton("edit-cut-symbolic", "Crop", tip: "Crop: drag a box over the part of the image to keep")
+    private let cropButton = MarkupBar.toolButton(nil, "Crop", tip: "Crop: drag a box over the part of the image to keep")
     private let undoButton = Accessibility.iconButton("edit-undo-symbolic", "Undo")
     private let redoButton = Accessibility.iconButton("edit-redo-symbolic", "Redo")
     private let doneButton = gtk_button_new_with_label("Done")!
@@ -637,7 +637,11 @@ final class MarkupBar {
         switch tool {
         case .none, .note, .text, .sign: return
         case .crop:
-            let box = TextBox(x: min(from.x, to.x), y: min(from.y, to.y), width: abs(to.x - from.x), height: abs(to.y - from.y))
+            // Kept inside the picture: what is dragged past its edges stops at them.
+            guard let size = model().pageSize(page) else { return }
+            let left = max(0, min(from.x, to.x)), top = max(0, min(from.y, to.y))
+            let box = TextBox(x: left, y: top, width: max(0, min(size.width, max(from.x, to.x)) - left),
+                              height: max(0, min(size.height, max(from.y, to.y)) - top))
             cropDraft = box
             // The draft marks a drag under way (a click without moving adds nothing).
             draft = PageAnnotation(kind: .square, page: page, boxes: [], colour: colour, lineWidth: 0)

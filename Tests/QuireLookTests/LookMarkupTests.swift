@@ -652,4 +652,88 @@ final class LookMarkupTests {
         bed.key("Escape", "Escape")
         #expect(second.waitForExit(timeout: 20))
     }
+
+    /// An image in Markup: only Rotate Left/Right and Crop (no PDF tools); Rotate Right and Done
+    /// turn a JPEG by its orientation tag alone (exiftool reads 6, the picture's bytes are the
+    /// original's, the mode kept); Revert writes the original back; a box dragged with Crop is
+    /// veiled around at once, and Done keeps only it (format.jpg: 300×200, left red, right blue).
+    @Test func anImageTurnedAndCroppedInMarkupIsWrittenAgainAndRevertPutsItBack() throws {
+        let bed = harness.bed
+        let path = try copy("format.jpg", to: "photo.jpg")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+        let original = try bytes(path)
+        let viewer = try harness.look([path], ProcessInfo.processInfo.environment, [:])
+        defer { harness.finish(viewer) }
+        let window = try #require(bed.waitForWindow(named: "^photo\\.jpg$"), "\(viewer.errorOutput)")
+        let ready = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("sensitive") } }
+        #expect(ready.contains { $0.role == "push button" && $0.name == "Markup" && $0.states.contains("sensitive") }, "Markup is offered for a JPEG")
+        bed.key("ctrl+shift+a")
+        var tree = bed.waitForAccessible { $0.contains { $0.role == "toggle button" && $0.name == "Crop" && $0.states.contains("visible") } }
+        #expect(tree.contains { $0.name == "Crop" && $0.states.contains("visible") }, "\(tree.filter { $0.name == "Crop" })")
+        #expect(tree.contains { $0.name == "Rotate Right" && $0.states.contains("visible") })
+        #expect(!tree.contains { $0.name == "Highlight" && $0.states.contains("visible") }, "no PDF tools over an image")
+        #expect(!tree.contains { $0.name == "Draw" && $0.states.contains("visible") })
+
+        #expect(bed.press("Rotate Right"))
+        tree = bed.waitForAccessible(Self.label("The image turns right when saved"))
+        #expect(Self.label("The image turns right when saved · 1 change not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(try bytes(path) == original, "nothing is written before Done")
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into photo.jpg"))
+        #expect(Self.label("Saved 1 change into photo.jpg")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let turned = try bytes(path)
+        let scan = { (bytes: [UInt8]) -> ArraySlice<UInt8> in
+            bytes[((2..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA } ?? 0)...]
+        }
+        #expect(scan(turned) == scan(original) && turned != original, "the picture's bytes are the original's: only the tag changed")
+        let orientation = ProcessRunner.run(["/usr/bin/exiftool", "-s3", "-n", "-Orientation", path], timeout: 60)
+        #expect(String(decoding: orientation.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "6")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640, "the mode is kept")
+        // Shown as saved: upright is now 200 wide, 300 high — red above blue.
+        let shown = keep(try harness.screenshot("markup-image-turned", window: window) { shot in
+            guard let red = shot.bounds(of: { r, g, b in r > 200 && g < 60 && b < 60 }),
+                  let blue = shot.bounds(of: { r, g, b in b > 200 && r < 60 && g < 60 }) else { return false }
+            return red.y + red.height <= blue.y + 2
+        })
+        let red = try #require(shown.bounds { r, g, b in r > 200 && g < 60 && b < 60 }), blue = try #require(shown.bounds { r, g, b in b > 200 && r < 60 && g < 60 })
+        #expect(red.y + red.height <= blue.y + 2 && red.height > red.width / 2, "red above blue: \(red) \(blue) in \(shown.path)")
+
+        #expect(bed.press("Revert"))
+        tree = bed.waitForAccessible(Self.label("Reverted photo.jpg to its original bytes"))
+        #expect(Self.label("Reverted photo.jpg")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        #expect(try bytes(path) == original, "Revert: byte for byte the original")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
+
+        // Crop: the right (blue) half dragged, from inside its top left to past its bottom right.
+        let upright = keep(try harness.screenshot("markup-image-upright", window: window) { shot in
+            guard let red = shot.bounds(of: { r, g, b in r > 200 && g < 60 && b < 60 }),
+                  let blue = shot.bounds(of: { r, g, b in b > 200 && r < 60 && g < 60 }) else { return false }
+            return red.x + red.width <= blue.x + 2
+        })
+        let left = try #require(upright.bounds { r, g, b in r > 200 && g < 60 && b < 60 })
+        let right = try #require(upright.bounds { r, g, b in b > 200 && r < 60 && g < 60 })
+        #expect(bed.press("Crop"))
+        _ = bed.waitForAccessible(Self.label("Crop: drag a box"))
+        let from = (right.x + 4, right.y + 4), to = (right.x + right.width + 20, right.y + right.height + 20)
+        bed.run(["/usr/bin/xdotool", "mousemove", "--window", window, "\(from.0)", "\(from.1)", "mousedown", "1",
+                 "mousemove", "--window", window, "\(from.0 + 10)", "\(from.1 + 10)", "sleep", "0.1",
+                 "mousemove", "--window", window, "\(to.0)", "\(to.1)", "sleep", "0.1", "mouseup", "1"])
+        tree = bed.waitForAccessible(Self.label("Cropped to"))
+        #expect(Self.label("Cropped to")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        // Veiled at once: the red half is dark now.
+        let veiled = keep(try harness.screenshot("markup-image-crop", window: window) { $0.count { r, g, b in r > 200 && g < 60 && b < 60 } < 20 })
+        #expect(veiled.count { r, g, b in r > 200 && g < 60 && b < 60 } < 20, "the part cropped away is veiled: \(veiled.path) (red half was \(left))")
+        #expect(veiled.count { r, g, b in b > 200 && r < 60 && g < 60 } > right.width * right.height / 2, "the box kept is not")
+        #expect(bed.press("Done"))
+        tree = bed.waitForAccessible(timeout: 60, Self.label("Saved 1 change into photo.jpg"))
+        #expect(Self.label("Saved 1 change into photo.jpg")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        let size = ProcessRunner.run(["/usr/bin/exiftool", "-s3", "-ImageSize", path], timeout: 60)
+        let dimensions = String(decoding: size.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = dimensions.split(separator: "x").compactMap { Int($0) }
+        #expect(parts.count == 2 && (135...150).contains(parts[0]) && (185...200).contains(parts[1]), "the blue half, from a few pixels in: \(dimensions)")
+        let cropped = keep(try harness.screenshot("markup-image-cropped", window: window) { $0.count { r, g, b in b > 200 && r < 60 && g < 60 } > 1000 })
+        #expect(cropped.count { r, g, b in r > 200 && g < 60 && b < 60 } < 20, "no red left in the file shown: \(cropped.path)")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
 }

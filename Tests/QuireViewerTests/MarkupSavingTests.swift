@@ -81,4 +81,72 @@ final class MarkupSavingTests {
                                       worker: model.configuration.worker, sandbox: model.configuration.sandbox, timeout: 60)
         #expect(throws: ViewerProblem.self) { try again.get() }
     }
+
+    /// Images (Markup's Rotate and Crop): JPEG and PNG may be turned, other formats and
+    /// animations say why not.
+    @Test func theWorkerSaysWhichImagesMayBeTurnedAndCropped() throws {
+        let model = ViewerModel(paths: [DocumentPath(Samples.path("photo.jpg")), DocumentPath(Samples.path("quadrants.png")),
+                                        DocumentPath(Samples.path("format.gif")), DocumentPath(Samples.path("animations/animated.png"))],
+                                configuration: RealWorkerConfiguration.make())
+        defer { model.close() }
+        #expect(model.markupPermission == .allowed && model.commandContext.canMarkup && model.marksUpImage)
+        model.nextFile()
+        #expect(model.markupPermission == .allowed && model.marksUpImage)
+        model.nextFile()
+        #expect(model.markupPermission == .forbidden(ImageRewriting.refusal(mimeType: "image/gif")!))
+        model.nextFile()
+        #expect(model.markupPermission == .forbidden("an animated image cannot be turned or cropped"))
+    }
+
+    /// A JPEG turned right and saved in place: its picture's bytes unchanged (the orientation tag
+    /// alone), its mode kept, shown turned when reopened; Revert writes the original back.
+    @Test func aTurnedJPEGKeepsItsPictureAndRevertPutsTheOriginalBack() throws {
+        let path = try copy("photo.jpg", to: "turned.jpg")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let model = ViewerModel(paths: [DocumentPath(path)], configuration: RealWorkerConfiguration.make())
+        defer { model.close() }
+        #expect(model.pageSize(0).map { ($0.width, $0.height) } ?? (0, 0) == (80, 60))
+        var markup = DocumentMarkup()
+        markup.add(.turn(page: 0, quarterTurns: 1))
+        markup.add(.turn(page: 0, quarterTurns: 1))
+        markup.add(.turn(page: 0, quarterTurns: -1))
+        let original = try #require(model.openedFile)
+        let saved = try MarkupSaving.save(markup.changes, request: model.saveRequest, original: original,
+                                          worker: model.configuration.worker, sandbox: model.configuration.sandbox, timeout: 60).get()
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        let scan = { (data: Data) -> Data in data[(data.firstRange(of: Data([0xFF, 0xDA]))?.lowerBound ?? 0)...] }
+        #expect(scan(after) == scan(before) && after != before, "the orientation tag changed, the picture did not")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640, "the mode is kept")
+        model.reopen()
+        #expect(model.pageSize(0).map { ($0.width, $0.height) } ?? (0, 0) == (60, 80), "shown turned")
+        #expect(MarkupSaving.revert(DocumentPath(path), to: saved) == nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "Revert: byte for byte")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
+    }
+
+    /// A PNG cropped (the last crop counts) and turned: written again, the box kept.
+    @Test func aCroppedPNGIsTheLastBoxKeptAndTurned() throws {
+        let path = try copy("quadrants.png", to: "cropped.png")
+        let model = ViewerModel(paths: [DocumentPath(path)], configuration: RealWorkerConfiguration.make())
+        defer { model.close() }
+        var markup = DocumentMarkup()
+        markup.add(.crop(TextBox(x: 0, y: 0, width: 10, height: 10)))
+        markup.add(.crop(TextBox(x: 32, y: 0, width: 32, height: 24)))
+        markup.add(.turn(page: 0, quarterTurns: -1))
+        #expect(markup.changes.crop == TextBox(x: 32, y: 0, width: 32, height: 24) && markup.changes.turns == [0: -1])
+        let original = try #require(model.openedFile)
+        _ = try MarkupSaving.save(markup.changes, request: model.saveRequest, original: original,
+                                  worker: model.configuration.worker, sandbox: model.configuration.sandbox, timeout: 60).get()
+        model.reopen()
+        #expect(model.pageSize(0).map { ($0.width, $0.height) } ?? (0, 0) == (24, 32), "the green quadrant, turned left")
+        // Annotations cannot go into an image: refused by the worker, nothing written.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        var note = DocumentMarkup()
+        note.add(.annotation(PageAnnotation(kind: .square, page: 0, boxes: [TextBox(x: 1, y: 1, width: 5, height: 5)])))
+        let refused = MarkupSaving.save(note.changes, request: model.saveRequest, original: try #require(model.openedFile),
+                                        worker: model.configuration.worker, sandbox: model.configuration.sandbox, timeout: 60)
+        #expect(throws: ViewerProblem.self) { try refused.get() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
 }
