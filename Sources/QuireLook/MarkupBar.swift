@@ -118,6 +118,8 @@ final class MarkupBar {
     private var announcement: String?
 
     private let pages: PageView
+    /// A PDF's form, filled in place (its values wait here with the other changes).
+    private var formFields: FormFields?
     /// The window (Save a Copy's dialog is its child).
     private let window: UnsafeMutablePointer<GtkWidget>
     /// The window's model now (the previewer service gives the window another one per file).
@@ -138,6 +140,19 @@ final class MarkupBar {
         textSizeChoice = GtkStrings.with(Self.textSizes.map(\.name)) { gtk_drop_down_new_from_strings($0) }!
         build()
         connect()
+        formFields = FormFields(pages: pages, model: model, pending: { [unowned self] name in self.markup.formValue(name) },
+                                change: { [unowned self] name, value, said in self.giveFormValue(name, value, said) },
+                                enabled: { [unowned self] in
+                                    let model = self.model()
+                                    return model.markupPermission == .allowed && !model.marksUpImage && !self.saving
+                                })
+    }
+
+    /// A form field given a value in the window: the bar is shown (Done, Undo and Revert are
+    /// there), and the value waits with the other changes.
+    private func giveFormValue(_ name: String, _ value: String, _ said: String) {
+        if !isShown { gtk_toggle_button_set_active(cast(toggle), 1) }
+        add(.formValue(name: name, value: value), said)
     }
 
     private static func toolButton(_ icon: String?, _ name: String, tip: String) -> UnsafeMutablePointer<GtkWidget> {
@@ -371,6 +386,8 @@ final class MarkupBar {
             Accessibility.setDescription(toggle, "Mark the PDF up: highlight, notes, text boxes, shapes, drawings, signatures; move or delete annotations; turn pages")
         }
         showTools(forImage: model.marksUpImage)
+        // A PDF's pages bring their form fields with their text.
+        pages.asksForPageText = model.markupPermission == .allowed && !model.marksUpImage
         updateButtons()
         // The page's annotations come with its text: there to be clicked once Markup is on.
         if isShown, !model.marksUpImage, case .pages = model.content, model.pageText(model.page) == nil { model.wantText(pages: [model.page]) }
@@ -953,6 +970,7 @@ final class MarkupBar {
     /// The changes waiting for page `page`, over it: highlights multiplied into the page, lines
     /// under or through the text, notes, shapes, and a pending turn's label.
     private func draw(page: Int, _ cairo: OpaquePointer, x: Double, y: Double, sx: Double, sy: Double, surface: OpaquePointer) {
+        formFields?.draw(page: page, cairo, x: x, y: y, sx: sx, sy: sy)
         let markup = markup
         var annotations = markup.annotations(onPage: page)
         if let draft, draft.page == page { annotations.append(draft) }

@@ -174,6 +174,20 @@ final class PageView {
     /// How many presses in a row began the selection (1 drag, 2 word, 3 line).
     private var selectionUnit = 1
 
+    /// Where box `box` of page `page` (page points from the top left) is in the view, in the
+    /// view's pixels; nil while the page has no slot.
+    func viewRect(page: Int, box: TextBox) -> GdkRectangle? {
+        guard slots.indices.contains(page), let size = model.pageSize(page), size.width > 0, size.height > 0 else { return nil }
+        let top = gtk_adjustment_get_value(UnsafeMutablePointer(vertical))
+        let left = gtk_adjustment_get_value(UnsafeMutablePointer(horizontal))
+        let totalWidth = max(contentWidth + 2 * margin, viewWidth)
+        let slot = slots[page]
+        let sx = (totalWidth - slot.width) / 2 - left, sy = slot.y - top
+        let scaleX = slot.width / size.width, scaleY = slot.height / size.height
+        return GdkRectangle(x: Int32((sx + box.x * scaleX).rounded()), y: Int32((sy + box.y * scaleY).rounded()),
+                            width: Int32(max(1, (box.width * scaleX).rounded())), height: Int32(max(1, (box.height * scaleY).rounded())))
+    }
+
     /// The page under view point (x, y), with the point in that page's points.
     private func pagePoint(x: Double, y: Double) -> (page: Int, x: Double, y: Double)? {
         guard !slots.isEmpty else { return nil }
@@ -263,6 +277,11 @@ final class PageView {
     /// While set (Markup is shown), a single click is offered here first: true when it chose
     /// an annotation (the click then selects no text).
     var annotationClick: ((Int, Double, Double) -> Bool)?
+    /// While set (a PDF whose form may be filled), a single click is offered here before
+    /// ``annotationClick``: true when it was on a form field (which takes it).
+    var fieldClick: ((Int, Double, Double) -> Bool)?
+    /// The text (and with it the form fields) of every page painted is asked for (a PDF's).
+    var asksForPageText = false
     /// While set (Markup's Select tool), asked where a drag begins (page, x, y): true when it
     /// begins on an annotation that moves, and the drag then goes to ``annotationDrag`` (page,
     /// where it began, where it is, whether the button was released) instead of selecting text.
@@ -282,6 +301,11 @@ final class PageView {
             return
         }
         if shapeDrag != nil { return }
+        if presses == 1, let fieldClick, let point = pagePoint(x: x, y: y), fieldClick(point.page, point.x, point.y) {
+            anchor = nil
+            gtk_widget_queue_draw(area)
+            return
+        }
         if presses == 1, let annotationClick, let point = pagePoint(x: x, y: y), annotationClick(point.page, point.x, point.y) {
             anchor = nil
             gtk_widget_queue_draw(area)
@@ -522,6 +546,7 @@ final class PageView {
         var wanted: [PageRenderJob] = []
         var paintedAPage = false, settledAPage = false
         var shown: Set<PageRenderJob> = []
+        var textless: [Int] = []
         for index in visible {
             let slot = slots[index]
             let x = (totalWidth - slot.width) / 2 - left
@@ -537,6 +562,7 @@ final class PageView {
                 continue
             }
             if let page = painted.use(job) {
+                if asksForPageText, model.pageText(index) == nil { textless.append(index) }
                 paint(page.surface, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 drawMatches(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
                 drawSelection(page: index, in: cairo, x: x, y: y, width: slot.width, height: slot.height)
@@ -571,6 +597,7 @@ final class PageView {
             first()
         }
         onScreen = shown
+        if !textless.isEmpty { model.wantText(pages: textless) }
         // Then the neighbours: the pages after the view (reading ahead), one before it, as long
         // as they fit in the cache beside the pages on screen (at a high zoom they do not, and
         // rendering them would only push each other out).

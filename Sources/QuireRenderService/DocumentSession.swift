@@ -348,7 +348,8 @@ final class DocumentSession {
         }
         guard let layout else { throw RenderProblem(.unsupported, "this kind of file has no text to select") }
         let annotations = (try? renderer.annotations(page: request.page)) ?? []
-        return PageText(layout: layout, copyAllowed: renderer.allowsCopyingText, annotations: annotations)
+        let fields = (try? renderer.formWidgets(page: request.page)) ?? []
+        return PageText(layout: layout, copyAllowed: renderer.allowsCopyingText, annotations: annotations, fields: fields)
     }
 
     /// The document as it prints: a PDF or PostScript file as it is (a PDF's page count from

@@ -8,11 +8,14 @@ public struct PageText: Sendable, Hashable {
     /// False when the document forbids copying its text (a PDF's permissions).
     public var copyAllowed: Bool
     public var annotations: [ExistingAnnotation]
+    /// The page's form widgets (a PDF's), to be filled in place.
+    public var fields: [FormWidget]
 
-    public init(layout: PageTextLayout, copyAllowed: Bool, annotations: [ExistingAnnotation] = []) {
+    public init(layout: PageTextLayout, copyAllowed: Bool, annotations: [ExistingAnnotation] = [], fields: [FormWidget] = []) {
         self.layout = layout
         self.copyAllowed = copyAllowed
         self.annotations = annotations
+        self.fields = fields
     }
 
     /// Most annotations one reply carries.
@@ -34,6 +37,12 @@ public struct PageText: Sendable, Hashable {
             writer.string(annotation.kind)
             annotation.box.write(to: &writer)
             writer.optionalString(annotation.text)
+        }
+        writer.integer(Int64(fields.count))
+        for widget in fields {
+            FormFacts.write(widget.field, to: &writer)
+            widget.box.write(to: &writer)
+            writer.optionalString(widget.state)
         }
     }
 
@@ -58,6 +67,12 @@ public struct PageText: Sendable, Hashable {
             guard index >= 0, index < Self.maximumAnnotations else { throw WireReader.Malformed() }
             annotations.append(ExistingAnnotation(index: Int(index), kind: try reader.string(), box: try TextBox(reading: &reader),
                                                   text: try reader.optionalString()))
+        }
+        let fieldCount = try reader.count(atMost: Self.maximumAnnotations)
+        fields = []
+        for _ in 0..<fieldCount {
+            let field = try FormFacts.field(from: &reader)
+            fields.append(FormWidget(field: field, box: try TextBox(reading: &reader), state: try reader.optionalString()))
         }
     }
 }

@@ -17,6 +17,8 @@ public struct DocumentMarkup: Sendable, Hashable {
         case move(AnnotationMove)
         /// An image cut to `box` (pixels from its top left as shown); the last crop counts.
         case crop(TextBox)
+        /// A form field given a value (in the form's words, ``FormField``); its last value counts.
+        case formValue(name: String, value: String)
     }
 
     /// The changes not yet saved, oldest first.
@@ -93,6 +95,12 @@ public struct DocumentMarkup: Sendable, Hashable {
         return ((total % 4) + 4) % 4
     }
 
+    /// The value waiting for form field `name` (the last one given), nil for none.
+    public func formValue(_ name: String) -> String? {
+        for change in pending.reversed() { if case .formValue(name, let value) = change { return value } }
+        return nil
+    }
+
     /// The crop waiting for an image (the last one made), nil for none.
     public var crop: TextBox? {
         for change in pending.reversed() { if case .crop(let box) = change { return box } }
@@ -106,6 +114,7 @@ public struct DocumentMarkup: Sendable, Hashable {
         var turns: [Int: Int] = [:]
         var removals: [AnnotationRemoval] = []
         var moves: [AnnotationMove] = []
+        var formValues: [DocumentChanges.FormValue] = []
         for change in pending {
             switch change {
             case .move(let move):
@@ -118,6 +127,12 @@ public struct DocumentMarkup: Sendable, Hashable {
             case .turn(let page, let quarterTurns): turns[page, default: 0] += quarterTurns
             case .removal(let removal) where !removals.contains(removal): removals.append(removal)
             case .removal, .crop: break
+            case .formValue(let name, let value):
+                if let at = formValues.firstIndex(where: { $0.name == name }) {
+                    formValues[at].value = value
+                } else {
+                    formValues.append(DocumentChanges.FormValue(name: name, value: value))
+                }
             }
         }
         // Three turns right are one left.
@@ -125,7 +140,7 @@ public struct DocumentMarkup: Sendable, Hashable {
             let quarters = ((total % 4) + 4) % 4
             return quarters == 3 ? -1 : quarters
         }.filter { $0.value != 0 }
-        return DocumentChanges(annotations: annotations, turns: turns, removals: removals, moves: moves, crop: crop)
+        return DocumentChanges(formValues: formValues, annotations: annotations, turns: turns, removals: removals, moves: moves, crop: crop)
     }
 
     /// One box per line of marked text from the boxes of its characters (a highlight's

@@ -135,13 +135,14 @@ final class LookSelectionTests {
             let offset = (y * image.width + x) * 4
             return image.pixels[offset] > 250 && image.pixels[offset + 1] > 250 && image.pixels[offset + 2] > 250
         }
-        // Outwards from a point well inside the page (below its few lines of text).
+        // Outwards from a point well inside the page (below its few lines of text), then up
+        // the page's left margin (what is across its middle — a form's fields — is not white).
         let row = image.height * 2 / 3, column = image.width / 2
         guard white(column, row) else { return nil }
         var left = column, right = column, top = row
         while left > 0, white(left - 1, row) { left -= 1 }
         while right + 1 < image.width, white(right + 1, row) { right += 1 }
-        while top > 0, white(column, top - 1) { top -= 1 }
+        while top > 0, white(left + 4, top - 1) { top -= 1 }
         return (left, top, right - left + 1)
     }
 

@@ -44,14 +44,7 @@ final class LookMarkupTests {
     }
 
     /// Keeps a screenshot in `$QUIRE_MARKUP_SCREENSHOTS` when set (to look at them).
-    func keep(_ shot: Screenshot) -> Screenshot {
-        if let folder = ProcessInfo.processInfo.environment["QUIRE_MARKUP_SCREENSHOTS"], !folder.isEmpty {
-            let target = folder + "/" + URL(fileURLWithPath: shot.path).lastPathComponent
-            try? FileManager.default.removeItem(atPath: target)
-            try? FileManager.default.copyItem(atPath: shot.path, toPath: target)
-        }
-        return shot
-    }
+    func keep(_ shot: Screenshot) -> Screenshot { shot.kept(inFolder: "QUIRE_MARKUP_SCREENSHOTS") }
 
     static func label(_ prefix: String) -> ([WindowTestBed.Accessible]) -> Bool {
         { tree in tree.contains { $0.role == "label" && $0.name.hasPrefix(prefix) } }

@@ -22,6 +22,17 @@ public struct Screenshot: Sendable {
         try FileManager.default.copyItem(atPath: path, toPath: target)
     }
 
+    /// This screenshot, copied into the folder named by the environment variable `variable`
+    /// (under its own file name) when it is set, to be looked at.
+    public func kept(inFolder variable: String) -> Screenshot {
+        if let folder = ProcessInfo.processInfo.environment[variable], !folder.isEmpty {
+            let target = folder + "/" + URL(fileURLWithPath: path).lastPathComponent
+            try? FileManager.default.removeItem(atPath: target)
+            try? FileManager.default.copyItem(atPath: path, toPath: target)
+        }
+        return self
+    }
+
     /// Pixels for which `matches(r, g, b)` holds.
     public func count(_ matches: (UInt8, UInt8, UInt8) -> Bool) -> Int {
         var count = 0

@@ -149,4 +149,43 @@ final class MarkupSavingTests {
         #expect(throws: ViewerProblem.self) { try refused.get() }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
+
+    /// A PDF's form in the viewer (issue 36: fields live in the window): each page's text brings
+    /// its widgets — the field, its box as shown, a button's own value — and values given in the
+    /// markup are saved into the form, read back as the page's fields once the file is shown
+    /// again (forms/form.pdf: ReportLab's fields on an A4 page, 841.89 pt high).
+    @Test func aPagesFormWidgetsComeWithItsTextAndValuesGivenAreSaved() throws {
+        let path = try copy("forms/form.pdf", to: "form.pdf")
+        let model = ViewerModel(paths: [DocumentPath(path)], configuration: RealWorkerConfiguration.make())
+        defer { model.close() }
+        let text = try model.waitForText(page: 0).get()
+        let byName = Dictionary(grouping: text.fields, by: \.field.name)
+        #expect(Set(byName.keys) == ["name", "email", "reference", "agree", "size", "colour", "fruit"], "\(byName.keys)")
+        let name = try #require(byName["name"]?.first)
+        // ReportLab's x 160, y 755, 300 × 24 (PDF space, y up) → from the top left.
+        #expect(abs(name.box.x - 160) < 0.5 && abs(name.box.y - (841.89 - 779)) < 0.5 && abs(name.box.width - 300) < 0.5 && abs(name.box.height - 24) < 0.5,
+                "\(text.fields.map { "\($0.field.name) \($0.box)" })")
+        #expect(name.isFillable && name.field.kind == .text, "\(text.fields.map { "\($0.field.name) \($0.box)" })")
+        #expect(byName["reference"]?.first?.isFillable == false, "read-only")
+        let sizes = try #require(byName["size"])
+        #expect(sizes.map(\.state) == ["small", "medium", "large"] && sizes.allSatisfy { $0.field.value == "medium" }, "\(sizes.map(\.state))")
+        #expect(sizes.map { Int($0.box.x.rounded()) } == [160, 220, 280])
+        #expect(byName["agree"]?.first?.state == "on" && byName["agree"]?.first?.field.value == "off")
+        #expect(byName["colour"]?.first?.field.choices == ["Red", "Green", "Blue"])
+
+        var markup = DocumentMarkup()
+        markup.add(.formValue(name: "name", value: "Ada"))
+        markup.add(.formValue(name: "name", value: "Ada Lovelace"))
+        markup.add(.formValue(name: "agree", value: "on"))
+        markup.add(.formValue(name: "size", value: "large"))
+        #expect(markup.formValue("name") == "Ada Lovelace" && markup.changes.formValues.count == 3)
+        let original = try #require(model.openedFile)
+        let saved = try MarkupSaving.save(markup.changes, request: model.saveRequest, original: original,
+                                          worker: model.configuration.worker, sandbox: model.configuration.sandbox, timeout: 60).get()
+        #expect(saved.originalSize == original.size && saved.writtenSize > original.size, "an incremental update")
+        model.reopen()
+        let after = try model.waitForText(page: 0).get()
+        let values = Dictionary(after.fields.map { ($0.field.name, $0.field.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(values["name"] == "Ada Lovelace" && values["agree"] == "on" && values["size"] == "large", "\(values)")
+    }
 }

@@ -253,6 +253,13 @@ public final class Renderer {
         return try source.textLayout(page: index)
     }
 
+    /// Page `index`'s form widgets (a PDF's; none for other families), for a viewer to fill in place.
+    public func formWidgets(page index: Int) throws(DocumentError) -> [FormWidget] {
+        try checkPage(index)
+        guard let pdf = source as? PDFPageSource, let original = pdf.pdfFile else { return [] }
+        return PDFForm(pdf.document, file: original.file, password: original.password, pages: index..<index + 1).widgets
+    }
+
     /// Page `index`'s annotations (a PDF's; none for other families), for Markup to select.
     public func annotations(page index: Int) throws(DocumentError) -> [ExistingAnnotation] {
         try checkPage(index)

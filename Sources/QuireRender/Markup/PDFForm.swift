@@ -15,23 +15,35 @@ public final class PDFForm {
         let name: String
         let widgets: [OpaquePointer]
         let page: Int
+        /// Each widget's box on its page as shown (``FormWidget/box``), in `widgets`' order.
+        var boxes: [TextBox] = []
     }
 
     public let document: PDFDocument
     private let groups: [Group]
-    /// Radio groups' export names by field name (``RadioExportNames``), when the file was given.
-    private let radioExports: [String: [String]]
+    /// Radio groups' export names by field name (``RadioExportNames``), when the file was given:
+    /// read (with libqpdf) the first time a radio group is named, not for a page without one.
+    private lazy var radioExports: [String: [String]] = source.map { RadioExportNames.read($0.file, password: $0.password) } ?? [:]
+    private let source: (file: InputFile, password: String?)?
 
     /// The form of `document`; with the `file` it was opened from, radio buttons are named by
     /// their export names (as other readers name them) rather than by position.
-    public init(_ document: PDFDocument, file: InputFile? = nil, password: String? = nil) {
+    ///
+    /// `pages`: only the widgets on these pages (0-based; a viewer asks for the pages it shows).
+    public init(_ document: PDFDocument, file: InputFile? = nil, password: String? = nil, pages: Range<Int>? = nil) {
         self.document = document
-        radioExports = file.map { RadioExportNames.read($0, password: password) } ?? [:]
+        source = file.map { ($0, password) }
         var groups: [Group] = []
         var index: [String: Int] = [:]
-        for pageIndex in 0..<document.pageCount {
+        let wanted = pages.map { $0.clamped(to: 0..<document.pageCount) } ?? 0..<document.pageCount
+        for pageIndex in wanted {
             guard let page = libpoppler.poppler_document_get_page(document.document, Int32(pageIndex)) else { continue }
             let list = libpoppler.poppler_page_get_form_field_mapping(page)
+            let shown = Self.widgetBoxes(page)
+            var width = 0.0, height = 0.0
+            libpoppler.poppler_page_get_size(page, &width, &height)
+            let count = Int(g_list_length(list))
+            var position = 0
             // poppler prepends each widget: the list is in reverse annotation order.
             var node = g_list_last(list)
             while let current = node {
@@ -39,13 +51,19 @@ public final class PDFForm {
                    let field = mapping.pointee.field {
                     g_object_ref(UnsafeMutableRawPointer(field))
                     let name = Self.take(libpoppler.poppler_form_field_get_name(field)) ?? ""
+                    // The page's widget annotations, in the same order, carry the rotation;
+                    // where they do not match one for one, the box as on an upright page.
+                    let area = mapping.pointee.area
+                    let box = shown.count == count ? shown[position]
+                        : TextBox(x: min(area.x1, area.x2), y: height - max(area.y1, area.y2), width: abs(area.x2 - area.x1), height: abs(area.y2 - area.y1))
                     if let at = index[name], !name.isEmpty {
-                        groups[at] = Group(name: name, widgets: groups[at].widgets + [field], page: groups[at].page)
+                        groups[at] = Group(name: name, widgets: groups[at].widgets + [field], page: groups[at].page, boxes: groups[at].boxes + [box])
                     } else {
                         index[name] = groups.count
-                        groups.append(Group(name: name, widgets: [field], page: pageIndex + 1))
+                        groups.append(Group(name: name, widgets: [field], page: pageIndex + 1, boxes: [box]))
                     }
                 }
+                position += 1
                 node = current.pointee.prev
             }
             libpoppler.poppler_page_free_form_field_mapping(list)
@@ -68,6 +86,38 @@ public final class PDFForm {
 
     /// The fields, in page order (a field's first widget decides).
     public var fields: [FormField] { groups.map(field) }
+
+    /// Every widget of the fields read, in page order then annotation order.
+    public var widgets: [FormWidget] {
+        groups.flatMap { group -> [FormWidget] in
+            let field = field(group)
+            let names = field.kind == .radio ? radioNames(group) : []
+            return group.boxes.indices.map { index in
+                FormWidget(field: field, box: group.boxes[index],
+                           state: field.kind == .radio ? names[index] : field.kind == .checkbox ? "on" : nil)
+            }
+        }
+    }
+
+    /// The boxes of a page's widget annotations as shown (poppler-glib's annot mapping applies
+    /// the page's rotation), in annotation order.
+    private static func widgetBoxes(_ page: OpaquePointer) -> [TextBox] {
+        var width = 0.0, height = 0.0
+        libpoppler.poppler_page_get_size(page, &width, &height)
+        let list = libpoppler.poppler_page_get_annot_mapping(page)
+        defer { libpoppler.poppler_page_free_annot_mapping(list) }
+        var boxes: [TextBox] = []
+        // In annotation order (unlike the form mapping, which poppler-glib prepends).
+        var node = list
+        while let current = node {
+            node = current.pointee.next
+            guard let mapping = current.pointee.data?.assumingMemoryBound(to: PopplerAnnotMapping.self), let annot = mapping.pointee.annot,
+                  libpoppler.poppler_annot_get_annot_type(annot) == POPPLER_ANNOT_WIDGET else { continue }
+            let area = mapping.pointee.area
+            boxes.append(TextBox(x: min(area.x1, area.x2), y: height - max(area.y1, area.y2), width: abs(area.x2 - area.x1), height: abs(area.y2 - area.y1)))
+        }
+        return boxes
+    }
 
     private func field(_ group: Group) -> FormField {
         let first = group.widgets[0]

@@ -13,8 +13,13 @@ final class PDFPageSource: PageSource {
     /// The file messages name when the PDF was made from it (an office document's PDF).
     private let displayPath: DocumentPath?
 
+    /// The PDF file itself and its password (nil for a PDF made from another file): where a
+    /// form's radio buttons' names are read.
+    let pdfFile: (file: InputFile, password: String?)?
+
     init(file: InputFile, password: String?, displayPath: DocumentPath? = nil) throws(DocumentError) {
         self.displayPath = displayPath
+        pdfFile = displayPath == nil ? (file, password) : nil
         document = try PDFDocument(file: file, password: password)
         pageCount = document.pageCount
         if pageCount < 1 {
