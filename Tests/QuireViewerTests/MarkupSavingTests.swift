@@ -188,4 +188,18 @@ final class MarkupSavingTests {
         let values = Dictionary(after.fields.map { ($0.field.name, $0.field.value) }, uniquingKeysWith: { first, _ in first })
         #expect(values["name"] == "Ada Lovelace" && values["agree"] == "on" && values["size"] == "large", "\(values)")
     }
+
+    /// On a page turned a quarter (`/Rotate 90`, qpdf), a field's box is where the turned page shows it.
+    @Test func aFieldOnATurnedPageIsWhereThePageShowsIt() throws {
+        let path = directory.file("turned-form.pdf")
+        let result = ProcessRunner.run(["/usr/bin/qpdf", "--rotate=+90", Samples.path("forms/form.pdf"), path], timeout: 60)
+        #expect(result.status == 0, "\(result.standardError)")
+        let model = ViewerModel(paths: [DocumentPath(path)], configuration: RealWorkerConfiguration.make())
+        defer { model.close() }
+        let text = try model.waitForText(page: 0).get()
+        let name = try #require(text.fields.first { $0.field.name == "name" })
+        // Upright: 160, 62.89 from the top left, 300 × 24; turned right on an 841.89 × 595.28 view.
+        #expect(abs(name.box.x - (841.89 - 62.89 - 24)) < 0.5 && abs(name.box.y - 160) < 0.5
+                && abs(name.box.width - 24) < 0.5 && abs(name.box.height - 300) < 0.5, "\(name.box)")
+    }
 }
