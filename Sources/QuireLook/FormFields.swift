@@ -22,6 +22,10 @@ final class FormFields {
     private let change: (String, String, String) -> Void
     /// Whether the current file's form may be filled here now (a PDF Markup may change).
     private let enabled: () -> Bool
+    /// Says something in the status line.
+    private let say: (String) -> Void
+    /// The file (by the model's index) whose XFA-only form was said to be unfillable.
+    private var toldXFA: Int?
 
     private let popover = gtk_popover_new()!
     private let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
@@ -33,7 +37,8 @@ final class FormFields {
     private var pointing: GdkRectangle?
 
     init(pages: PageView, model: @escaping () -> ViewerModel, pending: @escaping (String) -> String?,
-         change: @escaping (String, String, String) -> Void, enabled: @escaping () -> Bool) {
+         change: @escaping (String, String, String) -> Void, enabled: @escaping () -> Bool, say: @escaping (String) -> Void) {
+        self.say = say
         self.pages = pages
         self.model = model
         self.pending = pending
@@ -51,6 +56,15 @@ final class FormFields {
         Signal.connectKey(keys) { [unowned self] keyval, state in self.key(keyval, state) }
         gtk_widget_add_controller(popover, keys)
         pages.fieldClick = { [unowned self] page, x, y in self.clicked(page: page, x: x, y: y) }
+        pages.pageTextArrived = { [unowned self] page in self.textArrived(page: page) }
+    }
+
+    /// Page 1's text says whether the form is XFA only: said once per file.
+    private func textArrived(page: Int) {
+        let model = model()
+        guard page == 0, toldXFA != model.fileIndex, case .success(let text)? = model.pageText(0), text.formIsXFAOnly else { return }
+        toldXFA = model.fileIndex
+        say("This PDF's form is XFA only, which Quire cannot fill: its pages are shown as they are")
     }
 
     // MARK: Fields

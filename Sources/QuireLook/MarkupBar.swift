@@ -145,7 +145,7 @@ final class MarkupBar {
                                 enabled: { [unowned self] in
                                     let model = self.model()
                                     return model.markupPermission == .allowed && !model.marksUpImage && !self.saving
-                                })
+                                }, say: { [unowned self] text in self.status(text) })
     }
 
     /// A form field given a value in the window: the bar is shown (Done, Undo and Revert are

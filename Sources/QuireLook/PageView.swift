@@ -282,6 +282,8 @@ final class PageView {
     var fieldClick: ((Int, Double, Double) -> Bool)?
     /// The text (and with it the form fields) of every page painted is asked for (a PDF's).
     var asksForPageText = false
+    /// Told when a page's text arrived (its page).
+    var pageTextArrived: ((Int) -> Void)?
     /// While set (Markup's Select tool), asked where a drag begins (page, x, y): true when it
     /// begins on an annotation that moves, and the drag then goes to ``annotationDrag`` (page,
     /// where it began, where it is, whether the button was released) instead of selecting text.
@@ -649,6 +651,7 @@ final class PageView {
             selectAll()
         }
         if anchor?.page == page { updateSelection() }
+        pageTextArrived?(page)
         gtk_widget_queue_draw(area)
     }
 

@@ -349,7 +349,10 @@ final class DocumentSession {
         guard let layout else { throw RenderProblem(.unsupported, "this kind of file has no text to select") }
         let annotations = (try? renderer.annotations(page: request.page)) ?? []
         let fields = (try? renderer.formWidgets(page: request.page)) ?? []
-        return PageText(layout: layout, copyAllowed: renderer.allowsCopyingText, annotations: annotations, fields: fields)
+        // Said once, with page 1's text: a form a viewer cannot fill.
+        let xfaOnly = request.page == 0 && fields.isEmpty && renderer.formIsXFAOnly()
+        return PageText(layout: layout, copyAllowed: renderer.allowsCopyingText, annotations: annotations, fields: fields,
+                        formIsXFAOnly: xfaOnly)
     }
 
     /// The document as it prints: a PDF or PostScript file as it is (a PDF's page count from

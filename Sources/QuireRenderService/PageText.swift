@@ -10,12 +10,16 @@ public struct PageText: Sendable, Hashable {
     public var annotations: [ExistingAnnotation]
     /// The page's form widgets (a PDF's), to be filled in place.
     public var fields: [FormWidget]
+    /// With page 1's text: the document's form is XFA only, which cannot be filled.
+    public var formIsXFAOnly: Bool
 
-    public init(layout: PageTextLayout, copyAllowed: Bool, annotations: [ExistingAnnotation] = [], fields: [FormWidget] = []) {
+    public init(layout: PageTextLayout, copyAllowed: Bool, annotations: [ExistingAnnotation] = [], fields: [FormWidget] = [],
+                formIsXFAOnly: Bool = false) {
         self.layout = layout
         self.copyAllowed = copyAllowed
         self.annotations = annotations
         self.fields = fields
+        self.formIsXFAOnly = formIsXFAOnly
     }
 
     /// Most annotations one reply carries.
@@ -44,6 +48,7 @@ public struct PageText: Sendable, Hashable {
             widget.box.write(to: &writer)
             writer.optionalString(widget.state)
         }
+        writer.integer(formIsXFAOnly ? 1 : 0)
     }
 
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
@@ -74,5 +79,6 @@ public struct PageText: Sendable, Hashable {
             let field = try FormFacts.field(from: &reader)
             fields.append(FormWidget(field: field, box: try TextBox(reading: &reader), state: try reader.optionalString()))
         }
+        formIsXFAOnly = try reader.integer() == 1
     }
 }

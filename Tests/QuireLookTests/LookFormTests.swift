@@ -105,4 +105,16 @@ final class LookFormTests {
         bed.key("Escape")
         #expect(viewer.waitForExit(timeout: 20))
     }
+
+    /// An XFA-only form (no AcroForm fields) says so in the status line once page 1 is shown.
+    @Test func anXFAOnlyFormSaysItCannotBeFilled() throws {
+        let bed = harness.bed
+        let viewer = try harness.look([Samples.path("forms/xfa-only.pdf")], ProcessInfo.processInfo.environment, [:])
+        defer { harness.finish(viewer) }
+        _ = try #require(bed.waitForWindow(named: "xfa-only\\.pdf|XFA"), "\(viewer.errorOutput)")
+        let tree = bed.waitForAccessible(Self.label("This PDF's form is XFA only"))
+        #expect(Self.label("This PDF's form is XFA only, which Quire cannot fill")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
+        bed.key("Escape")
+        #expect(viewer.waitForExit(timeout: 20))
+    }
 }

@@ -172,6 +172,11 @@ final class MarkupSavingTests {
         #expect(sizes.map { Int($0.box.x.rounded()) } == [160, 220, 280])
         #expect(byName["agree"]?.first?.state == "on" && byName["agree"]?.first?.field.value == "off")
         #expect(byName["colour"]?.first?.field.choices == ["Red", "Green", "Blue"])
+        #expect(!text.formIsXFAOnly)
+        let xfa = ViewerModel(paths: [DocumentPath(Samples.path("forms/xfa-only.pdf"))], configuration: RealWorkerConfiguration.make())
+        defer { xfa.close() }
+        let xfaText = try xfa.waitForText(page: 0).get()
+        #expect(xfaText.formIsXFAOnly && xfaText.fields.isEmpty, "an XFA-only form is said to be one")
 
         var markup = DocumentMarkup()
         markup.add(.formValue(name: "name", value: "Ada"))

@@ -260,6 +260,13 @@ public final class Renderer {
         return PDFForm(pdf.document, file: original.file, password: original.password, pages: index..<index + 1).widgets
     }
 
+    /// Whether the document's form is XFA only (no AcroForm fields, an XFA packet): not
+    /// something Quire can fill. False for anything but a PDF.
+    public func formIsXFAOnly() -> Bool {
+        guard let pdf = source as? PDFPageSource, let original = pdf.pdfFile, PDFForm.hasXFA(original.file) else { return false }
+        return PDFForm(pdf.document).fields.isEmpty
+    }
+
     /// Page `index`'s annotations (a PDF's; none for other families), for Markup to select.
     public func annotations(page index: Int) throws(DocumentError) -> [ExistingAnnotation] {
         try checkPage(index)
