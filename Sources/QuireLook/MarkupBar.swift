@@ -73,7 +73,8 @@ final class MarkupBar {
     private let undoButton = Accessibility.iconButton("edit-undo-symbolic", "Undo")
     private let redoButton = Accessibility.iconButton("edit-redo-symbolic", "Redo")
     private let doneButton = gtk_button_new_with_label("Done")!
-    /// For a file that cannot be saved in place (read-only): the changes into a new file.
+    /// The changes into a new file, the one shown left as it is (always there; the only way for
+    /// a file that cannot be saved in place).
     private let saveCopyButton = gtk_button_new_with_label("Save a Copy…")!
     private let revertButton = gtk_button_new_with_label("Revert")!
 
@@ -214,8 +215,7 @@ final class MarkupBar {
         }
         gtk_widget_set_visible(cropButton, 0)
         gtk_widget_set_visible(certifyButton, 0)
-        gtk_widget_set_tooltip_text(saveCopyButton, "Save the changes into a new file (this one cannot be written)")
-        gtk_widget_set_visible(saveCopyButton, 0)
+        gtk_widget_set_tooltip_text(saveCopyButton, "Save the changes into a new file, leaving this one as it is")
         for widget in [scroller, undoButton, redoButton, revertButton, saveCopyButton, doneButton] { gtk_box_append(cast(root), widget) }
         gtk_widget_set_visible(root, 0)
     }
@@ -430,7 +430,6 @@ final class MarkupBar {
         gtk_widget_set_tooltip_text(doneButton, doneTip)
         Accessibility.setDescription(doneButton, doneTip)
         gtk_widget_set_sensitive(revertButton, (markup.hasPending || saved[file] != nil) && !saving ? 1 : 0)
-        gtk_widget_set_visible(saveCopyButton, refusal != nil ? 1 : 0)
         gtk_widget_set_sensitive(saveCopyButton, markup.hasPending && !saving ? 1 : 0)
         gtk_widget_queue_draw(pages.area)
     }

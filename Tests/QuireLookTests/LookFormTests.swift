@@ -81,6 +81,8 @@ final class LookFormTests {
         tree = bed.waitForAccessible(Self.label("Field size set to “large”"))
         #expect(Self.label("Field size set to “large” · 4 changes not saved")(tree), "\(tree.filter { $0.role == "label" }.map(\.name))")
         #expect(try bytes(path) == original, "nothing is written before Done")
+        #expect(tree.contains { $0.role == "push button" && $0.name == "Save a Copy…" && $0.states.contains("visible") && $0.states.contains("sensitive") },
+                "Save a Copy… is always on the bar")
         // Drawn at once: dark letters in the name field's box.
         let shot = keep(try harness.screenshot("form-filled", window: window) { _ in true })
         let box = LookSelectionTests.windowPoint(shown, x: 160, y: 63), end = LookSelectionTests.windowPoint(shown, x: 460, y: 87)
