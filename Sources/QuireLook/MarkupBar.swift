@@ -58,6 +58,10 @@ final class MarkupBar {
     private var certificates: [String]?
     /// The certificate dialog while it is open.
     private var certificateDialog: CertificateDialog?
+    /// The question asked at Done about a file changed on disk, while it is open.
+    private var changedFileDialog: ChangedFileDialog?
+    /// The file (model index) to save into once it has been read again (Save Over It).
+    private var savingAfterReopen: Int?
     /// The signature pad while it is open.
     private var signatureDialog: SignatureDialog?
     private let signatures = SignatureStore.standard()
@@ -384,6 +388,10 @@ final class MarkupBar {
             gtk_widget_set_sensitive(toggle, 1)
             gtk_widget_set_tooltip_text(toggle, "Markup (Ctrl+Shift+A)")
             Accessibility.setDescription(toggle, "Mark the PDF up: highlight, notes, text boxes, shapes, drawings, signatures; move or delete annotations; turn pages")
+        }
+        if let waiting = savingAfterReopen, waiting == model.fileIndex, model.openedFile != nil {
+            savingAfterReopen = nil
+            Signal.idle { [weak self] in self?.save() }
         }
         showTools(forImage: model.marksUpImage)
         // A PDF's pages bring their form fields with their text.
@@ -859,7 +867,36 @@ final class MarkupBar {
             status("Not saved: \(refusal)")
             return
         }
+        if let original = model.openedFile, MarkupSaving.changedOnDisk(original) {
+            askAboutChangedFile()
+            return
+        }
         save()
+    }
+
+    /// Another program wrote the file since it was opened: asked what to do (nothing is
+    /// written until a choice is made).
+    private func askAboutChangedFile() {
+        guard changedFileDialog == nil else { return }
+        let file = file
+        let dialog = ChangedFileDialog(parent: window, fileName: model().fileName) { [unowned self] choice in
+            self.changedFileDialog = nil
+            guard file == self.file else { return }
+            switch choice {
+            case .cancel:
+                self.status("Not saved: the file changed on disk since it was opened · \(self.pendingText)")
+            case .saveCopy:
+                self.saveCopy()
+            case .saveOver:
+                // Read again first: the update is made against the file as it is now.
+                self.savingAfterReopen = file
+                self.status("Reading the file again, then saving…")
+                self.reopen()
+            }
+        }
+        changedFileDialog = dialog
+        dialog.present()
+        status("The file changed on disk since it was opened: save over it, or into a copy?")
     }
 
     /// Writes the changes (into the file, or into `copy`) off the main loop.

@@ -91,6 +91,15 @@ public enum MarkupSaving {
         return .success(Saved(originalSize: size, writtenSize: written.size, writtenTime: written.modificationTime, originalBytes: originalBytes))
     }
 
+    /// Whether the file `original` was opened from is no longer as it was read (another
+    /// program wrote it, or it is gone): its size or modification time differ.
+    public static func changedOnDisk(_ original: InputFile) -> Bool {
+        var now = stat()
+        guard original.path.withCString({ stat($0, &now) }) == 0 else { return true }
+        let modified = FileTime(seconds: Int64(now.st_mtim.tv_sec), nanoseconds: Int32(now.st_mtim.tv_nsec))
+        return Int64(now.st_size) != original.size || modified != original.modificationTime
+    }
+
     /// Puts back the bytes `path` had before the first save (`saved`), unless the file changed
     /// on disk since the last save.
     public static func revert(_ path: DocumentPath, to saved: Saved) -> ViewerProblem? {
