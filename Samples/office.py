@@ -153,35 +153,79 @@ def soffice(profile, outdir, target, sources):
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
 
 
-def protect(profile, source, target, password):
-    """Saves `source` as `target` with an open password, through a Basic macro in the throw-away profile."""
+def run_basic(profile, name, body, arguments):
+    """Runs Basic module `name` (its `Sub Run`, `body` as its source) in the throw-away profile's
+    library QuireSamples, with `arguments` (strings)."""
     basic = os.path.join(profile, "user", "basic", "QuireSamples")
     os.makedirs(basic, exist_ok=True)
-    with open(os.path.join(basic, "Protect.xba"), "w") as f:
+    with open(os.path.join(basic, name + ".xba"), "w") as f:
         f.write('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">\n'
-                '<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Protect" script:language="StarBasic">'
-                'Sub Run(source As String, target As String, secret As String)\n'
-                '  Dim load(0) As New com.sun.star.beans.PropertyValue\n'
-                '  load(0).Name = "Hidden" : load(0).Value = True\n'
-                '  document = StarDesktop.loadComponentFromURL(ConvertToURL(source), "_blank", 0, load())\n'
-                '  Dim save(0) As New com.sun.star.beans.PropertyValue\n'
-                '  save(0).Name = "Password" : save(0).Value = secret\n'
-                '  document.storeToURL(ConvertToURL(target), save())\n'
-                '  document.close(True)\n'
-                'End Sub\n</script:module>')
+                f'<script:module xmlns:script="http://openoffice.org/2000/script" script:name="{name}" script:language="StarBasic">'
+                + body.replace("&", "&amp;") + '</script:module>')
     with open(os.path.join(basic, "script.xlb"), "w") as f:
         f.write('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE library:library PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "library.dtd">\n'
                 '<library:library xmlns:library="http://openoffice.org/2000/library" library:name="QuireSamples" library:readonly="false" '
-                'library:passwordprotected="false"><library:element library:name="Protect"/></library:library>')
+                f'library:passwordprotected="false"><library:element library:name="{name}"/></library:library>')
     lc = os.path.join(profile, "user", "basic", "script.xlc")
     with open(lc, "w") as f:
         f.write('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE library:libraries PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "libraries.dtd">\n'
                 '<library:libraries xmlns:library="http://openoffice.org/2000/library" xmlns:xlink="http://www.w3.org/1999/xlink">'
                 f'<library:library library:name="QuireSamples" xlink:href="$(USER)/basic/QuireSamples/script.xlb/" xlink:type="simple" library:link="false"/>'
                 '</library:libraries>')
+    quoted = ",".join(f'"{argument}"' for argument in arguments)
     subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--norestore",
-                    f'macro:///QuireSamples.Protect.Run("{source}","{target}","{password}")'],
+                    f'macro:///QuireSamples.{name}.Run({quoted})'],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
+
+
+def protect(profile, source, target, password):
+    """Saves `source` as `target` with an open password, through a Basic macro in the throw-away profile."""
+    run_basic(profile, "Protect", 'Sub Run(source As String, target As String, secret As String)\n'
+              '  Dim load(0) As New com.sun.star.beans.PropertyValue\n'
+              '  load(0).Name = "Hidden" : load(0).Value = True\n'
+              '  document = StarDesktop.loadComponentFromURL(ConvertToURL(source), "_blank", 0, load())\n'
+              '  Dim save(0) As New com.sun.star.beans.PropertyValue\n'
+              '  save(0).Name = "Password" : save(0).Value = secret\n'
+              '  document.storeToURL(ConvertToURL(target), save())\n'
+              '  document.close(True)\n'
+              'End Sub\n', [source, target, password])
+
+
+def writer_form(profile, target):
+    """A form made with LibreOffice Writer's form controls and exported by its PDF export (issue
+    36's tests): a text field FullName, a check box Subscribe, a drop-down list Colour (Red, Green,
+    Blue), placed on page 1 by a Basic macro as a person would with the Form Controls bar."""
+    run_basic(profile, "WriterForm", 'Sub Run(target As String)\n'
+              '  Dim load(0) As New com.sun.star.beans.PropertyValue\n'
+              '  load(0).Name = "Hidden" : load(0).Value = True\n'
+              '  doc = StarDesktop.loadComponentFromURL("private:factory/swriter", "_blank", 0, load())\n'
+              '  doc.Text.insertString(doc.Text.End, "Name" & Chr(13) & Chr(13) & "Subscribe" & Chr(13) & Chr(13) & "Colour", False)\n'
+              '  names = Array("FullName", "Subscribe", "Colour")\n'
+              '  kinds = Array("TextField", "CheckBox", "ListBox")\n'
+              '  For i = 0 To 2\n'
+              '    model = doc.createInstance("com.sun.star.form.component." & kinds(i))\n'
+              '    model.Name = names(i)\n'
+              '    If kinds(i) = "ListBox" Then\n'
+              '      model.Dropdown = True\n'
+              '      model.StringItemList = Array("Red", "Green", "Blue")\n'
+              '    End If\n'
+              '    shape = doc.createInstance("com.sun.star.drawing.ControlShape")\n'
+              '    Dim size As New com.sun.star.awt.Size\n'
+              '    size.Width = 6000 : size.Height = 800\n'
+              '    Dim place As New com.sun.star.awt.Point\n'
+              '    place.X = 4000 : place.Y = 300 + i * 1000\n'
+              '    shape.Size = size\n'
+              '    shape.AnchorType = com.sun.star.text.TextContentAnchorType.AT_PAGE\n'
+              '    shape.AnchorPageNo = 1\n'
+              '    shape.Position = place\n'
+              '    shape.Control = model\n'
+              '    doc.DrawPage.add(shape)\n'
+              '  Next i\n'
+              '  Dim export(0) As New com.sun.star.beans.PropertyValue\n'
+              '  export(0).Name = "FilterName" : export(0).Value = "writer_pdf_Export"\n'
+              '  doc.storeToURL(ConvertToURL(target), export())\n'
+              '  doc.close(True)\n'
+              'End Sub\n', [target])
 
 
 def main(out):
@@ -209,6 +253,8 @@ def main(out):
         for name in ["office-report", "office-sheet", "office-slides", "office-drawing"]:
             shutil.copy(os.path.join(work, name + ".pdf"), os.path.join(out, name + ".reference.pdf"))
         protect(profile, os.path.join(out, "office-report.odt"), os.path.join(out, "office-password.odt"), "secret")
+        os.makedirs(os.path.join(out, "forms"), exist_ok=True)
+        writer_form(profile, os.path.join(out, "forms", "writer-form.pdf"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     macro_odt(os.path.join(out, "office-macro.odt"), "/tmp/quire-macro-ran")

@@ -53,6 +53,31 @@ final class FormCommandTests {
         return page.count(x: x, y: y, width: width, height: height) { r, g, b in (Int(r) + Int(g) + Int(b)) / 3 < 96 }
     }
 
+    /// A form made with LibreOffice Writer's form controls and exported by its PDF export
+    /// (Samples/office.py: FullName, Subscribe, Colour at 113 pt from the left, 8.5 pt down, 170 ×
+    /// 22.7 pt each, 28 pt apart): listed, filled in place, read back by pypdf and drawn.
+    @Test func aFormMadeByLibreOfficeWritersPDFExportIsListedAndFilled() throws {
+        let sample = "forms/writer-form.pdf"
+        try #require(FileManager.default.fileExists(atPath: Samples.path(sample)), "made by Samples/office.py with LibreOffice (make deps installs it)")
+        let listed = QuireBinary.run(["form", Samples.path(sample), "--json"], timeout: 60)
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput)) as? [String: Any])
+        let fields = try #require(object["fields"] as? [[String: Any]])
+        #expect(fields.map { "\($0["name"] ?? "") \($0["type"] ?? "")" } == ["FullName text", "Subscribe checkbox", "Colour combo"], "\(fields)")
+        #expect(fields.last?["choices"] as? [String] == ["Red", "Green", "Blue"])
+        let path = try copy(sample, to: "writer.pdf")
+        let original = try bytes(path)
+        let blank = try darkPixels(path, x: 116, y: 11, width: 165, height: 18)
+        let filled = QuireBinary.run(["form", path, "--set", "FullName=Ada Lovelace", "--set", "Subscribe=on", "--set", "Colour=Green", "--in-place"],
+                                     timeout: 60)
+        #expect(filled.status == 0, "\(filled.standardError)")
+        let saved = try bytes(path)
+        #expect(saved.count > original.count && Array(saved.prefix(original.count)) == original, "an incremental update")
+        let values = pypdfValues(path)
+        #expect(values["FullName"] == "Ada Lovelace" && values["Subscribe"] == "/Yes" && values["Colour"] == "Green", "\(values)")
+        #expect(try darkPixels(path, x: 116, y: 11, width: 165, height: 18) > blank + 30, "the name is drawn in its field")
+    }
+
     @Test func listsEveryKindOfFieldWithTheValuesPdftkReads() throws {
         let result = QuireBinary.run(["form", Samples.path(Self.form), "--json"], timeout: 60)
         #expect(result.status == 0, "\(result.standardError)")
