@@ -834,6 +834,12 @@ final class LookWindow {
             defaultApplication = app
             let name = String(cString: g_app_info_get_display_name(app))
             gtk_button_set_label(cast(openWithButton), "Open with \(name)")
+            // A long application name ("ImageMagick (color depth=q16)") is cut short: the header
+            // keeps the window's width from file to file (the tooltip has it whole).
+            if let label = gtk_button_get_child(cast(openWithButton)) {
+                gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
+                gtk_label_set_max_width_chars(cast(label), 26)
+            }
             gtk_widget_set_tooltip_text(openWithButton, "Open with \(name)")
             gtk_widget_set_visible(openWithButton, 1)
         } else {

@@ -102,6 +102,9 @@ extension DocumentSession {
 
     /// An image turned (`turns[0]`) and cropped: nothing else can be saved into one.
     private func saveImage(_ file: InputFile, type: ContentType, _ changes: DocumentChanges) throws(RenderProblem) -> PDFUpdate {
+        if !changes.formValues.isEmpty || changes.flatten || changes.signature != nil {
+            throw RenderProblem(.unsupported, "not a PDF (\(type.description)): only a PDF has a form to fill or can be signed", mimeType: type.mimeType)
+        }
         if !changes.formValues.isEmpty || !changes.annotations.isEmpty || changes.flatten || !changes.removals.isEmpty
             || !changes.moves.isEmpty || changes.signature != nil || changes.turns.keys.contains(where: { $0 != 0 }) {
             throw RenderProblem(.unsupported, "an image can only be turned and cropped", mimeType: type.mimeType)
