@@ -216,7 +216,7 @@ let package = Package(
         .target(name: "QuireTestSupport", path: "Tests/Support/QuireTestSupport"),
         .testTarget(name: "QuireTypesTests", dependencies: ["QuireTypes", "QuireTestSupport"]),
         .testTarget(name: "QuireRenderTests", dependencies: ["QuireRender", "QuireGIO", "QuireSystem", "QuireTestSupport"]),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireTestSupport"]),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "QuireRenderService", "QuireTestSupport"]),
         .testTarget(name: "QuireIntegrationTests", dependencies: ["QuireIntegration", "QuireCLI", "QuireTestSupport"]),
         .testTarget(name: "QuireCLITests", dependencies: ["QuireCLI", "QuireTerminal", "QuireTerminalViewer", "QuireRenderService", "QuireArguments", "QuireSigning", "QuireTestSupport"]),
         .testTarget(name: "QuireArgumentsTests", dependencies: ["QuireArguments"]),

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import QuireRenderService
 
 /// A file as Quire sees it: opened read-only, its content type detected, and the actions Quire
 /// can perform on it.
@@ -92,147 +93,30 @@ public final class Document: Sendable {
         return result
     }
 
-    /// The info card: file facts, plus PDF metadata or image dimensions where they apply.
+    /// The info card: file facts, plus what the render service reads of the content (a PDF's
+    /// metadata, an image's pixels, an archive's entries…: ``DocumentInfo/Content``), in this
+    /// process through the same request a worker answers (``renderService(software:)``).
     ///
     /// For a PDF that needs a password and none (or a wrong one) is given, this does not throw:
-    /// the card says the document is password-protected and ``DocumentInfo/problem`` holds the
-    /// error. Damaged content throws ``DocumentError``.
+    /// the card says the document is password-protected and ``DocumentInfo/Content/problem``
+    /// holds the error. Damaged content throws ``DocumentError``.
     ///
-    /// - Parameter renderer: this document already opened for rendering (``renderer(password:)``
-    ///   with the same password), if the caller has it: a PDF's metadata is then read from the
-    ///   open document instead of opening the file a second time (and loading poppler's Splash
-    ///   front-end beside the cairo one).
     /// - Parameter showLocation: a photo's GPS position is read and given (`info
     ///   --show-location`); without it only that the photo records one.
-    public func info(password: String? = nil, renderer: Renderer? = nil, showLocation: Bool = false) throws(DocumentError) -> DocumentInfo {
-        var pdf: PDFInfo?
-        var image: ImageInfo?
-        var fontFaces: [FontFace]?
-        var archive: ArchiveListing?
-        var media: MediaInfo?
-        var table: TableInfo?
-        var database: DatabaseSummary?
-        var json: JSONSummary?
-        var markdown: MarkdownText?
-        var notebook: NotebookText.Summary?
-        var comicBook: ComicBookSummary?
-        var ebook: EbookSummary?
-        var djvu: DjVuSummary?
-        var mail: MailSummary?
-        var photo: PhotoDetails?
-        var animation: AnimationInfo?
-        var problem: DocumentError?
-        switch contentType.family {
-        case .pdf:
-            if let facts = renderer?.pdfInfo {
-                pdf = facts
-                if password != nil { pdf?.isEncrypted = true; pdf?.isPasswordProtected = true }
-                break
-            }
-            // poppler's parameters, built once and held for the process (see prepare()).
-            SplashPDFDocument.prepare()
-            if password == nil, let facts = SplashPDFDocument.info(of: file) {
-                pdf = facts
-                break
-            }
-            do {
-                let document = try PDFDocument(file: file, password: password)
-                pdf = document.info
-                if password != nil { pdf?.isEncrypted = true; pdf?.isPasswordProtected = true }
-            } catch where error.kind == .passwordRequired {
-                pdf = .locked
-                problem = error
-            }
-        case .officeDocument where OfficeInstallation.isInstalled, .text where isSpreadsheetText:
-            // Pages, page size, title and author of the document as LibreOffice lays it out
-            // (from the PDF it makes: the same pages every viewer shows and Print sends).
-            do throws(DocumentError) {
-                let opened: Renderer
-                if let renderer { opened = renderer } else { opened = try self.renderer(password: password) }
-                if var facts = opened.pdfInfo {
-                    facts.producer = nil
-                    facts.creator = nil
-                    facts.version = nil
-                    facts.creationDate = nil
-                    facts.modificationDate = nil
-                    facts.isEncrypted = password != nil
-                    facts.isPasswordProtected = password != nil
-                    pdf = facts
-                }
-            } catch where error.kind == .passwordRequired {
-                pdf = .locked
-                problem = error
-            }
-        case .text where DelimitedTable.applies(to: contentType, path: path):
-            // Quire's own table: rows counted for a moment (else "about"), columns typed.
-            table = TableInfo(try DelimitedTable(file: file, tabSeparated: contentType.conforms(to: "text/tab-separated-values")))
-        case .image where PhotoDetails.isCameraRaw(contentType):
-            photo = try PhotoDetails.ofCameraRaw(file, includingLocation: showLocation)
-        case .image:
-            if ImageProbe.canRead(contentType) {
-                guard let probed = ImageProbe.info(of: file) else {
-                    throw DocumentError(kind: .damaged, path: path,
-                                        reason: "not a readable image (\(contentType.localizedDescription))")
-                }
-                image = probed
-            }
-            photo = PhotoDetails.ofPhoto(file, includingLocation: showLocation)
-            animation = AnimationInfo.read(file)
-        case .font:
-            fontFaces = try FontFace.faces(in: file, limits: limits)
-        case .archive:
-            archive = try ArchiveListing.read(file)
-        case .video, .audio:
-            media = try MediaFacts.read(file, interpreters: interpreters)
-        case .database:
-            database = try DatabaseSummary.read(file)
-        case .json:
-            json = try JSONSummary.read(file).0
-        case .markdown:
-            markdown = try MarkdownText.read(file)
-        case .notebook:
-            notebook = try NotebookText.read(file).summary
-        case .comicBook:
-            comicBook = try ComicBookSummary.read(file, limits: limits)
-        case .ebook:
-            // A DRM-protected book is still an EPUB book: its card, then why it is not shown
-            // (as an encrypted PDF's card says it needs a password).
-            do throws(DocumentError) {
-                ebook = try EbookSummary.read(file, limits: limits)
-            } catch where error.kind == .unsupported {
-                problem = error
-            }
-        case .djvu:
-            djvu = try DjVuSummary.read(file, limits: limits)
-        case .mail:
-            mail = try MailSummary.read(file, mimeType: contentType.mimeType, limits: limits)
-        case .text where JSONSummary.isJSONLines(name: path.lastComponentBytes):
-            json = try JSONSummary.read(file, lines: true).0
-        default:
-            break
+    public func info(password: String? = nil, showLocation: Bool = false) throws(DocumentError) -> DocumentInfo {
+        let service = renderService()
+        defer { service.stop() }
+        let content: DocumentInfo.Content
+        do throws(RenderProblem) {
+            content = try service.info(renderRequest(password: password), showLocation: showLocation)
+        } catch {
+            throw self.error(from: error)
         }
         // Print's content answer is the one `actions` starts from (a conversion the converter
         // cannot do is no); whether a printer accepts it is ``DocumentInteraction``'s to ask.
         var capabilities = capabilities
         capabilities.print = DocumentInteraction.printCapability(capabilities.print, of: self, conversion: .standard)
-        var info = DocumentInfo(
-            path: path, contentType: contentType, size: file.size,
-            modified: file.modificationTime, capabilities: capabilities,
-            pdf: pdf, image: image, problem: problem)
-        info.fontFaces = fontFaces
-        info.archive = archive
-        info.media = media
-        info.table = table
-        info.database = database
-        info.json = json
-        info.markdown = markdown
-        info.notebook = notebook
-        info.comicBook = comicBook
-        info.ebook = ebook
-        info.djvu = djvu
-        info.mail = mail
-        info.photo = photo
-        info.animation = animation
-        return info
+        return DocumentInfo(path: path, contentType: contentType, size: file.size, modified: file.modificationTime,
+                            capabilities: capabilities, content: content)
     }
 }

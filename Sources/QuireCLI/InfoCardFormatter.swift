@@ -5,6 +5,7 @@ import Musl
 #endif
 import FoundationEssentials
 import Quire
+import QuireRenderService
 
 /// The human-readable info card.
 enum InfoCardFormatter {

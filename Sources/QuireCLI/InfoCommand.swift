@@ -1,5 +1,6 @@
 import ArgumentParser
 import Quire
+import QuireRenderService
 
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import Musl
 #endif
 import FoundationEssentials
 import Quire
+import QuireRenderService
 
 /// The `--json` schema of `quire info` (one object per file). Field names are stable; new
 /// fields may be added, none removed or renamed.

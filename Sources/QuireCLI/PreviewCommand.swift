@@ -6,6 +6,7 @@ import Musl
 import ArgumentParser
 import FoundationEssentials
 import Quire
+import QuireRenderService
 import QuireTerminalViewer
 import QuireIntegration
 

@@ -34,8 +34,10 @@ package enum DocumentReply: Sendable {
     case exported([UInt8])
     /// A batch's thumbnails of one file, or why there are none (its own frame, tags 0 and 1).
     case thumbnails(ThumbnailReply)
+    /// What the info card says of the content.
+    case info(DocumentInfo.Content)
 
-    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18, form = 19, saved = 20, frame = 21, exported = 22 }
+    private enum Tag: Int64 { case opened = 10, page = 11, text = 12, failed = 13, printable = 14, found = 15, pageText = 16, entry = 17, media = 18, form = 19, saved = 20, frame = 21, exported = 22, info = 23 }
 
     package var frame: [UInt8] {
         var writer = WireWriter()
@@ -88,6 +90,9 @@ package enum DocumentReply: Sendable {
         case .saved(let update):
             writer.integer(Tag.saved.rawValue)
             update.write(to: &writer)
+        case .info(let content):
+            writer.integer(Tag.info.rawValue)
+            content.write(to: &writer)
         }
         return writer.frame
     }
@@ -133,6 +138,7 @@ package enum DocumentReply: Sendable {
         case .media: self = .media(try MediaInfo(reading: &reader))
         case .form: self = .form(try FormFacts(reading: &reader))
         case .saved: self = .saved(try PDFUpdate(reading: &reader))
+        case .info: self = .info(try DocumentInfo.Content(reading: &reader))
         case nil: throw WireReader.Malformed()
         }
     }

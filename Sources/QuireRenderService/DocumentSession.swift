@@ -106,6 +106,7 @@ final class DocumentSession {
             case .search(let search): return .found(try self.search(search))
             case .textLayout(let page): return .pageText(try pageText(page))
             case .formFields(let document): return .form(try formFacts(document))
+            case .info(let document, let showLocation): return .info(try info(document, showLocation: showLocation))
             case .saveChanges(let document, let changes): return .saved(try save(document, changes))
             case .export(let document, let format, let pages):
                 let renderer = try renderer(for: document)

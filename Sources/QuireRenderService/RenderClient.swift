@@ -239,6 +239,23 @@ public final class RenderClient {
         }
     }
 
+    /// What the info card says of the document's content (``DocumentInfo/Content``), read
+    /// without drawing; `showLocation`: a photo's GPS position too. A document locked by a
+    /// password is not a failure: the content carries the problem.
+    public func info(_ request: DocumentRequest, showLocation: Bool = false) throws(RenderProblem) -> DocumentInfo.Content {
+        switch try ask(.info(request, showLocation: showLocation), context: "reading it", interrupt: nil, abandon: { false }) {
+        case .info(var content):
+            // A worker's problem comes without its path (the worker's is absolute): the caller's.
+            if let problem = content.problem, problem.path == nil {
+                content.problem = DocumentError(kind: problem.kind, path: request.path, reason: problem.reason,
+                                                remedy: problem.remedy)
+            }
+            return content
+        case .failed(let problem): throw problem
+        default: throw died("the renderer answered something unexpected")
+        }
+    }
+
     /// The print job Quire composes for the document: the pages placed on sheets as `sheet`
     /// says, as PDF (``PrintableDocument/convertedPDF``) with its sides as the page count.
     public func composedJob(_ request: DocumentRequest, sheet: SheetRequest, interrupt: FileDescriptor? = nil,

@@ -43,6 +43,8 @@ package enum RenderRequest: Sendable {
     case export(DocumentRequest, format: ExportFormat, pages: [Int]?)
     /// The chosen pages (0-based) on one index sheet, each in a cell of `cellSize` pixels.
     case contactSheet(DocumentRequest, pages: [Int], cellSize: Int)
+    /// What the info card says of the content (`showLocation`: a photo's GPS position too).
+    case info(DocumentRequest, showLocation: Bool)
 
     /// What an ``export(_:format:pages:)`` writes.
     package enum ExportFormat: Int64, Sendable {
@@ -70,6 +72,7 @@ package enum RenderRequest: Sendable {
         case .saveChanges: .saveChanges
         case .export: .export
         case .contactSheet: .contactSheet
+        case .info: .info
         }
     }
 
@@ -78,7 +81,7 @@ package enum RenderRequest: Sendable {
         switch self {
         case .open(let document), .printable(let document), .composedJob(let document, _), .extractEntry(let document, _),
              .officePDF(let document), .mediaInfo(let document), .formFields(let document), .saveChanges(let document, _),
-             .export(let document, _, _), .contactSheet(let document, _, _):
+             .export(let document, _, _), .contactSheet(let document, _, _), .info(let document, _):
             document
         case .page(let page), .frame(let page), .text(let page), .textLayout(let page), .composedSide(let page):
             page.document
@@ -105,6 +108,7 @@ package enum RenderRequest: Sendable {
         case .saveChanges(_, let changes): return .saveChanges(document, changes)
         case .export(_, let format, let pages): return .export(document, format: format, pages: pages)
         case .contactSheet(_, let pages, let cellSize): return .contactSheet(document, pages: pages, cellSize: cellSize)
+        case .info(_, let showLocation): return .info(document, showLocation: showLocation)
         case .page(var page): page.document = document; return .page(page)
         case .frame(var page): page.document = document; return .frame(page)
         case .text(var page): page.document = document; return .text(page)
@@ -147,6 +151,9 @@ package enum RenderRequest: Sendable {
             document.write(to: &writer)
             Self.write(pages, to: &writer)
             writer.integer(Int64(cellSize))
+        case .info(let document, let showLocation):
+            document.write(to: &writer)
+            writer.integer(showLocation ? 1 : 0)
         }
         return writer.frame
     }
@@ -161,6 +168,13 @@ package enum RenderRequest: Sendable {
         case .officePDF: self = .officePDF(try DocumentRequest(reading: &reader))
         case .mediaInfo: self = .mediaInfo(try DocumentRequest(reading: &reader))
         case .formFields: self = .formFields(try DocumentRequest(reading: &reader))
+        case .info:
+            let document = try DocumentRequest(reading: &reader)
+            switch try reader.integer() {
+            case 0: self = .info(document, showLocation: false)
+            case 1: self = .info(document, showLocation: true)
+            default: throw WireReader.Malformed()
+            }
         case .page: self = .page(try PageRequest(reading: &reader))
         case .frame: self = .frame(try PageRequest(reading: &reader))
         case .text: self = .text(try PageRequest(reading: &reader))

@@ -54,4 +54,8 @@ package enum RenderRequestKind: Int64, Sendable, CaseIterable {
     /// An index sheet: the chosen pages drawn small on one picture with their numbers
     /// (``RenderRequest/contactSheet(_:pages:cellSize:)``): `preview --sheet`.
     case contactSheet = 17
+    /// What the info card says of the content (``DocumentInfo/Content``: a PDF's metadata, an
+    /// image's pixels and a photo's details, an archive's entries…), read without drawing: the
+    /// one road `quire info` takes into the engines, as every other command does.
+    case info = 18
 }

@@ -145,7 +145,9 @@ final class LookMediaTests {
         #expect(bed.waitForWindow(named: "^project\\.tar\\.gz$") != nil)
         _ = bed.waitForAccessible { $0.contains { $0.role == "push button" && $0.name == "Open a File from the Archive" && $0.states.contains("showing") } }
         #expect(bed.press("Open a File from the Archive"))
-        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size (largest first)") } }
+        // The list shown again (not the one hidden behind the page a moment ago, still in the
+        // tree): the keys below go to it.
+        tree = bed.waitForAccessible { $0.contains { $0.name.contains("sorted by size (largest first)") && $0.states.contains("showing") } }
         bed.key("Home")
         bed.key("Return")
         #expect(bed.waitForWindow(named: "^guide\\.txt$") != nil, "the entry opened: \(bed.accessibilityTree().filter { $0.role == "label" }.map(\.name))")

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Quire
+import QuireRenderService
 import QuireTestSupport
 import Testing
 

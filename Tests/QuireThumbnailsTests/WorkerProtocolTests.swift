@@ -192,6 +192,7 @@ import QuireSheets
             .extractEntry(document, entry: "dir/x.txt"), .officePDF(document), .mediaInfo(document), .formFields(document),
             .saveChanges(document, changes), .export(document, format: .pdf, pages: [0, 4, 2]), .export(document, format: .svg, pages: [3]),
             .export(document, format: .pdf, pages: nil), .contactSheet(document, pages: [0, 1, 2], cellSize: 200),
+            .info(document, showLocation: false), .info(document, showLocation: true),
         ]
         #expect(Set(requests.map(\.kind)) == Set(RenderRequestKind.allCases), "one case per kind")
         for request in requests {
@@ -207,6 +208,47 @@ import QuireSheets
         var unsided = WireReader(Self.payload(RenderRequest.page(page).frame))
         _ = try unsided.integer()
         #expect(throws: WireReader.Malformed.self) { try RenderRequest(.composedSide, reading: &unsided) }
+    }
+
+    /// The info card's content goes over the wire and back: a Markdown file's headings (a tuple
+    /// in memory), a video's cover as its presence only, a password problem with its remedy; a
+    /// reply whose JSON is cut, or whose problem names no kind, is refused.
+    @Test func infoContentRoundTrips() throws {
+        var content = DocumentInfo.Content()
+        var markdown = MarkdownText()
+        markdown.title = "Title"
+        markdown.headings = [(level: 1, text: "Title"), (level: 2, text: "Två")]
+        markdown.wordCount = 12
+        content.markdown = markdown
+        var media = MediaInfo()
+        media.duration = 6.5
+        media.cover = [1, 2, 3]
+        content.media = media
+        content.problem = DocumentError(kind: .passwordRequired, path: DocumentPath("/x.pdf"), reason: "needs a password", remedy: .password)
+        let frame = DocumentReply.info(content).frame
+        guard case .info(let back) = try DocumentReply(payload: Self.payload(frame)) else {
+            Issue.record("not info")
+            return
+        }
+        #expect(back.markdown?.headings.map(\.text) == ["Title", "Två"] && back.markdown?.headings.map(\.level) == [1, 2])
+        #expect(back.markdown?.wordCount == 12 && back.markdown?.title == "Title")
+        #expect(back.media?.duration == 6.5 && back.media?.cover == [], "the cover travels as its presence")
+        #expect(back.problem?.kind == .passwordRequired && back.problem?.reason == "needs a password" && back.problem?.remedy == .password)
+        #expect(back.problem?.path == nil, "the client puts its own path back")
+        #expect(back.pdf == nil && back.archive == nil)
+        var cut = WireWriter()
+        cut.integer(23)
+        cut.data(Array(#"{"markdown":{"#.utf8))
+        cut.integer(0)
+        #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: Self.payload(cut.frame)) }
+        var kindless = WireWriter()
+        kindless.integer(23)
+        kindless.data(Array("{}".utf8))
+        kindless.integer(1)
+        kindless.string("no-such-kind")
+        kindless.string("x")
+        kindless.integer(0)
+        #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: Self.payload(kindless.frame)) }
     }
 
     @Test func bookContentsRoundTrip() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Quire
 import QuireRenderService
 import QuireSheets
@@ -43,6 +44,29 @@ struct RenderRoadTests {
         let remote = try worker.composedJob(document, sheet: job)
         #expect(composed.pageCount == remote.pageCount && composed.pageCount == (pageCount + 1) / 2)
         #expect(composed.convertedPDF?.starts(with: Array("%PDF".utf8)) == true && remote.convertedPDF?.starts(with: Array("%PDF".utf8)) == true)
+    }
+
+    /// The info card's content facts come back alike by both roads, for every family that
+    /// has its own record (the worker's come over the wire as JSON); a locked PDF's card carries
+    /// its password problem, with the caller's path, either way.
+    @Test(arguments: ["document.pdf", "encrypted.pdf", "photo-gps.jpg", "camera.dng", "animations/animated.gif",
+                      "archives/project.zip", "fonts/collection.ttc", "table.csv", "data/shop.sqlite", "data/sample.json",
+                      "data/records.jsonl", "readme.md", "data/analysis.ipynb", "comic.cbz", "book.epub", "drm.epub",
+                      "page.djvu", "mail/message.eml"])
+    func bothRoadsGiveTheSameCard(sample: String) throws {
+        let (worker, here) = Self.roads()
+        defer { worker.stop() }
+        let document = DocumentRequest(path: DocumentPath(Samples.path(sample)))
+        let local = try here.info(document, showLocation: true)
+        let remote = try worker.info(document, showLocation: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = try encoder.encode(local)
+        #expect(json.count > 20 || local.problem != nil, "facts were read: \(String(decoding: json, as: UTF8.self))")
+        #expect(try encoder.encode(remote) == json, "\(sample)")
+        #expect(local.problem?.kind == remote.problem?.kind && local.problem?.reason == remote.problem?.reason)
+        #expect(local.problem?.remedy == remote.problem?.remedy && remote.problem.map { $0.path == document.path } != false)
+        #expect((local.problem != nil) == ["encrypted.pdf", "drm.epub"].contains(sample), "\(String(describing: local.problem))")
     }
 
     /// A problem comes back the same way by both roads: a damaged PDF is damaged, a file that

@@ -9,10 +9,10 @@ import QuireTypes
 /// without unpacking anything to disk. Bounded: at most ``maximumEntries`` are listed and at
 /// most ``maximumStreamBytes`` of a compressed stream are read to reach them (a tar.gz has to
 /// be decompressed to be listed; a gzip bomb stops there, said so).
-public struct ArchiveListing: Sendable, Hashable {
+public struct ArchiveListing: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable { case file, directory, symlink, other }
 
-    public struct Entry: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable, Codable {
         /// The path as stored (UTF-8; undecodable bytes replaced).
         public var path: String
         public var kind: Kind

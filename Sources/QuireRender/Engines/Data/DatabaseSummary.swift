@@ -10,14 +10,14 @@ import QuireTypes
 /// budget (``countBudget``), up to ``maximumCounted`` rows — and otherwise estimated: from `sqlite_stat1` (what `ANALYZE`
 /// recorded), else from the largest rowid (one b-tree descent); an estimate is said as one
 /// (``Table/rowsAreEstimated``: "about").
-public struct DatabaseSummary: Sendable, Hashable {
-    public struct Column: Sendable, Hashable {
+public struct DatabaseSummary: Sendable, Hashable, Codable {
+    public struct Column: Sendable, Hashable, Codable {
         public let name: String
         /// The declared type ("INTEGER", "TEXT"), empty when none was declared.
         public let type: String
     }
 
-    public struct Table: Sendable, Hashable {
+    public struct Table: Sendable, Hashable, Codable {
         public let name: String
         public let isView: Bool
         public var columns: [Column]

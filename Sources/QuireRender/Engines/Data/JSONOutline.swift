@@ -30,7 +30,7 @@ public struct JSONOutline: Sendable, Hashable {
     }
 
     /// Why the bytes are not JSON: where (1-based line and column) and what was expected.
-    public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct SyntaxError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
         public let line: Int
         public let column: Int
         public let message: String

@@ -2,7 +2,7 @@ import QuireTypes
 
 /// What `info` says of a JSON document: its top-level kind, keys or items, nesting depth — or
 /// where it stops being JSON.
-public struct JSONSummary: Sendable, Hashable {
+public struct JSONSummary: Sendable, Hashable, Codable {
     public var topLevel: String
     public var count: Int
     public var depth: Int

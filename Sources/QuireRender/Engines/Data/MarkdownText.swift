@@ -10,9 +10,9 @@ import Synchronization
 ///
 /// Nothing is fetched or run: an image is a placeholder with its address (a remote one says it
 /// was not fetched), raw HTML is shown as text.
-public struct MarkdownText: Sendable, Hashable {
-    public struct Line: Sendable, Hashable {
-        public enum Kind: UInt8, Sendable {
+public struct MarkdownText: Sendable, Hashable, Codable {
+    public struct Line: Sendable, Hashable, Codable {
+        public enum Kind: UInt8, Sendable, Codable {
             case body = 0, heading = 1, code = 2, rule = 3, table = 4, blank = 5, html = 6
             /// A picture (a notebook's image output): ``Line/image`` on pages, the text in a terminal.
             case image = 7
@@ -34,7 +34,7 @@ public struct MarkdownText: Sendable, Hashable {
     }
 
     /// Styles over a range of a line's Unicode scalars.
-    public struct Run: Sendable, Hashable {
+    public struct Run: Sendable, Hashable, Codable {
         public var start: Int
         public var length: Int
         public var style: Style
@@ -55,7 +55,7 @@ public struct MarkdownText: Sendable, Hashable {
                                           "#5E5C64", "#F66151", "#33D17A", "#C88800", "#2A7BDE", "#C061CB", "#33C7DE", "#999999"]
     }
 
-    public struct Style: OptionSet, Sendable, Hashable {
+    public struct Style: OptionSet, Sendable, Hashable, Codable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         public static let bold = Style(rawValue: 1)
@@ -79,6 +79,31 @@ public struct MarkdownText: Sendable, Hashable {
 
     public static func == (a: MarkdownText, b: MarkdownText) -> Bool { a.lines == b.lines }
     public func hash(into hasher: inout Hasher) { hasher.combine(lines) }
+
+    // Coded with each heading as a level and its text (a tuple is not Codable).
+    private enum CodingKeys: String, CodingKey { case lines, title, headingLevels, headingTexts, wordCount }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        lines = try container.decode([Line].self, forKey: .lines)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        let levels = try container.decode([Int].self, forKey: .headingLevels)
+        let texts = try container.decode([String].self, forKey: .headingTexts)
+        guard levels.count == texts.count else {
+            throw DecodingError.dataCorruptedError(forKey: .headingTexts, in: container, debugDescription: "headings")
+        }
+        headings = Array(zip(levels, texts)).map { (level: $0.0, text: $0.1) }
+        wordCount = try container.decode(Int.self, forKey: .wordCount)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(lines, forKey: .lines)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encode(headings.map(\.level), forKey: .headingLevels)
+        try container.encode(headings.map(\.text), forKey: .headingTexts)
+        try container.encode(wordCount, forKey: .wordCount)
+    }
 
     /// Most bytes of a file read (a larger one is cut).
     public static let maximumBytes = 4 << 20

@@ -8,7 +8,7 @@ import QuireTypes
 /// terminal). HTML outputs are shown as text, nothing is run or fetched.
 public struct NotebookText: Sendable {
     /// What `info` says: kernel, language, cells by kind.
-    public struct Summary: Sendable, Hashable {
+    public struct Summary: Sendable, Hashable, Codable {
         public var kernel: String?
         public var language: String?
         public var cells: [String: Int]

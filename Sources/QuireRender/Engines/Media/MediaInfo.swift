@@ -4,7 +4,7 @@ import QuireTypes
 /// What GStreamer's discoverer reads of a video or audio file without playing it: duration,
 /// container, each stream's codec and format, and the tags (title, artist, album, track, the
 /// embedded cover picture).
-public struct MediaInfo: Sendable, Hashable {
+public struct MediaInfo: Sendable, Hashable, Codable {
     public var duration: Double?
     public var container: String?
     public var videoCodec: String?

@@ -131,7 +131,7 @@ public struct PageSize: Sendable, Hashable, Codable {
 }
 
 /// Facts about a PDF for the info card.
-public struct PDFInfo: Sendable, Hashable {
+public struct PDFInfo: Sendable, Hashable, Codable {
     public var pageCount: Int?
     public var firstPageSize: PageSize?
     public var title: String?

@@ -2,7 +2,7 @@ import QuireTypes
 
 /// What `info` and the card say of an EPUB book: its title and author (the package document's),
 /// the chapters read of its reading order, its words, and its table of contents.
-public struct EbookSummary: Sendable, Hashable {
+public struct EbookSummary: Sendable, Hashable, Codable {
     public var title: String?
     public var author: String?
     public var chapters: Int

@@ -2,7 +2,7 @@
 /// top level) and the line of the book's text it goes to — nil when that part is not shown
 /// (the text stopped early at a limit). An EPUB book gives its own (``EpubContents``); a book
 /// that names none gets its chapters' headings, and says so (``isFromHeadings``).
-public struct TableOfContents: Sendable, Hashable {
+public struct TableOfContents: Sendable, Hashable, Codable {
     public struct Entry: Sendable, Hashable, Codable {
         public var level: Int
         public var title: String
