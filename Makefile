@@ -246,5 +246,6 @@ bench: deps samples
 	bench/form-bench.sh $(QUIRE_RELEASE) 10
 	python3 bench/markup-bench.py $(QUIRE_RELEASE) 10
 	bench/markup-floor.sh 7
+	bench/markup-window-bench.sh $(QUIRE_RELEASE) 10
 	bench/photo-bench.sh $(QUIRE_RELEASE) 5
 	bench/silent-server-bench.sh $(QUIRE_RELEASE) 5
