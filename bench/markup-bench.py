@@ -52,7 +52,8 @@ def request(path):
     document = data(path.encode()) + i64(0) + i64(os.path.getsize(path)) + i64(0) + i64(0) + i64(0) + i64(-1) + i64(0) + i64(0)
     highlight = data(b"highlight") + i64(499) + i64(1) + f64(72) + f64(100) + f64(200) + f64(14) + f64(1) + f64(0.9) + f64(0)
     highlight += i64(0) + i64(0) + f64(1) + f64(12)  # no text, no strokes, line width 1, font size 12
-    payload = i64(14) + document + i64(0) + i64(1) + highlight + i64(0) + i64(0) + i64(0) + i64(0)  # no turns, not flattened, no removals, no moves
+    # No turns, not flattened, no removals, no moves, no signature, no crop.
+    payload = i64(14) + document + i64(0) + i64(1) + highlight + i64(0) + i64(0) + i64(0) + i64(0) + i64(0) + i64(0)
     return struct.pack("<I", len(payload)) + payload
 
 
