@@ -86,6 +86,8 @@ mb() { awk -v kb="$1" 'BEGIN { printf "%.1f", kb / 1024 }'; }
 start_bed() {
     "$ROOT/Tests/Support/x11-testbed.sh" stop "$BED" 2>/dev/null
     rm -rf "$BED"
+    # Sushi and Evince's daemon are started by D-Bus activation, as on a desktop.
+    QUIRE_TESTBED_SERVICES="org.gnome.NautilusPreviewer org.gnome.evince.Daemon" \
     "$ROOT/Tests/Support/x11-testbed.sh" start "$BED" >/dev/null || { echo "look-window-bench: no X test bed" >&2; exit 70; }
     set -a; . "$BED/env"; set +a
     # No accessibility bus for any of the three (a private bus would start one cold for each).

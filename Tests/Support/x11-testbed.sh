@@ -6,8 +6,9 @@
 #   x11-testbed.sh stop DIR     stop exactly the processes started for DIR
 #
 # The display number is chosen by Xvfb itself (-displayfd), so beds run side by side. The
-# bus activates only the accessibility bus and dconf; its activation environment gets the
-# display, so that what it starts can open windows.
+# bus activates only the accessibility bus and dconf (and the installed services a benchmark
+# names in QUIRE_TESTBED_SERVICES, its baselines); its activation environment gets the display,
+# so that what it starts can open windows.
 # Needs (Debian): xvfb dbus-daemon at-spi2-core (as root).
 set -euo pipefail
 
@@ -43,8 +44,10 @@ start)
     # directory of its own: whatever else the machine has installed (xdg-desktop-portal, a
     # quire under /usr/local, Sushi, tumbler) is absent, and a test that wants a desktop
     # service starts its stand-in on this bus.
+    # A benchmark's baselines (Sushi, Evince's daemon) are added by name with
+    # QUIRE_TESTBED_SERVICES; the tests never set it.
     mkdir -p "$dir/services"
-    for service in org.a11y.Bus ca.desrt.dconf; do
+    for service in org.a11y.Bus ca.desrt.dconf ${QUIRE_TESTBED_SERVICES:-}; do
         if [ -f "/usr/share/dbus-1/services/$service.service" ]; then
             cp "/usr/share/dbus-1/services/$service.service" "$dir/services/"
         fi

@@ -15,9 +15,10 @@ window_bench_start() {
     cc -O2 "$ROOT/bench/window-probe.c" -o "$WORK/window-probe" -lX11 -lXext || exit 70
 }
 
-# The X bed, once the samples are made: Xvfb, a session bus, and no accessibility bridge.
+# The X bed, once the samples are made: Xvfb, a session bus (that starts Sushi and Evince's
+# daemon by D-Bus activation, as on a desktop), and no accessibility bridge.
 window_bench_display() {
-    "$ROOT/Tests/Support/x11-testbed.sh" start "$BED" >/dev/null || { echo "$1: no X test bed" >&2; exit 70; }
+    QUIRE_TESTBED_SERVICES="org.gnome.NautilusPreviewer org.gnome.evince.Daemon" "$ROOT/Tests/Support/x11-testbed.sh" start "$BED" >/dev/null || { echo "$1: no X test bed" >&2; exit 70; }
     set -a; . "$BED/env"; set +a
     export XDG_STATE_HOME=$WORK/state XDG_CACHE_HOME=$WORK/cache NO_AT_BRIDGE=1 GTK_A11Y=none
 }
