@@ -11,8 +11,11 @@ extension DocumentInfo.Content {
     func write(to writer: inout WireWriter) {
         var sent = self
         if sent.media?.cover != nil { sent.media?.cover = [] }
-        // Every field is a plain value (strings, numbers, arrays): encoding cannot fail.
-        writer.data((try? JSONEncoder().encode(sent)).map(Array.init) ?? Array("{}".utf8))
+        // Every field is a plain value (strings, numbers, arrays); a number JSON has no word
+        // for (a NaN or infinite exposure, frame rate…) is written as a string, not refused.
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = Self.nonConformingFloats.encoding
+        writer.data((try? encoder.encode(sent)).map(Array.init) ?? Array("{}".utf8))
         if let problem {
             writer.integer(1)
             writer.string(problem.kind.rawValue)
@@ -23,10 +26,17 @@ extension DocumentInfo.Content {
         }
     }
 
+    /// The words a NaN or an infinity is written as, both ways.
+    private static let nonConformingFloats = (
+        encoding: JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"),
+        decoding: JSONDecoder.NonConformingFloatDecodingStrategy.convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"))
+
     init(reading reader: inout WireReader) throws(WireReader.Malformed) {
         let json = try reader.data()
         do {
-            self = try JSONDecoder().decode(DocumentInfo.Content.self, from: Data(json))
+            let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = Self.nonConformingFloats.decoding
+            self = try decoder.decode(DocumentInfo.Content.self, from: Data(json))
         } catch {
             throw WireReader.Malformed()
         }
@@ -35,7 +45,12 @@ extension DocumentInfo.Content {
         case 1:
             guard let kind = DocumentError.Kind(rawValue: try reader.string()) else { throw WireReader.Malformed() }
             let reason = try reader.string()
-            let remedy: Remedy? = try reader.integer() == 1 ? .password : nil
+            let remedy: Remedy?
+            switch try reader.integer() {
+            case 0: remedy = nil
+            case 1: remedy = .password
+            default: throw WireReader.Malformed()
+            }
             problem = DocumentError(kind: kind, path: nil, reason: reason, remedy: remedy)
         default: throw WireReader.Malformed()
         }

@@ -222,6 +222,7 @@ import QuireSheets
         content.markdown = markdown
         var media = MediaInfo()
         media.duration = 6.5
+        media.frameRate = .infinity
         media.cover = [1, 2, 3]
         content.media = media
         content.problem = DocumentError(kind: .passwordRequired, path: DocumentPath("/x.pdf"), reason: "needs a password", remedy: .password)
@@ -233,6 +234,7 @@ import QuireSheets
         #expect(back.markdown?.headings.map(\.text) == ["Title", "Två"] && back.markdown?.headings.map(\.level) == [1, 2])
         #expect(back.markdown?.wordCount == 12 && back.markdown?.title == "Title")
         #expect(back.media?.duration == 6.5 && back.media?.cover == [], "the cover travels as its presence")
+        #expect(back.media?.frameRate == .infinity, "a number JSON has no word for is kept, not the whole card lost")
         #expect(back.problem?.kind == .passwordRequired && back.problem?.reason == "needs a password" && back.problem?.remedy == .password)
         #expect(back.problem?.path == nil, "the client puts its own path back")
         #expect(back.pdf == nil && back.archive == nil)
@@ -249,6 +251,14 @@ import QuireSheets
         kindless.string("x")
         kindless.integer(0)
         #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: Self.payload(kindless.frame)) }
+        var strangeRemedy = WireWriter()
+        strangeRemedy.integer(23)
+        strangeRemedy.data(Array("{}".utf8))
+        strangeRemedy.integer(1)
+        strangeRemedy.string("password-required")
+        strangeRemedy.string("x")
+        strangeRemedy.integer(7)
+        #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: Self.payload(strangeRemedy.frame)) }
     }
 
     @Test func bookContentsRoundTrip() throws {
