@@ -16,11 +16,6 @@ enum BatchRecord {
     }
 
     struct Summary: Encodable {
-        struct Failure: Encodable {
-            let path: String
-            let kind: String
-            let reason: String
-        }
         struct Sandbox: Encodable {
             let used: Bool
             let kind: String
@@ -36,7 +31,8 @@ enum BatchRecord {
         let skipped: Int
         let wouldGenerate: Int
         let skippedByKind: [String: Int]
-        let failures: [Failure]
+        /// The record `--merge-summaries` reads back.
+        let failures: [SummaryMerger.ShardSummary.Failure]
         let elapsedSeconds: Double
         let filesPerSecond: Double
         let cancelled: Bool
@@ -72,7 +68,7 @@ enum BatchRecord {
         line(Summary(
             generated: summary.generated, upToDate: summary.upToDate, failed: summary.failed, skipped: summary.skipped,
             wouldGenerate: summary.wouldGenerate, skippedByKind: summary.skippedByKind,
-            failures: summary.failures.map { Summary.Failure(path: $0.path, kind: $0.failure.kind.rawValue, reason: $0.failure.hinted) },
+            failures: summary.failures.map { SummaryMerger.ShardSummary.Failure(path: $0.path, kind: $0.failure.kind.rawValue, reason: $0.failure.hinted) },
             elapsedSeconds: (summary.elapsed * 1000).rounded() / 1000,
             filesPerSecond: (summary.filesPerSecond * 10).rounded() / 10,
             cancelled: summary.cancelled, workers: jobs, workersStarted: summary.workersStarted,

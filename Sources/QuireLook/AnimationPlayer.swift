@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGtk
 import Quire
+import QuireRenderService
 import QuireViewer
 import QuireSystem
 
@@ -176,7 +177,7 @@ final class AnimationPlayer {
     }
 
     /// A frame from the render thread.
-    func received(_ job: PageRenderJob, _ result: Result<AnimationFrame, ViewerProblem>) {
+    func received(_ job: PageRenderJob, _ result: Result<AnimationFrame, RenderProblem>) {
         guard let playing, let number = job.frame, job.file == playing.file, job.width == playing.width,
               job.height == playing.height else { return }
         switch result {

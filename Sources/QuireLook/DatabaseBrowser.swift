@@ -1,5 +1,6 @@
 import CGtk
 import QuireRender
+import QuireRenderService
 import QuireViewer
 
 /// An SQLite database in the window: its tables and views listed on the left (name, then what
@@ -16,7 +17,7 @@ final class DatabaseBrowser {
     /// The table shown (an index into the entries).
     private(set) var chosen: Int?
     /// Reads a table's lines (``DatabaseText``) from the worker.
-    var onChoose: (ArchiveEntryFact) -> Result<[String], ViewerProblem> = { _ in .success([]) }
+    var onChoose: (ArchiveEntryFact) -> Result<[String], RenderProblem> = { _ in .success([]) }
 
     init() {
         gtk_list_box_set_selection_mode(cast(tableList), GTK_SELECTION_BROWSE)

@@ -1,5 +1,6 @@
 import CGtk
 import Quire
+import QuireRenderService
 import QuireViewer
 
 /// The index sheet (Ctrl+Up, or the header's grid button, with several files): every file as a
@@ -178,7 +179,7 @@ final class IndexSheetView {
     }
 
     /// A tile's picture from the render thread (or its problem: the file may have gone).
-    func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
+    func received(_ job: PageRenderJob, _ result: Result<PagePixels, RenderProblem>) {
         guard tiles.indices.contains(job.file) else { return }
         drawn.insert(job.file)
         switch result {

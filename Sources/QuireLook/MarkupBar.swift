@@ -810,7 +810,7 @@ final class MarkupBar {
         }
     }
 
-    private func signed(_ result: Result<MarkupSaving.Saved, ViewerProblem>, file: Int, nickname: String) {
+    private func signed(_ result: Result<MarkupSaving.Saved, RenderProblem>, file: Int, nickname: String) {
         saving = false
         draft = nil
         let model = model()
@@ -953,7 +953,7 @@ final class MarkupBar {
         gtk_native_dialog_show(UnsafeMutablePointer<GtkNativeDialog>(dialog))
     }
 
-    private func saved(_ result: Result<MarkupSaving.Saved, ViewerProblem>, file: Int, count: Int, copy: DocumentPath?) {
+    private func saved(_ result: Result<MarkupSaving.Saved, RenderProblem>, file: Int, count: Int, copy: DocumentPath?) {
         saving = false
         selectedAnnotation = nil
         LookTrace.mark("markup saved (written, or refused)")

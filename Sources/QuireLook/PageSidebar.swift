@@ -1,5 +1,6 @@
 import CGtk
 import Quire
+import QuireRenderService
 import QuireViewer
 
 /// The window's page sidebar (F9 or the header's Pages button): a column of small pictures of
@@ -211,7 +212,7 @@ final class PageSidebar {
     static let attempts = 3
 
     /// A thumbnail from the render thread.
-    func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
+    func received(_ job: PageRenderJob, _ result: Result<PagePixels, RenderProblem>) {
         guard job.file == model.fileIndex, painted[job] == nil else {
             LookTrace.mark("sidebar page \(job.page + 1) ignored (file \(job.file), now \(model.fileIndex))")
             return

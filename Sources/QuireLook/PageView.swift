@@ -679,7 +679,7 @@ final class PageView {
     }
 
     /// A page from the render thread: kept (if it is still what the view shows) and drawn.
-    func received(_ job: PageRenderJob, _ result: Result<PagePixels, ViewerProblem>) {
+    func received(_ job: PageRenderJob, _ result: Result<PagePixels, RenderProblem>) {
         if job.purpose == .printPreview {
             previewDelivery?(job, result)
             return
@@ -700,12 +700,12 @@ final class PageView {
     }
 
     /// Where print-preview pages go (the print sheet's strip, while it is open).
-    private var previewDelivery: (@MainActor (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void)?
+    private var previewDelivery: (@MainActor (PageRenderJob, Result<PagePixels, RenderProblem>) -> Void)?
 
     /// Renders `jobs` (print-preview pages) on the view's render thread and worker, after the
     /// view's own pages; each comes back to `deliver` on the main loop. An empty list drops the
     /// pages not yet rendered (a newer range, or the sheet closed).
-    func wantPreview(_ jobs: [PageRenderJob], deliver: @escaping @MainActor (PageRenderJob, Result<PagePixels, ViewerProblem>) -> Void) {
+    func wantPreview(_ jobs: [PageRenderJob], deliver: @escaping @MainActor (PageRenderJob, Result<PagePixels, RenderProblem>) -> Void) {
         previewDelivery = deliver
         model.want(jobs, for: .printPreview)
     }

@@ -1,6 +1,7 @@
 import CAdwaita
 import CGtk
 import QuireViewer
+import QuireRenderService
 
 /// What the window shows in place of a preview it cannot draw: a GNOME status page (libadwaita's
 /// `AdwStatusPage`: an icon, a title, a description in plain words) and, for an encrypted
@@ -25,7 +26,7 @@ final class ProblemPage {
     }
 
     /// Shows why `fileName` cannot be shown.
-    func show(fileName: String, problem: ViewerProblem) {
+    func show(fileName: String, problem: RenderProblem) {
         let words = Self.wording(fileName: fileName, problem: problem)
         adw_status_page_set_icon_name(OpaquePointer(root), words.icon)
         adw_status_page_set_title(OpaquePointer(root), words.title)
@@ -37,14 +38,14 @@ final class ProblemPage {
     /// done, the description why, as a sentence (the render service's "damaged: …" prefix
     /// becomes "The file is damaged: …", and a detail in brackets that only says the same again
     /// is left out).
-    static func wording(fileName: String, problem: ViewerProblem) -> (icon: String, title: String, description: String) {
+    static func wording(fileName: String, problem: RenderProblem) -> (icon: String, title: String, description: String) {
         let quoted = "“\(fileName)”"
         switch problem.kind {
         case .passwordRequired:
             return ("dialog-password-symbolic", "\(quoted) Is Password-Protected", "Type its password to open it.")
         case .wrongPassword:
             return ("dialog-password-symbolic", "\(quoted) Is Password-Protected", "That password is not correct. Try again.")
-        case .damaged, .unreadable, .unsupported, .limitExceeded, .rendererFailed:
+        case .damaged, .unreadable, .unsupported, .limitExceeded, .workerFailed, .cancelled:
             break
         }
         var reason = problem.message

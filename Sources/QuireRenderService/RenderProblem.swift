@@ -42,6 +42,8 @@ public struct RenderProblem: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     public var description: String { message }
+    /// Whether asking for a password could help (a viewer asks).
+    public var needsPassword: Bool { kind == .passwordRequired || kind == .wrongPassword }
 
     public init(_ kind: Kind, _ message: String, mimeType: String? = nil) {
         self.kind = kind

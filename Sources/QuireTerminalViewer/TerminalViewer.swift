@@ -1044,7 +1044,7 @@ public final class TerminalViewer {
         }
     }
 
-    private func drawProblem(_ problem: ViewerProblem, into out: inout String) {
+    private func drawProblem(_ problem: RenderProblem, into out: inout String) {
         let middle = layout.contentTop + layout.contentRows / 2 - 1
         let lines = [
             "\(Self.glyph(model.card?.family)) \(model.fileName)",

@@ -1,6 +1,6 @@
 import QuireRenderService
 /// Totals of a batch run.
-public struct BatchSummary: Sendable {
+public struct BatchSummary: BatchCounts, Sendable {
     /// Files whose thumbnails were written.
     public var generated = 0
     /// Files whose thumbnails (every requested flavor) were already current.
@@ -25,9 +25,6 @@ public struct BatchSummary: Sendable {
     public var sandbox: WorkerSandbox = .disabled("not started")
 
     public init() {}
-
-    /// Files looked at (every status).
-    public var total: Int { generated + upToDate + failed + skipped + wouldGenerate }
 
     /// Files handled per second of elapsed time.
     public var filesPerSecond: Double { elapsed > 0 ? Double(total) / elapsed : 0 }

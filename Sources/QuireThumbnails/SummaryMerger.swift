@@ -11,6 +11,12 @@ public enum SummaryMerger {
             public let path: String
             public let kind: String
             public let reason: String
+
+            public init(path: String, kind: String, reason: String) {
+                self.path = path
+                self.kind = kind
+                self.reason = reason
+            }
         }
         public struct Shard: Codable, Sendable, Hashable {
             public let index: Int
@@ -37,7 +43,7 @@ public enum SummaryMerger {
     }
 
     /// The combined account.
-    public struct Merged: Sendable {
+    public struct Merged: BatchCounts, Sendable {
         public var summaries = 0
         public var generated = 0
         public var upToDate = 0
@@ -61,7 +67,6 @@ public enum SummaryMerger {
         /// Summaries that disagree about the shard count (or mix sharded and unsharded runs).
         public var inconsistent = false
 
-        public var total: Int { generated + upToDate + failed + skipped + wouldGenerate }
         /// Whether every shard reported exactly once, none was interrupted and nothing failed.
         public var isComplete: Bool { missingShards.isEmpty && duplicateShards.isEmpty && !inconsistent && cancelled == 0 }
     }

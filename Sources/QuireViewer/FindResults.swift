@@ -93,7 +93,7 @@ public struct FindResults: Sendable {
 
     /// Takes one answer of the render thread; true when it brought the first match (which is
     /// made current: the view moves to it).
-    mutating func receive(run: Int, _ result: Result<SearchChunk, ViewerProblem>, finished: Bool) -> Bool {
+    mutating func receive(run: Int, _ result: Result<SearchChunk, RenderProblem>, finished: Bool) -> Bool {
         if finished { isSearching = false }
         let chunk: SearchChunk
         switch result {

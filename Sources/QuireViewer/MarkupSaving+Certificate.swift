@@ -25,9 +25,9 @@ extension MarkupSaving {
     /// `ink`: a hand-drawn signature shown in the box (``SignatureStore/Signature/fitted(in:share:)``).
     public static func sign(page: Int, box: PageAnnotation.Box, ink: [[PageAnnotation.Point]] = [], nickname: String, password: String?, reason: String?,
                             request: DocumentRequest, original: InputFile, worker: WorkerCommand, sandbox: RenderClient.SandboxPolicy,
-                            timeout: Double) -> Result<Saved, ViewerProblem> {
+                            timeout: Double) -> Result<Saved, RenderProblem> {
         guard let directory = CertificateDatabase.defaultDirectory else {
-            return .failure(ViewerProblem(kind: .unsupported, message: "no home folder to find ~/.pki/nssdb in"))
+            return .failure(RenderProblem(.unsupported, "no home folder to find ~/.pki/nssdb in"))
         }
         let database: CertificateDatabase
         let certificate: SigningCertificate
@@ -35,7 +35,7 @@ extension MarkupSaving {
             database = try CertificateDatabase(directory: directory, password: password)
             certificate = try database.certificate(nickname)
         } catch {
-            return .failure(ViewerProblem(kind: .unsupported, message: error.message))
+            return .failure(RenderProblem(.unsupported, error.message))
         }
         let time = Int64(Glibc.time(nil))
         let field = SignatureField(page: page, box: box, signer: certificate.commonName, reason: reason, time: time, ink: ink)
@@ -43,7 +43,7 @@ extension MarkupSaving {
             save(DocumentChanges(signature: field), request: request, original: original, worker: worker, sandbox: sandbox,
                  timeout: timeout) { update in
                 do { return .success(try PDFSigner.sign(update, original: original, certificate: certificate, time: time)) } catch {
-                    return .failure(ViewerProblem(kind: .unsupported, message: (error as? SigningError)?.message ?? "\(error)"))
+                    return .failure(RenderProblem(.unsupported, (error as? SigningError)?.message ?? "\(error)"))
                 }
             }
         }

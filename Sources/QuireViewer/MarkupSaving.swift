@@ -53,12 +53,12 @@ public enum MarkupSaving {
     /// written into the room the worker kept for it); its refusal writes nothing.
     public static func save(_ changes: DocumentChanges, request: DocumentRequest, original: InputFile, to copy: DocumentPath? = nil,
                             worker: WorkerCommand, sandbox: RenderClient.SandboxPolicy, timeout: Double,
-                            finishing: ((PDFUpdate) -> Result<PDFUpdate, ViewerProblem>)? = nil) -> Result<Saved, ViewerProblem> {
+                            finishing: ((PDFUpdate) -> Result<PDFUpdate, RenderProblem>)? = nil) -> Result<Saved, RenderProblem> {
         let client = RenderClient(command: worker, timeout: timeout, sandbox: sandbox)
         defer { client.stop() }
         var update: PDFUpdate
         do { update = try client.saveChanges(request, changes) } catch {
-            return .failure(ViewerProblem(kind: .unsupported, message: error.message))
+            return .failure(RenderProblem(.unsupported, error.message))
         }
         if let finishing {
             switch finishing(update) {
@@ -73,20 +73,20 @@ public enum MarkupSaving {
         case .image where copy == nil:
             // Written whole: Revert needs the bytes as they were, read before they are replaced.
             guard let bytes = try? original.read(upTo: Int(original.size)), Int64(bytes.count) == original.size else {
-                return .failure(ViewerProblem(kind: .unreadable, message: "the image cannot be read to keep it for Revert; nothing was written"))
+                return .failure(RenderProblem(.unreadable, "the image cannot be read to keep it for Revert; nothing was written"))
             }
             size = original.size
             originalBytes = bytes
         case .image: break
         case .rewritten where copy == nil:
-            return .failure(ViewerProblem(kind: .unsupported, message: "poppler had to rebuild this PDF, so its original bytes cannot be kept; save a copy instead"))
+            return .failure(RenderProblem(.unsupported, "poppler had to rebuild this PDF, so its original bytes cannot be kept; save a copy instead"))
         case .rewritten: break
         }
         do { try DocumentUpdateWriter.write(update, original: original, to: copy) } catch {
-            return .failure(ViewerProblem(kind: .unreadable, message: error.reason))
+            return .failure(RenderProblem(.unreadable, error.reason))
         }
         guard let written = try? InputFile(path: copy ?? original.path, maximumSize: Int64.max) else {
-            return .failure(ViewerProblem(kind: .unreadable, message: "the saved file cannot be read back"))
+            return .failure(RenderProblem(.unreadable, "the saved file cannot be read back"))
         }
         return .success(Saved(originalSize: size, writtenSize: written.size, writtenTime: written.modificationTime, originalBytes: originalBytes))
     }
@@ -102,12 +102,12 @@ public enum MarkupSaving {
 
     /// Puts back the bytes `path` had before the first save (`saved`), unless the file changed
     /// on disk since the last save.
-    public static func revert(_ path: DocumentPath, to saved: Saved) -> ViewerProblem? {
+    public static func revert(_ path: DocumentPath, to saved: Saved) -> RenderProblem? {
         guard let now = try? InputFile(path: path, maximumSize: Int64.max) else {
-            return ViewerProblem(kind: .unreadable, message: "the file cannot be read")
+            return RenderProblem(.unreadable, "the file cannot be read")
         }
         guard now.size == saved.writtenSize, now.modificationTime == saved.writtenTime else {
-            return ViewerProblem(kind: .unreadable, message: "the file changed on disk since it was saved; nothing was written")
+            return RenderProblem(.unreadable, "the file changed on disk since it was saved; nothing was written")
         }
         do {
             if let bytes = saved.originalBytes {
@@ -116,7 +116,7 @@ public enum MarkupSaving {
                 try DocumentUpdateWriter.revert(path, toOriginalSize: saved.originalSize)
             }
         } catch {
-            return ViewerProblem(kind: .unreadable, message: error.reason)
+            return RenderProblem(.unreadable, error.reason)
         }
         return nil
     }

@@ -90,30 +90,20 @@ public final class RenderQueue: Sendable {
     /// Replaces the files waiting to be opened (most wanted first). A file being opened that is
     /// no longer wanted is dropped: its answer is ``RenderProblem/Kind/cancelled``.
     public func wantOpen(_ jobs: [OpenJob]) {
-        let changed = shared.state.withLock { state -> Bool in
-            guard state.opens != jobs else { return false }
-            state.opens = jobs
-            return true
-        }
-        if changed { shared.doorbell.ring() }
+        replace(\.opens, with: jobs)
     }
 
     /// Replaces the files to finish (opened page 1 first: the same request without
     /// `firstPageFirst`), run after the pages in view and before anything else; a file being
     /// finished that is no longer wanted is dropped like a file being opened.
     public func wantCompletion(_ jobs: [OpenJob]) {
-        let changed = shared.state.withLock { state -> Bool in
-            guard state.completions != jobs else { return false }
-            state.completions = jobs
-            return true
-        }
-        if changed { shared.doorbell.ring() }
+        replace(\.completions, with: jobs)
     }
 
     /// Replaces the pages waiting to be rendered for `purpose` with `jobs` (most wanted first).
     /// The view's pages go before a print preview's; files to open go first of all.
     public func want(_ jobs: [PageRenderJob], for purpose: PageRenderJob.Purpose = .view) {
-        let changed = shared.state.withLock { state -> Bool in
+        update { state in
             var waiting = jobs.map { $0.purpose == purpose ? $0 : $0.with(purpose: purpose) }
             // A page already rendered and waiting in the inbox is not rendered again: the
             // front-end drew its frame before taking it.
@@ -129,13 +119,12 @@ public final class RenderQueue: Sendable {
             state.pages[purpose.rawValue] = waiting
             return true
         }
-        if changed { shared.doorbell.ring() }
     }
 
     /// Runs `job` (replacing any search; nil stops searching). A search already running stops
     /// after its current request, which takes at most ``searchSliceMilliseconds``.
     public func wantSearch(_ job: SearchJob?) {
-        let changed = shared.state.withLock { state -> Bool in
+        update { state in
             guard state.search != job else { return false }
             state.search = job
             state.searchRun = 0
@@ -143,17 +132,26 @@ public final class RenderQueue: Sendable {
             state.searchFound = 0
             return true
         }
-        if changed { shared.doorbell.ring() }
     }
 
     /// Replaces the pages whose text is wanted (most wanted first).
     public func wantText(_ jobs: [TextJob]) {
-        let changed = shared.state.withLock { state -> Bool in
-            guard state.texts != jobs else { return false }
-            state.texts = jobs
+        replace(\.texts, with: jobs)
+    }
+
+    /// Changes what is wanted under the lock; when `body` says it changed anything, the render
+    /// thread is woken to look again.
+    private func update(_ body: (inout State) -> Bool) {
+        if shared.state.withLock({ body(&$0) }) { shared.doorbell.ring() }
+    }
+
+    /// Replaces one list of wanted jobs, waking the render thread only when it is a new list.
+    private func replace<Jobs: Equatable>(_ list: WritableKeyPath<State, Jobs>, with jobs: Jobs) {
+        update { state in
+            guard state[keyPath: list] != jobs else { return false }
+            state[keyPath: list] = jobs
             return true
         }
-        if changed { shared.doorbell.ring() }
     }
 
     /// The answers delivered since the last call (front-end's thread), oldest first.
@@ -325,7 +323,7 @@ public final class RenderQueue: Sendable {
                 case .failure(let problem) where problem.kind == .cancelled:
                     delivery = nil
                 case .failure(let problem):
-                    delivery = .frame(job, .failure(ViewerProblem(problem)))
+                    delivery = .frame(job, .failure(problem))
                 }
             case .page(let job):
                 let result = Result { () throws(RenderProblem) -> PagePixels in
@@ -341,7 +339,7 @@ public final class RenderQueue: Sendable {
                 case .failure(let problem) where problem.kind == .cancelled:
                     delivery = nil  // nothing wants it; a view that does asks again
                 case .failure(let problem):
-                    delivery = .page(job, .failure(ViewerProblem(problem)))
+                    delivery = .page(job, .failure(problem))
                 }
             case .search(let job, let run, let request):
                 let result = Result { () throws(RenderProblem) in
@@ -371,7 +369,7 @@ public final class RenderQueue: Sendable {
                     case .failure(let problem):
                         state.search = nil
                         if problem.kind == .cancelled { return nil }
-                        return .found(job, run: run, .failure(ViewerProblem(problem)), finished: true)
+                        return .found(job, run: run, .failure(problem), finished: true)
                     }
                 }
             case .text(let job):
@@ -381,7 +379,7 @@ public final class RenderQueue: Sendable {
                 shared.state.withLock { state in state.texts.removeAll { $0 == job } }
                 switch result {
                 case .failure(let problem) where problem.kind == .cancelled: delivery = nil
-                case .failure(let problem): delivery = .pageText(job, .failure(ViewerProblem(problem)))
+                case .failure(let problem): delivery = .pageText(job, .failure(problem))
                 case .success(let text): delivery = .pageText(job, .success(text))
                 }
             }

@@ -43,11 +43,8 @@ public struct ResumeStore: Sendable {
     /// The per-user store: `$XDG_STATE_HOME/quire/viewer-state.json`, falling back to
     /// `$HOME/.local/state` as the XDG base directory specification says.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ResumeStore {
-        var base = environment["XDG_STATE_HOME"] ?? ""
-        if !base.hasPrefix("/") {
-            base = DirectoryPath.home(environment["HOME"]) + "/.local/state"
-        }
-        return ResumeStore(path: base + "/quire/viewer-state.json")
+        ResumeStore(path: PrivateJSONFile<StateFile>.base("XDG_STATE_HOME", fallback: ".local/state", environment: environment)
+                    + "/quire/viewer-state.json")
     }
 
     /// The key for a file: its canonical `file://` URI.
@@ -75,29 +72,12 @@ public struct ResumeStore: Sendable {
             let keep = files.sorted { $0.value.used > $1.value.used }.prefix(Self.maximumEntries)
             files = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
         }
-        let directory = DirectoryPath.parent(of: path)
-        if let failure = DirectoryPath.create(directory, permissions: .ownerAll) {
-            return "cannot create \(directory): \(failure)"
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        do {
-            let data = try encoder.encode(StateFile(version: 1, files: files))
-            try OutputFile.write(Array(data), to: DocumentPath(path), permissions: 0o600)
-            return nil
-        } catch let error as OutputError {
-            return error.description
-        } catch {
-            return "cannot encode the viewer state: \(error)"
-        }
+        return PrivateJSONFile<StateFile>(path: path).save(StateFile(version: 1, files: files), sortedKeys: true, what: "the viewer state")
     }
 
     /// Everything saved (empty when the file is missing or not a state file).
     public func load() -> [String: Entry] {
-        guard let file = try? InputFile(path: DocumentPath(path), maximumSize: 4 << 20),
-              let bytes = try? file.read(upTo: Int(file.size)),
-              let state = try? JSONDecoder().decode(StateFile.self, from: Data(bytes)),
-              state.version == 1 else { return [:] }
+        guard let state = PrivateJSONFile<StateFile>(path: path).load(), state.version == 1 else { return [:] }
         return state.files
     }
 

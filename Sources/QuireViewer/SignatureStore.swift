@@ -57,16 +57,13 @@ public struct SignatureStore: Sendable {
 
     /// The per-user store, under `$XDG_DATA_HOME` (else `$HOME/.local/share`).
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> SignatureStore {
-        var base = environment["XDG_DATA_HOME"] ?? ""
-        if !base.hasPrefix("/") { base = DirectoryPath.home(environment["HOME"]) + "/.local/share" }
-        return SignatureStore(path: base + "/quire/signatures/signature.json")
+        SignatureStore(path: PrivateJSONFile<StoredFile>.base("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+                       + "/quire/signatures/signature.json")
     }
 
     /// The saved signature, nil when there is none (or it cannot be read).
     public func load() -> Signature? {
-        guard let file = try? InputFile(path: DocumentPath(path), maximumSize: 4 << 20),
-              let bytes = try? file.read(upTo: Int(file.size)),
-              let stored = try? JSONDecoder().decode(StoredFile.self, from: Data(bytes)),
+        guard let stored = PrivateJSONFile<StoredFile>(path: path).load(),
               stored.version == 1, stored.signature.width > 0, stored.signature.height > 0,
               stored.signature.strokes.joined().count <= PageAnnotation.maximumInkPoints else { return nil }
         return stored.signature
@@ -75,19 +72,6 @@ public struct SignatureStore: Sendable {
     /// Keeps `signature` (replacing the one before). Returns nil on success, else why not.
     @discardableResult
     public func save(_ signature: Signature) -> String? {
-        // Only the owner may enter the signatures' folder (and the folders made for it).
-        let folder = DirectoryPath.parent(of: path)
-        if let failure = DirectoryPath.create(folder, permissions: .ownerAll) {
-            return "cannot create \(folder): \(failure)"
-        }
-        do {
-            let data = try JSONEncoder().encode(StoredFile(version: 1, signature: signature))
-            try OutputFile.write(Array(data), to: DocumentPath(path), permissions: 0o600)
-            return nil
-        } catch let error as OutputError {
-            return error.description
-        } catch {
-            return "cannot encode the signature: \(error)"
-        }
+        PrivateJSONFile<StoredFile>(path: path).save(StoredFile(version: 1, signature: signature), what: "the signature")
     }
 }

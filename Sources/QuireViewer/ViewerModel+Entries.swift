@@ -44,7 +44,7 @@ extension ViewerModel {
     /// them — nothing else — into a private folder of its own (mode 0700, removed on
     /// ``close()``) under the entry's file name, and the worker opens that file like any other.
     /// - Returns: why it could not be opened, or nil.
-    @discardableResult public func openArchiveEntry(_ entry: ArchiveEntryFact) -> ViewerProblem? {
+    @discardableResult public func openArchiveEntry(_ entry: ArchiveEntryFact) -> RenderProblem? {
         let archive = files[fileIndex]
         let job = OpenJob(file: fileIndex, request: DocumentRequest(path: archive.path, password: nil,
                                                                      maximumFileSize: configuration.maximumFileSize),
@@ -54,11 +54,11 @@ extension ViewerModel {
         if case .entry(_, let answer)? = answer(to: job) { result = answer }
         switch result {
         case nil:
-            return ViewerProblem(kind: .rendererFailed, message: "the renderer did not read \(entry.path) in time")
+            return RenderProblem(.workerFailed, "the renderer did not read \(entry.path) in time")
         case .failure(let problem)?:
-            return ViewerProblem(problem)
+            return problem
         case .success(let bytes)?:
-            do throws(ViewerProblem) {
+            do throws(RenderProblem) {
                 let path = try writeEntry(bytes, named: entry.fileName)
                 files.append(OpenFile(path: path))
                 selectFile(files.count - 1)
@@ -73,21 +73,21 @@ extension ViewerModel {
     /// from the list — its heading, columns and first rows in box rules (``DatabaseText``) — as
     /// lines, for a front-end that shows it beside the list (the window); the database stays the
     /// current file. Blocks until the worker answers, as ``openArchiveEntry(_:)`` does.
-    public func databaseTableLines(_ entry: ArchiveEntryFact) -> Result<[String], ViewerProblem> {
+    public func databaseTableLines(_ entry: ArchiveEntryFact) -> Result<[String], RenderProblem> {
         let database = files[fileIndex]
         let job = OpenJob(file: fileIndex, request: DocumentRequest(path: database.path, password: nil,
                                                                      maximumFileSize: configuration.maximumFileSize),
                           want: .entry(entry.path))
         guard case .entry(_, let answer)? = answer(to: job) else {
-            return .failure(ViewerProblem(kind: .rendererFailed, message: "the renderer did not read \(entry.path) in time"))
+            return .failure(RenderProblem(.workerFailed, "the renderer did not read \(entry.path) in time"))
         }
         switch answer {
-        case .failure(let problem): return .failure(ViewerProblem(problem))
+        case .failure(let problem): return .failure(problem)
         case .success(let bytes): return .success(TextContent(bytes: bytes).lines)
         }
     }
 
-    func writeEntry(_ bytes: [UInt8], named name: String) throws(ViewerProblem) -> DocumentPath {
+    func writeEntry(_ bytes: [UInt8], named name: String) throws(RenderProblem) -> DocumentPath {
         if entryDirectory == nil {
             var base = "/tmp"
             if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty, access(runtime, W_OK) == 0 {
@@ -95,7 +95,7 @@ extension ViewerModel {
             }
             var template = Array("\(base)/quire-entries-XXXXXX".utf8CString)
             guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-                throw ViewerProblem(kind: .unreadable, message: "cannot make a private folder for the entry in \(base) (\(Errno.current))")
+                throw RenderProblem(.unreadable, "cannot make a private folder for the entry in \(base) (\(Errno.current))")
             }
             entryDirectory = String(cString: made)
         }
@@ -112,7 +112,7 @@ extension ViewerModel {
         do {
             try atomicReplace(path: target, contents: bytes, permissions: 0o600)
         } catch {
-            throw ViewerProblem(kind: .unreadable, message: "cannot write the entry to \(target): \(error)")
+            throw RenderProblem(.unreadable, "cannot write the entry to \(target): \(error)")
         }
         return DocumentPath(target)
     }

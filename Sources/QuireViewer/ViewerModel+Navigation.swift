@@ -138,7 +138,7 @@ extension ViewerModel {
         // A file that went away since it was opened is not shown from what the worker read
         // before: it says it has gone.
         if case .opened = files[index].state, !Self.exists(files[index].path) {
-            files[index].state = .failed(ViewerProblem(kind: .unreadable, message: "the file is no longer there"))
+            files[index].state = .failed(RenderProblem(.unreadable, "the file is no longer there"))
             files[index].vanished = "the file is no longer there"
         }
         requestCurrent()

@@ -46,33 +46,25 @@ extension ViewerModel {
     }
 
     /// Goes to the next match (round the document); false when there is none yet.
-    @discardableResult public func findNext() -> Bool {
-        // A table shown a window at a time: past the window's last match, the find goes on
-        // in the rows after the window (then from the first row), in the worker.
-        if find.isActive, find.file == fileIndex, let table = tableLayout(of: current), let text = current.facts?.text,
-           !find.isSearching, !(table.firstRow == 0 && tableWindowReachesEnd(current)) {
-            let last = find.matches.map(\.page).max()
-            if find.currentMatch == nil || find.currentMatch?.page == last && find.matches.last(where: { $0.page == last }) == find.currentMatch {
-                return findPastWindow(table: table, lines: text.lineCount)
-            }
-        }
-        guard find.step(1) else { return false }
-        showCurrentMatch()
-        return true
-    }
+    @discardableResult public func findNext() -> Bool { findStep(backward: false) }
 
     /// Goes to the previous match (round the document); false when there is none yet.
-    @discardableResult public func findPrevious() -> Bool {
-        // A table shown a window at a time: before the window's first match, the find goes on
-        // in the rows before the window, going up (then from the last row), in the worker.
+    @discardableResult public func findPrevious() -> Bool { findStep(backward: true) }
+
+    /// One step through the matches. A table shown a window at a time: past the window's last
+    /// match (before its first, going back), the find goes on in the rows after the window
+    /// (before it, going up), then round from the other end, in the worker.
+    private func findStep(backward: Bool) -> Bool {
         if find.isActive, find.file == fileIndex, let table = tableLayout(of: current), let text = current.facts?.text,
            !find.isSearching, !(table.firstRow == 0 && tableWindowReachesEnd(current)) {
-            let first = find.matches.map(\.page).min()
-            if find.currentMatch == nil || find.currentMatch?.page == first && find.matches.first(where: { $0.page == first }) == find.currentMatch {
-                return findPastWindow(table: table, lines: text.lineCount, backward: true)
+            let pages = find.matches.map(\.page)
+            let edge = backward ? pages.min() : pages.max()
+            let edgeMatch = backward ? find.matches.first(where: { $0.page == edge }) : find.matches.last(where: { $0.page == edge })
+            if find.currentMatch == nil || find.currentMatch?.page == edge && edgeMatch == find.currentMatch {
+                return findPastWindow(table: table, lines: text.lineCount, backward: backward)
             }
         }
-        guard find.step(-1) else { return false }
+        guard find.step(backward ? -1 : 1) else { return false }
         showCurrentMatch()
         return true
     }
@@ -141,7 +133,7 @@ extension ViewerModel {
 
     /// Page `page`'s text with its character boxes, when the worker has given it; nil until
     /// then (ask with ``wantText(pages:)``).
-    public func pageText(_ page: Int) -> Result<PageText, ViewerProblem>? {
+    public func pageText(_ page: Int) -> Result<PageText, RenderProblem>? {
         texts.last { $0.job.file == fileIndex && $0.job.page == page && $0.job.document.password == files[fileIndex].password }?.result
     }
 
@@ -176,9 +168,9 @@ extension ViewerModel {
 
     /// The selected text, for the clipboard; or why it cannot be copied (nothing selected, the
     /// page's text not here yet, or the document forbids copying its text).
-    public var selectedText: Result<String, ViewerProblem> {
+    public var selectedText: Result<String, RenderProblem> {
         guard let selection, selection.file == fileIndex else {
-            return .failure(ViewerProblem(kind: .unsupported, message: "no text is selected"))
+            return .failure(RenderProblem(.unsupported, "no text is selected"))
         }
         return copyableText(page: selection.page).map { _ in
             guard case .success(let text)? = pageText(selection.page) else { return "" }
@@ -188,19 +180,19 @@ extension ViewerModel {
 
     /// The whole text of page `page` as it may be copied (the terminal's `y`), or why not: the
     /// document forbids it, the page has no text (an image), or its text is not here yet.
-    public func copyableText(page: Int) -> Result<String, ViewerProblem> {
+    public func copyableText(page: Int) -> Result<String, RenderProblem> {
         guard let known = pageText(page) else {
-            return .failure(ViewerProblem(kind: .unsupported, message: "the text of page \(page + 1) is still being read"))
+            return .failure(RenderProblem(.unsupported, "the text of page \(page + 1) is still being read"))
         }
         switch known {
         case .failure(let problem): return .failure(problem)
         case .success(let text):
             guard text.copyAllowed else {
-                return .failure(ViewerProblem(kind: .unsupported, message: "the document's permissions do not allow copying its text"))
+                return .failure(RenderProblem(.unsupported, "the document's permissions do not allow copying its text"))
             }
             let string = text.layout.text(0..<text.layout.characters.count)
             guard string.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
-                return .failure(ViewerProblem(kind: .unsupported, message: "no text on this page — it is an image"))
+                return .failure(RenderProblem(.unsupported, "no text on this page — it is an image"))
             }
             return .success(string)
         }
@@ -208,7 +200,7 @@ extension ViewerModel {
 
     /// Page `page`'s text, waiting for the worker (tools and tests; front-ends use
     /// ``wantText(pages:)``).
-    public func waitForText(page: Int) -> Result<PageText, ViewerProblem> {
+    public func waitForText(page: Int) -> Result<PageText, RenderProblem> {
         waitUntilOpened()
         wantText(pages: [page])
         let deadline = Deadline(seconds: configuration.renderTimeout + 10)
@@ -220,7 +212,7 @@ extension ViewerModel {
             if let known = pageText(page) { return known }
             usleep(2_000)
         }
-        return .failure(ViewerProblem(kind: .rendererFailed, message: "the text of page \(page + 1) did not come back from the renderer"))
+        return .failure(RenderProblem(.workerFailed, "the text of page \(page + 1) did not come back from the renderer"))
     }
 
     /// Page `index` (0-based) of the current file as a thumbnail fitting `box` whatever the

@@ -96,7 +96,7 @@ public final class ViewerModel {
         /// Lines of text (text, source, Markdown, CSV).
         case text(TextContent)
         /// Nothing can be shown; the problem says why (and whether a password helps).
-        case problem(ViewerProblem)
+        case problem(RenderProblem)
     }
 
     /// What ``update()`` hands to the front-end.
@@ -104,9 +104,9 @@ public final class ViewerModel {
         /// File `index` opened (or failed to): its content, card and position are known.
         case opened(file: Int)
         /// A page came back (or its problem).
-        case page(PageRenderJob, Result<PagePixels, ViewerProblem>)
+        case page(PageRenderJob, Result<PagePixels, RenderProblem>)
         /// An animation's frame came back (or its problem): ``frameJob(_:fitting:)``.
-        case frame(PageRenderJob, Result<AnimationFrame, ViewerProblem>)
+        case frame(PageRenderJob, Result<AnimationFrame, RenderProblem>)
         /// The search moved on (``find``): more scanned, matches found, or it ended. `moved`:
         /// the current match changed (the view goes to it).
         case found(moved: Bool)
@@ -128,7 +128,7 @@ public final class ViewerModel {
             /// Shown from provisional facts (page 1 first) while the worker finishes the
             /// document (`job`, the same request without firstPageFirst).
             case completing(DocumentFacts, OpenJob)
-            case failed(ViewerProblem)
+            case failed(RenderProblem)
         }
         let path: DocumentPath
         var state: State = .unrequested
@@ -187,7 +187,7 @@ public final class ViewerModel {
     /// What the table's find says when no row past the window holds the word.
     var tableFindNote: String?
     /// Pages' text with boxes, as the worker gave them (the few most recent; for selection).
-    var texts: [(job: TextJob, result: Result<PageText, ViewerProblem>)] = []
+    var texts: [(job: TextJob, result: Result<PageText, RenderProblem>)] = []
     static let textsKept = 8
     /// The text selected on a page of the current file (``select(page:range:)``), if any.
     public internal(set) var selection: TextSelection?
@@ -258,7 +258,7 @@ public final class ViewerModel {
     /// The card (nil until the file is opened, and when it could not be opened at all).
     public var card: DocumentCard? { current.card }
 
-    public var problem: ViewerProblem? {
+    public var problem: RenderProblem? {
         if case .failed(let problem) = current.state { return problem }
         return nil
     }
@@ -405,7 +405,7 @@ public final class ViewerModel {
                 if job.file == fileIndex { requestCurrent() }
                 return nil
             case .failure(let problem):
-                file.state = .failed(ViewerProblem(problem))
+                file.state = .failed(problem)
                 file.contentType = problem.mimeType.map { ContentType(mimeType: $0) }
             }
             opened(file)
@@ -451,7 +451,7 @@ public final class ViewerModel {
             file.state = .opened(provisional)
             return nil
         case .failure(let problem):
-            file.state = .failed(ViewerProblem(problem))
+            file.state = .failed(problem)
             cache.removeAll(file: index)
         }
         opened(file)
@@ -510,7 +510,7 @@ public final class ViewerModel {
     /// the problem, if it cannot be shown. For callers without a main loop (tests, tools);
     /// front-ends use `wake` and ``update()`` instead.
     @discardableResult
-    public func waitUntilOpened(timeout: Double? = nil) -> ViewerProblem? {
+    public func waitUntilOpened(timeout: Double? = nil) -> RenderProblem? {
         let deadline = Deadline(seconds: timeout ?? configuration.renderTimeout + 10)
         func opening() -> Bool {
             switch files[fileIndex].state {
@@ -701,10 +701,10 @@ public final class ViewerModel {
     }
 
     /// Side `index` of the composed job, fitted to `box`, waiting for it (tests, tools).
-    public func renderPrintPreviewSide(_ index: Int, sheet: SheetRequest, fitting box: (width: Int, height: Int)) throws(ViewerProblem) -> RenderedImage {
+    public func renderPrintPreviewSide(_ index: Int, sheet: SheetRequest, fitting box: (width: Int, height: Int)) throws(RenderProblem) -> RenderedImage {
         if let problem = waitUntilOpened() { throw problem }
         guard let job = printPreviewSideJob(side: index, sheet: sheet, fitting: box) else {
-            throw ViewerProblem(kind: .unsupported, message: "nothing to print")
+            throw RenderProblem(.unsupported, "nothing to print")
         }
         return try waitFor(job)
     }
@@ -820,33 +820,33 @@ public final class ViewerModel {
     /// 1 the page fits the box; above, it is larger and ``pan`` says which part to show. Cached
     /// (bounded). Front-ends with a main loop use ``want(_:for:)`` and ``update()`` instead.
     ///
-    /// - Throws: ``ViewerProblem`` when the file cannot be shown or the page rendered.
-    public func renderPage(fitting box: (width: Int, height: Int)) throws(ViewerProblem) -> RenderedImage {
+    /// - Throws: ``RenderProblem`` when the file cannot be shown or the page rendered.
+    public func renderPage(fitting box: (width: Int, height: Int)) throws(RenderProblem) -> RenderedImage {
         waitUntilOpened()
         return try renderPage(current.position, fitting: box)
     }
 
     /// Page `index` (0-based) of the current file rendered to fit `box` times the zoom, waiting
     /// for it. Cached (bounded).
-    public func renderPage(_ index: Int, fitting box: (width: Int, height: Int)) throws(ViewerProblem) -> RenderedImage {
+    public func renderPage(_ index: Int, fitting box: (width: Int, height: Int)) throws(RenderProblem) -> RenderedImage {
         if let problem = waitUntilOpened() { throw problem }
-        guard pagedFacts(current) != nil else { throw ViewerProblem(kind: .unsupported, message: "this file is shown as text") }
+        guard pagedFacts(current) != nil else { throw RenderProblem(.unsupported, "this file is shown as text") }
         guard let job = pageJob(max(0, min(index, pageCount - 1)), fitting: box) else {
-            throw ViewerProblem(kind: .unsupported, message: "no such page")
+            throw RenderProblem(.unsupported, "no such page")
         }
         return try waitFor(job)
     }
 
     /// Page `number` (1-based) as it will print, fitted to `box`, waiting for it.
-    public func renderPrintPreview(page number: Int, fitting box: (width: Int, height: Int)) throws(ViewerProblem) -> RenderedImage {
+    public func renderPrintPreview(page number: Int, fitting box: (width: Int, height: Int)) throws(RenderProblem) -> RenderedImage {
         if let problem = waitUntilOpened() { throw problem }
         guard let job = printPreviewJob(page: number, fitting: box) else {
-            throw ViewerProblem(kind: .unsupported, message: "nothing to print")
+            throw RenderProblem(.unsupported, "nothing to print")
         }
         return try waitFor(job)
     }
 
-    func waitFor(_ job: PageRenderJob) throws(ViewerProblem) -> RenderedImage {
+    func waitFor(_ job: PageRenderJob) throws(RenderProblem) -> RenderedImage {
         let key = PageCache.Key(file: job.file, page: job.page, width: job.width, height: job.height, purpose: job.purpose.rawValue,
                                 sheet: job.sheet)
         if let image = cache.image(for: key) { return image }
@@ -865,7 +865,7 @@ public final class ViewerModel {
             }
             usleep(2_000)
         }
-        throw ViewerProblem(kind: .rendererFailed, message: "page \(job.page + 1) did not come back from the renderer")
+        throw RenderProblem(.workerFailed, "page \(job.page + 1) did not come back from the renderer")
     }
 
     /// Rendered pages held by the blocking calls now (bytes).

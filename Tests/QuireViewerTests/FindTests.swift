@@ -246,14 +246,14 @@ final class SelectionTests {
         #expect(model.selectAll(page: 0))
         #expect(try model.selectedText.get().contains("Literal a.b*c (x+y) [z]? here"))
         model.clearSelection()
-        #expect(throws: ViewerProblem.self) { try model.selectedText.get() }
+        #expect(throws: RenderProblem.self) { try model.selectedText.get() }
     }
 
     @Test func aPageWithoutTextAndADocumentThatForbidsCopyingSaySo() throws {
         let model = model(path: Samples.path("find-cases.pdf"))
         defer { model.close() }
         _ = model.waitForText(page: 1)
-        #expect(throws: ViewerProblem.self) { try model.copyableText(page: 1).get() }
+        #expect(throws: RenderProblem.self) { try model.copyableText(page: 1).get() }
         if case .failure(let problem) = model.copyableText(page: 1) {
             #expect(problem.message == "no text on this page — it is an image")
         }

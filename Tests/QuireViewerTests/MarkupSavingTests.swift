@@ -79,7 +79,7 @@ final class MarkupSavingTests {
         // And a save against the model's old view of the file is refused too.
         let again = MarkupSaving.save(markup.changes, request: model.saveRequest, original: original,
                                       worker: model.configuration.worker, sandbox: model.configuration.sandbox, timeout: 60)
-        #expect(throws: ViewerProblem.self) { try again.get() }
+        #expect(throws: RenderProblem.self) { try again.get() }
     }
 
     /// Images (Markup's Rotate and Crop): JPEG and PNG may be turned, other formats and
@@ -146,7 +146,7 @@ final class MarkupSavingTests {
         note.add(.annotation(PageAnnotation(kind: .square, page: 0, boxes: [TextBox(x: 1, y: 1, width: 5, height: 5)])))
         let refused = MarkupSaving.save(note.changes, request: model.saveRequest, original: try #require(model.openedFile),
                                         worker: model.configuration.worker, sandbox: model.configuration.sandbox, timeout: 60)
-        #expect(throws: ViewerProblem.self) { try refused.get() }
+        #expect(throws: RenderProblem.self) { try refused.get() }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 

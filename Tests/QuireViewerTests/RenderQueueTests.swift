@@ -32,7 +32,7 @@ final class RenderQueueTests {
         return all
     }
 
-    static func pages(_ updates: [ViewerModel.Update]) -> [(PageRenderJob, Result<PagePixels, ViewerProblem>)] {
+    static func pages(_ updates: [ViewerModel.Update]) -> [(PageRenderJob, Result<PagePixels, RenderProblem>)] {
         updates.compactMap { if case .page(let job, let result) = $0 { (job, result) } else { nil } }
     }
 

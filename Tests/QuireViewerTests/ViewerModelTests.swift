@@ -101,7 +101,7 @@ final class ViewerModelTests {
         #expect(model.card?.lines == 5)
         #expect(model.card?.pages == nil)
         #expect(model.zoomIn() == false, "text is not zoomed as a picture")
-        #expect(throws: ViewerProblem.self) { try model.renderPage(fitting: (width: 10, height: 10)) }
+        #expect(throws: RenderProblem.self) { try model.renderPage(fitting: (width: 10, height: 10)) }
         #expect(model.previousFile())
         #expect(model.positionText == "page 1 of 3")
     }
@@ -361,7 +361,7 @@ final class ViewerModelTests {
 
 extension ViewerModel {
     /// Unlocks the current file and waits for the worker's answer: the problem left, if any.
-    func unlockWaiting(_ password: String) -> ViewerProblem? {
+    func unlockWaiting(_ password: String) -> RenderProblem? {
         unlock(password: password)
         return waitUntilOpened()
     }
