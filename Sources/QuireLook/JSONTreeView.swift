@@ -15,8 +15,8 @@ final class JSONTreeView {
     let view: UnsafeMutablePointer<GtkWidget>
     private let pathLabel = gtk_label_new(nil)!
     let copyPathButton = Accessibility.textButton("Copy Path")
-    private let menu: OpaquePointer  // GMenu for the context menu
-    private let popover: UnsafeMutablePointer<GtkWidget>
+    /// The row's context menu.
+    private var menu: ContextMenu?
     private var lines: [String] = []
     private var outline = JSONOutline()
     /// Lines that close an object or array (not nodes of their own).
@@ -55,23 +55,10 @@ final class JSONTreeView {
         gtk_box_append(cast(root), bar)
 
         // The row's context menu: Copy Path (the row under the pointer is selected first).
-        menu = g_menu_new()!
-        g_menu_append(menu, "Copy Path", "json.copy-path")
-        g_menu_append(menu, "Expand All Below", "json.expand-all")
-        popover = gtk_popover_menu_new_from_model(UnsafeMutablePointer<GMenuModel>(menu))!
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        gtk_widget_set_parent(popover, view)
-        gtk_popover_set_has_arrow(cast(popover), 0)
-        gtk_widget_set_halign(popover, GTK_ALIGN_START)
-        let actions = OpaquePointer(g_simple_action_group_new()!)
-        Self.add("copy-path", to: actions) { [unowned self] in self.copyPath() }
-        Self.add("expand-all", to: actions) { [unowned self] in self.expandSelected(all: true) }
-        gtk_widget_insert_action_group(view, "json", actions)
-        g_object_unref(UnsafeMutableRawPointer(actions))
-        let click = gtk_gesture_click_new()!
-        gtk_gesture_single_set_button(click, 3)
-        Signal.connectPressed(UnsafeMutableRawPointer(click)) { [unowned self] _, x, y in self.openMenu(x: x, y: y) }
-        gtk_widget_add_controller(view, click)
+        menu = ContextMenu(on: view, prefix: "json", items: [
+            .init(label: "Copy Path", name: "copy-path") { [unowned self] in self.copyPath() },
+            .init(label: "Expand All Below", name: "expand-all") { [unowned self] in self.expandSelected(all: true) },
+        ]) { [unowned self] x, y in self.openMenu(x: x, y: y) }
 
         Signal.connect(copyPathButton, "clicked") { [unowned self] in self.copyPath() }
         Signal.connectActivatePosition(view) { [unowned self] position in self.toggle(position) }
@@ -144,7 +131,7 @@ final class JSONTreeView {
     var selectedPath: String? { selectedLine.map { outline.path(of: $0) } }
 
     /// Whether the row's context menu is open (it reads its own keys).
-    var isMenuOpen: Bool { gtk_widget_get_visible(popover) != 0 }
+    var isMenuOpen: Bool { menu?.isOpen ?? false }
 
     /// Copies the selected node's path (through ``onCopyPath``).
     func copyPath() {
@@ -341,16 +328,7 @@ final class JSONTreeView {
             }
             widget = gtk_widget_get_parent(current)
         }
-        var point = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
-        gtk_popover_set_pointing_to(cast(popover), &point)
-        gtk_popover_popup(cast(popover))
-    }
-
-    private static func add(_ name: String, to actions: OpaquePointer, _ action: @escaping @MainActor () -> Void) {
-        let simple = g_simple_action_new(name, nil)!
-        Signal.connectIgnoringArgument(UnsafeMutableRawPointer(simple), "activate", action)
-        g_action_map_add_action(actions, simple)
-        g_object_unref(UnsafeMutableRawPointer(simple))
+        menu?.popup(x: x, y: y)
     }
 
     private final class Children {

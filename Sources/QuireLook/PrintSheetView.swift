@@ -157,21 +157,9 @@ final class PrintSheetView {
         Self.styleProblem(pagesProblem)
         gtk_box_append(cast(pagesBox), pagesProblem)
         gtk_grid_attach(cast(grid), pagesBox, 1, 1, 1, 1)
-        gtk_label_set_mnemonic_widget(cast(sidesLabel), sidesDropDown)
-        gtk_widget_set_halign(sidesLabel, GTK_ALIGN_END)
-        gtk_grid_attach(cast(grid), sidesLabel, 0, 2, 1, 1)
-        Accessibility.nameDropDownButton(sidesDropDown, "Two-sided")
-        gtk_grid_attach(cast(grid), sidesDropDown, 1, 2, 1, 1)
-        gtk_label_set_mnemonic_widget(cast(colorLabel), colorDropDown)
-        gtk_widget_set_halign(colorLabel, GTK_ALIGN_END)
-        gtk_grid_attach(cast(grid), colorLabel, 0, 3, 1, 1)
-        Accessibility.nameDropDownButton(colorDropDown, "Colour")
-        gtk_grid_attach(cast(grid), colorDropDown, 1, 3, 1, 1)
-        gtk_label_set_mnemonic_widget(cast(paperLabel), paperDropDown)
-        gtk_widget_set_halign(paperLabel, GTK_ALIGN_END)
-        gtk_grid_attach(cast(grid), paperLabel, 0, 4, 1, 1)
-        Accessibility.nameDropDownButton(paperDropDown, "Paper")
-        gtk_grid_attach(cast(grid), paperDropDown, 1, 4, 1, 1)
+        Self.attachRow(grid, sidesLabel, sidesDropDown, name: "Two-sided", row: 2)
+        Self.attachRow(grid, colorLabel, colorDropDown, name: "Colour", row: 3)
+        Self.attachRow(grid, paperLabel, paperDropDown, name: "Paper", row: 4)
         var row: Int32 = 5
         for choice in SheetOptions.choices {
             if choice.isSwitch {
@@ -183,11 +171,7 @@ final class PrintSheetView {
             } else {
                 let label = gtk_label_new_with_mnemonic(choice.mnemonicLabel)!
                 let dropDown = gtk_drop_down_new(nil, nil)!
-                gtk_label_set_mnemonic_widget(cast(label), dropDown)
-                gtk_widget_set_halign(label, GTK_ALIGN_END)
-                gtk_grid_attach(cast(grid), label, 0, row, 1, 1)
-                Accessibility.nameDropDownButton(dropDown, choice.label)
-                gtk_grid_attach(cast(grid), dropDown, 1, row, 1, 1)
+                Self.attachRow(grid, label, dropDown, name: choice.label, row: row)
                 Self.setChoices(dropDown, choice.values.map(\.shown), selected: choice.index(in: sheet.chosen) ?? 0)
                 choiceControls.append((choice, label, dropDown))
             }
@@ -255,6 +239,17 @@ final class PrintSheetView {
         gtk_box_append(cast(sheetBox), footer)
         gtk_window_set_child(cast(window), sheetBox)
         gtk_window_set_default_widget(cast(window), printButton)
+    }
+
+    /// One row of the sheet's grid: its label (right-aligned, its mnemonic reaching the
+    /// drop-down) and the drop-down, named `name` for assistive technologies.
+    private static func attachRow(_ grid: UnsafeMutablePointer<GtkWidget>, _ label: UnsafeMutablePointer<GtkWidget>,
+                                  _ dropDown: UnsafeMutablePointer<GtkWidget>, name: String, row: Int32) {
+        gtk_label_set_mnemonic_widget(cast(label), dropDown)
+        gtk_widget_set_halign(label, GTK_ALIGN_END)
+        gtk_grid_attach(cast(grid), label, 0, row, 1, 1)
+        Accessibility.nameDropDownButton(dropDown, name)
+        gtk_grid_attach(cast(grid), dropDown, 1, row, 1, 1)
     }
 
     /// A field's problem: red, wrapped, hidden until there is one.

@@ -52,10 +52,7 @@ final class ShareMenu {
     }
 
     private func add(_ name: String, _ action: @escaping @MainActor () -> Void) {
-        let simple = g_simple_action_new(name, nil)!
-        Signal.connectIgnoringArgument(UnsafeMutableRawPointer(simple), "activate", action)
-        g_action_map_add_action(actions, simple)
-        g_object_unref(UnsafeMutableRawPointer(simple))
+        Signal.addAction(name, to: actions, action)
     }
 
     /// The mail route (looked up once per window: the portal or xdg-email do not come and go

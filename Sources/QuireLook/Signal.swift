@@ -32,6 +32,15 @@ enum Signal {
         connect(instance, name, unsafeBitCast(handler, to: GCallback.self), retain(action))
     }
 
+    /// Adds the action `name` to a GSimpleActionGroup (or a window's action map): `action` runs
+    /// when it is activated (a menu item, an accelerator).
+    static func addAction(_ name: String, to actions: OpaquePointer, _ action: @escaping @MainActor () -> Void) {
+        let simple = g_simple_action_new(name, nil)!
+        connectIgnoringArgument(UnsafeMutableRawPointer(simple), "activate", action)
+        g_action_map_add_action(actions, simple)
+        g_object_unref(UnsafeMutableRawPointer(simple))
+    }
+
     /// A signal whose handler takes the instance and one pointer argument, which `action` does
     /// not need ("notify::PROPERTY" with its GParamSpec, GSettings "changed::KEY" with the key).
     static func connectIgnoringArgument(_ instance: UnsafeMutableRawPointer, _ name: String, _ action: @escaping @MainActor () -> Void) {

@@ -48,7 +48,7 @@ final class TableColumnsView {
     var onCopy: (_ text: String, _ what: String) -> Void = { _, _ in }
     /// The right-clicked cell's text, for the context menu's Copy Cell.
     private var clickedCell: String?
-    private var popover: UnsafeMutablePointer<GtkWidget>?
+    private var menu: ContextMenu?
 
     init() {
         gtk_widget_add_css_class(view, "data-table")
@@ -91,42 +91,21 @@ final class TableColumnsView {
 
     /// A right click on a cell: Copy Cell (its text as shown), Copy Selected Rows.
     private func makeContextMenu() {
-        let menu = g_menu_new()!
-        g_menu_append(menu, "Copy Cell", "table.copy-cell")
-        g_menu_append(menu, "Copy Selected Rows", "table.copy-rows")
-        let popover = gtk_popover_menu_new_from_model(UnsafeMutablePointer<GMenuModel>(menu))!
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        gtk_widget_set_parent(popover, view)
-        gtk_popover_set_has_arrow(cast(popover), 0)
-        gtk_widget_set_halign(popover, GTK_ALIGN_START)
-        self.popover = popover
-        let actions = OpaquePointer(g_simple_action_group_new()!)
-        Self.add("copy-cell", to: actions) { [unowned self] in
-            if let text = self.clickedCell { self.onCopy(text, "cell") }
-        }
-        Self.add("copy-rows", to: actions) { [unowned self] in
-            if let text = self.copiedText { self.onCopy(text, self.selectedCount == 1 ? "1 row" : "\(self.selectedCount) rows") }
-        }
-        gtk_widget_insert_action_group(view, "table", actions)
-        g_object_unref(UnsafeMutableRawPointer(actions))
-        let click = gtk_gesture_click_new()!
-        gtk_gesture_single_set_button(click, 3)
-        Signal.connectPressed(UnsafeMutableRawPointer(click)) { [unowned self] _, x, y in self.openMenu(x: x, y: y) }
-        gtk_widget_add_controller(view, click)
-    }
-
-    private static func add(_ name: String, to actions: OpaquePointer, _ action: @escaping @MainActor () -> Void) {
-        let simple = g_simple_action_new(name, nil)!
-        Signal.connectIgnoringArgument(UnsafeMutableRawPointer(simple), "activate", action)
-        g_action_map_add_action(actions, simple)
-        g_object_unref(UnsafeMutableRawPointer(simple))
+        menu = ContextMenu(on: view, prefix: "table", items: [
+            .init(label: "Copy Cell", name: "copy-cell") { [unowned self] in
+                if let text = self.clickedCell { self.onCopy(text, "cell") }
+            },
+            .init(label: "Copy Selected Rows", name: "copy-rows") { [unowned self] in
+                if let text = self.copiedText { self.onCopy(text, self.selectedCount == 1 ? "1 row" : "\(self.selectedCount) rows") }
+            },
+        ]) { [unowned self] x, y in self.openMenu(x: x, y: y) }
     }
 
     /// Whether the context menu is open (it reads its own keys).
-    var isMenuOpen: Bool { popover.map { gtk_widget_get_visible($0) != 0 } ?? false }
+    var isMenuOpen: Bool { menu?.isOpen ?? false }
 
     private func openMenu(x: Double, y: Double) {
-        guard let popover else { return }
+        guard let menu else { return }
         clickedCell = nil
         var widget = gtk_widget_pick(view, x, y, GTK_PICK_DEFAULT)
         // The cell's label, or the label inside the cell under the pointer.
@@ -144,9 +123,7 @@ final class TableColumnsView {
             }
             widget = gtk_widget_get_parent(current)
         }
-        var point = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
-        gtk_popover_set_pointing_to(cast(popover), &point)
-        gtk_popover_popup(cast(popover))
+        menu.popup(x: x, y: y)
     }
 
     /// Shows `cells`, sorted as `sort` says (the worker's order, or sorted here), the row at
