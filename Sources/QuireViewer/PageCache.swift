@@ -1,8 +1,8 @@
 import Quire
 import QuireRenderService
 
-/// Rendered pages kept for reuse, least recently used dropped first, bounded in bytes so
-/// paging through a 1000-page document keeps memory flat.
+/// Rendered pages kept for reuse by file, page and size (``RecentlyUsed``: least recently used
+/// dropped first, bounded in bytes).
 public struct PageCache: Sendable {
     /// One rendered page: which file, which page, at which pixel size.
     public struct Key: Sendable, Hashable {
@@ -25,44 +25,25 @@ public struct PageCache: Sendable {
         }
     }
 
-    public let byteLimit: Int
-    private var images: [Key: RenderedImage] = [:]
-    private var order: [Key] = []  // least recently used first
-    public private(set) var byteCount = 0
+    private var images: RecentlyUsed<Key, RenderedImage>
 
     public init(byteLimit: Int) {
-        self.byteLimit = byteLimit
+        images = RecentlyUsed(byteLimit: byteLimit)
     }
 
+    public var byteLimit: Int { images.byteLimit }
+    public var byteCount: Int { images.byteCount }
     public var count: Int { images.count }
 
-    public mutating func image(for key: Key) -> RenderedImage? {
-        guard let image = images[key] else { return nil }
-        if let index = order.firstIndex(of: key) { order.remove(at: index) }
-        order.append(key)
-        return image
-    }
+    public mutating func image(for key: Key) -> RenderedImage? { images.use(key) }
 
-    public func contains(_ key: Key) -> Bool { images[key] != nil }
+    public func contains(_ key: Key) -> Bool { images.contains(key) }
 
     public mutating func insert(_ image: RenderedImage, for key: Key) {
-        if let old = images.updateValue(image, forKey: key) {
-            byteCount -= old.pixels.count
-            order.removeAll { $0 == key }
-        }
-        order.append(key)
-        byteCount += image.pixels.count
-        // Keep at least the newest image, even if it alone is over the limit.
-        while byteCount > byteLimit, order.count > 1 {
-            let oldest = order.removeFirst()
-            if let dropped = images.removeValue(forKey: oldest) { byteCount -= dropped.pixels.count }
-        }
+        images.insert(image, bytes: image.pixels.count, for: key)
     }
 
     public mutating func removeAll(file: Int) {
-        for key in order where key.file == file {
-            if let dropped = images.removeValue(forKey: key) { byteCount -= dropped.pixels.count }
-        }
-        order.removeAll { $0.file == file }
+        images.removeAll { $0.file == file }
     }
 }

@@ -84,6 +84,29 @@ final class ViewerModelTests {
         #expect(cache.image(for: .init(file: 0, page: 1, width: 4, height: 4)) != nil)
     }
 
+    /// The one least-recently-used store behind the model's, the terminal's and the window's
+    /// pages: used pages go last, pages on screen and the newest are never dropped, and what is
+    /// dropped comes back to be freed.
+    @Test func recentlyUsedDropsTheOldestButNeverThoseKeptAndHandsThemBack() {
+        var pages = RecentlyUsed<Int, String>(byteLimit: 30)
+        #expect(pages.insert("one", bytes: 10, for: 1).isEmpty)
+        #expect(pages.insert("two", bytes: 10, for: 2).isEmpty)
+        #expect(pages.insert("three", bytes: 10, for: 3).isEmpty)
+        #expect(pages.use(1) == "one")
+        #expect(pages.order == [2, 3, 1])
+        // Over the limit: 2 is the oldest, but it is on screen; 3 goes.
+        #expect(pages.insert("four", bytes: 10, for: 4) { $0 == 2 } == ["three"])
+        #expect(pages.order == [2, 1, 4])
+        #expect(pages.byteCount == 30)
+        // The newest stays even when it alone is over the limit; everything else goes.
+        #expect(pages.insert("big", bytes: 50, for: 5).sorted() == ["four", "one", "two"])
+        #expect(pages.order == [5] && pages.byteCount == 50 && pages[5] == "big")
+        // Replacing a key hands back the value it held.
+        #expect(pages.insert("small", bytes: 5, for: 5) == ["big"])
+        #expect(pages.removeAll { $0 == 5 } == ["small"])
+        #expect(pages.count == 0 && pages.byteCount == 0)
+    }
+
     @Test func textFilesAreLinesOfText() throws {
         let model = ViewerModel(paths: [DocumentPath(threePages), DocumentPath(notes)], configuration: configuration())
         #expect(model.nextFile())
