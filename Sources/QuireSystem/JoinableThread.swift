@@ -23,22 +23,9 @@ package final class JoinableThread: Sendable {
     /// Starts `body` on a new thread. If no thread can be created, `body` runs here, before
     /// this returns, so the work is done either way.
     package init(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Body(body))
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setstacksize(&attributes, stackSize)
-        defer { pthread_attr_destroy(&attributes) }
-        var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { argument in
-            Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-            return nil
-        }, box.toOpaque())
-        self.thread = thread
-        started = result == 0
-        if !started {
-            box.release()
-            body()
-        }
+        let thread = Self.start(stackSize: stackSize, detached: false, body)
+        self.thread = thread ?? pthread_t()
+        started = thread != nil
     }
 
     /// Waits for the thread to finish (the first caller waits; later calls return at once).
@@ -57,21 +44,29 @@ package final class JoinableThread: Sendable {
     /// Runs `body` on a new detached thread with a stack of `stackSize` bytes (here, before
     /// returning, if no thread can be created).
     package static func detach(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+        _ = start(stackSize: stackSize, detached: true, body)
+    }
+
+    /// Starts `body` on a new thread with a stack of `stackSize` bytes, detached or to be
+    /// joined; nil when no thread could be created, after `body` ran here.
+    private static func start(stackSize: Int, detached: Bool, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
         let box = Unmanaged.passRetained(Body(body))
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setstacksize(&attributes, stackSize)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
         defer { pthread_attr_destroy(&attributes) }
         var thread = pthread_t()
         let result = pthread_create(&thread, &attributes, { argument in
             Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
             return nil
         }, box.toOpaque())
-        if result != 0 {
+        guard result == 0 else {
             box.release()
             body()
+            return nil
         }
+        return thread
     }
 }
 

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Quire
 
 /// Kitty graphics through tmux: the image is sent once as a virtual placement (`U=1`), each of
@@ -37,18 +36,9 @@ enum KittyPlaceholders {
     /// The image sent as a virtual placement `columns` × `rows` cells in size, image number
     /// `id` (1–255), through tmux's passthrough: raw RGBA in 4 kB chunks.
     static func transmit(_ image: RenderedImage, id: Int, columns: Int, rows: Int) -> [UInt8] {
-        let base64 = Array(Data(image.pixels).base64EncodedString().utf8)
-        var out: [UInt8] = []
-        var offset = 0
-        repeat {
-            let end = min(base64.count, offset + 4096)
-            let more = end < base64.count ? 1 : 0
-            let control = offset == 0
-                ? "a=T,U=1,i=\(id),f=32,s=\(image.width),v=\(image.height),c=\(columns),r=\(rows),q=2,m=\(more)" : "m=\(more)"
-            out += passthrough(Array("\u{1B}_G\(control);".utf8) + base64[offset..<end] + Array("\u{1B}\\".utf8))
-            offset = end
-        } while offset < base64.count
-        return out
+        TerminalGraphics.kittyChunks(image.pixels, first: { more in
+            "a=T,U=1,i=\(id),f=32,s=\(image.width),v=\(image.height),c=\(columns),r=\(rows),q=2,m=\(more)"
+        }, wrap: passthrough)
     }
 
     /// Deletes every image (through tmux's passthrough).

@@ -59,17 +59,7 @@ public enum TerminalGraphics {
     public static func encode(_ image: RenderedImage, as proto: Method) throws -> [UInt8] {
         switch proto {
         case .kitty:
-            let base64 = Array(Data(try PNGEncoder.encode(image)).base64EncodedString().utf8)
-            var out: [UInt8] = []
-            var offset = 0
-            repeat {
-                let end = min(base64.count, offset + 4096)
-                let more = end < base64.count ? 1 : 0
-                let control = offset == 0 ? "a=T,f=100,m=\(more)" : "m=\(more)"
-                out += Array("\u{1B}_G\(control);".utf8) + base64[offset..<end] + Array("\u{1B}\\".utf8)
-                offset = end
-            } while offset < base64.count
-            return out + Array("\n".utf8)
+            return try kittyChunks(PNGEncoder.encode(image)) { more in "a=T,f=100,m=\(more)" } + Array("\n".utf8)
         case .iterm:
             let png = try PNGEncoder.encode(image)
             let base64 = Data(png).base64EncodedString()
@@ -79,6 +69,26 @@ public enum TerminalGraphics {
         case .blocks:
             return halfBlocks(image)
         }
+    }
+
+    /// `payload` sent with the kitty graphics protocol: base64 in pieces of 4096 bytes (the
+    /// protocol's limit), each its own `ESC _G <control> ; <piece> ESC \`. The first piece's
+    /// control is `first(more)`, the keys that say what the image is; the later ones carry only
+    /// `m=<more>`. `more` is 1 while pieces follow, 0 on the last. `wrap` gets each escape
+    /// sequence (tmux's passthrough wraps every one).
+    static func kittyChunks(_ payload: [UInt8], first: (_ more: Int) -> String,
+                            wrap: ([UInt8]) -> [UInt8] = { $0 }) -> [UInt8] {
+        let base64 = Array(Data(payload).base64EncodedString().utf8)
+        var out: [UInt8] = []
+        var offset = 0
+        repeat {
+            let end = min(base64.count, offset + 4096)
+            let more = end < base64.count ? 1 : 0
+            let control = offset == 0 ? first(more) : "m=\(more)"
+            out += wrap(Array("\u{1B}_G\(control);".utf8) + base64[offset..<end] + Array("\u{1B}\\".utf8))
+            offset = end
+        } while offset < base64.count
+        return out
     }
 
     /// Upper-half-block cells: foreground = upper pixel, background = lower pixel; mostly

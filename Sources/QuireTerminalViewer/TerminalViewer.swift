@@ -938,17 +938,7 @@ public final class TerminalViewer {
 
     /// Kitty graphics, raw RGBA in 4 kB chunks, cursor left where it was.
     static func kitty(_ image: RenderedImage) -> [UInt8] {
-        let base64 = Array(Data(image.pixels).base64EncodedString().utf8)
-        var out: [UInt8] = []
-        var offset = 0
-        repeat {
-            let end = min(base64.count, offset + 4096)
-            let more = end < base64.count ? 1 : 0
-            let control = offset == 0 ? "a=T,f=32,s=\(image.width),v=\(image.height),C=1,q=2,m=\(more)" : "m=\(more)"
-            out += Array("\u{1B}_G\(control);".utf8) + base64[offset..<end] + Array("\u{1B}\\".utf8)
-            offset = end
-        } while offset < base64.count
-        return out
+        TerminalGraphics.kittyChunks(image.pixels) { more in "a=T,f=32,s=\(image.width),v=\(image.height),C=1,q=2,m=\(more)" }
     }
 
     /// The part of a zoomed page that fits `box`, `pan` choosing where.

@@ -12,24 +12,39 @@ public enum PNGChunks {
     package static func textChunks(_ bytes: UnsafeRawBufferPointer) -> [String: String]? {
         guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { return nil }
         var result: [String: String] = [:]
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            let length = Int(readUInt32(bytes, offset))
-            let type = (bytes[offset + 4], bytes[offset + 5], bytes[offset + 6], bytes[offset + 7])
-            let dataStart = offset + 8
-            if type == (0x49, 0x44, 0x41, 0x54) || type == (0x49, 0x45, 0x4E, 0x44) { break }  // IDAT, IEND
-            guard dataStart + length <= bytes.count else { break }
-            if type == (0x74, 0x45, 0x58, 0x74) {  // tEXt
-                let data = bytes[dataStart..<(dataStart + length)]
-                if let nul = data.firstIndex(of: 0) {
-                    let key = latin1(data[data.startIndex..<nul])
-                    let value = latin1(data[(nul + 1)..<data.endIndex])
-                    result[key] = value
-                }
+        // The bytes may be the first 8 KiB of a thumbnail (ThumbnailCache reads no more when the
+        // keys are there): a tEXt chunk whose CRC was cut off still counts.
+        forEachChunk(bytes, needsCRC: false) { type, data, _ in
+            if type == typeIDAT || type == typeIEND { return false }
+            if type == typeTEXt, let nul = bytes[data].firstIndex(of: 0) {
+                result[latin1(bytes[data.lowerBound..<nul])] = latin1(bytes[(nul + 1)..<data.upperBound])
             }
-            offset = dataStart + length + 4
+            return true
         }
         return result
+    }
+
+    /// Chunk types as ``forEachChunk(_:needsCRC:_:)`` gives them (the four letters, big-endian).
+    private static let typeIHDR: UInt32 = 0x4948_4452, typeIDAT: UInt32 = 0x4944_4154, typeIEND: UInt32 = 0x4945_4E44,
+                       typeTEXt: UInt32 = 0x7445_5874
+
+    /// Calls `body` with each chunk after the signature — its type, where its data is, and where
+    /// the whole chunk is (length to CRC) — until `body` returns false. A chunk is read when its
+    /// data is in `bytes` and, with `needsCRC`, its CRC too (without, the whole chunk may end
+    /// past `bytes`). Returns false when one is not (the bytes end inside it), true otherwise.
+    /// It allocates nothing, so that reading the keys of many cached thumbnails stays cheap.
+    @discardableResult
+    private static func forEachChunk(_ bytes: UnsafeRawBufferPointer, needsCRC: Bool = true,
+                                     _ body: (_ type: UInt32, _ data: Range<Int>, _ whole: Range<Int>) -> Bool) -> Bool {
+        let crc = needsCRC ? 4 : 0
+        var offset = 8
+        while offset + 8 + crc <= bytes.count {
+            let data = (offset + 8)..<(offset + 8 + Int(readUInt32(bytes, offset)))
+            guard data.upperBound + crc <= bytes.count else { return false }
+            guard body(readUInt32(bytes, offset + 4), data, offset..<(data.upperBound + 4)) else { return true }
+            offset = data.upperBound + 4
+        }
+        return true
     }
 
     private static func latin1(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
@@ -50,29 +65,22 @@ public enum PNGChunks {
         let keys = Set(text.map(\.key))
         var out = signature
         out.reserveCapacity(png.count + text.count * 64)
-        var offset = 8
         var inserted = false
-        while offset + 12 <= png.count {
-            let length = Int(UInt32(png[offset]) << 24 | UInt32(png[offset + 1]) << 16
-                             | UInt32(png[offset + 2]) << 8 | UInt32(png[offset + 3]))
-            let end = offset + 12 + length
-            guard end <= png.count else { return nil }
-            let type = Array(png[(offset + 4)..<(offset + 8)])
-            var keep = true
-            if type == Array("tEXt".utf8) {
-                let data = png[(offset + 8)..<(offset + 8 + length)]
-                if let nul = data.firstIndex(of: 0), keys.contains(String(decoding: data[data.startIndex..<nul], as: UTF8.self)) {
-                    keep = false
+        let walked = png.withUnsafeBytes { png in
+            forEachChunk(png) { type, data, whole in
+                var keep = true
+                if type == typeTEXt, let nul = png[data].firstIndex(of: 0) {
+                    keep = !keys.contains(String(decoding: png[data.lowerBound..<nul], as: UTF8.self))
                 }
+                if keep { out.append(contentsOf: png[whole]) }
+                if !inserted && type == typeIHDR {
+                    for entry in text { out.append(contentsOf: chunk("tEXt", latin1Bytes(entry.key) + [0] + latin1Bytes(entry.value))) }
+                    inserted = true
+                }
+                return true
             }
-            if keep { out.append(contentsOf: png[offset..<end]) }
-            if !inserted && type == Array("IHDR".utf8) {
-                for entry in text { out.append(contentsOf: chunk("tEXt", latin1Bytes(entry.key) + [0] + latin1Bytes(entry.value))) }
-                inserted = true
-            }
-            offset = end
         }
-        return inserted ? out : nil
+        return walked && inserted ? out : nil
     }
 
     static func latin1Bytes(_ string: String) -> [UInt8] {
@@ -97,24 +105,22 @@ public enum PNGChunks {
     /// correct, at least one IDAT, and IEND last.
     public static func isComplete(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { return false }
-        var offset = 8
-        var first = true
-        var sawData = false
-        while offset + 12 <= bytes.count {
-            let length = Int(UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
-                             | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
-            let end = offset + 12 + length
-            guard end <= bytes.count else { return false }
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            if first && type != "IHDR" { return false }
-            first = false
-            let stored = UInt32(bytes[end - 4]) << 24 | UInt32(bytes[end - 3]) << 16 | UInt32(bytes[end - 2]) << 8 | UInt32(bytes[end - 1])
-            if CRC32.checksum(Array(bytes[(offset + 4)..<(end - 4)])) != stored { return false }
-            if type == "IDAT" { sawData = true }
-            if type == "IEND" { return sawData && end == bytes.count }
-            offset = end
+        return bytes.withUnsafeBytes { bytes in
+            var first = true, sawData = false, complete = false
+            forEachChunk(bytes) { type, _, whole in
+                if first && type != typeIHDR { return false }
+                first = false
+                let stored = readUInt32(bytes, whole.upperBound - 4)
+                if CRC32.checksum(Array(bytes[(whole.lowerBound + 4)..<(whole.upperBound - 4)])) != stored { return false }
+                if type == typeIDAT { sawData = true }
+                if type == typeIEND {
+                    complete = sawData && whole.upperBound == bytes.count
+                    return false
+                }
+                return true
+            }
+            return complete
         }
-        return false
     }
 
     /// The IHDR facts of a PNG: width, height, bit depth, colour type, interlace method.
@@ -122,8 +128,8 @@ public enum PNGChunks {
         guard bytes.count >= 33, Array(bytes[0..<8]) == signature, String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR" else {
             return nil
         }
-        func u32(_ at: Int) -> Int { Int(UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])) }
-        return (u32(16), u32(20), Int(bytes[24]), Int(bytes[25]), Int(bytes[28]))
+        let (width, height) = bytes.withUnsafeBytes { (Int(readUInt32($0, 16)), Int(readUInt32($0, 20))) }
+        return (width, height, Int(bytes[24]), Int(bytes[25]), Int(bytes[28]))
     }
 
     /// A 1×1 transparent 8-bit RGBA PNG, the body of failure markers.

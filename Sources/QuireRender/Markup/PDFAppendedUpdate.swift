@@ -18,8 +18,6 @@ import QuireTypes
 /// completes are refused (new objects would have to be encrypted), and
 /// appearances are left out.
 enum PDFAppendedUpdate {
-    private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
-
     /// `bytes` with `turns` (0-based page → quarter turns clockwise, negative anticlockwise) and
     /// the `annotations` poppler added (the last ones of each page, in order) completed, with
     /// their appearance streams, and with `flatten` the form made part of the pages
@@ -32,18 +30,10 @@ enum PDFAppendedUpdate {
                        removed: [Int: [Int]] = [:], signature: SignatureField? = nil, to bytes: [UInt8],
                        path: DocumentPath) throws(DocumentError) -> [UInt8] {
         func failure(_ reason: String) -> DocumentError { DocumentError(kind: .unsupported, path: path, reason: reason) }
-        guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { throw failure("turning pages needs libqpdf, which is not installed") }
-        var handle: qpdf_data? = qpdf
-        defer { api.qpdf_cleanup(&handle) }
-        api.qpdf_silence_errors(qpdf)
-        api.qpdf_set_suppress_warnings(qpdf, 1)
-        let read = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { api.qpdf_read_memory(qpdf, "document", $0.baseAddress, UInt64(buffer.count), nil) }
-        }
-        guard read & QPDF_ERRORS == 0 else {
-            while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
-            throw DocumentError(kind: .damaged, path: path, reason: "qpdf cannot read what poppler saved")
-        }
+        guard let session = QPDFSession() else { throw failure("turning pages needs libqpdf, which is not installed") }
+        guard session.read(bytes) else { throw DocumentError(kind: .damaged, path: path, reason: "qpdf cannot read what poppler saved") }
+        defer { withExtendedLifetime(session) {} }  // the handle stays open for the raw calls below
+        let api = session.api, qpdf = session.qpdf
         func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
         let trailer = api.qpdf_get_trailer(qpdf)
         let encrypted = api.qpdf_oh_has_key(qpdf, trailer, "/Encrypt") != 0
@@ -199,7 +189,7 @@ enum PDFAppendedUpdate {
                 throw failure(error.message)
             }
         }
-        while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
+        session.drainErrors()
         if objects.isEmpty && streams.isEmpty { return bytes }
         guard let previous = lastCrossReference(bytes) else {
             throw DocumentError(kind: .damaged, path: path, reason: "no startxref at its end")

@@ -5,21 +5,12 @@ import QuireTypes
 /// state other than `/Off`), which poppler-glib does not give: read with libqpdf from the
 /// AcroForm's field tree, by each group's fully qualified name, buttons in `/Kids` order.
 enum RadioExportNames {
-    private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
-
     /// Fully qualified name → the export name of each button; empty when libqpdf is missing or
     /// cannot read the file.
     static func read(_ file: InputFile, password: String?) -> [String: [String]] {
-        guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return [:] }
-        var handle: qpdf_data? = qpdf
-        defer { api.qpdf_cleanup(&handle) }
-        api.qpdf_silence_errors(qpdf)
-        api.qpdf_set_suppress_warnings(qpdf, 1)
-        guard api.qpdf_read(qpdf, file.procPath, password) & QPDF_ERRORS == 0 else {
-            while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
-            return [:]
-        }
-        defer { while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) } }
+        guard let session = QPDFSession(), session.read(file.procPath, password: password) else { return [:] }
+        defer { session.drainErrors() }  // which also keeps the handle open for the raw calls below
+        let api = session.api, qpdf = session.qpdf
         let form = api.qpdf_oh_get_key(qpdf, api.qpdf_get_root(qpdf), "/AcroForm")
         guard api.qpdf_oh_is_dictionary(qpdf, form) != 0 else { return [:] }
         var names: [String: [String]] = [:]

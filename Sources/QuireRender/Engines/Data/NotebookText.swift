@@ -112,6 +112,16 @@ public struct NotebookText: Sendable {
             }
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) { add(String(line), kind, style) }
         }
+        // A picture output's line; past the first `maximumImages` the picture is only named, and
+        // `picture` (for most, decoding base64) is not even called.
+        func addPicture(_ kind: String, _ picture: () -> [UInt8]?) {
+            let bytes = images < maximumImages ? picture() : nil
+            images += 1
+            var line = MarkdownText.Line(text: "[\(kind) output" + (bytes == nil ? ", not shown]" : "]"), kind: .image)
+            line.runs = [MarkdownText.Run(start: 0, length: line.text.unicodeScalars.count, style: .dim)]
+            line.image = bytes
+            text.lines.append(line)
+        }
         for cell in notebook.cells {
             guard text.lines.count < MarkdownText.maximumLines else { break }
             counts[cell.cell_type, default: 0] += 1
@@ -147,23 +157,13 @@ public struct NotebookText: Sendable {
                     default:
                         let data = output.data ?? [:]
                         if let png = data["image/png"] ?? data["image/jpeg"] {
-                            let kind = data["image/png"] != nil ? "image/png" : "image/jpeg"
-                            let bytes = images < maximumImages
-                                ? Data(base64Encoded: png.value, options: .ignoreUnknownCharacters).map { [UInt8]($0) } : nil
-                            images += 1
-                            var line = MarkdownText.Line(text: "[\(kind) output" + (bytes == nil ? ", not shown]" : "]"), kind: .image)
-                            line.runs = [MarkdownText.Run(start: 0, length: line.text.unicodeScalars.count, style: .dim)]
-                            line.image = bytes
-                            text.lines.append(line)
+                            addPicture(data["image/png"] != nil ? "image/png" : "image/jpeg") {
+                                Data(base64Encoded: png.value, options: .ignoreUnknownCharacters).map { [UInt8]($0) }
+                            }
                         } else if let svg = data["image/svg+xml"] {
                             // Drawn by librsvg (``SVGSource``) from the document alone: nothing it
                             // refers to is fetched or read.
-                            let bytes = images < maximumImages ? Array(svg.value.utf8) : nil
-                            images += 1
-                            var line = MarkdownText.Line(text: "[image/svg+xml output" + (bytes == nil ? ", not shown]" : "]"), kind: .image)
-                            line.runs = [MarkdownText.Run(start: 0, length: line.text.unicodeScalars.count, style: .dim)]
-                            line.image = bytes
-                            text.lines.append(line)
+                            addPicture("image/svg+xml") { Array(svg.value.utf8) }
                         } else if let plain = data["text/plain"] {
                             addLines(plain.value, .code)
                         } else if let html = data["text/html"] {

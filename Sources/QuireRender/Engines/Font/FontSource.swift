@@ -210,15 +210,7 @@ final class FontSource: PageSource {
     /// The height of `text` laid out `width` points wide in face `index`.
     private func measure(_ text: String, face: Int, size: Double, width: Double, in cr: OpaquePointer) -> Double {
         if let cairoText = cairoText[face] { return cairoText.measure(text, size: size, width: width, in: cr) }
-        guard let layout = pango.pango_layout_new(context), let font = description(face: face, size: size) else { return 0 }
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)); pango.pango_font_description_free(font) }
-        pango.pango_layout_set_font_description(layout, font)
-        pango.pango_layout_set_width(layout, Int32(width * Double(quire_pango_scale)))
-        pango.pango_layout_set_wrap(layout, quire_pango_wrap_word_char)
-        pango.pango_layout_set_text(layout, text, -1)
-        var w: Int32 = 0, h: Int32 = 0
-        pango.pango_layout_get_pixel_size(layout, &w, &h)
-        return Double(h)
+        return layOut(text, face: face, size: size, width: width)
     }
 
     /// Lays `text` out `width` points wide at (`x`, `y`) and draws it; returns its height.
@@ -226,6 +218,17 @@ final class FontSource: PageSource {
     private func show(_ text: String, face: Int = 0, label: Bool = false, size: Double, bold: Bool = false, width: Double,
                       at y: Double, in cr: OpaquePointer, x: Double = margin) -> Double {
         if !label, let cairoText = cairoText[face] { return cairoText.show(text, size: size, width: width, x: x, y: y, in: cr) }
+        return layOut(text, face: face, label: label, bold: bold, size: size, width: width) { layout in
+            libcairo.cairo_move_to(cr, x, y)
+            pango.pango_cairo_show_layout(cr, layout)
+        }
+    }
+
+    /// Lays `text` out with Pango `width` points wide, in face `face` or, for a `label`, in the
+    /// system's Sans, and hands the layout to `draw`; returns its height. Measuring and drawing
+    /// share it so that a text is measured exactly as it will be drawn.
+    private func layOut(_ text: String, face: Int, label: Bool = false, bold: Bool = false, size: Double, width: Double,
+                        draw: (_ layout: OpaquePointer) -> Void = { _ in }) -> Double {
         guard let layout = pango.pango_layout_new(label ? labelContext : context) else { return 0 }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let font: OpaquePointer?
@@ -242,8 +245,7 @@ final class FontSource: PageSource {
         pango.pango_layout_set_text(layout, text, -1)
         var w: Int32 = 0, h: Int32 = 0
         pango.pango_layout_get_pixel_size(layout, &w, &h)
-        libcairo.cairo_move_to(cr, x, y)
-        pango.pango_cairo_show_layout(cr, layout)
+        draw(layout)
         return Double(h)
     }
 }

@@ -13,9 +13,6 @@ import QuireTypes
 /// when the first page (its resources, its form XObjects and patterns, recursively) uses a type 1
 /// or type 3 shading.
 package enum PageBackendProbe {
-    /// libqpdf, loaded on first use; nil when it is not installed.
-    private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
-
     /// Shading types Splash draws much faster than cairo.
     static let splashShadingTypes: Set<Int> = [1, 3]
 
@@ -26,20 +23,14 @@ package enum PageBackendProbe {
         // object stream: only files that mention either are parsed.
         let names = names ?? PDFNameScan(file)
         guard names.shadingType || names.objectStream else { return false }
-        guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return false }
-        var handle: qpdf_data? = qpdf
-        defer { api.qpdf_cleanup(&handle) }
-        api.qpdf_silence_errors(qpdf)
-        api.qpdf_set_suppress_warnings(qpdf, 1)
+        guard let session = QPDFSession() else { return false }
         // A damaged file (qpdf fails, or has to repair or skip objects: warnings) may still hold
         // a shading poppler reads, as it is more lenient: then the plain bytes decide (found by
         // fuzz-thumbnail: function shadings in files with a broken xref, a lost /Root, a stray
         // token in the shading dictionary took cairo over a minute and 2 GB each).
-        guard api.qpdf_read(qpdf, file.procPath, nil) & QPDF_ERRORS == 0 else {
-            while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
-            return namesSplashShading(file)
-        }
-        defer { while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) } }
+        guard session.read(file.procPath, password: nil) else { return namesSplashShading(file) }
+        defer { session.drainErrors() }  // which also keeps the handle open for the raw calls below
+        let api = session.api, qpdf = session.qpdf
         let objects = ScannedPageProbe.Objects(api: api, qpdf: qpdf)
         var walk = ResourceWalk(objects: objects)
         if let page = objects.firstPage(api.qpdf_oh_get_key(qpdf, api.qpdf_get_root(qpdf), "/Pages")),

@@ -17,9 +17,6 @@ import QuireSystem
 /// returns nil and the page goes through the normal renderer. Uses libqpdf's object API on the
 /// already open descriptor.
 package struct ScannedPageProbe {
-    /// libqpdf, loaded on first use; nil when it is not installed.
-    private static let qpdfAPI: quire_qpdf_api? = quire_qpdf_api_load()?.pointee
-
     /// The first page's single image and the page's size in points.
     package struct Scan {
         package enum Image {
@@ -66,15 +63,9 @@ package struct ScannedPageProbe {
         // an image XObject names /Image in plain bytes: a cheap scan rules out most documents
         // before qpdf parses anything.
         guard (names ?? PDFNameScan(file)).image else { return nil }
-        guard let api = qpdfAPI, let qpdf = api.qpdf_init() else { return nil }
-        var handle: qpdf_data? = qpdf
-        defer { api.qpdf_cleanup(&handle) }
-        api.qpdf_silence_errors(qpdf)
-        api.qpdf_set_suppress_warnings(qpdf, 1)
-        guard api.qpdf_read(qpdf, file.procPath, nil) & QPDF_ERRORS == 0 else {
-            while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }  // handled: no warning at cleanup
-            return nil
-        }
+        guard let session = QPDFSession(), session.read(file.procPath, password: nil) else { return nil }
+        defer { withExtendedLifetime(session) {} }  // the handle stays open for the raw calls below
+        let api = session.api, qpdf = session.qpdf
         let object = Objects(api: api, qpdf: qpdf)
         // The first page by descending the page tree (not qpdf's all-pages cache, which loads
         // every page object of a long document).
@@ -163,7 +154,7 @@ package struct ScannedPageProbe {
               let dataPointer else { return nil }
         defer { free(dataPointer) }
         let data = Array(UnsafeBufferPointer(start: dataPointer, count: dataLength))
-        while api.qpdf_has_error(qpdf) != 0 { _ = api.qpdf_get_error(qpdf) }
+        session.drainErrors()
         let found: Scan.Image
         if isJPEG {
             guard data.count > 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
