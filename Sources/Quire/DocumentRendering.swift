@@ -38,7 +38,7 @@ extension Document {
             request.drawsOnly = true
             let service = self.renderService()
             defer { service.stop() }
-            let facts: DocumentFacts
+            let facts: OpenedDocument
             do throws(RenderProblem) { facts = try service.open(request) } catch { throw self.error(from: error) }
             guard facts.pageSizes.indices.contains(page) else {
                 throw DocumentError(kind: .limitExceeded, path: self.path,

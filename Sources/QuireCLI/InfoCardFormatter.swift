@@ -129,10 +129,10 @@ enum InfoCardFormatter {
             if notebook.images > 0 { rows.append(("Images", "\(notebook.images)")) }
         }
         if let photo = info.photo {
-            rows += photo.cardDetails.map { ($0.label, $0.value) }
+            rows += photo.cardRows.map { ($0.label, $0.value) }
         }
         if let animation = info.animation {
-            rows += animation.cardDetails.map { ($0.label, $0.value) }
+            rows += animation.cardRows.map { ($0.label, $0.value) }
         }
         if let djvu = info.djvu {
             rows.append(("Pages", grouped(Int64(djvu.pages))))

@@ -10,7 +10,7 @@ struct PreviewPages {
     private let service: RenderClient
     private let request: DocumentRequest
     /// What the service knows of the document: its pages and their sizes, or its lines.
-    let facts: DocumentFacts
+    let facts: OpenedDocument
 
     /// Opens `document` to draw it (``DocumentRequest/drawsOnly``: no card facts; `layout`:
     /// lines of an engine's text form, or pages; `firstPageOnly`: only page 1 will be drawn — an

@@ -73,7 +73,7 @@ final class MarkdownPreview {
 
     /// Shows the worker's `lines` styled by `markdown` (the same lines' kinds and runs), each
     /// of `pictures` in place of its line's placeholder.
-    func show(lines: [String], markdown: MarkdownText, pictures: [DocumentFacts.Picture] = [], isTruncated: Bool) {
+    func show(lines: [String], markdown: MarkdownText, pictures: [OpenedDocument.Picture] = [], isTruncated: Bool) {
         let text = lines.joined(separator: "\n") + (isTruncated ? "\n…" : "")
         applyColours()  // the view is in the window now: its theme says light or dark
         gtk_text_buffer_set_text(buffer, text, -1)
@@ -113,7 +113,7 @@ final class MarkdownPreview {
     }
 
     /// The picture in place of its line's text (the worker decoded it: only pixels come here).
-    private func show(_ picture: DocumentFacts.Picture) {
+    private func show(_ picture: OpenedDocument.Picture) {
         let image = picture.image
         let bytes = image.pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }

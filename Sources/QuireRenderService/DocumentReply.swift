@@ -7,7 +7,7 @@ import QuireSystem
 /// (``send(to:)``), so the viewer reads them straight into the page's own memory; read back
 /// from the pipe, that header is ``page(width:height:)`` or ``frame(width:height:delay:)``.
 package enum DocumentReply: Sendable {
-    case opened(DocumentFacts)
+    case opened(OpenedDocument)
     /// Pixels as the session drew them (a page, a composed side), with an animation frame's
     /// delay in milliseconds.
     case rendered(RenderedImage, delay: Int?)
@@ -119,7 +119,7 @@ package enum DocumentReply: Sendable {
             return
         }
         switch Tag(rawValue: tag) {
-        case .opened: self = .opened(try DocumentFacts(reading: &reader))
+        case .opened: self = .opened(try OpenedDocument(reading: &reader))
         case .page:
             let width = try reader.integer(), height = try reader.integer()
             guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { throw WireReader.Malformed() }

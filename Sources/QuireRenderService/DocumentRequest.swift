@@ -8,7 +8,7 @@ import QuireTypes
 public struct DocumentRequest: Sendable, Hashable {
     /// How a text file is opened; other families ignore it.
     public enum Layout: Int64, Sendable, Hashable {
-        /// Text as lines of text (``DocumentFacts/text``), no pages.
+        /// Text as lines of text (``OpenedDocument/text``), no pages.
         case view = 0
         /// Text laid out on pages of paper, as it prints.
         case paper = 1
@@ -19,7 +19,7 @@ public struct DocumentRequest: Sendable, Hashable {
     public var maximumFileSize: Int64
     public var layout: Layout
     /// A viewer opening the document: where the engine can (office documents), the facts come
-    /// as soon as page 1 can be drawn (``DocumentFacts/isProvisional``), and the same request
+    /// as soon as page 1 can be drawn (``OpenedDocument/isProvisional``), and the same request
     /// with this false then finishes the document in the worker.
     public var firstPageFirst: Bool
     /// Only page 1 will be asked for (a one-shot command's thumbnail or preview of page 1):
@@ -36,7 +36,7 @@ public struct DocumentRequest: Sendable, Hashable {
     /// not the card's facts (details, title, contents, entries), which can cost a read of the
     /// whole file (a 1 MB Markdown file's details parse all of it); with ``firstPageOnly`` the
     /// pages are not counted either — a document laid out as its pages are asked for is not laid
-    /// out whole — and the facts give page 1's size, ``DocumentFacts/pageCountIsKnown`` false.
+    /// out whole — and the facts give page 1's size, ``OpenedDocument/pageCountIsKnown`` false.
     public var drawsOnly = false
     /// A delimited table shown as text: the rows in this order (sorted in the worker).
     public var tableSort: TableSort? = nil

@@ -24,7 +24,7 @@ final class DocumentSession {
     /// a one-shot command's session draws one file.
     let servesManyFiles: Bool
     /// The document open now, and the request that opened it.
-    private var open: (request: DocumentRequest, renderer: Renderer?, facts: DocumentFacts)?
+    private var open: (request: DocumentRequest, renderer: Renderer?, facts: OpenedDocument)?
     /// The file ``open`` was read from, as it was then.
     private var openedFile: FileIdentity?
 
@@ -392,7 +392,7 @@ final class DocumentSession {
     }
 
     /// The facts of the document `request` names, opening it unless it is the one open.
-    func facts(_ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
+    func facts(_ request: DocumentRequest) throws(RenderProblem) -> OpenedDocument {
         // A file replaced or changed on disk since it was opened (a viewer saved its markup)
         // is read again; its pages are asked for after this open.
         if let open, open.request.opensSameDocument(as: request), openedFile == FileIdentity(path: request.path) {
@@ -419,7 +419,7 @@ final class DocumentSession {
         if type.family == .text, request.layout == .view, !(request.csvAsSpreadsheet && SpreadsheetText.applies(to: type)) {
             let text = DelimitedTable.applies(to: type, path: file.path) ? try tableText(file, type: type, request)
                 : try Self.text(of: file, type: type, limit: limits.maximumTextBytes)
-            var facts = DocumentFacts(mimeType: type.mimeType, pageSizes: [], isRaster: false, text: text)
+            var facts = OpenedDocument(mimeType: type.mimeType, pageSizes: [], isRaster: false, text: text)
             // A viewer's first screen of a large table: the first rows only, the window follows.
             // Or a sort of the whole file still going on: no rows yet, how far it is.
             facts.isProvisional = text.table != nil && (request.firstPageFirst && text.isTruncated || text.table?.sortProgress != nil)
@@ -449,7 +449,7 @@ final class DocumentSession {
     }
 
     /// Finishes a document opened page 1 first (``Renderer/complete()``) and answers its facts.
-    private func complete(_ renderer: Renderer, _ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
+    private func complete(_ renderer: Renderer, _ request: DocumentRequest) throws(RenderProblem) -> OpenedDocument {
         let type = renderer.contentType
         do {
             try renderer.complete()
@@ -462,7 +462,7 @@ final class DocumentSession {
         return try facts(of: renderer, type: type, request)
     }
 
-    private func facts(of renderer: Renderer, type: ContentType, _ request: DocumentRequest) throws(RenderProblem) -> DocumentFacts {
+    private func facts(of renderer: Renderer, type: ContentType, _ request: DocumentRequest) throws(RenderProblem) -> OpenedDocument {
         // Shown as text (Markdown, a notebook, JSON, a database): the pages are not counted
         // (a Markdown file is laid out only as far as its pages are asked for).
         let asText = request.layout == .view && renderer.viewText != nil
@@ -473,7 +473,7 @@ final class DocumentSession {
         } else {
             renderer.hasPage(0) ? [renderer.pageSize(at: 0)] : []
         }
-        var facts = DocumentFacts(mimeType: type.mimeType, pageSizes: sizes, isRaster: renderer.isRaster,
+        var facts = OpenedDocument(mimeType: type.mimeType, pageSizes: sizes, isRaster: renderer.isRaster,
                                   embeddedPreviewName: renderer.embeddedPreviewName)
         // The card's facts, unless the caller only draws.
         if !request.drawsOnly {
@@ -484,7 +484,7 @@ final class DocumentSession {
                 facts.title = renderer.title
                 facts.author = renderer.author
             }
-            facts.details = Array(renderer.details.prefix(DocumentFacts.maximumDetails))
+            facts.details = Array(renderer.details.prefix(OpenedDocument.maximumDetails))
             facts.entries = renderer.entries
             facts.contents = renderer.contents
         }
@@ -498,8 +498,8 @@ final class DocumentSession {
                 return styles
             }
             if facts.markdown != nil {
-                facts.markdownPictures = renderer.markdownPictures(fitting: DocumentFacts.pictureBox, budget: DocumentFacts.maximumPictureBytes)
-                    .map { DocumentFacts.Picture(line: $0.line, image: $0.image) }
+                facts.markdownPictures = renderer.markdownPictures(fitting: OpenedDocument.pictureBox, budget: OpenedDocument.maximumPictureBytes)
+                    .map { OpenedDocument.Picture(line: $0.line, image: $0.image) }
             }
             facts.outline = renderer.outline.map { outline in
                 var lines = outline

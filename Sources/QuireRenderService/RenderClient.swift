@@ -92,7 +92,7 @@ public final class RenderClient {
 
     /// Opens the document `request` names in the worker: its facts.
     public func open(_ request: DocumentRequest, interrupt: FileDescriptor? = nil,
-                     abandon: () -> Bool = { false }) throws(RenderProblem) -> DocumentFacts {
+                     abandon: () -> Bool = { false }) throws(RenderProblem) -> OpenedDocument {
         switch try ask(.open(request), context: "opening the file", interrupt: interrupt, abandon: abandon) {
         case .opened(let facts): return facts
         case .failed(let problem): throw problem

@@ -215,7 +215,7 @@ package enum RenderRequest: Sendable {
 
     private static func readPages(_ reader: inout WireReader) throws(WireReader.Malformed) -> [Int]? {
         let count = try reader.integer()
-        guard count >= -1, count <= Int64(DocumentFacts.maximumPages) else { throw WireReader.Malformed() }
+        guard count >= -1, count <= Int64(OpenedDocument.maximumPages) else { throw WireReader.Malformed() }
         guard count >= 0 else { return nil }
         var pages: [Int] = []
         for _ in 0..<count {

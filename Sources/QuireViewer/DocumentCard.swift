@@ -26,13 +26,13 @@ public struct DocumentCard: Sendable, Hashable {
     /// The PDF's author, when it names one (a song's artist, a font's designer).
     public let author: String?
     /// What the engine knows beyond the pages: a video's length, a font's family, an archive's entries.
-    public let details: [DocumentDetail]
+    public let details: [CardRow]
     /// A book's table of contents (EPUB).
     public let contents: TableOfContents
 
     /// The card of `path` from what the render worker found: its type, and for a document it
     /// could open, its facts (pages, title, author, image size); the size from the file.
-    init(path: DocumentPath, contentType type: ContentType, size: Int64, facts: DocumentFacts?) {
+    init(path: DocumentPath, contentType type: ContentType, size: Int64, facts: OpenedDocument?) {
         iconName = type.iconName
         fileName = path.displayName
         title = facts?.title ?? fileName

@@ -32,7 +32,7 @@ public struct OpenJob: Sendable, Hashable {
 
     /// The page to render now for `facts` (page 1 at the size every view from the ahead box
     /// up asks for), or nil when there is none or its size depends on the view.
-    func pageOneAhead(for facts: DocumentFacts) -> PageRenderJob? {
+    func pageOneAhead(for facts: OpenedDocument) -> PageRenderJob? {
         guard let template = pageOneAhead, let limits = pageOneAheadLimits, facts.isRaster, !facts.pageSizes.isEmpty else { return nil }
         let atBox = facts.pixelSize(page: 0, size: .fit(width: template.width, height: template.height), allowUpscaling: false, limits: limits)
         let larger = facts.pixelSize(page: 0, size: .fit(width: template.width * 8, height: template.height * 8), allowUpscaling: false, limits: limits)

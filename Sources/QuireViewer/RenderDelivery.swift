@@ -4,7 +4,7 @@ import QuireRenderService
 /// What the render thread hands back to the front-end's thread.
 public enum RenderDelivery: Sendable {
     /// A file opened in the worker: its facts, or why it cannot be shown.
-    case opened(OpenJob, Result<DocumentFacts, RenderProblem>)
+    case opened(OpenJob, Result<OpenedDocument, RenderProblem>)
     /// A file prepared for print (``OpenJob/Want/printable``), or why it cannot print.
     case printable(OpenJob, Result<PrintableDocument, RenderProblem>)
     /// A page, or its problem.

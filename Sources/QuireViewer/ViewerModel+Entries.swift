@@ -22,7 +22,7 @@ extension ViewerModel {
     /// A Markdown file's line kinds and style runs, when the current file is one shown as text.
     public var markdownStyles: MarkdownText? { current.facts?.markdown }
     /// Their picture lines' pixels (decoded by the worker).
-    public var markdownPictures: [DocumentFacts.Picture] { current.facts?.markdownPictures ?? [] }
+    public var markdownPictures: [OpenedDocument.Picture] { current.facts?.markdownPictures ?? [] }
 
     /// A book's table of contents (EPUB) while it is shown as text: each entry at a line.
     public var contents: TableOfContents {

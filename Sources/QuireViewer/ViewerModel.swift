@@ -124,10 +124,10 @@ public final class ViewerModel {
         enum State {
             case unrequested
             case opening(OpenJob)
-            case opened(DocumentFacts)
+            case opened(OpenedDocument)
             /// Shown from provisional facts (page 1 first) while the worker finishes the
             /// document (`job`, the same request without firstPageFirst).
-            case completing(DocumentFacts, OpenJob)
+            case completing(OpenedDocument, OpenJob)
             case failed(RenderProblem)
         }
         let path: DocumentPath
@@ -160,7 +160,7 @@ public final class ViewerModel {
 
         init(path: DocumentPath) { self.path = path }
 
-        var facts: DocumentFacts? {
+        var facts: OpenedDocument? {
             switch state {
             case .opened(let facts), .completing(let facts, _): return facts
             case .unrequested, .opening, .failed: return nil
@@ -302,7 +302,7 @@ public final class ViewerModel {
     /// "fit" or "150%".
     public var zoomText: String { zoom == 1 ? "fit" : "\(Int((zoom * 100).rounded()))%" }
 
-    func pagedFacts(_ file: OpenFile) -> DocumentFacts? {
+    func pagedFacts(_ file: OpenFile) -> OpenedDocument? {
         guard let facts = file.facts, facts.text == nil else { return nil }
         return facts
     }
@@ -429,8 +429,8 @@ public final class ViewerModel {
 
     /// The finished document's facts (or why it could not be finished) replace the provisional
     /// ones. Pages already drawn stay when their sizes did not change.
-    func completed(_ file: OpenFile, index: Int, provisional: DocumentFacts,
-                           _ result: Result<DocumentFacts, RenderProblem>) -> Update? {
+    func completed(_ file: OpenFile, index: Int, provisional: OpenedDocument,
+                           _ result: Result<OpenedDocument, RenderProblem>) -> Update? {
         switch result {
         case .success(let facts):
             file.state = .opened(facts)
@@ -554,7 +554,7 @@ public final class ViewerModel {
     /// Whether the current file is a PDF shown as pages that may be marked up, or a still image
     /// that may be turned and cropped, or why not (the worker read its permissions, its
     /// format); nil for anything else, or while it opens.
-    public var markupPermission: DocumentFacts.MarkupPermission? {
+    public var markupPermission: OpenedDocument.MarkupPermission? {
         guard case .opened(let facts) = current.state, !facts.pageSizes.isEmpty else { return nil }
         return facts.markup
     }

@@ -14,8 +14,8 @@ import QuireTypes
         #expect(png.frames == 4 && abs(png.duration - 0.2) < 0.001 && png.loops == 1, "played twice: \(png)")
         let webp = try #require(AnimationInfo.read(try SampleFiles.open("animations/animated.webp")))
         #expect(webp.frames == 5 && abs(webp.duration - 1.0) < 0.001 && webp.loops == 0, "\(webp)")
-        #expect(gif.cardDetails.map { "\($0.label): \($0.value)" } == ["Frames: 3", "Animation: 0.30 s, loops forever"])
-        #expect(png.cardDetails.last?.value == "0.20 s, plays 2 times")
+        #expect(gif.cardRows.map { "\($0.label): \($0.value)" } == ["Frames: 3", "Animation: 0.30 s, loops forever"])
+        #expect(png.cardRows.last?.value == "0.20 s, plays 2 times")
     }
 
     @Test func stillGarbageAndTruncatedImages() throws {

@@ -11,7 +11,7 @@ import Testing
         try #require(LazyLibraries.heifIsInstalled, "libheif is installed by make deps (libheif-dev)")
         let renderer = try SampleFiles.renderer("collection.heic")
         #expect(renderer.pageCount == 2)
-        #expect(renderer.details.contains(DocumentDetail("Images", "2")), "\(renderer.details)")
+        #expect(renderer.details.contains(CardRow("Images", "2")), "\(renderer.details)")
         // The primary: photo.jpg (red left, blue right).
         let photo = try renderer.render(page: 0, size: .natural)
         #expect(photo.width == 80 && photo.height == 60)

@@ -113,7 +113,7 @@ import QuireTypes
         for y in 48..<120 { for x in 48..<200 where image.pixel(x: x, y: y).red < 128 { ink += 1 } }
         #expect(ink > 50, "the first lines are drawn")
         let invalid = try SampleFiles.renderer("data/invalid.json")
-        #expect(invalid.details == [DocumentDetail("JSON error", "line 4, column 3: expected ',' or '}' (shown as text)")])
+        #expect(invalid.details == [CardRow("JSON error", "line 4, column 3: expected ',' or '}' (shown as text)")])
         #expect(try invalid.text(page: 0)?.hasPrefix("{\n  \"a\": 1,\n  \"b\": [1, 2]\n  \"c\": 3") == true)
     }
 }

@@ -23,8 +23,8 @@ import Testing
         // 500 rows under a header, 63 rows a page.
         #expect(TableSource.rowsPerPage == 63)
         #expect(renderer.pageCount == (500 + 62) / 63)
-        #expect(renderer.details.first == DocumentDetail("Rows", "500 rows"))
-        #expect(renderer.details.contains(DocumentDetail("Encoding", "UTF-8")))
+        #expect(renderer.details.first == CardRow("Rows", "500 rows"))
+        #expect(renderer.details.contains(CardRow("Encoding", "UTF-8")))
         let text = try #require(try renderer.text(page: 1))
         #expect(text.hasPrefix("id\tname\tborn\theight\tcity\n64\tPerson 0064\t"), "header repeated on page 2: \(text.prefix(80))")
         let image = try renderer.render(page: 0, size: .fit(width: 600, height: 850))

@@ -69,7 +69,7 @@ import QuireSheets
         let request = DocumentRequest(path: DocumentPath(bytes: path), password: "pa ss", maximumFileSize: 99, layout: .paper)
         let payload = Self.payload(RenderRequest.open(request).frame)
         #expect(payload.prefix(8) == [2, 0, 0, 0, 0, 0, 0, 0], "kind 2: open")
-        let facts = DocumentFacts(mimeType: "application/pdf", pageSizes: [PageSize(width: 595, height: 842), PageSize(width: 10, height: 20)],
+        let facts = OpenedDocument(mimeType: "application/pdf", pageSizes: [PageSize(width: 595, height: 842), PageSize(width: 10, height: 20)],
                                   isRaster: false, text: TextContent(lines: ["a", "b\u{2400}"], isTruncated: true),
                                   title: "T", author: nil, imageWidth: 3, imageHeight: nil, embeddedPreviewName: "x.png")
         guard case .opened(let back) = try DocumentReply(payload: Self.payload(DocumentReply.opened(facts).frame)) else {
@@ -78,7 +78,7 @@ import QuireSheets
         }
         #expect(back == facts)
         // Whether a PDF may be marked up, and why not, travel with its facts (issue 36).
-        for markup in [DocumentFacts.MarkupPermission.allowed, .forbidden("the PDF's permissions do not allow adding annotations")] {
+        for markup in [OpenedDocument.MarkupPermission.allowed, .forbidden("the PDF's permissions do not allow adding annotations")] {
             var marked = facts
             marked.markup = markup
             guard case .opened(let again) = try DocumentReply(payload: Self.payload(DocumentReply.opened(marked).frame)) else {
@@ -109,7 +109,7 @@ import QuireSheets
     /// An animation's facts, the frame request and its reply go over the wire and back; a
     /// frame of size 0 or a negative delay is refused.
     @Test func animationFactsAndFramesRoundTrip() throws {
-        var facts = DocumentFacts(mimeType: "image/gif", pageSizes: [PageSize(width: 60, height: 40)], isRaster: true)
+        var facts = OpenedDocument(mimeType: "image/gif", pageSizes: [PageSize(width: 60, height: 40)], isRaster: true)
         facts.animation = AnimationInfo(frames: 48, duration: 1.92, loops: nil, isCut: true)
         facts.animationRefusal = "too many frames to play (x)"
         guard case .opened(let back) = try DocumentReply(payload: Self.payload(DocumentReply.opened(facts).frame)) else {
@@ -262,7 +262,7 @@ import QuireSheets
     }
 
     @Test func bookContentsRoundTrip() throws {
-        var facts = DocumentFacts(mimeType: "application/epub+zip", pageSizes: [], isRaster: false, text: TextContent(lines: ["One", "Two"], isTruncated: false))
+        var facts = OpenedDocument(mimeType: "application/epub+zip", pageSizes: [], isRaster: false, text: TextContent(lines: ["One", "Two"], isTruncated: false))
         facts.contents = TableOfContents(entries: [.init(level: 1, title: "One", line: 0), .init(level: 2, title: "Två — “2”", line: 1),
                                                    .init(level: 1, title: "Elsewhere", line: nil)], isFromHeadings: true)
         guard case .opened(let back) = try DocumentReply(payload: Self.payload(DocumentReply.opened(facts).frame)) else {
@@ -280,21 +280,21 @@ import QuireSheets
     /// A Markdown file's styles and its pictures' pixels go over the wire and back; a picture
     /// whose pixels do not match its size, or one on a line that is not a picture, is refused.
     @Test func markdownPicturesRoundTrip() throws {
-        var facts = DocumentFacts(mimeType: "text/markdown", pageSizes: [], isRaster: false, text: TextContent(lines: ["Title", "[image: x — x.png]"], isTruncated: false))
+        var facts = OpenedDocument(mimeType: "text/markdown", pageSizes: [], isRaster: false, text: TextContent(lines: ["Title", "[image: x — x.png]"], isTruncated: false))
         var markdown = MarkdownText()
         markdown.lines = [MarkdownText.Line(text: "", kind: .heading, level: 1, runs: [MarkdownText.Run(start: 0, length: 5, style: [.code, .syntax], colour: 2)]),
                           MarkdownText.Line(text: "", kind: .image)]
         facts.markdown = markdown
-        facts.markdownPictures = [DocumentFacts.Picture(line: 1, image: RenderedImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 0, 255, 255]))]
+        facts.markdownPictures = [OpenedDocument.Picture(line: 1, image: RenderedImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 0, 255, 255]))]
         guard case .opened(let back) = try DocumentReply(payload: Self.payload(DocumentReply.opened(facts).frame)) else {
             Issue.record("not opened")
             return
         }
         #expect(back == facts && back.markdownPictures.first?.image.pixels == [255, 0, 0, 255, 0, 0, 255, 255])
         #expect(back.markdown?.lines.first?.runs.first?.style == [.code, .syntax])
-        for bad in [DocumentFacts.Picture(line: 0, image: RenderedImage(width: 1, height: 1, pixels: [1, 2, 3, 4])),
-                    DocumentFacts.Picture(line: 1, image: RenderedImage(width: DocumentFacts.pictureBox.width + 1, height: 1,
-                                                                         pixels: [UInt8](repeating: 0, count: (DocumentFacts.pictureBox.width + 1) * 4)))] {
+        for bad in [OpenedDocument.Picture(line: 0, image: RenderedImage(width: 1, height: 1, pixels: [1, 2, 3, 4])),
+                    OpenedDocument.Picture(line: 1, image: RenderedImage(width: OpenedDocument.pictureBox.width + 1, height: 1,
+                                                                         pixels: [UInt8](repeating: 0, count: (OpenedDocument.pictureBox.width + 1) * 4)))] {
             var wrong = facts
             wrong.markdownPictures = [bad]
             #expect(throws: WireReader.Malformed.self) { try DocumentReply(payload: Self.payload(DocumentReply.opened(wrong).frame)) }

@@ -17,7 +17,7 @@ public enum InterpreterIsolation {
         public var isRaster = false
         /// What the engine knew beyond the pages (a video's length), and the file's own title
         /// and author (a song's artist).
-        public var details: [DocumentDetail] = []
+        public var details: [CardRow] = []
         public var title: String?
         public var author: String?
         /// False when only page 1 was made and the document's page count is not known.

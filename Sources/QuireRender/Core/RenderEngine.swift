@@ -42,7 +42,7 @@ struct RenderEngine: Sendable {
         /// Whether a text file was cut at the byte limit.
         var isTruncated = false
         /// What the engine knows beyond the pages, for the card (a video's length, a font's family).
-        var details: [DocumentDetail] = []
+        var details: [CardRow] = []
         /// The document's own title and author (a song's title and artist), when it names them.
         var title: String? = nil
         var author: String? = nil

@@ -28,12 +28,12 @@ public final class Renderer {
     public var path: DocumentPath { source.path }
     /// For containers: the entry the preview image came from.
     public let embeddedPreviewName: String?
-    /// What the engine knows beyond the pages, for the card (``DocumentDetail``).
-    public var details: [DocumentDetail] {
+    /// What the engine knows beyond the pages, for the card (``CardRow``).
+    public var details: [CardRow] {
         if let text = firstLinesOnly?.completeText { return MarkdownText.details(text) }
         return openedDetails
     }
-    private let openedDetails: [DocumentDetail]
+    private let openedDetails: [CardRow]
     /// The title and author the engine read (tags of a song); PDFs give theirs in ``pdfInfo``.
     public var title: String? {
         // A Markdown file's first heading: among the first lines, or else further on.

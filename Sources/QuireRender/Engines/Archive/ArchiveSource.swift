@@ -73,13 +73,13 @@ extension RenderEngine {
         var opened = Opened(source: source)
         let listing = source.listing
         let count = ArchiveListingText.grouped(listing.entries.count) + (listing.truncation == nil ? "" : "+")
-        opened.details = [DocumentDetail("Entries", count + (listing.entries.count == 1 ? " entry" : " entries")),
-                          DocumentDetail("Unpacked", ArchiveListingText.bytes(listing.totalSize) + " unpacked")]
+        opened.details = [CardRow("Entries", count + (listing.entries.count == 1 ? " entry" : " entries")),
+                          CardRow("Unpacked", ArchiveListingText.bytes(listing.totalSize) + " unpacked")]
         opened.entries = listing.entries.filter { $0.kind == .file && !$0.isUnsafe }
             .map { ArchiveEntryFact(path: $0.path, size: $0.size, modified: $0.modified) }
             .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let unsafe = listing.entries.count { $0.isUnsafe }
-        if unsafe > 0 { opened.details.append(DocumentDetail("Warning", "\(unsafe) entries would unpack outside the folder")) }
+        if unsafe > 0 { opened.details.append(CardRow("Warning", "\(unsafe) entries would unpack outside the folder")) }
         return opened
     }
 }

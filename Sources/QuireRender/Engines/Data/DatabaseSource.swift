@@ -110,10 +110,10 @@ extension RenderEngine {
         var opened = Opened(source: source)
         let summary = source.summary
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        opened.details = [DocumentDetail("Tables", "\(counted(summary.tableCount, "table")), \(counted(summary.viewCount, "view"))"),
-                          DocumentDetail("Pages", "\(ArchiveListingText.grouped(summary.pageCount)) of \(summary.pageSize) bytes"),
-                          DocumentDetail("Encoding", summary.encoding)]
-        if let note = summary.journalNote { opened.details.append(DocumentDetail("Note", note)) }
+        opened.details = [CardRow("Tables", "\(counted(summary.tableCount, "table")), \(counted(summary.viewCount, "view"))"),
+                          CardRow("Pages", "\(ArchiveListingText.grouped(summary.pageCount)) of \(summary.pageSize) bytes"),
+                          CardRow("Encoding", summary.encoding)]
+        if let note = summary.journalNote { opened.details.append(CardRow("Note", note)) }
         opened.entries = summary.tables.map { table in
             var entry = ArchiveEntryFact(path: table.name, size: nil, modified: nil)
             entry.summary = (table.isView ? "view · " : "table · ") + DatabaseSummary.rowsText(table)

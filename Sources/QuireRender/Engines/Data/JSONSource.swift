@@ -40,10 +40,10 @@ public struct JSONSummary: Sendable, Hashable, Codable {
     }
 
     /// The card's facts.
-    public var details: [DocumentDetail] {
-        if let error { return [DocumentDetail("JSON error", error.description + " (shown as text)")] }
-        var details = [DocumentDetail("Top level", shape), DocumentDetail("Depth", "\(depth)")]
-        if isTruncated { details.append(DocumentDetail("Shown", "the first \(JSONOutline.maximumBytes >> 20) MiB or \(JSONOutline.maximumLines) lines")) }
+    public var details: [CardRow] {
+        if let error { return [CardRow("JSON error", error.description + " (shown as text)")] }
+        var details = [CardRow("Top level", shape), CardRow("Depth", "\(depth)")]
+        if isTruncated { details.append(CardRow("Shown", "the first \(JSONOutline.maximumBytes >> 20) MiB or \(JSONOutline.maximumLines) lines")) }
         return details
     }
 

@@ -354,11 +354,11 @@ extension RenderEngine {
 
 extension MarkdownText {
     /// The card's facts: title, headings, words.
-    static func details(_ markdown: MarkdownText) -> [DocumentDetail] {
-        var details: [DocumentDetail] = []
-        if let title = markdown.title { details.append(DocumentDetail("Title", title)) }
-        details.append(DocumentDetail("Headings", "\(markdown.headings.count)"))
-        details.append(DocumentDetail("Words", ArchiveListingText.grouped(markdown.wordCount)))
+    static func details(_ markdown: MarkdownText) -> [CardRow] {
+        var details: [CardRow] = []
+        if let title = markdown.title { details.append(CardRow("Title", title)) }
+        details.append(CardRow("Headings", "\(markdown.headings.count)"))
+        details.append(CardRow("Words", ArchiveListingText.grouped(markdown.wordCount)))
         return details
     }
 }

@@ -273,11 +273,11 @@ public struct NotebookText: Sendable {
     }
 
     /// The card's facts.
-    public var details: [DocumentDetail] {
-        var details: [DocumentDetail] = []
-        if let kernel = summary.kernel { details.append(DocumentDetail("Kernel", kernel)) }
-        if let language = summary.language { details.append(DocumentDetail("Language", language)) }
-        details.append(DocumentDetail("Cells", summary.cellsText))
+    public var details: [CardRow] {
+        var details: [CardRow] = []
+        if let kernel = summary.kernel { details.append(CardRow("Kernel", kernel)) }
+        if let language = summary.language { details.append(CardRow("Language", language)) }
+        details.append(CardRow("Cells", summary.cellsText))
         return details
     }
 }

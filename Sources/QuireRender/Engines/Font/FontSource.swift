@@ -257,11 +257,11 @@ extension RenderEngine {
         var opened = Opened(source: source)
         if let face = source.faces.first {
             opened.title = source.faces.count == 1 ? face.fullName : face.family
-            var details = [DocumentDetail("Family", face.family)]
-            if source.faces.count > 1 { details.append(DocumentDetail("Faces", "\(source.faces.count)")) }
-            else if let style = face.style { details.append(DocumentDetail("Style", style)) }
-            if let glyphs = face.glyphCount { details.append(DocumentDetail("Glyphs", "\(glyphs)")) }
-            if !face.scripts.isEmpty { details.append(DocumentDetail("Scripts", face.scripts.joined(separator: ", "))) }
+            var details = [CardRow("Family", face.family)]
+            if source.faces.count > 1 { details.append(CardRow("Faces", "\(source.faces.count)")) }
+            else if let style = face.style { details.append(CardRow("Style", style)) }
+            if let glyphs = face.glyphCount { details.append(CardRow("Glyphs", "\(glyphs)")) }
+            if !face.scripts.isEmpty { details.append(CardRow("Scripts", face.scripts.joined(separator: ", "))) }
             opened.details = details
             opened.author = face.designer ?? face.manufacturer
         }

@@ -100,7 +100,7 @@ extension RenderEngine {
                 source.thumbnailAnimation = (animation, input.contentType.mimeType, input.file, input.limits)
             }
             var opened = Opened(source: source,
-                                details: (PhotoDetails.ofPhoto(head: header, file: input.file)?.cardDetails ?? []) + (animation?.cardDetails ?? []))
+                                details: (PhotoDetails.ofPhoto(head: header, file: input.file)?.cardRows ?? []) + (animation?.cardRows ?? []))
             opened.animation = animation
             return opened
         } catch where error.kind == .damaged {

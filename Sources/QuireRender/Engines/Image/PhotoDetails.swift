@@ -64,22 +64,22 @@ public struct PhotoDetails: Sendable, Hashable, Codable {
     }
 
     /// The card's lines.
-    public var cardDetails: [DocumentDetail] {
-        var lines: [DocumentDetail] = []
-        if let camera { lines.append(DocumentDetail("Camera", camera)) }
-        if let lens { lines.append(DocumentDetail("Lens", lens)) }
+    public var cardRows: [CardRow] {
+        var lines: [CardRow] = []
+        if let camera { lines.append(CardRow("Camera", camera)) }
+        if let lens { lines.append(CardRow("Lens", lens)) }
         var exposure: [String] = []
         if let exposureTime { exposure.append(Self.exposureText(exposureTime)) }
         if let aperture { exposure.append("f/\(Self.trimmed(aperture))") }
         if let iso { exposure.append("ISO \(iso)") }
         if let focalLength { exposure.append("\(Self.trimmed(focalLength)) mm") }
-        if !exposure.isEmpty { lines.append(DocumentDetail("Exposure", exposure.joined(separator: " · "))) }
-        if let taken { lines.append(DocumentDetail("Taken", Self.dateText(taken))) }
-        if let width, let height, width > 0, height > 0 { lines.append(DocumentDetail("Sensor", "\(width) × \(height) pixels")) }
+        if !exposure.isEmpty { lines.append(CardRow("Exposure", exposure.joined(separator: " · "))) }
+        if let taken { lines.append(CardRow("Taken", Self.dateText(taken))) }
+        if let width, let height, width > 0, height > 0 { lines.append(CardRow("Sensor", "\(width) × \(height) pixels")) }
         if let latitude, let longitude {
-            lines.append(DocumentDetail("Location", Self.locationText(latitude: latitude, longitude: longitude)))
+            lines.append(CardRow("Location", Self.locationText(latitude: latitude, longitude: longitude)))
         } else if hasLocation {
-            lines.append(DocumentDetail("Location", "recorded (not shown)"))
+            lines.append(CardRow("Location", "recorded (not shown)"))
         }
         return lines
     }

@@ -9,13 +9,13 @@ extension RenderEngine {
                                                        maximumPages: input.limits.maximumPages, limits: input.limits))
         opened.title = message.text.title
         opened.author = message.from
-        var details: [DocumentDetail] = []
-        if let from = message.from { details.append(DocumentDetail("From", from)) }
-        if let to = message.to { details.append(DocumentDetail("To", to)) }
-        if let cc = message.cc { details.append(DocumentDetail("Cc", cc)) }
-        if let date = message.date { details.append(DocumentDetail("Date", date)) }
+        var details: [CardRow] = []
+        if let from = message.from { details.append(CardRow("From", from)) }
+        if let to = message.to { details.append(CardRow("To", to)) }
+        if let cc = message.cc { details.append(CardRow("Cc", cc)) }
+        if let date = message.date { details.append(CardRow("Date", date)) }
         for attachment in message.attachments {
-            details.append(DocumentDetail("Attachment", attachment.name + (attachment.size.map { " (\(ArchiveListingText.bytes($0)))" } ?? "")))
+            details.append(CardRow("Attachment", attachment.name + (attachment.size.map { " (\(ArchiveListingText.bytes($0)))" } ?? "")))
         }
         opened.details = details
         // Opened from the viewer's list as an archive's files are (``MailAttachment``).

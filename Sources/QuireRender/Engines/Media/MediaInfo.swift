@@ -30,15 +30,15 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var hasVideo: Bool { width != nil }
 
     /// The card's facts: length, picture, codecs, album.
-    public var details: [DocumentDetail] {
-        var details: [DocumentDetail] = []
-        if let duration { details.append(DocumentDetail("Duration", DurationText.clock(duration))) }
+    public var details: [CardRow] {
+        var details: [CardRow] = []
+        if let duration { details.append(CardRow("Duration", DurationText.clock(duration))) }
         if let width, let height {
-            details.append(DocumentDetail("Video", [videoCodec, "\(width) × \(height)", frameRate.map { "\(Int($0.rounded())) fps" }]
+            details.append(CardRow("Video", [videoCodec, "\(width) × \(height)", frameRate.map { "\(Int($0.rounded())) fps" }]
                 .compactMap { $0 }.joined(separator: ", ")))
         }
-        if let audioCodec { details.append(DocumentDetail("Audio", audioCodec)) }
-        if let album { details.append(DocumentDetail("Album", trackNumber.map { "\(album), track \($0)" } ?? album)) }
+        if let audioCodec { details.append(CardRow("Audio", audioCodec)) }
+        if let album { details.append(CardRow("Album", trackNumber.map { "\(album), track \($0)" } ?? album)) }
         return details
     }
     public var hasCover: Bool { cover != nil }

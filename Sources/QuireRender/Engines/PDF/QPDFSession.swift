@@ -2,7 +2,7 @@ internal import CQPDF
 
 /// One libqpdf handle, set up the one way Quire uses it: quiet (qpdf prints neither its
 /// object errors nor its warnings, since every caller has its own answer to a file qpdf finds
-/// fault with), and cleaned up when the session goes.
+/// fault with), and cleaned up when the session goes (its errors taken first).
 ///
 /// The handle is cleaned up in `deinit`, and Swift may end an object's life after its last use
 /// rather than at the end of its scope: a caller that goes on with ``api`` and ``qpdf`` keeps
@@ -24,6 +24,9 @@ final class QPDFSession {
     }
 
     deinit {
+        // An error left (a caller that stopped early) would be printed at cleanup as one the
+        // application did not handle: nothing of qpdf's reaches the terminal.
+        drainErrors()
         var handle: qpdf_data? = qpdf
         api.qpdf_cleanup(&handle)
     }

@@ -42,12 +42,12 @@ public struct ComicBookSummary: Sendable, Hashable, Codable {
     }
 
     /// The card's lines beyond the title and the page count (the viewers' and `info`'s).
-    public var details: [DocumentDetail] {
-        var details: [DocumentDetail] = []
-        if let series { details.append(DocumentDetail("Series", series + (volume.map { " (volume \($0))" } ?? ""))) }
-        if let number { details.append(DocumentDetail("Number", number)) }
-        if let writer { details.append(DocumentDetail("Writer", writer)) }
-        if let year { details.append(DocumentDetail("Year", year)) }
+    public var details: [CardRow] {
+        var details: [CardRow] = []
+        if let series { details.append(CardRow("Series", series + (volume.map { " (volume \($0))" } ?? ""))) }
+        if let number { details.append(CardRow("Number", number)) }
+        if let writer { details.append(CardRow("Writer", writer)) }
+        if let year { details.append(CardRow("Year", year)) }
         return details
     }
 }

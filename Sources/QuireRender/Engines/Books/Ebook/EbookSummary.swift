@@ -32,13 +32,13 @@ public struct EbookSummary: Sendable, Hashable, Codable {
     }
 
     /// The card's facts: author, chapters, words, and how many entries the contents have.
-    public var details: [DocumentDetail] {
-        var details: [DocumentDetail] = []
-        if let author { details.append(DocumentDetail("Author", author)) }
-        details.append(DocumentDetail("Chapters", "\(chapters)" + (isCut ? " (the rest is not shown)" : "")))
-        details.append(DocumentDetail("Words", "\(words)"))
+    public var details: [CardRow] {
+        var details: [CardRow] = []
+        if let author { details.append(CardRow("Author", author)) }
+        details.append(CardRow("Chapters", "\(chapters)" + (isCut ? " (the rest is not shown)" : "")))
+        details.append(CardRow("Words", "\(words)"))
         if !contents.isEmpty {
-            details.append(DocumentDetail("Contents", contents.entries.count == 1 ? "1 entry" : "\(contents.entries.count) entries"
+            details.append(CardRow("Contents", contents.entries.count == 1 ? "1 entry" : "\(contents.entries.count) entries"
                                           + (contents.isFromHeadings ? " (the book's headings)" : "")))
         }
         return details

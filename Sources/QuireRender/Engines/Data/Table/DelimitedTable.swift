@@ -95,13 +95,13 @@ public final class DelimitedTable: Sendable {
     }
 
     /// The facts a card shows: rows, columns with their kinds, separator, encoding.
-    public func details(rows: TableRowCount) -> [DocumentDetail] {
-        var details = [DocumentDetail("Rows", rows.description),
-                       DocumentDetail("Columns", "\(columns.count): " + columns.prefix(12).map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
+    public func details(rows: TableRowCount) -> [CardRow] {
+        var details = [CardRow("Rows", rows.description),
+                       CardRow("Columns", "\(columns.count): " + columns.prefix(12).map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")
                                         + (columns.count > 12 ? ", …" : "")),
-                       DocumentDetail("Separator", delimiterName + (hasHeader ? ", header row" : ", no header row")),
-                       DocumentDetail("Encoding", encoding.rawValue)]
-        if let stopReason { details.append(DocumentDetail("Cut", stopReason)) }
+                       CardRow("Separator", delimiterName + (hasHeader ? ", header row" : ", no header row")),
+                       CardRow("Encoding", encoding.rawValue)]
+        if let stopReason { details.append(CardRow("Cut", stopReason)) }
         return details
     }
 

@@ -50,10 +50,10 @@ public struct AnimationInfo: Sendable, Hashable, Codable {
     }
 
     /// The card's lines: "Frames 24", "Duration 2.4 s, loops forever".
-    public var cardDetails: [DocumentDetail] {
+    public var cardRows: [CardRow] {
         let seconds = duration < 10 ? DecimalText.fixed(duration, 2) : DecimalText.fixed(duration, 1)
         let playing = loops.map { $0 == 0 ? "loops forever" : "plays \($0 + 1) times" } ?? "plays once"
-        return [DocumentDetail("Frames", "\(frames)" + (isCut ? "+" : "")), DocumentDetail("Animation", "\(seconds) s, \(playing)")]
+        return [CardRow("Frames", "\(frames)" + (isCut ? "+" : "")), CardRow("Animation", "\(seconds) s, \(playing)")]
     }
 
     /// A frame's delay as players keep it: under 20 ms (0 and 10 ms in GIFs made for old

@@ -8,11 +8,11 @@ extension RenderEngine {
     static let cameraRaw = RenderEngine(name: "camera-raw", families: [.image],
                                         open: { (input) throws(DocumentError) in
         let photo = try RawPhoto(file: input.file)
-        var details = photo.details().cardDetails
+        var details = photo.details().cardRows
         if input.developRaw {
             let developed = try photo.developed(limits: input.limits, full: true)
             let image = try CairoImage(copyingRGB: developed.rgb, width: developed.width, height: developed.height, path: input.file.path)
-            details.append(DocumentDetail("Shown", "the sensor data, developed (\(developed.width)×\(developed.height))"))
+            details.append(CardRow("Shown", "the sensor data, developed (\(developed.width)×\(developed.height))"))
             return Opened(source: DecodedImageSource(image: try image.oriented(photo.orientation, path: input.file.path), path: input.file.path),
                           details: details)
         }

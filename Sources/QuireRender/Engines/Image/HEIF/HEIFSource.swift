@@ -74,13 +74,13 @@ extension RenderEngine {
                 image = try CairoImage(frame)
             }
             var opened = Opened(source: DecodedImageSource(image: image, path: input.file.path),
-                                details: animation?.cardDetails ?? [])
+                                details: animation?.cardRows ?? [])
             opened.animation = animation
             return opened
         }
-        var details = PhotoDetails.ofPhoto(head: header, file: input.file)?.cardDetails ?? []
-        if heif.images.count > 1 { details.append(DocumentDetail("Images", "\(heif.images.count)")) }
-        details += animation?.cardDetails ?? []
+        var details = PhotoDetails.ofPhoto(head: header, file: input.file)?.cardRows ?? []
+        if heif.images.count > 1 { details.append(CardRow("Images", "\(heif.images.count)")) }
+        details += animation?.cardRows ?? []
         var opened = Opened(source: HEIFSource(heif: heif, limits: input.limits), details: details)
         opened.animation = animation
         return opened

@@ -19,7 +19,7 @@ extension RenderEngine {
         var opened = Opened(source: DecodedImageSource(image: image, path: input.file.path))
         if let animation {
             opened.animation = animation
-            opened.details = animation.cardDetails
+            opened.details = animation.cardRows
         }
         return opened
     }, accepts: { (type, _) in JPEGXLImage.applies(to: type) })

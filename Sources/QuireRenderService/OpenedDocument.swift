@@ -1,9 +1,11 @@
 import QuireRender
 
-/// What a viewer needs to know of an open document, as the worker read it: the pages and their
-/// sizes (for laying out a scroll before any page is drawn), the card's facts, and for a text
-/// file shown as text, its lines. The viewer computes nothing from the file itself.
-public struct DocumentFacts: Sendable, Hashable {
+/// A document as the worker opened it for a viewer (the reply to ``RenderRequestKind/open``):
+/// the pages and their sizes (for laying out a scroll before any page is drawn), for a text
+/// file shown as text its lines, and what the viewer's card shows of it (title, author, an
+/// image's size, the engine's ``CardRow``s). The viewer computes nothing from the file itself.
+/// What `quire info` tells of a file is ``DocumentInfo``.
+public struct OpenedDocument: Sendable, Hashable {
     /// The type shared-mime-info gave the content (the worker sniffed it).
     public var mimeType: String
     /// Each page's size in points (in pixels for raster images); empty for text shown as text.
@@ -21,7 +23,7 @@ public struct DocumentFacts: Sendable, Hashable {
     /// For containers: the entry the preview image came from.
     public var embeddedPreviewName: String?
     /// What the engine knows beyond the pages (a video's length, a font's family).
-    public var details: [DocumentDetail] = []
+    public var details: [CardRow] = []
     /// An archive's file entries that can be opened (sorted by path).
     public var entries: [ArchiveEntryFact] = []
     /// Only page 1 can be drawn yet (an office document opened page 1 first): the page count
@@ -235,7 +237,7 @@ public struct DocumentFacts: Sendable, Hashable {
         embeddedPreviewName = try reader.optionalString()
         let count = try reader.count(atMost: Self.maximumDetails)
         details = []
-        for _ in 0..<count { details.append(DocumentDetail(try reader.string(), try reader.string())) }
+        for _ in 0..<count { details.append(CardRow(try reader.string(), try reader.string())) }
         let entryCount = try reader.count(atMost: ArchiveListing.maximumEntries)
         entries = []
         entries.reserveCapacity(entryCount)
